@@ -1,0 +1,103 @@
+// attention-studio-cli bench --config tiny|small|base: training steps of SPEC.md's benchmark
+// configurations on random ids, one JSON line.
+#include "cli.h"
+
+#include "model/rng.h"
+#include "train/trainer.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <QThread>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+struct BenchShape {
+    int batch, srcLen, tgtLen, srcVocab, tgtVocab;
+};
+
+// Matmul FLOPs of one training step (forward + backward = 3 x forward), as torch_ref.py counts.
+double stepFlops(const as::ModelConfig& c, const BenchShape& s)
+{
+    const double d = c.d_model, f = c.d_ff, L = c.encoder_layers, B = s.batch, S = s.srcLen,
+                 T = s.tgtLen, V = s.tgtVocab;
+    const double ns = B * S, nt = B * T;
+    const double enc = L * (2 * ns * d * d * 4 + 2 * ns * d * f * 2 + 2 * 2 * B * S * S * d);
+    const double dec = L * (2 * nt * d * d * 4 + 2 * nt * d * d * 2 + 2 * ns * d * d * 2
+                            + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d + 2 * 2 * B * T * S * d);
+    return 3 * (enc + dec + 2 * nt * d * V);
+}
+
+}  // namespace
+
+int runBench(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser p;
+    p.setApplicationDescription("Time training steps of a SPEC.md benchmark configuration.");
+    p.addHelpOption();
+    p.addOption({"config", "tiny, small or base.", "name", "small"});
+    p.addOption({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
+    p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "2"});
+    if (!p.parse(args)) {
+        err << p.errorText() << "\n";
+        return 2;
+    }
+    if (p.isSet("help")) {
+        out << p.helpText();
+        return 0;
+    }
+    const QString name = p.value("config");
+    auto cfg = as::ModelConfig::preset(name);
+    bool okSteps = false, okThreads = false;
+    const int steps = p.value("steps").toInt(&okSteps);
+    const int threads = p.value("threads").toInt(&okThreads);
+    if (!cfg || !okSteps || steps < 1 || !okThreads || threads < 0) {
+        err << "bench: --config must be tiny, small or base; --steps >= 1; --threads >= 0\n";
+        return 2;
+    }
+    const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
+                                            : BenchShape{64, 12, 12, 3000, 5000};
+    cfg->src_vocab = shape.srcVocab;
+    cfg->tgt_vocab = shape.tgtVocab;
+    setMathThreads(threads);
+
+    as::Trainer trainer(*cfg, as::TrainOptions{1.0, 400, 0});
+    as::Rng rng(1);
+    std::vector<std::vector<int>> src(shape.batch), tgt(shape.batch);
+    for (int b = 0; b < shape.batch; ++b) {
+        for (int i = 0; i < shape.srcLen; ++i)
+            src[b].push_back(4 + int(rng.below(shape.srcVocab - 4)));
+        for (int i = 0; i < shape.tgtLen; ++i)
+            tgt[b].push_back(4 + int(rng.below(shape.tgtVocab - 4)));
+    }
+    const as::Batch batch = as::makeBatch(src, tgt);
+    for (int i = 0; i < 3; ++i)
+        trainer.step(batch);
+    std::vector<double> times;
+    double loss = 0;
+    for (int i = 0; i < steps; ++i) {
+        const as::StepStats st = trainer.step(batch);
+        times.push_back(st.seconds);
+        loss = st.loss.loss();
+    }
+    std::sort(times.begin(), times.end());
+    const double median = times[times.size() / 2];
+    const double tokens = double(shape.batch) * shape.tgtLen;  // as the reference counts them
+    QJsonObject o{{"impl", "attention-studio"},
+                  {"config", name},
+                  {"params", double(trainer.model().params().size())},
+                  {"step_s", median},
+                  {"tgt_tokens_per_s", tokens / median},
+                  {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
+                  {"threads", Eigen::nbThreads()},
+                  {"loss", loss}};
+    out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+    return 0;
+}

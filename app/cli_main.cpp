@@ -1,0 +1,49 @@
+// attention-studio-cli: train, benchmark (and, later, translate and evaluate) from a terminal.
+#include "cli.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <Eigen/Core>
+#include <QThread>
+
+void setMathThreads(int threads)
+{
+    Eigen::setNbThreads(threads > 0 ? threads : QThread::idealThreadCount());
+}
+
+namespace {
+const char* kUsage =
+    "usage: attention-studio-cli COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  train   train a Transformer on a built-in task and show what it learned\n"
+    "  bench   time training steps of the SPEC.md configurations (JSON)\n"
+    "\n"
+    "'attention-studio-cli COMMAND --help' describes a command's options.\n";
+}
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("attention-studio-cli");
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION_STRING));
+    QStringList args = QCoreApplication::arguments();
+    QTextStream out(stdout), err(stderr);
+    if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
+        (args.size() < 2 ? err : out) << kUsage;
+        return args.size() < 2 ? 2 : 0;
+    }
+    if (args[1] == "--version" || args[1] == "-v") {
+        out << "attention-studio-cli " << QCoreApplication::applicationVersion() << "\n";
+        return 0;
+    }
+    const QString command = args[1];
+    args.removeAt(1);  // the command's own parser sees "program --options…"
+    if (command == "train")
+        return runTrain(args);
+    if (command == "bench")
+        return runBench(args);
+    err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
+    return 2;
+}

@@ -1,0 +1,200 @@
+#include "decode/decode.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace as {
+
+double lengthPenalty(int length, double alpha)
+{
+    return std::pow((5.0 + length) / 6.0, alpha);
+}
+
+namespace {
+
+std::vector<int> sourceOrPad(const std::vector<int>& src)
+{
+    // An empty sentence is one padded position: its attention row is then uniform, not NaN.
+    return src.empty() ? std::vector<int>{kPad} : src;
+}
+
+template <typename T>
+void forbidSpecials(Mat<T>& logp)
+{
+    logp.col(kPad).setConstant(-std::numeric_limits<T>::infinity());
+    logp.col(kBos).setConstant(-std::numeric_limits<T>::infinity());
+}
+
+}  // namespace
+
+template <typename T>
+CrossAttention crossAttentionFor(Transformer<T>& model, const std::vector<int>& srcIn,
+                                 const std::vector<int>& output, bool finished)
+{
+    const std::vector<int> src = sourceOrPad(srcIn);
+    const int S = int(src.size());
+    std::vector<int> tgtIn{kBos};
+    tgtIn.insert(tgtIn.end(), output.begin(), output.end());
+    // Step t's query is decoder input t; the last input is needed only if </s> followed it.
+    if (!finished)
+        tgtIn.pop_back();
+    CrossAttention ca;
+    ca.layers = model.layers(AttentionKind::Cross);
+    ca.heads = model.config().heads;
+    ca.steps = int(tgtIn.size());
+    ca.srcLen = S;
+    if (ca.steps == 0)
+        return ca;
+    model.encode(src.data(), 1, S, Pass::eval());
+    model.decode(tgtIn.data(), 1, ca.steps, model.memory(), model.sourceValid().data(), S,
+                 Pass::eval());
+    ca.weights.resize(std::size_t(ca.layers) * ca.heads * ca.steps * S);
+    float* w = ca.weights.data();
+    for (int l = 0; l < ca.layers; ++l) {
+        const Mat<T>& p = model.attention(AttentionKind::Cross, l).probs;  // [heads*steps, S]
+        for (Eigen::Index i = 0; i < p.size(); ++i)
+            *w++ = float(p.data()[i]);
+    }
+    return ca;
+}
+
+template <typename T>
+DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn, int maxLen)
+{
+    if (maxLen <= 0)
+        maxLen = model.config().max_len;
+    const std::vector<int> src = sourceOrPad(srcIn);
+    const int S = int(src.size());
+    model.encode(src.data(), 1, S, Pass::eval());
+    const Mat<T> mem = model.memory();
+    const std::vector<std::uint8_t> valid = model.sourceValid();
+
+    Hypothesis h;
+    std::vector<int> tgtIn{kBos};
+    Mat<T> logp;
+    while (int(h.tokens.size()) < maxLen) {
+        model.decode(tgtIn.data(), 1, int(tgtIn.size()), mem, valid.data(), S, Pass::eval());
+        model.nextTokenLogProbs(logp);
+        forbidSpecials(logp);
+        Eigen::Index best = 0;
+        logp.row(0).maxCoeff(&best);  // the first maximum: ties go to the lowest id
+        h.logprob += double(logp(0, best));
+        if (best == kEos) {
+            h.finished = true;
+            break;
+        }
+        h.tokens.push_back(int(best));
+        tgtIn.push_back(int(best));
+    }
+    h.score = h.logprob / lengthPenalty(int(h.tokens.size()) + (h.finished ? 1 : 0), 0.6);
+    DecodeResult r;
+    r.cross = crossAttentionFor(model, srcIn, h.tokens, h.finished);
+    r.nbest.push_back(std::move(h));
+    return r;
+}
+
+template <typename T>
+DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
+                        const DecodeOptions& o)
+{
+    const int k = std::max(1, o.beam);
+    const int maxLen = o.maxLen > 0 ? o.maxLen : model.config().max_len;
+    const std::vector<int> src = sourceOrPad(srcIn);
+    const int S = int(src.size());
+    const int d = model.config().d_model;
+    model.encode(src.data(), 1, S, Pass::eval());
+    const Mat<T> mem1 = model.memory();
+    const std::vector<std::uint8_t> valid1 = model.sourceValid();
+
+    auto finish = [&](Hypothesis h, bool eos) {
+        h.finished = eos;
+        h.score = h.logprob / lengthPenalty(int(h.tokens.size()) + (eos ? 1 : 0), o.alpha);
+        return h;
+    };
+
+    std::vector<Hypothesis> live(1), finished;
+    Mat<T> mem, logp;
+    std::vector<std::uint8_t> valid;
+    std::vector<int> tgtIn;
+    struct Candidate {
+        double logprob;
+        int hyp, token;
+    };
+    std::vector<Candidate> cands;
+    for (int len = 0; len < maxLen && !live.empty(); ++len) {
+        const int n = int(live.size());
+        // Every live hypothesis has len tokens: decode them as one batch of n.
+        mem.resize(Eigen::Index(n) * S, d);
+        valid.resize(std::size_t(n) * S);
+        tgtIn.assign(std::size_t(n) * (len + 1), kBos);
+        for (int i = 0; i < n; ++i) {
+            mem.middleRows(Eigen::Index(i) * S, S) = mem1;
+            std::copy(valid1.begin(), valid1.end(), valid.begin() + std::size_t(i) * S);
+            std::copy(live[i].tokens.begin(), live[i].tokens.end(),
+                      tgtIn.begin() + std::size_t(i) * (len + 1) + 1);
+        }
+        model.decode(tgtIn.data(), n, len + 1, mem, valid.data(), S, Pass::eval());
+        model.nextTokenLogProbs(logp);
+        forbidSpecials(logp);
+
+        // The best 2k continuations by total log-probability.
+        cands.clear();
+        const int V = int(logp.cols());
+        for (int i = 0; i < n; ++i)
+            for (int t = 0; t < V; ++t)
+                if (std::isfinite(double(logp(i, t))))
+                    cands.push_back({live[i].logprob + double(logp(i, t)), i, t});
+        const auto better = [](const Candidate& a, const Candidate& b) {
+            if (a.logprob != b.logprob)
+                return a.logprob > b.logprob;
+            return a.hyp != b.hyp ? a.hyp < b.hyp : a.token < b.token;
+        };
+        const std::size_t keep = std::min(cands.size(), std::size_t(2 * k));
+        std::partial_sort(cands.begin(), cands.begin() + keep, cands.end(), better);
+
+        std::vector<Hypothesis> next;
+        for (std::size_t r = 0; r < keep && int(next.size()) < k; ++r) {
+            const Candidate& c = cands[r];
+            Hypothesis h = live[c.hyp];
+            h.logprob = c.logprob;
+            if (c.token == kEos) {
+                // As in fairseq, </s> counts only among the k best: with k = 1 this is greedy.
+                if (r < std::size_t(k))
+                    finished.push_back(finish(std::move(h), true));
+                continue;
+            }
+            h.tokens.push_back(c.token);
+            next.push_back(std::move(h));
+        }
+        live = std::move(next);
+        if (int(finished.size()) >= k)
+            break;
+    }
+    if (int(finished.size()) < k)
+        for (Hypothesis& h : live)
+            finished.push_back(finish(std::move(h), false));
+
+    std::stable_sort(finished.begin(), finished.end(),
+                     [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    DecodeResult r;
+    const int nb = std::clamp(o.nbest, 1, k);
+    for (int i = 0; i < nb && i < int(finished.size()); ++i)
+        r.nbest.push_back(finished[i]);
+    if (!r.nbest.empty())
+        r.cross = crossAttentionFor(model, srcIn, r.nbest[0].tokens, r.nbest[0].finished);
+    return r;
+}
+
+template CrossAttention crossAttentionFor<float>(Transformer<float>&, const std::vector<int>&,
+                                                 const std::vector<int>&, bool);
+template CrossAttention crossAttentionFor<double>(Transformer<double>&, const std::vector<int>&,
+                                                  const std::vector<int>&, bool);
+template DecodeResult greedyDecode<float>(Transformer<float>&, const std::vector<int>&, int);
+template DecodeResult greedyDecode<double>(Transformer<double>&, const std::vector<int>&, int);
+template DecodeResult beamSearch<float>(Transformer<float>&, const std::vector<int>&,
+                                        const DecodeOptions&);
+template DecodeResult beamSearch<double>(Transformer<double>&, const std::vector<int>&,
+                                         const DecodeOptions&);
+
+}  // namespace as

@@ -1,0 +1,53 @@
+#pragma once
+// Greedy and beam-search decoding (SPEC.md "Decoding"). <pad> and <s> are never emitted.
+#include "model/transformer.h"
+
+#include <vector>
+
+namespace as {
+
+// The cross-attention behind one output: for each output step t (each emitted token, and
+// </s> when the output finished), each decoder layer and head, the weights over the source.
+struct CrossAttention {
+    int layers = 0, heads = 0, steps = 0, srcLen = 0;
+    std::vector<float> weights;  // [layers][heads][steps][srcLen]
+    float at(int layer, int head, int step, int src) const
+    {
+        return weights[((std::size_t(layer) * heads + head) * steps + step) * srcLen + src];
+    }
+};
+
+struct Hypothesis {
+    std::vector<int> tokens;  // without <s> and </s>
+    bool finished = false;    // ended with </s> (else it reached max_len)
+    double logprob = 0.0;     // sum of log p over the emitted tokens and </s>
+    double score = 0.0;       // logprob / lp(length), length counting </s>
+};
+
+struct DecodeResult {
+    std::vector<Hypothesis> nbest;  // best first
+    CrossAttention cross;           // of nbest[0]
+};
+
+struct DecodeOptions {
+    int beam = 1;
+    int nbest = 1;
+    double alpha = 0.6;  // GNMT length penalty lp = ((5 + |y|) / 6)^alpha
+    int maxLen = 0;      // 0: the model's max_len
+};
+
+double lengthPenalty(int length, double alpha);
+
+// src: source ids without specials. Dropout is off.
+template <typename T>
+DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& src, int maxLen = 0);
+template <typename T>
+DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& src,
+                        const DecodeOptions& options);
+
+// The cross-attention of each output step for a given output (teacher-forced run).
+template <typename T>
+CrossAttention crossAttentionFor(Transformer<T>& model, const std::vector<int>& src,
+                                 const std::vector<int>& output, bool finished);
+
+}  // namespace as

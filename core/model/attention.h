@@ -1,0 +1,69 @@
+#pragma once
+#include "model/dropout.h"
+#include "model/linear.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace as {
+
+// Multi-head attention of SPEC.md: per head scores = Q K^T / sqrt(d_k), masked scores set to
+// -1e9 (a fully masked row becomes uniform, as in PyTorch), softmax over keys, dropout on the
+// probabilities, heads concatenated, output projection o.
+//
+// q, k and v are registered back to back, so self-attention projects with one [3d, d] GEMM and
+// cross-attention projects memory with one [2d, d] GEMM. Per-head slices are strided views.
+template <typename T>
+struct MultiHeadAttention {
+    int d = 0, heads = 0, dk = 0;
+    Linear<T> q, k, v, o;
+    Linear<T> qkv;  // view: q, k, v as one d -> 3d projection
+    Linear<T> kv;   // view: k, v as one d -> 2d projection
+
+    // Shapes of the last forward.
+    int B = 0, Sq = 0, Sk = 0;
+    bool causal = false;
+    std::vector<std::uint8_t> keyValid;  // [B * Sk]: 1 = a real key, 0 = padding
+
+    // Cached by forward.
+    Mat<T> qkvBuf;  // self: [B*S, 3d] = [Q | K | V]
+    Mat<T> qBuf;    // cross: [B*Sq, d]
+    Mat<T> kvBuf;   // cross: [B*Sk, 2d] = [K | V]
+    Mat<T> probs;   // [B*heads*Sq, Sk] softmax output before dropout: what the window draws
+    Dropout<T> drop;
+    Mat<T> probsDropped;  // [B*heads*Sq, Sk] after dropout (only when dropout is active)
+    Mat<T> ctx;           // [B*Sq, d] heads concatenated
+
+    // Backward scratch.
+    Mat<T> dctx, dqkvBuf, dqBuf, dkvBuf, dP;
+
+    static MultiHeadAttention make(ParamStore<T>& ps, const std::string& prefix, int d, int heads);
+
+    // x: [B*S, d] -> y: [B*S, d].  keyValid: [B*S].
+    void forwardSelf(In<T> x, int B, int S, const std::uint8_t* keyValid, bool causal, double p,
+                     const Pass& pass, Out<T> y);
+    // xq: [B*Sq, d], mem: [B*Sk, d] -> y: [B*Sq, d].  keyValid: [B*Sk].
+    void forwardCross(In<T> xq, In<T> mem, int B, int Sq, int Sk, const std::uint8_t* keyValid,
+                      double p, const Pass& pass, Out<T> y);
+
+    // x: forward's input; dy: [B*S, d] -> dx: [B*S, d] (= or +=).
+    void backwardSelf(In<T> x, In<T> dy, Out<T> dx, bool accumulate);
+    // dy: [B*Sq, d] -> dxq: [B*Sq, d] (= or +=); dmem: [B*Sk, d] always +=.
+    void backwardCross(In<T> xq, In<T> mem, In<T> dy, Out<T> dxq, bool accumulate, Out<T> dmem);
+
+    bool masked(int b, int i, int j) const
+    {
+        return !keyValid[std::size_t(b) * Sk + j] || (causal && j > i);
+    }
+
+private:
+    // Scores, mask, softmax, dropout and P V for all batches and heads. Q, K, V: row strides
+    // ldq, ldk, ldv; head h occupies columns [h*dk, (h+1)*dk).
+    void attend(const T* Q, int ldq, const T* K, int ldk, const T* V, int ldv, double p,
+                const Pass& pass);
+    // From dctx: writes dQ, dK, dV (same layouts as attend's inputs).
+    void attendBackward(const T* Q, int ldq, const T* K, int ldk, const T* V, int ldv, T* dQ,
+                        T* dK, T* dV);
+};
+
+}  // namespace as

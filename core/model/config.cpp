@@ -1,0 +1,104 @@
+#include "model/config.h"
+
+#include <QJsonValue>
+
+namespace as {
+
+QString ModelConfig::validate() const
+{
+    if (d_model <= 0 || heads <= 0)
+        return QStringLiteral("d_model and heads must be positive");
+    if (d_model % heads != 0)
+        return QStringLiteral("d_model (%1) must be a multiple of heads (%2)").arg(d_model).arg(heads);
+    if (d_model % 2 != 0)
+        return QStringLiteral("d_model (%1) must be even for the sinusoidal positional encoding")
+            .arg(d_model);
+    if (d_ff <= 0)
+        return QStringLiteral("d_ff must be positive");
+    if (encoder_layers < 1 || decoder_layers < 1)
+        return QStringLiteral("the encoder and the decoder need at least one layer each");
+    if (!(dropout >= 0.0 && dropout < 1.0))
+        return QStringLiteral("dropout must be in [0, 1)");
+    if (!(label_smoothing >= 0.0 && label_smoothing < 1.0))
+        return QStringLiteral("label_smoothing must be in [0, 1)");
+    if (max_len < 1)
+        return QStringLiteral("max_len must be at least 1");
+    if (src_vocab < 5 || tgt_vocab < 5)
+        return QStringLiteral("each vocabulary needs the 4 special tokens and at least one more");
+    return {};
+}
+
+QJsonObject ModelConfig::toJson() const
+{
+    return QJsonObject{{"d_model", d_model},
+                       {"heads", heads},
+                       {"d_ff", d_ff},
+                       {"encoder_layers", encoder_layers},
+                       {"decoder_layers", decoder_layers},
+                       {"dropout", dropout},
+                       {"label_smoothing", label_smoothing},
+                       {"norm", norm == NormPlacement::Pre ? "pre" : "post"},
+                       {"max_len", max_len}};
+}
+
+std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QString* error,
+                                                 const ModelConfig& base)
+{
+    ModelConfig c = base;
+    auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return std::nullopt;
+    };
+    struct IntKey {
+        const char* name;
+        int* field;
+    };
+    for (IntKey k : {IntKey{"d_model", &c.d_model}, {"heads", &c.heads}, {"d_ff", &c.d_ff},
+                     {"encoder_layers", &c.encoder_layers}, {"decoder_layers", &c.decoder_layers},
+                     {"max_len", &c.max_len}, {"src_vocab", &c.src_vocab},
+                     {"tgt_vocab", &c.tgt_vocab}}) {
+        if (!json.contains(k.name))
+            continue;
+        const QJsonValue v = json.value(k.name);
+        const double d = v.toDouble(-1.0);
+        if (!v.isDouble() || d != double(int(d)) || d < 0 || d > 1e8)
+            return fail(QStringLiteral("config: '%1' must be a non-negative whole number").arg(k.name));
+        *k.field = int(d);
+    }
+    for (auto [name, field] : {std::pair{"dropout", &c.dropout},
+                               std::pair{"label_smoothing", &c.label_smoothing}}) {
+        if (!json.contains(name))
+            continue;
+        if (!json.value(name).isDouble())
+            return fail(QStringLiteral("config: '%1' must be a number").arg(name));
+        *field = json.value(name).toDouble();
+    }
+    if (json.contains("norm")) {
+        const QString n = json.value("norm").toString();
+        if (n == "pre")
+            c.norm = NormPlacement::Pre;
+        else if (n == "post")
+            c.norm = NormPlacement::Post;
+        else
+            return fail(QStringLiteral("config: 'norm' must be \"pre\" or \"post\""));
+    }
+    return c;
+}
+
+std::optional<ModelConfig> ModelConfig::preset(const QString& name)
+{
+    ModelConfig c;
+    if (name == "tiny") {
+        c.d_model = 128; c.heads = 4; c.d_ff = 512; c.encoder_layers = c.decoder_layers = 2;
+    } else if (name == "small") {
+        c.d_model = 256; c.heads = 8; c.d_ff = 1024; c.encoder_layers = c.decoder_layers = 3;
+    } else if (name == "base") {
+        c.d_model = 512; c.heads = 8; c.d_ff = 2048; c.encoder_layers = c.decoder_layers = 6;
+    } else {
+        return std::nullopt;
+    }
+    return c;
+}
+
+}  // namespace as

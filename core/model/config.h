@@ -1,0 +1,43 @@
+#pragma once
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace as {
+
+enum class NormPlacement { Pre, Post };  // Pre: The Annotated Transformer; Post: the 2017 paper
+
+struct ModelConfig {
+    int src_vocab = 0, tgt_vocab = 0;  // set from the vocabularies
+    int d_model = 256;
+    int heads = 8;
+    int d_ff = 1024;
+    int encoder_layers = 3;
+    int decoder_layers = 3;
+    double dropout = 0.1;
+    double label_smoothing = 0.1;
+    NormPlacement norm = NormPlacement::Pre;
+    int max_len = 256;  // longest sequence decoded (and the positional-encoding range)
+
+    // Empty when the configuration can be built; otherwise what is wrong with it.
+    QString validate() const;
+
+    // The "config" object of SPEC.md's weight files (vocabulary sizes are not part of it).
+    QJsonObject toJson() const;
+    // Keys absent from json keep the values of `base`; a key of the wrong type is an error.
+    static std::optional<ModelConfig> fromJson(const QJsonObject& json, QString* error,
+                                               const ModelConfig& base);
+    static std::optional<ModelConfig> fromJson(const QJsonObject& json, QString* error);
+    // The benchmark configurations of SPEC.md: "tiny", "small", "base".
+    static std::optional<ModelConfig> preset(const QString& name);
+
+    bool operator==(const ModelConfig&) const = default;
+};
+
+inline std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QString* error)
+{
+    return fromJson(json, error, ModelConfig{});
+}
+
+}  // namespace as

@@ -1,0 +1,23 @@
+#pragma once
+#include "model/dropout.h"
+#include "model/linear.h"
+
+namespace as {
+
+// FFN(x) = w2(dropout(relu(w1(x))))
+template <typename T>
+struct FeedForward {
+    Linear<T> w1, w2;  // w1: d -> d_ff, w2: d_ff -> d
+    Dropout<T> drop;
+    Mat<T> h;   // [n, d_ff] dropout(relu(w1 x)), kept for backward
+    Mat<T> dh;  // [n, d_ff] backward scratch
+
+    static FeedForward make(ParamStore<T>& ps, const std::string& prefix, int d, int d_ff);
+
+    // x: [n, d] -> y: [n, d]
+    void forward(In<T> x, Out<T> y, double p, const Pass& pass);
+    // x: forward's input; dy: [n, d] -> dx: [n, d] (= or +=); accumulates parameter grads.
+    void backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate);
+};
+
+}  // namespace as

@@ -1,0 +1,30 @@
+#pragma once
+#include "model/params.h"
+
+namespace as {
+
+// y = (x - mean) / sqrt(var + 1e-6) * weight + bias over the features of each row (biased
+// variance, as PyTorch's LayerNorm).
+template <typename T>
+struct LayerNorm {
+    ParamStore<T>* ps = nullptr;
+    std::size_t w = 0, b = 0;  // weight [d], bias [d]
+    int d = 0;
+    static constexpr double kEps = 1e-6;
+
+    // Cached by forward for backward.
+    Mat<T> xhat;                               // [n, d] normalised input
+    Eigen::Matrix<T, Eigen::Dynamic, 1> rstd;  // [n] 1 / sqrt(var + eps)
+    Mat<T> g;                                  // [n, d] backward scratch
+
+    static LayerNorm make(ParamStore<T>& ps, const std::string& prefix, int d);
+    // Initial values of SPEC.md: weight 1, bias 0.
+    void reset();
+
+    // x: [n, d] -> y: [n, d]
+    void forward(In<T> x, Out<T> y);
+    // Accumulates dweight, dbias; dx = (or +=) the input gradient.  dy, dx: [n, d]
+    void backward(In<T> dy, Out<T> dx, bool accumulate);
+};
+
+}  // namespace as

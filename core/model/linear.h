@@ -1,0 +1,32 @@
+#pragma once
+#include "model/params.h"
+
+#include <string>
+
+namespace as {
+
+// y = x W^T + b, W: [out, in] (PyTorch's layout). A Linear is a view on the parameter store:
+// several Linears registered back to back (q, k, v) can also be viewed as one wider Linear.
+template <typename T>
+struct Linear {
+    ParamStore<T>* ps = nullptr;
+    std::size_t w = 0, b = 0;  // offsets of weight [out, in] and bias [out]
+    int in = 0, out = 0;
+
+    static Linear make(ParamStore<T>& ps, const std::string& prefix, int in, int out);
+
+    ConstMatMap<T> weight() const { return {ps->values() + w, out, in}; }
+    MatMap<T> weight() { return {ps->values() + w, out, in}; }
+    RowVecMap<T> bias() const { return {ps->values() + b, out}; }
+    MatMap<T> weightGrad() const { return {ps->grads() + w, out, in}; }
+    RowVecMap<T> biasGrad() const { return {ps->grads() + b, out}; }
+
+    // x: [n, in] -> y: [n, out]
+    void forward(In<T> x, Out<T> y) const;
+    // Accumulates dW += dy^T x and db += column sums of dy.  x: [n, in], dy: [n, out]
+    void backwardParams(In<T> x, In<T> dy) const;
+    // dx = dy W (or dx += dy W).  dy: [n, out] -> dx: [n, in]
+    void backwardInput(In<T> dy, Out<T> dx, bool accumulate) const;
+};
+
+}  // namespace as

@@ -1,0 +1,25 @@
+#include "model/positional_encoding.h"
+
+#include <cmath>
+
+namespace as {
+
+template <typename T>
+Mat<T> positionalEncoding(int len, int d)
+{
+    Mat<T> pe(len, d);
+    for (int pos = 0; pos < len; ++pos) {
+        for (int i = 0; 2 * i < d; ++i) {
+            const double angle = pos / std::pow(10000.0, 2.0 * i / d);
+            pe(pos, 2 * i) = T(std::sin(angle));
+            if (2 * i + 1 < d)
+                pe(pos, 2 * i + 1) = T(std::cos(angle));
+        }
+    }
+    return pe;
+}
+
+template Mat<float> positionalEncoding<float>(int, int);
+template Mat<double> positionalEncoding<double>(int, int);
+
+}  // namespace as

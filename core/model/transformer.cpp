@@ -1,0 +1,208 @@
+#include "model/transformer.h"
+
+#include "model/softmax.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace as {
+
+template <typename T>
+Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
+{
+    if (const QString err = cfg_.validate(); !err.isEmpty())
+        throw std::invalid_argument("model configuration: " + err.toStdString());
+    const int d = cfg_.d_model;
+    const bool pre = cfg_.norm == NormPlacement::Pre;
+    srcEmbed_ = Embedding<T>::make(ps_, "src_embed.weight", cfg_.src_vocab, d);
+    tgtEmbed_ = Embedding<T>::make(ps_, "tgt_embed.weight", cfg_.tgt_vocab, d);
+    for (int i = 0; i < cfg_.encoder_layers; ++i)
+        enc_.push_back(EncoderLayer<T>::make(ps_, "encoder.layers." + std::to_string(i), d,
+                                             cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
+    if (pre)
+        encNorm_ = LayerNorm<T>::make(ps_, "encoder.norm", d);
+    for (int i = 0; i < cfg_.decoder_layers; ++i)
+        dec_.push_back(DecoderLayer<T>::make(ps_, "decoder.layers." + std::to_string(i), d,
+                                             cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
+    if (pre)
+        decNorm_ = LayerNorm<T>::make(ps_, "decoder.norm", d);
+    generator_ = Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab);
+    ps_.allocate();
+    // LayerNorm weights start at 1 even before initXavier, so a fresh model is usable.
+    for (const ParamInfo& p : ps_.table())
+        if (p.shape.size() == 1 && p.name.find("norm") != std::string::npos
+            && p.name.ends_with(".weight"))
+            RowVecMap<T>(ps_.values() + p.offset, Eigen::Index(p.size)).setOnes();
+    encX_.resize(enc_.size() + 1);
+    decY_.resize(dec_.size() + 1);
+}
+
+template <typename T>
+std::unique_ptr<Transformer<T>> Transformer<T>::clone() const
+{
+    auto m = std::make_unique<Transformer<T>>(cfg_);
+    m->ps_.valueVector() = ps_.valueVector();
+    return m;
+}
+
+template <typename T>
+void Transformer<T>::initXavier(Rng& rng)
+{
+    for (const ParamInfo& p : ps_.table()) {
+        T* v = ps_.values() + p.offset;
+        if (p.shape.size() == 2) {
+            const double bound = std::sqrt(6.0 / double(p.rows() + p.cols()));
+            for (std::size_t i = 0; i < p.size; ++i)
+                v[i] = T((2.0 * rng.uniform() - 1.0) * bound);
+        } else {
+            const bool normWeight = p.name.find("norm") != std::string::npos
+                                    && p.name.ends_with(".weight");
+            std::fill(v, v + p.size, normWeight ? T(1) : T(0));
+        }
+    }
+}
+
+template <typename T>
+void Transformer<T>::encode(const int* src, int B, int S, const Pass& pass)
+{
+    const std::size_t n = std::size_t(B) * S;
+    for (std::size_t i = 0; i < n; ++i)
+        if (src[i] < 0 || src[i] >= cfg_.src_vocab)
+            throw std::out_of_range("encode: source id outside the vocabulary");
+    B_ = B;
+    S_ = S;
+    srcIds_.assign(src, src + n);
+    srcValid_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        srcValid_[i] = src[i] != kPad;
+    for (Mat<T>& x : encX_)
+        x.resize(Eigen::Index(n), cfg_.d_model);
+    srcEmbed_.forward(src, B, S, encX_[0], cfg_.dropout, pass);
+    for (std::size_t l = 0; l < enc_.size(); ++l)
+        enc_[l].forward(encX_[l], B, S, srcValid_.data(), pass, encX_[l + 1]);
+    if (cfg_.norm == NormPlacement::Pre) {
+        mem_.resize(Eigen::Index(n), cfg_.d_model);
+        encNorm_.forward(encX_.back(), mem_);
+    } else {
+        mem_ = encX_.back();
+    }
+}
+
+template <typename T>
+void Transformer<T>::decode(const int* tgtIn, int B, int Tn, In<T> mem,
+                            const std::uint8_t* srcValid, int S, const Pass& pass)
+{
+    const std::size_t n = std::size_t(B) * Tn;
+    for (std::size_t i = 0; i < n; ++i)
+        if (tgtIn[i] < 0 || tgtIn[i] >= cfg_.tgt_vocab)
+            throw std::out_of_range("decode: target id outside the vocabulary");
+    T_ = Tn;
+    tgtIds_.assign(tgtIn, tgtIn + n);
+    tgtValid_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        tgtValid_[i] = tgtIn[i] != kPad;
+    for (Mat<T>& y : decY_)
+        y.resize(Eigen::Index(n), cfg_.d_model);
+    tgtEmbed_.forward(tgtIn, B, Tn, decY_[0], cfg_.dropout, pass);
+    for (std::size_t l = 0; l < dec_.size(); ++l)
+        dec_[l].forward(decY_[l], mem, B, Tn, S, tgtValid_.data(), srcValid, pass, decY_[l + 1]);
+    if (cfg_.norm == NormPlacement::Pre) {
+        decOut_.resize(Eigen::Index(n), cfg_.d_model);
+        decNorm_.forward(decY_.back(), decOut_);
+    } else {
+        decOut_ = decY_.back();
+    }
+}
+
+template <typename T>
+void Transformer<T>::nextTokenLogProbs(Mat<T>& out)
+{
+    const Eigen::Index B = decOut_.rows() / T_;
+    Mat<T> last(B, cfg_.d_model);
+    for (Eigen::Index b = 0; b < B; ++b)
+        last.row(b) = decOut_.row(b * T_ + T_ - 1);
+    out.resize(B, cfg_.tgt_vocab);
+    generator_.forward(last, out);
+    logSoftmaxRows<T>(out);
+}
+
+template <typename T>
+LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
+{
+    encode(batch.src.data(), batch.B, batch.S, pass);
+    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+    logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
+    generator_.forward(decOut_, logits_);
+    const LossStats st = labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing,
+                                              true);
+    // logits_ now holds d loss / d logits.
+    generator_.backwardParams(decOut_, logits_);
+    dA_.resize(decOut_.rows(), cfg_.d_model);
+    generator_.backwardInput(logits_, dA_, false);
+    decodeBackward(dA_);
+    encodeBackward(dMem_);
+    return st;
+}
+
+template <typename T>
+LossStats Transformer<T>::forwardLoss(const Batch& batch, const Pass& pass)
+{
+    encode(batch.src.data(), batch.B, batch.S, pass);
+    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+    logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
+    generator_.forward(decOut_, logits_);
+    return labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing, false);
+}
+
+template <typename T>
+void Transformer<T>::decodeBackward(In<T> dout)
+{
+    // dout: [B*T, d] gradient of decOut_.
+    dB_.resize(dout.rows(), dout.cols());
+    if (cfg_.norm == NormPlacement::Pre)
+        decNorm_.backward(dout, dB_, false);
+    else
+        dB_ = dout;
+    dMem_.setZero(mem_.rows(), mem_.cols());
+    for (std::size_t l = dec_.size(); l-- > 0;) {
+        dA_.resize(dB_.rows(), dB_.cols());
+        dec_[l].backward(decY_[l], mem_, dB_, dA_, dMem_);
+        std::swap(dA_, dB_);
+    }
+    tgtEmbed_.backward(tgtIds_.data(), dB_);
+}
+
+template <typename T>
+void Transformer<T>::encodeBackward(In<T> dmem)
+{
+    dB_.resize(dmem.rows(), dmem.cols());
+    if (cfg_.norm == NormPlacement::Pre)
+        encNorm_.backward(dmem, dB_, false);
+    else
+        dB_ = dmem;
+    for (std::size_t l = enc_.size(); l-- > 0;) {
+        dA_.resize(dB_.rows(), dB_.cols());
+        enc_[l].backward(encX_[l], dB_, dA_);
+        std::swap(dA_, dB_);
+    }
+    srcEmbed_.backward(srcIds_.data(), dB_);
+}
+
+template <typename T>
+const MultiHeadAttention<T>& Transformer<T>::attention(AttentionKind kind, int layer) const
+{
+    switch (kind) {
+    case AttentionKind::EncoderSelf:
+        return enc_.at(std::size_t(layer)).self_attn;
+    case AttentionKind::DecoderSelf:
+        return dec_.at(std::size_t(layer)).self_attn;
+    case AttentionKind::Cross:
+        break;
+    }
+    return dec_.at(std::size_t(layer)).cross_attn;
+}
+
+template class Transformer<float>;
+template class Transformer<double>;
+
+}  // namespace as

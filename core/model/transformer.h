@@ -1,0 +1,88 @@
+#pragma once
+// The encoder–decoder Transformer of SPEC.md: forward, loss and backward by hand.
+#include "model/config.h"
+#include "model/decoder.h"
+#include "model/embedding.h"
+#include "model/encoder.h"
+#include "model/rng.h"
+#include "train/batch.h"
+#include "train/loss.h"
+
+#include <memory>
+#include <vector>
+
+namespace as {
+
+enum class AttentionKind { EncoderSelf, DecoderSelf, Cross };
+
+template <typename T>
+class Transformer {
+public:
+    // Throws std::invalid_argument when config.validate() is not empty.
+    explicit Transformer(const ModelConfig& config);
+    // Layers hold pointers into the parameter store: the model is neither copied nor moved.
+    Transformer(const Transformer&) = delete;
+    Transformer& operator=(const Transformer&) = delete;
+    // A new model with the same configuration and parameter values (for decoding on a copy of
+    // the weights while training goes on).
+    std::unique_ptr<Transformer> clone() const;
+
+    const ModelConfig& config() const { return cfg_; }
+    ParamStore<T>& params() { return ps_; }
+    const ParamStore<T>& params() const { return ps_; }
+
+    // Xavier-uniform for every matrix, biases 0, LayerNorm weight 1.
+    void initXavier(Rng& rng);
+
+    // Training step's forward + loss + backward. Gradients are accumulated into params().grads()
+    // (zero them first); returns the loss statistics of the batch.
+    LossStats forwardBackward(const Batch& batch, const Pass& pass);
+    // Forward and loss only. evaluate() is forwardLoss with dropout off.
+    LossStats forwardLoss(const Batch& batch, const Pass& pass);
+    LossStats evaluate(const Batch& batch) { return forwardLoss(batch, Pass::eval()); }
+
+    // Pieces for decoding and inspection.
+    // src: [B*S] -> memory(): [B*S, d], sourceValid(): [B*S]
+    void encode(const int* src, int B, int S, const Pass& pass);
+    const Mat<T>& memory() const { return mem_; }
+    const std::vector<std::uint8_t>& sourceValid() const { return srcValid_; }
+    // tgtIn: [B*Tn], mem: [B*S, d], srcValid: [B*S] -> decoderOutput(): [B*Tn, d]
+    void decode(const int* tgtIn, int B, int Tn, In<T> mem, const std::uint8_t* srcValid, int S,
+                const Pass& pass);
+    const Mat<T>& decoderOutput() const { return decOut_; }
+    // Log-probabilities of the next token after each sequence of the last decode():
+    // rows b*Tn + Tn-1 of the generator's log-softmax -> [B, V_tgt]
+    void nextTokenLogProbs(Mat<T>& out);
+
+    // The attention of the last forward pass. probs: [B*heads*Sq, Sk], block (b, h) at rows
+    // (b*heads + h)*Sq.
+    const MultiHeadAttention<T>& attention(AttentionKind kind, int layer) const;
+    int layers(AttentionKind kind) const
+    {
+        return kind == AttentionKind::EncoderSelf ? int(enc_.size()) : int(dec_.size());
+    }
+
+private:
+    void encodeBackward(In<T> dmem);
+    void decodeBackward(In<T> dout);  // accumulates into dMem_
+
+    ModelConfig cfg_;
+    ParamStore<T> ps_;
+    Embedding<T> srcEmbed_, tgtEmbed_;
+    std::vector<EncoderLayer<T>> enc_;
+    std::vector<DecoderLayer<T>> dec_;
+    LayerNorm<T> encNorm_, decNorm_;  // pre-norm only
+    Linear<T> generator_;
+
+    // Activations of the last forward.
+    int B_ = 0, S_ = 0, T_ = 0;
+    std::vector<int> srcIds_, tgtIds_;
+    std::vector<std::uint8_t> srcValid_, tgtValid_;
+    std::vector<Mat<T>> encX_;  // [L+1] inputs of each encoder layer, then the last output
+    std::vector<Mat<T>> decY_;  // [L+1] likewise for the decoder
+    Mat<T> mem_, decOut_, logits_;
+    // Backward scratch.
+    Mat<T> dA_, dB_, dMem_;
+};
+
+}  // namespace as

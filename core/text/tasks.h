@@ -1,0 +1,42 @@
+#pragma once
+// Built-in tasks, generated from a seed: enough to prove the engine learns without any file.
+#include "model/rng.h"
+#include "text/vocab.h"
+#include "train/batch.h"
+
+#include <functional>
+#include <vector>
+
+namespace as {
+
+struct TokenPair {
+    QStringList src, tgt;
+};
+
+struct Task {
+    QString name;
+    QString description;
+    Vocab srcVocab, tgtVocab;
+    std::vector<TokenPair> examples;  // shown after training and used as probe sentences
+    // The next training batch; draws from rng when the task generates its data.
+    std::function<Batch(Rng& rng)> nextBatch;
+};
+
+// "toy": the three sentence pairs of The Annotated Transformer's seed 001; every batch
+// holds all three.
+Task makeToyTask();
+// "copy": The Annotated Transformer's copy task: random sequences of the symbols 1–10 of
+// length `length` (the first symbol fixed to 1); the target is the source. examples: 5
+// sequences drawn from exampleSeed.
+Task makeCopyTask(int batchSize = 32, int length = 10, std::uint64_t exampleSeed = 12345);
+// One random copy sequence (as tokens), drawn from rng.
+QStringList randomCopySequence(Rng& rng, int length);
+
+QStringList builtinTaskNames();
+// A task with an empty name when `name` is not a built-in task.
+Task makeBuiltinTask(const QString& name, int batchSize);
+
+// Encodes token pairs with the task's vocabularies into one batch.
+Batch encodePairs(const Task& task, const std::vector<TokenPair>& pairs);
+
+}  // namespace as

@@ -1,0 +1,262 @@
+#include "text/tokenizer.h"
+
+#include <QTextBoundaryFinder>
+#include <vector>
+
+// Relation to bleu.py's tok_zh / tok_en (the tokenisers of the PyTorch reference run).
+// On text whose letters and digits are ASCII or CJK the token lists are identical (the tests
+// check every line of zh-en/train.tsv). Deliberate differences, all outside that case:
+//  - letters/digits of any script form words ("Björk", "café"), where tok_zh/tok_en glue only
+//    ASCII and cut "Björk" into "Bj", "ö", "rk";
+//  - control and format characters (e.g. the U+200B that cmn.txt holds) are dropped like
+//    spaces, where Python emits each as an invisible token of its own;
+//  - the unit is the grapheme cluster, so "👍🏽", "🇨🇳" or a letter with a combining mark
+//    that NFKC cannot compose stays one piece;
+//  - Word also accepts U+2019 as the apostrophe of a contraction ("don’t").
+
+namespace as {
+namespace {
+
+struct Cluster {
+    QString text;
+    char32_t first = 0; // first code point after leading control/format characters
+    bool skip = false;  // whitespace, or nothing but control/format characters
+};
+
+char32_t codePointAt(QStringView s, qsizetype i)
+{
+    if (s[i].isHighSurrogate() && i + 1 < s.size() && s[i + 1].isLowSurrogate())
+        return QChar::surrogateToUcs4(s[i], s[i + 1]);
+    return s[i].unicode();
+}
+
+bool isInvisible(char32_t c)
+{
+    const auto cat = QChar::category(c);
+    return cat == QChar::Other_Control || cat == QChar::Other_Format;
+}
+
+bool isRegionalIndicator(char32_t c)
+{
+    return c >= 0x1F1E6 && c <= 0x1F1FF;
+}
+
+// Qt 6.4 groups regional indicators wrongly ("🇨🇳🇯🇵" as 🇨|🇳🇯|🇵); a flag is a pair of them
+// counted from the start of the run (UAX #29 GB12/GB13), so regroup each run.
+std::vector<Cluster> pairRegionalIndicators(std::vector<Cluster> in)
+{
+    std::vector<Cluster> out;
+    QStringList run; // single indicators, two UTF-16 units each
+    auto flush = [&] {
+        for (qsizetype i = 0; i < run.size(); i += 2) {
+            Cluster c;
+            c.text = run.mid(i, 2).join(QString());
+            c.first = QChar::surrogateToUcs4(c.text[0], c.text[1]);
+            out.push_back(std::move(c));
+        }
+        run.clear();
+    };
+    for (Cluster& c : in) {
+        bool onlyIndicators = !c.text.isEmpty();
+        for (char32_t u : c.text.toUcs4()) onlyIndicators = onlyIndicators && isRegionalIndicator(u);
+        if (!onlyIndicators) {
+            flush();
+            out.push_back(std::move(c));
+            continue;
+        }
+        for (qsizetype i = 0; i + 1 < c.text.size(); i += 2) run << c.text.mid(i, 2);
+    }
+    flush();
+    return out;
+}
+
+std::vector<Cluster> clusters(const QString& text)
+{
+    std::vector<Cluster> out;
+    QTextBoundaryFinder finder(QTextBoundaryFinder::Grapheme, text);
+    qsizetype start = 0;
+    for (qsizetype end = finder.toNextBoundary(); end != -1; end = finder.toNextBoundary()) {
+        if (end <= start) continue;
+        Cluster c;
+        c.text = text.mid(start, end - start);
+        c.skip = true;
+        for (qsizetype i = start; i < end; i += QChar::requiresSurrogates(c.first) ? 2 : 1) {
+            c.first = codePointAt(text, i);
+            if (!isInvisible(c.first)) {
+                c.skip = QChar::isSpace(c.first);
+                break;
+            }
+        }
+        out.push_back(std::move(c));
+        start = end;
+    }
+    return pairRegionalIndicators(std::move(out));
+}
+
+bool isApostrophe(const Cluster& c)
+{
+    return c.text == u"'" || c.text == u"\u2019";
+}
+
+QStringList tokenizeCjkChar(const QString& text)
+{
+    QStringList out;
+    QString word;
+    auto flush = [&] {
+        if (!word.isEmpty()) out << word;
+        word.clear();
+    };
+    for (const Cluster& c : clusters(text)) {
+        if (c.skip) {
+            flush();
+        } else if (!isCjk(c.first) && QChar::isLetterOrNumber(c.first)) {
+            word += c.text;
+        } else {
+            flush();
+            out << c.text;
+        }
+    }
+    flush();
+    return out;
+}
+
+QStringList tokenizeWord(const QString& text)
+{
+    const std::vector<Cluster> cs = clusters(text);
+    const auto n = cs.size();
+    auto alnum = [&](std::size_t i) { return i < n && !cs[i].skip && QChar::isLetterOrNumber(cs[i].first); };
+    auto letter = [&](std::size_t i) { return i < n && !cs[i].skip && QChar::isLetter(cs[i].first); };
+
+    QStringList out;
+    for (std::size_t i = 0; i < n;) {
+        if (cs[i].skip) { ++i; continue; }
+        if (!alnum(i)) { out << cs[i++].text; continue; }
+        QString word;
+        while (alnum(i)) word += cs[i++].text;
+        // One contraction suffix of letters only, as tok_en's [A-Za-z0-9]+(?:'[A-Za-z]+)?,
+        // so "rock'n'roll" gives rock'n ' roll in both.
+        if (i + 1 < n && isApostrophe(cs[i]) && letter(i + 1)) {
+            word += cs[i++].text;
+            while (letter(i)) word += cs[i++].text;
+        }
+        out << word;
+    }
+    return out;
+}
+
+// Replays a Python re.sub whose pattern is two single characters: leftmost, non-overlapping.
+template <typename First, typename Second, typename Append>
+QString subPairs(QStringView s, First first, Second second, Append append)
+{
+    QString out;
+    out.reserve(s.size() + s.size() / 4);
+    for (qsizetype i = 0; i < s.size();) {
+        if (i + 1 < s.size() && first(s[i]) && second(s[i + 1])) {
+            append(out, s[i], s[i + 1]);
+            i += 2;
+        } else {
+            out += s[i++];
+        }
+    }
+    return out;
+}
+
+QString detokenizeWord(const QStringList& tokens)
+{
+    const auto isSpace = [](QChar c) { return c == u' '; };
+    const auto closes = [](QChar c) { return QStringView(u".,!?;:%)]").contains(c); };
+    const auto opens = [](QChar c) { return QStringView(u"([$").contains(c); };
+    QString s = subPairs(tokens.join(u' '), isSpace, closes, [](QString& o, QChar, QChar b) { o += b; });
+    return subPairs(s, opens, isSpace, [](QString& o, QChar a, QChar) { o += a; });
+}
+
+bool isWordChar(char32_t c)
+{
+    return !isCjk(c) && QChar::isLetterOrNumber(c);
+}
+
+char32_t lastCodePoint(const QString& s)
+{
+    const qsizetype n = s.size();
+    if (n >= 2 && s[n - 1].isLowSurrogate() && s[n - 2].isHighSurrogate())
+        return QChar::surrogateToUcs4(s[n - 2], s[n - 1]);
+    return s[n - 1].unicode();
+}
+
+QString detokenizeCjkChar(const QStringList& tokens)
+{
+    QString out;
+    const QString* prev = nullptr;
+    for (const QString& t : tokens) {
+        if (t.isEmpty()) continue;
+        if (prev && isWordChar(lastCodePoint(*prev)) && isWordChar(codePointAt(t, 0)))
+            out += u' ';
+        out += t;
+        prev = &t;
+    }
+    return out;
+}
+
+} // namespace
+
+bool isCjk(char32_t c)
+{
+    switch (QChar::script(c)) {
+    case QChar::Script_Han:
+    case QChar::Script_Hiragana:
+    case QChar::Script_Katakana:
+    case QChar::Script_Hangul:
+    case QChar::Script_Bopomofo:
+        return true;
+    default:
+        break;
+    }
+    // Ranges too, so that ideographs newer than Qt's Unicode tables still count, and the
+    // punctuation and kana marks that Unicode files under the Common script (。、「」ー).
+    return (c >= 0x3000 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF)
+        || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF)
+        || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF61 && c <= 0xFF9F)
+        || (c >= 0x20000 && c <= 0x3FFFF);
+}
+
+QString tokenizerName(TokenizerKind kind)
+{
+    switch (kind) {
+    case TokenizerKind::CjkChar: return QStringLiteral("cjk-char");
+    case TokenizerKind::Word: return QStringLiteral("word");
+    }
+    return {};
+}
+
+std::optional<TokenizerKind> tokenizerFromName(const QString& name)
+{
+    for (TokenizerKind k : {TokenizerKind::CjkChar, TokenizerKind::Word})
+        if (name.trimmed().compare(tokenizerName(k), Qt::CaseInsensitive) == 0) return k;
+    return std::nullopt;
+}
+
+QStringList tokenize(TokenizerKind kind, const QString& text)
+{
+    const QString nfkc = text.normalized(QString::NormalizationForm_KC);
+    return kind == TokenizerKind::CjkChar ? tokenizeCjkChar(nfkc) : tokenizeWord(nfkc);
+}
+
+QString detokenize(TokenizerKind kind, const QStringList& tokens)
+{
+    return kind == TokenizerKind::CjkChar ? detokenizeCjkChar(tokens) : detokenizeWord(tokens);
+}
+
+TokenizerKind guessTokenizer(const QStringList& sampleSentences)
+{
+    qint64 letters = 0, cjk = 0;
+    for (const QString& s : sampleSentences) {
+        for (char32_t c : s.toUcs4()) {
+            if (!QChar::isLetter(c)) continue;
+            ++letters;
+            if (isCjk(c)) ++cjk;
+        }
+    }
+    return cjk * 10 > letters * 3 ? TokenizerKind::CjkChar : TokenizerKind::Word;
+}
+
+} // namespace as

@@ -1,0 +1,40 @@
+#include "train/batch.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace as {
+
+long Batch::targetTokens() const
+{
+    return long(std::count_if(tgtOut.begin(), tgtOut.end(), [](int id) { return id != kPad; }));
+}
+
+Batch makeBatch(const std::vector<std::vector<int>>& src, const std::vector<std::vector<int>>& tgt)
+{
+    if (src.size() != tgt.size())
+        throw std::invalid_argument("makeBatch: source and target counts differ");
+    Batch b;
+    b.B = int(src.size());
+    b.S = 1;
+    b.T = 1;
+    for (std::size_t i = 0; i < src.size(); ++i) {
+        b.S = std::max(b.S, int(src[i].size()));
+        b.T = std::max(b.T, int(tgt[i].size()) + 1);
+    }
+    b.src.assign(std::size_t(b.B) * b.S, kPad);
+    b.tgtIn.assign(std::size_t(b.B) * b.T, kPad);
+    b.tgtOut.assign(std::size_t(b.B) * b.T, kPad);
+    for (int i = 0; i < b.B; ++i) {
+        std::copy(src[i].begin(), src[i].end(), b.src.begin() + std::size_t(i) * b.S);
+        int* in = b.tgtIn.data() + std::size_t(i) * b.T;
+        int* out = b.tgtOut.data() + std::size_t(i) * b.T;
+        in[0] = kBos;
+        std::copy(tgt[i].begin(), tgt[i].end(), in + 1);
+        std::copy(tgt[i].begin(), tgt[i].end(), out);
+        out[tgt[i].size()] = kEos;
+    }
+    return b;
+}
+
+}  // namespace as

@@ -1,0 +1,22 @@
+#pragma once
+#include <vector>
+
+namespace as {
+
+// Token ids of SPEC.md.
+enum SpecialId : int { kPad = 0, kBos = 1, kEos = 2, kUnk = 3 };
+
+// A batch of sentence pairs as padded id matrices (row-major, row = sentence).
+// Decoder input is <s> y1 … yn, decoder target is y1 … yn </s>, both padded with <pad>.
+struct Batch {
+    int B = 0, S = 0, T = 0;
+    std::vector<int> src;     // [B * S]
+    std::vector<int> tgtIn;   // [B * T]
+    std::vector<int> tgtOut;  // [B * T]
+    long targetTokens() const;
+};
+
+// src, tgt: id sequences without specials. An empty source still gets one (padded) column.
+Batch makeBatch(const std::vector<std::vector<int>>& src, const std::vector<std::vector<int>>& tgt);
+
+}  // namespace as

@@ -1,0 +1,16 @@
+#pragma once
+#include <algorithm>
+#include <cmath>
+
+namespace as {
+
+// Noam rate: factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5), step counted from 1
+// (a step below 1 is taken as 1, as the reference does).
+inline double noamRate(long step, int dModel, double factor, long warmup)
+{
+    const double s = double(std::max(step, 1L));
+    return factor * std::pow(double(dModel), -0.5)
+           * std::min(std::pow(s, -0.5), s * std::pow(double(warmup), -1.5));
+}
+
+}  // namespace as
