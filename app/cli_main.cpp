@@ -19,6 +19,7 @@ const char* kUsage =
     "commands:\n"
     "  train   train a Transformer on a built-in task and show what it learned\n"
     "  bench   time training steps of the SPEC.md configurations (JSON)\n"
+    "  bleu    score translations against references (sacreBLEU's default BLEU)\n"
     "\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
 }
@@ -44,6 +45,8 @@ int main(int argc, char** argv)
         return runTrain(args);
     if (command == "bench")
         return runBench(args);
+    if (command == "bleu")
+        return runBleu(args);
     err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
 }

@@ -4,6 +4,7 @@
 
 #include "decode/decode.h"
 #include "text/tasks.h"
+#include "train/recipe.h"
 #include "train/trainer.h"
 
 #include <QCommandLineParser>
@@ -12,36 +13,6 @@
 #include <QTextStream>
 
 namespace {
-
-struct TaskDefaults {
-    as::ModelConfig model;
-    as::TrainOptions train;
-    int steps = 0;
-    int batch = 0;
-};
-
-// Small models that learn each built-in task in seconds.
-TaskDefaults defaultsFor(const QString& task)
-{
-    TaskDefaults d;
-    d.model.d_model = 64;
-    d.model.heads = 4;
-    d.model.d_ff = 128;
-    d.model.encoder_layers = d.model.decoder_layers = 2;
-    d.model.dropout = 0.1;
-    d.model.label_smoothing = 0.1;
-    d.model.max_len = 32;
-    if (task == "toy") {
-        d.train.warmup = 50;
-        d.steps = 200;
-        d.batch = 3;
-    } else {
-        d.train.warmup = 200;
-        d.steps = 1200;
-        d.batch = 32;
-    }
-    return d;
-}
 
 // "key=value,key=value" over the SPEC.md config keys.
 bool applyOverrides(const QString& spec, as::ModelConfig& c, QString* error)
@@ -118,11 +89,11 @@ int runTrain(const QStringList& args)
             << as::builtinTaskNames().join(", ") << ")\n";
         return 2;
     }
-    TaskDefaults def = defaultsFor(taskName);
+    as::TaskRecipe def = as::recipeFor(taskName);
     bool ok = true;
-    const long steps = long(number("steps", def.steps, 1, 1e9, &ok));
+    const long steps = long(number("steps", double(def.steps), 1, 1e9, &ok));
     const auto seed = quint64(number("seed", 1, 0, 1e18, &ok));
-    const int batch = int(number("batch", def.batch, 1, 1e6, &ok));
+    const int batch = int(number("batch", def.batchSize, 1, 1e6, &ok));
     def.train.warmup = long(number("warmup", double(def.train.warmup), 1, 1e9, &ok));
     def.train.factor = number("factor", def.train.factor, 0, 1e6, &ok);
     const int threads = int(number("threads", 1, 0, 1024, &ok));

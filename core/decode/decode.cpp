@@ -99,6 +99,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
                         const DecodeOptions& o)
 {
     const int k = std::max(1, o.beam);
+    const double alpha = std::max(0.0, o.alpha);  // the stopping bound needs lp to grow
     const int maxLen = o.maxLen > 0 ? o.maxLen : model.config().max_len;
     const std::vector<int> src = sourceOrPad(srcIn);
     const int S = int(src.size());
@@ -109,7 +110,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
 
     auto finish = [&](Hypothesis h, bool eos) {
         h.finished = eos;
-        h.score = h.logprob / lengthPenalty(int(h.tokens.size()) + (eos ? 1 : 0), o.alpha);
+        h.score = h.logprob / lengthPenalty(int(h.tokens.size()) + (eos ? 1 : 0), alpha);
         return h;
     };
 
@@ -138,7 +139,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
         model.nextTokenLogProbs(logp);
         forbidSpecials(logp);
 
-        // The best 2k continuations by total log-probability.
+        // The best k continuations by total log-probability.
         cands.clear();
         const int V = int(logp.cols());
         for (int i = 0; i < n; ++i)
@@ -150,30 +151,42 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
                 return a.logprob > b.logprob;
             return a.hyp != b.hyp ? a.hyp < b.hyp : a.token < b.token;
         };
-        const std::size_t keep = std::min(cands.size(), std::size_t(2 * k));
+        const std::size_t keep = std::min(cands.size(), std::size_t(k));
         std::partial_sort(cands.begin(), cands.begin() + keep, cands.end(), better);
 
+        // The k best candidates go on; those that end with </s> finish and take their slot
+        // (with k = 1 this is exactly greedy decoding).
         std::vector<Hypothesis> next;
-        for (std::size_t r = 0; r < keep && int(next.size()) < k; ++r) {
+        for (std::size_t r = 0; r < std::min(keep, std::size_t(k)); ++r) {
             const Candidate& c = cands[r];
             Hypothesis h = live[c.hyp];
             h.logprob = c.logprob;
             if (c.token == kEos) {
-                // As in fairseq, </s> counts only among the k best: with k = 1 this is greedy.
-                if (r < std::size_t(k))
-                    finished.push_back(finish(std::move(h), true));
+                finished.push_back(finish(std::move(h), true));
                 continue;
             }
             h.tokens.push_back(c.token);
             next.push_back(std::move(h));
         }
         live = std::move(next);
-        if (int(finished.size()) >= k)
-            break;
+        if (int(finished.size()) >= k && !live.empty()) {
+            // Stop once no live hypothesis can beat the k-th best finished one. Its log-prob
+            // can only fall and lp only grows, so logprob / lp(maxLen) bounds its final score.
+            std::vector<double> scores;
+            for (const Hypothesis& f : finished)
+                scores.push_back(f.score);
+            std::nth_element(scores.begin(), scores.begin() + (k - 1), scores.end(),
+                             std::greater<double>());
+            const double kth = scores[std::size_t(k - 1)];
+            double bestBound = -std::numeric_limits<double>::infinity();
+            for (const Hypothesis& h : live)
+                bestBound = std::max(bestBound, h.logprob / lengthPenalty(maxLen + 1, alpha));
+            if (bestBound <= kth)
+                live.clear();
+        }
     }
-    if (int(finished.size()) < k)
-        for (Hypothesis& h : live)
-            finished.push_back(finish(std::move(h), false));
+    for (Hypothesis& h : live)  // reached maxLen without </s>
+        finished.push_back(finish(std::move(h), false));
 
     std::stable_sort(finished.begin(), finished.end(),
                      [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });

@@ -127,6 +127,14 @@ void Transformer<T>::nextTokenLogProbs(Mat<T>& out)
 }
 
 template <typename T>
+void Transformer<T>::allLogProbs(Mat<T>& out)
+{
+    out.resize(decOut_.rows(), cfg_.tgt_vocab);
+    generator_.forward(decOut_, out);
+    logSoftmaxRows<T>(out);
+}
+
+template <typename T>
 LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
 {
     encode(batch.src.data(), batch.B, batch.S, pass);

@@ -53,6 +53,8 @@ public:
     // Log-probabilities of the next token after each sequence of the last decode():
     // rows b*Tn + Tn-1 of the generator's log-softmax -> [B, V_tgt]
     void nextTokenLogProbs(Mat<T>& out);
+    // Log-probabilities after every position of the last decode() -> [B*Tn, V_tgt]
+    void allLogProbs(Mat<T>& out);
 
     // The attention of the last forward pass. probs: [B*heads*Sq, Sk], block (b, h) at rows
     // (b*heads + h)*Sq.

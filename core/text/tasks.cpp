@@ -17,6 +17,8 @@ Task makeToyTask()
     Task t;
     t.name = "toy";
     t.description = QStringLiteral("three Chinese→English sentence pairs");
+    t.srcTokenizer = TokenizerKind::CjkChar;
+    t.tgtTokenizer = TokenizerKind::Word;
     const char* pairs[3][2] = {{"我 有 一 个 好 朋 友", "I have a good friend ."},
                                {"我 有 零 个 女 朋 友", "I have zero girl friend ."},
                                {"我 有 一 个 男 朋 友", "I have a boy friend ."}};
@@ -29,6 +31,8 @@ Task makeToyTask()
     }
     t.srcVocab = Vocab::build(src);
     t.tgtVocab = Vocab::build(tgt);
+    t.validation = t.examples;  // three pairs: there is nothing else to hold out
+    t.batchesPerEpoch = 1;
     const std::vector<TokenPair> all = t.examples;
     const Vocab sv = t.srcVocab, tv = t.tgtVocab;
     t.nextBatch = [sv, tv, all](Rng&) {
@@ -65,6 +69,10 @@ Task makeCopyTask(int batchSize, int length, std::uint64_t exampleSeed)
     for (int i = 0; i < 5; ++i) {
         const QStringList s = randomCopySequence(ex, length);
         t.examples.push_back({s, s});
+    }
+    for (int i = 0; i < 64; ++i) {
+        const QStringList s = randomCopySequence(ex, length);
+        t.validation.push_back({s, s});
     }
     const Vocab v = t.srcVocab;
     t.nextBatch = [v, batchSize, length](Rng& rng) {

@@ -1,6 +1,7 @@
 #pragma once
 // Built-in tasks, generated from a seed: enough to prove the engine learns without any file.
 #include "model/rng.h"
+#include "text/tokenizer.h"
 #include "text/vocab.h"
 #include "train/batch.h"
 
@@ -17,7 +18,12 @@ struct Task {
     QString name;
     QString description;
     Vocab srcVocab, tgtVocab;
-    std::vector<TokenPair> examples;  // shown after training and used as probe sentences
+    // How a sentence the user types becomes tokens, and output tokens become text.
+    TokenizerKind srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
+    std::vector<TokenPair> examples;    // shown after training and used as probe sentences
+    std::vector<TokenPair> validation;  // evaluated at intervals during training
+    // Batches in one pass over the data; 0 for a task that generates endless fresh data.
+    int batchesPerEpoch = 0;
     // The next training batch; draws from rng when the task generates its data.
     std::function<Batch(Rng& rng)> nextBatch;
 };

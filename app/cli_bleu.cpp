@@ -1,0 +1,101 @@
+// attention-studio-cli bleu HYP REF: corpus BLEU exactly as sacreBLEU's default.
+#include "cli.h"
+
+#include "eval/bleu.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringDecoder>
+#include <QTextStream>
+
+namespace {
+
+// One entry per line; a TSV keeps its second column. Returns false with a message on error.
+bool readLines(const QString& path, bool secondColumn, QStringList* out, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    QString text = utf8.decode(f.readAll());
+    if (utf8.hasError()) {
+        *error = QStringLiteral("%1 is not valid UTF-8").arg(path);
+        return false;
+    }
+    if (text.startsWith(QChar(0xFEFF)))
+        text.remove(0, 1);
+    QStringList lines = text.split('\n');
+    if (!lines.isEmpty() && lines.back().isEmpty())
+        lines.pop_back();
+    for (int i = 0; i < lines.size(); ++i) {
+        QString l = lines[i];
+        if (l.endsWith('\r'))
+            l.chop(1);
+        if (secondColumn) {
+            const QStringList cols = l.split('\t');
+            if (cols.size() < 2) {
+                *error = QStringLiteral("%1:%2: no TAB, so no second column").arg(path).arg(i + 1);
+                return false;
+            }
+            l = cols[1];
+        }
+        out->push_back(l);
+    }
+    return true;
+}
+
+}  // namespace
+
+int runBleu(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    QCommandLineParser p;
+    p.setApplicationDescription("Corpus BLEU of translations against references, as sacreBLEU's "
+                                "default computes it (BLEU-4, 13a tokenisation, exp smoothing).");
+    p.addHelpOption();
+    p.addPositionalArgument("HYP", "Translations, one per line.");
+    p.addPositionalArgument("REF", "References: a text file, or a TSV whose second column is used.");
+    p.addOption({"json", "Print a JSON object instead of the score alone."});
+    if (!p.parse(args)) {
+        err << "bleu: " << p.errorText() << "\n\n" << p.helpText();
+        return 2;
+    }
+    if (p.isSet("help")) {
+        out << p.helpText();
+        return 0;
+    }
+    if (p.positionalArguments().size() != 2) {
+        err << "bleu: give HYP and REF\n\n" << p.helpText();
+        return 2;
+    }
+    const QString hypPath = p.positionalArguments()[0], refPath = p.positionalArguments()[1];
+    QStringList hyps, refs;
+    QString error;
+    if (!readLines(hypPath, false, &hyps, &error)
+        || !readLines(refPath, refPath.endsWith(".tsv", Qt::CaseInsensitive), &refs, &error)) {
+        err << "bleu: " << error << "\n";
+        return 1;
+    }
+    if (hyps.size() != refs.size()) {
+        err << "bleu: " << hypPath << " has " << hyps.size() << " lines but " << refPath << " has "
+            << refs.size() << "\n";
+        return 1;
+    }
+    const as::BleuResult b = as::corpusBleu(hyps, refs);
+    if (p.isSet("json")) {
+        QJsonObject o{{"bleu", b.score},
+                      {"bp", b.bp},
+                      {"hyp_len", double(b.hyp_len)},
+                      {"ref_len", double(b.ref_len)},
+                      {"precisions", QJsonArray{b.precisions[0], b.precisions[1], b.precisions[2], b.precisions[3]}}};
+        out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+    } else {
+        out << QString::number(b.score, 'f', 2) << "\n";
+    }
+    return 0;
+}

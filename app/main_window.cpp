@@ -1,0 +1,297 @@
+#include "main_window.h"
+
+#include "attention_view.h"
+#include "loss_view.h"
+#include "lr_view.h"
+#include "masks_view.h"
+#include "pe_view.h"
+#include "plot_tools.h"
+#include "settings_panel.h"
+#include "translate_view.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace as {
+
+namespace {
+QString clock(double seconds)
+{
+    if (seconds < 0)
+        return QStringLiteral("—");
+    const long s = long(seconds + 0.5);
+    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QChar('0')).arg(s % 60, 2, 10, QChar('0'))
+                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    qRegisterMetaType<as::SnapshotPtr>();
+    qRegisterMetaType<as::ModelCopyPtr>();
+    qRegisterMetaType<as::SessionSettings>();
+    setWindowTitle(tr("Attention Studio"));
+    if (QFile::exists(":/attention-studio.svg"))  // compiled into the executable, not the tests
+        setWindowIcon(QIcon(":/attention-studio.svg"));
+
+    tabs_ = new QTabWidget(this);
+    loss_ = new ui::LossView(this);
+    lr_ = new ui::LrView(this);
+    pe_ = new ui::PeView(this);
+    attention_ = new ui::AttentionView(this);
+    translate_ = new ui::TranslateView(this);
+    masks_ = new ui::MasksView(this);
+    auto* attentionPage = new QWidget(this);
+    buildProbeBar(attentionPage);
+    tabs_->addTab(loss_, tr("&Loss"));
+    tabs_->addTab(lr_, tr("Learning &rate"));
+    tabs_->addTab(pe_, tr("&Positional encoding"));
+    tabs_->addTab(attentionPage, tr("&Attention"));
+    tabs_->addTab(translate_, tr("&Translate"));
+    tabs_->addTab(masks_, tr("&Masks and smoothing"));
+    setCentralWidget(tabs_);
+
+    settingsPanel_ = new SettingsPanel(this);
+    auto* dock = new QDockWidget(tr("Settings"), this);
+    dock->setObjectName("settings");
+    dock->setWidget(settingsPanel_);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    connect(settingsPanel_, &SettingsPanel::applyRequested, this, &MainWindow::applySettings);
+
+    status_ = new QLabel(this);
+    statusBar()->addWidget(status_, 1);
+    buildToolBar();
+
+    // The worker and its thread. Commands go out as queued signals, snapshots come back.
+    thread_ = new QThread(this);
+    thread_->setObjectName("training");
+    worker_ = new TrainingWorker;
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(this, &MainWindow::configureRequested, worker_, &TrainingWorker::configure);
+    connect(this, &MainWindow::playRequested, worker_, &TrainingWorker::play);
+    connect(this, &MainWindow::pauseRequested, worker_, &TrainingWorker::pause);
+    connect(this, &MainWindow::stepRequested, worker_, &TrainingWorker::step);
+    connect(this, &MainWindow::stepsPerSecondRequested, worker_, &TrainingWorker::setStepsPerSecond);
+    connect(this, &MainWindow::probeRequested, worker_, &TrainingWorker::setProbe);
+    connect(this, &MainWindow::modelCopyRequested, worker_, &TrainingWorker::requestModelCopy);
+    connect(worker_, &TrainingWorker::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(worker_, &TrainingWorker::runningChanged, this, &MainWindow::onRunningChanged);
+    connect(worker_, &TrainingWorker::modelCopyReady, translate_, &ui::TranslateView::setModel);
+    connect(worker_, &TrainingWorker::failed, this, [this](const QString& msg) {
+        statusBar()->showMessage(msg, 15000);
+        QMessageBox::warning(this, tr("Training paused"), msg);
+    });
+    connect(translate_, &ui::TranslateView::modelWanted, this, &MainWindow::modelCopyRequested);
+    thread_->start();
+
+    QSettings store;
+    restoreGeometry(store.value("window/geometry").toByteArray());
+    restoreState(store.value("window/state").toByteArray());
+    if (!store.contains("window/geometry"))
+        resize(1400, 900);
+    SessionSettings start = SessionSettings::defaultsFor(store.value("session/task", "toy").toString());
+    if (start.task.isEmpty() || !builtinTaskNames().contains(start.task))
+        start = SessionSettings::defaultsFor("toy");
+    settingsPanel_->setSettings(start);
+    applySettings(start);
+}
+
+MainWindow::~MainWindow()
+{
+    stopWorker();
+}
+
+void MainWindow::buildToolBar()
+{
+    auto* bar = addToolBar(tr("Training"));
+    bar->setObjectName("training");
+    play_ = bar->addAction(tr("Play"));
+    play_->setShortcut(Qt::Key_Space);
+    play_->setToolTip(tr("Play / pause training (Space)"));
+    connect(play_, &QAction::triggered, this, [this] {
+        if (running_)
+            emit pauseRequested();
+        else
+            emit playRequested();
+    });
+    step_1_ = bar->addAction(tr("Step"));
+    step_1_->setShortcut(Qt::Key_Right);
+    step_1_->setToolTip(tr("Train one batch, then pause (→)"));
+    connect(step_1_, &QAction::triggered, this, [this] { emit stepRequested(1); });
+    stepCount_ = new QSpinBox(this);
+    stepCount_->setRange(2, 1000000);
+    stepCount_->setValue(10);
+    stepCount_->setToolTip(tr("How many steps 'Step N' takes"));
+    stepN_ = bar->addAction(tr("Step N"));
+    stepN_->setShortcut(Qt::SHIFT | Qt::Key_Right);
+    stepN_->setToolTip(tr("Train N batches, then pause (Shift+→)"));
+    connect(stepN_, &QAction::triggered, this, [this] { emit stepRequested(stepCount_->value()); });
+    bar->addWidget(stepCount_);
+    reset_ = bar->addAction(tr("Reset"));
+    reset_->setShortcut(Qt::CTRL | Qt::Key_R);
+    reset_->setToolTip(tr("Start again from step 0 with the current settings (Ctrl+R)"));
+    connect(reset_, &QAction::triggered, this, [this] { applySettings(settings_); });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" speed "), this));
+    speed_ = new QComboBox(this);
+    speed_->setToolTip(tr("Steps per second: slow it down to watch single steps"));
+    speed_->addItem(tr("max"), 0.0);
+    for (double v : {30.0, 10.0, 5.0, 2.0, 1.0, 0.5})
+        speed_->addItem(tr("%1 steps/s").arg(v), v);
+    connect(speed_, &QComboBox::currentIndexChanged, this,
+            [this] { emit stepsPerSecondRequested(speed_->currentData().toDouble()); });
+    bar->addWidget(speed_);
+}
+
+void MainWindow::buildProbeBar(QWidget* page)
+{
+    probe_ = new QComboBox(page);
+    probe_->setToolTip(tr("The sentence pair whose attention is shown"));
+    probe_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    probeSrc_ = new QLineEdit(page);
+    probeSrc_->setPlaceholderText(tr("or type a source sentence…"));
+    probeTgt_ = new QLineEdit(page);
+    probeTgt_->setPlaceholderText(tr("…and its target (optional)"));
+    auto* use = new QPushButton(tr("Use"), page);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Probe:"), page));
+    bar->addWidget(probe_);
+    bar->addWidget(probeSrc_, 1);
+    bar->addWidget(probeTgt_, 1);
+    bar->addWidget(use);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(attention_, 1);
+    connect(probe_, &QComboBox::activated, this, [this](int i) {
+        if (i < 0 || i >= int(task_.examples.size()))
+            return;
+        const TokenPair& ex = task_.examples[std::size_t(i)];
+        emit probeRequested(ex.src, ex.tgt);
+    });
+    auto typed = [this] {
+        const QStringList src = tokenize(task_.srcTokenizer, probeSrc_->text());
+        if (src.isEmpty()) {
+            statusBar()->showMessage(tr("Type a source sentence for the probe first."), 5000);
+            return;
+        }
+        emit probeRequested(src, tokenize(task_.tgtTokenizer, probeTgt_->text()));
+    };
+    connect(use, &QPushButton::clicked, this, typed);
+    connect(probeSrc_, &QLineEdit::returnPressed, this, typed);
+    connect(probeTgt_, &QLineEdit::returnPressed, this, typed);
+}
+
+void MainWindow::refreshProbes()
+{
+    probe_->clear();
+    for (const TokenPair& ex : task_.examples)
+        probe_->addItem(ex.src.join(' ') + QStringLiteral("  →  ") + ex.tgt.join(' '));
+}
+
+void MainWindow::applySettings(const SessionSettings& s)
+{
+    settings_ = s;
+    task_ = makeBuiltinTask(s.task, s.batchSize);
+    refreshProbes();
+    step_ = 0;
+    loss_->reset();
+    lr_->reset();
+    attention_->reset();
+    QSettings().setValue("session/task", s.task);
+    emit configureRequested(s);
+    emit stepsPerSecondRequested(speed_->currentData().toDouble());
+}
+
+void MainWindow::onSnapshot(const SnapshotPtr& s)
+{
+    step_ = s->step;
+    loss_->applySnapshot(*s);
+    lr_->applySnapshot(*s);
+    pe_->applySnapshot(*s);
+    attention_->applySnapshot(*s);
+    masks_->applySnapshot(*s);
+    status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
+                         .arg(s->step)
+                         .arg(s->plannedSteps)
+                         .arg(s->epoch >= 0 ? QString::number(s->epoch) : QStringLiteral("—"))
+                         .arg(s->step > 0 ? QString::number(s->loss, 'f', 4) : QStringLiteral("—"))
+                         .arg(s->step > 0 ? QString::number(s->lr, 'e', 2) : QStringLiteral("—"))
+                         .arg(s->tokensPerSecond, 0, 'f', 0)
+                         .arg(clock(s->elapsedSeconds))
+                         .arg(clock(s->remainingSeconds)));
+    emit snapshotApplied(s->step);
+}
+
+void MainWindow::onRunningChanged(bool running)
+{
+    running_ = running;
+    play_->setText(running ? tr("Pause") : tr("Play"));
+}
+
+bool MainWindow::saveViewPngs(const QString& dir, QString* error)
+{
+    if (!QDir().mkpath(dir)) {
+        if (error)
+            *error = tr("cannot create %1").arg(dir);
+        return false;
+    }
+    const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
+                               "translate", "masks-and-smoothing"};
+    for (int i = 0; i < tabs_->count(); ++i) {
+        tabs_->setCurrentIndex(i);
+        QWidget* page = tabs_->widget(i);
+        QCoreApplication::processEvents();
+        const QPixmap pm = page->grab();
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1).arg(names.value(i)));
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || !pm.save(&f, "PNG") || !f.commit()) {
+            if (error)
+                *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+    }
+    const QPixmap whole = grab();
+    return whole.save(QDir(dir).filePath("0-window.png"), "PNG");
+}
+
+void MainWindow::stopWorker()
+{
+    if (stopped_)
+        return;
+    stopped_ = true;
+    // Let the step in progress finish, then end the thread's loop; deleteLater runs there.
+    QMetaObject::invokeMethod(worker_, &TrainingWorker::shutdown, Qt::BlockingQueuedConnection);
+    thread_->quit();
+    thread_->wait();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings store;
+    store.setValue("window/geometry", saveGeometry());
+    store.setValue("window/state", saveState());
+    stopWorker();
+    event->accept();
+}
+
+}  // namespace as

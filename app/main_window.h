@@ -1,0 +1,101 @@
+#pragma once
+// The window: settings, transport (play, pause, step, reset, speed), the views, and the wiring
+// to the training worker in its own thread. Views receive snapshots; none touches the model.
+#include "training_worker.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTabWidget;
+class QThread;
+
+namespace as {
+class SettingsPanel;
+namespace ui {
+class LossView;
+class LrView;
+class PeView;
+class AttentionView;
+class TranslateView;
+class MasksView;
+}  // namespace ui
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Builds a fresh model with these settings (as the settings panel's Apply does).
+    void applySettings(const SessionSettings& s);
+
+    long currentStep() const { return step_; }
+    bool isRunning() const { return running_; }
+    const SessionSettings& settings() const { return settings_; }
+    QAction* playAction() const { return play_; }
+    QAction* stepAction() const { return step_1_; }
+    QAction* resetAction() const { return reset_; }
+    QTabWidget* tabs() const { return tabs_; }
+    ui::LossView* lossView() const { return loss_; }
+    ui::LrView* lrView() const { return lr_; }
+    ui::PeView* peView() const { return pe_; }
+    ui::AttentionView* attentionView() const { return attention_; }
+    ui::TranslateView* translateView() const { return translate_; }
+    ui::MasksView* masksView() const { return masks_; }
+    QThread* workerThread() const { return thread_; }
+
+    // Writes one PNG per view into dir (for the README and for checks).
+    bool saveViewPngs(const QString& dir, QString* error);
+
+signals:
+    // Commands to the worker (queued across threads).
+    void configureRequested(as::SessionSettings settings);
+    void playRequested();
+    void pauseRequested();
+    void stepRequested(int n);
+    void stepsPerSecondRequested(double stepsPerSecond);
+    void probeRequested(QStringList src, QStringList tgt);
+    void modelCopyRequested();
+    // After a snapshot has reached every view (tests and --screenshot wait on it).
+    void snapshotApplied(long step);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void onSnapshot(const as::SnapshotPtr& s);
+    void onRunningChanged(bool running);
+    void buildToolBar();
+    void buildProbeBar(QWidget* attentionPage);
+    void refreshProbes();
+    void stopWorker();
+
+    SessionSettings settings_;
+    Task task_;  // data only (examples, vocabularies) — for the probe list
+    QThread* thread_ = nullptr;
+    TrainingWorker* worker_ = nullptr;
+    SettingsPanel* settingsPanel_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    ui::LossView* loss_ = nullptr;
+    ui::LrView* lr_ = nullptr;
+    ui::PeView* pe_ = nullptr;
+    ui::AttentionView* attention_ = nullptr;
+    ui::TranslateView* translate_ = nullptr;
+    ui::MasksView* masks_ = nullptr;
+    QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;
+    QSpinBox* stepCount_ = nullptr;
+    QComboBox* speed_ = nullptr;
+    QComboBox* probe_ = nullptr;
+    QLineEdit* probeSrc_ = nullptr;
+    QLineEdit* probeTgt_ = nullptr;
+    QLabel* status_ = nullptr;
+    long step_ = 0;
+    bool running_ = false;
+    bool stopped_ = false;
+};
+
+}  // namespace as

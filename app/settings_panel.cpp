@@ -1,0 +1,153 @@
+#include "settings_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace as {
+
+namespace {
+QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& tip)
+{
+    auto* s = new QSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setToolTip(tip);
+    return s;
+}
+QDoubleSpinBox* dspin(QWidget* parent, double lo, double hi, double step, const QString& tip)
+{
+    auto* s = new QDoubleSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setSingleStep(step);
+    s->setDecimals(3);
+    s->setToolTip(tip);
+    return s;
+}
+}  // namespace
+
+SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
+{
+    task_ = new QComboBox(this);
+    for (const QString& t : builtinTaskNames())
+        task_->addItem(t);
+    task_->setToolTip(tr("toy: three Chinese→English pairs · copy: copy random sequences"));
+    dModel_ = spin(this, 2, 2048, tr("Width of every token's vector (d_model)"));
+    dModel_->setSingleStep(8);
+    heads_ = spin(this, 1, 64, tr("Attention heads; d_model must be a multiple of it"));
+    dFf_ = spin(this, 1, 16384, tr("Inner width of the feed-forward sublayer"));
+    dFf_->setSingleStep(32);
+    encLayers_ = spin(this, 1, 24, tr("Encoder layers"));
+    decLayers_ = spin(this, 1, 24, tr("Decoder layers"));
+    dropout_ = dspin(this, 0.0, 0.9, 0.05, tr("Dropout probability (training only)"));
+    smoothing_ = dspin(this, 0.0, 0.9, 0.05, tr("Label smoothing ε"));
+    norm_ = new QComboBox(this);
+    norm_->addItem(tr("pre-norm (Annotated Transformer)"), "pre");
+    norm_->addItem(tr("post-norm (2017 paper)"), "post");
+    factor_ = dspin(this, 0.001, 100.0, 0.1, tr("Noam factor: scales the whole schedule"));
+    warmup_ = spin(this, 1, 1000000, tr("Noam warmup steps: the rate rises until here"));
+    batch_ = spin(this, 1, 4096, tr("Sentences per batch (the toy task always uses its 3)"));
+    seed_ = spin(this, 0, 1000000000, tr("Seed of the initial weights, dropout and data"));
+    planned_ = spin(this, 1, 100000000, tr("Steps planned: the schedule plot and the time "
+                                           "estimate use it; Play stops there"));
+    evalEvery_ = spin(this, 0, 1000000, tr("Validation every N steps (0 = never)"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Task"), task_);
+    form->addRow(new QLabel(tr("<b>Model</b>"), this));
+    form->addRow(tr("d_model"), dModel_);
+    form->addRow(tr("heads"), heads_);
+    form->addRow(tr("d_ff"), dFf_);
+    form->addRow(tr("encoder layers"), encLayers_);
+    form->addRow(tr("decoder layers"), decLayers_);
+    form->addRow(tr("dropout"), dropout_);
+    form->addRow(tr("label smoothing"), smoothing_);
+    form->addRow(tr("norm"), norm_);
+    form->addRow(new QLabel(tr("<b>Schedule</b>"), this));
+    form->addRow(tr("factor"), factor_);
+    form->addRow(tr("warmup"), warmup_);
+    form->addRow(new QLabel(tr("<b>Training</b>"), this));
+    form->addRow(tr("batch size"), batch_);
+    form->addRow(tr("seed"), seed_);
+    form->addRow(tr("planned steps"), planned_);
+    form->addRow(tr("validate every"), evalEvery_);
+
+    auto* problem = new QLabel(this);
+    problem->setWordWrap(true);
+    problem->setStyleSheet("color: #b00020");
+    auto* apply = new QPushButton(tr("Apply and reset"), this);
+    apply->setToolTip(tr("Build a fresh model with these settings (training restarts at step 0)"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(problem);
+    layout->addWidget(apply);
+    layout->addStretch();
+
+    auto check = [this, problem, apply] {
+        const QString p = this->problem();
+        problem->setText(p);
+        apply->setEnabled(p.isEmpty());
+    };
+    for (QSpinBox* s : {dModel_, heads_})
+        connect(s, &QSpinBox::valueChanged, this, check);
+    connect(task_, &QComboBox::currentTextChanged, this,
+            [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
+    connect(apply, &QPushButton::clicked, this, [this] { emit applyRequested(settings()); });
+    setSettings(SessionSettings::defaultsFor("toy"));
+    check();
+}
+
+QString SettingsPanel::problem() const
+{
+    ModelConfig c = settings().model;
+    c.src_vocab = c.tgt_vocab = 100;  // the task supplies the real sizes
+    return c.validate();
+}
+
+SessionSettings SettingsPanel::settings() const
+{
+    SessionSettings s;
+    s.task = task_->currentText();
+    s.model.d_model = dModel_->value();
+    s.model.heads = heads_->value();
+    s.model.d_ff = dFf_->value();
+    s.model.encoder_layers = encLayers_->value();
+    s.model.decoder_layers = decLayers_->value();
+    s.model.dropout = dropout_->value();
+    s.model.label_smoothing = smoothing_->value();
+    s.model.norm = norm_->currentData().toString() == "post" ? NormPlacement::Post
+                                                             : NormPlacement::Pre;
+    s.model.max_len = SessionSettings::defaultsFor(s.task).model.max_len;
+    s.train.factor = factor_->value();
+    s.train.warmup = warmup_->value();
+    s.train.seed = std::uint64_t(seed_->value());
+    s.batchSize = batch_->value();
+    s.plannedSteps = planned_->value();
+    s.evalEvery = evalEvery_->value();
+    return s;
+}
+
+void SettingsPanel::setSettings(const SessionSettings& s)
+{
+    const QSignalBlocker block(task_);
+    task_->setCurrentText(s.task);
+    dModel_->setValue(s.model.d_model);
+    heads_->setValue(s.model.heads);
+    dFf_->setValue(s.model.d_ff);
+    encLayers_->setValue(s.model.encoder_layers);
+    decLayers_->setValue(s.model.decoder_layers);
+    dropout_->setValue(s.model.dropout);
+    smoothing_->setValue(s.model.label_smoothing);
+    norm_->setCurrentIndex(s.model.norm == NormPlacement::Post ? 1 : 0);
+    factor_->setValue(s.train.factor);
+    warmup_->setValue(int(s.train.warmup));
+    seed_->setValue(int(s.train.seed));
+    batch_->setValue(s.batchSize);
+    planned_->setValue(int(s.plannedSteps));
+    evalEvery_->setValue(s.evalEvery);
+}
+
+}  // namespace as

@@ -1,0 +1,33 @@
+#pragma once
+// The training settings form: task, model, schedule, batch, seed, planned steps.
+#include "training_worker.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QSpinBox;
+class QDoubleSpinBox;
+
+namespace as {
+
+class SettingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SettingsPanel(QWidget* parent = nullptr);
+    SessionSettings settings() const;
+    void setSettings(const SessionSettings& s);
+    // Empty when the form describes a model that can be built; otherwise why not.
+    QString problem() const;
+
+signals:
+    void applyRequested(as::SessionSettings settings);
+
+private:
+    QComboBox* task_;
+    QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *seed_,
+        *planned_, *evalEvery_;
+    QDoubleSpinBox *dropout_, *smoothing_, *factor_;
+    QComboBox* norm_;
+};
+
+}  // namespace as

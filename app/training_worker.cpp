@@ -1,0 +1,253 @@
+#include "training_worker.h"
+
+#include "train/recipe.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace as {
+
+SessionSettings SessionSettings::defaultsFor(const QString& task)
+{
+    const TaskRecipe r = recipeFor(task);
+    SessionSettings s;
+    s.task = task;
+    s.model = r.model;
+    s.train = r.train;
+    s.batchSize = r.batchSize;
+    s.plannedSteps = r.steps;
+    s.evalEvery = r.evalEvery;
+    return s;
+}
+
+TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
+{
+    timer_ = new QTimer(this);
+    timer_->setSingleShot(true);
+    connect(timer_, &QTimer::timeout, this, &TrainingWorker::runOneStep);
+}
+
+TrainingWorker::~TrainingWorker() = default;
+
+void TrainingWorker::configure(const SessionSettings& settings)
+{
+    timer_->stop();
+    const bool wasRunning = running_;
+    running_ = false;
+    pendingSteps_ = 0;
+    settings_ = settings;
+    task_ = makeBuiltinTask(settings.task, settings.batchSize);
+    if (task_.name.isEmpty()) {
+        emit failed(tr("Unknown task '%1'.").arg(settings.task));
+        return;
+    }
+    settings_.model.src_vocab = task_.srcVocab.size();
+    settings_.model.tgt_vocab = task_.tgtVocab.size();
+    if (const QString err = settings_.model.validate(); !err.isEmpty()) {
+        trainer_.reset();
+        emit failed(tr("The model cannot be built: %1.").arg(err));
+        return;
+    }
+    trainer_ = std::make_unique<Trainer>(settings_.model, settings_.train);
+    dataRng_.reseed(settings_.train.seed * 0x9e3779b97f4a7c15ULL + 7);
+    probe_ = task_.examples.at(std::size_t(
+        std::clamp(settings_.probe, 0, int(task_.examples.size()) - 1)));
+    newLoss_.clear();
+    newEval_.clear();
+    lastLoss_ = lastLr_ = 0;
+    trainSeconds_ = 0;
+    recentTokens_.clear();
+    lastBatch_ = task_.nextBatch(dataRng_);  // shown by the masks view before any step
+    dataRng_.reseed(settings_.train.seed * 0x9e3779b97f4a7c15ULL + 7);
+    if (wasRunning)
+        emit runningChanged(false);
+    emitSnapshot();
+}
+
+void TrainingWorker::reset()
+{
+    configure(settings_);
+}
+
+void TrainingWorker::play()
+{
+    if (!trainer_ || running_)
+        return;
+    running_ = true;
+    emit runningChanged(true);
+    scheduleNext();
+}
+
+void TrainingWorker::pause()
+{
+    pendingSteps_ = 0;
+    timer_->stop();
+    if (running_) {
+        running_ = false;
+        emit runningChanged(false);
+    }
+    emitSnapshot();
+}
+
+void TrainingWorker::step(int n)
+{
+    if (!trainer_ || n <= 0)
+        return;
+    if (running_)
+        pause();
+    pendingSteps_ += n;
+    scheduleNext();
+}
+
+void TrainingWorker::setStepsPerSecond(double stepsPerSecond)
+{
+    stepsPerSecond_ = std::max(0.0, stepsPerSecond);
+}
+
+void TrainingWorker::setProbe(const QStringList& src, const QStringList& tgt)
+{
+    probe_ = {src, tgt};
+    emitSnapshot();
+}
+
+void TrainingWorker::shutdown()
+{
+    timer_->stop();
+    running_ = false;
+    pendingSteps_ = 0;
+}
+
+void TrainingWorker::scheduleNext()
+{
+    if (!running_ && pendingSteps_ == 0)
+        return;
+    // Each step is its own event, so a queued pause is seen before the next one starts.
+    timer_->start(stepsPerSecond_ > 0 ? int(1000.0 / stepsPerSecond_) : 0);
+}
+
+void TrainingWorker::runOneStep()
+{
+    if (!trainer_ || (!running_ && pendingSteps_ == 0))
+        return;
+    lastBatch_ = task_.nextBatch(dataRng_);
+    const StepStats st = trainer_->step(lastBatch_);
+    trainSeconds_ += st.seconds;
+    if (!std::isfinite(st.loss.loss())) {
+        const long at = st.step;
+        pause();
+        emit failed(tr("The loss became %1 at step %2; training is paused. Try a smaller "
+                       "learning-rate factor or a longer warmup, then Reset.")
+                        .arg(st.loss.loss())
+                        .arg(at));
+        return;
+    }
+    lastLoss_ = st.loss.loss();
+    lastLr_ = st.lr;
+    newLoss_.push_back({st.step, trainSeconds_, lastLoss_, st.lr, st.loss.ntokens});
+    recentTokens_.emplace_back(trainSeconds_, st.loss.ntokens);
+    while (recentTokens_.size() > 2 && trainSeconds_ - recentTokens_.front().first > 3.0)
+        recentTokens_.pop_front();
+    if (settings_.evalEvery > 0 && st.step % settings_.evalEvery == 0)
+        evaluateValidation();
+
+    // Play stops once at the planned step count; pressing it again trains on past it.
+    if (running_ && st.step == settings_.plannedSteps) {
+        pause();
+        return;
+    }
+    if (pendingSteps_ > 0 && --pendingSteps_ == 0 && !running_) {
+        emitSnapshot();
+        return;
+    }
+    if (!sinceSnapshot_.isValid() || sinceSnapshot_.elapsed() >= kSnapshotIntervalMs)
+        emitSnapshot();
+    scheduleNext();
+}
+
+void TrainingWorker::evaluateValidation()
+{
+    if (task_.validation.empty())
+        return;
+    const LossStats st = trainer_->model().evaluate(encodePairs(task_, task_.validation));
+    newEval_.push_back({trainer_->stepCount(), trainSeconds_, st.loss(), st.accuracy()});
+}
+
+std::shared_ptr<AttentionRecord> TrainingWorker::recordAttention()
+{
+    auto rec = std::make_shared<AttentionRecord>();
+    Transformer<float>& m = trainer_->model();
+    rec->step = trainer_->stepCount();
+    rec->heads = m.config().heads;
+    rec->srcTokens = probe_.src;
+    rec->tgtTokens = QStringList{QStringLiteral("<s>")} + probe_.tgt;
+    // Tokens the vocabulary lacks are shown as <unk>: that is what the model sees.
+    for (QString& t : rec->srcTokens)
+        if (!task_.srcVocab.contains(t))
+            t = QStringLiteral("<unk>");
+    m.evaluate(encodePairs(task_, {probe_}));
+    for (int l = 0; l < m.layers(AttentionKind::EncoderSelf); ++l)
+        rec->encoderSelf.push_back(m.attention(AttentionKind::EncoderSelf, l).probs);
+    for (int l = 0; l < m.layers(AttentionKind::DecoderSelf); ++l) {
+        rec->decoderSelf.push_back(m.attention(AttentionKind::DecoderSelf, l).probs);
+        rec->cross.push_back(m.attention(AttentionKind::Cross, l).probs);
+    }
+    return rec;
+}
+
+void TrainingWorker::emitSnapshot()
+{
+    if (!trainer_)
+        return;
+    auto s = std::make_shared<TrainingSnapshot>();
+    s->step = trainer_->stepCount();
+    s->epoch = task_.batchesPerEpoch > 0 ? int(s->step / task_.batchesPerEpoch) : -1;
+    s->plannedSteps = settings_.plannedSteps;
+    s->running = running_ || pendingSteps_ > 0;
+    s->lr = lastLr_;
+    s->loss = lastLoss_;
+    s->elapsedSeconds = trainSeconds_;
+    if (recentTokens_.size() >= 2) {
+        const double dt = recentTokens_.back().first - recentTokens_.front().first;
+        long tokens = 0;
+        for (auto it = std::next(recentTokens_.begin()); it != recentTokens_.end(); ++it)
+            tokens += it->second;
+        s->tokensPerSecond = dt > 0 ? double(tokens) / dt : 0;
+    }
+    if (s->step > 0 && s->step < s->plannedSteps)
+        s->remainingSeconds = trainSeconds_ / double(s->step) * double(s->plannedSteps - s->step);
+    else if (s->step >= s->plannedSteps)
+        s->remainingSeconds = 0;
+    s->config = settings_.model;
+    s->options = settings_.train;
+    s->newLoss.swap(newLoss_);
+    s->newEval.swap(newEval_);
+    s->attention = recordAttention();
+    auto batch = std::make_shared<BatchRecord>();
+    batch->B = lastBatch_.B;
+    batch->S = lastBatch_.S;
+    batch->T = lastBatch_.T;
+    batch->src = lastBatch_.src;
+    batch->tgtIn = lastBatch_.tgtIn;
+    batch->tgtOut = lastBatch_.tgtOut;
+    batch->tgtVocab = settings_.model.tgt_vocab;
+    batch->labelSmoothing = settings_.model.label_smoothing;
+    s->batch = batch;
+    sinceSnapshot_.start();
+    emit snapshotReady(s);
+}
+
+void TrainingWorker::requestModelCopy()
+{
+    if (!trainer_)
+        return;
+    auto copy = std::make_shared<ModelCopy>();
+    copy->step = trainer_->stepCount();
+    copy->model = std::shared_ptr<Transformer<float>>(trainer_->model().clone());
+    copy->srcVocab = task_.srcVocab;
+    copy->tgtVocab = task_.tgtVocab;
+    copy->srcTokenizer = task_.srcTokenizer;
+    copy->tgtTokenizer = task_.tgtTokenizer;
+    emit modelCopyReady(copy);
+}
+
+}  // namespace as

@@ -1,0 +1,86 @@
+#pragma once
+// The model lives here, in its own thread. The window sends commands as queued signals and
+// receives immutable snapshots (at most ~10 a second) and model copies for translation.
+#include "train/snapshot.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <deque>
+#include <memory>
+
+namespace as {
+
+struct SessionSettings {
+    QString task = QStringLiteral("toy");  // a built-in task
+    ModelConfig model;                      // vocabulary sizes come from the task
+    TrainOptions train;
+    int batchSize = 32;
+    long plannedSteps = 300;
+    int evalEvery = 25;  // steps between validation evaluations (0 = never)
+    int probe = 0;       // index of the task example whose attention is recorded
+
+    // Settings that learn each built-in task in seconds.
+    static SessionSettings defaultsFor(const QString& task);
+};
+
+class TrainingWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingWorker(QObject* parent = nullptr);
+    ~TrainingWorker() override;
+
+    static constexpr int kSnapshotIntervalMs = 100;
+
+public slots:
+    // Builds a fresh model and data stream from the settings (step 0, paused).
+    void configure(const as::SessionSettings& settings);
+    void play();
+    void pause();
+    void step(int n = 1);  // n steps, then pause
+    void reset();          // the same settings, from step 0
+    void setStepsPerSecond(double stepsPerSecond);  // 0 = as fast as possible
+    // A probe the user typed: tokens of the source and (optionally) the target.
+    void setProbe(const QStringList& src, const QStringList& tgt);
+    void requestModelCopy();
+    // Stops the step loop; called before the thread ends.
+    void shutdown();
+
+signals:
+    void snapshotReady(as::SnapshotPtr snapshot);
+    void modelCopyReady(as::ModelCopyPtr copy);
+    void runningChanged(bool running);
+    void failed(QString message);  // a fault that paused training (e.g. a non-finite loss)
+
+private:
+    void scheduleNext();
+    void runOneStep();
+    void emitSnapshot();
+    void evaluateValidation();
+    std::shared_ptr<AttentionRecord> recordAttention();
+
+    SessionSettings settings_;
+    Task task_;
+    std::unique_ptr<Trainer> trainer_;
+    Rng dataRng_;
+    QTimer* timer_ = nullptr;
+    bool running_ = false;
+    long pendingSteps_ = 0;
+    double stepsPerSecond_ = 0;
+    TokenPair probe_;
+    Batch lastBatch_;
+
+    // Collected between snapshots.
+    std::vector<LossPoint> newLoss_;
+    std::vector<EvalPoint> newEval_;
+    double lastLoss_ = 0, lastLr_ = 0;
+    double trainSeconds_ = 0;  // accumulated while stepping
+    std::deque<std::pair<double, long>> recentTokens_;  // (train seconds, tokens) for tokens/s
+    QElapsedTimer sinceSnapshot_;
+    bool haveSnapshot_ = false;
+};
+
+}  // namespace as
+
+Q_DECLARE_METATYPE(as::SessionSettings)

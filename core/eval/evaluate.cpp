@@ -1,0 +1,63 @@
+#include "eval/evaluate.h"
+
+#include "train/batcher.h"
+
+#include <utility>
+
+namespace as {
+
+template <typename T>
+LossStats evaluateLoss(Transformer<T>& model, const std::vector<EncodedPair>& pairs,
+                       int tokenBudget, const Progress& progress, bool* cancelled)
+{
+    if (cancelled)
+        *cancelled = false;
+    const std::vector<std::vector<int>> batches = evaluationBatches(pairs, tokenBudget);
+    const int total = int(batches.size());
+    LossStats sum;
+    for (int b = 0; b < total; ++b) {
+        sum += model.evaluate(gatherBatch(pairs, batches[std::size_t(b)]));
+        if (progress && !progress(b + 1, total) && b + 1 < total) {
+            if (cancelled)
+                *cancelled = true;
+            break;
+        }
+    }
+    return sum;
+}
+
+template <typename T>
+TranslateResult translate(Transformer<T>& model, const std::vector<std::vector<int>>& sources,
+                          const DecodeOptions& options, const Progress& progress, bool keepNbest)
+{
+    TranslateResult r;
+    const int total = int(sources.size());
+    r.best.reserve(sources.size());
+    for (int i = 0; i < total; ++i) {
+        const std::vector<int>& src = sources[std::size_t(i)];
+        DecodeResult d = options.beam <= 1 ? greedyDecode(model, src, options.maxLen)
+                                           : beamSearch(model, src, options);
+        r.best.push_back(d.nbest.empty() ? std::vector<int>{} : d.nbest.front().tokens);
+        if (keepNbest)
+            r.nbest.push_back(std::move(d.nbest));
+        r.done = i + 1;
+        if (progress && !progress(r.done, total) && r.done < total) {
+            r.cancelled = true;
+            break;
+        }
+    }
+    return r;
+}
+
+template LossStats evaluateLoss<float>(Transformer<float>&, const std::vector<EncodedPair>&, int,
+                                       const Progress&, bool*);
+template LossStats evaluateLoss<double>(Transformer<double>&, const std::vector<EncodedPair>&,
+                                        int, const Progress&, bool*);
+template TranslateResult translate<float>(Transformer<float>&,
+                                          const std::vector<std::vector<int>>&,
+                                          const DecodeOptions&, const Progress&, bool);
+template TranslateResult translate<double>(Transformer<double>&,
+                                           const std::vector<std::vector<int>>&,
+                                           const DecodeOptions&, const Progress&, bool);
+
+}  // namespace as

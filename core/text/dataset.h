@@ -1,0 +1,104 @@
+#pragma once
+// From sentence pairs to the id sequences the model trains on. The vocabularies and the
+// tokenisers are chosen once, on the training pairs; every other split (valid, test) and every
+// sentence typed by the user is encoded with those same ones, and the tokens they do not know
+// are counted. A pair that does not fit (a side too long, or a side with no token) is left out
+// and counted, never truncated or repaired, as the corpus reader does with bad lines.
+#include "text/corpus.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+namespace as {
+
+struct DatasetOptions {
+    // nullopt: guessTokenizer() on that side of the training pairs.
+    std::optional<TokenizerKind> src_tok, tgt_tok;
+    // As torch_mt.py: every source token, target tokens seen at least twice.
+    int src_min_freq = 1, tgt_min_freq = 2;
+    // Total vocabulary size including the four specials (Vocab::build's maxSize); 0 = no limit.
+    int src_max_vocab = 0, tgt_max_vocab = 0;
+    // Tokens per side, specials not counted (the decoder sees max_len + 1 positions). A pair
+    // with a longer side is skipped and counted. 0 = no limit.
+    int max_len = 100;
+};
+
+// Ids without specials: tgt holds neither <s> nor </s> (makeBatch adds them).
+struct EncodedPair {
+    std::vector<int> src, tgt;
+    int line = 0;  // SentencePair::line: 1-based line of the corpus file
+};
+
+struct DatasetStats {
+    int pairs = 0;             // kept
+    int skipped_too_long = 0;  // a side over DatasetOptions::max_len tokens
+    int skipped_empty = 0;     // a side without any token (checked first)
+    // Over the kept pairs; *_unknown counts the tokens encoded as <unk>.
+    qint64 src_tokens = 0, tgt_tokens = 0;
+    qint64 src_unknown = 0, tgt_unknown = 0;
+
+    int skipped() const { return skipped_too_long + skipped_empty; }
+    // e.g. zh-en train: "27555 pairs (0 skipped: 0 too long, 0 empty); source 267542 tokens,
+    // 0 unknown (0.00%); target 199444 tokens, 3082 unknown (1.55%)"
+    QString summary() const;
+};
+
+struct EncodedSplit {
+    std::vector<EncodedPair> pairs;
+    DatasetStats stats;
+};
+
+// One sentence typed by the user (or read from a file to translate).
+struct EncodedSentence {
+    QStringList tokens;    // as the tokeniser cut it
+    std::vector<int> ids;  // [tokens.size()], <unk> for a token the vocabulary lacks
+    QList<int> unknown;    // indices into tokens (and ids) of the tokens encoded as <unk>
+};
+
+// The vocabularies and tokenisers of one corpus, and its encoded training pairs.
+class ParallelData {
+public:
+    // Specials-only vocabularies, Word tokenisers on both sides, no pairs.
+    ParallelData() = default;
+
+    // Tokenises the training pairs, drops those that do not fit, and builds both
+    // vocabularies from the pairs kept (tokens of skipped pairs do not enter them). The
+    // training pairs are then encoded with those vocabularies: tokens under the minimum
+    // frequency count as unknown in train().stats. No pair kept is not an error here:
+    // train().pairs is then empty (and Batcher refuses it).
+    static ParallelData build(const QList<SentencePair>& train, const DatasetOptions& options = {});
+
+    // From vocabularies and tokenisers saved with a model (a checkpoint or weight file); no
+    // training pairs. maxLen as DatasetOptions::max_len.
+    static ParallelData fromVocabularies(Vocab src, Vocab tgt, TokenizerKind srcTok,
+                                         TokenizerKind tgtTok, int maxLen = 100);
+
+    // Another split (valid, test) with the same tokenisers, vocabularies and max_len.
+    EncodedSplit encode(const QList<SentencePair>& pairs) const;
+
+    EncodedSentence encodeSource(const QString& text) const;
+    EncodedSentence encodeTarget(const QString& text) const;
+    // Ids -> display text: specials other than <unk> are left out, then detokenize().
+    QString decodeSource(const std::vector<int>& ids) const;
+    QString decodeTarget(const std::vector<int>& ids) const;
+
+    const Vocab& srcVocab() const { return srcVocab_; }
+    const Vocab& tgtVocab() const { return tgtVocab_; }
+    TokenizerKind srcTokenizer() const { return srcTok_; }
+    TokenizerKind tgtTokenizer() const { return tgtTok_; }
+    int maxLen() const { return maxLen_; }
+    const EncodedSplit& train() const { return train_; }
+
+private:
+    Vocab srcVocab_, tgtVocab_;
+    TokenizerKind srcTok_ = TokenizerKind::Word, tgtTok_ = TokenizerKind::Word;
+    int maxLen_ = 100;
+    EncodedSplit train_;
+};
+
+}  // namespace as

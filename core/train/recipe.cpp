@@ -1,0 +1,30 @@
+#include "train/recipe.h"
+
+namespace as {
+
+TaskRecipe recipeFor(const QString& task)
+{
+    TaskRecipe r;
+    r.model.d_model = 64;
+    r.model.heads = 4;
+    r.model.d_ff = 128;
+    r.model.encoder_layers = r.model.decoder_layers = 2;
+    r.model.dropout = 0.1;
+    r.model.label_smoothing = 0.1;
+    r.model.max_len = 32;
+    r.train.seed = 1;
+    if (task == "copy") {
+        r.train.warmup = 200;
+        r.steps = 1200;
+        r.batchSize = 32;
+        r.evalEvery = 50;
+    } else {  // toy: three pairs, every batch holds all of them
+        r.train.warmup = 50;
+        r.steps = 200;
+        r.batchSize = 3;
+        r.evalEvery = 10;
+    }
+    return r;
+}
+
+}  // namespace as

@@ -1,0 +1,82 @@
+#pragma once
+// What the training worker tells the window: immutable values, sent by shared pointer to const.
+// The window draws from these alone and never reaches into the model.
+#include "model/config.h"
+#include "model/tensor.h"
+#include "text/tasks.h"
+#include "train/trainer.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace as {
+
+struct LossPoint {
+    long step = 0;
+    double seconds = 0;  // wall time of training when the step ended (paused time excluded)
+    double loss = 0;     // label-smoothed loss of the step's batch
+    double lr = 0;       // rate applied in the step
+    long tokens = 0;     // target tokens of the batch
+};
+
+struct EvalPoint {
+    long step = 0;
+    double seconds = 0;
+    double loss = 0;      // label-smoothed loss on the validation set
+    double accuracy = 0;  // teacher-forced token accuracy on the validation set
+};
+
+// The attention of every head of every layer for one probe pair (teacher-forced, dropout off).
+struct AttentionRecord {
+    long step = 0;
+    QStringList srcTokens;  // encoder positions (keys of encoder self and cross attention)
+    QStringList tgtTokens;  // decoder input positions: "<s>", y1, …, yn
+    int heads = 0;
+    // [layer] -> [heads * Sq, Sk]: head h's map is rows h*Sq … h*Sq+Sq-1 (query rows, key columns)
+    std::vector<Mat<float>> encoderSelf, decoderSelf, cross;
+};
+
+// The current training batch, for the masks view.
+struct BatchRecord {
+    int B = 0, S = 0, T = 0;
+    std::vector<int> src, tgtIn, tgtOut;  // [B*S], [B*T], [B*T]
+    int tgtVocab = 0;
+    double labelSmoothing = 0;
+};
+
+struct TrainingSnapshot {
+    long step = 0;
+    int epoch = -1;  // completed passes over the data; -1 for endless generated data
+    long plannedSteps = 0;
+    bool running = false;
+    double lr = 0;
+    double loss = 0;              // of the last step
+    double tokensPerSecond = 0;   // over the last few seconds of training
+    double elapsedSeconds = 0;    // training time, pauses excluded
+    double remainingSeconds = -1; // estimate to plannedSteps; < 0 when unknown
+    ModelConfig config;
+    TrainOptions options;
+    std::vector<LossPoint> newLoss;  // every step since the previous snapshot, in order
+    std::vector<EvalPoint> newEval;  // every evaluation since the previous snapshot
+    std::shared_ptr<const AttentionRecord> attention;  // latest probe; may be null
+    std::shared_ptr<const BatchRecord> batch;          // latest batch; may be null
+};
+
+using SnapshotPtr = std::shared_ptr<const TrainingSnapshot>;
+
+// A copy of the weights at one step, for translating while training goes on. Decoding writes
+// the model's activation caches, so one copy serves one decode at a time.
+struct ModelCopy {
+    long step = 0;
+    std::shared_ptr<Transformer<float>> model;
+    Vocab srcVocab, tgtVocab;
+    TokenizerKind srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
+};
+using ModelCopyPtr = std::shared_ptr<const ModelCopy>;
+
+}  // namespace as
+
+Q_DECLARE_METATYPE(as::SnapshotPtr)
+Q_DECLARE_METATYPE(as::ModelCopyPtr)

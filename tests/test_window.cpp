@@ -1,0 +1,171 @@
+// The window with its worker thread, driven as a user would: step, play, pause, reset, close,
+// translate — under QT_QPA_PLATFORM=offscreen.
+#include "attention_view.h"
+#include "loss_view.h"
+#include "lr_view.h"
+#include "main_window.h"
+#include "translate_view.h"
+
+#include "train/schedule.h"
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+#include <QThread>
+
+#include <Eigen/Core>
+
+using namespace as;
+
+class TestWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void stepOnceGivesOnePoint();
+    void playThenPauseStopsWithinOneStep();
+    void resetEmptiesCurves();
+    void attentionViewShowsEveryHead();
+    void learningRateViewFollowsNoam();
+    void translatesAfterTrainingToy();
+    void closingWhileTrainingEndsTheThread();
+
+private:
+    std::unique_ptr<MainWindow> w_;
+    bool waitStep(long step, int ms = 20000)
+    {
+        return QTest::qWaitFor([&] { return w_->currentStep() == step; }, ms);
+    }
+};
+
+void TestWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);  // settings go to a test location
+    Eigen::setNbThreads(1);
+}
+
+void TestWindow::init()
+{
+    w_ = std::make_unique<MainWindow>();
+    w_->show();
+    SessionSettings s = SessionSettings::defaultsFor("toy");
+    w_->applySettings(s);
+    QVERIFY(waitStep(0));
+}
+
+void TestWindow::cleanup()
+{
+    if (w_)
+        w_->close();
+    w_.reset();
+}
+
+void TestWindow::stepOnceGivesOnePoint()
+{
+    QCOMPARE(w_->lossView()->trainPointCount(), 0);
+    w_->stepAction()->trigger();
+    QVERIFY(waitStep(1));
+    QTest::qWait(200);  // nothing else arrives
+    QCOMPARE(w_->currentStep(), 1L);
+    QCOMPARE(w_->lossView()->trainPointCount(), 1);
+    QVERIFY(!w_->isRunning());
+}
+
+void TestWindow::playThenPauseStopsWithinOneStep()
+{
+    emit w_->stepsPerSecondRequested(10.0);  // slow enough to see every step
+    QSignalSpy applied(w_.get(), &MainWindow::snapshotApplied);
+    w_->playAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return w_->isRunning() && w_->currentStep() >= 3; }, 10000));
+    const long atPause = w_->currentStep();
+    w_->playAction()->trigger();  // pause
+    QVERIFY(QTest::qWaitFor([&] { return !w_->isRunning(); }, 5000));
+    QTest::qWait(500);  // at 10 steps/s, 5 more steps would have run by now
+    const long final = w_->currentStep();
+    QVERIFY2(final <= atPause + 1, qPrintable(QStringLiteral("paused at %1, stopped at %2").arg(atPause).arg(final)));
+    QCOMPARE(w_->lossView()->trainPointCount(), int(final));
+}
+
+void TestWindow::resetEmptiesCurves()
+{
+    emit w_->stepRequested(5);
+    QVERIFY(waitStep(5));
+    QCOMPARE(w_->lossView()->trainPointCount(), 5);
+    w_->resetAction()->trigger();
+    QVERIFY(waitStep(0));
+    QCOMPARE(w_->lossView()->trainPointCount(), 0);
+    QCOMPARE(w_->lossView()->validPointCount(), 0);
+    QCOMPARE(w_->lrView()->appliedPointCount(), 0);
+}
+
+void TestWindow::attentionViewShowsEveryHead()
+{
+    emit w_->stepRequested(3);
+    QVERIFY(waitStep(3));
+    ui::AttentionView* a = w_->attentionView();
+    const int heads = w_->settings().model.heads;
+    // Toy probe: 我 有 一 个 好 朋 友 → I have a good friend .
+    const QStringList src = QString::fromUtf8("我 有 一 个 好 朋 友").split(' ');
+    const QStringList tgt = QStringList{"<s>"} + QString("I have a good friend .").split(' ');
+    struct Case {
+        AttentionKind kind;
+        QStringList rows, cols;
+    };
+    for (const Case& c : {Case{AttentionKind::EncoderSelf, src, src},
+                          Case{AttentionKind::DecoderSelf, tgt, tgt},
+                          Case{AttentionKind::Cross, tgt, src}}) {
+        a->setKind(c.kind);
+        for (int layer = 0; layer < 2; ++layer) {
+            a->setLayer(layer);
+            QCOMPARE(a->headCount(), heads);
+            for (int h = 0; h < heads; ++h) {
+                QCOMPARE(a->headMapShape(h), QSize(int(c.cols.size()), int(c.rows.size())));
+                QCOMPARE(a->rowLabels(h), c.rows);
+                QCOMPARE(a->colLabels(h), c.cols);
+            }
+        }
+    }
+}
+
+void TestWindow::learningRateViewFollowsNoam()
+{
+    emit w_->stepRequested(2);
+    QVERIFY(waitStep(2));
+    const SessionSettings& s = w_->settings();
+    for (long step : {1L, 10L, s.train.warmup, s.plannedSteps}) {
+        const double expected = noamRate(step, s.model.d_model, s.train.factor, s.train.warmup);
+        QVERIFY(std::abs(w_->lrView()->curveValueAt(step) - expected) <= 1e-12 * expected);
+    }
+    QCOMPARE(w_->lrView()->appliedPointCount(), 2);
+}
+
+void TestWindow::translatesAfterTrainingToy()
+{
+    emit w_->stepRequested(200);
+    QVERIFY(waitStep(200, 60000));
+    QSignalSpy done(w_->translateView(), &ui::TranslateView::translationFinished);
+    w_->translateView()->translate(QStringLiteral("我有一个好朋友"));
+    QVERIFY(done.wait(20000) || done.count() > 0);
+    const QString got = done.takeFirst().at(0).toString();
+    QVERIFY2(got == "I have a good friend." || got == "I have a good friend .", qPrintable(got));
+}
+
+void TestWindow::closingWhileTrainingEndsTheThread()
+{
+    w_->playAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return w_->currentStep() >= 2; }, 10000));
+    QThread* thread = w_->workerThread();
+    QVERIFY(thread->isRunning());
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(w_->close());
+    QVERIFY(thread->isFinished());
+    QVERIFY2(t.elapsed() < 5000, "closing took too long");
+    w_.reset();  // destroying after close is clean too
+}
+
+QTEST_MAIN(TestWindow)
+#include "test_window.moc"

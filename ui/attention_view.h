@@ -1,0 +1,119 @@
+#pragma once
+// "Attention": every head of one layer at once as small multiples (query tokens as rows, key
+// tokens as columns), one head enlarged with a colour bar, the mean over heads, each head's mean
+// row entropy, and a replay slider over the attention recorded during training.
+#include "plot_tools.h"
+#include "train/snapshot.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QSlider;
+class QStackedWidget;
+
+namespace as::ui {
+
+class AttentionView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kMeanHead = -1;         // enlargeHead(kMeanHead): the mean over heads
+    static constexpr int kHistoryCapacity = 500;  // full: every other record is dropped
+
+    explicit AttentionView(QWidget* parent = nullptr);
+
+    // Takes snapshot.attention when present (null keeps what is shown).
+    void applySnapshot(const TrainingSnapshot& snapshot);
+    void addRecord(std::shared_ptr<const AttentionRecord> record);
+    void reset();  // forgets the history
+
+    void setKind(AttentionKind kind);
+    AttentionKind kind() const { return kind_; }
+    void setLayer(int layer);  // 0-based
+    int layer() const { return layer_; }
+
+    // The maps shown, h = 0 … headCount()-1 (the mean map is not counted).
+    int headCount() const { return int(data_.size()); }
+    QSize headMapShape(int h) const;      // width = keys, height = queries
+    QStringList rowLabels(int h) const;   // query tokens, first at the top
+    QStringList colLabels(int h) const;   // key tokens, first at the left
+    double weight(int h, int q, int k) const;  // read back from the plotted map; h may be kMeanHead
+    // Mean over query rows of -sum p ln p over the valid keys (nats); h may be kMeanHead.
+    double headEntropy(int h) const;
+
+    int historySize() const { return int(history_.size()); }
+    void showHistoryIndex(int index);     // the last index follows new records ("live")
+    int shownHistoryIndex() const { return shown_; }
+    long shownStep() const;               // -1 when nothing is shown
+    bool isLive() const;
+
+    void enlargeHead(int h);              // 0 … headCount()-1 or kMeanHead
+    int enlargedHead() const { return enlarged_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct HeadPlot {
+        QWidget* frame = nullptr;
+        QCustomPlot* plot = nullptr;
+        QCPTextElement* title = nullptr;
+        Heatmap heat;
+    };
+    // One map as shown: rows = queries, cols = keys.
+    struct HeadData {
+        int rows = 0, cols = 0;
+        std::vector<double> w;  // [rows * cols]
+        double entropy = 0;  // mean row entropy (nats)
+        double uniform = 0;  // the same for uniform weights over the valid keys
+        double at(int r, int c) const { return w[std::size_t(r) * cols + c]; }
+    };
+
+    const AttentionRecord* shownRecord() const;
+    void rebuildLayerChoices();
+    void refresh();  // redraws everything from the shown record, kind and layer
+    void ensureHeadPlots(int heads);
+    HeadPlot makeHeadPlot(int index);
+    void drawEnlarged();
+    void drawEntropy();
+    void updateReplayControls();
+    void updateFrames();
+    QString hoverText(int h, bool big, QPoint pixel) const;
+    QString matrixCsv(int h) const;
+    const HeadData* data(int h) const;
+
+    std::vector<std::shared_ptr<const AttentionRecord>> history_;
+    int shown_ = -1;
+    AttentionKind kind_ = AttentionKind::EncoderSelf;
+    int layer_ = 0;
+    int enlarged_ = kMeanHead;
+
+    std::vector<HeadData> data_;  // per head, of the shown record/kind/layer
+    HeadData mean_;
+    QStringList rowLabels_, colLabels_;
+
+    QComboBox* kindBox_ = nullptr;
+    QComboBox* layerBox_ = nullptr;
+    QSlider* replay_ = nullptr;
+    QLabel* stepLabel_ = nullptr;
+    QLabel* sentenceLabel_ = nullptr;
+    QStackedWidget* stack_ = nullptr;  // placeholder or the plots
+    QGridLayout* grid_ = nullptr;
+    int columns_ = 4;
+    std::vector<HeadPlot> heads_;
+    HeadPlot meanPlot_;
+    QCustomPlot* bigPlot_ = nullptr;
+    QCPTextElement* bigTitle_ = nullptr;
+    Heatmap bigHeat_;
+    QCustomPlot* entropyPlot_ = nullptr;
+    QCPBars* entropyBars_ = nullptr;
+    QCPItemStraightLine* entropyMax_ = nullptr;
+    bool updating_ = false;
+};
+
+}  // namespace as::ui

@@ -1,0 +1,321 @@
+#include "lr_view.h"
+
+#include "plot_tools.h"
+#include "train/schedule.h"
+#include "train/snapshot.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace as::ui {
+
+namespace {
+
+constexpr long kDefaultPlanned = 1000;  // when the snapshot plans no steps
+constexpr long kEveryStepUpTo = 2000;   // one point per step up to here, then sampled
+constexpr int kSamples = 4000;
+constexpr long kOverlaySteps = 20000;   // the x range of The Annotated Transformer's figure
+
+// The Annotated Transformer's figure: d_model : warmup, factor 1.
+struct OverlayCurve {
+    int dModel;
+    long warmup;
+    QColor color;
+};
+const OverlayCurve kOverlay[3] = {{512, 4000, QColor(230, 159, 0)},
+                                  {512, 8000, QColor(0, 158, 115)},
+                                  {256, 4000, QColor(204, 121, 167)}};
+
+// Steps at which a curve over 1…last is drawn: every step, or evenly sampled with the warmup
+// step (the peak, a kink) always included.
+std::vector<long> curveSteps(long last, long warmup)
+{
+    std::vector<long> steps;
+    if (last <= kEveryStepUpTo) {
+        for (long s = 1; s <= last; ++s)
+            steps.push_back(s);
+        return steps;
+    }
+    steps.reserve(kSamples + 1);
+    for (int i = 0; i < kSamples; ++i)
+        steps.push_back(1 + std::lround(double(i) * double(last - 1) / double(kSamples - 1)));
+    if (warmup > 1 && warmup < last)
+        steps.push_back(warmup);
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    return steps;
+}
+
+void fillCurve(QCPGraph* graph, long last, int dModel, double factor, long warmup)
+{
+    const std::vector<long> steps = curveSteps(last, warmup);
+    QVector<double> keys, values;
+    keys.reserve(qsizetype(steps.size()));
+    values.reserve(qsizetype(steps.size()));
+    for (long s : steps) {
+        keys.push_back(double(s));
+        values.push_back(noamRate(s, dModel, factor, warmup));
+    }
+    graph->setData(keys, values, true);
+}
+
+QString fmtRate(double r) { return QString::number(r, 'g', 4); }
+
+}  // namespace
+
+LrView::LrView(QWidget* parent) : QWidget(parent)
+{
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("learningRatePlot"));
+    plot_->setMinimumSize(360, 240);
+
+    title_ = new QCPTextElement(plot_, tr("Learning rate (Noam schedule)"),
+                                QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+    plot_->xAxis->setLabel(tr("step"));
+    plot_->yAxis->setLabel(tr("learning rate"));
+    plot_->xAxis->setNumberFormat(QStringLiteral("f"));
+    plot_->xAxis->setNumberPrecision(0);
+
+    for (int i = 0; i < 3; ++i) {
+        const OverlayCurve& o = kOverlay[i];
+        QCPGraph* g = plot_->addGraph();
+        g->setName(tr("Annotated Transformer %1 : %2").arg(o.dModel).arg(o.warmup));
+        g->setPen(QPen(o.color, 1.6, Qt::DashLine));
+        fillCurve(g, kOverlaySteps, o.dModel, 1.0, o.warmup);
+        g->setVisible(false);
+        overlay_[i] = g;
+    }
+
+    curve_ = plot_->addGraph();
+    curve_->setPen(QPen(QColor(33, 102, 172), 2.2));
+
+    applied_ = plot_->addGraph();
+    applied_->setName(tr("rate applied in a step"));
+    applied_->setLineStyle(QCPGraph::lsNone);
+    applied_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(214, 96, 77), QColor(214, 96, 77), 4));
+    applied_->setAdaptiveSampling(true);
+
+    stepLine_ = new QCPItemStraightLine(plot_);
+    stepLine_->setPen(QPen(QColor(90, 90, 90), 1, Qt::DotLine));
+    tracer_ = new QCPItemTracer(plot_);  // follows curve_ once it has data (see reset())
+    tracer_->setInterpolating(true);
+    tracer_->setStyle(QCPItemTracer::tsCircle);
+    tracer_->setSize(9);
+    tracer_->setPen(QPen(QColor(33, 102, 172), 2));
+    tracer_->setBrush(Qt::white);
+
+    plot_->legend->setVisible(true);
+    plot_->legend->setBrush(QColor(255, 255, 255, 220));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    overlayBox_ = new QCheckBox(tr("Compare with The Annotated Transformer"), this);
+    overlayBox_->setToolTip(
+        tr("Overlay the three curves of The Annotated Transformer's figure (factor 1): "
+           "d_model / warmup 512 / 4000, 512 / 8000 and 256 / 4000, over 20,000 steps"));
+    connect(overlayBox_, &QCheckBox::toggled, this, [this](bool on) {
+        for (QCPGraph* g : overlay_) {
+            g->setVisible(on);
+            if (on)
+                g->addToLegend();
+            else
+                g->removeFromLegend();
+        }
+        updateRanges();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
+    for (QCPGraph* g : overlay_)
+        g->removeFromLegend();
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(overlayBox_);
+    top->addStretch(1);
+    top->addWidget(makeExportButton(plot_, [this] { return csv(); }, this));
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(plot_, 1);
+
+    enableHoverReadout(plot_, [this](QCustomPlot*, QPoint p) { return hoverText(p); });
+
+    reset();
+}
+
+void LrView::reset()
+{
+    applied_->data()->clear();
+    appliedLastStep_ = 0;
+    appliedMax_ = 0;
+    step_ = 0;
+    haveSettings_ = false;
+    // Until a snapshot arrives: the defaults of the engine.
+    settings_ = Settings{ModelConfig{}.d_model, TrainOptions{}.factor, TrainOptions{}.warmup,
+                         kDefaultPlanned};
+    rebuildCurve();
+    tracer_->setGraph(curve_);
+    updateMarker();
+    updateRanges();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LrView::applySnapshot(const TrainingSnapshot& snapshot)
+{
+    const Settings s{snapshot.config.d_model, snapshot.options.factor, snapshot.options.warmup,
+                     snapshot.plannedSteps > 0 ? snapshot.plannedSteps : kDefaultPlanned};
+    bool changed = false;
+    if (!haveSettings_ || !(s == settings_)) {
+        settings_ = s;
+        haveSettings_ = true;
+        rebuildCurve();
+        changed = true;
+    }
+    if (!snapshot.newLoss.empty()) {
+        QVector<double> keys, values;
+        keys.reserve(qsizetype(snapshot.newLoss.size()));
+        values.reserve(qsizetype(snapshot.newLoss.size()));
+        bool sorted = true;
+        for (const LossPoint& p : snapshot.newLoss) {
+            if (p.step <= appliedLastStep_)
+                sorted = false;
+            appliedLastStep_ = std::max(appliedLastStep_, p.step);
+            appliedMax_ = std::max(appliedMax_, p.lr);
+            keys.push_back(double(p.step));
+            values.push_back(p.lr);
+        }
+        applied_->addData(keys, values, sorted);
+        changed = true;
+    }
+    if (snapshot.step != step_) {
+        step_ = snapshot.step;
+        changed = true;
+    }
+    if (!changed)
+        return;
+    updateMarker();
+    updateRanges();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LrView::rebuildCurve()
+{
+    fillCurve(curve_, settings_.planned, settings_.dModel, settings_.factor, settings_.warmup);
+    curve_->setName(tr("d_model %1, factor %2, warmup %3")
+                        .arg(settings_.dModel)
+                        .arg(settings_.factor)
+                        .arg(settings_.warmup));
+}
+
+void LrView::updateMarker()
+{
+    const bool show = step_ > 0;
+    stepLine_->setVisible(show);
+    tracer_->setVisible(show && step_ <= settings_.planned);
+    if (!show)
+        return;
+    stepLine_->point1->setCoords(double(step_), 0);
+    stepLine_->point2->setCoords(double(step_), 1);
+    tracer_->setGraphKey(double(step_));
+}
+
+void LrView::updateRanges()
+{
+    const bool overlay = overlayShown();
+    long xMax = std::max(settings_.planned, appliedLastStep_);
+    if (overlay)
+        xMax = std::max(xMax, kOverlaySteps);
+    plot_->xAxis->setRange(0, double(xMax) * 1.02);
+
+    // The peak of a Noam curve is at its warmup step (or at its last step before the warmup ends).
+    auto peak = [](int d, double f, long warmup, long last) {
+        return noamRate(std::min(warmup, last), d, f, warmup);
+    };
+    double yMax = peak(settings_.dModel, settings_.factor, settings_.warmup, settings_.planned);
+    yMax = std::max(yMax, appliedMax_);
+    if (overlay)
+        for (const OverlayCurve& o : kOverlay)
+            yMax = std::max(yMax, peak(o.dModel, 1.0, o.warmup, kOverlaySteps));
+    if (!(yMax > 0))
+        yMax = 1e-3;
+    // Head room for the legend in the top right corner.
+    plot_->yAxis->setRange(0, yMax * 1.18);
+}
+
+double LrView::curveValueAt(long step) const
+{
+    const auto data = curve_->data();
+    auto it = data->findBegin(double(step), false);  // first key >= step
+    if (it == data->constEnd())
+        return std::numeric_limits<double>::quiet_NaN();
+    if (it->key == double(step))
+        return it->value;
+    if (it == data->constBegin())
+        return std::numeric_limits<double>::quiet_NaN();
+    auto prev = it - 1;
+    const double t = (double(step) - prev->key) / (it->key - prev->key);
+    return prev->value + t * (it->value - prev->value);
+}
+
+int LrView::appliedPointCount() const { return applied_->dataCount(); }
+
+bool LrView::overlayShown() const { return overlayBox_->isChecked(); }
+
+void LrView::setOverlayShown(bool shown) { overlayBox_->setChecked(shown); }
+
+QString LrView::hoverText(QPoint pixel) const
+{
+    if (!plot_->axisRect()->rect().contains(pixel))
+        return {};
+    const double window = 24;  // pixels either side searched for the nearest point
+    const QCPGraph* best = nullptr;
+    double bestDist = std::numeric_limits<double>::infinity(), bestKey = 0, bestValue = 0;
+    const QCPGraph* graphs[] = {curve_, applied_, overlay_[0], overlay_[1], overlay_[2]};
+    for (const QCPGraph* g : graphs) {
+        if (!g->visible() || g->dataCount() == 0)
+            continue;
+        const auto data = g->data();
+        const double k0 = plot_->xAxis->pixelToCoord(pixel.x() - window);
+        const double k1 = plot_->xAxis->pixelToCoord(pixel.x() + window);
+        auto it = data->findBegin(std::min(k0, k1), true);
+        auto end = data->findEnd(std::max(k0, k1), true);
+        for (; it != end; ++it) {
+            const double dx = plot_->xAxis->coordToPixel(it->key) - pixel.x();
+            const double dy = plot_->yAxis->coordToPixel(it->value) - pixel.y();
+            const double d = dx * dx + dy * dy;
+            if (d < bestDist) {
+                bestDist = d;
+                best = g;
+                bestKey = it->key;
+                bestValue = it->value;
+            }
+        }
+    }
+    if (!best)
+        return {};
+    return tr("%1\nstep %2\nrate %3").arg(best->name()).arg(long(bestKey)).arg(fmtRate(bestValue));
+}
+
+QString LrView::csv() const
+{
+    QString out = QStringLiteral("series,step,lr\n");
+    auto add = [&out](const QString& series, const QCPGraph* g) {
+        const QString quoted = QLatin1Char('"') + series + QLatin1Char('"');
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            out += quoted + QLatin1Char(',') + QString::number(long(it->key)) + QLatin1Char(',')
+                   + QString::number(it->value, 'g', 17) + QLatin1Char('\n');
+    };
+    add(curve_->name(), curve_);
+    add(QStringLiteral("applied"), applied_);
+    for (const QCPGraph* g : overlay_)
+        if (g->visible())
+            add(g->name(), g);
+    return out;
+}
+
+}  // namespace as::ui

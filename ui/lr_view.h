@@ -1,0 +1,65 @@
+#pragma once
+// "Learning rate": the Noam schedule of the current settings over the planned steps, a marker at
+// the current step, the rates actually applied, and (optionally) the three curves of The
+// Annotated Transformer's figure for comparison.
+#include <QWidget>
+
+class QCheckBox;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemTracer;
+class QCPTextElement;
+class QCustomPlot;
+
+namespace as {
+struct TrainingSnapshot;
+}
+
+namespace as::ui {
+
+class LrView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LrView(QWidget* parent = nullptr);
+
+    void applySnapshot(const as::TrainingSnapshot& snapshot);
+    void reset();
+
+    // The plotted current-settings curve at `step`, read back from the graph data (linear
+    // between plotted points when the curve is sampled); NaN outside the plotted range.
+    double curveValueAt(long step) const;
+    int appliedPointCount() const;
+    bool overlayShown() const;
+    void setOverlayShown(bool shown);
+    QCustomPlot* plot() { return plot_; }
+
+private:
+    struct Settings {
+        int dModel = 0;
+        double factor = 0;
+        long warmup = 0;
+        long planned = 0;
+        bool operator==(const Settings&) const = default;
+    };
+    void rebuildCurve();
+    void updateMarker();
+    void updateRanges();
+    QString hoverText(QPoint pixel) const;
+    QString csv() const;
+
+    QCustomPlot* plot_ = nullptr;
+    QCheckBox* overlayBox_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    QCPGraph* curve_ = nullptr;
+    QCPGraph* applied_ = nullptr;
+    QCPGraph* overlay_[3] = {nullptr, nullptr, nullptr};
+    QCPItemStraightLine* stepLine_ = nullptr;
+    QCPItemTracer* tracer_ = nullptr;
+    Settings settings_;
+    bool haveSettings_ = false;
+    long step_ = 0;
+    long appliedLastStep_ = 0;
+    double appliedMax_ = 0;
+};
+
+}  // namespace as::ui

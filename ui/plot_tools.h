@@ -1,0 +1,58 @@
+#pragma once
+// What every view shares: hover read-outs, export to PNG / SVG / CSV, and heatmaps whose cells
+// are drawn as cells (no interpolation) with token labels on the axes.
+#include <qcustomplot.h>
+
+#include <QStringList>
+
+#include <functional>
+
+namespace as::ui {
+
+// Shows text(plot, mouse position in pixels) as a tooltip while the mouse moves over the plot;
+// an empty string hides it.
+void enableHoverReadout(QCustomPlot* plot, std::function<QString(QCustomPlot*, QPoint)> text);
+
+// Files are written atomically (QSaveFile): a failed export leaves no half-written file.
+bool savePlotPng(QCustomPlot* plot, const QString& path, QString* error, int width = 0,
+                 int height = 0);
+bool savePlotSvg(QCustomPlot* plot, const QString& path, QString* error);
+bool saveText(const QString& path, const QString& text, QString* error);
+
+// A tool button with a menu "Export PNG… / SVG… / CSV…" that asks for a file name.
+QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
+
+// Colour gradients: attention weights 0…1 (sequential) and signed values (diverging, 0 white).
+QCPColorGradient sequentialGradient();
+QCPColorGradient divergingGradient();
+
+// A heatmap of a [rows, cols] matrix: row 0 at the top, column 0 at the left, one cell per
+// entry, no interpolation. Labels (when given) replace the numeric ticks.
+struct Heatmap {
+    QCPColorMap* map = nullptr;
+    QCPColorScale* scale = nullptr;  // null when made without a colour bar
+    int rows = 0, cols = 0;
+};
+Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradient& gradient);
+// values(r, c) for r < rows, c < cols. rowLabels/colLabels may be empty (numbers are shown).
+void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(int, int)>& values,
+                    const QStringList& rowLabels = {}, const QStringList& colLabels = {},
+                    double lo = 0.0, double hi = 1.0);
+// The cell under a pixel, or false when the pixel is outside the map.
+bool heatmapCellAt(const Heatmap& h, QPoint pixel, int* row, int* col);
+// Axis ticks at integer positions with the given texts (rotated on the x axis when long).
+void setTokenTicks(QCPAxis* axis, const QStringList& labels);
+// Whole-number ticks for an axis that counts positions, dimensions or ids.
+void setIntegerTicks(QCPAxis* axis);
+// The value drawn in cell (row, col), read back from the map; NaN outside it.
+double heatmapCell(const Heatmap& h, int row, int col);
+// The drawn matrix as CSV: a header row of column numbers, then one row per matrix row,
+// named by rowNames (numbers where absent); `corner` is the first header cell.
+QString heatmapCsv(const Heatmap& h, const QString& corner, const QStringList& rowNames = {});
+
+// A bold title above the plot.
+QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
+// A plot with its export button in a slim row above it.
+QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
+
+}  // namespace as::ui
