@@ -2,6 +2,7 @@
 // configurations on random ids, one JSON line.
 #include "cli.h"
 
+#include "model/parallel.h"
 #include "model/rng.h"
 #include "train/trainer.h"
 
@@ -96,7 +97,7 @@ int runBench(const QStringList& args)
                   {"step_s", median},
                   {"tgt_tokens_per_s", tokens / median},
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
-                  {"threads", Eigen::nbThreads()},
+                  {"threads", as::engineThreads()},
                   {"loss", loss}};
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;

@@ -4,12 +4,11 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
-#include <Eigen/Core>
-#include <QThread>
+#include "model/parallel.h"
 
 void setMathThreads(int threads)
 {
-    Eigen::setNbThreads(threads > 0 ? threads : QThread::idealThreadCount());
+    as::setEngineThreads(threads);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "model/attention.h"
 
+#include "model/parallel.h"
 #include "model/softmax.h"
 
 #include <cmath>
@@ -87,8 +88,10 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
     const T scale = T(1.0 / std::sqrt(double(dk)));
     probs.resize(Eigen::Index(B) * heads * Sq, Sk);
     ctx.resize(Eigen::Index(B) * Sq, d);
-    for (int b = 0; b < B; ++b)
-        for (int h = 0; h < heads; ++h) {
+    // Each (batch, head) block is independent: one parallel range over all of them.
+    parallelFor(long(B) * heads, 1, [&](long from, long to) {
+        for (long bh = from; bh < to; ++bh) {
+            const int b = int(bh / heads), h = int(bh % heads);
             const ConstStridedMap<T> Qbh(Q + std::size_t(b) * Sq * ldq + h * dk, Sq, dk,
                                          Eigen::OuterStride<>(ldq));
             const ConstStridedMap<T> Kbh(K + std::size_t(b) * Sk * ldk + h * dk, Sk, dk,
@@ -101,6 +104,7 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                         P(i, j) = T(kMaskedScore);
             softmaxRows<T>(P);
         }
+    });
     const Mat<T>* used = &probs;
     drop.active = false;
     if (pass.train && p > 0.0) {
@@ -108,8 +112,9 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
         drop.forward(probsDropped, p, pass);
         used = &probsDropped;
     }
-    for (int b = 0; b < B; ++b)
-        for (int h = 0; h < heads; ++h) {
+    parallelFor(long(B) * heads, 1, [&](long from, long to) {
+        for (long bh = from; bh < to; ++bh) {
+            const int b = int(bh / heads), h = int(bh % heads);
             const ConstMatMap<T> P(used->data() + (std::size_t(b) * heads + h) * Sq * Sk, Sq, Sk);
             const ConstStridedMap<T> Vbh(V + std::size_t(b) * Sk * ldv + h * dk, Sk, dk,
                                          Eigen::OuterStride<>(ldv));
@@ -117,6 +122,7 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                             Eigen::OuterStride<>(d));
             C.noalias() = P * Vbh;  // [Sq, dk]
         }
+    });
 }
 
 template <typename T>
@@ -126,9 +132,12 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
     // The gradient buffers share the layouts (and strides) of Q, K, V.
     const T scale = T(1.0 / std::sqrt(double(dk)));
     const Mat<T>& used = drop.active ? probsDropped : probs;
-    dP.resize(Sq, Sk);
-    for (int b = 0; b < B; ++b)
-        for (int h = 0; h < heads; ++h) {
+    dPs.resize(std::size_t(chunkCount(long(B) * heads, 1)));
+    parallelChunks(long(B) * heads, 1, [&](int chunk, long from, long to) {
+        Mat<T>& dP = dPs[std::size_t(chunk)];  // this chunk's scratch
+        dP.resize(Sq, Sk);
+        for (long bh = from; bh < to; ++bh) {
+            const int b = int(bh / heads), h = int(bh % heads);
             const std::size_t pOff = (std::size_t(b) * heads + h) * Sq * Sk;
             const ConstMatMap<T> P(probs.data() + pOff, Sq, Sk);
             const ConstMatMap<T> Pd(used.data() + pOff, Sq, Sk);
@@ -167,6 +176,7 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
             dQbh.noalias() = dP * Kbh;              // [Sq, dk]
             dKbh.noalias() = dP.transpose() * Qbh;  // [Sk, dk]
         }
+    });
 }
 
 template <typename T>

@@ -35,7 +35,8 @@ struct MultiHeadAttention {
     Mat<T> ctx;           // [B*Sq, d] heads concatenated
 
     // Backward scratch.
-    Mat<T> dctx, dqkvBuf, dqBuf, dkvBuf, dP;
+    Mat<T> dctx, dqkvBuf, dqBuf, dkvBuf;
+    std::vector<Mat<T>> dPs;  // [chunks] softmax-backward scratch, one per thread
 
     static MultiHeadAttention make(ParamStore<T>& ps, const std::string& prefix, int d, int heads);
 

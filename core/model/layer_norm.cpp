@@ -1,5 +1,7 @@
 #include "model/layer_norm.h"
 
+#include "model/parallel.h"
+
 #include <cmath>
 
 namespace as {
@@ -30,14 +32,16 @@ void LayerNorm<T>::forward(In<T> x, Out<T> y)
     rstd.resize(n);
     const RowVecMap<T> weight(ps->values() + w, d);
     const RowVecMap<T> bias(ps->values() + b, d);
-    for (Eigen::Index r = 0; r < n; ++r) {
-        const T mean = x.row(r).mean();
-        xhat.row(r) = x.row(r).array() - mean;
-        const T var = xhat.row(r).squaredNorm() / T(d);
-        rstd(r) = T(1) / std::sqrt(var + T(kEps));
-        xhat.row(r) *= rstd(r);
-        y.row(r) = xhat.row(r).cwiseProduct(weight) + bias;
-    }
+    parallelFor(n, 64, [&](long b, long e) {
+        for (Eigen::Index r = b; r < e; ++r) {
+            const T mean = x.row(r).mean();
+            xhat.row(r) = x.row(r).array() - mean;
+            const T var = xhat.row(r).squaredNorm() / T(d);
+            rstd(r) = T(1) / std::sqrt(var + T(kEps));
+            xhat.row(r) *= rstd(r);
+            y.row(r) = xhat.row(r).cwiseProduct(weight) + bias;
+        }
+    });
 }
 
 template <typename T>
@@ -47,18 +51,27 @@ void LayerNorm<T>::backward(In<T> dy, Out<T> dx, bool accumulate)
     const RowVecMap<T> weight(ps->values() + w, d);
     RowVecMap<T> dweight(ps->grads() + w, d);
     RowVecMap<T> dbias(ps->grads() + b, d);
-    dweight += (dy.array() * xhat.array()).colwise().sum().matrix();
-    dbias += dy.colwise().sum();
     // dx = rstd * (g - mean(g) - xhat * mean(g . xhat)),  g = dy . weight
     g.resize(n, d);
-    g.noalias() = dy * weight.asDiagonal();
-    for (Eigen::Index r = 0; r < n; ++r) {
-        const T gMean = g.row(r).mean();
-        const T gxMean = g.row(r).dot(xhat.row(r)) / T(d);
-        if (accumulate)
-            dx.row(r) += rstd(r) * (g.row(r).array() - gMean - xhat.row(r).array() * gxMean).matrix();
-        else
-            dx.row(r) = rstd(r) * (g.row(r).array() - gMean - xhat.row(r).array() * gxMean).matrix();
+    const int chunks = chunkCount(n, 64);
+    partial.setZero(2 * chunks, d);  // per chunk: sum of dy . xhat, sum of dy
+    parallelChunks(n, 64, [&](int c, long b, long e) {
+        const auto dyc = dy.middleRows(b, e - b);
+        partial.row(2 * c) = (dyc.array() * xhat.middleRows(b, e - b).array()).colwise().sum().matrix();
+        partial.row(2 * c + 1) = dyc.colwise().sum();
+        g.middleRows(b, e - b).noalias() = dyc * weight.asDiagonal();
+        for (Eigen::Index r = b; r < e; ++r) {
+            const T gMean = g.row(r).mean();
+            const T gxMean = g.row(r).dot(xhat.row(r)) / T(d);
+            if (accumulate)
+                dx.row(r) += rstd(r) * (g.row(r).array() - gMean - xhat.row(r).array() * gxMean).matrix();
+            else
+                dx.row(r) = rstd(r) * (g.row(r).array() - gMean - xhat.row(r).array() * gxMean).matrix();
+        }
+    });
+    for (int c = 0; c < chunks; ++c) {  // in chunk order: deterministic
+        dweight += partial.row(2 * c);
+        dbias += partial.row(2 * c + 1);
     }
 }
 

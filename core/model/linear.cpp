@@ -1,5 +1,7 @@
 #include "model/linear.h"
 
+#include "model/parallel.h"
+
 namespace as {
 
 template <typename T>
@@ -14,27 +16,37 @@ Linear<T> Linear<T>::make(ParamStore<T>& ps, const std::string& prefix, int in, 
     return l;
 }
 
+// Rows per thread below which splitting a product costs more than it saves.
+constexpr long kMinRows = 32;
+
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y) const
 {
-    y.noalias() = x * weight().transpose();
-    y.rowwise() += bias();
+    parallelFor(x.rows(), kMinRows, [&](long b, long e) {
+        y.middleRows(b, e - b).noalias() = x.middleRows(b, e - b) * weight().transpose();
+        y.middleRows(b, e - b).rowwise() += bias();
+    });
 }
 
 template <typename T>
 void Linear<T>::backwardParams(In<T> x, In<T> dy) const
 {
-    weightGrad().noalias() += dy.transpose() * x;
-    biasGrad() += dy.colwise().sum();
+    // Split over output features: each thread owns rows of dW and entries of db.
+    parallelFor(out, 8, [&](long b, long e) {
+        weightGrad().middleRows(b, e - b).noalias() += dy.middleCols(b, e - b).transpose() * x;
+        biasGrad().segment(b, e - b) += dy.middleCols(b, e - b).colwise().sum();
+    });
 }
 
 template <typename T>
 void Linear<T>::backwardInput(In<T> dy, Out<T> dx, bool accumulate) const
 {
-    if (accumulate)
-        dx.noalias() += dy * weight();
-    else
-        dx.noalias() = dy * weight();
+    parallelFor(dy.rows(), kMinRows, [&](long b, long e) {
+        if (accumulate)
+            dx.middleRows(b, e - b).noalias() += dy.middleRows(b, e - b) * weight();
+        else
+            dx.middleRows(b, e - b).noalias() = dy.middleRows(b, e - b) * weight();
+    });
 }
 
 template struct Linear<float>;

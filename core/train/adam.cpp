@@ -1,5 +1,7 @@
 #include "train/adam.h"
 
+#include "model/parallel.h"
+
 #include <cmath>
 
 namespace as {
@@ -17,12 +19,14 @@ void Adam<T>::step(T* params, const T* grads, double lr)
     T* m = m_.data();
     T* v = v_.data();
     const Eigen::Index n = m_.size();
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const T g = grads[i];
-        m[i] = b1 * m[i] + (T(1) - b1) * g;
-        v[i] = b2 * v[i] + (T(1) - b2) * g * g;
-        params[i] -= stepSize * m[i] / (std::sqrt(v[i]) * invSqrtBc2 + eps);
-    }
+    parallelFor(long(n), 1 << 14, [&](long from, long to) {
+        for (long i = from; i < to; ++i) {
+            const T g = grads[i];
+            m[i] = b1 * m[i] + (T(1) - b1) * g;
+            v[i] = b2 * v[i] + (T(1) - b2) * g * g;
+            params[i] -= stepSize * m[i] / (std::sqrt(v[i]) * invSqrtBc2 + eps);
+        }
+    });
 }
 
 template class Adam<float>;

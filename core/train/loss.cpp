@@ -1,6 +1,9 @@
 #include "train/loss.h"
 
+#include "model/parallel.h"
+
 #include <cmath>
+#include <vector>
 
 namespace as {
 
@@ -16,7 +19,11 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
                          + (eps > 0.0 ? eps * std::log(off) : 0.0);
     const T scale = st.ntokens ? T(1.0 / double(st.ntokens)) : T(0);
 
-    for (Eigen::Index r = 0; r < n; ++r) {
+    // Rows in parallel; each chunk sums its own statistics, added up in chunk order.
+    std::vector<LossStats> parts(std::size_t(chunkCount(long(n), 16)));
+    parallelChunks(long(n), 16, [&](int chunk, long from, long to) {
+    LossStats& part = parts[std::size_t(chunk)];
+    for (Eigen::Index r = from; r < to; ++r) {
         auto z = logits.row(r);
         const int t = targets[r];
         if (t == kPadId) {
@@ -35,9 +42,9 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
         const double logpT = double(z(t)) - lse;
         const double logpPad = double(z(kPadId)) - lse;
         const double sumLogp = sumZ - double(V) * lse;
-        st.loss_sum += qlogq - (1.0 - eps) * logpT - off * (sumLogp - logpPad - logpT);
-        st.nll_sum -= logpT;
-        st.correct += argmax == t;
+        part.loss_sum += qlogq - (1.0 - eps) * logpT - off * (sumLogp - logpPad - logpT);
+        part.nll_sum -= logpT;
+        part.correct += argmax == t;
         if (wantGrad) {
             // d/dz_j = p_j - q_j
             const T lseT = T(lse);
@@ -47,6 +54,12 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
             z(t) += T(off) - T(1.0 - eps);
             z *= scale;
         }
+    }
+    });
+    for (const LossStats& part : parts) {
+        st.loss_sum += part.loss_sum;
+        st.nll_sum += part.nll_sum;
+        st.correct += part.correct;
     }
     return st;
 }

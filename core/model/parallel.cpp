@@ -1,0 +1,168 @@
+#include "model/parallel.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define AS_PAUSE() _mm_pause()
+#else
+#define AS_PAUSE() ((void)0)
+#endif
+
+namespace as {
+
+namespace {
+
+thread_local bool tInsideChunk = false;
+
+// Workers spin briefly on a generation counter (a step issues hundreds of short parallel
+// regions, so waking by futex every time would cost more than the work), then sleep in
+// std::atomic::wait.
+class Pool {
+public:
+    explicit Pool(int threads) : threads_(std::max(1, threads))
+    {
+        Eigen::setNbThreads(1);
+        for (int i = 1; i < threads_; ++i)
+            workers_.emplace_back([this, i] { loop(i); });
+    }
+    ~Pool()
+    {
+        stop_.store(true);
+        generation_.fetch_add(1);
+        generation_.notify_all();
+        for (std::thread& t : workers_)
+            t.join();
+    }
+    int threads() const { return threads_; }
+
+    // False when another thread is using the pool (the caller then runs the chunks itself).
+    bool tryRun(int chunks, const std::function<void(int)>& job)
+    {
+        if (busy_.test_and_set(std::memory_order_acquire))
+            return false;
+        run(chunks, job);
+        busy_.clear(std::memory_order_release);
+        return true;
+    }
+
+private:
+    void run(int chunks, const std::function<void(int)>& job)
+    {
+        job_ = &job;
+        chunks_ = chunks;
+        pending_.store(chunks - 1);
+        generation_.fetch_add(1, std::memory_order_release);
+        generation_.notify_all();
+        tInsideChunk = true;
+        job(0);
+        tInsideChunk = false;
+        for (int spin = 0; pending_.load(std::memory_order_acquire) != 0; ++spin) {
+            if (spin < 20000) {
+                AS_PAUSE();
+            } else {
+                int p = pending_.load();
+                if (p != 0)
+                    pending_.wait(p);
+            }
+        }
+    }
+
+    void loop(int index)
+    {
+        tInsideChunk = true;
+        // The generation the pool started with, not a fresh load: a pool destroyed before this
+        // thread first runs has already moved the counter on, and that move must be seen.
+        unsigned long seen = 0;
+        for (;;) {
+            unsigned long g;
+            for (int spin = 0; (g = generation_.load(std::memory_order_acquire)) == seen; ++spin) {
+                if (spin < 20000)
+                    AS_PAUSE();
+                else
+                    generation_.wait(seen);
+            }
+            seen = g;
+            if (stop_.load())
+                return;
+            if (index < chunks_)
+                (*job_)(index);
+            if (index < chunks_ && pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+                pending_.notify_one();
+        }
+    }
+
+    int threads_;
+    std::vector<std::thread> workers_;
+    std::atomic<unsigned long> generation_{0};
+    std::atomic<int> pending_{0};
+    std::atomic<bool> stop_{false};
+    std::atomic_flag busy_ = ATOMIC_FLAG_INIT;
+    const std::function<void(int)>* job_ = nullptr;
+    int chunks_ = 0;
+};
+
+std::unique_ptr<Pool>& pool()
+{
+    static std::unique_ptr<Pool> p;
+    return p;
+}
+
+int defaultThreads()
+{
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
+void setEngineThreads(int n)
+{
+    const int want = n < 1 ? defaultThreads() : n;
+    if (!pool() || pool()->threads() != want) {
+        pool().reset();
+        pool() = std::make_unique<Pool>(want);
+    }
+}
+
+int engineThreads()
+{
+    return pool() ? pool()->threads() : 1;
+}
+
+int chunkCount(long n, long minPerChunk)
+{
+    const long threads = engineThreads();
+    if (tInsideChunk || threads <= 1 || n <= 0)
+        return 1;
+    return int(std::clamp(n / std::max(1L, minPerChunk), 1L, threads));
+}
+
+void parallelChunks(long n, long minPerChunk, const std::function<void(int, long, long)>& fn)
+{
+    if (n <= 0)
+        return;
+    const int chunks = chunkCount(n, minPerChunk);
+    if (chunks == 1) {
+        fn(0, 0, n);
+        return;
+    }
+    const std::function<void(int)> job = [&](int c) {
+        const long begin = n * c / chunks, end = n * (c + 1) / chunks;
+        fn(c, begin, end);
+    };
+    if (!pool()->tryRun(chunks, job)) {
+        // The same chunks, one after another: the same results as in parallel.
+        tInsideChunk = true;
+        for (int c = 0; c < chunks; ++c)
+            job(c);
+        tInsideChunk = false;
+    }
+}
+
+}  // namespace as
