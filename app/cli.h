@@ -1,11 +1,22 @@
 #pragma once
 #include <QStringList>
 
+class QCommandLineParser;
+namespace as {
+struct ModelConfig;
+}
+
 // Each command parses its own arguments (args[0] is the command's name) and returns the
 // process exit code: 0 success, 1 a failure while running, 2 bad usage.
 int runTrain(const QStringList& args);
 int runBench(const QStringList& args);
 int runBleu(const QStringList& args);
+int runTranslate(const QStringList& args);
+int runEval(const QStringList& args);
+// train --data …: the options are already parsed by runTrain.
+int runTrainCorpus(QCommandLineParser& parser);
+// "small", "small,dropout=0.2" or "d_model=256,heads=8,…" applied over *config.
+bool parseConfig(const QString& spec, as::ModelConfig* config, QString* error);
 
 // Sets the number of threads of the maths (Eigen's GEMMs); 0 = every core.
 void setMathThreads(int threads);

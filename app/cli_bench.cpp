@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 namespace {
@@ -46,12 +47,41 @@ int runBench(const QStringList& args)
     p.addOption({"config", "tiny, small or base.", "name", "small"});
     p.addOption({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
     p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "2"});
+    p.addOption({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
+                         "practical limit of the machine."});
     if (!p.parse(args)) {
         err << p.errorText() << "\n";
         return 2;
     }
     if (p.isSet("help")) {
         out << p.helpText();
+        return 0;
+    }
+    if (p.isSet("gemm")) {
+        bool okT = false;
+        const int threads = p.value("threads").toInt(&okT);
+        if (!okT || threads < 0) {
+            err << "bench: --threads must be >= 0\n";
+            return 2;
+        }
+        setMathThreads(threads);
+        const int n = 2048;
+        const Eigen::MatrixXf a = Eigen::MatrixXf::Random(n, n), b = Eigen::MatrixXf::Random(n, n);
+        Eigen::MatrixXf c(n, n);
+        std::vector<double> times;
+        for (int rep = 0; rep < 7; ++rep) {
+            const auto t0 = std::chrono::steady_clock::now();
+            // Column blocks of C per thread: the same split the engine's products use.
+            as::parallelFor(n, 64, [&](long from, long to) {
+                c.middleCols(from, to - from).noalias() = a * b.middleCols(from, to - from);
+            });
+            times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::sort(times.begin() + 1, times.end());  // the first run warms up
+        const double median = times[1 + (times.size() - 1) / 2];
+        QJsonObject o{{"impl", "attention-studio"}, {"gemm", n}, {"seconds", median},
+                      {"gflop_per_s", 2.0 * n * n * n / median / 1e9}, {"threads", as::engineThreads()}};
+        out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         return 0;
     }
     const QString name = p.value("config");

@@ -16,9 +16,11 @@ const char* kUsage =
     "usage: attention-studio-cli COMMAND [options]\n"
     "\n"
     "commands:\n"
-    "  train   train a Transformer on a built-in task and show what it learned\n"
-    "  bench   time training steps of the SPEC.md configurations (JSON)\n"
-    "  bleu    score translations against references (sacreBLEU's default BLEU)\n"
+    "  train      train on a built-in task (--task) or a parallel corpus (--data)\n"
+    "  translate  translate standard input with a trained model\n"
+    "  eval       NLL, loss, token accuracy and BLEU of a model on a corpus\n"
+    "  bench      time training steps of the SPEC.md configurations (JSON)\n"
+    "  bleu       score translations against references (sacreBLEU's default BLEU)\n"
     "\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
 }
@@ -46,6 +48,10 @@ int main(int argc, char** argv)
         return runBench(args);
     if (command == "bleu")
         return runBleu(args);
+    if (command == "translate")
+        return runTranslate(args);
+    if (command == "eval")
+        return runEval(args);
     err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
 }

@@ -14,44 +14,16 @@
 
 namespace {
 
-// "key=value,key=value" over the SPEC.md config keys.
-bool applyOverrides(const QString& spec, as::ModelConfig& c, QString* error)
-{
-    QJsonObject json;
-    for (const QString& kv : spec.split(',', Qt::SkipEmptyParts)) {
-        const qsizetype eq = kv.indexOf('=');
-        if (eq <= 0) {
-            *error = QStringLiteral("--config: '%1' is not key=value").arg(kv);
-            return false;
-        }
-        const QString key = kv.left(eq).trimmed(), value = kv.mid(eq + 1).trimmed();
-        bool isNumber = false;
-        const double num = value.toDouble(&isNumber);
-        json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
-    }
-    static const QStringList known = {"d_model", "heads", "d_ff", "encoder_layers",
-                                      "decoder_layers", "dropout", "label_smoothing", "norm",
-                                      "max_len"};
-    for (const QString& k : json.keys())
-        if (!known.contains(k)) {
-            *error = QStringLiteral("--config: unknown key '%1' (known: %2)").arg(k, known.join(", "));
-            return false;
-        }
-    auto parsed = as::ModelConfig::fromJson(json, error, c);
-    if (!parsed)
-        return false;
-    c = *parsed;
-    return true;
-}
-
 }  // namespace
 
 int runTrain(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser p;
-    p.setApplicationDescription("Train a Transformer on a built-in task, then translate the "
-                                "task's examples greedily.");
+    p.setApplicationDescription(
+        "Train a Transformer. With --task: a built-in task, then the greedy translations of its "
+        "examples. With --data: a parallel corpus (source<TAB>target, or manythings' Anki "
+        "format), saved to --out at the end and on Ctrl+C.");
     p.addHelpOption();
     p.addOption({"task", "Built-in task: toy or copy.", "name", "toy"});
     p.addOption({"steps", "Training steps (default: the task's).", "N"});
@@ -59,10 +31,19 @@ int runTrain(const QStringList& args)
     p.addOption({"batch", "Sentences per batch (copy task).", "N"});
     p.addOption({"warmup", "Noam warmup steps.", "N"});
     p.addOption({"factor", "Noam factor.", "F"});
-    p.addOption({"config", "Model overrides, e.g. d_model=128,heads=8,norm=post.", "k=v,…"});
-    p.addOption({"threads", "Threads for the maths (0 = all cores). The built-in tasks' models "
-                            "are too small to gain from more than one.", "N", "1"});
-    p.addOption({"log-every", "Print progress every N steps.", "N", "25"});
+    p.addOption({"config", "Model: tiny, small, base and/or key=value overrides, e.g. "
+                          "small,dropout=0.2 or d_model=128,heads=8,norm=post.", "spec"});
+    p.addOption({"threads", "Threads for the maths (0 = all cores; --task default 1: its "
+                            "small models gain nothing from more).", "N"});
+    p.addOption({"log-every", "Print progress every N steps (--task).", "N", "25"});
+    p.addOption({"data", "Training corpus.", "TRAIN.tsv"});
+    p.addOption({"valid", "Validation corpus (default: 2% held out of --data).", "V.tsv"});
+    p.addOption({"out", "Where to save the model (.safetensors).", "MODEL"});
+    p.addOption({"minutes", "Train for this much wall-clock time (--data).", "M"});
+    p.addOption({"batch-tokens", "Token budget of a batch (--data).", "N", "2000"});
+    p.addOption({"valid-every", "Steps between validations (--data).", "N", "500"});
+    p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
+    p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {
         err << p.errorText() << "\n\n" << p.helpText();
         return 2;
@@ -71,6 +52,8 @@ int runTrain(const QStringList& args)
         out << p.helpText();
         return 0;
     }
+    if (p.isSet("data"))
+        return runTrainCorpus(p);
     auto number = [&](const char* name, double fallback, double lo, double hi, bool* ok) {
         if (!p.isSet(name))
             return fallback;
@@ -96,12 +79,12 @@ int runTrain(const QStringList& args)
     const int batch = int(number("batch", def.batchSize, 1, 1e6, &ok));
     def.train.warmup = long(number("warmup", double(def.train.warmup), 1, 1e9, &ok));
     def.train.factor = number("factor", def.train.factor, 0, 1e6, &ok);
-    const int threads = int(number("threads", 1, 0, 1024, &ok));
+    const int threads = int(number("threads", 1, 0, 1024, &ok));  // the task models are tiny
     const long logEvery = long(number("log-every", 25, 1, 1e9, &ok));
     if (!ok)
         return 2;
     QString error;
-    if (p.isSet("config") && !applyOverrides(p.value("config"), def.model, &error)) {
+    if (p.isSet("config") && !parseConfig(p.value("config"), &def.model, &error)) {
         err << "train: " << error << "\n";
         return 2;
     }

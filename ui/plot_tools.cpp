@@ -1,5 +1,7 @@
 #include "plot_tools.h"
 
+#include "io/atomic_file.h"
+
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
@@ -36,13 +38,7 @@ bool failWith(QString* error, const QString& msg)
 
 bool saveText(const QString& path, const QString& text, QString* error)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
-    const QByteArray bytes = text.toUtf8();
-    if (f.write(bytes) != bytes.size() || !f.commit())
-        return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
-    return true;
+    return writeFileAtomically(path, text.toUtf8(), error);
 }
 
 bool savePlotPng(QCustomPlot* plot, const QString& path, QString* error, int width, int height)

@@ -1,0 +1,389 @@
+#include "io/model_file.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <exception>
+#include <set>
+
+using namespace Qt::StringLiterals;
+
+namespace as {
+
+namespace {
+
+QString compactJson(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compactJson(const QJsonArray& a)
+{
+    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
+}
+
+QString shapeText(const std::vector<std::uint64_t>& shape)
+{
+    QString s = u"["_s;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? u", "_s : QString()) + QString::number(shape[i]);
+    return s + u']';
+}
+
+// Where value i of a tensor sits, for messages: "(row r, column c)" or "".
+QString position(const std::vector<std::uint64_t>& shape, std::uint64_t i)
+{
+    if (shape.size() != 2 || shape[1] == 0)
+        return {};
+    return QStringLiteral(" (row %1, column %2)").arg(i / shape[1]).arg(i % shape[1]);
+}
+
+// The first non-finite value of a tensor, described, or "".
+QString nonFinite(const float* v, std::uint64_t n, const std::vector<std::uint64_t>& shape)
+{
+    for (std::uint64_t i = 0; i < n; ++i)
+        if (!std::isfinite(v[i]))
+            return QStringLiteral("value %1%2 is %3")
+                .arg(i)
+                .arg(position(shape, i))
+                .arg(std::isnan(v[i]) ? u"NaN"_s : v[i] > 0 ? u"+Inf"_s : u"-Inf"_s);
+    return {};
+}
+
+struct Expected {
+    std::string name;
+    std::vector<std::uint64_t> shape;
+};
+
+// SPEC.md's parameter names and shapes for a configuration, in the model's order.
+std::vector<Expected> expectedParameters(const ModelConfig& c)
+{
+    const auto d = std::uint64_t(c.d_model), ff = std::uint64_t(c.d_ff);
+    std::vector<Expected> out;
+    auto linear = [&](const std::string& p, std::uint64_t in, std::uint64_t outDim) {
+        out.push_back({p + ".weight", {outDim, in}});
+        out.push_back({p + ".bias", {outDim}});
+    };
+    auto attention = [&](const std::string& p) {
+        for (const char* w : {".q", ".k", ".v"})
+            out.push_back({p + w + ".weight", {d, d}});
+        for (const char* w : {".q", ".k", ".v"})
+            out.push_back({p + w + ".bias", {d}});
+        linear(p + ".o", d, d);
+    };
+    auto norm = [&](const std::string& p) {
+        out.push_back({p + ".weight", {d}});
+        out.push_back({p + ".bias", {d}});
+    };
+    const bool pre = c.norm == NormPlacement::Pre;
+    out.push_back({"src_embed.weight", {std::uint64_t(c.src_vocab), d}});
+    out.push_back({"tgt_embed.weight", {std::uint64_t(c.tgt_vocab), d}});
+    for (int i = 0; i < c.encoder_layers; ++i) {
+        const std::string p = "encoder.layers." + std::to_string(i);
+        attention(p + ".self_attn");
+        linear(p + ".ffn.w1", d, ff);
+        linear(p + ".ffn.w2", ff, d);
+        norm(p + ".norm1");
+        norm(p + ".norm2");
+    }
+    if (pre)
+        norm("encoder.norm");
+    for (int i = 0; i < c.decoder_layers; ++i) {
+        const std::string p = "decoder.layers." + std::to_string(i);
+        attention(p + ".self_attn");
+        attention(p + ".cross_attn");
+        linear(p + ".ffn.w1", d, ff);
+        linear(p + ".ffn.w2", ff, d);
+        norm(p + ".norm1");
+        norm(p + ".norm2");
+        norm(p + ".norm3");
+    }
+    if (pre)
+        norm("decoder.norm");
+    linear("generator", d, std::uint64_t(c.tgt_vocab));
+    return out;
+}
+
+SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, const Vocab& tgt,
+                                  TokenizerKind srcTok, TokenizerKind tgtTok)
+{
+    SafetensorsMetadata meta;
+    meta.insert(u"format"_s, QString::fromLatin1(kModelFormat));
+    meta.insert(u"config"_s, compactJson(config.toJson()));
+    meta.insert(u"src_vocab"_s, compactJson(QJsonArray::fromStringList(src.tokens())));
+    meta.insert(u"tgt_vocab"_s, compactJson(QJsonArray::fromStringList(tgt.tokens())));
+    meta.insert(u"tokenizer"_s, compactJson(QJsonObject{{"src", tokenizerName(srcTok)},
+                                                        {"tgt", tokenizerName(tgtTok)}}));
+    return meta;
+}
+
+// The tensors of a model, or std::nullopt and *error when the model cannot be saved.
+std::optional<std::vector<SafetensorsEntry>> modelEntries(const Transformer<float>& model,
+                                                          const Vocab& src, const Vocab& tgt,
+                                                          QString* error)
+{
+    auto fail = [&](const QString& msg) -> std::optional<std::vector<SafetensorsEntry>> {
+        if (error)
+            *error = msg;
+        return std::nullopt;
+    };
+    const ModelConfig& c = model.config();
+    if (src.size() != c.src_vocab)
+        return fail(QStringLiteral("the source vocabulary has %1 tokens but the model's "
+                                   "src_embed.weight has %2 rows")
+                        .arg(src.size())
+                        .arg(c.src_vocab));
+    if (tgt.size() != c.tgt_vocab)
+        return fail(QStringLiteral("the target vocabulary has %1 tokens but the model's "
+                                   "tgt_embed.weight has %2 rows")
+                        .arg(tgt.size())
+                        .arg(c.tgt_vocab));
+    std::vector<SafetensorsEntry> entries;
+    const ParamStore<float>& ps = model.params();
+    for (const ParamInfo& p : ps.table()) {
+        SafetensorsEntry e{p.name, {}, ps.values() + p.offset};
+        for (int s : p.shape)
+            e.shape.push_back(std::uint64_t(s));
+        if (const QString bad = nonFinite(e.data, p.size, e.shape); !bad.isEmpty())
+            return fail(QStringLiteral("tensor '%1': %2; a model whose weights are not finite "
+                                       "(training diverged?) is not saved")
+                            .arg(QString::fromStdString(p.name), bad));
+        entries.push_back(std::move(e));
+    }
+    return entries;
+}
+
+std::optional<QJsonDocument> parseJsonText(const QString& text, const QString& field,
+                                           QString* error)
+{
+    QJsonParseError e;
+    QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &e);
+    if (e.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("__metadata__ '%1' is not valid JSON: %2 at character %3")
+                     .arg(field, e.errorString())
+                     .arg(e.offset);
+        return std::nullopt;
+    }
+    return doc;
+}
+
+bool parseVocab(const SafetensorsMetadata& meta, const QString& field, Vocab* out,
+                QString* error)
+{
+    const std::optional<QJsonDocument> doc = parseJsonText(meta.value(field), field, error);
+    if (!doc)
+        return false;
+    if (!doc->isArray()) {
+        *error = QStringLiteral("__metadata__ '%1' must be a JSON array of token strings")
+                     .arg(field);
+        return false;
+    }
+    const QJsonArray a = doc->array();
+    QStringList tokens;
+    tokens.reserve(a.size());
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (!a[i].isString()) {
+            *error = QStringLiteral("__metadata__ '%1': entry %2 is not a string").arg(field).arg(i);
+            return false;
+        }
+        tokens.push_back(a[i].toString());
+    }
+    QString why;
+    if (!Vocab::fromTokens(tokens, out, &why)) {
+        *error = QStringLiteral("__metadata__ '%1': %2").arg(field, why);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<QByteArray> serializeModel(const Transformer<float>& model, const Vocab& src,
+                                         const Vocab& tgt, TokenizerKind srcTok,
+                                         TokenizerKind tgtTok, QString* error)
+{
+    const auto entries = modelEntries(model, src, tgt, error);
+    if (!entries)
+        return std::nullopt;
+    return serializeSafetensors(*entries, modelMetadata(model.config(), src, tgt, srcTok, tgtTok),
+                                error);
+}
+
+bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
+               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error)
+{
+    const auto entries = modelEntries(model, src, tgt, error);
+    if (!entries)
+        return false;
+    return writeSafetensors(path, *entries,
+                            modelMetadata(model.config(), src, tgt, srcTok, tgtTok), error);
+}
+
+std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* error)
+{
+    QString why;
+    auto fail = [&](const QString& msg) -> std::optional<ModelBundle> {
+        if (error)
+            *error = msg;
+        return std::nullopt;
+    };
+    if (!file.hasMetadata())
+        return fail(QStringLiteral("no __metadata__: a model file needs its format, "
+                                   "configuration, vocabularies and tokenizers (a bare weight "
+                                   "file from other tools cannot be loaded as a model)"));
+    const SafetensorsMetadata& meta = file.metadata();
+    for (const QString& key : {u"format"_s, u"config"_s, u"src_vocab"_s, u"tgt_vocab"_s,
+                               u"tokenizer"_s})
+        if (!meta.contains(key))
+            return fail(QStringLiteral("__metadata__ has no '%1': not an Attention Studio model "
+                                       "file")
+                            .arg(key));
+    if (meta.value(u"format"_s) != QLatin1String(kModelFormat))
+        return fail(QStringLiteral("format is '%1'; this program reads '%2'")
+                        .arg(meta.value(u"format"_s), QLatin1String(kModelFormat)));
+
+    ModelBundle b;
+    // Configuration.
+    const std::optional<QJsonDocument> configDoc = parseJsonText(meta.value(u"config"_s),
+                                                                 u"config"_s, &why);
+    if (!configDoc)
+        return fail(why);
+    if (!configDoc->isObject())
+        return fail(u"__metadata__ 'config' must be a JSON object"_s);
+    const QJsonObject configJson = configDoc->object();
+    const std::optional<ModelConfig> config = ModelConfig::fromJson(configJson, &why);
+    if (!config)
+        return fail(why);
+    b.config = *config;
+
+    // Vocabularies: their sizes are the model's vocabulary sizes.
+    if (!parseVocab(meta, u"src_vocab"_s, &b.srcVocab, &why)
+        || !parseVocab(meta, u"tgt_vocab"_s, &b.tgtVocab, &why))
+        return fail(why);
+    for (auto [key, field, vocab] : {std::tuple{"src_vocab", &b.config.src_vocab, &b.srcVocab},
+                                     std::tuple{"tgt_vocab", &b.config.tgt_vocab, &b.tgtVocab}}) {
+        if (configJson.contains(QLatin1String(key)) && *field != vocab->size())
+            return fail(QStringLiteral("config says %1 is %2 but the vocabulary lists %3 tokens")
+                            .arg(QLatin1String(key))
+                            .arg(*field)
+                            .arg(vocab->size()));
+        *field = vocab->size();
+    }
+    if (const QString bad = b.config.validate(); !bad.isEmpty())
+        return fail(u"config: "_s + bad);
+
+    // Tokenisers.
+    const std::optional<QJsonDocument> tokDoc = parseJsonText(meta.value(u"tokenizer"_s),
+                                                              u"tokenizer"_s, &why);
+    if (!tokDoc)
+        return fail(why);
+    if (!tokDoc->isObject())
+        return fail(u"__metadata__ 'tokenizer' must be a JSON object {\"src\": …, \"tgt\": …}"_s);
+    for (auto [key, side, kind] : {std::tuple{"src", "source", &b.srcTok},
+                                   std::tuple{"tgt", "target", &b.tgtTok}}) {
+        const QJsonValue v = tokDoc->object().value(QLatin1String(key));
+        if (!v.isString())
+            return fail(QStringLiteral("tokenizer: no %1 tokenizer name ('%2')")
+                            .arg(QLatin1String(side), QLatin1String(key)));
+        const std::optional<TokenizerKind> k = tokenizerFromName(v.toString());
+        if (!k)
+            return fail(QStringLiteral("tokenizer: unknown %1 tokenizer '%2' (known: %3, %4)")
+                            .arg(QLatin1String(side), v.toString(),
+                                 tokenizerName(TokenizerKind::CjkChar),
+                                 tokenizerName(TokenizerKind::Word)));
+        *kind = *k;
+    }
+
+    // Parameters: exactly SPEC.md's names, with the shapes the configuration implies. Each
+    // layer has at least 16 tensors, so a layer count above the file's tensor count is wrong
+    // before any list is built (a corrupt count must not make us allocate).
+    const auto fileTensors = std::uint64_t(file.tensors().size());
+    if (std::uint64_t(b.config.encoder_layers) > fileTensors
+        || std::uint64_t(b.config.decoder_layers) > fileTensors)
+        return fail(QStringLiteral("config asks for %1 encoder and %2 decoder layers but the "
+                                   "file holds only %3 tensors")
+                        .arg(b.config.encoder_layers)
+                        .arg(b.config.decoder_layers)
+                        .arg(fileTensors));
+    const std::vector<Expected> expected = expectedParameters(b.config);
+    std::set<std::string> expectedNames;
+    for (const Expected& e : expected) {
+        expectedNames.insert(e.name);
+        const SafetensorsTensor* t = file.find(e.name);
+        if (!t)
+            return fail(QStringLiteral("missing parameter '%1' (shape %2)")
+                            .arg(QString::fromStdString(e.name), shapeText(e.shape)));
+        if (t->shape != e.shape) {
+            QString msg = QStringLiteral("tensor '%1' has shape %2 but the configuration needs %3")
+                              .arg(QString::fromStdString(e.name), shapeText(t->shape),
+                                   shapeText(e.shape));
+            const bool src = e.name == "src_embed.weight";
+            const bool tgt = e.name == "tgt_embed.weight" || e.name.starts_with("generator.");
+            if ((src || tgt) && !t->shape.empty() && t->shape[0] != e.shape[0])
+                msg += QStringLiteral(": the %1 vocabulary (%2 tokens) does not fit the weights")
+                           .arg(src ? u"source"_s : u"target"_s)
+                           .arg(e.shape[0]);
+            return fail(msg);
+        }
+    }
+    for (const SafetensorsTensor& t : file.tensors()) {
+        if (expectedNames.count(t.name))
+            continue;
+        const QString name = QString::fromStdString(t.name);
+        if (b.config.norm == NormPlacement::Post
+            && (t.name.starts_with("encoder.norm.") || t.name.starts_with("decoder.norm.")))
+            return fail(QStringLiteral("unexpected tensor '%1': a post-norm model has no "
+                                       "encoder.norm or decoder.norm")
+                            .arg(name));
+        return fail(QStringLiteral("unexpected tensor '%1' (not a parameter of this model)")
+                        .arg(name));
+    }
+
+    // Every shape matches the file, so the model is no larger than the file.
+    try {
+        b.model = std::make_unique<Transformer<float>>(b.config);
+    } catch (const std::exception& e) {
+        return fail(QStringLiteral("cannot build the model: %1").arg(QString::fromUtf8(e.what())));
+    }
+    ParamStore<float>& ps = b.model->params();
+    if (ps.table().size() != expected.size())
+        return fail(u"internal error: the model's parameters differ from SPEC.md's names"_s);
+    for (const ParamInfo& p : ps.table()) {
+        const SafetensorsTensor* t = file.find(p.name);
+        if (!t || t->elements() != p.size)
+            return fail(QStringLiteral("internal error: the model's parameter '%1' differs from "
+                                       "SPEC.md")
+                            .arg(QString::fromStdString(p.name)));
+        float* v = ps.values() + p.offset;
+        file.copyValues(*t, v);
+        if (const QString bad = nonFinite(v, p.size, t->shape); !bad.isEmpty())
+            return fail(QStringLiteral("tensor '%1': %2 (weights must be finite)")
+                            .arg(QString::fromStdString(p.name), bad));
+    }
+    return b;
+}
+
+std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error)
+{
+    const std::optional<SafetensorsFile> file = SafetensorsFile::parse(std::move(bytes), error);
+    if (!file)
+        return std::nullopt;
+    return loadModelFrom(*file, error);
+}
+
+std::optional<ModelBundle> loadModel(const QString& path, QString* error)
+{
+    const std::optional<SafetensorsFile> file = SafetensorsFile::read(path, error);
+    if (!file)
+        return std::nullopt;
+    QString why;
+    std::optional<ModelBundle> b = loadModelFrom(*file, &why);
+    if (!b && error)
+        *error = QFileInfo(path).fileName() + u": "_s + why;
+    return b;
+}
+
+}  // namespace as

@@ -1,0 +1,48 @@
+#pragma once
+// A trained model as one .safetensors file (SPEC.md, "Weight files"): every parameter under
+// its SPEC name as F32, and "__metadata__" with the format tag, the configuration, both
+// vocabularies and both tokenisers, so that the file alone is enough to translate with.
+#include "io/safetensors.h"
+#include "model/config.h"
+#include "model/transformer.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace as {
+
+inline constexpr char kModelFormat[] = "attention-studio/1";
+
+// Everything a model file holds. config.src_vocab / tgt_vocab equal the vocabulary sizes.
+struct ModelBundle {
+    ModelConfig config;
+    Vocab srcVocab, tgtVocab;
+    TokenizerKind srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
+    std::unique_ptr<Transformer<float>> model;
+};
+
+// Writes atomically (the previous file survives any failure). Refuses, with *error, a model
+// whose vocabularies do not fit its embeddings or whose weights are not all finite: such a
+// file could not be loaded again.
+bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
+               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error);
+// The same file as bytes.
+std::optional<QByteArray> serializeModel(const Transformer<float>& model, const Vocab& src,
+                                         const Vocab& tgt, TokenizerKind srcTok,
+                                         TokenizerKind tgtTok, QString* error);
+
+// Reads and checks the whole file before building the model: the container, the format tag,
+// configuration, vocabularies and tokenisers, every expected parameter present with its exact
+// shape and nothing else, every value finite. std::nullopt and *error (naming the file and
+// the tensor or field) on any problem; nothing partly loaded is returned. The metadata is
+// required: a bare weight file (e.g. from safetensors.torch.save_file) is not a model file.
+std::optional<ModelBundle> loadModel(const QString& path, QString* error);
+std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error);
+std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* error);
+
+}  // namespace as

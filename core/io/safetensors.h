@@ -1,0 +1,89 @@
+#pragma once
+// The safetensors container (https://github.com/huggingface/safetensors), F32 only:
+//   8 bytes   N, little-endian u64
+//   N bytes   UTF-8 JSON object: {"__metadata__": {str: str}, name: {"dtype": "F32",
+//             "shape": [...], "data_offsets": [begin, end]}, ...}, padded with spaces to a
+//             multiple of 8
+//   the rest  raw little-endian tensor bytes; offsets are relative to the end of the header
+// The writer lays tensors out as the reference implementation does (sorted by name, bytewise),
+// so for F32 tensors its bytes equal the reference's (metadata keys sorted, which the
+// reference leaves in hash order). The reader checks everything the reference checks, and
+// duplicate keys too, before any data is handed out.
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace as {
+
+// "__metadata__": string keys to string values. Written only when not empty.
+using SafetensorsMetadata = QMap<QString, QString>;
+
+// One tensor to write. name: UTF-8, unique, not "__metadata__".
+struct SafetensorsEntry {
+    std::string name;
+    std::vector<std::uint64_t> shape;  // row-major; [] is a scalar (one value)
+    const float* data = nullptr;       // product(shape) values
+};
+
+// Largest header the reference implementation accepts (MAX_HEADER_SIZE).
+inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
+
+// The whole file as bytes (tests and small files). std::nullopt and *error when an entry is
+// invalid (empty or duplicate name, shape product overflowing, null data).
+std::optional<QByteArray> serializeSafetensors(const std::vector<SafetensorsEntry>& tensors,
+                                               const SafetensorsMetadata& metadata,
+                                               QString* error);
+
+// Writes the file atomically (QSaveFile): on any failure the previous file at `path`, if any,
+// is left as it was and *error says what went wrong.
+bool writeSafetensors(const QString& path, const std::vector<SafetensorsEntry>& tensors,
+                      const SafetensorsMetadata& metadata, QString* error);
+
+// A tensor of a parsed file. begin/end: byte offsets relative to the data region.
+struct SafetensorsTensor {
+    std::string name;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t begin = 0, end = 0;
+    std::uint64_t elements() const { return (end - begin) / 4; }
+};
+
+// A validated file held in memory. Every accessor works on data that has passed the checks.
+class SafetensorsFile {
+public:
+    // Reads the whole file and parses it; std::nullopt and *error (naming the tensor or field
+    // and what is wrong) when the file cannot be read or is not a valid F32 safetensors file.
+    static std::optional<SafetensorsFile> read(const QString& path, QString* error);
+    static std::optional<SafetensorsFile> parse(QByteArray bytes, QString* error);
+
+    // In data order (ascending offsets).
+    const std::vector<SafetensorsTensor>& tensors() const { return tensors_; }
+    const SafetensorsTensor* find(std::string_view name) const;
+
+    bool hasMetadata() const { return hasMetadata_; }
+    const SafetensorsMetadata& metadata() const { return metadata_; }
+
+    std::uint64_t headerSize() const { return headerSize_; }  // N
+    std::uint64_t dataSize() const { return dataSize_; }
+
+    // Copies the tensor's elements() values into out, converting from little-endian.
+    void copyValues(const SafetensorsTensor& tensor, float* out) const;
+
+private:
+    SafetensorsFile() = default;
+
+    QByteArray bytes_;
+    std::uint64_t headerSize_ = 0, dataSize_ = 0;
+    std::vector<SafetensorsTensor> tensors_;
+    std::map<std::string, std::size_t, std::less<>> index_;
+    bool hasMetadata_ = false;
+    SafetensorsMetadata metadata_;
+};
+
+}  // namespace as
