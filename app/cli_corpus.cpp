@@ -39,10 +39,14 @@ QString clock(double seconds)
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
 }
 
-std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err)
+// toEnglish: for manythings' Anki files (English<TAB>other<TAB>attribution), translate the
+// other language into English (true) or English into it (false).
+std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
+                                                 bool toEnglish = true)
 {
     as::CorpusOptions o;
     o.format = as::guessFormat(path);
+    o.anki_english_is_target = toEnglish;
     as::CorpusReport report;
     QString error;
     auto pairs = as::readCorpus(path, o, report, &error);
@@ -148,12 +152,18 @@ int runTrainCorpus(QCommandLineParser& p)
     }
     as::setEngineThreads(threads);
 
-    auto trainPairs = readPairs(p.value("data"), err);
+    const QString direction = p.value("anki-direction");
+    if (direction != "to-english" && direction != "from-english") {
+        err << "train: --anki-direction must be to-english or from-english\n";
+        return 2;
+    }
+    const bool toEnglish = direction == "to-english";
+    auto trainPairs = readPairs(p.value("data"), err, toEnglish);
     if (!trainPairs)
         return 1;
     QList<as::SentencePair> validPairs;
     if (p.isSet("valid")) {
-        auto v = readPairs(p.value("valid"), err);
+        auto v = readPairs(p.value("valid"), err, toEnglish);
         if (!v)
             return 1;
         validPairs = *v;

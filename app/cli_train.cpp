@@ -25,7 +25,7 @@ int runTrain(const QStringList& args)
         "examples. With --data: a parallel corpus (source<TAB>target, or manythings' Anki "
         "format), saved to --out at the end and on Ctrl+C.");
     p.addHelpOption();
-    p.addOption({"task", "Built-in task: toy or copy.", "name", "toy"});
+    p.addOption({"task", "Built-in task: toy, copy, reverse or sort.", "name", "toy"});
     p.addOption({"steps", "Training steps (default: the task's).", "N"});
     p.addOption({"seed", "Random seed.", "S", "1"});
     p.addOption({"batch", "Sentences per batch (copy task).", "N"});
@@ -42,6 +42,8 @@ int runTrain(const QStringList& args)
     p.addOption({"minutes", "Train for this much wall-clock time (--data).", "M"});
     p.addOption({"batch-tokens", "Token budget of a batch (--data).", "N", "2000"});
     p.addOption({"valid-every", "Steps between validations (--data).", "N", "500"});
+    p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
+                                   "attribution): to-english or from-english.", "dir", "to-english"});
     p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
     p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {
@@ -136,6 +138,7 @@ int runTrain(const QStringList& args)
         }
     }
 
+    const double trainSeconds = clock.elapsed() / 1000.0;
     out << "\ngreedy translations:\n";
     int exact = 0;
     for (const as::TokenPair& ex : task.examples) {
@@ -148,5 +151,9 @@ int runTrain(const QStringList& args)
             << (same ? "   ✓" : QStringLiteral("   ✗ (expected: %1)").arg(ex.tgt.join(' '))) << "\n";
     }
     out << exact << " of " << task.examples.size() << " exactly right\n";
+    out << QStringLiteral("trained %1 steps in %2 s (%3 steps/s)\n")
+               .arg(steps)
+               .arg(trainSeconds, 0, 'f', 2)
+               .arg(double(steps) / std::max(trainSeconds, 1e-9), 0, 'f', 1);
     return 0;
 }

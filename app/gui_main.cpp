@@ -8,7 +8,7 @@
 #include <QEventLoop>
 #include <QTimer>
 
-#include <Eigen/Core>
+#include "model/parallel.h"
 
 #include <cstdio>
 
@@ -34,11 +34,17 @@ int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int 
     w.applySettings(s);
     if (!waitFor([&] { return w.currentStep() == 0; }, 10000))
         return 1;
+    QElapsedTimer trainClock;
+    trainClock.start();
     emit w.stepRequested(steps);
     if (!waitFor([&] { return w.currentStep() >= steps; }, 600000)) {
         std::fprintf(stderr, "attention-studio: training did not reach step %d\n", steps);
         return 1;
     }
+    const double seconds = trainClock.elapsed() / 1000.0;
+    std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s), window "
+                "updating throughout\n",
+                steps, qPrintable(task), seconds, steps / std::max(seconds, 1e-9));
     // Show a translation of the first example in the translate view.
     if (task == "toy") {
         bool done = false;
@@ -66,7 +72,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName("attention-studio");
     QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION_STRING));
     QApplication::setDesktopFileName("attention-studio");
-    Eigen::setNbThreads(1);  // the built-in tasks' models are too small to gain from more
+    as::setEngineThreads(1);  // the built-in tasks' models are too small to gain from more
 
     QCommandLineParser p;
     p.setApplicationDescription("Train a Transformer and watch it learn.");
@@ -74,7 +80,7 @@ int main(int argc, char** argv)
     p.addVersionOption();
     p.addOption({"screenshot", "Train without showing the window, write one PNG per view "
                                "into DIR, then exit.", "DIR"});
-    p.addOption({"task", "Built-in task for --screenshot: toy or copy.", "name", "toy"});
+    p.addOption({"task", "Built-in task for --screenshot: toy, copy, reverse or sort.", "name", "toy"});
     p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
     p.process(app);
 

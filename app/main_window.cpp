@@ -17,6 +17,8 @@
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -32,6 +34,53 @@
 namespace as {
 
 namespace {
+
+// The last settings applied, so that the window reopens as it was left.
+void saveSettings(QSettings& st, const SessionSettings& s)
+{
+    st.beginGroup("session");
+    st.setValue("task", s.task);
+    st.setValue("model", QString::fromUtf8(QJsonDocument(s.model.toJson()).toJson(QJsonDocument::Compact)));
+    st.setValue("factor", s.train.factor);
+    st.setValue("warmup", qlonglong(s.train.warmup));
+    st.setValue("seed", qulonglong(s.train.seed));
+    st.setValue("batch", s.batchSize);
+    st.setValue("planned", qlonglong(s.plannedSteps));
+    st.setValue("evalEvery", s.evalEvery);
+    st.endGroup();
+}
+
+// Anything missing or not valid falls back to the task's defaults.
+SessionSettings loadSettings(QSettings& st)
+{
+    st.beginGroup("session");
+    QString task = st.value("task", "toy").toString();
+    if (!builtinTaskNames().contains(task))
+        task = "toy";
+    SessionSettings s = SessionSettings::defaultsFor(task);
+    const QJsonObject model = QJsonDocument::fromJson(st.value("model").toString().toUtf8()).object();
+    QString error;
+    if (auto c = ModelConfig::fromJson(model, &error, s.model)) {
+        ModelConfig check = *c;
+        check.src_vocab = check.tgt_vocab = 100;  // the task supplies the real sizes
+        if (check.validate().isEmpty())
+            s.model = *c;
+    }
+    auto positive = [&](const char* key, auto fallback) {
+        bool ok = false;
+        const double v = st.value(key).toDouble(&ok);
+        return ok && v > 0 ? decltype(fallback)(v) : fallback;
+    };
+    s.train.factor = positive("factor", s.train.factor);
+    s.train.warmup = positive("warmup", s.train.warmup);
+    s.train.seed = st.value("seed", qulonglong(s.train.seed)).toULongLong();
+    s.batchSize = positive("batch", s.batchSize);
+    s.plannedSteps = positive("planned", s.plannedSteps);
+    s.evalEvery = st.value("evalEvery", s.evalEvery).toInt();
+    st.endGroup();
+    return s;
+}
+
 QString clock(double seconds)
 {
     if (seconds < 0)
@@ -108,9 +157,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreState(store.value("window/state").toByteArray());
     if (!store.contains("window/geometry"))
         resize(1400, 900);
-    SessionSettings start = SessionSettings::defaultsFor(store.value("session/task", "toy").toString());
-    if (start.task.isEmpty() || !builtinTaskNames().contains(start.task))
-        start = SessionSettings::defaultsFor("toy");
+    const SessionSettings start = loadSettings(store);
     settingsPanel_->setSettings(start);
     applySettings(start);
 }
@@ -217,7 +264,8 @@ void MainWindow::applySettings(const SessionSettings& s)
     loss_->reset();
     lr_->reset();
     attention_->reset();
-    QSettings().setValue("session/task", s.task);
+    QSettings store;
+    saveSettings(store, s);
     emit configureRequested(s);
     emit stepsPerSecondRequested(speed_->currentData().toDouble());
 }

@@ -1,5 +1,7 @@
 #include "text/tasks.h"
 
+#include <algorithm>
+
 namespace as {
 
 Batch encodePairs(const Task& task, const std::vector<TokenPair>& pairs)
@@ -84,9 +86,77 @@ Task makeCopyTask(int batchSize, int length, std::uint64_t exampleSeed)
     return t;
 }
 
+namespace {
+
+// A task over random sequences of the symbols 1–10 whose target is transform(source).
+Task makeSymbolTask(const QString& name, const QString& description, int batchSize,
+                    int maxLength, std::uint64_t exampleSeed,
+                    std::function<QStringList(const QStringList&)> transform)
+{
+    Task t;
+    t.name = name;
+    t.description = description;
+    QStringList symbols;
+    for (int i = 1; i <= 10; ++i)
+        symbols.push_back(QString::number(i));
+    t.srcVocab = Vocab::build({symbols});
+    t.tgtVocab = t.srcVocab;
+    auto draw = [maxLength](Rng& rng) {
+        const int len = 3 + int(rng.below(std::uint64_t(std::max(1, maxLength - 2))));
+        QStringList s;
+        for (int i = 0; i < len; ++i)
+            s.push_back(QString::number(1 + int(rng.below(10))));
+        return s;
+    };
+    Rng ex(exampleSeed);
+    for (int i = 0; i < 5; ++i) {
+        const QStringList s = draw(ex);
+        t.examples.push_back({s, transform(s)});
+    }
+    for (int i = 0; i < 64; ++i) {
+        const QStringList s = draw(ex);
+        t.validation.push_back({s, transform(s)});
+    }
+    const Vocab v = t.srcVocab;
+    t.nextBatch = [v, batchSize, draw, transform](Rng& rng) {
+        std::vector<std::vector<int>> src, tgt;
+        for (int i = 0; i < batchSize; ++i) {
+            const QStringList s = draw(rng);
+            src.push_back(v.encode(s));
+            tgt.push_back(v.encode(transform(s)));
+        }
+        return makeBatch(src, tgt);
+    };
+    return t;
+}
+
+}  // namespace
+
+Task makeReverseTask(int batchSize, int maxLength, std::uint64_t exampleSeed)
+{
+    return makeSymbolTask("reverse", QStringLiteral("reverse random sequences of the symbols 1–10"),
+                          batchSize, maxLength, exampleSeed, [](const QStringList& s) {
+                              QStringList r(s.rbegin(), s.rend());
+                              return r;
+                          });
+}
+
+Task makeSortTask(int batchSize, int maxLength, std::uint64_t exampleSeed)
+{
+    return makeSymbolTask("sort", QStringLiteral("sort random sequences of the symbols 1–10"),
+                          batchSize, maxLength, exampleSeed, [](const QStringList& s) {
+                              QStringList r = s;
+                              std::sort(r.begin(), r.end(), [](const QString& a, const QString& b) {
+                                  return a.toInt() < b.toInt();
+                              });
+                              return r;
+                          });
+}
+
 QStringList builtinTaskNames()
 {
-    return {QStringLiteral("toy"), QStringLiteral("copy")};
+    return {QStringLiteral("toy"), QStringLiteral("copy"), QStringLiteral("reverse"),
+            QStringLiteral("sort")};
 }
 
 Task makeBuiltinTask(const QString& name, int batchSize)
@@ -95,6 +165,10 @@ Task makeBuiltinTask(const QString& name, int batchSize)
         return makeToyTask();
     if (name == "copy")
         return makeCopyTask(batchSize);
+    if (name == "reverse")
+        return makeReverseTask(batchSize);
+    if (name == "sort")
+        return makeSortTask(batchSize);
     return {};
 }
 

@@ -38,6 +38,11 @@ Task makeCopyTask(int batchSize = 32, int length = 10, std::uint64_t exampleSeed
 // One random copy sequence (as tokens), drawn from rng.
 QStringList randomCopySequence(Rng& rng, int length);
 
+// "reverse": the target is the source backwards; "sort": the source's symbols in ascending
+// order. Random sequences of the symbols 1–10 of lengths 3 … maxLength.
+Task makeReverseTask(int batchSize = 32, int maxLength = 10, std::uint64_t exampleSeed = 12345);
+Task makeSortTask(int batchSize = 32, int maxLength = 10, std::uint64_t exampleSeed = 12345);
+
 QStringList builtinTaskNames();
 // A task with an empty name when `name` is not a built-in task.
 Task makeBuiltinTask(const QString& name, int batchSize);

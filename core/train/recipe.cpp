@@ -13,7 +13,7 @@ TaskRecipe recipeFor(const QString& task)
     r.model.label_smoothing = 0.1;
     r.model.max_len = 32;
     r.train.seed = 1;
-    if (task == "copy") {
+    if (task == "copy" || task == "reverse" || task == "sort") {
         r.train.warmup = 200;
         r.steps = 1200;
         r.batchSize = 32;
