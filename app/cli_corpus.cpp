@@ -182,6 +182,23 @@ int runTrainCorpus(QCommandLineParser& p)
                 return 2;
             }
         }
+    // "S,T": one whole number for each side.
+    auto pairOf = [&](const char* opt, int* src, int* tgt) {
+        const QStringList parts = p.value(opt).split(',');
+        bool ok1 = false, ok2 = false;
+        if (parts.size() == 2) {
+            *src = parts[0].toInt(&ok1);
+            *tgt = parts[1].toInt(&ok2);
+        }
+        if (!ok1 || !ok2 || *src < 0 || *tgt < 0) {
+            err << "train: --" << opt << " takes two whole numbers, source,target\n";
+            return false;
+        }
+        return true;
+    };
+    if (!pairOf("min-freq", &dopt.src_min_freq, &dopt.tgt_min_freq)
+        || !pairOf("max-vocab", &dopt.src_max_vocab, &dopt.tgt_max_vocab))
+        return 2;
     const as::ParallelData data = as::ParallelData::build(*trainPairs, dopt);
     const as::EncodedSplit valid = data.encode(validPairs);
     out << "train: " << data.train().stats.summary() << "\n"

@@ -44,6 +44,10 @@ int runTrain(const QStringList& args)
     p.addOption({"valid-every", "Steps between validations (--data).", "N", "500"});
     p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
                                    "attribution): to-english or from-english.", "dir", "to-english"});
+    p.addOption({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
+                             "(default 1,2).", "S,T", "1,2"});
+    p.addOption({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
+                              "limit).", "S,T", "0,0"});
     p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
     p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {

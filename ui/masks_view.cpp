@@ -87,7 +87,7 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
     smooth_ = makeHeatmap(smoothPlot_, true, sequentialGradient());
     smoothPlot_->xAxis2->setTicks(false);  // the box's far sides: a frame, not a second scale
     smoothPlot_->yAxis2->setTicks(false);
-    smooth_.scale->axis()->setLabel(tr("q"));
+    smooth_.scale->axis()->setLabel(tr("target probability q"));
     smoothTitle_ = addTitle(smoothPlot_, tr("Label-smoothed target q"), font());
     smoothPlot_->xAxis->setLabel(tr("vocabulary id"));
     smoothPlot_->yAxis->setLabel(tr("target position: id"));
