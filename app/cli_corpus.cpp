@@ -98,6 +98,25 @@ bool parseConfig(const QString& spec, as::ModelConfig* c, QString* error)
 
 namespace {
 
+// --max-len N: a fixed limit; otherwise 2 x |source| + 10 (an untrained or confused model can
+// otherwise loop on one token up to max_len, and one such output costs more BLEU than it
+// could ever earn).
+bool outputLimit(QCommandLineParser& p, as::DecodeOptions* o, QTextStream& err)
+{
+    if (p.isSet("max-len")) {
+        bool ok = false;
+        o->maxLen = p.value("max-len").toInt(&ok);
+        if (!ok || o->maxLen < 1) {
+            err << "--max-len must be a whole number >= 1\n";
+            return false;
+        }
+        return true;
+    }
+    o->maxLenA = 2.0;
+    o->maxLenB = 10;
+    return true;
+}
+
 std::optional<as::ModelBundle> loadOrComplain(const QString& path, QTextStream& err)
 {
     QString error;
@@ -317,6 +336,8 @@ int runTranslate(const QStringList& args)
     p.addOption({"beam", "Beam width (1 = greedy).", "K", "1"});
     p.addOption({"nbest", "Translations per line (≤ beam).", "N", "1"});
     p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "1"});
+    p.addOption({"max-len", "Longest output in tokens (default: 2 x source length + 10, at most "
+                            "the model's max_len).", "N"});
     if (!p.parse(args)) {
         err << "translate: " << p.errorText() << "\n\n" << p.helpText();
         return 2;
@@ -341,11 +362,13 @@ int runTranslate(const QStringList& args)
     as::DecodeOptions o;
     o.beam = beam;
     o.nbest = nbest;
-    o.maxLen = std::min(bundle->config.max_len, 200);
+    if (!outputLimit(p, &o, err))
+        return 2;
     while (!in.atEnd()) {
         const QString line = in.readLine();
         const as::EncodedSentence s = data.encodeSource(line.left(2000));
-        const as::DecodeResult r = beam == 1 ? as::greedyDecode(*bundle->model, s.ids, o.maxLen)
+        const int limit = o.limitFor(int(s.ids.size()), bundle->config.max_len);
+        const as::DecodeResult r = beam == 1 ? as::greedyDecode(*bundle->model, s.ids, limit)
                                              : as::beamSearch(*bundle->model, s.ids, o);
         if (nbest == 1) {
             out << data.decodeTarget(r.nbest[0].tokens) << "\n";
@@ -374,6 +397,8 @@ int runEval(const QStringList& args)
     p.addOption({"out", "Write the translations here, one per line.", "HYP.txt"});
     p.addOption({"json", "Print one JSON object."});
     p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "0"});
+    p.addOption({"max-len", "Longest output in tokens (default: 2 x source length + 10, at most "
+                            "the model's max_len).", "N"});
     if (!p.parse(args)) {
         err << "eval: " << p.errorText() << "\n\n" << p.helpText();
         return 2;
@@ -408,7 +433,8 @@ int runEval(const QStringList& args)
     }
     as::DecodeOptions o;
     o.beam = beam;
-    o.maxLen = std::min(bundle->config.max_len, 200);
+    if (!outputLimit(p, &o, err))
+        return 2;
     const as::TranslateResult tr = as::translate(*bundle->model, sources, o);
     QStringList hyps;
     for (const auto& ids : tr.best)

@@ -6,6 +6,14 @@
 
 namespace as {
 
+int DecodeOptions::limitFor(int srcLen, int modelMaxLen) const
+{
+    int limit = maxLen > 0 ? maxLen : modelMaxLen;
+    if (maxLenA > 0.0)
+        limit = std::min(limit, int(maxLenA * srcLen) + maxLenB);
+    return std::max(limit, 1);
+}
+
 double lengthPenalty(int length, double alpha)
 {
     return std::pow((5.0 + length) / 6.0, alpha);
@@ -100,7 +108,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
 {
     const int k = std::max(1, o.beam);
     const double alpha = std::max(0.0, o.alpha);  // the stopping bound needs lp to grow
-    const int maxLen = o.maxLen > 0 ? o.maxLen : model.config().max_len;
+    const int maxLen = o.limitFor(int(srcIn.size()), model.config().max_len);
     const std::vector<int> src = sourceOrPad(srcIn);
     const int S = int(src.size());
     const int d = model.config().d_model;

@@ -34,6 +34,12 @@ struct DecodeOptions {
     int nbest = 1;
     double alpha = 0.6;  // GNMT length penalty lp = ((5 + |y|) / 6)^alpha
     int maxLen = 0;      // 0: the model's max_len
+    // Output length limit relative to the source, as fairseq's max-len-a/b: at most
+    // maxLenA * |src| + maxLenB tokens (and never more than maxLen). 0 = no relative limit.
+    double maxLenA = 0.0;
+    int maxLenB = 0;
+    // The limit for a source of srcLen tokens under these options and the model's max_len.
+    int limitFor(int srcLen, int modelMaxLen) const;
 };
 
 double lengthPenalty(int length, double alpha);

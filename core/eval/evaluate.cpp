@@ -35,7 +35,8 @@ TranslateResult translate(Transformer<T>& model, const std::vector<std::vector<i
     r.best.reserve(sources.size());
     for (int i = 0; i < total; ++i) {
         const std::vector<int>& src = sources[std::size_t(i)];
-        DecodeResult d = options.beam <= 1 ? greedyDecode(model, src, options.maxLen)
+        DecodeResult d = options.beam <= 1
+                             ? greedyDecode(model, src, options.limitFor(int(src.size()), model.config().max_len))
                                            : beamSearch(model, src, options);
         r.best.push_back(d.nbest.empty() ? std::vector<int>{} : d.nbest.front().tokens);
         if (keepNbest)
