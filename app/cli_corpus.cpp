@@ -98,22 +98,17 @@ bool parseConfig(const QString& spec, as::ModelConfig* c, QString* error)
 
 namespace {
 
-// --max-len N: a fixed limit; otherwise 2 x |source| + 10 (an untrained or confused model can
-// otherwise loop on one token up to max_len, and one such output costs more BLEU than it
-// could ever earn).
+// --max-len N: a fixed limit instead of DecodeOptions' default (2 x |source| + 10).
 bool outputLimit(QCommandLineParser& p, as::DecodeOptions* o, QTextStream& err)
 {
-    if (p.isSet("max-len")) {
-        bool ok = false;
-        o->maxLen = p.value("max-len").toInt(&ok);
-        if (!ok || o->maxLen < 1) {
-            err << "--max-len must be a whole number >= 1\n";
-            return false;
-        }
+    if (!p.isSet("max-len"))
         return true;
+    bool ok = false;
+    o->maxLen = p.value("max-len").toInt(&ok);
+    if (!ok || o->maxLen < 1) {
+        err << "--max-len must be a whole number >= 1\n";
+        return false;
     }
-    o->maxLenA = 2.0;
-    o->maxLenB = 10;
     return true;
 }
 

@@ -5,7 +5,6 @@
 
 #include <QTest>
 
-#include <Eigen/Core>
 
 #include <cmath>
 
@@ -20,6 +19,7 @@ private slots:
     void nbestSortedAndScoresConsistent();
     void neverEmitsPadOrBos();
     void emptySourceAndMaxLen();
+    void defaultLimitIsRelativeToTheSource();
     void crossAttentionPerStep();
 
 private:
@@ -54,7 +54,6 @@ double teacherForcedLogProb(Transformer<float>& m, const std::vector<int>& src,
 
 void TestDecode::initTestCase()
 {
-    Eigen::setNbThreads(1);
     task_ = makeToyTask();
     ModelConfig c;
     c.src_vocab = task_.srcVocab.size();
@@ -175,6 +174,28 @@ void TestDecode::emptySourceAndMaxLen()
     const DecodeResult b = beamSearch(toy_->model(), {}, o);
     QVERIFY(!b.nbest.empty());
     QVERIFY(b.nbest[0].tokens.size() <= 2);
+}
+
+void TestDecode::defaultLimitIsRelativeToTheSource()
+{
+    // An untrained model rarely emits </s>: without options it must stop at 2 x |src| + 10
+    // (14 here), well before the model's max_len of 20 — in the window as on the command line.
+    Transformer<float> m(toy_->model().config());
+    Rng init(8);
+    m.initXavier(init);
+    QCOMPARE(m.config().max_len, 20);
+    QCOMPARE(DecodeOptions{}.limitFor(2, 20), 14);
+    QCOMPARE(DecodeOptions{}.limitFor(9, 20), 20);
+    DecodeOptions fixed;
+    fixed.maxLen = 5;
+    QCOMPARE(fixed.limitFor(2, 20), 5);
+    for (int i = 0; i < 5; ++i) {
+        const DecodeResult g = greedyDecode(m, {4 + i, 5});
+        QVERIFY(g.nbest[0].tokens.size() <= 14);
+        QVERIFY(g.nbest[0].finished || g.nbest[0].tokens.size() == 14);
+        const DecodeResult b = beamSearch(m, {4 + i, 5}, DecodeOptions{});
+        QCOMPARE(b.nbest[0].tokens, g.nbest[0].tokens);
+    }
 }
 
 void TestDecode::crossAttentionPerStep()

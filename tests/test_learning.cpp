@@ -6,7 +6,6 @@
 
 #include <QTest>
 
-#include <Eigen/Core>
 
 #include <cstring>
 
@@ -15,7 +14,6 @@ using namespace as;
 class TestLearning : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { Eigen::setNbThreads(1); }
     void toyTaskExactWithin200Steps_data();
     void toyTaskExactWithin200Steps();
     void copyTaskWithin1200Steps();

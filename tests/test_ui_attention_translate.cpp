@@ -11,7 +11,6 @@
 #include <QTimer>
 #include <QTest>
 
-#include <Eigen/Core>
 
 #include <cmath>
 #include <memory>
@@ -48,7 +47,6 @@ private:
 
 void TestUiAttentionTranslate::initTestCase()
 {
-    Eigen::setNbThreads(1);
     task_ = makeToyTask();
     ModelConfig c;
     c.src_vocab = task_.srcVocab.size();

@@ -15,7 +15,6 @@
 #include <QTest>
 #include <QThread>
 
-#include <Eigen/Core>
 
 using namespace as;
 
@@ -44,7 +43,6 @@ private:
 void TestWindow::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);  // settings go to a test location
-    Eigen::setNbThreads(1);
 }
 
 void TestWindow::init()

@@ -8,7 +8,9 @@ namespace as {
 
 int DecodeOptions::limitFor(int srcLen, int modelMaxLen) const
 {
-    int limit = maxLen > 0 ? maxLen : modelMaxLen;
+    if (maxLen > 0)
+        return maxLen;
+    int limit = modelMaxLen;
     if (maxLenA > 0.0)
         limit = std::min(limit, int(maxLenA * srcLen) + maxLenB);
     return std::max(limit, 1);
@@ -71,7 +73,7 @@ template <typename T>
 DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn, int maxLen)
 {
     if (maxLen <= 0)
-        maxLen = model.config().max_len;
+        maxLen = DecodeOptions{}.limitFor(int(srcIn.size()), model.config().max_len);
     const std::vector<int> src = sourceOrPad(srcIn);
     const int S = int(src.size());
     model.encode(src.data(), 1, S, Pass::eval());

@@ -33,11 +33,13 @@ struct DecodeOptions {
     int beam = 1;
     int nbest = 1;
     double alpha = 0.6;  // GNMT length penalty lp = ((5 + |y|) / 6)^alpha
-    int maxLen = 0;      // 0: the model's max_len
-    // Output length limit relative to the source, as fairseq's max-len-a/b: at most
-    // maxLenA * |src| + maxLenB tokens (and never more than maxLen). 0 = no relative limit.
-    double maxLenA = 0.0;
-    int maxLenB = 0;
+    // Output length limit. maxLen > 0: exactly that many tokens at most. Otherwise at most
+    // maxLenA * |src| + maxLenB (fairseq's max-len-a/b) and never more than the model's
+    // max_len: a confused model can repeat one token for ever, and one such output costs more
+    // than it could ever earn.
+    int maxLen = 0;
+    double maxLenA = 2.0;
+    int maxLenB = 10;
     // The limit for a source of srcLen tokens under these options and the model's max_len.
     int limitFor(int srcLen, int modelMaxLen) const;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Corpus BLEU exactly as sacreBLEU computes it by default and as /work/shared/reference/bleu.py
+// Corpus BLEU exactly as sacreBLEU computes it by default and as ../shared/reference/bleu.py
 // writes it out: 13a tokenisation, BLEU-4, case-sensitive, one reference per hypothesis,
 // 'exp' smoothing, brevity penalty. Scores are comparable with published sacreBLEU numbers.
 #include <QString>

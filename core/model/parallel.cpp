@@ -1,7 +1,5 @@
 #include "model/parallel.h"
 
-#include <Eigen/Core>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -48,7 +46,6 @@ class Pool {
 public:
     explicit Pool(int threads) : threads_(std::max(1, threads))
     {
-        Eigen::setNbThreads(1);
         for (int i = 1; i < threads_; ++i)
             workers_.emplace_back([this, i] { loop(i); });
     }
