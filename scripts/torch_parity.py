@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Parity between Attention Studio and the PyTorch reference model, and the Python side of the
+weight-file bridge.
+
+The model is ../shared/reference/torch_ref.py's (imported from there, never copied), run by
+Debian's python3-torch. Weight files are SPEC.md's safetensors layout, read and written here
+with struct and json only (no safetensors package). torch_ref.py differs from SPEC.md's files
+in two ways, both handled here: its config has one "layers" for both stacks (SPEC.md:
+"encoder_layers", "decoder_layers"; unequal depths are refused), and its state_dict holds the
+registered sinusoid buffer "pe", which is not a parameter and is not written.
+
+usage:
+  torch_parity.py reference --out DIR [--norm pre|post] [--seed S] [--reference DIR]
+      Builds the reference model, trains it for a moment on a toy task (so that no bias or
+      norm sits at its initial value and greedy decoding ends with </s>), then, dropout off,
+      writes
+        DIR/model.safetensors      its weights; __metadata__ has "format" and "config" but no
+                                   vocabularies, as a PyTorch user's file would not
+        DIR/reference.safetensors  on a padded batch: "logits" (before log-softmax) and
+                                   "logprobs" [B*T, V], "grad.NAME" for every parameter;
+                                   __metadata__ "batch" (JSON): the batch, the label-smoothed
+                                   loss and NLL, and the greedy outputs
+  torch_parity.py check MODEL.safetensors --batch DIR/reference.safetensors [--reference DIR]
+      Loads a weight file written by Attention Studio (attention-studio-cli export) into the
+      reference model and prints one JSON line: the loss and NLL on that batch and the greedy
+      outputs.
+
+As a library: read_weights, write_weights, model_from_weights, weights_of.
+"""
+import argparse, json, math, os, struct, sys, tempfile
+
+FORMAT = "attention-studio/1"
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_REFERENCE = os.path.join(HERE, "..", "..", "shared", "reference")
+
+
+def fail(msg):
+    sys.exit("torch_parity: " + msg)
+
+
+def import_reference(path):
+    if not os.path.isfile(os.path.join(path, "torch_ref.py")):
+        fail(f"no torch_ref.py in {path} (give --reference DIR)")
+    sys.path.insert(0, os.path.abspath(path))
+    import torch_ref
+    return torch_ref
+
+
+# ---- safetensors, SPEC.md's layout ------------------------------------------------------
+
+def write_weights(path, tensors, metadata):
+    """tensors: name -> torch tensor (written as F32, sorted by name); metadata: str -> str.
+    Written atomically: a temporary file in the same folder, then renamed."""
+    import numpy as np
+    header, blobs, offset = {}, [], 0
+    for name in sorted(tensors):
+        a = np.ascontiguousarray(tensors[name].detach().cpu().float().numpy(), dtype="<f4")
+        blob = a.tobytes()
+        header[name] = {"dtype": "F32", "shape": list(a.shape),
+                        "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    if metadata:
+        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".part")
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp's 0600 is not what a plain open() gives
+        with os.fdopen(fd, "wb") as f:
+            f.write(struct.pack("<Q", len(text)))
+            f.write(text)
+            for blob in blobs:
+                f.write(blob)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def read_weights(path):
+    """-> (name -> float32 torch tensor, metadata dict). Checks dtype, shape and offsets."""
+    import numpy as np, torch
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    if len(data) < 8:
+        fail(f"{path}: too short for a safetensors file")
+    (n,) = struct.unpack("<Q", data[:8])
+    if n > len(data) - 8:
+        fail(f"{path}: header length {n} runs past the end of the file")
+    try:
+        header = json.loads(data[8:8 + n].decode("utf-8"))
+    except ValueError as e:
+        fail(f"{path}: the header is not UTF-8 JSON: {e}")
+    body = memoryview(data)[8 + n:]
+    metadata = header.pop("__metadata__", {})
+    tensors, spans = {}, []
+    for name, e in header.items():
+        if e.get("dtype") != "F32":
+            fail(f"{path}: tensor {name!r} has dtype {e.get('dtype')!r}; only F32 is read")
+        shape, (b, end) = e["shape"], e["data_offsets"]
+        count = math.prod(shape)
+        if end - b != 4 * count or not 0 <= b <= end <= len(body):
+            fail(f"{path}: tensor {name!r}: data_offsets {[b, end]} do not hold shape {shape}")
+        a = np.frombuffer(body[b:end], dtype="<f4").astype(np.float32).reshape(shape)
+        tensors[name] = torch.from_numpy(a.copy())
+        spans.append((b, end))
+    pos = 0
+    for b, end in sorted(spans):
+        if b != pos:
+            fail(f"{path}: the tensors do not tile the data (gap or overlap at byte {pos})")
+        pos = end
+    if pos != len(body):
+        fail(f"{path}: {len(body) - pos} bytes after the last tensor")
+    return tensors, metadata
+
+
+# ---- torch_ref.py's model <-> SPEC.md's weight files ----------------------------------------
+
+def spec_config(c, dropout, label_smoothing, max_len):
+    """SPEC.md's "config" of a torch_ref.py configuration dict."""
+    return {"d_model": c["d_model"], "heads": c["heads"], "d_ff": c["d_ff"],
+            "encoder_layers": c["layers"], "decoder_layers": c["layers"], "dropout": dropout,
+            "label_smoothing": label_smoothing, "norm": c.get("norm", "pre"), "max_len": max_len}
+
+
+def torch_config(spec, src_vocab, tgt_vocab):
+    """torch_ref.py's configuration dict of SPEC.md's "config"."""
+    if spec["encoder_layers"] != spec["decoder_layers"]:
+        fail(f"the model has {spec['encoder_layers']} encoder and {spec['decoder_layers']} "
+             "decoder layers; torch_ref.py builds as many of one as of the other")
+    return dict(d_model=spec["d_model"], heads=spec["heads"], d_ff=spec["d_ff"],
+                layers=spec["encoder_layers"], norm=spec.get("norm", "pre"),
+                src_vocab=src_vocab, tgt_vocab=tgt_vocab)
+
+
+def weights_of(model, spec):
+    """(tensors, metadata) for write_weights: every parameter, not the "pe" buffer."""
+    tensors = {k: v for k, v in model.state_dict().items() if k != "pe"}
+    return tensors, {"format": FORMAT, "config": json.dumps(spec, separators=(",", ":"))}
+
+
+def model_from_weights(ref, path):
+    """-> (torch_ref.Model in eval mode, SPEC config dict, metadata) of a weight file."""
+    tensors, metadata = read_weights(path)
+    if "config" not in metadata:
+        fail(f"{path}: no __metadata__ 'config' (the number of heads is needed)")
+    spec = json.loads(metadata["config"])
+    for key in ("src_embed.weight", "tgt_embed.weight"):
+        if key not in tensors:
+            fail(f"{path}: no tensor {key!r}")
+    c = torch_config(spec, tensors["src_embed.weight"].shape[0],
+                     tensors["tgt_embed.weight"].shape[0])
+    m = ref.Model(c, p=spec.get("dropout", 0.1))
+    if "pe" in tensors:
+        fail(f"{path}: holds 'pe', which is not a parameter of SPEC.md's model")
+    tensors["pe"] = m.pe  # the registered sinusoid table: computed, not stored
+    try:
+        m.load_state_dict(tensors, strict=True)
+    except RuntimeError as e:
+        fail(f"{path}: does not fit the reference model: {e}")
+    m.eval()
+    return m, spec, metadata
+
+
+# ---- the comparisons -----------------------------------------------------------------------
+
+def greedy(model, src_ids, max_len):
+    """SPEC.md's greedy decoding of one sentence: <pad> and <s> never emitted, stop at </s> or
+    after max_len tokens. -> (tokens without specials, finished, smallest top-2 gap)."""
+    import torch
+    src = torch.tensor([src_ids])
+    ys, out, gap, finished = [1], [], math.inf, False
+    with torch.no_grad():
+        while len(out) < max_len:
+            logp = model(src, torch.tensor([ys]))[0, -1].clone()
+            logp[0] = logp[1] = -math.inf
+            top = torch.topk(logp, 2)
+            gap = min(gap, float(top.values[0] - top.values[1]))
+            best = int(torch.argmax(logp))  # the first maximum, as the C++ side
+            if best == 2:
+                finished = True
+                break
+            out.append(best)
+            ys.append(best)
+    return out, finished, gap
+
+
+def loss_on(ref, model, batch, eps):
+    import torch, torch.nn.functional as F
+    tgt_out = torch.tensor(batch["tgt_out"])
+    logp = model(torch.tensor(batch["src"]), torch.tensor(batch["tgt_in"]))
+    loss, ntok = ref.smoothed_loss(logp, tgt_out, eps)
+    nll = F.nll_loss(logp.reshape(-1, logp.size(-1)), tgt_out.reshape(-1), ignore_index=0,
+                     reduction="sum") / ntok
+    return logp, loss, nll, int(ntok)
+
+
+def pad_rows(rows):
+    width = max(1, max(len(r) for r in rows))
+    return [r + [0] * (width - len(r)) for r in rows]
+
+
+def toy_pair(g, src_vocab, tgt_vocab, lo=1, hi=8):
+    """A source of random ids and its target: reversed and mapped into the target ids."""
+    import torch
+    n = int(torch.randint(lo, hi + 1, (1,), generator=g))
+    src = torch.randint(4, src_vocab, (n,), generator=g).tolist()
+    return src, [4 + (3 * x) % (tgt_vocab - 4) for x in reversed(src)]
+
+
+def make_batch(pairs):
+    src = pad_rows([s for s, _ in pairs])
+    tgt_in = pad_rows([[1] + t for _, t in pairs])
+    tgt_out = pad_rows([t + [2] for _, t in pairs])
+    return {"src": src, "tgt_in": tgt_in, "tgt_out": tgt_out}
+
+
+def reference(args):
+    import torch
+    ref = import_reference(args.reference)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    eps, dropout, max_len, greedy_len = 0.1, 0.1, 64, 12
+    c = dict(d_model=32, heads=4, d_ff=64, layers=2, norm=args.norm, src_vocab=23, tgt_vocab=29)
+    m = ref.Model(c, p=dropout)
+
+    # A moment of training with dropout on: every parameter moves off its initial value.
+    g = torch.Generator().manual_seed(args.seed + 1)
+    opt = torch.optim.Adam(m.parameters(), lr=3e-3, betas=(0.9, 0.98), eps=1e-9)
+    m.train()
+    for _ in range(args.steps):
+        b = make_batch([toy_pair(g, c["src_vocab"], c["tgt_vocab"]) for _ in range(32)])
+        _, loss, _, _ = loss_on(ref, m, b, eps)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    m.eval()
+
+    spec = spec_config(c, dropout, eps, max_len)
+    tensors, metadata = weights_of(m, spec)
+    os.makedirs(args.out, exist_ok=True)
+    write_weights(os.path.join(args.out, "model.safetensors"), tensors, metadata)
+
+    # Sentences of different lengths, so that source and target are both padded; one pair
+    # is of length 1.
+    pairs = [toy_pair(g, c["src_vocab"], c["tgt_vocab"], n, n) for n in (7, 3, 5, 1, 6)]
+    batch = make_batch(pairs)
+    logits = {}
+    hook = m.generator.register_forward_hook(lambda mod, i, o: logits.update(out=o.detach()))
+    m.zero_grad()
+    logp, loss, nll, ntok = loss_on(ref, m, batch, eps)
+    loss.backward()
+    hook.remove()
+    V = logp.size(-1)
+    out = {"logits": logits["out"].reshape(-1, V), "logprobs": logp.detach().reshape(-1, V)}
+    for name, p in m.named_parameters():
+        out["grad." + name] = p.grad
+    outputs = [greedy(m, s, greedy_len) for s, _ in pairs]
+    batch.update(loss=float(loss), nll=float(nll), ntokens=ntok, label_smoothing=eps,
+                 greedy_max_len=greedy_len, norm=args.norm, torch=torch.__version__,
+                 greedy=[{"tokens": t, "finished": f} for t, f, _ in outputs],
+                 greedy_min_gap=min(gap for _, _, gap in outputs),
+                 sources=[s for s, _ in pairs], targets=[t for _, t in pairs])
+    write_weights(os.path.join(args.out, "reference.safetensors"), out,
+                  {"batch": json.dumps(batch, separators=(",", ":"))})
+    print(json.dumps({"loss": batch["loss"], "nll": batch["nll"],
+                      "greedy_min_gap": batch["greedy_min_gap"],
+                      "finished": sum(f for _, f, _ in outputs)}))
+
+
+def check(args):
+    import torch
+    ref = import_reference(args.reference)
+    torch.set_num_threads(1)
+    m, spec, _ = model_from_weights(ref, args.model)
+    _, metadata = read_weights(args.batch)
+    batch = json.loads(metadata["batch"])
+    with torch.no_grad():
+        _, loss, nll, ntok = loss_on(ref, m, batch, spec.get("label_smoothing", 0.1))
+    outputs = [greedy(m, s, batch["greedy_max_len"]) for s in batch["sources"]]
+    print(json.dumps({"loss": float(loss), "nll": float(nll), "ntokens": ntok,
+                      "greedy": [{"tokens": t, "finished": f} for t, f, _ in outputs],
+                      "greedy_min_gap": min(gap for _, _, gap in outputs)}))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("reference", help="write the reference model's weights and outputs")
+    r.add_argument("--out", required=True)
+    r.add_argument("--norm", choices=["pre", "post"], default="pre")
+    r.add_argument("--seed", type=int, default=7)
+    r.add_argument("--steps", type=int, default=150)
+    c = sub.add_parser("check", help="the reference's loss with a weight file's weights")
+    c.add_argument("model")
+    c.add_argument("--batch", required=True)
+    for p in (r, c):
+        p.add_argument("--reference", default=DEFAULT_REFERENCE,
+                       help="the folder of torch_ref.py (default: ../shared/reference)")
+    args = ap.parse_args()
+    reference(args) if args.cmd == "reference" else check(args)
+
+
+if __name__ == "__main__":
+    main()
