@@ -11,6 +11,13 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTimer>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -44,6 +51,7 @@ void saveSettings(QSettings& st, const SessionSettings& s)
     st.setValue("factor", s.train.factor);
     st.setValue("warmup", qlonglong(s.train.warmup));
     st.setValue("seed", qulonglong(s.train.seed));
+    st.setValue("clipNorm", s.train.clipNorm);
     st.setValue("batch", s.batchSize);
     st.setValue("planned", qlonglong(s.plannedSteps));
     st.setValue("evalEvery", s.evalEvery);
@@ -74,11 +82,20 @@ SessionSettings loadSettings(QSettings& st)
     s.train.factor = positive("factor", s.train.factor);
     s.train.warmup = positive("warmup", s.train.warmup);
     s.train.seed = st.value("seed", qulonglong(s.train.seed)).toULongLong();
+    s.train.clipNorm = std::clamp(st.value("clipNorm", 0.0).toDouble(), 0.0, 1000.0);
     s.batchSize = positive("batch", s.batchSize);
     s.plannedSteps = positive("planned", s.plannedSteps);
     s.evalEvery = st.value("evalEvery", s.evalEvery).toInt();
     st.endGroup();
     return s;
+}
+
+// "name[*] — Attention Studio": [*] shows whether there are unsaved steps.
+QString titleFor(const QString& file)
+{
+    return QStringLiteral("%1[*] — %2")
+        .arg(file.isEmpty() ? MainWindow::tr("untitled") : QFileInfo(file).fileName(),
+             MainWindow::tr("Attention Studio"));
 }
 
 QString clock(double seconds)
@@ -96,7 +113,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     qRegisterMetaType<as::SnapshotPtr>();
     qRegisterMetaType<as::ModelCopyPtr>();
     qRegisterMetaType<as::SessionSettings>();
-    setWindowTitle(tr("Attention Studio"));
+    setWindowTitle(titleFor({}));
     if (QFile::exists(":/attention-studio.svg"))  // compiled into the executable, not the tests
         setWindowIcon(QIcon(":/attention-studio.svg"));
 
@@ -127,6 +144,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
+    buildFileMenu();
     buildToolBar();
 
     // The worker and its thread. Commands go out as queued signals, snapshots come back.
@@ -150,7 +168,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         QMessageBox::warning(this, tr("Training paused"), msg);
     });
     connect(translate_, &ui::TranslateView::modelWanted, this, &MainWindow::modelCopyRequested);
+    connect(this, &MainWindow::saveRequested, worker_, &TrainingWorker::saveCheckpoint);
+    connect(this, &MainWindow::loadRequested, worker_, &TrainingWorker::loadCheckpoint);
+    connect(worker_, &TrainingWorker::checkpointSaved, this,
+            [this](const QString& path, long step, bool autosave) {
+                if (autosave) {
+                    autosavedStep_ = step;
+                } else {
+                    currentFile_ = path;
+                    savedStep_ = step;
+                    statusBar()->showMessage(tr("Saved %1 at step %2").arg(path).arg(step), 5000);
+                }
+                setWindowModified(hasUnsavedSteps());
+                setWindowTitle(titleFor(currentFile_));
+                emit fileSaved(path, step, autosave);
+            });
+    connect(worker_, &TrainingWorker::checkpointFailed, this, &MainWindow::showFileError);
+    connect(worker_, &TrainingWorker::sessionLoaded, this, &MainWindow::onSessionLoaded);
     thread_->start();
+
+    autosaveTimer_ = new QTimer(this);
+    autosaveTimer_->setInterval(3 * 60 * 1000);
+    connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosave);
+    autosaveTimer_->start();
 
     QSettings store;
     restoreGeometry(store.value("window/geometry").toByteArray());
@@ -165,6 +205,137 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 MainWindow::~MainWindow()
 {
     stopWorker();
+}
+
+void MainWindow::buildFileMenu()
+{
+    fileMenu_ = menuBar()->addMenu(tr("&File"));
+    open_ = fileMenu_->addAction(tr("&Open…"));
+    open_->setShortcut(QKeySequence::Open);
+    open_->setToolTip(tr("Continue a saved session: model, optimiser, history (Ctrl+O)"));
+    connect(open_, &QAction::triggered, this, [this] {
+        const QString dir = currentFile_.isEmpty() ? QString() : QFileInfo(currentFile_).path();
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open checkpoint"), dir,
+            tr("Attention Studio checkpoints (*.%1);;All files (*)").arg(kCheckpointSuffix));
+        if (!path.isEmpty())
+            openCheckpoint(path);
+    });
+    save_ = fileMenu_->addAction(tr("&Save"));
+    save_->setShortcut(QKeySequence::Save);
+    connect(save_, &QAction::triggered, this, [this] {
+        if (currentFile_.isEmpty())
+            chooseSavePath();
+        else
+            saveCheckpointTo(currentFile_);
+    });
+    saveAs_ = fileMenu_->addAction(tr("Save &As…"));
+    saveAs_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    connect(saveAs_, &QAction::triggered, this, &MainWindow::chooseSavePath);
+    // ---- Import weights… / Export weights… (SPEC.md weight files) go here: insert them
+    // before weightsMenuPlace(). ----
+    weightsPlace_ = fileMenu_->addSeparator();
+    weightsPlace_->setObjectName("weightsMenuPlace");
+    quit_ = fileMenu_->addAction(tr("&Quit"));
+    quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit_->setMenuRole(QAction::QuitRole);
+    connect(quit_, &QAction::triggered, this, &QWidget::close);
+}
+
+bool MainWindow::chooseSavePath()
+{
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save checkpoint"), currentFile_,
+        tr("Attention Studio checkpoints (*.%1)").arg(kCheckpointSuffix));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".") + QLatin1String(kCheckpointSuffix);
+    saveCheckpointTo(path);
+    return true;
+}
+
+void MainWindow::saveCheckpointTo(const QString& path)
+{
+    emit saveRequested(path, false);
+}
+
+void MainWindow::openCheckpoint(const QString& path)
+{
+    emit loadRequested(path, false);
+}
+
+QString MainWindow::autosavePath()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return QDir(dir).filePath(QStringLiteral("autosave.") + QLatin1String(kCheckpointSuffix));
+}
+
+void MainWindow::setAutosaveInterval(int ms)
+{
+    autosaveTimer_->start(ms);
+}
+
+void MainWindow::autosave()
+{
+    if (step_ > 0 && step_ != autosavedStep_ && hasUnsavedSteps())
+        emit saveRequested(autosavePath(), true);
+}
+
+QString MainWindow::crashAutosave() const
+{
+    const QFileInfo file(autosavePath());
+    if (!file.exists())
+        return {};
+    const QDateTime cleanExit = QSettings().value("autosave/cleanExit").toDateTime();
+    return !cleanExit.isValid() || file.lastModified() > cleanExit ? file.filePath() : QString();
+}
+
+void MainWindow::offerAutosaveRestore()
+{
+    const QString path = crashAutosave();
+    if (path.isEmpty())
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Restore the autosaved session?"),
+        tr("Attention Studio did not close normally last time. Its session was autosaved at "
+           "%1. Restore it?")
+            .arg(QLocale().toString(QFileInfo(path).lastModified(), QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes)
+        emit loadRequested(path, true);
+    else  // do not ask again about this one
+        QSettings().setValue("autosave/cleanExit", QDateTime::currentDateTime());
+}
+
+void MainWindow::showFileError(const QString& message)
+{
+    lastFileError_ = message;
+    statusBar()->showMessage(message, 15000);
+    // Not modal: the session goes on, and nothing waits on the box.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Checkpoint"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit fileError(message);
+}
+
+void MainWindow::onSessionLoaded(const SessionSettings& s, const QString& path, long step,
+                                 bool autosave)
+{
+    settings_ = s;
+    task_ = makeBuiltinTask(s.task, s.batchSize);
+    refreshProbes();
+    {
+        const QSignalBlocker block(settingsPanel_);
+        settingsPanel_->setSettings(s);
+    }
+    // A restored autosave has no file of its own: Save asks where to put it.
+    currentFile_ = autosave ? QString() : path;
+    savedStep_ = autosave ? -1 : step;
+    setWindowTitle(titleFor(currentFile_));
+    statusBar()->showMessage(tr("Opened %1 at step %2").arg(path).arg(step), 5000);
+    emit sessionRestored(path, step);
 }
 
 void MainWindow::buildToolBar()
@@ -261,6 +432,9 @@ void MainWindow::applySettings(const SessionSettings& s)
     task_ = makeBuiltinTask(s.task, s.batchSize);
     refreshProbes();
     step_ = 0;
+    currentFile_.clear();
+    savedStep_ = 0;
+    setWindowTitle(titleFor({}));
     loss_->reset();
     lr_->reset();
     attention_->reset();
@@ -272,7 +446,15 @@ void MainWindow::applySettings(const SessionSettings& s)
 
 void MainWindow::onSnapshot(const SnapshotPtr& s)
 {
+    if (s->replacesHistory) {
+        loss_->reset();
+        lr_->reset();
+        attention_->reset();
+        for (const auto& record : s->attentionHistory)
+            attention_->addRecord(record);
+    }
     step_ = s->step;
+    setWindowModified(hasUnsavedSteps());
     loss_->applySnapshot(*s);
     lr_->applySnapshot(*s);
     pe_->applySnapshot(*s);
@@ -338,7 +520,19 @@ void MainWindow::closeEvent(QCloseEvent* event)
     QSettings store;
     store.setValue("window/geometry", saveGeometry());
     store.setValue("window/state", saveState());
+    if (!stopped_) {
+        // Steps not saved anywhere go to the autosave (between two steps, in the worker).
+        QMetaObject::invokeMethod(worker_, &TrainingWorker::shutdown, Qt::BlockingQueuedConnection);
+        if (hasUnsavedSteps()) {
+            const QString path = autosavePath();
+            TrainingWorker* worker = worker_;
+            QMetaObject::invokeMethod(
+                worker_, [worker, path] { worker->saveCheckpoint(path, true); },
+                Qt::BlockingQueuedConnection);
+        }
+    }
     stopWorker();
+    store.setValue("autosave/cleanExit", QDateTime::currentDateTime());
     event->accept();
 }
 

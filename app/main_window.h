@@ -9,9 +9,11 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSpinBox;
 class QTabWidget;
 class QThread;
+class QTimer;
 
 namespace as {
 class SettingsPanel;
@@ -51,6 +53,28 @@ public:
     // Writes one PNG per view into dir (for the README and for checks).
     bool saveViewPngs(const QString& dir, QString* error);
 
+    // Checkpoints (File menu). Both go through the worker, between two steps; the answer comes
+    // back as fileSaved / sessionRestored / fileError.
+    void saveCheckpointTo(const QString& path);
+    void openCheckpoint(const QString& path);
+    QString currentFile() const { return currentFile_; }
+    bool hasUnsavedSteps() const { return step_ > 0 && step_ != savedStep_; }
+    QString lastFileError() const { return lastFileError_; }
+    QAction* openAction() const { return open_; }
+    QAction* saveAction() const { return save_; }
+    QAction* saveAsAction() const { return saveAs_; }
+    QMenu* fileMenu() const { return fileMenu_; }
+    // The separator after which "Import weights…" / "Export weights…" are to be inserted.
+    QAction* weightsMenuPlace() const { return weightsPlace_; }
+    // Autosave: a file in the application data folder, written every interval while there are
+    // unsaved steps and on quit. An autosave newer than the last clean exit means the program
+    // did not end normally: crashAutosave() returns it, offerAutosaveRestore() asks the user
+    // (the program calls it at start unless --no-restore; the tests never do).
+    static QString autosavePath();
+    QString crashAutosave() const;
+    void offerAutosaveRestore();
+    void setAutosaveInterval(int ms);
+
 signals:
     // Commands to the worker (queued across threads).
     void configureRequested(as::SessionSettings settings);
@@ -60,6 +84,12 @@ signals:
     void stepsPerSecondRequested(double stepsPerSecond);
     void probeRequested(QStringList src, QStringList tgt);
     void modelCopyRequested();
+    void saveRequested(QString path, bool autosave);
+    void loadRequested(QString path, bool autosave);
+    // Answers to them.
+    void fileSaved(QString path, long step, bool autosave);
+    void sessionRestored(QString path, long step);
+    void fileError(QString message);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
 
@@ -70,6 +100,11 @@ private:
     void onSnapshot(const as::SnapshotPtr& s);
     void onRunningChanged(bool running);
     void buildToolBar();
+    void buildFileMenu();
+    void onSessionLoaded(const as::SessionSettings& s, const QString& path, long step, bool autosave);
+    void showFileError(const QString& message);
+    bool chooseSavePath();
+    void autosave();
     void buildProbeBar(QWidget* attentionPage);
     void refreshProbes();
     void stopWorker();
@@ -93,6 +128,14 @@ private:
     QLineEdit* probeSrc_ = nullptr;
     QLineEdit* probeTgt_ = nullptr;
     QLabel* status_ = nullptr;
+    QAction *open_ = nullptr, *save_ = nullptr, *saveAs_ = nullptr, *quit_ = nullptr;
+    QTimer* autosaveTimer_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
+    QAction* weightsPlace_ = nullptr;
+    QString currentFile_;
+    QString lastFileError_;
+    long savedStep_ = 0;      // step of the last save to (or load from) currentFile_
+    long autosavedStep_ = -1; // step of the last autosave
     long step_ = 0;
     bool running_ = false;
     bool stopped_ = false;

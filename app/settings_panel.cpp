@@ -49,6 +49,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     norm_->addItem(tr("post-norm (2017 paper)"), "post");
     factor_ = dspin(this, 0.001, 100.0, 0.1, tr("Noam factor: scales the whole schedule"));
     warmup_ = spin(this, 1, 1000000, tr("Noam warmup steps: the rate rises until here"));
+    clipNorm_ = dspin(this, 0.0, 1000.0, 0.5, tr("Gradient clipping: gradients are scaled down "
+                                                 "to this global L2 norm when above it"));
+    clipNorm_->setSpecialValueText(tr("off"));
     batch_ = spin(this, 1, 4096, tr("Sentences per batch (the toy task always uses its 3)"));
     seed_ = spin(this, 0, 1000000000, tr("Seed of the initial weights, dropout and data"));
     planned_ = spin(this, 1, 100000000, tr("Steps planned: the schedule plot and the time "
@@ -72,6 +75,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(new QLabel(tr("<b>Training</b>"), this));
     form->addRow(tr("batch size"), batch_);
     form->addRow(tr("seed"), seed_);
+    form->addRow(tr("clip gradient norm"), clipNorm_);
     form->addRow(tr("planned steps"), planned_);
     form->addRow(tr("validate every"), evalEvery_);
 
@@ -124,6 +128,7 @@ SessionSettings SettingsPanel::settings() const
     s.train.factor = factor_->value();
     s.train.warmup = warmup_->value();
     s.train.seed = std::uint64_t(seed_->value());
+    s.train.clipNorm = clipNorm_->value();
     s.batchSize = batch_->value();
     s.plannedSteps = planned_->value();
     s.evalEvery = evalEvery_->value();
@@ -145,6 +150,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     factor_->setValue(s.train.factor);
     warmup_->setValue(int(s.train.warmup));
     seed_->setValue(int(s.train.seed));
+    clipNorm_->setValue(s.train.clipNorm);
     batch_->setValue(s.batchSize);
     planned_->setValue(int(s.plannedSteps));
     evalEvery_->setValue(s.evalEvery);

@@ -2,6 +2,9 @@
 
 #include "train/recipe.h"
 
+#include <QFileInfo>
+#include <QJsonArray>
+
 #include <chrono>
 #include <cmath>
 
@@ -54,6 +57,8 @@ void TrainingWorker::configure(const SessionSettings& settings)
         std::clamp(settings_.probe, 0, int(task_.examples.size()) - 1)));
     newLoss_.clear();
     newEval_.clear();
+    history_ = {};
+    restoreHistory_ = false;
     lastLoss_ = lastLr_ = 0;
     trainSeconds_ = 0;
     recentTokens_.clear();
@@ -132,18 +137,18 @@ void TrainingWorker::runOneStep()
     lastBatch_ = task_.nextBatch(dataRng_);
     const StepStats st = trainer_->step(lastBatch_);
     trainSeconds_ += st.seconds;
-    if (!std::isfinite(st.loss.loss())) {
-        const long at = st.step;
+    if (!st.applied) {
+        // The trainer skipped the update: the weights are those of the step before.
         pause();
-        emit failed(tr("The loss became %1 at step %2; training is paused. Try a smaller "
-                       "learning-rate factor or a longer warmup, then Reset.")
-                        .arg(st.loss.loss())
-                        .arg(at));
+        emit failed(tr("Training is paused: %1. Try a smaller learning-rate factor, a longer "
+                       "warmup or gradient clipping, then Reset.")
+                        .arg(st.fault));
         return;
     }
     lastLoss_ = st.loss.loss();
     lastLr_ = st.lr;
     newLoss_.push_back({st.step, trainSeconds_, lastLoss_, st.lr, st.loss.ntokens});
+    history_.loss.push_back(newLoss_.back());
     recentTokens_.emplace_back(trainSeconds_, st.loss.ntokens);
     while (recentTokens_.size() > 2 && trainSeconds_ - recentTokens_.front().first > 3.0)
         recentTokens_.pop_front();
@@ -170,6 +175,7 @@ void TrainingWorker::evaluateValidation()
         return;
     const LossStats st = trainer_->model().evaluate(encodePairs(task_, task_.validation));
     newEval_.push_back({trainer_->stepCount(), trainSeconds_, st.loss(), st.accuracy()});
+    history_.eval.push_back(newEval_.back());
 }
 
 std::shared_ptr<AttentionRecord> TrainingWorker::recordAttention()
@@ -219,9 +225,20 @@ void TrainingWorker::emitSnapshot()
         s->remainingSeconds = 0;
     s->config = settings_.model;
     s->options = settings_.train;
-    s->newLoss.swap(newLoss_);
-    s->newEval.swap(newEval_);
     s->attention = recordAttention();
+    appendAttentionRecord(history_.attention, s->attention);
+    if (restoreHistory_) {
+        restoreHistory_ = false;
+        s->replacesHistory = true;
+        s->newLoss = history_.loss;
+        s->newEval = history_.eval;
+        s->attentionHistory = history_.attention;
+        newLoss_.clear();
+        newEval_.clear();
+    } else {
+        s->newLoss.swap(newLoss_);
+        s->newEval.swap(newEval_);
+    }
     auto batch = std::make_shared<BatchRecord>();
     batch->B = lastBatch_.B;
     batch->S = lastBatch_.S;
@@ -232,6 +249,7 @@ void TrainingWorker::emitSnapshot()
     batch->tgtVocab = settings_.model.tgt_vocab;
     batch->labelSmoothing = settings_.model.label_smoothing;
     s->batch = batch;
+    history_.lastBatch = batch;
     sinceSnapshot_.start();
     emit snapshotReady(s);
 }
@@ -248,6 +266,110 @@ void TrainingWorker::requestModelCopy()
     copy->srcTokenizer = task_.srcTokenizer;
     copy->tgtTokenizer = task_.tgtTokenizer;
     emit modelCopyReady(copy);
+}
+
+}  // namespace as
+
+namespace as {
+
+CheckpointRun TrainingWorker::checkpointRun() const
+{
+    CheckpointRun run;
+    run.dataRng = dataRng_.state();
+    run.trainSeconds = trainSeconds_;
+    run.data = QJsonObject{{"kind", "task"}, {"task", settings_.task}, {"batch_size", settings_.batchSize}};
+    run.session = QJsonObject{{"planned_steps", double(settings_.plannedSteps)},
+                              {"eval_every", settings_.evalEvery},
+                              {"probe", settings_.probe},
+                              {"probe_src", QJsonArray::fromStringList(probe_.src)},
+                              {"probe_tgt", QJsonArray::fromStringList(probe_.tgt)}};
+    return run;
+}
+
+void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
+{
+    if (!trainer_) {
+        emit checkpointFailed(tr("There is no model to save."));
+        return;
+    }
+    QString error;
+    if (!as::saveCheckpoint(path, *trainer_, task_.srcVocab, task_.tgtVocab, task_.srcTokenizer,
+                            task_.tgtTokenizer, checkpointRun(), history_, &error)) {
+        emit checkpointFailed(error);
+        return;
+    }
+    emit checkpointSaved(path, trainer_->stepCount(), autosave);
+}
+
+void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
+{
+    // Everything is read and checked before anything of the running session changes.
+    QString error;
+    std::optional<Checkpoint> ck = as::loadCheckpoint(path, &error);
+    auto fail = [&](const QString& why) {
+        emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(), why));
+    };
+    if (!ck) {
+        fail(error);
+        return;
+    }
+    const QJsonObject data = ck->run.data, session = ck->run.session;
+    if (data.value("kind").toString() != "task") {
+        fail(tr("it was trained on a corpus (%1); the window trains the built-in tasks, "
+                "attention-studio-cli train --resume continues it")
+                 .arg(data.value("train").toString()));
+        return;
+    }
+    SessionSettings s;
+    s.task = data.value("task").toString();
+    s.batchSize = data.value("batch_size").toInt(0);
+    if (!builtinTaskNames().contains(s.task) || s.batchSize < 1 || s.batchSize > 1000000) {
+        fail(tr("it names no built-in task (task '%1', batch size %2)")
+                 .arg(s.task)
+                 .arg(data.value("batch_size").toVariant().toString()));
+        return;
+    }
+    Task task = makeBuiltinTask(s.task, s.batchSize);
+    if (task.srcVocab.tokens() != ck->model.srcVocab.tokens()
+        || task.tgtVocab.tokens() != ck->model.tgtVocab.tokens()) {
+        fail(tr("its vocabularies are not those of the built-in task '%1'").arg(s.task));
+        return;
+    }
+    s.model = ck->model.config;
+    s.train = ck->options;
+    s.plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck->step))));
+    s.evalEvery = std::max(0, session.value("eval_every").toInt(0));
+    s.probe = std::clamp(session.value("probe").toInt(0), 0, int(task.examples.size()) - 1);
+    TokenPair probe;
+    for (const QJsonValue& v : session.value("probe_src").toArray())
+        probe.src << v.toString();
+    for (const QJsonValue& v : session.value("probe_tgt").toArray())
+        probe.tgt << v.toString();
+    if (probe.src.isEmpty())
+        probe = task.examples.at(std::size_t(s.probe));
+
+    // Commit: from here on the session is the checkpoint's.
+    timer_->stop();
+    const bool wasRunning = running_;
+    running_ = false;
+    pendingSteps_ = 0;
+    settings_ = s;
+    task_ = std::move(task);
+    trainer_ = ck->takeTrainer();
+    dataRng_.setState(ck->run.dataRng);
+    probe_ = probe;
+    trainSeconds_ = ck->run.trainSeconds;
+    history_ = std::move(ck->history);
+    lastLoss_ = history_.loss.empty() ? 0 : history_.loss.back().loss;
+    lastLr_ = history_.loss.empty() ? 0 : history_.loss.back().lr;
+    recentTokens_.clear();
+    if (const BatchRecord* b = history_.lastBatch.get())
+        lastBatch_ = Batch{b->B, b->S, b->T, b->src, b->tgtIn, b->tgtOut};
+    restoreHistory_ = true;
+    if (wasRunning)
+        emit runningChanged(false);
+    emit sessionLoaded(settings_, path, trainer_->stepCount(), autosave);
+    emitSnapshot();
 }
 
 }  // namespace as

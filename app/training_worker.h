@@ -1,6 +1,7 @@
 #pragma once
 // The model lives here, in its own thread. The window sends commands as queued signals and
 // receives immutable snapshots (at most ~10 a second) and model copies for translation.
+#include "io/checkpoint.h"
 #include "train/snapshot.h"
 
 #include <QElapsedTimer>
@@ -44,6 +45,12 @@ public slots:
     // A probe the user typed: tokens of the source and (optionally) the target.
     void setProbe(const QStringList& src, const QStringList& tgt);
     void requestModelCopy();
+    // Saves the whole session (weights, Adam, generators, history) between two steps;
+    // checkpointSaved or checkpointFailed answers.
+    void saveCheckpoint(const QString& path, bool autosave);
+    // Replaces the session by the one in the file (paused), or — when the file cannot be
+    // used — leaves everything as it was and emits checkpointFailed.
+    void loadCheckpoint(const QString& path, bool autosave);
     // Stops the step loop; called before the thread ends.
     void shutdown();
 
@@ -52,6 +59,10 @@ signals:
     void modelCopyReady(as::ModelCopyPtr copy);
     void runningChanged(bool running);
     void failed(QString message);  // a fault that paused training (e.g. a non-finite loss)
+    void checkpointSaved(QString path, long step, bool autosave);
+    void checkpointFailed(QString message);
+    // A checkpoint replaced the session; the snapshot with its history follows.
+    void sessionLoaded(as::SessionSettings settings, QString path, long step, bool autosave);
 
 private:
     void scheduleNext();
@@ -59,6 +70,7 @@ private:
     void emitSnapshot();
     void evaluateValidation();
     std::shared_ptr<AttentionRecord> recordAttention();
+    CheckpointRun checkpointRun() const;
 
     SessionSettings settings_;
     Task task_;
@@ -70,6 +82,9 @@ private:
     double stepsPerSecond_ = 0;
     TokenPair probe_;
     Batch lastBatch_;
+
+    TrainingHistory history_;  // everything since step 0, for checkpoints
+    bool restoreHistory_ = false;  // the next snapshot carries history_ whole
 
     // Collected between snapshots.
     std::vector<LossPoint> newLoss_;

@@ -1,5 +1,8 @@
 #include "io/model_file.h"
 
+#include "io/checkpoint.h"
+
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -368,6 +371,13 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
 
 std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error)
 {
+    // A training checkpoint holds a model file as one of its sections.
+    if (looksLikeCheckpoint(bytes)) {
+        std::optional<Checkpoint> c = loadCheckpointFromBytes(bytes, error);
+        if (!c)
+            return std::nullopt;
+        return std::move(c->model);
+    }
     const std::optional<SafetensorsFile> file = SafetensorsFile::parse(std::move(bytes), error);
     if (!file)
         return std::nullopt;
@@ -376,6 +386,15 @@ std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error)
 
 std::optional<ModelBundle> loadModel(const QString& path, QString* error)
 {
+    // A training checkpoint (detected by its magic number) serves as a model file too.
+    QFile probe(path);
+    if (probe.open(QIODevice::ReadOnly) && looksLikeCheckpoint(probe.read(8))) {
+        probe.close();
+        std::optional<Checkpoint> c = loadCheckpoint(path, error);
+        if (!c)
+            return std::nullopt;
+        return std::move(c->model);
+    }
     const std::optional<SafetensorsFile> file = SafetensorsFile::read(path, error);
     if (!file)
         return std::nullopt;

@@ -41,6 +41,8 @@ std::optional<QByteArray> serializeModel(const Transformer<float>& model, const 
 // shape and nothing else, every value finite. std::nullopt and *error (naming the file and
 // the tensor or field) on any problem; nothing partly loaded is returned. The metadata is
 // required: a bare weight file (e.g. from safetensors.torch.save_file) is not a model file.
+// loadModel and loadModelFromBytes also take a training checkpoint (io/checkpoint.h, told
+// apart by its magic number) and return the model it holds.
 std::optional<ModelBundle> loadModel(const QString& path, QString* error);
 std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error);
 std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* error);

@@ -29,6 +29,8 @@ public:
     const AdamOptions& options() const { return opt_; }
     Eigen::Matrix<T, Eigen::Dynamic, 1>& firstMoment() { return m_; }
     Eigen::Matrix<T, Eigen::Dynamic, 1>& secondMoment() { return v_; }
+    const Eigen::Matrix<T, Eigen::Dynamic, 1>& firstMoment() const { return m_; }
+    const Eigen::Matrix<T, Eigen::Dynamic, 1>& secondMoment() const { return v_; }
     void setSteps(long t) { t_ = t; }
 
 private:

@@ -2,9 +2,79 @@
 
 #include "train/schedule.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <numeric>
+#include <tuple>
 
 namespace as {
+
+namespace {
+
+const char* describe(double v)
+{
+    return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
+}
+
+// (block, layer, position in the layer) of a SPEC parameter name in the forward pass. Norm k
+// sits before sublayer k in pre-norm and after it in post-norm.
+std::tuple<int, int, int> forwardRank(const std::string& name, bool preNorm)
+{
+    auto layerRank = [&](std::string_view rest, bool decoder) -> std::tuple<int, int> {
+        const std::size_t dot = rest.find('.');
+        const int layer = std::atoi(std::string(rest.substr(0, dot)).c_str());
+        const std::string_view sub = dot == std::string_view::npos ? "" : rest.substr(dot + 1);
+        int k = 0;
+        bool norm = false;
+        if (sub.starts_with("self_attn"))
+            k = 1;
+        else if (sub.starts_with("cross_attn"))
+            k = 2;
+        else if (sub.starts_with("ffn"))
+            k = decoder ? 3 : 2;
+        else if (sub.starts_with("norm") && sub.size() > 4) {
+            k = sub[4] - '0';
+            norm = true;
+        }
+        return {layer, 2 * k + (norm != preNorm ? 1 : 0)};
+    };
+    auto starts = [&](const char* p) { return name.starts_with(p); };
+    if (starts("src_embed."))
+        return {0, 0, 0};
+    if (starts("encoder.layers.")) {
+        auto [l, r] = layerRank(std::string_view(name).substr(15), false);
+        return {1, l, r};
+    }
+    if (starts("encoder.norm."))
+        return {2, 0, 0};
+    if (starts("tgt_embed."))
+        return {3, 0, 0};
+    if (starts("decoder.layers.")) {
+        auto [l, r] = layerRank(std::string_view(name).substr(15), true);
+        return {4, l, r};
+    }
+    if (starts("decoder.norm."))
+        return {5, 0, 0};
+    return {6, 0, 0};  // generator
+}
+
+}  // namespace
+
+std::vector<std::size_t> forwardOrder(const Transformer<float>& model)
+{
+    const std::vector<ParamInfo>& table = model.params().table();
+    const bool pre = model.config().norm == NormPlacement::Pre;
+    std::vector<std::tuple<int, int, int>> rank;
+    rank.reserve(table.size());
+    for (const ParamInfo& p : table)
+        rank.push_back(forwardRank(p.name, pre));
+    std::vector<std::size_t> order(table.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    return order;
+}
 
 Trainer::Trainer(const ModelConfig& config, const TrainOptions& options)
     : opt_(options), model_(std::make_unique<Transformer<float>>(config)),
@@ -12,6 +82,12 @@ Trainer::Trainer(const ModelConfig& config, const TrainOptions& options)
 {
     Rng init(options.seed);
     model_->initXavier(init);
+}
+
+Trainer::Trainer(std::unique_ptr<Transformer<float>> model, const TrainOptions& options)
+    : opt_(options), model_(std::move(model)), adam_(model_->params().size()),
+      dropoutRng_(options.seed ^ 0x5eed0f0d509e7ULL)
+{
 }
 
 double Trainer::rateAt(long step) const
@@ -26,9 +102,70 @@ StepStats Trainer::step(const Batch& batch)
     ParamStore<float>& ps = model_->params();
     ps.zeroGrads();
     st.loss = model_->forwardBackward(batch, Pass::training(dropoutRng_));
+    if (afterBackward)
+        afterBackward(ps);
     st.lr = rateAt(step_ + 1);
+    st.step = step_ + 1;
+
+    // One pass over the gradient, per tensor and in double (a float sum of squares overflows
+    // long before any gradient does), gives both the norm for clipping and where a NaN or Inf
+    // is; Eigen's reduction order is fixed, so the result does not depend on the thread count.
+    const std::vector<ParamInfo>& table = ps.table();
+    std::vector<double>& sq = gradSquares_;
+    sq.resize(table.size());
+    double total = 0;
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const Eigen::Map<const Eigen::VectorXf> g(ps.grads() + table[i].offset,
+                                                  Eigen::Index(table[i].size));
+        sq[i] = g.cast<double>().squaredNorm();
+        total += sq[i];
+    }
+    st.gradNorm = std::sqrt(total);
+    const bool lossFinite = std::isfinite(st.loss.loss());
+    if (!lossFinite || !std::isfinite(total)) {
+        st.applied = false;
+        QString where;
+        if (!std::isfinite(total)) {
+            int bad = 0;
+            for (double s : sq)
+                bad += !std::isfinite(s);
+            for (std::size_t i : forwardOrder(*model_)) {
+                if (std::isfinite(sq[i]))
+                    continue;
+                const ParamInfo& p = table[i];
+                const float* g = ps.grads() + p.offset;
+                const std::size_t at = std::size_t(
+                    std::find_if(g, g + p.size, [](float v) { return !std::isfinite(v); }) - g);
+                where = QStringLiteral("the gradient of %1 is %2 at value %3 (the first layer, in "
+                                       "forward order, whose gradient is not finite; %4 of %5 "
+                                       "tensors are affected)")
+                            .arg(QString::fromStdString(p.name),
+                                 QLatin1String(describe(at < p.size ? g[at] : NAN)))
+                            .arg(at)
+                            .arg(bad)
+                            .arg(table.size());
+                break;
+            }
+        }
+        if (!lossFinite)
+            st.fault = QStringLiteral("step %1: the loss is %2").arg(st.step).arg(
+                QLatin1String(describe(st.loss.loss())));
+        else
+            st.fault = QStringLiteral("step %1: the loss is finite (%2) but").arg(st.step).arg(
+                st.loss.loss());
+        if (!where.isEmpty())
+            st.fault += (lossFinite ? QStringLiteral(" ") : QStringLiteral("; ")) + where;
+        st.fault += QStringLiteral("; the update was skipped");
+        st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return st;
+    }
+    if (opt_.clipNorm > 0 && st.gradNorm > opt_.clipNorm) {
+        // PyTorch's clip_grad_norm_: scale by max_norm / (norm + 1e-6).
+        ps.gradVector() *= float(opt_.clipNorm / (st.gradNorm + 1e-6));
+        st.clipped = true;
+    }
     adam_.step(ps.values(), ps.grads(), st.lr);
-    st.step = ++step_;
+    step_ = st.step;
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return st;
 }

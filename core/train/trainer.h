@@ -4,7 +4,10 @@
 #include "model/transformer.h"
 #include "train/adam.h"
 
+#include <QString>
+
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace as {
@@ -13,27 +16,54 @@ struct TrainOptions {
     double factor = 1.0;  // Noam
     long warmup = 400;    // Noam
     std::uint64_t seed = 0;
+    // Gradients are scaled down to this global L2 norm when above it (PyTorch's
+    // clip_grad_norm_); 0 = no clipping.
+    double clipNorm = 0.0;
 };
 
 struct StepStats {
-    long step = 0;      // steps taken so far, this one included
-    double lr = 0.0;    // rate applied in this step
+    long step = 0;      // steps taken so far, this one included (if skipped: the step tried)
+    double lr = 0.0;    // rate applied in this step (if skipped: the rate it would have had)
     LossStats loss;     // of this batch, before the update
+    double gradNorm = 0.0;  // global L2 norm of the gradient, before clipping
+    bool clipped = false;
+    // False when the loss or a gradient was not finite: the update was skipped, so the
+    // weights, Adam's moments and the step count are as before the call; fault says why.
+    bool applied = true;
+    QString fault;
     double seconds = 0.0;
 };
 
 class Trainer {
 public:
     Trainer(const ModelConfig& config, const TrainOptions& options);
+    // Continues with a model that already has its weights (a checkpoint): no initialisation.
+    Trainer(std::unique_ptr<Transformer<float>> model, const TrainOptions& options);
 
-    // Forward, loss, backward and one Adam update at the Noam rate of the next step.
+    // Forward, loss, backward, then — unless the loss or a gradient is not finite — optional
+    // clipping and one Adam update at the Noam rate of the next step.
     StepStats step(const Batch& batch);
 
     Transformer<float>& model() { return *model_; }
     const Transformer<float>& model() const { return *model_; }
     const TrainOptions& options() const { return opt_; }
+    void setClipNorm(double clipNorm) { opt_.clipNorm = clipNorm; }
     long stepCount() const { return step_; }
     double rateAt(long step) const;
+
+    // The state a checkpoint saves and restores exactly.
+    Adam<float>& adam() { return adam_; }
+    const Adam<float>& adam() const { return adam_; }
+    Rng::State dropoutRngState() const { return dropoutRng_.state(); }
+    void restoreState(long step, const Rng::State& dropoutRng)
+    {
+        step_ = step;
+        dropoutRng_.setState(dropoutRng);
+    }
+
+    // Called between backward and the finiteness check, with the gradients in params().grads():
+    // lets tests inject faults. Empty by default.
+    std::function<void(ParamStore<float>&)> afterBackward;
 
 private:
     TrainOptions opt_;
@@ -41,6 +71,12 @@ private:
     Adam<float> adam_;
     Rng dropoutRng_;
     long step_ = 0;
+    std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates
 };
+
+// The parameters of a model in the order the forward pass uses them (src_embed, the encoder
+// layers sublayer by sublayer, tgt_embed, the decoder, generator): indices into
+// params().table().
+std::vector<std::size_t> forwardOrder(const Transformer<float>& model);
 
 }  // namespace as

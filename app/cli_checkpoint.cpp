@@ -1,0 +1,151 @@
+// train --checkpoint / --resume: what a corpus run records in its checkpoint, and how a run
+// is resumed from one.
+//
+// A checkpoint of a corpus run records the options that shape the run (data, model,
+// schedule, batching, vocabularies) as the command line gave them. --resume parses those again
+// with the options the user gives now (how long, where to save, threads, a moved data file),
+// so the resumed run is set up by the same code as the first one and then continues from the
+// checkpoint's weights, Adam state, generators and data position.
+#include "cli_checkpoint.h"
+
+#include "cli.h"
+#include "io/checkpoint.h"
+
+#include <QCommandLineParser>
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QTextStream>
+
+namespace {
+
+// Options that define the run: recorded, and fixed on --resume.
+const QStringList kRecorded = {"config", "seed", "warmup", "factor", "batch-tokens",
+                               "anki-direction", "min-freq", "max-vocab", "src-tok", "tgt-tok",
+                               "clip-norm", "valid-every", "strict"};
+// Options that name files: recorded (absolute), and may be given again when the files moved.
+const QStringList kFiles = {"data", "valid"};
+// Options that cannot apply to a resumed corpus run.
+const QStringList kNotWithResume = {"task", "batch"};
+
+}  // namespace
+
+QJsonObject corpusRunRecord(const QCommandLineParser& p, const std::vector<as::EncodedPair>& pairs)
+{
+    QJsonArray args;
+    for (const QString& name : kRecorded + kFiles) {
+        if (!p.isSet(name))
+            continue;
+        args.append("--" + name);
+        if (name == "strict")
+            continue;  // a flag
+        args.append(kFiles.contains(name) ? QFileInfo(p.value(name)).absoluteFilePath()
+                                          : p.value(name));
+    }
+    return QJsonObject{{"kind", "corpus"},
+                       {"args", args},
+                       {"train", QFileInfo(p.value("data")).absoluteFilePath()},
+                       {"pairs", double(pairs.size())},
+                       {"pairs_sha1", pairsDigest(pairs)}};
+}
+
+QString pairsDigest(const std::vector<as::EncodedPair>& pairs)
+{
+    QCryptographicHash h(QCryptographicHash::Sha1);
+    for (const as::EncodedPair& p : pairs) {
+        h.addData(QByteArrayView(reinterpret_cast<const char*>(p.src.data()),
+                                 qsizetype(p.src.size() * sizeof(int))));
+        h.addData(QByteArrayView("\x01", 1));
+        h.addData(QByteArrayView(reinterpret_cast<const char*>(p.tgt.data()),
+                                 qsizetype(p.tgt.size() * sizeof(int))));
+        h.addData(QByteArrayView("\x02", 1));
+    }
+    return QString::fromLatin1(h.result().toHex());
+}
+
+QString checkResumedData(const as::Checkpoint& ck, const as::Vocab& src, const as::Vocab& tgt,
+                         const std::vector<as::EncodedPair>& pairs)
+{
+    if (src.tokens() != ck.model.srcVocab.tokens() || tgt.tokens() != ck.model.tgtVocab.tokens())
+        return QStringLiteral("the vocabularies built from the data differ from the "
+                              "checkpoint's: the corpus file changed since the checkpoint was "
+                              "written");
+    const QString want = ck.run.data.value("pairs_sha1").toString();
+    if (double(pairs.size()) != ck.run.data.value("pairs").toDouble() || pairsDigest(pairs) != want)
+        return QStringLiteral("the training pairs (%1) differ from those the checkpoint was "
+                              "trained on (%2): the corpus file changed")
+            .arg(pairs.size())
+            .arg(ck.run.data.value("pairs").toDouble());
+    return {};
+}
+
+int runTrainResume(QCommandLineParser& p)
+{
+    QTextStream err(stderr);
+    const QString path = p.value("resume");
+    for (const QString& name : kRecorded + kNotWithResume) {
+        if (p.isSet(name) && name != "clip-norm" && name != "valid-every") {
+            err << "train: --" << name << " cannot be given with --resume: the run continues "
+                << "with the checkpoint's settings\n";
+            return 2;
+        }
+    }
+    QString error;
+    std::optional<as::Checkpoint> ck = as::loadCheckpoint(path, &error);
+    if (!ck) {
+        err << "train: " << error << "\n";
+        return 1;
+    }
+    const QJsonObject data = ck->run.data;
+    if (data.value("kind").toString() != "corpus") {
+        err << "train: " << path << " was trained on "
+            << (data.value("kind").toString() == "task"
+                    ? QStringLiteral("the built-in task '%1' (in the window)").arg(data.value("task").toString())
+                    : QStringLiteral("unknown data"))
+            << "; --resume continues corpus runs (train --data)\n";
+        return 2;
+    }
+    QStringList args{QStringLiteral("train")};
+    const QJsonArray recorded = data.value("args").toArray();
+    for (qsizetype i = 0; i < recorded.size(); ++i) {
+        const QString a = recorded[i].toString();
+        if (!a.startsWith("--") || !(kRecorded + kFiles).contains(a.mid(2))) {
+            err << "train: " << path << ": recorded argument '" << a << "' is not one --resume "
+                << "accepts\n";
+            return 1;
+        }
+        const QString name = a.mid(2);
+        const bool flag = name == "strict";
+        if (!flag && i + 1 >= recorded.size()) {
+            err << "train: " << path << ": recorded option --" << name << " has no value\n";
+            return 1;
+        }
+        // Given now: a moved file, or a new clip norm / validation interval.
+        if (p.isSet(name)) {
+            i += flag ? 0 : 1;
+            continue;
+        }
+        args << a;
+        if (!flag)
+            args << recorded[++i].toString();
+    }
+    // The options given now (everything but --resume itself).
+    for (const QCommandLineOption& o : {QCommandLineOption("steps", "", "N"),
+                                        QCommandLineOption("minutes", "", "M"),
+                                        QCommandLineOption("out", "", "MODEL"),
+                                        QCommandLineOption("checkpoint", "", "CKPT"),
+                                        QCommandLineOption("checkpoint-minutes", "", "M"),
+                                        QCommandLineOption("threads", "", "N"),
+                                        QCommandLineOption("average", "", "K"),
+                                        QCommandLineOption("data", "", "F"),
+                                        QCommandLineOption("valid", "", "F"),
+                                        QCommandLineOption("clip-norm", "", "N"),
+                                        QCommandLineOption("valid-every", "", "N")}) {
+        const QString name = o.names().first();
+        if (p.isSet(name))
+            args << "--" + name << p.value(name);
+    }
+    if (!p.isSet("checkpoint"))
+        args << "--checkpoint" << path;  // go on saving where the run was resumed from
+    return runTrain(args, &*ck);
+}

@@ -1,0 +1,113 @@
+#pragma once
+// A training checkpoint: everything needed to continue a run exactly, in one file.
+//
+// Layout (integers little-endian):
+//   0      8   magic "\x89ASCKPT\n" (the high byte and the newline catch text-mode transfers)
+//   8      4   u32 format version, kCheckpointVersion
+//   12     4   u32 section count n, 1 … kCheckpointMaxSections
+//   16   64n   section table, per section: name (16 bytes ASCII, NUL-padded), u64 offset,
+//              u64 size, BLAKE2b-256 of the section's bytes (32)
+//   …     32   BLAKE2b-256 of bytes [0, 16 + 64n): the table itself
+//   then the sections back to back in table order, the last one ending at the end of the file.
+// Sections, each exactly once:
+//   "meta"     UTF-8 JSON object: step counts, training options, random generator states,
+//              data position, which data the run trains on, the session's settings
+//   "model"    a model file (io/model_file.h): configuration, vocabularies, tokenisers, every
+//              parameter under its SPEC.md name
+//   "adam"     Adam's first then second moment: 2 x n f32, in the model's parameter order
+//   "history"  loss points, validation points, attention records, the last batch (see .cpp)
+//
+// Reading checks the table against the file size before reading the rest, every checksum,
+// then every field and count against the bytes that are left before anything is allocated:
+// a damaged or hostile file gives std::nullopt and a message naming the section and field,
+// never a crash or an allocation larger than the file.
+#include "io/model_file.h"
+#include "model/rng.h"
+#include "train/snapshot.h"
+#include "train/trainer.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace as {
+
+inline constexpr char kCheckpointMagic[9] = "\x89" "ASCKPT\n";
+inline constexpr quint32 kCheckpointVersion = 1;
+inline constexpr quint32 kCheckpointMaxSections = 16;
+inline constexpr char kCheckpointSuffix[] = "ckpt";
+
+// What the caller knows about a run beyond the trainer: the data stream and the settings.
+struct CheckpointRun {
+    Rng::State dataRng = Rng().state();  // built-in tasks draw their batches from it
+    int epoch = 0;          // Batcher::epoch()
+    qint64 position = 0;    // Batcher::position()
+    double trainSeconds = 0;
+    QJsonObject data;     // which data: {"kind": "task", …} or {"kind": "corpus", …}
+    QJsonObject session;  // settings of the program that trained (planned steps, probe, …)
+};
+
+// The recorded history the window shows, so that it looks the same after loading.
+struct TrainingHistory {
+    std::vector<LossPoint> loss;
+    std::vector<EvalPoint> eval;
+    std::vector<std::shared_ptr<const AttentionRecord>> attention;  // oldest first
+    std::shared_ptr<const BatchRecord> lastBatch;                   // may be null
+};
+
+// The window's attention history: a record with an earlier step than the last one starts a
+// new run; one at the same step replaces it; when full, every other record is dropped so that
+// the whole run stays covered (as ui::AttentionView does).
+void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& history,
+                           std::shared_ptr<const AttentionRecord> record, int capacity = 500);
+
+struct Checkpoint {
+    ModelBundle model;  // configuration, vocabularies, tokenisers, weights
+    TrainOptions options;
+    long step = 0;      // Trainer::stepCount()
+    long adamStep = 0;  // Adam::steps()
+    Rng::State dropoutRng{};
+    Eigen::VectorXf adamM, adamV;
+    CheckpointRun run;
+    TrainingHistory history;
+
+    // A trainer that continues exactly where the saved one stopped. Takes the model (and the
+    // moments): call once.
+    std::unique_ptr<Trainer> takeTrainer();
+};
+
+struct CheckpointSaveOptions {
+    // Called as bytes are written (every few MB and at the end); returning false abandons the
+    // save, which then fails and leaves any previous file as it was.
+    std::function<bool(qint64 written, qint64 total)> progress;
+};
+
+// Writes atomically (QSaveFile): on failure, or if the process dies midway, the previous file
+// at `path` is left as it was. Refuses (with *error) a model whose weights are not finite or
+// whose vocabularies do not fit its embeddings.
+bool saveCheckpoint(const QString& path, const Trainer& trainer, const Vocab& srcVocab,
+                    const Vocab& tgtVocab, TokenizerKind srcTok, TokenizerKind tgtTok,
+                    const CheckpointRun& run, const TrainingHistory& history, QString* error,
+                    const CheckpointSaveOptions& options = {});
+std::optional<QByteArray> serializeCheckpoint(const Trainer& trainer, const Vocab& srcVocab,
+                                              const Vocab& tgtVocab, TokenizerKind srcTok,
+                                              TokenizerKind tgtTok, const CheckpointRun& run,
+                                              const TrainingHistory& history, QString* error);
+
+// std::nullopt and *error ("FILE: section 'adam': …") on any problem.
+std::optional<Checkpoint> loadCheckpoint(const QString& path, QString* error);
+std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QString* error);
+
+// True when the bytes begin with the checkpoint magic.
+bool looksLikeCheckpoint(const QByteArray& head);
+
+// Rng state as 64 hex digits and back (JSON numbers cannot hold 64-bit integers exactly).
+QString rngStateToHex(const Rng::State& s);
+std::optional<Rng::State> rngStateFromHex(const QString& hex);
+
+}  // namespace as
