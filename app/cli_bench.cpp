@@ -2,6 +2,7 @@
 // configurations on random ids, one JSON line.
 #include "cli.h"
 
+#include "decode/decode.h"
 #include "model/parallel.h"
 #include "model/rng.h"
 #include "train/trainer.h"
@@ -17,6 +18,8 @@
 #include <algorithm>
 #include <chrono>
 #include <vector>
+
+#include <sys/resource.h>
 
 namespace {
 
@@ -36,6 +39,66 @@ double stepFlops(const as::ModelConfig& c, const BenchShape& s)
     return 3 * (enc + dec + 2 * nt * d * V);
 }
 
+// Peak resident set of this process so far, in MiB (Linux reports ru_maxrss in KiB).
+double peakRssMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Greedy and beam-5 latency of one 10-token sentence on `small` with random weights. Random
+// weights would stop at an arbitrary step (or never), so </s> is suppressed and every run
+// decodes exactly outLen tokens: the time per sentence is then a fixed amount of work.
+int benchDecode(QTextStream& out, int runs, int outLen)
+{
+    as::ModelConfig cfg = *as::ModelConfig::preset("small");
+    cfg.src_vocab = 3000;
+    cfg.tgt_vocab = 5000;
+    as::Transformer<float> model(cfg);
+    as::Rng rng(1);
+    model.initXavier(rng);
+    std::vector<int> src;
+    for (int i = 0; i < 10; ++i)
+        src.push_back(4 + int(rng.below(cfg.src_vocab - 4)));
+    QJsonObject o{{"impl", "attention-studio"}, {"decode", "small"}, {"src_tokens", 10},
+                  {"out_tokens", outLen}, {"runs", runs}, {"threads", as::engineThreads()}};
+    for (const bool cached : {true, false}) {
+        as::DecodeOptions opt;
+        opt.maxLen = opt.minLen = outLen;
+        opt.cached = cached;
+        std::vector<double> greedy, beam;
+        for (int r = 0; r < runs + 2; ++r) {  // the first two warm up
+            auto t0 = std::chrono::steady_clock::now();
+            const as::DecodeResult g = as::greedyDecode(model, src, opt);
+            auto t1 = std::chrono::steady_clock::now();
+            as::DecodeOptions b = opt;
+            b.beam = 5;
+            const as::DecodeResult bs = as::beamSearch(model, src, b);
+            auto t2 = std::chrono::steady_clock::now();
+            if (int(g.nbest.at(0).tokens.size()) != outLen
+                || int(bs.nbest.at(0).tokens.size()) != outLen)
+                return 1;  // the fixed length is what makes the timing meaningful
+            if (r < 2)
+                continue;
+            greedy.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            beam.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+        }
+        const QString prefix = cached ? QString() : QStringLiteral("plain_");
+        o.insert(prefix + "greedy_ms", median(greedy));
+        o.insert(prefix + "beam5_ms", median(beam));
+    }
+    o.insert("peak_rss_mb", peakRssMb());
+    out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int runBench(const QStringList& args)
@@ -49,6 +112,11 @@ int runBench(const QStringList& args)
     p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "2"});
     p.addOption({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
                          "practical limit of the machine."});
+    p.addOption({"decode", "Instead: greedy and beam-5 latency (median ms) of a 10-token "
+                           "sentence on `small` with random weights, exactly --out-len output "
+                           "tokens (</s> suppressed), cached and plain decoding."});
+    p.addOption({"out-len", "Output tokens for --decode.", "N", "10"});
+    p.addOption({"runs", "Timed runs for --decode.", "N", "20"});
     if (!p.parse(args)) {
         err << p.errorText() << "\n";
         return 2;
@@ -56,6 +124,18 @@ int runBench(const QStringList& args)
     if (p.isSet("help")) {
         out << p.helpText();
         return 0;
+    }
+    if (p.isSet("decode")) {
+        bool okT = false, okL = false, okR = false;
+        const int threads = p.value("threads").toInt(&okT);
+        const int outLen = p.value("out-len").toInt(&okL);
+        const int runs = p.value("runs").toInt(&okR);
+        if (!okT || threads < 0 || !okL || outLen < 1 || outLen > 200 || !okR || runs < 1) {
+            err << "bench: --threads >= 0, 1 <= --out-len <= 200, --runs >= 1\n";
+            return 2;
+        }
+        setMathThreads(threads);
+        return benchDecode(out, runs, outLen);
     }
     if (p.isSet("gemm")) {
         bool okT = false;
@@ -118,8 +198,7 @@ int runBench(const QStringList& args)
         times.push_back(st.seconds);
         loss = st.loss.loss();
     }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
+    const double median = ::median(times);
     const double tokens = double(shape.batch) * shape.tgtLen;  // as the reference counts them
     QJsonObject o{{"impl", "attention-studio"},
                   {"config", name},
@@ -128,6 +207,8 @@ int runBench(const QStringList& args)
                   {"tgt_tokens_per_s", tokens / median},
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},
+                  {"steps", steps},
+                  {"peak_rss_mb", peakRssMb()},
                   {"loss", loss}};
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;

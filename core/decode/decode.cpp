@@ -1,5 +1,7 @@
 #include "decode/decode.h"
 
+#include "decode/incremental.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -30,11 +32,90 @@ std::vector<int> sourceOrPad(const std::vector<int>& src)
 }
 
 template <typename T>
-void forbidSpecials(Mat<T>& logp)
+void forbidSpecials(Mat<T>& logp, bool eosToo)
 {
     logp.col(kPad).setConstant(-std::numeric_limits<T>::infinity());
     logp.col(kBos).setConstant(-std::numeric_limits<T>::infinity());
+    if (eosToo)
+        logp.col(kEos).setConstant(-std::numeric_limits<T>::infinity());
 }
+
+// The next-token log-probabilities of a set of live hypotheses that all have the same length,
+// by either path: incremental (cached keys and values) or the whole prefix each step.
+template <typename T>
+class Stepper {
+public:
+    Stepper(Transformer<T>& model, const std::vector<int>& srcIn, int maxLen, bool cached)
+        : model_(model), cached_(cached), inc_(model)
+    {
+        if (cached_) {
+            inc_.start(srcIn, maxLen + 1);
+            return;
+        }
+        src_ = sourceOrPad(srcIn);
+        model_.encode(src_.data(), 1, int(src_.size()), Pass::eval());
+        mem1_ = model_.memory();
+        valid1_ = model_.sourceValid();
+    }
+
+    // live: n hypotheses of len tokens each -> logp: [n, V]
+    void step(const std::vector<Hypothesis>& live, int len, Mat<T>& logp)
+    {
+        const int n = int(live.size());
+        if (cached_) {
+            tokens_.resize(std::size_t(n));
+            for (int i = 0; i < n; ++i)
+                tokens_[std::size_t(i)] = len == 0 ? kBos : live[std::size_t(i)].tokens.back();
+            inc_.step(tokens_.data(), logp);
+            return;
+        }
+        // Every live hypothesis has len tokens: decode them as one batch of n.
+        const int S = int(src_.size());
+        mem_.resize(Eigen::Index(n) * S, mem1_.cols());
+        valid_.resize(std::size_t(n) * S);
+        tokens_.assign(std::size_t(n) * (len + 1), kBos);
+        for (int i = 0; i < n; ++i) {
+            mem_.middleRows(Eigen::Index(i) * S, S) = mem1_;
+            std::copy(valid1_.begin(), valid1_.end(), valid_.begin() + std::size_t(i) * S);
+            std::copy(live[i].tokens.begin(), live[i].tokens.end(),
+                      tokens_.begin() + std::size_t(i) * (len + 1) + 1);
+        }
+        model_.decode(tokens_.data(), n, len + 1, mem_, valid_.data(), S, Pass::eval());
+        model_.nextTokenLogProbs(logp);
+    }
+
+    // The hypotheses that go on: parents[i] of the last step's live ones.
+    void keep(const std::vector<int>& parents)
+    {
+        if (!cached_)
+            return;  // the plain path rebuilds everything from the tokens
+        bool same = int(parents.size()) == inc_.hypotheses();
+        for (std::size_t i = 0; same && i < parents.size(); ++i)
+            same = parents[i] == int(i);
+        if (!same)
+            inc_.reorder(parents);
+    }
+
+    // The last step's cross-attention of hypothesis i (cached path only).
+    void appendCross(int i, CrossAttention& ca, std::vector<float>& perStep) const
+    {
+        for (int l = 0; l < ca.layers; ++l) {
+            const Mat<T>& p = inc_.crossProbs(l);  // [n*heads, S]
+            for (int h = 0; h < ca.heads; ++h)
+                for (int j = 0; j < ca.srcLen; ++j)
+                    perStep.push_back(float(p(Eigen::Index(i) * ca.heads + h, j)));
+        }
+    }
+    bool cached() const { return cached_; }
+
+private:
+    Transformer<T>& model_;
+    bool cached_;
+    IncrementalDecoder<T> inc_;
+    std::vector<int> src_, tokens_;
+    Mat<T> mem1_, mem_;
+    std::vector<std::uint8_t> valid1_, valid_;
+};
 
 }  // namespace
 
@@ -70,23 +151,33 @@ CrossAttention crossAttentionFor(Transformer<T>& model, const std::vector<int>& 
 }
 
 template <typename T>
-DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn, int maxLen)
+DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& src, int maxLen)
 {
-    if (maxLen <= 0)
-        maxLen = DecodeOptions{}.limitFor(int(srcIn.size()), model.config().max_len);
-    const std::vector<int> src = sourceOrPad(srcIn);
-    const int S = int(src.size());
-    model.encode(src.data(), 1, S, Pass::eval());
-    const Mat<T> mem = model.memory();
-    const std::vector<std::uint8_t> valid = model.sourceValid();
+    DecodeOptions o;
+    o.maxLen = maxLen;
+    return greedyDecode(model, src, o);
+}
 
+template <typename T>
+DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn,
+                          const DecodeOptions& o)
+{
+    const int maxLen = o.limitFor(int(srcIn.size()), model.config().max_len);
+    Stepper<T> stepper(model, srcIn, maxLen, o.cached);
     Hypothesis h;
-    std::vector<int> tgtIn{kBos};
+    std::vector<Hypothesis> live(1);
     Mat<T> logp;
+    // Cross-attention per step, [step][layers][heads][srcLen], from the cached path's steps.
+    CrossAttention ca;
+    ca.layers = model.layers(AttentionKind::Cross);
+    ca.heads = model.config().heads;
+    ca.srcLen = int(std::max<std::size_t>(srcIn.size(), 1));
+    std::vector<float> perStep;
     while (int(h.tokens.size()) < maxLen) {
-        model.decode(tgtIn.data(), 1, int(tgtIn.size()), mem, valid.data(), S, Pass::eval());
-        model.nextTokenLogProbs(logp);
-        forbidSpecials(logp);
+        stepper.step(live, int(h.tokens.size()), logp);
+        if (stepper.cached())
+            stepper.appendCross(0, ca, perStep);
+        forbidSpecials(logp, int(h.tokens.size()) < o.minLen);
         Eigen::Index best = 0;
         logp.row(0).maxCoeff(&best);  // the first maximum: ties go to the lowest id
         h.logprob += double(logp(0, best));
@@ -95,11 +186,28 @@ DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn, 
             break;
         }
         h.tokens.push_back(int(best));
-        tgtIn.push_back(int(best));
+        live[0].tokens.push_back(int(best));
     }
     h.score = h.logprob / lengthPenalty(int(h.tokens.size()) + (h.finished ? 1 : 0), 0.6);
     DecodeResult r;
-    r.cross = crossAttentionFor(model, srcIn, h.tokens, h.finished);
+    if (stepper.cached()) {
+        // Reorder [step][layer][head][src] into CrossAttention's [layer][head][step][src].
+        ca.steps = int(perStep.size() / (std::size_t(ca.layers) * ca.heads * ca.srcLen));
+        ca.weights.resize(perStep.size());
+        const std::size_t block = std::size_t(ca.srcLen);
+        for (int t = 0; t < ca.steps; ++t)
+            for (int l = 0; l < ca.layers; ++l)
+                for (int hd = 0; hd < ca.heads; ++hd) {
+                    const float* from = perStep.data()
+                                        + ((std::size_t(t) * ca.layers + l) * ca.heads + hd) * block;
+                    float* to = ca.weights.data()
+                                + ((std::size_t(l) * ca.heads + hd) * ca.steps + t) * block;
+                    std::copy(from, from + block, to);
+                }
+        r.cross = std::move(ca);
+    } else {
+        r.cross = crossAttentionFor(model, srcIn, h.tokens, h.finished);
+    }
     r.nbest.push_back(std::move(h));
     return r;
 }
@@ -111,12 +219,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
     const int k = std::max(1, o.beam);
     const double alpha = std::max(0.0, o.alpha);  // the stopping bound needs lp to grow
     const int maxLen = o.limitFor(int(srcIn.size()), model.config().max_len);
-    const std::vector<int> src = sourceOrPad(srcIn);
-    const int S = int(src.size());
-    const int d = model.config().d_model;
-    model.encode(src.data(), 1, S, Pass::eval());
-    const Mat<T> mem1 = model.memory();
-    const std::vector<std::uint8_t> valid1 = model.sourceValid();
+    Stepper<T> stepper(model, srcIn, maxLen, o.cached);
 
     auto finish = [&](Hypothesis h, bool eos) {
         h.finished = eos;
@@ -125,9 +228,8 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
     };
 
     std::vector<Hypothesis> live(1), finished;
-    Mat<T> mem, logp;
-    std::vector<std::uint8_t> valid;
-    std::vector<int> tgtIn;
+    Mat<T> logp;
+    std::vector<int> parents;
     struct Candidate {
         double logprob;
         int hyp, token;
@@ -135,19 +237,8 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
     std::vector<Candidate> cands;
     for (int len = 0; len < maxLen && !live.empty(); ++len) {
         const int n = int(live.size());
-        // Every live hypothesis has len tokens: decode them as one batch of n.
-        mem.resize(Eigen::Index(n) * S, d);
-        valid.resize(std::size_t(n) * S);
-        tgtIn.assign(std::size_t(n) * (len + 1), kBos);
-        for (int i = 0; i < n; ++i) {
-            mem.middleRows(Eigen::Index(i) * S, S) = mem1;
-            std::copy(valid1.begin(), valid1.end(), valid.begin() + std::size_t(i) * S);
-            std::copy(live[i].tokens.begin(), live[i].tokens.end(),
-                      tgtIn.begin() + std::size_t(i) * (len + 1) + 1);
-        }
-        model.decode(tgtIn.data(), n, len + 1, mem, valid.data(), S, Pass::eval());
-        model.nextTokenLogProbs(logp);
-        forbidSpecials(logp);
+        stepper.step(live, len, logp);
+        forbidSpecials(logp, len < o.minLen);
 
         // The best k continuations by total log-probability.
         cands.clear();
@@ -167,6 +258,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
         // The k best candidates go on; those that end with </s> finish and take their slot
         // (with k = 1 this is exactly greedy decoding).
         std::vector<Hypothesis> next;
+        parents.clear();
         for (std::size_t r = 0; r < std::min(keep, std::size_t(k)); ++r) {
             const Candidate& c = cands[r];
             Hypothesis h = live[c.hyp];
@@ -177,8 +269,10 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
             }
             h.tokens.push_back(c.token);
             next.push_back(std::move(h));
+            parents.push_back(c.hyp);
         }
         live = std::move(next);
+        stepper.keep(parents);
         if (int(finished.size()) >= k && !live.empty()) {
             // Stop once no live hypothesis can beat the k-th best finished one. Its log-prob
             // can only fall and lp only grows, so logprob / lp(maxLen) bounds its final score.
@@ -215,6 +309,10 @@ template CrossAttention crossAttentionFor<double>(Transformer<double>&, const st
                                                   const std::vector<int>&, bool);
 template DecodeResult greedyDecode<float>(Transformer<float>&, const std::vector<int>&, int);
 template DecodeResult greedyDecode<double>(Transformer<double>&, const std::vector<int>&, int);
+template DecodeResult greedyDecode<float>(Transformer<float>&, const std::vector<int>&,
+                                          const DecodeOptions&);
+template DecodeResult greedyDecode<double>(Transformer<double>&, const std::vector<int>&,
+                                           const DecodeOptions&);
 template DecodeResult beamSearch<float>(Transformer<float>&, const std::vector<int>&,
                                         const DecodeOptions&);
 template DecodeResult beamSearch<double>(Transformer<double>&, const std::vector<int>&,

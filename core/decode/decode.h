@@ -40,6 +40,12 @@ struct DecodeOptions {
     int maxLen = 0;
     double maxLenA = 2.0;
     int maxLenB = 10;
+    // </s> is forbidden before this many tokens (minLen = maxLen: exactly maxLen tokens, which
+    // is how bench --decode times a fixed length on random weights).
+    int minLen = 0;
+    // Incremental decoding with cached keys and values; false re-runs the decoder on the whole
+    // prefix at every step (the plain path, kept as the test oracle). Same results.
+    bool cached = true;
     // The limit for a source of srcLen tokens under these options and the model's max_len.
     int limitFor(int srcLen, int modelMaxLen) const;
 };
@@ -49,6 +55,10 @@ double lengthPenalty(int length, double alpha);
 // src: source ids without specials. Dropout is off.
 template <typename T>
 DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& src, int maxLen = 0);
+// Greedy with options' length limits and path (beam and nbest are ignored).
+template <typename T>
+DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& src,
+                          const DecodeOptions& options);
 template <typename T>
 DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& src,
                         const DecodeOptions& options);

@@ -2,6 +2,8 @@
 
 #include "model/parallel.h"
 
+#include <algorithm>
+
 namespace as {
 
 template <typename T>
@@ -19,11 +21,21 @@ Linear<T> Linear<T>::make(ParamStore<T>& ps, const std::string& prefix, int in, 
 // Rows per thread below which splitting a product costs more than it saves.
 constexpr long kMinRows = 32;
 
+// Output features per product. Eigen packs all the rows of W a product uses into one buffer
+// (kc x out floats); up to 1024 of them it stays under EIGEN_STACK_ALLOCATION_LIMIT and on the
+// stack, where a generator over a 5,000-word vocabulary would take megabytes from the heap at
+// every step (tests/test_no_alloc.cpp).
+constexpr long kMaxOutPerProduct = 1024;
+
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y) const
 {
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        y.middleRows(b, e - b).noalias() = x.middleRows(b, e - b) * weight().transpose();
+        for (long j = 0; j < out; j += kMaxOutPerProduct) {
+            const long m = std::min<long>(kMaxOutPerProduct, out - j);
+            y.middleRows(b, e - b).middleCols(j, m).noalias()
+                = x.middleRows(b, e - b) * weight().middleRows(j, m).transpose();
+        }
         y.middleRows(b, e - b).rowwise() += bias();
     });
 }

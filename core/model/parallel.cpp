@@ -60,7 +60,7 @@ public:
     int threads() const { return threads_; }
 
     // False when another thread is using the pool (the caller then runs the chunks itself).
-    bool tryRun(int chunks, const std::function<void(int)>& job)
+    bool tryRun(int chunks, FunctionRef<void(int)> job)
     {
         if (busy_.test_and_set(std::memory_order_acquire))
             return false;
@@ -70,7 +70,7 @@ public:
     }
 
 private:
-    void run(int chunks, const std::function<void(int)>& job)
+    void run(int chunks, FunctionRef<void(int)> job)
     {
         job_ = &job;
         chunks_ = chunks;
@@ -113,7 +113,7 @@ private:
     std::atomic<int> pending_{0};
     std::atomic<bool> stop_{false};
     std::atomic_flag busy_ = ATOMIC_FLAG_INIT;
-    const std::function<void(int)>* job_ = nullptr;
+    const FunctionRef<void(int)>* job_ = nullptr;
     int chunks_ = 0;
 };
 
@@ -152,7 +152,7 @@ int chunkCount(long n, long minPerChunk)
     return int(std::clamp(n / std::max(1L, minPerChunk), 1L, threads));
 }
 
-void parallelChunks(long n, long minPerChunk, const std::function<void(int, long, long)>& fn)
+void parallelChunks(long n, long minPerChunk, FunctionRef<void(int, long, long)> fn)
 {
     if (n <= 0)
         return;
@@ -161,7 +161,7 @@ void parallelChunks(long n, long minPerChunk, const std::function<void(int, long
         fn(0, 0, n);
         return;
     }
-    const std::function<void(int)> job = [&](int c) {
+    const auto job = [&](int c) {
         const long begin = n * c / chunks, end = n * (c + 1) / chunks;
         fn(c, begin, end);
     };

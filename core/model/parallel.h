@@ -2,9 +2,38 @@
 // The engine's one threading layer: a persistent pool that splits a range into one contiguous
 // chunk per thread. Chunk boundaries depend only on the range and the thread count, so results
 // are bit-identical from run to run at a given thread count. Eigen itself runs single-threaded.
-#include <functional>
+#include <memory>
+#include <type_traits>
+#include <utility>
 
 namespace as {
+
+// A non-owning reference to a callable, valid while the callable lives. std::function would
+// copy a lambda capturing more than two pointers to the heap at every call, and a training
+// step makes hundreds of parallel calls: it must not allocate (tests/test_no_alloc.cpp).
+template <typename Sig>
+class FunctionRef;
+
+template <typename R, typename... Args>
+class FunctionRef<R(Args...)> {
+public:
+    template <typename F>
+        requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef>
+                 && std::is_invocable_r_v<R, F&, Args...>)
+    FunctionRef(F&& f)  // implicit, so that call sites pass lambdas as before
+        : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+          call_([](void* obj, Args... args) -> R {
+              return (*static_cast<std::remove_reference_t<F>*>(obj))(
+                  std::forward<Args>(args)...);
+          })
+    {
+    }
+    R operator()(Args... args) const { return call_(obj_, std::forward<Args>(args)...); }
+
+private:
+    void* obj_;
+    R (*call_)(void*, Args...);
+};
 
 // Threads used by parallelFor (the calling thread included); n < 1 means every core.
 void setEngineThreads(int n);
@@ -13,12 +42,11 @@ int engineThreads();
 // Calls fn(chunk, begin, end) for the chunks of [0, n), chunk 0 on the calling thread, and
 // returns when all are done. Ranges shorter than minPerChunk per thread use fewer chunks.
 // Called from inside a chunk, it runs serially.
-void parallelChunks(long n, long minPerChunk,
-                    const std::function<void(int chunk, long begin, long end)>& fn);
+void parallelChunks(long n, long minPerChunk, FunctionRef<void(int chunk, long begin, long end)> fn);
 
-inline void parallelFor(long n, long minPerChunk, const std::function<void(long, long)>& fn)
+inline void parallelFor(long n, long minPerChunk, FunctionRef<void(long, long)> fn)
 {
-    parallelChunks(n, minPerChunk, [&fn](int, long b, long e) { fn(b, e); });
+    parallelChunks(n, minPerChunk, [fn](int, long b, long e) { fn(b, e); });
 }
 
 // How many chunks parallelChunks(n, minPerChunk, …) will use.

@@ -16,6 +16,9 @@ namespace as {
 enum class AttentionKind { EncoderSelf, DecoderSelf, Cross };
 
 template <typename T>
+class IncrementalDecoder;
+
+template <typename T>
 class Transformer {
 public:
     // Throws std::invalid_argument when config.validate() is not empty.
@@ -65,6 +68,11 @@ public:
     }
 
 private:
+    // Decodes one token at a time with cached keys and values (decode/incremental.*): it
+    // runs the decoder's layers on its own activations, so it needs their parts.
+    template <typename U>
+    friend class IncrementalDecoder;
+
     void encodeBackward(In<T> dmem);
     void decodeBackward(In<T> dout);  // accumulates into dMem_
 

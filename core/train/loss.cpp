@@ -20,7 +20,11 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
     const T scale = st.ntokens ? T(1.0 / double(st.ntokens)) : T(0);
 
     // Rows in parallel; each chunk sums its own statistics, added up in chunk order.
-    std::vector<LossStats> parts(std::size_t(chunkCount(long(n), 16)));
+    // Kept per calling thread across calls, so that a warmed-up training step allocates
+    // nothing. A reference: inside the chunks (other threads) the name would mean their own.
+    thread_local std::vector<LossStats> callerParts;
+    std::vector<LossStats>& parts = callerParts;
+    parts.assign(std::size_t(chunkCount(long(n), 16)), LossStats{});
     parallelChunks(long(n), 16, [&](int chunk, long from, long to) {
     LossStats& part = parts[std::size_t(chunk)];
     for (Eigen::Index r = from; r < to; ++r) {
@@ -33,26 +37,30 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
         }
         Eigen::Index argmax = 0;
         const T m = z.maxCoeff(&argmax);
-        double sumExp = 0.0, sumZ = 0.0;
-        for (Eigen::Index j = 0; j < V; ++j) {
-            sumExp += std::exp(double(z(j) - m));
-            sumZ += double(z(j));
+        // Vectorised exp over the row (Eigen's pexp): the scalar libm exp of each of the V
+        // logits was a tenth of a `tiny` step. Sums are taken in T, then widened.
+        const double zT = double(z(t)), zPad = double(z(kPadId));
+        const double sumZ = double(z.sum());
+        double sumExp;
+        if (wantGrad) {
+            z.array() = (z.array() - m).exp();  // e_j = exp(z_j - m), so p_j = e_j / sumExp
+            sumExp = double(z.sum());
+        } else {
+            sumExp = double((z.array() - m).exp().sum());
         }
         const double lse = double(m) + std::log(sumExp);
-        const double logpT = double(z(t)) - lse;
-        const double logpPad = double(z(kPadId)) - lse;
+        const double logpT = zT - lse;
+        const double logpPad = zPad - lse;
         const double sumLogp = sumZ - double(V) * lse;
         part.loss_sum += qlogq - (1.0 - eps) * logpT - off * (sumLogp - logpPad - logpT);
         part.nll_sum -= logpT;
         part.correct += argmax == t;
         if (wantGrad) {
-            // d/dz_j = p_j - q_j
-            const T lseT = T(lse);
-            for (Eigen::Index j = 0; j < V; ++j)
-                z(j) = std::exp(z(j) - lseT) - T(off);
-            z(kPadId) += T(off);
-            z(t) += T(off) - T(1.0 - eps);
-            z *= scale;
+            // d/dz_j = (p_j - q_j) / ntokens, with q_pad = 0 and q_t = 1 - eps
+            const T s = T(double(scale) / sumExp), so = T(double(scale) * off);
+            z.array() = z.array() * s - so;
+            z(kPadId) += so;
+            z(t) += so - scale * T(1.0 - eps);
         }
     }
     });

@@ -1,0 +1,216 @@
+#include "decode/incremental.h"
+
+#include "model/positional_encoding.h"
+#include "model/softmax.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace as {
+
+namespace {
+
+constexpr double kMaskedScore = -1e9;  // as MultiHeadAttention: a fully masked row is uniform
+
+// y = x W^T + b for the few rows of a decoding step (x: [n, in], n = live hypotheses ->
+// y: [n, out]). Eigen's GEMM would pack all of W into a scratch copy at every call, which for
+// n <= 5 costs more than the product. Instead, per block of W's rows small enough to stay in
+// L2, one matrix-vector product per hypothesis: W streams from memory once per step.
+template <typename T>
+void linearFewRows(const Linear<T>& lin, const Mat<T>& x, Mat<T>& y)
+{
+    const ConstMatMap<T> W(lin.ps->values() + lin.w, lin.out, lin.in);
+    const RowVecMap<T> b = lin.bias();
+    y.resize(x.rows(), lin.out);
+    const Eigen::Index block = std::max<Eigen::Index>(16, (64 << 10) / (lin.in * sizeof(T)));
+    for (Eigen::Index j = 0; j < lin.out; j += block) {
+        const Eigen::Index m = std::min<Eigen::Index>(block, lin.out - j);
+        for (Eigen::Index i = 0; i < x.rows(); ++i)
+            y.row(i).segment(j, m).noalias() = x.row(i) * W.middleRows(j, m).transpose();
+    }
+    y.rowwise() += b;
+}
+
+}  // namespace
+
+template <typename T>
+void IncrementalDecoder<T>::start(const std::vector<int>& srcIn, int capacity)
+{
+    if (capacity < 1)
+        throw std::invalid_argument("IncrementalDecoder: capacity must be >= 1");
+    // An empty sentence is one padded position (see decode.cpp).
+    const std::vector<int> src = srcIn.empty() ? std::vector<int>{kPad} : srcIn;
+    S_ = int(src.size());
+    cap_ = capacity;
+    n_ = 1;
+    t_ = 0;
+    const ModelConfig& c = m_.config();
+    const int d = c.d_model, L = int(m_.dec_.size());
+    m_.encode(src.data(), 1, S_, Pass::eval());
+    srcValid_ = m_.sourceValid();
+    pe_ = positionalEncoding<T>(cap_, d);
+    memKV_.resize(std::size_t(L));
+    selfK_.resize(std::size_t(L));
+    selfV_.resize(std::size_t(L));
+    cross_.resize(std::size_t(L));
+    for (int l = 0; l < L; ++l) {
+        DecoderLayer<T>& layer = m_.dec_[std::size_t(l)];
+        Mat<T>& kv = memKV_[std::size_t(l)];
+        kv.resize(S_, 2 * d);
+        layer.cross_attn.kv.forward(m_.memory(), kv);
+        selfK_[std::size_t(l)].resize(Eigen::Index(cap_), d);
+        selfV_[std::size_t(l)].resize(Eigen::Index(cap_), d);
+    }
+    scores_.resize(std::max(cap_, S_));
+}
+
+template <typename T>
+void IncrementalDecoder<T>::reorder(const std::vector<int>& parents)
+{
+    const int n = int(parents.size());
+    for (int p : parents)
+        if (p < 0 || p >= n_)
+            throw std::out_of_range("IncrementalDecoder: no such hypothesis");
+    const int d = m_.config().d_model;
+    for (std::size_t l = 0; l < selfK_.size(); ++l) {
+        for (auto [cache, spare] : {std::pair{&selfK_[l], &spareK_}, std::pair{&selfV_[l], &spareV_}}) {
+            spare->resize(Eigen::Index(n) * cap_, d);
+            for (int i = 0; i < n; ++i)
+                spare->middleRows(Eigen::Index(i) * cap_, t_)
+                    = cache->middleRows(Eigen::Index(parents[std::size_t(i)]) * cap_, t_);
+            std::swap(*cache, *spare);
+        }
+    }
+    n_ = n;
+}
+
+template <typename T>
+void IncrementalDecoder<T>::selfAttend(int layer, const Mat<T>& x)
+{
+    MultiHeadAttention<T>& att = m_.dec_[std::size_t(layer)].self_attn;
+    const int d = att.d, dk = att.dk, len = t_ + 1;
+    const T scale = T(1.0 / std::sqrt(double(dk)));
+    Mat<T>& K = selfK_[std::size_t(layer)];
+    Mat<T>& V = selfV_[std::size_t(layer)];
+    qkv_.resize(n_, 3 * d);
+    linearFewRows(att.qkv, x, qkv_);  // [n, 3d] = [Q | K | V]
+    ctx_.resize(n_, d);
+    for (int i = 0; i < n_; ++i) {
+        const Eigen::Index row = Eigen::Index(i) * cap_ + t_;
+        K.row(row) = qkv_.row(i).segment(d, d);
+        V.row(row) = qkv_.row(i).segment(2 * d, d);
+        for (int h = 0; h < att.heads; ++h) {
+            // Keys 0..t of this hypothesis and head: [len, dk]. No key is masked: every
+            // position fed so far is a real token at or before the query.
+            const ConstStridedMap<T> Kh(K.data() + Eigen::Index(i) * cap_ * d + h * dk, len, dk,
+                                        Eigen::OuterStride<>(d));
+            const ConstStridedMap<T> Vh(V.data() + Eigen::Index(i) * cap_ * d + h * dk, len, dk,
+                                        Eigen::OuterStride<>(d));
+            MatMap<T> p(scores_.data(), 1, len);
+            p.noalias() = (qkv_.row(i).segment(h * dk, dk) * scale) * Kh.transpose();  // [1, len]
+            softmaxRows<T>(p);
+            ctx_.row(i).segment(h * dk, dk).noalias() = p * Vh;  // [1, dk]
+        }
+    }
+    s_.resize(n_, d);
+    linearFewRows(att.o, ctx_, s_);
+}
+
+template <typename T>
+void IncrementalDecoder<T>::crossAttend(int layer, const Mat<T>& x)
+{
+    MultiHeadAttention<T>& att = m_.dec_[std::size_t(layer)].cross_attn;
+    const int d = att.d, dk = att.dk, heads = att.heads;
+    const T scale = T(1.0 / std::sqrt(double(dk)));
+    const Mat<T>& kv = memKV_[std::size_t(layer)];
+    Mat<T>& probs = cross_[std::size_t(layer)];
+    q_.resize(n_, d);
+    linearFewRows(att.q, x, q_);  // [n, d]
+    probs.resize(Eigen::Index(n_) * heads, S_);
+    ctx_.resize(n_, d);
+    for (int h = 0; h < heads; ++h) {
+        // Every hypothesis attends to the same memory: one product per head for all of them.
+        const ConstStridedMap<T> Kh(kv.data() + h * dk, S_, dk, Eigen::OuterStride<>(2 * d));
+        const ConstStridedMap<T> Vh(kv.data() + d + h * dk, S_, dk, Eigen::OuterStride<>(2 * d));
+        const ConstStridedMap<T> Qh(q_.data() + h * dk, n_, dk, Eigen::OuterStride<>(d));
+        // Rows i*heads + h of probs: [n, S] with stride heads*S.
+        StridedMap<T> P(probs.data() + Eigen::Index(h) * S_, n_, S_,
+                        Eigen::OuterStride<>(Eigen::Index(heads) * S_));
+        P.noalias() = (Qh * scale) * Kh.transpose();  // [n, S]
+        for (int j = 0; j < S_; ++j)
+            if (!srcValid_[std::size_t(j)])
+                P.col(j).setConstant(T(kMaskedScore));
+        softmaxRows<T>(P);
+        StridedMap<T> C(ctx_.data() + h * dk, n_, dk, Eigen::OuterStride<>(d));
+        C.noalias() = P * Vh;  // [n, dk]
+    }
+    s_.resize(n_, d);
+    linearFewRows(att.o, ctx_, s_);
+}
+
+template <typename T>
+void IncrementalDecoder<T>::feedForward(const FeedForward<T>& ffn, const Mat<T>& x)
+{
+    linearFewRows(ffn.w1, x, h_);  // [n, d_ff]
+    h_ = h_.cwiseMax(T(0));
+    linearFewRows(ffn.w2, h_, s_);  // [n, d]
+}
+
+template <typename T>
+void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
+{
+    const ModelConfig& c = m_.config();
+    if (t_ >= cap_)
+        throw std::out_of_range("IncrementalDecoder: more steps than the capacity");
+    for (int i = 0; i < n_; ++i)
+        if (tokens[i] < 0 || tokens[i] >= c.tgt_vocab)
+            throw std::out_of_range("IncrementalDecoder: target id outside the vocabulary");
+    const int d = c.d_model;
+    // x = E[id] * sqrt(d) + PE[t], as Embedding::forward.
+    const Embedding<T>& emb = m_.tgtEmbed_;
+    const ConstMatMap<T> table(emb.ps->values() + emb.w, emb.vocab, d);
+    const T embScale = T(std::sqrt(double(d)));
+    y_.resize(n_, d);
+    for (int i = 0; i < n_; ++i)
+        y_.row(i) = table.row(tokens[i]) * embScale + pe_.row(t_);
+    a_.resize(n_, d);
+    z_.resize(n_, d);
+    for (int l = 0; l < int(m_.dec_.size()); ++l) {
+        DecoderLayer<T>& layer = m_.dec_[std::size_t(l)];
+        if (layer.pre) {
+            layer.norm1.forward(y_, a_);
+            selfAttend(l, a_);
+            y_ += s_;
+            layer.norm2.forward(y_, a_);
+            crossAttend(l, a_);
+            y_ += s_;
+            layer.norm3.forward(y_, a_);
+            feedForward(layer.ffn, a_);
+            y_ += s_;
+        } else {
+            selfAttend(l, y_);
+            z_.noalias() = y_ + s_;
+            layer.norm1.forward(z_, y_);
+            crossAttend(l, y_);
+            z_.noalias() = y_ + s_;
+            layer.norm2.forward(z_, y_);
+            feedForward(layer.ffn, y_);
+            z_.noalias() = y_ + s_;
+            layer.norm3.forward(z_, y_);
+        }
+    }
+    const Mat<T>* out = &y_;
+    if (c.norm == NormPlacement::Pre) {
+        m_.decNorm_.forward(y_, a_);
+        out = &a_;
+    }
+    linearFewRows(m_.generator_, *out, logp);
+    logSoftmaxRows<T>(logp);
+    ++t_;
+}
+
+template class IncrementalDecoder<float>;
+template class IncrementalDecoder<double>;
+
+}  // namespace as
