@@ -3,18 +3,22 @@
 
 class QCommandLineParser;
 namespace as {
+struct Checkpoint;
 struct ModelConfig;
 }
 
 // Each command parses its own arguments (args[0] is the command's name) and returns the
 // process exit code: 0 success, 1 a failure while running, 2 bad usage.
-int runTrain(const QStringList& args);
+// resume: a loaded checkpoint to continue from (train --resume), or null.
+int runTrain(const QStringList& args, as::Checkpoint* resume = nullptr);
 int runBench(const QStringList& args);
 int runBleu(const QStringList& args);
 int runTranslate(const QStringList& args);
 int runEval(const QStringList& args);
+int runExport(const QStringList& args);
+int runImport(const QStringList& args);
 // train --data …: the options are already parsed by runTrain.
-int runTrainCorpus(QCommandLineParser& parser);
+int runTrainCorpus(QCommandLineParser& parser, as::Checkpoint* resume = nullptr);
 // "small", "small,dropout=0.2" or "d_model=256,heads=8,…" applied over *config.
 bool parseConfig(const QString& spec, as::ModelConfig* config, QString* error);
 

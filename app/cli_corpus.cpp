@@ -1,16 +1,19 @@
 // The corpus commands: train on a parallel corpus, translate standard input, evaluate a model.
 #include "cli.h"
+#include "cli_checkpoint.h"
 
 #include "decode/decode.h"
 #include "eval/bleu.h"
 #include "eval/evaluate.h"
 #include "io/atomic_file.h"
+#include "io/checkpoint.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
 #include "text/corpus.h"
 #include "text/dataset.h"
 #include "train/batcher.h"
 #include "train/trainer.h"
+#include "train/weight_average.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -41,12 +44,14 @@ QString clock(double seconds)
 
 // toEnglish: for manythings' Anki files (English<TAB>other<TAB>attribution), translate the
 // other language into English (true) or English into it (false).
+// strict: refuse the file at its first bad line.
 std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
-                                                 bool toEnglish = true)
+                                                 bool toEnglish = true, bool strict = false)
 {
     as::CorpusOptions o;
     o.format = as::guessFormat(path);
     o.anki_english_is_target = toEnglish;
+    o.strict = strict;
     as::CorpusReport report;
     QString error;
     auto pairs = as::readCorpus(path, o, report, &error);
@@ -56,6 +61,11 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
     }
     if (report.skipped() > 0 || report.had_bom || report.had_crlf)
         err << report.summary() << "\n";
+    // file:line of the first few, so that the user can look at (and fix) exactly those lines.
+    for (const as::CorpusIssue& i : report.first_issues)
+        err << "  " << i.file << ":" << i.line << ": " << i.what << "\n";
+    if (report.skipped() > report.first_issues.size())
+        err << "  … and " << report.skipped() - report.first_issues.size() << " more\n";
     return pairs;
 }
 
@@ -123,7 +133,7 @@ std::optional<as::ModelBundle> loadOrComplain(const QString& path, QTextStream& 
 
 }  // namespace
 
-int runTrainCorpus(QCommandLineParser& p)
+int runTrainCorpus(QCommandLineParser& p, as::Checkpoint* resume)
 {
     QTextStream out(stdout), err(stderr);
     bool ok = true;
@@ -138,8 +148,8 @@ int runTrainCorpus(QCommandLineParser& p)
         }
         return v;
     };
-    if (!p.isSet("out")) {
-        err << "train: --out MODEL is required with --data\n";
+    if (!p.isSet("out") && !p.isSet("checkpoint")) {
+        err << "train: --out MODEL or --checkpoint CKPT is required with --data\n";
         return 2;
     }
     const long steps = long(number("steps", 0, 1, 1e9));
@@ -148,10 +158,13 @@ int runTrainCorpus(QCommandLineParser& p)
     const int budget = int(number("batch-tokens", 2000, 16, 1e7));
     const int threads = int(number("threads", 0, 0, 1024));
     const int validEvery = int(number("valid-every", 500, 1, 1e9));
+    const int averagePoints = int(number("average", 1, 1, 20));
     as::TrainOptions topt;
     topt.seed = seed;
     topt.warmup = long(number("warmup", 1000, 1, 1e9));
     topt.factor = number("factor", 1.0, 1e-6, 1e6);
+    topt.clipNorm = number("clip-norm", 0, 0, 1e9);
+    const double checkpointMinutes = number("checkpoint-minutes", 5, 0.01, 1e6);
     if (!ok)
         return 2;
     if (steps == 0 && minutes == 0) {
@@ -172,12 +185,13 @@ int runTrainCorpus(QCommandLineParser& p)
         return 2;
     }
     const bool toEnglish = direction == "to-english";
-    auto trainPairs = readPairs(p.value("data"), err, toEnglish);
+    const bool strict = p.isSet("strict");
+    auto trainPairs = readPairs(p.value("data"), err, toEnglish, strict);
     if (!trainPairs)
         return 1;
     QList<as::SentencePair> validPairs;
     if (p.isSet("valid")) {
-        auto v = readPairs(p.value("valid"), err, toEnglish);
+        auto v = readPairs(p.value("valid"), err, toEnglish, strict);
         if (!v)
             return 1;
         validPairs = *v;
@@ -220,6 +234,19 @@ int runTrainCorpus(QCommandLineParser& p)
         << "vocabularies: source " << data.srcVocab().size() << " ("
         << as::tokenizerName(data.srcTokenizer()) << "), target " << data.tgtVocab().size() << " ("
         << as::tokenizerName(data.tgtTokenizer()) << ")\n";
+    // The pairs left out (a side over max_len tokens, or with no token), by file:line.
+    const QString validFile = p.isSet("valid") ? p.value("valid") : p.value("data");
+    for (auto [split, file] : {std::pair{&data.train(), p.value("data")}, std::pair{&valid, validFile}}) {
+        for (const auto& s : split->stats.first_skipped)
+            err << "  " << file << ":" << s.line << ": " << s.what << "\n";
+        if (split->stats.skipped() > split->stats.first_skipped.size())
+            err << "  … and " << split->stats.skipped() - split->stats.first_skipped.size()
+                << " more\n";
+        if (strict && split->stats.skipped() > 0) {
+            err << "train: --strict: " << file << " has pairs that do not fit (see above)\n";
+            return 1;
+        }
+    }
     if (data.train().pairs.empty()) {
         err << "train: no usable sentence pair in " << p.value("data") << "\n";
         return 1;
@@ -230,8 +257,34 @@ int runTrainCorpus(QCommandLineParser& p)
         err << "train: " << error << "\n";
         return 2;
     }
-    as::Trainer trainer(config, topt);
+    if (resume) {
+        QString why = checkResumedData(*resume, data.srcVocab(), data.tgtVocab(), data.train().pairs);
+        if (why.isEmpty() && !(resume->model.config == config))
+            why = QStringLiteral("the recorded --config gives another model than the checkpoint's");
+        if (!why.isEmpty()) {
+            err << "train: cannot resume " << p.value("checkpoint") << ": " << why << "\n";
+            return 1;
+        }
+    }
+    std::unique_ptr<as::Trainer> trainerOwner = resume ? resume->takeTrainer()
+                                                       : std::make_unique<as::Trainer>(config, topt);
+    as::Trainer& trainer = *trainerOwner;
+    trainer.setClipNorm(topt.clipNorm);  // the one setting a resumed run may change
     as::Batcher batcher(data.train().pairs, budget, seed);
+    as::TrainingHistory history;
+    double trainSecondsBefore = 0;
+    if (resume) {
+        try {
+            batcher.setPosition(resume->run.epoch, resume->run.position);
+        } catch (const std::invalid_argument& e) {
+            err << "train: cannot resume: " << e.what() << "\n";
+            return 1;
+        }
+        history = std::move(resume->history);
+        trainSecondsBefore = resume->run.trainSeconds;
+        out << "resumed at step " << trainer.stepCount() << " (epoch " << batcher.epoch()
+            << ", batch " << batcher.position() << ")\n";
+    }
     out << "model " << QJsonDocument(config.toJson()).toJson(QJsonDocument::Compact) << ", "
         << trainer.model().params().size() << " parameters; " << batcher.batchesPerEpoch()
         << " batches of ≤ " << budget << " tokens per epoch; " << as::engineThreads()
@@ -248,6 +301,31 @@ int runTrainCorpus(QCommandLineParser& p)
         out << "saved " << p.value("out") << " at step " << trainer.stepCount() << "\n";
         return true;
     };
+    const QJsonObject runRecord = corpusRunRecord(p, data.train().pairs);
+    QElapsedTimer sinceCheckpoint;
+    sinceCheckpoint.start();
+    double trainSeconds = trainSecondsBefore;
+    auto saveCheckpoint = [&]() {
+        if (!p.isSet("checkpoint"))
+            return true;
+        as::CheckpointRun run;
+        run.epoch = batcher.epoch();
+        run.position = batcher.position();
+        run.trainSeconds = trainSeconds;
+        run.data = runRecord;
+        QString e;
+        QElapsedTimer t;
+        t.start();
+        if (!as::saveCheckpoint(p.value("checkpoint"), trainer, data.srcVocab(), data.tgtVocab(),
+                                data.srcTokenizer(), data.tgtTokenizer(), run, history, &e)) {
+            err << "\ntrain: " << e << "\n";
+            return false;
+        }
+        sinceCheckpoint.restart();
+        err << (isatty(STDERR_FILENO) ? "\r\x1b[K" : "") << "checkpoint " << p.value("checkpoint")
+            << " at step " << trainer.stepCount() << " (" << t.elapsed() << " ms)\n";
+        return true;
+    };
 
     gInterrupted.store(false);
     std::signal(SIGINT, onInterrupt);
@@ -258,6 +336,8 @@ int runTrainCorpus(QCommandLineParser& p)
     double lossSum = 0;
     long lossN = 0, tokens = 0;
     double lastValid = NAN, lastAcc = NAN;
+    bool faulted = false;
+    as::WeightAverage average(averagePoints, 0.05);
     QElapsedTimer sinceLine;
     sinceLine.start();
     for (;;) {
@@ -267,12 +347,18 @@ int runTrainCorpus(QCommandLineParser& p)
             break;
         const as::Batch b = batcher.next();
         const as::StepStats st = trainer.step(b);
-        if (!std::isfinite(st.loss.loss())) {
-            err << "\ntrain: the loss became " << st.loss.loss() << " at step " << st.step
-                << "; the weights of the step before are kept. Try a smaller --factor or a "
-                   "longer --warmup.\n";
+        if (!st.applied) {
+            err << "\ntrain: " << st.fault << "; the weights of the step before are kept. Try "
+                << "a smaller --factor, a longer --warmup or --clip-norm, then --resume.\n";
+            faulted = true;
             break;
         }
+        trainSeconds += st.seconds;
+        history.loss.push_back({st.step, trainSeconds, st.loss.loss(), st.lr, st.loss.ntokens});
+        const double progress = std::max(steps > 0 ? double(st.step) / double(steps) : 0.0,
+                                         budgetSeconds > 0 ? clockTimer.elapsed() / 1000.0 / budgetSeconds : 0.0);
+        if (averagePoints > 1 && average.due(progress))
+            average.add(trainer.model().params().valueVector());
         lossSum += st.loss.loss();
         ++lossN;
         tokens += st.loss.ntokens;
@@ -281,7 +367,10 @@ int runTrainCorpus(QCommandLineParser& p)
             const as::LossStats v = as::evaluateLoss(trainer.model(), valid.pairs);
             lastValid = v.loss();
             lastAcc = v.accuracy();
+            history.eval.push_back({st.step, trainSeconds, lastValid, lastAcc});
         }
+        if (sinceCheckpoint.elapsed() >= qint64(checkpointMinutes * 60000))
+            saveCheckpoint();
         if (validNow || sinceLine.elapsed() >= (tty ? 500 : 30000)) {
             const double secs = clockTimer.elapsed() / 1000.0;
             double remaining = -1;
@@ -316,7 +405,17 @@ int runTrainCorpus(QCommandLineParser& p)
     out << (tty ? "\n" : "") << (gInterrupted.load() ? "interrupted: " : "")
         << "trained " << trainer.stepCount() << " steps in " << clock(secs) << " ("
         << QString::number(double(tokens) / std::max(secs, 1e-9), 'f', 0) << " target tok/s)\n";
-    return save() ? 0 : 1;
+    // Before averaging: the checkpoint holds the state training continues from.
+    const bool checkpointed = saveCheckpoint();
+    if (averagePoints > 1 && average.taken() > 0) {
+        // The final point joins the average; an interrupted run averages what it has.
+        average.add(trainer.model().params().valueVector());
+        average.writeMean(&trainer.model().params().valueVector());
+        out << "averaged the weights of " << average.taken() << " points (the last at step "
+            << trainer.stepCount() << ")\n";
+    }
+    const bool saved = !p.isSet("out") || save();
+    return saved && checkpointed && !faulted ? 0 : 1;
 }
 
 int runTranslate(const QStringList& args)
@@ -359,9 +458,26 @@ int runTranslate(const QStringList& args)
     o.nbest = nbest;
     if (!outputLimit(p, &o, err))
         return 2;
-    while (!in.atEnd()) {
-        const QString line = in.readLine();
-        const as::EncodedSentence s = data.encodeSource(line.left(2000));
+    // A pasted book must not stall the run: longer lines are cut, and said so.
+    constexpr qsizetype kMaxLineChars = 2000;
+    for (long lineNo = 1; !in.atEnd(); ++lineNo) {
+        QString line = in.readLine();
+        if (line.size() > kMaxLineChars) {
+            const qsizetype cut = line.at(kMaxLineChars - 1).isHighSurrogate() ? kMaxLineChars - 1
+                                                                                 : kMaxLineChars;
+            err << "translate: line " << lineNo << " has " << line.size()
+                << " characters; only the first " << cut << " are translated\n";
+            err.flush();
+            line.truncate(cut);
+        }
+        const as::EncodedSentence s = data.encodeSource(line);
+        if (s.ids.empty()) {
+            // Nothing to translate (empty, spaces, control characters): an empty answer (with
+            // --nbest, an empty list) keeps the output aligned with the input lines.
+            out << "\n";
+            out.flush();
+            continue;
+        }
         const int limit = o.limitFor(int(s.ids.size()), bundle->config.max_len);
         const as::DecodeResult r = beam == 1 ? as::greedyDecode(*bundle->model, s.ids, limit)
                                              : as::beamSearch(*bundle->model, s.ids, o);

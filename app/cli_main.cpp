@@ -21,9 +21,33 @@ const char* kUsage =
     "  eval       NLL, loss, token accuracy and BLEU of a model on a corpus\n"
     "  bench      time training steps of the SPEC.md configurations (JSON)\n"
     "  bleu       score translations against references (sacreBLEU's default BLEU)\n"
+    "  export     write a model's weights as SPEC.md's weight file (for PyTorch)\n"
+    "  import     make a model of a weight file written elsewhere (e.g. PyTorch)\n"
     "\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
+const QStringList kCommands = {"train", "translate", "eval", "bench", "bleu", "export", "import"};
+
+int runCommand(const QString& command, const QStringList& args)
+{
+    QTextStream err(stderr);
+    if (command == "train")
+        return runTrain(args);
+    if (command == "bench")
+        return runBench(args);
+    if (command == "bleu")
+        return runBleu(args);
+    if (command == "translate")
+        return runTranslate(args);
+    if (command == "eval")
+        return runEval(args);
+    if (command == "export")
+        return runExport(args);
+    if (command == "import")
+        return runImport(args);
+    err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
+    return 2;
 }
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -42,16 +66,9 @@ int main(int argc, char** argv)
     }
     const QString command = args[1];
     args.removeAt(1);  // the command's own parser sees "program --options…"
-    if (command == "train")
-        return runTrain(args);
-    if (command == "bench")
-        return runBench(args);
-    if (command == "bleu")
-        return runBleu(args);
-    if (command == "translate")
-        return runTranslate(args);
-    if (command == "eval")
-        return runEval(args);
-    err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
-    return 2;
+    const int status = runCommand(command, args);
+    // 2 is a usage error (an unknown option, a bad number): say where the options are listed.
+    if (status == 2 && kCommands.contains(command))
+        err << "(attention-studio-cli " << command << " --help lists the options)\n";
+    return status;
 }

@@ -1,6 +1,7 @@
 // attention-studio-cli train --task toy|copy: trains, printing progress, then shows the greedy
 // translations of the task's examples.
 #include "cli.h"
+#include "cli_checkpoint.h"
 
 #include "decode/decode.h"
 #include "text/tasks.h"
@@ -16,7 +17,7 @@ namespace {
 
 }  // namespace
 
-int runTrain(const QStringList& args)
+int runTrain(const QStringList& args, as::Checkpoint* resume)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser p;
@@ -39,8 +40,19 @@ int runTrain(const QStringList& args)
     p.addOption({"data", "Training corpus.", "TRAIN.tsv"});
     p.addOption({"valid", "Validation corpus (default: 2% held out of --data).", "V.tsv"});
     p.addOption({"out", "Where to save the model (.safetensors).", "MODEL"});
+    p.addOption({"checkpoint", "Where to save a checkpoint (--data): every --checkpoint-minutes, "
+                               "at the end and on Ctrl+C; --resume continues from it exactly.",
+                 "CKPT"});
+    p.addOption({"checkpoint-minutes", "Minutes between checkpoint saves (--data).", "M", "5"});
+    p.addOption({"resume", "Continue the corpus run saved in CKPT: its data, model and settings; "
+                           "--steps counts from its start; the checkpoint is updated in place "
+                           "unless --checkpoint names another file.", "CKPT"});
+    p.addOption({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
+                              "no clipping).", "N", "0"});
     p.addOption({"minutes", "Train for this much wall-clock time (--data).", "M"});
     p.addOption({"batch-tokens", "Token budget of a batch (--data).", "N", "2000"});
+    p.addOption({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
+                            "the last at the end (checkpoint averaging; 1 = off; --data).", "K", "1"});
     p.addOption({"valid-every", "Steps between validations (--data).", "N", "500"});
     p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
                                    "attribution): to-english or from-english.", "dir", "to-english"});
@@ -48,6 +60,8 @@ int runTrain(const QStringList& args)
                              "(default 1,2).", "S,T", "1,2"});
     p.addOption({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
                               "limit).", "S,T", "0,0"});
+    p.addOption({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
+                           "UTF-8) instead of skipping and counting it (--data)."});
     p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
     p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {
@@ -58,8 +72,10 @@ int runTrain(const QStringList& args)
         out << p.helpText();
         return 0;
     }
+    if (p.isSet("resume") && !resume)
+        return runTrainResume(p);
     if (p.isSet("data"))
-        return runTrainCorpus(p);
+        return runTrainCorpus(p, resume);
     auto number = [&](const char* name, double fallback, double lo, double hi, bool* ok) {
         if (!p.isSet(name))
             return fallback;
@@ -87,6 +103,7 @@ int runTrain(const QStringList& args)
     def.train.factor = number("factor", def.train.factor, 0, 1e6, &ok);
     const int threads = int(number("threads", 1, 0, 1024, &ok));  // the task models are tiny
     const long logEvery = long(number("log-every", 25, 1, 1e9, &ok));
+    def.train.clipNorm = number("clip-norm", 0, 0, 1e9, &ok);
     if (!ok)
         return 2;
     QString error;
@@ -135,9 +152,9 @@ int runTrain(const QStringList& args)
             lossSum = 0;
             lossCount = 0;
         }
-        if (!std::isfinite(st.loss.loss())) {
-            err << "train: the loss became " << st.loss.loss() << " at step " << s
-                << "; stopping (try a smaller --factor or a longer --warmup)\n";
+        if (!st.applied) {
+            err << "train: " << st.fault << "; stopping (try a smaller --factor, a longer "
+                << "--warmup or --clip-norm)\n";
             return 1;
         }
     }

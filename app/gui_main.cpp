@@ -6,11 +6,18 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTabWidget>
+#include <qcustomplot.h>
 #include <QTimer>
 
 #include "model/parallel.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
+#include <vector>
 
 namespace {
 
@@ -25,6 +32,182 @@ bool waitFor(Pred pred, int ms)
     return pred();
 }
 
+// Training speed as the snapshots show it: steps between the first snapshot after start and
+// the last one, over the time between their arrivals. Snapshots leave the worker right after a
+// step ends, so this is the worker's own pace, free of the start-up and the final wait that a
+// clock around the whole run would add (up to 100 ms, a quarter of a 200-step toy run).
+class SnapshotPace {
+public:
+    explicit SnapshotPace(as::MainWindow& w)
+    {
+        clock_.start();
+        connection_ = QObject::connect(&w, &as::MainWindow::snapshotApplied, &w, [this](long step) {
+            if (step <= 0)
+                return;
+            const double t = double(clock_.nsecsElapsed()) / 1e9;
+            if (firstStep_ < 0) {
+                firstStep_ = step;
+                firstT_ = t;
+            }
+            lastStep_ = step;
+            lastT_ = t;
+        });
+    }
+    ~SnapshotPace() { QObject::disconnect(connection_); }
+    SnapshotPace(const SnapshotPace&) = delete;
+    SnapshotPace& operator=(const SnapshotPace&) = delete;
+
+    double stepsPerSecond() const
+    {
+        return lastT_ > firstT_ ? double(lastStep_ - firstStep_) / (lastT_ - firstT_) : 0.0;
+    }
+
+private:
+    QMetaObject::Connection connection_;
+    QElapsedTimer clock_;
+    long firstStep_ = -1, lastStep_ = -1;
+    double firstT_ = 0, lastT_ = 0;
+};
+
+double percentile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
+}
+
+// --measure-responsiveness: trains (Play) with the window shown while a 1 ms timer on the GUI
+// thread records how late each tick comes: the longest time the GUI thread was busy with
+// something else (snapshots arriving, replots, painting). Every tab is shown for an equal share
+// of the time, so every view draws live. Prints one JSON line.
+int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task)
+{
+    w.resize(1400, 900);
+    w.show();
+    as::SessionSettings s = as::SessionSettings::defaultsFor(task);
+    // Play pauses at the planned count: plan more steps than the run can take.
+    s.plannedSteps = std::max(s.plannedSteps, long(seconds * 2000));
+    w.applySettings(s);
+    if (!waitFor([&] { return w.currentStep() == 0; }, 10000))
+        return 1;
+    QTabWidget* tabs = w.tabs();
+    const int nTabs = tabs->count();
+    std::vector<std::vector<double>> late(static_cast<std::size_t>(nTabs));
+    std::vector<double> switches;
+    tabs->setCurrentIndex(0);
+    QCoreApplication::processEvents();
+
+    constexpr double kTickMs = 1.0;
+    QElapsedTimer clock;
+    qint64 last = -1;
+    int tab = 0;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    tick.setInterval(int(kTickMs));
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (last >= 0)
+            late[std::size_t(tab)].push_back(std::max(0.0, double(now - last) / 1e6 - kTickMs));
+        last = now;
+    });
+    QTimer switcher;
+    switcher.setInterval(std::max(1, int(seconds * 1000 / nTabs)));
+    QObject::connect(&switcher, &QTimer::timeout, [&] {
+        if (tab + 1 >= nTabs)
+            return;
+        // Showing a tab lays it out and paints it for the first time: a cost of the user's
+        // click, not of training, so it is reported on its own.
+        const qint64 t0 = clock.nsecsElapsed();
+        tabs->setCurrentIndex(++tab);
+        switches.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
+        last = -1;
+    });
+
+    // The time each tab's plots spend in replot() (QCustomPlot draws into its buffer there,
+    // shown or not): where a stall comes from.
+    struct Cost {
+        QElapsedTimer timer;
+        double totalMs = 0, worstMs = 0;
+        long count = 0;
+    };
+    std::vector<Cost> replots(static_cast<std::size_t>(nTabs) + 1);  // the last: outside tabs
+    for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
+        int owner = nTabs;
+        for (int i = 0; i < nTabs; ++i)
+            if (tabs->widget(i)->isAncestorOf(plot))
+                owner = i;
+        Cost* c = &replots[std::size_t(owner)];
+        QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [c] { c->timer.start(); });
+        QObject::connect(plot, &QCustomPlot::afterReplot, plot, [c] {
+            const double ms = double(c->timer.nsecsElapsed()) / 1e6;
+            c->totalMs += ms;
+            c->worstMs = std::max(c->worstMs, ms);
+            ++c->count;
+        });
+    }
+
+    // The same timer with training paused: what the machine itself adds (other processes).
+    clock.start();
+    tick.start();
+    waitFor([&] { return clock.elapsed() >= 2000; }, 3000);
+    std::vector<double> idle;
+    idle.swap(late[0]);
+    last = -1;
+
+    const long step0 = w.currentStep();
+    SnapshotPace pace(w);
+    timespec cpu0{}, cpu1{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    emit w.playRequested();
+    clock.start();
+    switcher.start();
+    waitFor([&] { return clock.elapsed() >= qint64(seconds * 1000); }, int(seconds * 1000) + 5000);
+    tick.stop();
+    switcher.stop();
+    const double elapsed = double(clock.nsecsElapsed()) / 1e9;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+    const double guiCpu = double(cpu1.tv_sec - cpu0.tv_sec) + double(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
+    const long steps = w.currentStep() - step0;  // as of the last snapshot (<= 100 ms old)
+    emit w.pauseRequested();
+    waitFor([&] { return !w.isRunning(); }, 10000);
+
+    std::vector<double> all;
+    QJsonObject perTab;
+    for (int i = 0; i < nTabs; ++i) {
+        const std::vector<double>& v = late[std::size_t(i)];
+        all.insert(all.end(), v.begin(), v.end());
+        const Cost& c = replots[std::size_t(i)];
+        perTab.insert(tabs->tabText(i).remove('&'),
+                      QJsonObject{{"ticks", double(v.size())},
+                                  {"late_ms_worst", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())},
+                                  {"late_ms_p99", percentile(v, 0.99)},
+                                  {"replots", double(c.count)},
+                                  {"replot_ms_total", c.totalMs},
+                                  {"replot_ms_worst", c.worstMs}});
+    }
+    const QJsonObject o{
+        {"platform", QGuiApplication::platformName()},
+        {"task", task},
+        {"seconds", elapsed},
+        {"engine_threads", as::engineThreads()},
+        {"steps", double(steps)},
+        {"steps_per_s", pace.stepsPerSecond()},
+        {"tick_ms", kTickMs},
+        {"ticks", double(all.size())},
+        {"late_ms_worst", all.empty() ? 0.0 : *std::max_element(all.begin(), all.end())},
+        {"late_ms_p99", percentile(all, 0.99)},
+        {"late_ms_p50", percentile(all, 0.5)},
+        {"gui_thread_cpu_fraction", guiCpu / elapsed},
+        {"idle_late_ms_worst", idle.empty() ? 0.0 : *std::max_element(idle.begin(), idle.end())},
+        {"idle_late_ms_p99", percentile(idle, 0.99)},
+        {"tab_switch_ms_worst",
+         switches.empty() ? 0.0 : *std::max_element(switches.begin(), switches.end())},
+        {"per_tab", perTab}};
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    return 0;
+}
+
 int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int steps)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
@@ -36,15 +219,16 @@ int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int 
         return 1;
     QElapsedTimer trainClock;
     trainClock.start();
+    SnapshotPace pace(w);
     emit w.stepRequested(steps);
     if (!waitFor([&] { return w.currentStep() >= steps; }, 600000)) {
         std::fprintf(stderr, "attention-studio: training did not reach step %d\n", steps);
         return 1;
     }
     const double seconds = trainClock.elapsed() / 1000.0;
-    std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s), window "
-                "updating throughout\n",
-                steps, qPrintable(task), seconds, steps / std::max(seconds, 1e-9));
+    std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s, first to "
+                "last snapshot), window updating throughout\n",
+                steps, qPrintable(task), seconds, pace.stepsPerSecond());
     // Show a translation of the first example in the translate view.
     if (task == "toy") {
         bool done = false;
@@ -82,9 +266,27 @@ int main(int argc, char** argv)
                                "into DIR, then exit.", "DIR"});
     p.addOption({"task", "Built-in task for --screenshot: toy, copy, reverse or sort.", "name", "toy"});
     p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
+    p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
+    p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
+                                           "each tab in turn, and print as JSON how late a "
+                                           "1 ms timer on the GUI thread fired (worst, 99th "
+                                           "percentile) and the steps per second.", "SECONDS"});
     p.process(app);
 
     as::MainWindow w;
+    if (p.isSet("measure-responsiveness")) {
+        bool ok = false;
+        const double seconds = p.value("measure-responsiveness").toDouble(&ok);
+        if (!ok || seconds <= 0 || !as::builtinTaskNames().contains(p.value("task"))) {
+            std::fprintf(stderr, "attention-studio: --measure-responsiveness needs SECONDS > 0 "
+                                 "and --task one of: %s\n",
+                         qPrintable(as::builtinTaskNames().join(", ")));
+            return 2;
+        }
+        const int rc = measureResponsiveness(w, seconds, p.value("task"));
+        w.close();
+        return rc;
+    }
     if (p.isSet("screenshot")) {
         bool ok = false;
         const int steps = p.value("steps").toInt(&ok);
@@ -99,5 +301,7 @@ int main(int argc, char** argv)
         return rc;
     }
     w.show();
+    if (!p.isSet("no-restore"))
+        QTimer::singleShot(0, &w, [&w] { w.offerAutosaveRestore(); });
     return app.exec();
 }

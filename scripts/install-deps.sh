@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Attention Studio builds with. Run as root (or with sudo).
+# --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed),
+# for the parity test against the reference model (tests/test_torch_parity.cpp), which skips
+# without it, and for scripts/torch_parity.py.
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
-  qt6-base-dev libeigen3-dev libqcustomplot-dev libqt6svg6-dev
+  qt6-base-dev libeigen3-dev libqcustomplot-dev qt6-svg-dev
   fonts-noto-cjk python3
 )
+for arg in "$@"; do
+  case "$arg" in
+    --torch) packages+=(python3-torch python3-numpy) ;;
+    *) echo "install-deps: unknown option '$arg' (known: --torch)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,9 +1,13 @@
 #include "text/corpus.h"
 
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace as;
 using namespace Qt::StringLiterals;
@@ -175,6 +179,87 @@ private slots:
         QVERIFY(pairs);
         QCOMPARE(pairs->size(), 2);
         QCOMPARE(report.skipped(), 2);
+    }
+
+    // Strict mode refuses the file at the first bad line of every kind, naming file and line;
+    // the lenient read of the same bytes keeps the good pairs.
+    void strictRefusesEveryKind_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("maxChars");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no TAB") << QByteArray("a\tb\nno tab\n") << 0 << u":2: no TAB"_s;
+        QTest::newRow("empty side") << QByteArray("a\tb\nc\td\n \tx\n") << 0 << u":3: empty source"_s;
+        QTest::newRow("invalid UTF-8") << QByteArray("ca\xff\tb\nc\td\n") << 0 << u":1: invalid UTF-8"_s;
+        QTest::newRow("too long") << QByteArray("a\tb\nabcdef\tx\n") << 5 << u":2: 6 characters"_s;
+    }
+
+    void strictRefusesEveryKind()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, maxChars);
+        QFETCH(QString, expected);
+        const QString path = write(u"strict-kind.tsv"_s, bytes);
+        CorpusOptions o;
+        o.strict = true;
+        o.max_chars = maxChars;
+        CorpusReport report;
+        QString error;
+        QVERIFY(!readCorpus(path, o, report, &error));
+        QVERIFY2(error.startsWith(path + expected), qPrintable(error));
+        QCOMPARE(report.skipped(), 1);
+        o.strict = false;
+        QVERIFY(readCorpus(path, o, report, &error));
+        QCOMPARE(report.skipped(), 1);
+    }
+
+    // A BOM, CRLF line ends and blank lines are not bad lines: strict mode reads such a file.
+    void strictAcceptsBomCrlfAndBlankLines()
+    {
+        CorpusOptions o;
+        o.strict = true;
+        const auto pairs = readOk(u"strict-ok.tsv"_s, "\xEF\xBB\xBF" "a\tb\r\n\r\nc\td\r\n", o);
+        QCOMPARE(pairs.size(), 2);
+        QVERIFY(report_.had_bom && report_.had_crlf);
+        QCOMPARE(report_.blank_lines, 1);
+    }
+
+    // A file that exists but cannot be read gives a clear error, not an empty corpus.
+    void unreadableFile()
+    {
+        CorpusReport report;
+        QString error;
+        const QString locked = write(u"locked.tsv"_s, "a\tb\n");
+        QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions{}));
+        QFile probe(locked);
+        if (!probe.open(QIODevice::ReadOnly)) {  // root reads it anyway
+            QVERIFY(!readCorpus(locked, {}, report, &error));
+            QVERIFY2(error.contains(u"cannot open"_s) && error.contains(u"locked.tsv"_s), qPrintable(error));
+        }
+        // Opens, but every read fails (EIO), for root too.
+        if (QFileInfo(u"/proc/self/mem"_s).isFile()) {
+            QVERIFY(!readCorpus(u"/proc/self/mem"_s, {}, report, &error));
+            QVERIFY2(error.contains(u"cannot read"_s), qPrintable(error));
+        } else if (probe.isOpen()) {
+            QSKIP("running as root without /proc: no way to make a file unreadable");
+        }
+    }
+
+    // A FIFO without a writer would block the reader for ever and a device can be endless.
+    void pipesAndDevicesAreRefused()
+    {
+        const QString fifo = dir_.filePath(u"corpus.fifo"_s);
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        CorpusReport report;
+        QString error;
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(guessFormat(fifo), CorpusFormat::Tsv);
+        QVERIFY(!readCorpus(fifo, {}, report, &error));
+        QVERIFY2(error.contains(u"not a regular file"_s), qPrintable(error));
+        QVERIFY(!readCorpus(u"/dev/zero"_s, {}, report, &error));
+        QVERIFY2(error.contains(u"not a regular file"_s), qPrintable(error));
+        QVERIFY(clock.elapsed() < 5000);
     }
 
     void issuesAreCapped()

@@ -119,6 +119,14 @@ private slots:
         QCOMPARE(s.tgt_unknown, qint64(4)); // cats, dogs, Cats, me: seen once
         QVERIFY2(s.summary().contains(u"3 pairs (4 skipped: 2 too long, 2 empty)"_s), qPrintable(s.summary()));
         QVERIFY2(s.summary().contains(u"4 unknown (33.33%)"_s), qPrintable(s.summary()));
+        // Each pair left out is listed by its corpus line, with the reason.
+        QCOMPARE(s.first_skipped.size(), 4);
+        const QList<int> lines{s.first_skipped[0].line, s.first_skipped[1].line,
+                               s.first_skipped[2].line, s.first_skipped[3].line};
+        QCOMPARE(lines, (QList<int>{4, 5, 6, 7}));
+        QCOMPARE(s.first_skipped[0].what, u"the source has no token"_s);
+        QCOMPARE(s.first_skipped[1].what, u"the source has 7 tokens, over max_len 6"_s);
+        QCOMPARE(s.first_skipped[2].what, u"the target has 7 tokens, over max_len 6"_s);
 
         const auto& p = d.train().pairs;
         QCOMPARE(int(p.size()), 3);

@@ -94,6 +94,10 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
     const QFileInfo info(path);
     if (!info.exists()) return fail(QStringLiteral("%1: file not found").arg(name));
     if (info.isDir()) return fail(QStringLiteral("%1: is a folder, not a corpus file").arg(name));
+    // A FIFO would block until some writer appears and a device can be endless (/dev/zero).
+    if (!info.isFile())
+        return fail(QStringLiteral("%1: is not a regular file (a pipe or a device cannot be read as "
+                                   "a corpus)").arg(name));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("%1: cannot open: %2").arg(name, file.errorString()));
@@ -187,6 +191,7 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
 
 CorpusFormat guessFormat(const QString& path)
 {
+    if (!QFileInfo(path).isFile()) return CorpusFormat::Tsv; // readCorpus says why it cannot read it
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return CorpusFormat::Tsv;
     int lines = 0, attributed = 0;

@@ -47,8 +47,9 @@ struct CorpusOptions {
     int max_chars = 0;                  // 0 = no limit
 };
 
-// nullopt with *error set when the file cannot be read, holds no pair, is UTF-16, or (strict)
-// has a bad line ("file:line: what"). The report is filled in either case.
+// nullopt with *error set when the file cannot be read, is not a regular file (a pipe or a
+// device), holds no pair, is UTF-16, or (strict) has a bad line ("file:line: what"). The
+// report is filled in either case.
 std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusOptions& options,
                                               CorpusReport& report, QString* error = nullptr);
 

@@ -24,12 +24,23 @@ Tokenized tokenizeAndFilter(const QList<SentencePair>& pairs, TokenizerKind srcT
     for (const SentencePair& p : pairs) {
         QStringList s = tokenize(srcTok, p.src);
         QStringList g = tokenize(tgtTok, p.tgt);
+        auto skip = [&](int& counter, const QString& what) {
+            ++counter;
+            if (t.stats.first_skipped.size() < DatasetStats::kMaxListed)
+                t.stats.first_skipped.append({p.line, what});
+        };
         if (s.isEmpty() || g.isEmpty()) {
-            ++t.stats.skipped_empty;
+            skip(t.stats.skipped_empty, s.isEmpty() ? QStringLiteral("the source has no token")
+                                                    : QStringLiteral("the target has no token"));
             continue;
         }
         if (maxLen > 0 && (s.size() > maxLen || g.size() > maxLen)) {
-            ++t.stats.skipped_too_long;
+            const bool src = s.size() > maxLen;
+            skip(t.stats.skipped_too_long,
+                 QStringLiteral("the %1 has %2 tokens, over max_len %3")
+                     .arg(src ? QStringLiteral("source") : QStringLiteral("target"))
+                     .arg(src ? s.size() : g.size())
+                     .arg(maxLen));
             continue;
         }
         t.src.push_back(std::move(s));

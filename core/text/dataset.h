@@ -42,6 +42,14 @@ struct DatasetStats {
     qint64 src_tokens = 0, tgt_tokens = 0;
     qint64 src_unknown = 0, tgt_unknown = 0;
 
+    // The first kMaxListed pairs left out, in corpus order: line (SentencePair::line) and why.
+    struct Skipped {
+        int line = 0;
+        QString what;
+    };
+    QList<Skipped> first_skipped;
+    static constexpr int kMaxListed = 10;
+
     int skipped() const { return skipped_too_long + skipped_empty; }
     // e.g. zh-en train: "27555 pairs (0 skipped: 0 too long, 0 empty); source 267542 tokens,
     // 0 unknown (0.00%); target 199444 tokens, 3082 unknown (1.55%)"
