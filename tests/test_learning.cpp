@@ -41,16 +41,22 @@ ModelConfig smallModel(const Task& task, NormPlacement norm = NormPlacement::Pre
 void TestLearning::toyTaskExactWithin200Steps_data()
 {
     QTest::addColumn<NormPlacement>("norm");
-    QTest::newRow("pre-norm") << NormPlacement::Pre;
-    QTest::newRow("post-norm") << NormPlacement::Post;
+    QTest::addColumn<double>("factor");
+    // Post-norm needs a lower peak rate: with factor 1 and warmup 50 (peak 0.018 at d 64) it
+    // oscillates between right and wrong outputs for hundreds of steps on most seeds, so an
+    // exact answer at step 200 hung on float rounding. With factor 0.5 it was exact from step
+    // 25-50 to step 600 on each of seeds 1-8, as pre-norm is with factor 1.
+    QTest::newRow("pre-norm") << NormPlacement::Pre << 1.0;
+    QTest::newRow("post-norm") << NormPlacement::Post << 0.5;
 }
 
 void TestLearning::toyTaskExactWithin200Steps()
 {
     QFETCH(NormPlacement, norm);
+    QFETCH(double, factor);
     const Task task = makeToyTask();
     QCOMPARE(int(task.examples.size()), 3);
-    Trainer trainer(smallModel(task, norm), TrainOptions{1.0, 50, 1});
+    Trainer trainer(smallModel(task, norm), TrainOptions{factor, 50, 1});
     Rng data(1);
     double first = 0, last = 0;
     for (int s = 0; s < 200; ++s) {
