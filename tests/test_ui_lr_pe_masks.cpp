@@ -71,6 +71,8 @@ private slots:
     void masksMatchBatch();
     void masksSmoothingDistribution();
     void exportPngAndSvg();
+    void singleRowAndColumnHeatmapsAreDrawn_data();
+    void singleRowAndColumnHeatmapsAreDrawn();
 };
 
 void TestUiLrPeMasks::lrCurveEqualsNoam_data()
@@ -344,6 +346,38 @@ void TestUiLrPeMasks::exportPngAndSvg()
     const double mean = sum / n;
     const double variance = sum2 / n - mean * mean;
     QVERIFY2(variance > 100.0, qPrintable(QStringLiteral("variance %1").arg(variance)));
+}
+
+void TestUiLrPeMasks::singleRowAndColumnHeatmapsAreDrawn_data()
+{
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("cols");
+    QTest::newRow("1 x 3") << 1 << 3;  // e.g. the padding mask of a one-sentence batch
+    QTest::newRow("3 x 1") << 3 << 1;
+    QTest::newRow("1 x 1") << 1 << 1;
+    QTest::newRow("2 x 3") << 2 << 3;
+}
+
+void TestUiLrPeMasks::singleRowAndColumnHeatmapsAreDrawn()
+{
+    QFETCH(int, rows);
+    QFETCH(int, cols);
+    QCustomPlot plot;
+    plot.resize(300, 240);
+    ui::Heatmap h = ui::makeHeatmap(&plot, false, ui::sequentialGradient());
+    ui::setHeatmapData(h, rows, cols, [](int, int) { return 1.0; });
+    const QImage img = plot.toPixmap(300, 240).toImage();
+    // Every cell's centre, and a point a third of a cell from it, has the colour of 1 (dark),
+    // not the white background.
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            for (double d : {0.0, 0.33, -0.33}) {
+                const int x = int(plot.xAxis->coordToPixel(c + d));
+                const int y = int(plot.yAxis->coordToPixel(r + d));
+                QVERIFY2(qGray(img.pixel(x, y)) < 100,
+                         qPrintable(QStringLiteral("cell (%1, %2) offset %3: gray %4")
+                                        .arg(r).arg(c).arg(d).arg(qGray(img.pixel(x, y)))));
+            }
 }
 
 QTEST_MAIN(TestUiLrPeMasks)

@@ -63,14 +63,6 @@ QString csvField(const QString& s)
     return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
-// Snapshots keep coming while the view sits in a hidden tab: draw only what can be seen
-// (showEvent() draws the rest).
-void replotIfVisible(QCustomPlot* plot)
-{
-    if (plot->isVisible())
-        plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
 QFont pointFont(int size, bool bold = false)
 {
     QFont f;
@@ -286,13 +278,6 @@ void AttentionView::ensureHeadPlots(int heads)
     grid_->removeWidget(meanPlot_.frame);
     grid_->addWidget(meanPlot_.frame, heads / columns_, heads % columns_);
     meanPlot_.frame->setVisible(heads > 0);
-}
-
-void AttentionView::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    for (QCustomPlot* plot : findChildren<QCustomPlot*>())
-        plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool AttentionView::eventFilter(QObject* watched, QEvent* event)
@@ -559,7 +544,8 @@ void AttentionView::drawEnlarged()
     const QString which = enlarged_ == kMeanHead
                               ? tr("mean of %1 heads").arg(headCount())
                               : tr("head %1").arg(enlarged_ + 1);
-    bigTitle_->setText(tr("%1 · %2 · layer %3 · H=%4 nats")
+    // Two lines: on one, the title is wider than the plot beside the small multiples.
+    bigTitle_->setText(tr("%1 · %2 · layer %3\nentropy H = %4 nats")
                            .arg(which, kindName(kind_))
                            .arg(layer_ + 1)
                            .arg(d->entropy, 0, 'f', 2));

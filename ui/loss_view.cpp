@@ -199,7 +199,7 @@ void LossView::applySnapshot(const TrainingSnapshot& s)
         plot_->rescaleAxes();
         plot_->yAxis2->setRange(0, 1);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotIfVisible(plot_);
 }
 
 void LossView::appendTrain(const std::vector<LossPoint>& pts)
@@ -236,7 +236,7 @@ void LossView::rebuild()
     }
     plot_->rescaleAxes();
     plot_->yAxis2->setRange(0, 1);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotIfVisible(plot_);
 }
 
 void LossView::reset()

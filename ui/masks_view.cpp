@@ -142,8 +142,8 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
 
     connect(sentenceBox_, &QSpinBox::valueChanged, this, [this] {
         drawSentence();
-        causalPlot_->replot(QCustomPlot::rpQueuedReplot);
-        smoothPlot_->replot(QCustomPlot::rpQueuedReplot);
+        replotIfVisible(causalPlot_);
+        replotIfVisible(smoothPlot_);
     });
 
     reset();
@@ -177,7 +177,7 @@ void MasksView::setBatch(std::shared_ptr<const BatchRecord> batch)
     drawPadding();
     drawSentence();
     for (QCustomPlot* p : plots())
-        p->replot(QCustomPlot::rpQueuedReplot);
+        replotIfVisible(p);
 }
 
 int MasksView::sentence() const { return sentenceBox_->value(); }

@@ -209,7 +209,7 @@ void PeView::setLineDims(const QList<int>& dims)
         text << QString::number(d);
     dimsEdit_->setText(text.join(QStringLiteral(", ")));
     rebuildLines();
-    linePlot_->replot(QCustomPlot::rpQueuedReplot);
+    replotIfVisible(linePlot_);
 }
 
 int PeView::positions() const { return positionsBox_->value(); }
@@ -235,7 +235,7 @@ void PeView::rebuild()
 
     rebuildLines();
     for (QCustomPlot* p : plots())
-        p->replot(QCustomPlot::rpQueuedReplot);
+        replotIfVisible(p);
 }
 
 void PeView::rebuildLines()

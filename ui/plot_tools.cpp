@@ -28,6 +28,37 @@ void enableHoverReadout(QCustomPlot* plot, std::function<QString(QCustomPlot*, Q
 }
 
 namespace {
+
+constexpr char kStale[] = "as_replotWhenShown";
+
+// Replots a plot marked stale when it is shown (showing a tab sends Show to its widgets).
+class ReplotWhenShown : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Show && watched->property(kStale).toBool()) {
+            watched->setProperty(kStale, false);
+            static_cast<QCustomPlot*>(watched)->replot(QCustomPlot::rpQueuedReplot);
+        }
+        return false;
+    }
+};
+
+}  // namespace
+
+void replotIfVisible(QCustomPlot* plot)
+{
+    if (plot->isVisible()) {
+        plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    plot->setProperty(kStale, true);
+    if (!plot->findChild<ReplotWhenShown*>(QString(), Qt::FindDirectChildrenOnly))
+        plot->installEventFilter(new ReplotWhenShown(plot));
+}
+
+namespace {
 bool failWith(QString* error, const QString& msg)
 {
     if (error)
@@ -179,9 +210,12 @@ void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(i
     h.rows = rows;
     h.cols = cols;
     QCPColorMapData* data = h.map->data();
-    // Cell (r, c) is centred on (x = c, y = r).
+    // Cell (r, c) is centred on (x = c, y = r). QCustomPlot widens the image by half a cell on
+    // each side only along a dimension of more than one cell; a single row or column is given
+    // its full extent here, else it is drawn zero pixels tall (or wide).
+    auto extent = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); };
     data->setSize(std::max(cols, 1), std::max(rows, 1));
-    data->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    data->setRange(extent(cols), extent(rows));
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c)
             data->setCell(c, r, values(r, c));

@@ -50,6 +50,11 @@ double heatmapCell(const Heatmap& h, int row, int col);
 // named by rowNames (numbers where absent); `corner` is the first header cell.
 QString heatmapCsv(const Heatmap& h, const QString& corner, const QStringList& rowNames = {});
 
+// Snapshots keep coming while a view sits in a hidden tab, and a QCustomPlot renders its
+// buffers on replot() whether it is visible or not. Views replot through this: a visible plot
+// is replotted (queued); a hidden one is marked and replotted when it is next shown.
+void replotIfVisible(QCustomPlot* plot);
+
 // A bold title above the plot.
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
 // A plot with its export button in a slim row above it.

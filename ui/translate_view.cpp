@@ -556,7 +556,7 @@ void TranslateView::drawCross()
 {
     if (!last_ || last_->decoded.cross.steps == 0) {
         setHeatmapData(crossHeat_, 0, 0, [](int, int) { return 0.0; });
-        crossPlot_->replot(QCustomPlot::rpQueuedReplot);
+        replotIfVisible(crossPlot_);
         return;
     }
     const CrossAttention& ca = last_->decoded.cross;
@@ -573,7 +573,7 @@ void TranslateView::drawCross()
             return sum / ca.heads;
         },
         last_->outputSteps.mid(0, ca.steps), last_->srcTokens.mid(0, ca.srcLen));
-    crossPlot_->replot(QCustomPlot::rpQueuedReplot);
+    replotIfVisible(crossPlot_);
 }
 
 QString TranslateView::crossCsv() const
