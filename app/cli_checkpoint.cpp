@@ -2,7 +2,9 @@
 // is resumed from one.
 //
 // A checkpoint of a corpus run records the options that shape the run (data, model,
-// schedule, batching, vocabularies) as the command line gave them. --resume parses those again
+// schedule, batching, vocabularies, averaging): as the command line gave them, and where it
+// did not, the values in force, so that a later version with other defaults resumes the same
+// run. --resume parses those again
 // with the options the user gives now (how long, where to save, threads, a moved data file),
 // so the resumed run is set up by the same code as the first one and then continues from the
 // checkpoint's weights, Adam state, generators and data position.
@@ -22,7 +24,9 @@ namespace {
 // Options that define the run: recorded, and fixed on --resume.
 const QStringList kRecorded = {"config", "seed", "warmup", "factor", "batch-tokens",
                                "anki-direction", "min-freq", "max-vocab", "src-tok", "tgt-tok",
-                               "clip-norm", "valid-every", "strict"};
+                               "clip-norm", "valid-every", "average", "strict"};
+// Of those, the ones a resumed run may change.
+const QStringList kChangeableOnResume = {"clip-norm", "valid-every", "average"};
 // Options that name files: recorded (absolute), and may be given again when the files moved.
 const QStringList kFiles = {"data", "valid"};
 // Options that cannot apply to a resumed corpus run.
@@ -30,17 +34,19 @@ const QStringList kNotWithResume = {"task", "batch"};
 
 }  // namespace
 
-QJsonObject corpusRunRecord(const QCommandLineParser& p, const std::vector<as::EncodedPair>& pairs)
+QJsonObject corpusRunRecord(const QCommandLineParser& p, const std::vector<as::EncodedPair>& pairs,
+                            const QMap<QString, QString>& inForce)
 {
     QJsonArray args;
     for (const QString& name : kRecorded + kFiles) {
-        if (!p.isSet(name))
+        if (!p.isSet(name) && !inForce.contains(name))
             continue;
         args.append("--" + name);
         if (name == "strict")
             continue;  // a flag
-        args.append(kFiles.contains(name) ? QFileInfo(p.value(name)).absoluteFilePath()
-                                          : p.value(name));
+        args.append(!p.isSet(name)           ? inForce.value(name)
+                    : kFiles.contains(name) ? QFileInfo(p.value(name)).absoluteFilePath()
+                                            : p.value(name));
     }
     return QJsonObject{{"kind", "corpus"},
                        {"args", args},
@@ -84,7 +90,7 @@ int runTrainResume(QCommandLineParser& p)
     QTextStream err(stderr);
     const QString path = p.value("resume");
     for (const QString& name : kRecorded + kNotWithResume) {
-        if (p.isSet(name) && name != "clip-norm" && name != "valid-every") {
+        if (p.isSet(name) && !kChangeableOnResume.contains(name)) {
             err << "train: --" << name << " cannot be given with --resume: the run continues "
                 << "with the checkpoint's settings\n";
             return 2;

@@ -3,6 +3,7 @@
 #include "text/dataset.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 
 #include <vector>
@@ -13,9 +14,11 @@ struct Checkpoint;
 }
 
 // The "data" object of a corpus run's checkpoint: the options that define the run (files made
-// absolute) and a digest of the encoded training pairs.
+// absolute; inForce: the values used for options not given, i.e. this version's defaults) and
+// a digest of the encoded training pairs.
 QJsonObject corpusRunRecord(const QCommandLineParser& parser,
-                            const std::vector<as::EncodedPair>& pairs);
+                            const std::vector<as::EncodedPair>& pairs,
+                            const QMap<QString, QString>& inForce);
 QString pairsDigest(const std::vector<as::EncodedPair>& pairs);
 // Empty when the data rebuilt for a resumed run is the data the checkpoint was trained on.
 QString checkResumedData(const as::Checkpoint& checkpoint, const as::Vocab& src,

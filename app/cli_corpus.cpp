@@ -1,4 +1,5 @@
 // The corpus commands: train on a parallel corpus, translate standard input, evaluate a model.
+#include "cli_defaults.h"
 #include "cli.h"
 #include "cli_checkpoint.h"
 
@@ -155,13 +156,13 @@ int runTrainCorpus(QCommandLineParser& p, as::Checkpoint* resume)
     const long steps = long(number("steps", 0, 1, 1e9));
     const double minutes = number("minutes", 0, 0.01, 1e6);
     const auto seed = quint64(number("seed", 1, 0, 1e18));
-    const int budget = int(number("batch-tokens", 2000, 16, 1e7));
+    const int budget = int(number("batch-tokens", cli_defaults::kBatchTokens, 16, 1e7));
     const int threads = int(number("threads", 0, 0, 1024));
     const int validEvery = int(number("valid-every", 500, 1, 1e9));
-    const int averagePoints = int(number("average", 1, 1, 20));
+    const int averagePoints = int(number("average", cli_defaults::kAveragePoints, 1, 20));
     as::TrainOptions topt;
     topt.seed = seed;
-    topt.warmup = long(number("warmup", 1000, 1, 1e9));
+    topt.warmup = long(number("warmup", double(cli_defaults::kWarmup), 1, 1e9));
     topt.factor = number("factor", 1.0, 1e-6, 1e6);
     topt.clipNorm = number("clip-norm", 0, 0, 1e9);
     const double checkpointMinutes = number("checkpoint-minutes", 5, 0.01, 1e6);
@@ -171,9 +172,10 @@ int runTrainCorpus(QCommandLineParser& p, as::Checkpoint* resume)
         err << "train: give --steps N or --minutes M\n";
         return 2;
     }
-    as::ModelConfig config = *as::ModelConfig::preset("small");
+    as::ModelConfig config;
     QString error;
-    if (p.isSet("config") && !parseConfig(p.value("config"), &config, &error)) {
+    if (!parseConfig(QLatin1String(cli_defaults::kCorpusConfig), &config, &error)
+        || (p.isSet("config") && !parseConfig(p.value("config"), &config, &error))) {
         err << "train: " << error << "\n";
         return 2;
     }
@@ -301,7 +303,21 @@ int runTrainCorpus(QCommandLineParser& p, as::Checkpoint* resume)
         out << "saved " << p.value("out") << " at step " << trainer.stepCount() << "\n";
         return true;
     };
-    const QJsonObject runRecord = corpusRunRecord(p, data.train().pairs);
+    // The values in force for the options that shape the run, so that resuming does not
+    // depend on this version's defaults.
+    QStringList spec;
+    const QJsonObject configJson = config.toJson();
+    for (const char* key : {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
+                            "dropout", "label_smoothing", "norm", "max_len"})
+        spec << QLatin1String(key) + u'=' + configJson.value(QLatin1String(key)).toVariant().toString();
+    const QJsonObject runRecord = corpusRunRecord(
+        p, data.train().pairs,
+        {{"config", spec.join(',')},
+         {"seed", QString::number(topt.seed)},
+         {"warmup", QString::number(topt.warmup)},
+         {"factor", QString::number(topt.factor, 'g', 17)},
+         {"batch-tokens", QString::number(budget)},
+         {"average", QString::number(averagePoints)}});
     QElapsedTimer sinceCheckpoint;
     sinceCheckpoint.start();
     double trainSeconds = trainSecondsBefore;

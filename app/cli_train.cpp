@@ -1,5 +1,6 @@
 // attention-studio-cli train --task toy|copy: trains, printing progress, then shows the greedy
 // translations of the task's examples.
+#include "cli_defaults.h"
 #include "cli.h"
 #include "cli_checkpoint.h"
 
@@ -30,10 +31,12 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     p.addOption({"steps", "Training steps (default: the task's).", "N"});
     p.addOption({"seed", "Random seed.", "S", "1"});
     p.addOption({"batch", "Sentences per batch (copy task).", "N"});
-    p.addOption({"warmup", "Noam warmup steps.", "N"});
+    p.addOption({"warmup", QStringLiteral("Noam warmup steps (--data default %1).").arg(cli_defaults::kWarmup), "N"});
     p.addOption({"factor", "Noam factor.", "F"});
-    p.addOption({"config", "Model: tiny, small, base and/or key=value overrides, e.g. "
-                          "small,dropout=0.2 or d_model=128,heads=8,norm=post.", "spec"});
+    p.addOption({"config", QStringLiteral("Model: tiny, small, base and/or key=value overrides, e.g. "
+                                          "small,dropout=0.3 or d_model=128,heads=8,norm=post "
+                                          "(--data default %1; a preset replaces it whole).")
+                               .arg(cli_defaults::kCorpusConfig), "spec"});
     p.addOption({"threads", "Threads for the maths (0 = all cores; --task default 1: its "
                             "small models gain nothing from more).", "N"});
     p.addOption({"log-every", "Print progress every N steps (--task).", "N", "25"});
@@ -50,9 +53,11 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     p.addOption({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
                               "no clipping).", "N", "0"});
     p.addOption({"minutes", "Train for this much wall-clock time (--data).", "M"});
-    p.addOption({"batch-tokens", "Token budget of a batch (--data).", "N", "2000"});
+    p.addOption({"batch-tokens", "Token budget of a batch (--data).", "N",
+                 QString::number(cli_defaults::kBatchTokens)});
     p.addOption({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
-                            "the last at the end (checkpoint averaging; 1 = off; --data).", "K", "1"});
+                            "the last at the end (checkpoint averaging; 1 = off; --data).", "K",
+                 QString::number(cli_defaults::kAveragePoints)});
     p.addOption({"valid-every", "Steps between validations (--data).", "N", "500"});
     p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
                                    "attribution): to-english or from-english.", "dir", "to-english"});
