@@ -208,6 +208,42 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     return 0;
 }
 
+// Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
+// `sentence` (if given) as the probe and in Translate.
+int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
+                      const QString& sentence)
+{
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    w.resize(1400, 900);
+    w.show();
+    bool opened = false, failed = false;
+    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
+        failed = true;
+    });
+    w.openFile(file);
+    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+        return 1;
+    if (!sentence.isEmpty()) {
+        bool done = false;
+        QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
+                         [&] { done = true; });
+        w.translateView()->translate(sentence);
+        waitFor([&] { return done; }, 20000);
+        w.setProbeText(sentence);
+        QCoreApplication::processEvents();
+        waitFor([&] { return false; }, 500);  // the probe's snapshot
+    }
+    QString error;
+    if (!w.saveViewPngs(dir, &error)) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("attention-studio: wrote the views of %s into %s\n", qPrintable(file), qPrintable(dir));
+    return 0;
+}
+
 int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int steps)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
@@ -262,8 +298,13 @@ int main(int argc, char** argv)
     p.setApplicationDescription("Train a Transformer and watch it learn.");
     p.addHelpOption();
     p.addVersionOption();
+    p.addPositionalArgument("file", "A checkpoint to continue, or a weight file (.safetensors) "
+                                    "to look inside.", "[FILE]");
     p.addOption({"screenshot", "Train without showing the window, write one PNG per view "
-                               "into DIR, then exit.", "DIR"});
+                               "into DIR, then exit. With FILE: the views of that model, "
+                               "untrained further.", "DIR"});
+    p.addOption({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
+                 "text"});
     p.addOption({"task", "Built-in task for --screenshot: toy, copy, reverse or sort.", "name", "toy"});
     p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
@@ -287,6 +328,16 @@ int main(int argc, char** argv)
         w.close();
         return rc;
     }
+    const QStringList files = p.positionalArguments();
+    if (files.size() > 1) {
+        std::fprintf(stderr, "attention-studio: one file at a time\n");
+        return 2;
+    }
+    if (p.isSet("screenshot") && !files.isEmpty()) {
+        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"));
+        w.close();
+        return rc;
+    }
     if (p.isSet("screenshot")) {
         bool ok = false;
         const int steps = p.value("steps").toInt(&ok);
@@ -301,7 +352,9 @@ int main(int argc, char** argv)
         return rc;
     }
     w.show();
-    if (!p.isSet("no-restore"))
+    if (!files.isEmpty())
+        QTimer::singleShot(0, &w, [&w, f = files.first()] { w.openFile(f); });
+    else if (!p.isSet("no-restore"))
         QTimer::singleShot(0, &w, [&w] { w.offerAutosaveRestore(); });
     return app.exec();
 }

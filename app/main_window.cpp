@@ -14,6 +14,7 @@
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStandardPaths>
@@ -41,6 +42,18 @@
 namespace as {
 
 namespace {
+
+// Connects a signal to a function that runs in the mailbox's thread: the signal's arguments
+// are copied into the posted closure in the emitting thread (see mailbox.h). The connection
+// ends with the mailbox.
+template <typename Sender, typename... Args, typename Slot>
+void relay(Sender* sender, void (Sender::*signal)(Args...), Mailbox* box, Slot slot)
+{
+    QObject::connect(
+        sender, signal, box,
+        [box, slot](Args... args) { box->post([slot, ... args = std::move(args)] { slot(args...); }); },
+        Qt::DirectConnection);
+}
 
 // The last settings applied, so that the window reopens as it was left.
 void saveSettings(QSettings& st, const SessionSettings& s)
@@ -113,6 +126,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     qRegisterMetaType<as::SnapshotPtr>();
     qRegisterMetaType<as::ModelCopyPtr>();
     qRegisterMetaType<as::SessionSettings>();
+    qRegisterMetaType<as::TaskPtr>();
+    qRegisterMetaType<as::ImportOptions>();
     setWindowTitle(titleFor({}));
     if (QFile::exists(":/attention-studio.svg"))  // compiled into the executable, not the tests
         setWindowIcon(QIcon(":/attention-studio.svg"));
@@ -147,44 +162,62 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildFileMenu();
     buildToolBar();
 
-    // The worker and its thread. Commands go out as queued signals, snapshots come back.
+    // The worker and its thread. Commands go out and answers come back through two
+    // mailboxes (mailbox.h), one in each thread, so that ThreadSanitizer sees every hand-over.
     thread_ = new QThread(this);
     thread_->setObjectName("training");
     worker_ = new TrainingWorker;
+    toWorker_ = new Mailbox(worker_);  // moves with the worker, dies with it
+    toWindow_ = new Mailbox(this);
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(this, &MainWindow::configureRequested, worker_, &TrainingWorker::configure);
-    connect(this, &MainWindow::playRequested, worker_, &TrainingWorker::play);
-    connect(this, &MainWindow::pauseRequested, worker_, &TrainingWorker::pause);
-    connect(this, &MainWindow::stepRequested, worker_, &TrainingWorker::step);
-    connect(this, &MainWindow::stepsPerSecondRequested, worker_, &TrainingWorker::setStepsPerSecond);
-    connect(this, &MainWindow::probeRequested, worker_, &TrainingWorker::setProbe);
-    connect(this, &MainWindow::modelCopyRequested, worker_, &TrainingWorker::requestModelCopy);
-    connect(worker_, &TrainingWorker::snapshotReady, this, &MainWindow::onSnapshot);
-    connect(worker_, &TrainingWorker::runningChanged, this, &MainWindow::onRunningChanged);
-    connect(worker_, &TrainingWorker::modelCopyReady, translate_, &ui::TranslateView::setModel);
-    connect(worker_, &TrainingWorker::failed, this, [this](const QString& msg) {
+    TrainingWorker* w = worker_;
+    relay(this, &MainWindow::configureRequested, toWorker_, [w](const SessionSettings& s) { w->configure(s); });
+    relay(this, &MainWindow::playRequested, toWorker_, [w] { w->play(); });
+    relay(this, &MainWindow::pauseRequested, toWorker_, [w] { w->pause(); });
+    relay(this, &MainWindow::stepRequested, toWorker_, [w](int n) { w->step(n); });
+    relay(this, &MainWindow::stepsPerSecondRequested, toWorker_, [w](double v) { w->setStepsPerSecond(v); });
+    relay(this, &MainWindow::probeRequested, toWorker_,
+          [w](const QStringList& src, const QStringList& tgt) { w->setProbe(src, tgt); });
+    relay(this, &MainWindow::modelCopyRequested, toWorker_, [w] { w->requestModelCopy(); });
+    relay(this, &MainWindow::saveRequested, toWorker_,
+          [w](const QString& path, bool autosave) { w->saveCheckpoint(path, autosave); });
+    relay(this, &MainWindow::loadRequested, toWorker_,
+          [w](const QString& path, bool autosave) { w->loadCheckpoint(path, autosave); });
+    relay(this, &MainWindow::importRequested, toWorker_,
+          [w](const QString& path, const ImportOptions& o) { w->importWeights(path, o); });
+    relay(this, &MainWindow::exportRequested, toWorker_, [w](const QString& path) { w->exportWeights(path); });
+
+    relay(worker_, &TrainingWorker::snapshotReady, toWindow_, [this](const SnapshotPtr& s) { onSnapshot(s); });
+    relay(worker_, &TrainingWorker::runningChanged, toWindow_, [this](bool r) { onRunningChanged(r); });
+    relay(worker_, &TrainingWorker::modelCopyReady, toWindow_,
+          [t = translate_](const ModelCopyPtr& c) { t->setModel(c); });
+    relay(worker_, &TrainingWorker::failed, toWindow_, [this](const QString& msg) {
         statusBar()->showMessage(msg, 15000);
         QMessageBox::warning(this, tr("Training paused"), msg);
     });
+    relay(worker_, &TrainingWorker::checkpointSaved, toWindow_,
+          [this](const QString& path, long step, bool autosave) {
+              if (autosave) {
+                  autosavedStep_ = step;
+              } else {
+                  currentFile_ = path;
+                  savedStep_ = step;
+                  statusBar()->showMessage(tr("Saved %1 at step %2").arg(path).arg(step), 5000);
+              }
+              setWindowModified(hasUnsavedSteps());
+              setWindowTitle(titleFor(currentFile_));
+              emit fileSaved(path, step, autosave);
+          });
+    relay(worker_, &TrainingWorker::checkpointFailed, toWindow_, [this](const QString& m) { showFileError(m); });
+    relay(worker_, &TrainingWorker::sessionLoaded, toWindow_,
+          [this](const SessionSettings& s, const TaskPtr& task, const QString& path, long step,
+                 bool untitled) { onSessionLoaded(s, task, path, step, untitled); });
+    relay(worker_, &TrainingWorker::weightsExported, toWindow_, [this](const QString& path) {
+        statusBar()->showMessage(tr("Exported the weights to %1").arg(path), 5000);
+        emit weightsExported(path);
+    });
     connect(translate_, &ui::TranslateView::modelWanted, this, &MainWindow::modelCopyRequested);
-    connect(this, &MainWindow::saveRequested, worker_, &TrainingWorker::saveCheckpoint);
-    connect(this, &MainWindow::loadRequested, worker_, &TrainingWorker::loadCheckpoint);
-    connect(worker_, &TrainingWorker::checkpointSaved, this,
-            [this](const QString& path, long step, bool autosave) {
-                if (autosave) {
-                    autosavedStep_ = step;
-                } else {
-                    currentFile_ = path;
-                    savedStep_ = step;
-                    statusBar()->showMessage(tr("Saved %1 at step %2").arg(path).arg(step), 5000);
-                }
-                setWindowModified(hasUnsavedSteps());
-                setWindowTitle(titleFor(currentFile_));
-                emit fileSaved(path, step, autosave);
-            });
-    connect(worker_, &TrainingWorker::checkpointFailed, this, &MainWindow::showFileError);
-    connect(worker_, &TrainingWorker::sessionLoaded, this, &MainWindow::onSessionLoaded);
     thread_->start();
 
     autosaveTimer_ = new QTimer(this);
@@ -232,10 +265,18 @@ void MainWindow::buildFileMenu()
     saveAs_ = fileMenu_->addAction(tr("Save &As…"));
     saveAs_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(saveAs_, &QAction::triggered, this, &MainWindow::chooseSavePath);
-    // ---- Import weights… / Export weights… (SPEC.md weight files) go here: insert them
-    // before weightsMenuPlace(). ----
-    weightsPlace_ = fileMenu_->addSeparator();
-    weightsPlace_->setObjectName("weightsMenuPlace");
+    fileMenu_->addSeparator();
+    importWeights_ = fileMenu_->addAction(tr("&Import weights…"));
+    importWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    importWeights_->setToolTip(tr("Look inside a model trained elsewhere: a .safetensors weight "
+                                  "file, e.g. from PyTorch (Ctrl+I)"));
+    connect(importWeights_, &QAction::triggered, this, &MainWindow::chooseImport);
+    exportWeights_ = fileMenu_->addAction(tr("&Export weights…"));
+    exportWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportWeights_->setToolTip(tr("Write the model as a .safetensors weight file that PyTorch "
+                                  "can read (Ctrl+E)"));
+    connect(exportWeights_, &QAction::triggered, this, &MainWindow::chooseExport);
+    fileMenu_->addSeparator();
     quit_ = fileMenu_->addAction(tr("&Quit"));
     quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit_->setMenuRole(QAction::QuitRole);
@@ -253,6 +294,126 @@ bool MainWindow::chooseSavePath()
         path += QStringLiteral(".") + QLatin1String(kCheckpointSuffix);
     saveCheckpointTo(path);
     return true;
+}
+
+void MainWindow::chooseImport()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import weights"), QString(), tr("Weight files (*.safetensors);;All files (*)"));
+    if (!path.isEmpty())
+        importAsking(path);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        showFileError(tr("%1 was not opened: %2").arg(path, f.errorString()));
+        return;
+    }
+    if (looksLikeCheckpoint(f.read(64)))
+        openCheckpoint(path);
+    else
+        importAsking(path);
+}
+
+void MainWindow::importAsking(const QString& path)
+{
+    QString error;
+    const std::optional<WeightFileInfo> info = inspectWeights(path, &error);
+    if (!info) {
+        showFileError(tr("%1 was not imported: %2").arg(QFileInfo(path).fileName(), error));
+        return;
+    }
+    ImportOptions o;
+    o.config = info->config;
+    if (o.config.heads <= 0) {
+        // The weights do not show how d_model is split into heads: ask, offering the
+        // divisors of d_model (8 when it is one, as in the paper).
+        QStringList choices;
+        int current = 0;
+        for (int h = 1; h <= std::min(o.config.d_model, 64); ++h)
+            if (o.config.d_model % h == 0) {
+                if (h == 8)
+                    current = int(choices.size());
+                choices << QString::number(h);
+            }
+        bool ok = false;
+        const QString h = QInputDialog::getItem(
+            this, tr("Import weights"),
+            tr("%1 does not say how many attention heads the model has (d_model = %2).\nHeads:")
+                .arg(QFileInfo(path).fileName())
+                .arg(o.config.d_model),
+            choices, current, false, &ok);
+        if (!ok)
+            return;
+        o.config.heads = h.toInt();
+    }
+    if (!info->hasVocab) {
+        const auto answer = QMessageBox::question(
+            this, tr("Import weights"),
+            tr("%1 has no vocabularies. Choose vocabulary files (one token per line, in id "
+               "order, starting <pad> <s> </s> <unk>)?\n\nNo: name the tokens tok4, tok5, … "
+               "and type sentences as those names.")
+                .arg(QFileInfo(path).fileName()),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer == QMessageBox::Cancel)
+            return;
+        if (answer == QMessageBox::Yes) {
+            const QString dir = QFileInfo(path).path();
+            const QString src = QFileDialog::getOpenFileName(this, tr("Source vocabulary"), dir);
+            if (src.isEmpty())
+                return;
+            const QString tgt = QFileDialog::getOpenFileName(this, tr("Target vocabulary"), dir);
+            if (tgt.isEmpty())
+                return;
+            for (auto [file, slot] : {std::pair{src, &o.srcVocab}, std::pair{tgt, &o.tgtVocab}}) {
+                std::optional<QStringList> v = readVocabFile(file, &error);
+                if (!v) {
+                    showFileError(tr("%1 was not imported: %2").arg(QFileInfo(path).fileName(), error));
+                    return;
+                }
+                *slot = *v;
+            }
+        } else {
+            o.placeholderVocab = true;
+        }
+    }
+    importWeightsFrom(path, o);
+}
+
+void MainWindow::chooseExport()
+{
+    const QString start = currentFile_.isEmpty()
+                              ? QString()
+                              : QFileInfo(currentFile_).path() + QDir::separator()
+                                    + QFileInfo(currentFile_).completeBaseName() + ".safetensors";
+    QString path = QFileDialog::getSaveFileName(this, tr("Export weights"), start,
+                                                tr("Weight files (*.safetensors)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".safetensors");
+    exportWeightsTo(path);
+}
+
+void MainWindow::importWeightsFrom(const QString& path, const ImportOptions& options)
+{
+    emit importRequested(path, options);
+}
+
+void MainWindow::exportWeightsTo(const QString& path)
+{
+    emit exportRequested(path);
+}
+
+void MainWindow::updateTransport()
+{
+    // An inspected model has no training data: nothing to step, nothing to reset to.
+    const bool trainable = !settings_.inspecting();
+    for (QAction* a : {play_, step_1_, stepN_, reset_})
+        a->setEnabled(trainable);
+    stepCount_->setEnabled(trainable);
 }
 
 void MainWindow::saveCheckpointTo(const QString& path)
@@ -320,21 +481,33 @@ void MainWindow::showFileError(const QString& message)
     emit fileError(message);
 }
 
-void MainWindow::onSessionLoaded(const SessionSettings& s, const QString& path, long step,
-                                 bool autosave)
+void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
+                                 const QString& path, long step, bool untitled)
 {
     settings_ = s;
-    task_ = makeBuiltinTask(s.task, s.batchSize);
+    task_ = *task;
     refreshProbes();
     {
         const QSignalBlocker block(settingsPanel_);
-        settingsPanel_->setSettings(s);
+        // An inspected model's shape is shown; its task stays the panel's last one, so that
+        // Apply starts a fresh built-in session.
+        SessionSettings shown = s;
+        if (s.inspecting())
+            shown.task = settingsPanel_->settings().task;
+        settingsPanel_->setSettings(shown);
     }
-    // A restored autosave has no file of its own: Save asks where to put it.
-    currentFile_ = autosave ? QString() : path;
-    savedStep_ = autosave ? -1 : step;
+    updateTransport();
+    // A restored autosave or imported weights have no checkpoint of their own: Save asks where.
+    currentFile_ = untitled ? QString() : path;
+    savedStep_ = untitled ? -1 : step;
     setWindowTitle(titleFor(currentFile_));
-    statusBar()->showMessage(tr("Opened %1 at step %2").arg(path).arg(step), 5000);
+    statusBar()->showMessage(
+        s.inspecting() ? tr("Opened %1 to look inside (step %2): type a sentence as the probe or "
+                            "in Translate; Apply in Settings starts a built-in task")
+                             .arg(QFileInfo(path).fileName())
+                             .arg(step)
+                       : tr("Opened %1 at step %2").arg(path).arg(step),
+        s.inspecting() ? 15000 : 5000);
     emit sessionRestored(path, step);
 }
 
@@ -406,17 +579,26 @@ void MainWindow::buildProbeBar(QWidget* page)
         const TokenPair& ex = task_.examples[std::size_t(i)];
         emit probeRequested(ex.src, ex.tgt);
     });
-    auto typed = [this] {
-        const QStringList src = tokenize(task_.srcTokenizer, probeSrc_->text());
-        if (src.isEmpty()) {
-            statusBar()->showMessage(tr("Type a source sentence for the probe first."), 5000);
-            return;
-        }
-        emit probeRequested(src, tokenize(task_.tgtTokenizer, probeTgt_->text()));
-    };
-    connect(use, &QPushButton::clicked, this, typed);
-    connect(probeSrc_, &QLineEdit::returnPressed, this, typed);
-    connect(probeTgt_, &QLineEdit::returnPressed, this, typed);
+    connect(use, &QPushButton::clicked, this, &MainWindow::useTypedProbe);
+    connect(probeSrc_, &QLineEdit::returnPressed, this, &MainWindow::useTypedProbe);
+    connect(probeTgt_, &QLineEdit::returnPressed, this, &MainWindow::useTypedProbe);
+}
+
+void MainWindow::useTypedProbe()
+{
+    const QStringList src = tokenize(task_.srcTokenizer, probeSrc_->text());
+    if (src.isEmpty()) {
+        statusBar()->showMessage(tr("Type a source sentence for the probe first."), 5000);
+        return;
+    }
+    emit probeRequested(src, tokenize(task_.tgtTokenizer, probeTgt_->text()));
+}
+
+void MainWindow::setProbeText(const QString& source, const QString& target)
+{
+    probeSrc_->setText(source);
+    probeTgt_->setText(target);
+    useTypedProbe();
 }
 
 void MainWindow::refreshProbes()
@@ -431,6 +613,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     settings_ = s;
     task_ = makeBuiltinTask(s.task, s.batchSize);
     refreshProbes();
+    updateTransport();
     step_ = 0;
     currentFile_.clear();
     savedStep_ = 0;
@@ -510,7 +693,8 @@ void MainWindow::stopWorker()
         return;
     stopped_ = true;
     // Let the step in progress finish, then end the thread's loop; deleteLater runs there.
-    QMetaObject::invokeMethod(worker_, &TrainingWorker::shutdown, Qt::BlockingQueuedConnection);
+    TrainingWorker* worker = worker_;
+    toWorker_->call([worker] { worker->shutdown(); });
     thread_->quit();
     thread_->wait();
 }
@@ -522,13 +706,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
     store.setValue("window/state", saveState());
     if (!stopped_) {
         // Steps not saved anywhere go to the autosave (between two steps, in the worker).
-        QMetaObject::invokeMethod(worker_, &TrainingWorker::shutdown, Qt::BlockingQueuedConnection);
+        TrainingWorker* worker = worker_;
+        toWorker_->call([worker] { worker->shutdown(); });
         if (hasUnsavedSteps()) {
             const QString path = autosavePath();
-            TrainingWorker* worker = worker_;
-            QMetaObject::invokeMethod(
-                worker_, [worker, path] { worker->saveCheckpoint(path, true); },
-                Qt::BlockingQueuedConnection);
+            toWorker_->call([worker, path] { worker->saveCheckpoint(path, true); });
         }
     }
     stopWorker();

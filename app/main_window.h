@@ -1,6 +1,7 @@
 #pragma once
 // The window: settings, transport (play, pause, step, reset, speed), the views, and the wiring
 // to the training worker in its own thread. Views receive snapshots; none touches the model.
+#include "mailbox.h"
 #include "training_worker.h"
 
 #include <QMainWindow>
@@ -64,8 +65,21 @@ public:
     QAction* saveAction() const { return save_; }
     QAction* saveAsAction() const { return saveAs_; }
     QMenu* fileMenu() const { return fileMenu_; }
-    // The separator after which "Import weights…" / "Export weights…" are to be inserted.
-    QAction* weightsMenuPlace() const { return weightsPlace_; }
+    QAction* importWeightsAction() const { return importWeights_; }
+    QAction* exportWeightsAction() const { return exportWeights_; }
+
+    // Weight files (SPEC.md's layout, e.g. from PyTorch): Import opens one for inspection in
+    // every view (no training data: Play and Step are off until a task is applied); Export
+    // writes the current model as one. Through the worker; sessionRestored / weightsExported
+    // / fileError answer. The menu items ask for what a file lacks (heads, vocabularies).
+    void importWeightsFrom(const QString& path, const ImportOptions& options);
+    // A checkpoint, or a weight file (imported, asking for what it lacks).
+    void openFile(const QString& path);
+    // Types a probe sentence (and optionally its target) into the Attention tab and uses it.
+    void setProbeText(const QString& source, const QString& target = {});
+    void exportWeightsTo(const QString& path);
+    // The session is a model opened to look inside, not a built-in task.
+    bool isInspecting() const { return settings_.inspecting(); }
     // Autosave: a file in the application data folder, written every interval while there are
     // unsaved steps and on quit. An autosave newer than the last clean exit means the program
     // did not end normally: crashAutosave() returns it, offerAutosaveRestore() asks the user
@@ -86,10 +100,13 @@ signals:
     void modelCopyRequested();
     void saveRequested(QString path, bool autosave);
     void loadRequested(QString path, bool autosave);
+    void importRequested(QString path, as::ImportOptions options);
+    void exportRequested(QString path);
     // Answers to them.
     void fileSaved(QString path, long step, bool autosave);
     void sessionRestored(QString path, long step);
     void fileError(QString message);
+    void weightsExported(QString path);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
 
@@ -101,18 +118,26 @@ private:
     void onRunningChanged(bool running);
     void buildToolBar();
     void buildFileMenu();
-    void onSessionLoaded(const as::SessionSettings& s, const QString& path, long step, bool autosave);
+    void onSessionLoaded(const as::SessionSettings& s, const as::TaskPtr& task, const QString& path,
+                         long step, bool untitled);
+    void chooseImport();
+    void importAsking(const QString& path);
+    void chooseExport();
+    void updateTransport();
     void showFileError(const QString& message);
     bool chooseSavePath();
     void autosave();
     void buildProbeBar(QWidget* attentionPage);
     void refreshProbes();
+    void useTypedProbe();
     void stopWorker();
 
     SessionSettings settings_;
     Task task_;  // data only (examples, vocabularies) — for the probe list
     QThread* thread_ = nullptr;
     TrainingWorker* worker_ = nullptr;
+    Mailbox* toWorker_ = nullptr;  // lives in the worker's thread
+    Mailbox* toWindow_ = nullptr;  // lives in this one
     SettingsPanel* settingsPanel_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     ui::LossView* loss_ = nullptr;
@@ -131,7 +156,7 @@ private:
     QAction *open_ = nullptr, *save_ = nullptr, *saveAs_ = nullptr, *quit_ = nullptr;
     QTimer* autosaveTimer_ = nullptr;
     QMenu* fileMenu_ = nullptr;
-    QAction* weightsPlace_ = nullptr;
+    QAction *importWeights_ = nullptr, *exportWeights_ = nullptr;
     QString currentFile_;
     QString lastFileError_;
     long savedStep_ = 0;      // step of the last save to (or load from) currentFile_

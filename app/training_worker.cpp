@@ -1,5 +1,6 @@
 #include "training_worker.h"
 
+#include "decode/decode.h"
 #include "train/recipe.h"
 
 #include <QFileInfo>
@@ -27,7 +28,7 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 {
     timer_ = new QTimer(this);
     timer_->setSingleShot(true);
-    connect(timer_, &QTimer::timeout, this, &TrainingWorker::runOneStep);
+    connect(timer_, &QTimer::timeout, this, &TrainingWorker::runSteps);
 }
 
 TrainingWorker::~TrainingWorker() = default;
@@ -76,7 +77,7 @@ void TrainingWorker::reset()
 
 void TrainingWorker::play()
 {
-    if (!trainer_ || running_)
+    if (!trainer_ || running_ || settings_.inspecting())
         return;
     running_ = true;
     emit runningChanged(true);
@@ -96,7 +97,7 @@ void TrainingWorker::pause()
 
 void TrainingWorker::step(int n)
 {
-    if (!trainer_ || n <= 0)
+    if (!trainer_ || n <= 0 || settings_.inspecting())
         return;
     if (running_)
         pause();
@@ -112,6 +113,7 @@ void TrainingWorker::setStepsPerSecond(double stepsPerSecond)
 void TrainingWorker::setProbe(const QStringList& src, const QStringList& tgt)
 {
     probe_ = {src, tgt};
+    completeProbe();
     emitSnapshot();
 }
 
@@ -126,14 +128,29 @@ void TrainingWorker::scheduleNext()
 {
     if (!running_ && pendingSteps_ == 0)
         return;
-    // Each step is its own event, so a queued pause is seen before the next one starts.
+    // Commands queued meanwhile (Pause, a new probe) run before the next steps.
     timer_->start(stepsPerSecond_ > 0 ? int(1000.0 / stepsPerSecond_) : 0);
 }
 
-void TrainingWorker::runOneStep()
+void TrainingWorker::runSteps()
 {
-    if (!trainer_ || (!running_ && pendingSteps_ == 0))
-        return;
+    // At full speed, steps run back to back for up to kSliceMs before the event loop sees the
+    // next command (so a Pause waits at most that long): one event per step cost the small
+    // built-in tasks' models more than the step itself. A throttled run takes one step an event.
+    QElapsedTimer slice;
+    slice.start();
+    while (runOneStep()) {
+        if (stepsPerSecond_ > 0 || slice.elapsed() >= kSliceMs) {
+            scheduleNext();
+            return;
+        }
+    }
+}
+
+bool TrainingWorker::runOneStep()
+{
+    if (!trainer_ || (!running_ && pendingSteps_ == 0) || !task_.nextBatch)
+        return false;
     lastBatch_ = task_.nextBatch(dataRng_);
     const StepStats st = trainer_->step(lastBatch_);
     trainSeconds_ += st.seconds;
@@ -143,7 +160,7 @@ void TrainingWorker::runOneStep()
         emit failed(tr("Training is paused: %1. Try a smaller learning-rate factor, a longer "
                        "warmup or gradient clipping, then Reset.")
                         .arg(st.fault));
-        return;
+        return false;
     }
     lastLoss_ = st.loss.loss();
     lastLr_ = st.lr;
@@ -158,15 +175,15 @@ void TrainingWorker::runOneStep()
     // Play stops once at the planned step count; pressing it again trains on past it.
     if (running_ && st.step == settings_.plannedSteps) {
         pause();
-        return;
+        return false;
     }
     if (pendingSteps_ > 0 && --pendingSteps_ == 0 && !running_) {
         emitSnapshot();
-        return;
+        return false;
     }
     if (!sinceSnapshot_.isValid() || sinceSnapshot_.elapsed() >= kSnapshotIntervalMs)
         emitSnapshot();
-    scheduleNext();
+    return true;
 }
 
 void TrainingWorker::evaluateValidation()
@@ -277,7 +294,9 @@ CheckpointRun TrainingWorker::checkpointRun() const
     CheckpointRun run;
     run.dataRng = dataRng_.state();
     run.trainSeconds = trainSeconds_;
-    run.data = QJsonObject{{"kind", "task"}, {"task", settings_.task}, {"batch_size", settings_.batchSize}};
+    run.data = settings_.inspecting()
+                   ? QJsonObject{{"kind", "model"}, {"name", settings_.task}}
+                   : QJsonObject{{"kind", "task"}, {"task", settings_.task}, {"batch_size", settings_.batchSize}};
     run.session = QJsonObject{{"planned_steps", double(settings_.plannedSteps)},
                               {"eval_every", settings_.evalEvery},
                               {"probe", settings_.probe},
@@ -314,10 +333,34 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         return;
     }
     const QJsonObject data = ck->run.data, session = ck->run.session;
+    TokenPair probe;
+    for (const QJsonValue& v : session.value("probe_src").toArray())
+        probe.src << v.toString();
+    for (const QJsonValue& v : session.value("probe_tgt").toArray())
+        probe.tgt << v.toString();
     if (data.value("kind").toString() != "task") {
-        fail(tr("it was trained on a corpus (%1); the window trains the built-in tasks, "
-                "attention-studio-cli train --resume continues it")
-                 .arg(data.value("train").toString()));
+        // A corpus run (attention-studio-cli train --checkpoint) or a saved inspection: the
+        // window has no data to train it on, but shows its model and its history.
+        Task task;
+        task.name = QStringLiteral("model:") + QFileInfo(path).fileName();
+        task.srcVocab = ck->model.srcVocab;
+        task.tgtVocab = ck->model.tgtVocab;
+        task.srcTokenizer = ck->model.srcTok;
+        task.tgtTokenizer = ck->model.tgtTok;
+        SessionSettings s;
+        s.task = task.name;
+        s.model = ck->model.config;
+        s.train = ck->options;
+        s.plannedSteps = ck->step;
+        s.evalEvery = 0;
+        if (probe.src.isEmpty() && !ck->history.attention.empty()) {
+            const AttentionRecord& last = *ck->history.attention.back();
+            probe = {last.srcTokens, last.tgtTokens.mid(1)};  // without "<s>"
+        }
+        const double seconds = ck->run.trainSeconds;
+        TrainingHistory history = std::move(ck->history);
+        beginInspection(ck->takeTrainer(), std::move(task), s, probe, std::move(history),
+                        seconds, path, autosave);
         return;
     }
     SessionSettings s;
@@ -340,11 +383,6 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
     s.plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck->step))));
     s.evalEvery = std::max(0, session.value("eval_every").toInt(0));
     s.probe = std::clamp(session.value("probe").toInt(0), 0, int(task.examples.size()) - 1);
-    TokenPair probe;
-    for (const QJsonValue& v : session.value("probe_src").toArray())
-        probe.src << v.toString();
-    for (const QJsonValue& v : session.value("probe_tgt").toArray())
-        probe.tgt << v.toString();
     if (probe.src.isEmpty())
         probe = task.examples.at(std::size_t(s.probe));
 
@@ -368,8 +406,92 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
     restoreHistory_ = true;
     if (wasRunning)
         emit runningChanged(false);
-    emit sessionLoaded(settings_, path, trainer_->stepCount(), autosave);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
+                       trainer_->stepCount(), autosave);
     emitSnapshot();
+}
+
+void TrainingWorker::importWeights(const QString& path, const ImportOptions& options)
+{
+    QString error;
+    QStringList notes;
+    std::optional<ModelBundle> b = as::importWeights(path, options, &notes, &error);
+    if (!b) {
+        emit checkpointFailed(tr("%1 was not imported: %2").arg(QFileInfo(path).fileName(), error));
+        return;
+    }
+    Task task;
+    task.name = QStringLiteral("model:") + QFileInfo(path).fileName();
+    task.srcVocab = b->srcVocab;
+    task.tgtVocab = b->tgtVocab;
+    task.srcTokenizer = b->srcTok;
+    task.tgtTokenizer = b->tgtTok;
+    SessionSettings s;
+    s.task = task.name;
+    s.model = b->config;
+    s.plannedSteps = 0;
+    s.evalEvery = 0;
+    beginInspection(std::make_unique<Trainer>(std::move(b->model), s.train), std::move(task), s,
+                    {}, {}, 0, path, true);
+}
+
+void TrainingWorker::beginInspection(std::unique_ptr<Trainer> trainer, Task task,
+                                     SessionSettings s, TokenPair probe, TrainingHistory history,
+                                     double trainSeconds, const QString& path, bool untitled)
+{
+    timer_->stop();
+    const bool wasRunning = running_;
+    running_ = false;
+    pendingSteps_ = 0;
+    settings_ = s;
+    task_ = std::move(task);
+    trainer_ = std::move(trainer);
+    probe_ = probe.src.isEmpty() ? defaultProbe() : probe;
+    history_ = std::move(history);
+    trainSeconds_ = trainSeconds;
+    lastLoss_ = history_.loss.empty() ? 0 : history_.loss.back().loss;
+    lastLr_ = history_.loss.empty() ? 0 : history_.loss.back().lr;
+    newLoss_.clear();
+    newEval_.clear();
+    recentTokens_.clear();
+    completeProbe();
+    restoreHistory_ = true;
+    if (wasRunning)
+        emit runningChanged(false);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
+                       trainer_->stepCount(), untitled);
+    emitSnapshot();
+}
+
+TokenPair TrainingWorker::defaultProbe() const
+{
+    const QStringList tokens = task_.srcVocab.tokens();
+    return {tokens.mid(4, 6), {}};  // after <pad> <s> </s> <unk>: the most frequent
+}
+
+void TrainingWorker::completeProbe()
+{
+    if (!settings_.inspecting() || !trainer_)
+        return;
+    if (probe_.tgt.isEmpty() && !probe_.src.isEmpty()) {
+        const DecodeResult r = greedyDecode(trainer_->model(), task_.srcVocab.encode(probe_.src));
+        probe_.tgt = task_.tgtVocab.decode(r.nbest[0].tokens);
+    }
+    // The masks view shows the probe's own masks: there is no training batch.
+    lastBatch_ = encodePairs(task_, {probe_});
+}
+
+void TrainingWorker::exportWeights(const QString& path)
+{
+    QString error;
+    if (!trainer_)
+        error = tr("there is no model");
+    else if (saveModel(path, trainer_->model(), task_.srcVocab, task_.tgtVocab,
+                       task_.srcTokenizer, task_.tgtTokenizer, &error)) {
+        emit weightsExported(path);
+        return;
+    }
+    emit checkpointFailed(tr("The weights were not exported: %1").arg(error));
 }
 
 }  // namespace as

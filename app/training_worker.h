@@ -2,6 +2,7 @@
 // The model lives here, in its own thread. The window sends commands as queued signals and
 // receives immutable snapshots (at most ~10 a second) and model copies for translation.
 #include "io/checkpoint.h"
+#include "io/interop.h"
 #include "train/snapshot.h"
 
 #include <QElapsedTimer>
@@ -24,7 +25,13 @@ struct SessionSettings {
 
     // Settings that learn each built-in task in seconds.
     static SessionSettings defaultsFor(const QString& task);
+    // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
+    // of a corpus run), with its vocabularies but no training data.
+    bool inspecting() const { return !builtinTaskNames().contains(task); }
 };
+
+// The data side of a session as the window needs it: vocabularies, tokenisers, examples.
+using TaskPtr = std::shared_ptr<const Task>;
 
 class TrainingWorker : public QObject {
     Q_OBJECT
@@ -33,6 +40,7 @@ public:
     ~TrainingWorker() override;
 
     static constexpr int kSnapshotIntervalMs = 100;
+    static constexpr int kSliceMs = 10;  // longest run of back-to-back steps at full speed
 
 public slots:
     // Builds a fresh model and data stream from the settings (step 0, paused).
@@ -51,6 +59,12 @@ public slots:
     // Replaces the session by the one in the file (paused), or — when the file cannot be
     // used — leaves everything as it was and emits checkpointFailed.
     void loadCheckpoint(const QString& path, bool autosave);
+    // Replaces the session by the model of a weight file (io/interop.h), opened for
+    // inspection; or emits checkpointFailed and leaves everything as it was.
+    void importWeights(const QString& path, const as::ImportOptions& options);
+    // Writes the current model as SPEC.md's weight file (with its configuration, vocabularies
+    // and tokenisers); weightsExported or checkpointFailed answers.
+    void exportWeights(const QString& path);
     // Stops the step loop; called before the thread ends.
     void shutdown();
 
@@ -62,15 +76,30 @@ signals:
     void checkpointSaved(QString path, long step, bool autosave);
     void checkpointFailed(QString message);
     // A checkpoint replaced the session; the snapshot with its history follows.
-    void sessionLoaded(as::SessionSettings settings, QString path, long step, bool autosave);
+    // task: the session's vocabularies, tokenisers and examples. untitled: the session has no
+    // file of its own to save back to (a restored autosave, imported weights).
+    void sessionLoaded(as::SessionSettings settings, as::TaskPtr task, QString path, long step,
+                       bool untitled);
+    void weightsExported(QString path);
 
 private:
     void scheduleNext();
-    void runOneStep();
+    void runSteps();
+    bool runOneStep();  // false: stop here (paused, done, or nothing to do)
     void emitSnapshot();
     void evaluateValidation();
     std::shared_ptr<AttentionRecord> recordAttention();
     CheckpointRun checkpointRun() const;
+    // Commits an inspection session: the model, its vocabularies and tokenisers, no data.
+    void beginInspection(std::unique_ptr<Trainer> trainer, Task task, SessionSettings s,
+                         TokenPair probe, TrainingHistory history, double trainSeconds,
+                         const QString& path, bool untitled);
+    // A probe sentence for a model without examples: the source vocabulary's most frequent
+    // tokens.
+    TokenPair defaultProbe() const;
+    // An inspected model's probe without a target gets the model's own greedy translation,
+    // so that the decoder's attention shows what it does.
+    void completeProbe();
 
     SessionSettings settings_;
     Task task_;
@@ -99,3 +128,5 @@ private:
 }  // namespace as
 
 Q_DECLARE_METATYPE(as::SessionSettings)
+Q_DECLARE_METATYPE(as::TaskPtr)
+Q_DECLARE_METATYPE(as::ImportOptions)

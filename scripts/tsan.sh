@@ -13,7 +13,7 @@ tests=()
 for f in tests/test_*.cpp; do
   name=$(basename "$f" .cpp)
   case $name in
-    test_window|test_ui_attention_translate|test_translate_input|test_parallel|*worker*|*checkpoint*)
+    test_window*|test_ui_attention_translate|test_translate_input|test_parallel|*worker*|*checkpoint*)
       tests+=("$name") ;;
   esac
 done
