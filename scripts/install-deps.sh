@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Attention Studio builds with. Run as root (or with sudo).
-# --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed),
+# --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed;
+# OpenBLAS, without which its matrix products use the reference BLAS, 6x slower here),
 # for the parity test against the reference model (tests/test_torch_parity.cpp), which skips
 # without it, and for scripts/torch_parity.py.
 set -euo pipefail
@@ -11,7 +12,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --torch) packages+=(python3-torch python3-numpy) ;;
+    --torch) packages+=(python3-torch python3-numpy libopenblas0-pthread) ;;
     *) echo "install-deps: unknown option '$arg' (known: --torch)" >&2; exit 2 ;;
   esac
 done
