@@ -692,6 +692,12 @@ void MainWindow::stopWorker()
     if (stopped_)
         return;
     stopped_ = true;
+    // The relays end here, in this thread, so that the worker's objects, destroyed in its
+    // thread, find no connection to this window (whose own destruction would otherwise look
+    // unordered with that to ThreadSanitizer: QThread::wait() is a futex inside Qt). The
+    // mailbox call after it orders both before everything the worker does next.
+    disconnect(this, nullptr, toWorker_, nullptr);
+    disconnect(worker_, nullptr, toWindow_, nullptr);
     // Let the step in progress finish, then end the thread's loop; deleteLater runs there.
     TrainingWorker* worker = worker_;
     toWorker_->call([worker] { worker->shutdown(); });

@@ -2,6 +2,7 @@
 // "Translate": type a sentence and decode it with a copy of the current weights (greedy or beam
 // search), off the GUI thread. Shows the translation, the n-best list, the cross-attention of
 // the best output over the source, and the top-5 next-token probabilities of every step.
+#include "mailbox.h"
 #include "plot_tools.h"
 #include "train/snapshot.h"
 
@@ -81,6 +82,7 @@ private:
     int running_ = 0;      // decodes in flight
     std::vector<const ModelCopy*> busy_;  // copies a decode is using (one decode per copy)
     QThreadPool pool_;
+    Mailbox* results_ = nullptr;  // decoded results come back to this thread through it
 
     std::shared_ptr<const Result> last_;
     QString lastTranslation_, message_;

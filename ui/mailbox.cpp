@@ -4,12 +4,18 @@
 
 namespace as {
 
+Mailbox::~Mailbox()
+{
+    const std::lock_guard lock(mutex_);
+    queue_.clear();
+}
+
 void Mailbox::post(std::function<void()> f)
 {
-    {
-        const std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(f));
-    }
+    // The wake-up is posted under the lock too: it reads this object, which the destructor
+    // (taking the lock) must be seen to follow.
+    const std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(f));
     // One wake-up per item, like a queued signal: the items run in order, and an event loop
     // that an item opens (a modal dialog) goes on running the ones after it.
     QMetaObject::invokeMethod(this, "runOne", Qt::QueuedConnection);

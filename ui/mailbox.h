@@ -15,12 +15,26 @@
 #include <functional>
 #include <mutex>
 
+// For a hand-over through a Qt facility that has no mailbox (QThreadPool::start): the sender
+// calls AS_TSAN_RELEASE(key) after building what it hands over, the receiver AS_TSAN_ACQUIRE(key)
+// before reading it. No-ops unless built with -fsanitize=thread.
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define AS_TSAN_RELEASE(key) __tsan_release(key)
+#define AS_TSAN_ACQUIRE(key) __tsan_acquire(key)
+#else
+#define AS_TSAN_RELEASE(key) ((void)(key))
+#define AS_TSAN_ACQUIRE(key) ((void)(key))
+#endif
+
 namespace as {
 
 class Mailbox : public QObject {
     Q_OBJECT
 public:
     explicit Mailbox(QObject* parent = nullptr) : QObject(parent) {}
+    // Takes the lock once more: the destruction comes after the last post, as TSan sees it.
+    ~Mailbox() override;
 
     // Runs f in this object's thread, after everything posted before it (from any thread).
     void post(std::function<void()> f);
