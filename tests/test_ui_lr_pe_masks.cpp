@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QImage>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -71,6 +72,7 @@ private slots:
     void masksMatchBatch();
     void masksSmoothingDistribution();
     void exportPngAndSvg();
+    void hiddenPlotReplotsWhenShown();
     void singleRowAndColumnHeatmapsAreDrawn_data();
     void singleRowAndColumnHeatmapsAreDrawn();
 };
@@ -378,6 +380,42 @@ void TestUiLrPeMasks::singleRowAndColumnHeatmapsAreDrawn()
                          qPrintable(QStringLiteral("cell (%1, %2) offset %3: gray %4")
                                         .arg(r).arg(c).arg(d).arg(qGray(img.pixel(x, y)))));
             }
+}
+
+void TestUiLrPeMasks::hiddenPlotReplotsWhenShown()
+{
+    // A plot on a hidden tab is not replotted on an update, but as soon as its tab is shown.
+    QTabWidget tabs;
+    auto* first = new QWidget;
+    auto* plot = new QCustomPlot;
+    tabs.addTab(first, QStringLiteral("first"));
+    tabs.addTab(plot, QStringLiteral("plot"));
+    tabs.resize(400, 300);
+    tabs.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+    int replots = 0;
+    connect(plot, &QCustomPlot::afterReplot, plot, [&] { ++replots; });
+    QCoreApplication::processEvents();
+    replots = 0;
+    ui::replotIfVisible(plot);
+    ui::replotIfVisible(plot);
+    QCoreApplication::processEvents();
+    QCOMPARE(replots, 0);
+    tabs.setCurrentIndex(1);
+    QVERIFY(QTest::qWaitFor([&] { return replots > 0; }, 2000));
+    // Shown: an update replots (queued) without anything else.
+    const int before = replots;
+    ui::replotIfVisible(plot);
+    QVERIFY(QTest::qWaitFor([&] { return replots > before; }, 2000));
+    // Hidden again: an update waits for the next show (the filter is installed once).
+    tabs.setCurrentIndex(0);
+    QCoreApplication::processEvents();
+    const int hidden = replots;
+    ui::replotIfVisible(plot);
+    QCoreApplication::processEvents();
+    QCOMPARE(replots, hidden);
+    tabs.setCurrentIndex(1);
+    QVERIFY(QTest::qWaitFor([&] { return replots > hidden; }, 2000));
 }
 
 QTEST_MAIN(TestUiLrPeMasks)

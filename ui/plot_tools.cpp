@@ -30,6 +30,7 @@ void enableHoverReadout(QCustomPlot* plot, std::function<QString(QCustomPlot*, Q
 namespace {
 
 constexpr char kStale[] = "as_replotWhenShown";
+constexpr char kWatched[] = "as_replotFilterInstalled";
 
 // Replots a plot marked stale when it is shown (showing a tab sends Show to its widgets).
 class ReplotWhenShown : public QObject {
@@ -54,8 +55,11 @@ void replotIfVisible(QCustomPlot* plot)
         return;
     }
     plot->setProperty(kStale, true);
-    if (!plot->findChild<ReplotWhenShown*>(QString(), Qt::FindDirectChildrenOnly))
+    // A marker, not findChild: findChild needs a Q_OBJECT class, else it matches any child.
+    if (!plot->property(kWatched).toBool()) {
         plot->installEventFilter(new ReplotWhenShown(plot));
+        plot->setProperty(kWatched, true);
+    }
 }
 
 namespace {
