@@ -72,6 +72,12 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
 
 }  // namespace
 
+namespace {
+// The keys --config takes after (or instead of) a preset.
+const QStringList kConfigKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
+                                 "dropout", "label_smoothing", "norm", "max_len"};
+}  // namespace
+
 // "small", "small,dropout=0.2" or "d_model=256,heads=8,…" over a base configuration.
 bool parseConfig(const QString& spec, as::ModelConfig* c, QString* error)
 {
@@ -92,12 +98,9 @@ bool parseConfig(const QString& spec, as::ModelConfig* c, QString* error)
         const double num = value.toDouble(&isNumber);
         json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
     }
-    static const QStringList known = {"d_model", "heads", "d_ff", "encoder_layers",
-                                      "decoder_layers", "dropout", "label_smoothing", "norm",
-                                      "max_len"};
     for (const QString& k : json.keys())
-        if (!known.contains(k)) {
-            *error = QStringLiteral("--config: unknown key '%1' (known: %2)").arg(k, known.join(", "));
+        if (!kConfigKeys.contains(k)) {
+            *error = QStringLiteral("--config: unknown key '%1' (known: %2)").arg(k, kConfigKeys.join(", "));
             return false;
         }
     auto parsed = as::ModelConfig::fromJson(json, error, *c);
@@ -307,9 +310,8 @@ int runTrainCorpus(QCommandLineParser& p, as::Checkpoint* resume)
     // depend on this version's defaults.
     QStringList spec;
     const QJsonObject configJson = config.toJson();
-    for (const char* key : {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
-                            "dropout", "label_smoothing", "norm", "max_len"})
-        spec << QLatin1String(key) + u'=' + configJson.value(QLatin1String(key)).toVariant().toString();
+    for (const QString& key : kConfigKeys)
+        spec << key + u'=' + configJson.value(key).toVariant().toString();
     const QJsonObject runRecord = corpusRunRecord(
         p, data.train().pairs,
         {{"config", spec.join(',')},

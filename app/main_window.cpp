@@ -126,8 +126,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     qRegisterMetaType<as::SnapshotPtr>();
     qRegisterMetaType<as::ModelCopyPtr>();
     qRegisterMetaType<as::SessionSettings>();
-    qRegisterMetaType<as::TaskPtr>();
-    qRegisterMetaType<as::ImportOptions>();
     setWindowTitle(titleFor({}));
     if (QFile::exists(":/attention-studio.svg"))  // compiled into the executable, not the tests
         setWindowIcon(QIcon(":/attention-studio.svg"));
@@ -231,7 +229,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     if (!store.contains("window/geometry"))
         resize(1400, 900);
     const SessionSettings start = loadSettings(store);
-    settingsPanel_->setSettings(start);
     applySettings(start);
 }
 
@@ -614,6 +611,11 @@ void MainWindow::applySettings(const SessionSettings& s)
     task_ = makeBuiltinTask(s.task, s.batchSize);
     refreshProbes();
     updateTransport();
+    {
+        // Settings applied from code (--screenshot, tests) show in the panel too.
+        const QSignalBlocker block(settingsPanel_);
+        settingsPanel_->setSettings(s);
+    }
     step_ = 0;
     currentFile_.clear();
     savedStep_ = 0;

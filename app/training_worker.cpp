@@ -341,26 +341,15 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
     if (data.value("kind").toString() != "task") {
         // A corpus run (attention-studio-cli train --checkpoint) or a saved inspection: the
         // window has no data to train it on, but shows its model and its history.
-        Task task;
-        task.name = QStringLiteral("model:") + QFileInfo(path).fileName();
-        task.srcVocab = ck->model.srcVocab;
-        task.tgtVocab = ck->model.tgtVocab;
-        task.srcTokenizer = ck->model.srcTok;
-        task.tgtTokenizer = ck->model.tgtTok;
-        SessionSettings s;
-        s.task = task.name;
-        s.model = ck->model.config;
-        s.train = ck->options;
-        s.plannedSteps = ck->step;
-        s.evalEvery = 0;
         if (probe.src.isEmpty() && !ck->history.attention.empty()) {
             const AttentionRecord& last = *ck->history.attention.back();
             probe = {last.srcTokens, last.tgtTokens.mid(1)};  // without "<s>"
         }
         const double seconds = ck->run.trainSeconds;
         TrainingHistory history = std::move(ck->history);
-        beginInspection(ck->takeTrainer(), std::move(task), s, probe, std::move(history),
-                        seconds, path, autosave);
+        std::unique_ptr<Trainer> trainer = ck->takeTrainer();
+        beginInspection(ck->model, std::move(trainer), probe, std::move(history), seconds, path,
+                        autosave);
         return;
     }
     SessionSettings s;
@@ -420,25 +409,27 @@ void TrainingWorker::importWeights(const QString& path, const ImportOptions& opt
         emit checkpointFailed(tr("%1 was not imported: %2").arg(QFileInfo(path).fileName(), error));
         return;
     }
-    Task task;
-    task.name = QStringLiteral("model:") + QFileInfo(path).fileName();
-    task.srcVocab = b->srcVocab;
-    task.tgtVocab = b->tgtVocab;
-    task.srcTokenizer = b->srcTok;
-    task.tgtTokenizer = b->tgtTok;
-    SessionSettings s;
-    s.task = task.name;
-    s.model = b->config;
-    s.plannedSteps = 0;
-    s.evalEvery = 0;
-    beginInspection(std::make_unique<Trainer>(std::move(b->model), s.train), std::move(task), s,
-                    {}, {}, 0, path, true);
+    auto trainer = std::make_unique<Trainer>(std::move(b->model), TrainOptions{});
+    beginInspection(*b, std::move(trainer), {}, {}, 0, path, true);
 }
 
-void TrainingWorker::beginInspection(std::unique_ptr<Trainer> trainer, Task task,
-                                     SessionSettings s, TokenPair probe, TrainingHistory history,
+void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
+                                     TokenPair probe, TrainingHistory history,
                                      double trainSeconds, const QString& path, bool untitled)
 {
+    Task task;
+    task.name = QStringLiteral("model:") + QFileInfo(path).fileName();
+    task.srcVocab = described.srcVocab;
+    task.tgtVocab = described.tgtVocab;
+    task.srcTokenizer = described.srcTok;
+    task.tgtTokenizer = described.tgtTok;
+    SessionSettings s;
+    s.task = task.name;
+    s.model = described.config;
+    s.train = trainer->options();
+    s.plannedSteps = trainer->stepCount();
+    s.evalEvery = 0;
+
     timer_->stop();
     const bool wasRunning = running_;
     running_ = false;

@@ -90,8 +90,9 @@ private:
     void evaluateValidation();
     std::shared_ptr<AttentionRecord> recordAttention();
     CheckpointRun checkpointRun() const;
-    // Commits an inspection session: the model, its vocabularies and tokenisers, no data.
-    void beginInspection(std::unique_ptr<Trainer> trainer, Task task, SessionSettings s,
+    // Commits an inspection session: the trainer's model with the vocabularies, tokenisers
+    // and configuration `described` names (its own model may be gone), and no data.
+    void beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
                          TokenPair probe, TrainingHistory history, double trainSeconds,
                          const QString& path, bool untitled);
     // A probe sentence for a model without examples: the source vocabulary's most frequent
@@ -128,5 +129,3 @@ private:
 }  // namespace as
 
 Q_DECLARE_METATYPE(as::SessionSettings)
-Q_DECLARE_METATYPE(as::TaskPtr)
-Q_DECLARE_METATYPE(as::ImportOptions)
