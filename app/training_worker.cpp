@@ -376,23 +376,13 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         probe = task.examples.at(std::size_t(s.probe));
 
     // Commit: from here on the session is the checkpoint's.
-    timer_->stop();
-    const bool wasRunning = running_;
-    running_ = false;
-    pendingSteps_ = 0;
-    settings_ = s;
-    task_ = std::move(task);
-    trainer_ = ck->takeTrainer();
+    const double seconds = ck->run.trainSeconds;
+    TrainingHistory history = std::move(ck->history);
+    const bool wasRunning = adoptSession(s, std::move(task), ck->takeTrainer(), probe,
+                                         std::move(history), seconds);
     dataRng_.setState(ck->run.dataRng);
-    probe_ = probe;
-    trainSeconds_ = ck->run.trainSeconds;
-    history_ = std::move(ck->history);
-    lastLoss_ = history_.loss.empty() ? 0 : history_.loss.back().loss;
-    lastLr_ = history_.loss.empty() ? 0 : history_.loss.back().lr;
-    recentTokens_.clear();
     if (const BatchRecord* b = history_.lastBatch.get())
         lastBatch_ = Batch{b->B, b->S, b->T, b->src, b->tgtIn, b->tgtOut};
-    restoreHistory_ = true;
     if (wasRunning)
         emit runningChanged(false);
     emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
@@ -430,6 +420,22 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
     s.plannedSteps = trainer->stepCount();
     s.evalEvery = 0;
 
+    const bool wasRunning = adoptSession(s, std::move(task), std::move(trainer), probe,
+                                         std::move(history), trainSeconds);
+    if (probe_.src.isEmpty())
+        probe_ = defaultProbe();
+    completeProbe();
+    if (wasRunning)
+        emit runningChanged(false);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
+                       trainer_->stepCount(), untitled);
+    emitSnapshot();
+}
+
+bool TrainingWorker::adoptSession(const SessionSettings& s, Task task,
+                                  std::unique_ptr<Trainer> trainer, const TokenPair& probe,
+                                  TrainingHistory history, double trainSeconds)
+{
     timer_->stop();
     const bool wasRunning = running_;
     running_ = false;
@@ -437,7 +443,7 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
     settings_ = s;
     task_ = std::move(task);
     trainer_ = std::move(trainer);
-    probe_ = probe.src.isEmpty() ? defaultProbe() : probe;
+    probe_ = probe;
     history_ = std::move(history);
     trainSeconds_ = trainSeconds;
     lastLoss_ = history_.loss.empty() ? 0 : history_.loss.back().loss;
@@ -445,13 +451,8 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
     newLoss_.clear();
     newEval_.clear();
     recentTokens_.clear();
-    completeProbe();
-    restoreHistory_ = true;
-    if (wasRunning)
-        emit runningChanged(false);
-    emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
-                       trainer_->stepCount(), untitled);
-    emitSnapshot();
+    restoreHistory_ = true;  // the next snapshot carries the history whole
+    return wasRunning;
 }
 
 TokenPair TrainingWorker::defaultProbe() const

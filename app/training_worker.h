@@ -90,6 +90,10 @@ private:
     void evaluateValidation();
     std::shared_ptr<AttentionRecord> recordAttention();
     CheckpointRun checkpointRun() const;
+    // Replaces the session (stopped, paused) by these; the next snapshot carries the history
+    // whole. Returns whether training was running.
+    bool adoptSession(const SessionSettings& s, Task task, std::unique_ptr<Trainer> trainer,
+                      const TokenPair& probe, TrainingHistory history, double trainSeconds);
     // Commits an inspection session: the trainer's model with the vocabularies, tokenisers
     // and configuration `described` names (its own model may be gone), and no data.
     void beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
