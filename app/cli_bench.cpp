@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "decode/decode.h"
+#include "model/gemm.h"
 #include "model/parallel.h"
 #include "model/rng.h"
 #include "train/trainer.h"
@@ -68,6 +69,7 @@ int benchDecode(QTextStream& out, int runs, int outLen)
     for (int i = 0; i < 10; ++i)
         src.push_back(4 + int(rng.below(cfg.src_vocab - 4)));
     QJsonObject o{{"impl", "attention-studio"}, {"decode", "small"}, {"src_tokens", 10},
+                  {"gemm_backend", as::gemmBackend()},
                   {"out_tokens", outLen}, {"runs", runs}, {"threads", as::engineThreads()}};
     for (const bool cached : {true, false}) {
         as::DecodeOptions opt;
@@ -146,21 +148,33 @@ int runBench(const QStringList& args)
         }
         setMathThreads(threads);
         const int n = 2048;
-        const Eigen::MatrixXf a = Eigen::MatrixXf::Random(n, n), b = Eigen::MatrixXf::Random(n, n);
-        Eigen::MatrixXf c(n, n);
-        std::vector<double> times;
-        for (int rep = 0; rep < 7; ++rep) {
-            const auto t0 = std::chrono::steady_clock::now();
-            // Column blocks of C per thread: the same split the engine's products use.
-            as::parallelFor(n, 64, [&](long from, long to) {
-                c.middleCols(from, to - from).noalias() = a * b.middleCols(from, to - from);
-            });
-            times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        }
-        std::sort(times.begin() + 1, times.end());  // the first run warms up
-        const double median = times[1 + (times.size() - 1) / 2];
+        const as::Mat<float> a = as::Mat<float>::Random(n, n), b = as::Mat<float>::Random(n, n);
+        as::Mat<float> c(n, n);
+        // The median seconds of 6 runs after one to warm up; row blocks of C per thread, the
+        // split the engine's products use.
+        const auto time = [&](auto product) {
+            std::vector<double> times;
+            for (int rep = 0; rep < 7; ++rep) {
+                const auto t0 = std::chrono::steady_clock::now();
+                as::parallelFor(n, 64, [&](long from, long to) { product(from, to); });
+                times.push_back(
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            }
+            std::sort(times.begin() + 1, times.end());
+            return times[1 + (times.size() - 1) / 2];
+        };
+        const double median = time([&](long from, long to) {
+            as::gemm<float>(a.middleRows(from, to - from), false, b, false,
+                            c.middleRows(from, to - from), false);
+        });
+        const double eigen = time([&](long from, long to) {
+            as::gemmEigen<float>(a.middleRows(from, to - from), false, b, false,
+                                 c.middleRows(from, to - from), false);
+        });
+        const double flop = 2.0 * n * n * n;
         QJsonObject o{{"impl", "attention-studio"}, {"gemm", n}, {"seconds", median},
-                      {"gflop_per_s", 2.0 * n * n * n / median / 1e9}, {"threads", as::engineThreads()}};
+                      {"gflop_per_s", flop / median / 1e9}, {"gemm_backend", as::gemmBackend()},
+                      {"eigen_gflop_per_s", flop / eigen / 1e9}, {"threads", as::engineThreads()}};
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         return 0;
     }
@@ -207,6 +221,7 @@ int runBench(const QStringList& args)
                   {"tgt_tokens_per_s", tokens / median},
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},
+                  {"gemm_backend", as::gemmBackend()},
                   {"steps", steps},
                   {"peak_rss_mb", peakRssMb()},
                   {"loss", loss}};

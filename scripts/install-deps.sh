@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
-  qt6-base-dev libeigen3-dev libqcustomplot-dev qt6-svg-dev
+  qt6-base-dev libeigen3-dev libqcustomplot-dev qt6-svg-dev libopenblas-dev
   fonts-noto-cjk python3
 )
 for arg in "$@"; do

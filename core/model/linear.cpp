@@ -1,8 +1,7 @@
 #include "model/linear.h"
 
+#include "model/gemm.h"
 #include "model/parallel.h"
-
-#include <algorithm>
 
 namespace as {
 
@@ -21,21 +20,19 @@ Linear<T> Linear<T>::make(ParamStore<T>& ps, const std::string& prefix, int in, 
 // Rows per thread below which splitting a product costs more than it saves.
 constexpr long kMinRows = 32;
 
-// Output features per product. Eigen packs all the rows of W a product uses into one buffer
-// (kc x out floats); up to 1024 of them it stays under EIGEN_STACK_ALLOCATION_LIMIT and on the
-// stack, where a generator over a 5,000-word vocabulary would take megabytes from the heap at
-// every step (tests/test_no_alloc.cpp).
-constexpr long kMaxOutPerProduct = 1024;
-
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y) const
 {
+    if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
+        // Too few rows to split (a sentence being translated): split the output features.
+        parallelFor(out, kMinRows, [&](long b, long e) {
+            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), false);
+            y.middleCols(b, e - b).rowwise() += bias().segment(b, e - b);
+        });
+        return;
+    }
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        for (long j = 0; j < out; j += kMaxOutPerProduct) {
-            const long m = std::min<long>(kMaxOutPerProduct, out - j);
-            y.middleRows(b, e - b).middleCols(j, m).noalias()
-                = x.middleRows(b, e - b) * weight().middleRows(j, m).transpose();
-        }
+        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), false);
         y.middleRows(b, e - b).rowwise() += bias();
     });
 }
@@ -45,7 +42,7 @@ void Linear<T>::backwardParams(In<T> x, In<T> dy) const
 {
     // Split over output features: each thread owns rows of dW and entries of db.
     parallelFor(out, 8, [&](long b, long e) {
-        weightGrad().middleRows(b, e - b).noalias() += dy.middleCols(b, e - b).transpose() * x;
+        gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
         biasGrad().segment(b, e - b) += dy.middleCols(b, e - b).colwise().sum();
     });
 }
@@ -54,10 +51,8 @@ template <typename T>
 void Linear<T>::backwardInput(In<T> dy, Out<T> dx, bool accumulate) const
 {
     parallelFor(dy.rows(), kMinRows, [&](long b, long e) {
-        if (accumulate)
-            dx.middleRows(b, e - b).noalias() += dy.middleRows(b, e - b) * weight();
-        else
-            dx.middleRows(b, e - b).noalias() = dy.middleRows(b, e - b) * weight();
+        gemm<T>(dy.middleRows(b, e - b), false, weight(), false, dx.middleRows(b, e - b),
+                accumulate);
     });
 }
 
