@@ -1,5 +1,8 @@
 #include "model/params.h"
 
+#include "model/parallel.h"
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace as {
@@ -40,6 +43,14 @@ const ParamInfo* ParamStore<T>::find(const std::string& name) const
         if (p.name == name)
             return &p;
     return nullptr;
+}
+
+template <typename T>
+void ParamStore<T>::zeroGrads()
+{
+    T* g = grads_.data();
+    parallelFor(long(grads_.size()), 1 << 16,
+                [g](long from, long to) { std::fill(g + from, g + to, T(0)); });
 }
 
 template class ParamStore<float>;

@@ -2,6 +2,7 @@
 
 #include "model/parallel.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace as {
@@ -19,12 +20,21 @@ void Adam<T>::step(T* params, const T* grads, double lr)
     T* m = m_.data();
     T* v = v_.data();
     const Eigen::Index n = m_.size();
+    using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+    // Eigen array expressions on blocks that stay in L1: vectorised (a plain loop was not: GCC
+    // keeps std::sqrt scalar for errno's sake, and the captured pointers may alias), and each
+    // block read from memory once. Every element's arithmetic is the same whatever the split.
+    // At 50 M parameters (base) this pass went from 8.4 % of a step's CPU time to 2.9 % (perf),
+    // and base from 1.54-1.62 to 1.31-1.35 s/step.
     parallelFor(long(n), 1 << 14, [&](long from, long to) {
-        for (long i = from; i < to; ++i) {
-            const T g = grads[i];
-            m[i] = b1 * m[i] + (T(1) - b1) * g;
-            v[i] = b2 * v[i] + (T(1) - b2) * g * g;
-            params[i] -= stepSize * m[i] / (std::sqrt(v[i]) * invSqrtBc2 + eps);
+        constexpr long kBlock = 1024;
+        for (long b = from; b < to; b += kBlock) {
+            const Eigen::Index len = std::min(kBlock, to - b);
+            Eigen::Map<Arr> p(params + b, len), mb(m + b, len), vb(v + b, len);
+            const Eigen::Map<const Arr> g(grads + b, len);
+            mb = b1 * mb + (T(1) - b1) * g;
+            vb = b2 * vb + (T(1) - b2) * g * g;
+            p -= stepSize * mb / (vb.sqrt() * invSqrtBc2 + eps);
         }
     });
 }
