@@ -125,6 +125,16 @@ std::vector<std::vector<int>> TestDecodeCached::sources(int vocab, int count,
     return out;
 }
 
+// Log-probabilities reach -20 and below for unlikely tokens, and the two paths compute them with
+// different kernels (a matrix-vector product per hypothesis against OpenBLAS's GEMM over the
+// whole prefix), so they are compared relative to their size: float rounding gives 0.5-1.5e-6
+// in the release build (the ASan build rounds differently), a wrong mask or cache entry 1e-2
+// and more. doublePrecisionMatchesClosely holds the two paths to 1e-12.
+static double relativeDiff(const Mat<float>& cached, const Mat<float>& full)
+{
+    return double(((cached - full).array().abs() / full.array().abs().max(1.0f)).maxCoeff());
+}
+
 static void addModelRows()
 {
     QTest::addColumn<QString>("name");
@@ -154,7 +164,7 @@ void TestDecodeCached::stepLogProbsMatchFullPrefix()
             const Mat<float> full = fullPrefixLogProbs(m, src, {prefix});
             QCOMPARE(cached.rows(), 1);
             QCOMPARE(cached.cols(), full.cols());
-            worst = std::max(worst, double((cached - full).cwiseAbs().maxCoeff()));
+            worst = std::max(worst, relativeDiff(cached, full));
             // Cross-attention of this step: the last query row of each head of the plain path.
             for (int l = 0; l < m.layers(AttentionKind::Cross); ++l) {
                 const Mat<float>& p = m.attention(AttentionKind::Cross, l).probs;  // [heads*T, S]
@@ -169,7 +179,8 @@ void TestDecodeCached::stepLogProbsMatchFullPrefix()
             prefix.push_back(int(next) + 3);  // a real token, never a special
         }
     }
-    QVERIFY2(worst <= 1e-5, qPrintable(QString("worst difference %1").arg(worst)));
+    qInfo("worst relative difference %.3g", worst);
+    QVERIFY2(worst <= 5e-6, qPrintable(QString("worst difference %1").arg(worst)));
 }
 
 void TestDecodeCached::reorderedHypothesesMatchFullPrefix_data()
@@ -197,7 +208,7 @@ void TestDecodeCached::reorderedHypothesesMatchFullPrefix()
                 last.push_back(p.back());
             inc.step(last.data(), cached);
             const Mat<float> full = fullPrefixLogProbs(m, src, prefixes);
-            worst = std::max(worst, double((cached - full).cwiseAbs().maxCoeff()));
+            worst = std::max(worst, relativeDiff(cached, full));
             // Next: up to 4 hypotheses drawn from the current ones, with repeats.
             const int n = int(prefixes.size());
             std::vector<int> parents;
@@ -212,7 +223,8 @@ void TestDecodeCached::reorderedHypothesesMatchFullPrefix()
             prefixes = next;
         }
     }
-    QVERIFY2(worst <= 1e-5, qPrintable(QString("worst difference %1").arg(worst)));
+    qInfo("worst relative difference %.3g", worst);
+    QVERIFY2(worst <= 5e-6, qPrintable(QString("worst difference %1").arg(worst)));
 }
 
 // In double precision the two paths differ only by rounding: a formula error cannot hide
