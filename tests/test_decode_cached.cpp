@@ -127,9 +127,10 @@ std::vector<std::vector<int>> TestDecodeCached::sources(int vocab, int count,
 
 // Log-probabilities reach -20 and below for unlikely tokens, and the two paths compute them with
 // different kernels (a matrix-vector product per hypothesis against OpenBLAS's GEMM over the
-// whole prefix), so they are compared relative to their size: float rounding gives 0.5-1.5e-6
-// in the release build (the ASan build rounds differently), a wrong mask or cache entry 1e-2
-// and more. doublePrecisionMatchesClosely holds the two paths to 1e-12.
+// whole prefix), so they are compared relative to their size. Float rounding gives 0.5-1.5e-6
+// in the release build and up to 4.4e-6 in the ASan build (-O1, trained post-norm model); a
+// wrong mask or cache entry gives 1e-2 and more. doublePrecisionMatchesClosely holds the two
+// paths to 1e-12.
 static double relativeDiff(const Mat<float>& cached, const Mat<float>& full)
 {
     return double(((cached - full).array().abs() / full.array().abs().max(1.0f)).maxCoeff());
@@ -180,7 +181,7 @@ void TestDecodeCached::stepLogProbsMatchFullPrefix()
         }
     }
     qInfo("worst relative difference %.3g", worst);
-    QVERIFY2(worst <= 5e-6, qPrintable(QString("worst difference %1").arg(worst)));
+    QVERIFY2(worst <= 2e-5, qPrintable(QString("worst difference %1").arg(worst)));
 }
 
 void TestDecodeCached::reorderedHypothesesMatchFullPrefix_data()
@@ -224,7 +225,7 @@ void TestDecodeCached::reorderedHypothesesMatchFullPrefix()
         }
     }
     qInfo("worst relative difference %.3g", worst);
-    QVERIFY2(worst <= 5e-6, qPrintable(QString("worst difference %1").arg(worst)));
+    QVERIFY2(worst <= 2e-5, qPrintable(QString("worst difference %1").arg(worst)));
 }
 
 // In double precision the two paths differ only by rounding: a formula error cannot hide
