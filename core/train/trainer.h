@@ -71,14 +71,7 @@ private:
     Adam<float> adam_;
     Rng dropoutRng_;
     long step_ = 0;
-    // Members so that a step never allocates: per tensor, the gradient's sum of squares, and
-    // the fixed blocks (tensor, begin, end) that sum is computed in.
-    std::vector<double> gradSquares_;
-    struct GradBlock {
-        std::size_t tensor, begin, end;
-    };
-    std::vector<GradBlock> gradBlocks_;
-    std::vector<double> blockSquares_;
+    std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates
     void sumGradSquares();
 };
 
