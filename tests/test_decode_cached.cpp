@@ -125,16 +125,42 @@ std::vector<std::vector<int>> TestDecodeCached::sources(int vocab, int count,
     return out;
 }
 
-// Log-probabilities reach -20 and below for unlikely tokens, and the two paths compute them with
-// different kernels (a matrix-vector product per hypothesis against OpenBLAS's GEMM over the
-// whole prefix), so they are compared relative to their size. Float rounding gives 0.5-1.5e-6
-// in the release build and up to 4.4e-6 in the ASan build (-O1, trained post-norm model); a
-// wrong mask or cache entry gives 1e-2 and more. doublePrecisionMatchesClosely holds the two
-// paths to 1e-12.
+// Log-probabilities reach -20 and below for unlikely tokens, so they are compared relative to
+// their size. The two float paths use different kernels (a matrix-vector product per hypothesis
+// against OpenBLAS's GEMM over the whole prefix), and how far float rounding carries depends on
+// the model: 0.5-1.5e-6 on most, but up to 6e-5 on a trained post-norm model at positions longer
+// than it was trained on, where the plain path is the less exact of the two. So each float path
+// is measured against the exact result (the same weights in double precision, plain path), and
+// the cached one must be within 2e-5 of it or no further than twice the plain path is: rounding
+// stays well inside that, a wrong mask or cache entry gives 1e-2 and more.
+// doublePrecisionMatchesClosely holds the two paths to 1e-12.
 static double relativeDiff(const Mat<float>& cached, const Mat<float>& full)
 {
     return double(((cached - full).array().abs() / full.array().abs().max(1.0f)).maxCoeff());
 }
+
+static std::unique_ptr<Transformer<double>> exactCopy(const Transformer<float>& m)
+{
+    auto d = std::make_unique<Transformer<double>>(m.config());
+    d->params().valueVector() = m.params().valueVector().cast<double>();
+    return d;
+}
+
+// Errors against the exact result, of the cached and of the plain path.
+struct Errors {
+    double cached = 0, full = 0;
+    void add(const Mat<float>& c, const Mat<float>& f, const Mat<double>& exact)
+    {
+        const Mat<float> e = exact.cast<float>();
+        cached = std::max(cached, relativeDiff(c, e));
+        full = std::max(full, relativeDiff(f, e));
+    }
+    bool ok() const { return cached <= std::max(2e-5, 2 * full); }
+    QString text() const
+    {
+        return QString("cached path %1 from exact, plain path %2").arg(cached).arg(full);
+    }
+};
 
 static void addModelRows()
 {
@@ -154,7 +180,9 @@ void TestDecodeCached::stepLogProbsMatchFullPrefix()
 {
     QFETCH(QString, name);
     Transformer<float>& m = model(name);
-    double worst = 0;
+    const auto exact = exactCopy(m);
+    Errors err;
+    double worstCross = 0;
     for (const std::vector<int>& src : sources(m.config().src_vocab, 8, 5)) {
         IncrementalDecoder<float> inc(m);
         inc.start(src, 12);
@@ -165,23 +193,25 @@ void TestDecodeCached::stepLogProbsMatchFullPrefix()
             const Mat<float> full = fullPrefixLogProbs(m, src, {prefix});
             QCOMPARE(cached.rows(), 1);
             QCOMPARE(cached.cols(), full.cols());
-            worst = std::max(worst, relativeDiff(cached, full));
             // Cross-attention of this step: the last query row of each head of the plain path.
             for (int l = 0; l < m.layers(AttentionKind::Cross); ++l) {
                 const Mat<float>& p = m.attention(AttentionKind::Cross, l).probs;  // [heads*T, S]
                 for (int h = 0; h < m.config().heads; ++h)
-                    worst = std::max(worst, double((inc.crossProbs(l).row(h)
-                                                    - p.row(Eigen::Index(h) * (t + 1) + t))
-                                                       .cwiseAbs()
-                                                       .maxCoeff()));
+                    worstCross = std::max(worstCross, double((inc.crossProbs(l).row(h)
+                                                              - p.row(Eigen::Index(h) * (t + 1) + t))
+                                                                 .cwiseAbs()
+                                                                 .maxCoeff()));
             }
+            err.add(cached, full, fullPrefixLogProbs(*exact, src, {prefix}));
             Eigen::Index next = 0;
             full.row(0).segment(3, full.cols() - 3).maxCoeff(&next);
             prefix.push_back(int(next) + 3);  // a real token, never a special
         }
     }
-    qInfo("worst relative difference %.3g", worst);
-    QVERIFY2(worst <= 2e-5, qPrintable(QString("worst difference %1").arg(worst)));
+    qInfo("%s; cross-attention %.3g apart", qPrintable(err.text()), worstCross);
+    QVERIFY2(err.ok(), qPrintable(err.text()));
+    // Probabilities, at most 1: a wrong row or mask is off by 0.01 and more.
+    QVERIFY2(worstCross <= 2e-5, qPrintable(QString("cross-attention %1 apart").arg(worstCross)));
 }
 
 void TestDecodeCached::reorderedHypothesesMatchFullPrefix_data()
@@ -197,7 +227,8 @@ void TestDecodeCached::reorderedHypothesesMatchFullPrefix()
     Transformer<float>& m = model(name);
     const int V = m.config().tgt_vocab;
     Rng rng(17);
-    double worst = 0;
+    const auto exact = exactCopy(m);
+    Errors err;
     for (const std::vector<int>& src : sources(m.config().src_vocab, 4, 6)) {
         IncrementalDecoder<float> inc(m);
         inc.start(src, 10);
@@ -209,7 +240,7 @@ void TestDecodeCached::reorderedHypothesesMatchFullPrefix()
                 last.push_back(p.back());
             inc.step(last.data(), cached);
             const Mat<float> full = fullPrefixLogProbs(m, src, prefixes);
-            worst = std::max(worst, relativeDiff(cached, full));
+            err.add(cached, full, fullPrefixLogProbs(*exact, src, prefixes));
             // Next: up to 4 hypotheses drawn from the current ones, with repeats.
             const int n = int(prefixes.size());
             std::vector<int> parents;
@@ -224,8 +255,8 @@ void TestDecodeCached::reorderedHypothesesMatchFullPrefix()
             prefixes = next;
         }
     }
-    qInfo("worst relative difference %.3g", worst);
-    QVERIFY2(worst <= 2e-5, qPrintable(QString("worst difference %1").arg(worst)));
+    qInfo("%s", qPrintable(err.text()));
+    QVERIFY2(err.ok(), qPrintable(err.text()));
 }
 
 // In double precision the two paths differ only by rounding: a formula error cannot hide
