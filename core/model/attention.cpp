@@ -108,8 +108,9 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
     const Mat<T>* used = &probs;
     drop.active = false;
     if (pass.train && p > 0.0) {
-        probsDropped = probs;  // probs stay as they were, for the window and for backward
-        drop.forward(probsDropped, p, pass);
+        // probs stay as they were, for the window and for backward
+        probsDropped.resize(probs.rows(), probs.cols());
+        drop.forward(probs, probsDropped, p, pass);
         used = &probsDropped;
     }
     parallelFor(long(B) * heads, 1, [&](long from, long to) {

@@ -16,8 +16,7 @@ void FeedForward<T>::forward(In<T> x, Out<T> y, double p, const Pass& pass)
 {
     h.resize(x.rows(), w1.out);
     w1.forward(x, h);
-    h = h.cwiseMax(T(0));
-    drop.forward(h, p, pass);
+    drop.forward(h, h, p, pass, /*relu=*/true);  // h = dropout(relu(h)) in one pass
     w2.forward(h, y);
 }
 
@@ -27,10 +26,13 @@ void FeedForward<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate)
     w2.backwardParams(h, dy);
     dh.resize(dy.rows(), w1.out);
     w2.backwardInput(dy, dh, false);
-    drop.backward(dh);
-    // relu'(z) = [z > 0]. h holds relu output after dropout: a unit dropped by dropout has
-    // h = 0, but its dh was already zeroed by the mask, so testing h > 0 is exact for both.
-    dh = (h.array() > T(0)).select(dh, T(0));
+    // Through dropout and relu in one pass: relu'(z) = [z > 0], and h holds relu output after
+    // dropout, so h > 0 exactly where the unit was positive and kept, where the mask is scale.
+    const T keptScale = drop.active ? drop.scale : T(1);
+    parallelFor(long(dh.rows()), std::max(1L, 16384 / long(dh.cols())), [&](long from, long to) {
+        auto g = dh.middleRows(from, to - from).array();
+        g = (h.middleRows(from, to - from).array() > T(0)).select(g * keptScale, T(0));
+    });
     w1.backwardParams(x, dh);
     w1.backwardInput(dh, dx, accumulate);
 }
