@@ -29,9 +29,17 @@ void FeedForward<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate)
     // Through dropout and relu in one pass: relu'(z) = [z > 0], and h holds relu output after
     // dropout, so h > 0 exactly where the unit was positive and kept, where the mask is scale.
     const T keptScale = drop.active ? drop.scale : T(1);
-    parallelFor(long(dh.rows()), std::max(1L, 16384 / long(dh.cols())), [&](long from, long to) {
-        auto g = dh.middleRows(from, to - from).array();
-        g = (h.middleRows(from, to - from).array() > T(0)).select(g * keptScale, T(0));
+    // A plain loop over restrict pointers, with the scale in a local: the compiler vectorises
+    // it (Eigen 3.4's select() runs one element at a time; it took 2.4 % of a base step).
+    const long cols = long(dh.cols());
+    parallelFor(long(dh.rows()), std::max(1L, 16384 / cols), [&, keptScale](long from, long to) {
+        const T s = keptScale;
+        for (long r = from; r < to; ++r) {
+            T* __restrict g = dh.row(r).data();
+            const T* __restrict hr = h.row(r).data();
+            for (long c = 0; c < cols; ++c)
+                g[c] = hr[c] > T(0) ? g[c] * s : T(0);
+        }
     });
     w1.backwardParams(x, dh);
     w1.backwardInput(dh, dx, accumulate);
