@@ -5,8 +5,10 @@
 #include "model/gemm.h"
 #include "model/rng.h"
 
+#include <QFile>
 #include <QTest>
 
+#include <cstdlib>
 #include <stdexcept>
 
 using namespace as;
@@ -18,6 +20,8 @@ private slots:
     void matchesEigen();
     void emptyInnerDimension();
     void mismatchedShapesThrow();
+    void openBlasKernelsFitTheCpu();
+    void environmentRestoredAfterLoading();
 };
 
 namespace {
@@ -105,6 +109,49 @@ void TestGemm::mismatchedShapesThrow()
     Mat<float> cf(4, 3);
     const Mat<float> af(4, 5), bf(5, 2);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gemm<float>(af, false, bf, false, cf, false));
+}
+
+// On CPUs with AVX-512, the products run in OpenBLAS's AVX-512 kernels (SkylakeX), whatever
+// core OPENBLAS_CORETYPE names (the machines here name the AVX2 "Haswell" for every program),
+// unless AS_OPENBLAS_CORETYPE asks for another.
+void TestGemm::openBlasKernelsFitTheCpu()
+{
+#ifndef AS_OPENBLAS
+    QSKIP("built without AS_OPENBLAS: Eigen computes every product");
+#else
+    const QString backend = gemmBackend();
+    QVERIFY2(backend.startsWith("OpenBLAS "), qPrintable("OpenBLAS not in use: " + backend));
+    const char* asked = std::getenv("AS_OPENBLAS_CORETYPE");
+    if (asked && *asked) {
+        QCOMPARE(backend.mid(9).toLower(), QString(asked).toLower());
+        return;
+    }
+    __builtin_cpu_init();
+    if (!(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+          && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")))
+        QSKIP("this CPU lacks AVX-512: OpenBLAS chooses its kernels itself");
+    QCOMPARE(backend, QString("OpenBLAS SkylakeX"));
+#endif
+}
+
+// Choosing the kernels sets OPENBLAS_CORETYPE for a moment before main(): afterwards it must
+// be what the process started with (/proc/self/environ keeps the environment at exec).
+void TestGemm::environmentRestoredAfterLoading()
+{
+    QFile f("/proc/self/environ");
+    if (!f.open(QIODevice::ReadOnly))
+        QSKIP("no /proc/self/environ");
+    QByteArray atStart;
+    bool setAtStart = false;
+    for (const QByteArray& entry : f.readAll().split('\0'))
+        if (entry.startsWith("OPENBLAS_CORETYPE=")) {
+            setAtStart = true;
+            atStart = entry.mid(18);
+        }
+    const char* now = std::getenv("OPENBLAS_CORETYPE");
+    QCOMPARE(now != nullptr, setAtStart);
+    if (now)
+        QCOMPARE(QByteArray(now), atStart);
 }
 
 QTEST_APPLESS_MAIN(TestGemm)

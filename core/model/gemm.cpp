@@ -1,18 +1,12 @@
 #include "model/gemm.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #ifdef AS_OPENBLAS
-// OpenBLAS's CBLAS entry points, declared here rather than through <cblas.h>, whose folder
-// differs between Debian's OpenBLAS flavours. The enums are ints in the C ABI.
-extern "C" {
-void cblas_sgemm(int order, int transA, int transB, int m, int n, int k, float alpha,
-                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
-void cblas_dgemm(int order, int transA, int transB, int m, int n, int k, double alpha,
-                 const double* a, int lda, const double* b, int ldb, double beta, double* c,
-                 int ldc);
-}
+#include <dlfcn.h>
 #endif
 
 namespace as {
@@ -37,6 +31,89 @@ void check(In<T> a, bool transA, In<T> b, bool transB, Out<T> c)
 #ifdef AS_OPENBLAS
 constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;
 
+// OpenBLAS's CBLAS entry points (the enums are ints in the C ABI).
+using SgemmFn = void (*)(int order, int transA, int transB, int m, int n, int k, float alpha,
+                         const float* a, int lda, const float* b, int ldb, float beta, float* c,
+                         int ldc);
+using DgemmFn = void (*)(int order, int transA, int transB, int m, int n, int k, double alpha,
+                         const double* a, int lda, const double* b, int ldb, double beta,
+                         double* c, int ldc);
+
+struct OpenBlas {
+    SgemmFn sgemm = nullptr;  // both null: OpenBLAS could not be loaded, Eigen computes
+    DgemmFn dgemm = nullptr;
+    std::string backend = "Eigen";
+};
+
+// The kernels of OpenBLAS's SkylakeX core need AVX-512 F, BW, DQ and VL.
+bool cpuHasSkylakeXAvx512()
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+        && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
+    return false;
+#endif
+}
+
+// OpenBLAS picks its kernels once, when the library is loaded (its constructor reads
+// OPENBLAS_CORETYPE, else its CPUID tables). Debian 12's 0.3.21 does not know AMD's AVX-512
+// CPUs (Zen 4, Zen 5) and gives them its AVX2 "Haswell" kernels, which is also what the
+// machines here name in OPENBLAS_CORETYPE for every program. On the Zen 5 machine here
+// `bench --config base` took 1.03 s/step with those and 0.63 with the AVX-512 "SkylakeX" ones
+// (Cooperlake's: 0.69). A linked library's constructor runs before any code of ours could
+// choose, so the library is loaded here instead: with AS_OPENBLAS_CORETYPE's core if that is
+// set, else SkylakeX on CPUs with its AVX-512, else as OpenBLAS itself would (the environment's
+// OPENBLAS_CORETYPE or CPUID). The process's environment is restored afterwards. OpenBLAS then
+// runs single-threaded in whichever thread calls it: the engine's pool (model/parallel.cpp) is
+// the one threading layer. Without the library, Eigen computes.
+OpenBlas loadOpenBlas()
+{
+    OpenBlas blas;
+    const char* ours = std::getenv("AS_OPENBLAS_CORETYPE");
+    const std::string core = ours && *ours ? ours : cpuHasSkylakeXAvx512() ? "SkylakeX" : "";
+    const char* before = std::getenv("OPENBLAS_CORETYPE");
+    const std::string saved = before ? before : "";
+    if (!core.empty())
+        setenv("OPENBLAS_CORETYPE", core.c_str(), 1);
+    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)  // the library CMake found, if the runtime name is not on the loader's path
+        lib = dlopen(AS_OPENBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!core.empty()) {
+        if (before)
+            setenv("OPENBLAS_CORETYPE", saved.c_str(), 1);
+        else
+            unsetenv("OPENBLAS_CORETYPE");
+    }
+    if (!lib) {
+        blas.backend = "Eigen (OpenBLAS not loaded)";
+        return blas;
+    }
+    const auto sgemm = reinterpret_cast<SgemmFn>(dlsym(lib, "cblas_sgemm"));
+    const auto dgemm = reinterpret_cast<DgemmFn>(dlsym(lib, "cblas_dgemm"));
+    const auto setThreads = reinterpret_cast<void (*)(int)>(dlsym(lib, "openblas_set_num_threads"));
+    const auto coreName = reinterpret_cast<char* (*)()>(dlsym(lib, "openblas_get_corename"));
+    if (!sgemm || !dgemm || !setThreads) {
+        blas.backend = "Eigen (the OpenBLAS found lacks cblas_sgemm)";
+        return blas;
+    }
+    setThreads(1);
+    blas.sgemm = sgemm;
+    blas.dgemm = dgemm;
+    blas.backend = std::string("OpenBLAS ") + (coreName ? coreName() : "");
+    return blas;
+}
+
+const OpenBlas& openBlas()
+{
+    static const OpenBlas blas = loadOpenBlas();
+    return blas;
+}
+
+// Loaded before main(), while the process has one thread: setenv is not safe beside threads.
+const bool kOpenBlasLoaded = (openBlas(), true);
+
 // The leading dimension BLAS requires: a row-major matrix's row stride, at least its width
 // (Eigen may report any stride for a matrix of one row).
 template <typename M>
@@ -49,12 +126,12 @@ int leading(const M& x)
 inline void blas(int ta, int tb, int m, int n, int k, const float* a, int lda, const float* b,
                  int ldb, float beta, float* c, int ldc)
 {
-    cblas_sgemm(kRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+    openBlas().sgemm(kRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
 }
 inline void blas(int ta, int tb, int m, int n, int k, const double* a, int lda, const double* b,
                  int ldb, double beta, double* c, int ldc)
 {
-    cblas_dgemm(kRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
+    openBlas().dgemm(kRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
 }
 #endif
 
@@ -85,6 +162,10 @@ template <typename T>
 void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
 {
 #ifdef AS_OPENBLAS
+    if (!openBlas().sgemm) {
+        gemmEigen<T>(a, transA, b, transB, c, accumulate);
+        return;
+    }
     check<T>(a, transA, b, transB, c);
     const Eigen::Index k = transA ? a.rows() : a.cols();
     if (c.rows() == 0 || c.cols() == 0)
@@ -105,7 +186,7 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
 const char* gemmBackend()
 {
 #ifdef AS_OPENBLAS
-    return "OpenBLAS";
+    return openBlas().backend.c_str();
 #else
     return "Eigen";
 #endif

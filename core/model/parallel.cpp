@@ -14,25 +14,11 @@
 #define AS_PAUSE() ((void)0)
 #endif
 
-#ifdef AS_OPENBLAS
-extern "C" void openblas_set_num_threads(int);
-#endif
-
 namespace as {
 
 namespace {
 
 thread_local bool tInsideChunk = false;
-
-#ifdef AS_OPENBLAS
-// OpenBLAS (pthread build) would otherwise split each product over its own threads, on top of
-// this pool's: every product runs single-threaded in the thread that asks for it, and the pool
-// is the one threading layer. Set before main() so that no product ever runs another way.
-const bool kBlasSerial = [] {
-    openblas_set_num_threads(1);
-    return true;
-}();
-#endif
 
 // Workers spin on a generation counter for a moment before they sleep in std::atomic::wait:
 // a training step issues hundreds of short parallel regions, and a region that starts while
