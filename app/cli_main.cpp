@@ -5,6 +5,7 @@
 #include <QTextStream>
 
 #include "model/parallel.h"
+#include "train/allocator.h"
 
 void setMathThreads(int threads)
 {
@@ -51,6 +52,7 @@ int runCommand(const QString& command, const QStringList& args)
 
 int main(int argc, char** argv)
 {
+    as::keepFreedMemoryForReuse();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName("attention-studio-cli");
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION_STRING));
