@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include "model/parallel.h"
+#include "train/allocator.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -21,14 +22,25 @@
 
 namespace {
 
-// Waits until pred() holds or ms pass; returns pred().
+// Waits until pred() holds or ms pass, in an event loop that sleeps while nothing happens, as
+// the application's own does (a loop around processEvents() would keep a core busy and take it
+// from the training thread); returns pred().
 template <typename Pred>
 bool waitFor(Pred pred, int ms)
 {
+    if (pred())
+        return true;
     QElapsedTimer t;
     t.start();
-    while (!pred() && t.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(5);
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (pred() || t.elapsed() >= ms)
+            loop.quit();
+    });
+    poll.start();
+    loop.exec();
     return pred();
 }
 
@@ -287,6 +299,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int 
 
 int main(int argc, char** argv)
 {
+    as::keepFreedMemoryForReuse();
     QApplication app(argc, argv);
     QApplication::setApplicationName("Attention Studio");
     QApplication::setOrganizationName("attention-studio");
