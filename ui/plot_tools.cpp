@@ -6,6 +6,8 @@
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <QMenu>
+#include <QPointer>
+#include <QTimer>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -32,6 +34,46 @@ namespace {
 constexpr char kStale[] = "as_replotWhenShown";
 constexpr char kWatched[] = "as_replotFilterInstalled";
 
+// Plots waiting for a replot, in the order asked, each once; a zero-interval timer replots one
+// per timeout, and Qt runs other events and timers between timeouts.
+class ReplotQueue : public QObject {
+public:
+    ReplotQueue()
+    {
+        timer_.setInterval(0);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            while (!pending_.isEmpty()) {
+                const QPointer<QCustomPlot> plot = pending_.takeFirst();
+                if (plot) {
+                    plot->replot(QCustomPlot::rpRefreshHint);
+                    break;
+                }
+            }
+            if (pending_.isEmpty())
+                timer_.stop();
+        });
+    }
+    void add(QCustomPlot* plot)
+    {
+        for (const QPointer<QCustomPlot>& p : pending_)
+            if (p == plot)
+                return;
+        pending_.append(plot);
+        if (!timer_.isActive())
+            timer_.start();
+    }
+
+private:
+    QList<QPointer<QCustomPlot>> pending_;
+    QTimer timer_;
+};
+
+void queueReplot(QCustomPlot* plot)
+{
+    static ReplotQueue* queue = new ReplotQueue;  // GUI thread only; lives as long as the app
+    queue->add(plot);
+}
+
 // Replots a plot marked stale when it is shown (showing a tab sends Show to its widgets).
 class ReplotWhenShown : public QObject {
 public:
@@ -40,7 +82,7 @@ public:
     {
         if (event->type() == QEvent::Show && watched->property(kStale).toBool()) {
             watched->setProperty(kStale, false);
-            static_cast<QCustomPlot*>(watched)->replot(QCustomPlot::rpQueuedReplot);
+            queueReplot(static_cast<QCustomPlot*>(watched));
         }
         return false;
     }
@@ -51,7 +93,7 @@ public:
 void replotIfVisible(QCustomPlot* plot)
 {
     if (plot->isVisible()) {
-        plot->replot(QCustomPlot::rpQueuedReplot);
+        queueReplot(plot);
         return;
     }
     plot->setProperty(kStale, true);
