@@ -676,6 +676,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
         tabs_->setCurrentIndex(i);
         QWidget* page = tabs_->widget(i);
         QCoreApplication::processEvents();
+        ui::replotQueuedNow();
         const QPixmap pm = page->grab();
         const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1).arg(names.value(i)));
         QSaveFile f(path);

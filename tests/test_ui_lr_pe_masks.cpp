@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QVBoxLayout>
 #include <QtTest>
 
 #include <cmath>
@@ -73,6 +74,7 @@ private slots:
     void masksSmoothingDistribution();
     void exportPngAndSvg();
     void hiddenPlotReplotsWhenShown();
+    void queuedReplotsRunOnceEach();
     void singleRowAndColumnHeatmapsAreDrawn_data();
     void singleRowAndColumnHeatmapsAreDrawn();
 };
@@ -416,6 +418,46 @@ void TestUiLrPeMasks::hiddenPlotReplotsWhenShown()
     QCOMPARE(replots, hidden);
     tabs.setCurrentIndex(1);
     QVERIFY(QTest::qWaitFor([&] { return replots > hidden; }, 2000));
+}
+
+void TestUiLrPeMasks::queuedReplotsRunOnceEach()
+{
+    // Plots queued for a replot are replotted once each however often they were queued, in
+    // turn as the event loop runs, or all at once by replotQueuedNow(); a plot destroyed while
+    // it waited is skipped.
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    std::vector<QCustomPlot*> plots;
+    std::vector<int> replots(3, 0);
+    for (int i = 0; i < 3; ++i) {
+        plots.push_back(new QCustomPlot);
+        layout->addWidget(plots.back());
+        connect(plots.back(), &QCustomPlot::afterReplot, plots.back(), [&replots, i] { ++replots[std::size_t(i)]; });
+    }
+    auto* doomed = new QCustomPlot;  // a window of its own: deleting it resizes no other plot
+    doomed->show();
+    window.resize(400, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(QTest::qWaitForWindowExposed(doomed));
+    QTest::qWait(50);
+    std::fill(replots.begin(), replots.end(), 0);
+
+    for (QCustomPlot* p : plots)
+        ui::replotIfVisible(p);
+    ui::replotIfVisible(plots[0]);
+    QVERIFY(QTest::qWaitFor([&] { return replots[2] > 0; }, 2000));
+    QTest::qWait(50);
+    QCOMPARE(replots, std::vector<int>({1, 1, 1}));
+
+    ui::replotIfVisible(doomed);
+    ui::replotIfVisible(plots[1]);
+    ui::replotIfVisible(plots[2]);
+    delete doomed;
+    ui::replotQueuedNow();  // no event loop in between
+    QCOMPARE(replots, std::vector<int>({1, 2, 2}));
+    QTest::qWait(50);  // nothing is left to run later
+    QCOMPARE(replots, std::vector<int>({1, 2, 2}));
 }
 
 QTEST_MAIN(TestUiLrPeMasks)

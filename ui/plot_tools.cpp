@@ -41,17 +41,22 @@ public:
     ReplotQueue()
     {
         timer_.setInterval(0);
-        connect(&timer_, &QTimer::timeout, this, [this] {
-            while (!pending_.isEmpty()) {
-                const QPointer<QCustomPlot> plot = pending_.takeFirst();
-                if (plot) {
-                    plot->replot(QCustomPlot::rpRefreshHint);
-                    break;
-                }
+        connect(&timer_, &QTimer::timeout, this, [this] { replotNext(); });
+    }
+    // One plot (skipping those destroyed while they waited); false when none was left.
+    bool replotNext()
+    {
+        bool replotted = false;
+        while (!pending_.isEmpty() && !replotted) {
+            const QPointer<QCustomPlot> plot = pending_.takeFirst();
+            if (plot) {
+                plot->replot(QCustomPlot::rpRefreshHint);
+                replotted = true;
             }
-            if (pending_.isEmpty())
-                timer_.stop();
-        });
+        }
+        if (pending_.isEmpty())
+            timer_.stop();
+        return replotted;
     }
     void add(QCustomPlot* plot)
     {
@@ -68,10 +73,15 @@ private:
     QTimer timer_;
 };
 
-void queueReplot(QCustomPlot* plot)
+ReplotQueue& replotQueue()
 {
     static ReplotQueue* queue = new ReplotQueue;  // GUI thread only; lives as long as the app
-    queue->add(plot);
+    return *queue;
+}
+
+void queueReplot(QCustomPlot* plot)
+{
+    replotQueue().add(plot);
 }
 
 // Replots a plot marked stale when it is shown (showing a tab sends Show to its widgets).
@@ -101,6 +111,12 @@ void replotIfVisible(QCustomPlot* plot)
     if (!plot->property(kWatched).toBool()) {
         plot->installEventFilter(new ReplotWhenShown(plot));
         plot->setProperty(kWatched, true);
+    }
+}
+
+void replotQueuedNow()
+{
+    while (replotQueue().replotNext()) {
     }
 }
 

@@ -57,6 +57,8 @@ QString heatmapCsv(const Heatmap& h, const QString& corner, const QStringList& r
 // does not hold the GUI thread for all of them at once (9-13 ms here, with queued replots,
 // which Qt delivers in one batch).
 void replotIfVisible(QCustomPlot* plot);
+// Replots every queued plot now: before pixels are read (a screenshot, a grab in a test).
+void replotQueuedNow();
 
 // A bold title above the plot.
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
