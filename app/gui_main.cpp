@@ -1,6 +1,7 @@
 // attention-studio: the window. With --screenshot DIR it trains N steps without showing the
 // window, writes one PNG per view into DIR and exits.
 #include "main_window.h"
+#include "plot_tools.h"
 #include "translate_view.h"
 
 #include <QApplication>
@@ -128,10 +129,12 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     QObject::connect(&switcher, &QTimer::timeout, [&] {
         if (tab + 1 >= nTabs)
             return;
-        // Showing a tab lays it out and paints it for the first time: a cost of the user's
-        // click, not of training, so it is reported on its own.
+        // Showing a tab lays it out, replots the plots that went stale while it was hidden and
+        // paints it: a cost of the user's click, not of training, so it is reported on its own
+        // (the replots run here at once rather than one per pass of the event loop after it).
         const qint64 t0 = clock.nsecsElapsed();
         tabs->setCurrentIndex(++tab);
+        as::ui::replotQueuedNow();
         switches.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
         last = -1;
     });
