@@ -73,14 +73,15 @@ std::optional<BundledCorpus> loadBundledCorpus(const QString& name, QString* err
     // waits for the first load instead of repeating it. Copies of the cached value share its
     // lists (Qt's implicit sharing counts references atomically), so they may be used and
     // modified on any thread. A failed load is not cached: the resource is compiled in, so
-    // failing is a build error that retrying will report again.
-    static QMutex mutex;
-    static QHash<QString, BundledCorpus> cache;
-    const QMutexLocker lock(&mutex);
-    if (const auto it = cache.constFind(name); it != cache.cend()) return *it;
+    // failing is a build error that retrying will report again. Never destroyed: a worker
+    // thread may still be loading while the program exits and runs static destructors.
+    static QMutex* const mutex = new QMutex;
+    static QHash<QString, BundledCorpus>* const cache = new QHash<QString, BundledCorpus>;
+    const QMutexLocker lock(mutex);
+    if (const auto it = cache->constFind(name); it != cache->cend()) return *it;
     initCorporaResource();
     std::optional<BundledCorpus> corpus = load(*entry, error);
-    if (corpus) cache.insert(name, *corpus);
+    if (corpus) cache->insert(name, *corpus);
     return corpus;
 }
 
