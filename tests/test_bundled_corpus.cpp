@@ -4,9 +4,11 @@
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHash>
 #include <QSet>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 #include <vector>
