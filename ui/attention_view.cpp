@@ -295,36 +295,20 @@ bool AttentionView::eventFilter(QObject* watched, QEvent* event)
 
 void AttentionView::addRecord(std::shared_ptr<const AttentionRecord> record)
 {
-    if (!record)
+    if (!record || (!history_.empty() && history_.back() == record))
         return;
     const bool follow = isLive() || history_.empty();
     const AttentionRecord* shown = shownRecord();
-    if (!history_.empty()) {
-        if (history_.back() == record)
-            return;
-        if (record->step < history_.back()->step) {  // a new training run
-            history_.clear();
-            shown = nullptr;
-        } else if (record->step == history_.back()->step) {  // e.g. a new probe at the same step
-            if (shown == history_.back().get())
-                shown = record.get();
-            history_.pop_back();
-        }
-    }
-    if (int(history_.size()) >= kHistoryCapacity) {
-        // Keep every other record so that the whole run stays covered.
-        std::vector<std::shared_ptr<const AttentionRecord>> kept;
-        kept.reserve(history_.size() / 2 + 1);
-        for (std::size_t i = 0; i < history_.size(); i += 2)
-            kept.push_back(history_[i]);
-        history_.swap(kept);
-    }
-    history_.push_back(std::move(record));
+    // A record from an earlier step starts a new run: the replayed record is gone with the old.
+    const bool newRun = !history_.empty() && record->step < history_.back()->step;
+    const long shownStep = shown && !newRun ? shown->step : -1;
+    appendAttentionRecord(history_, std::move(record), kHistoryCapacity);
     int index = int(history_.size()) - 1;
-    if (!follow && shown) {
-        // Stay on the record being replayed, or the nearest earlier one that was kept.
+    if (!follow && shownStep >= 0) {
+        // Stay on the record being replayed (or the one that replaced it at the same step), or
+        // the nearest earlier one that was kept.
         for (int i = 0; i < int(history_.size()); ++i)
-            if (history_[i]->step <= shown->step)
+            if (history_[i]->step <= shownStep)
                 index = i;
     }
     shown_ = -1;  // force a redraw

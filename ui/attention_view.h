@@ -22,7 +22,7 @@ class AttentionView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMeanHead = -1;         // enlargeHead(kMeanHead): the mean over heads
-    static constexpr int kHistoryCapacity = 500;  // full: every other record is dropped
+    static constexpr int kHistoryCapacity = kAttentionHistoryCapacity;  // appendAttentionRecord()
 
     explicit AttentionView(QWidget* parent = nullptr);
 

@@ -23,7 +23,7 @@
 // never a crash or an allocation larger than the file.
 #include "io/model_file.h"
 #include "model/rng.h"
-#include "train/snapshot.h"
+#include "train/history.h"
 #include "train/trainer.h"
 
 #include <QByteArray>
@@ -51,20 +51,6 @@ struct CheckpointRun {
     QJsonObject data;     // which data: {"kind": "task", …} or {"kind": "corpus", …}
     QJsonObject session;  // settings of the program that trained (planned steps, probe, …)
 };
-
-// The recorded history the window shows, so that it looks the same after loading.
-struct TrainingHistory {
-    std::vector<LossPoint> loss;
-    std::vector<EvalPoint> eval;
-    std::vector<std::shared_ptr<const AttentionRecord>> attention;  // oldest first
-    std::shared_ptr<const BatchRecord> lastBatch;                   // may be null
-};
-
-// The window's attention history: a record with an earlier step than the last one starts a
-// new run; one at the same step replaces it; when full, every other record is dropped so that
-// the whole run stays covered (as ui::AttentionView does).
-void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& history,
-                           std::shared_ptr<const AttentionRecord> record, int capacity = 500);
 
 struct Checkpoint {
     ModelBundle model;  // configuration, vocabularies, tokenisers, weights

@@ -4,6 +4,7 @@
 #include "model/config.h"
 #include "model/tensor.h"
 #include "text/tasks.h"
+#include "train/history.h"
 #include "train/trainer.h"
 
 #include <QStringList>
@@ -12,39 +13,6 @@
 #include <vector>
 
 namespace as {
-
-struct LossPoint {
-    long step = 0;
-    double seconds = 0;  // wall time of training when the step ended (paused time excluded)
-    double loss = 0;     // label-smoothed loss of the step's batch
-    double lr = 0;       // rate applied in the step
-    long tokens = 0;     // target tokens of the batch
-};
-
-struct EvalPoint {
-    long step = 0;
-    double seconds = 0;
-    double loss = 0;      // label-smoothed loss on the validation set
-    double accuracy = 0;  // teacher-forced token accuracy on the validation set
-};
-
-// The attention of every head of every layer for one probe pair (teacher-forced, dropout off).
-struct AttentionRecord {
-    long step = 0;
-    QStringList srcTokens;  // encoder positions (keys of encoder self and cross attention)
-    QStringList tgtTokens;  // decoder input positions: "<s>", y1, …, yn
-    int heads = 0;
-    // [layer] -> [heads * Sq, Sk]: head h's map is rows h*Sq … h*Sq+Sq-1 (query rows, key columns)
-    std::vector<Mat<float>> encoderSelf, decoderSelf, cross;
-};
-
-// The current training batch, for the masks view.
-struct BatchRecord {
-    int B = 0, S = 0, T = 0;
-    std::vector<int> src, tgtIn, tgtOut;  // [B*S], [B*T], [B*T]
-    int tgtVocab = 0;
-    double labelSmoothing = 0;
-};
 
 struct TrainingSnapshot {
     long step = 0;

@@ -1,0 +1,63 @@
+#pragma once
+// What a training run records as it goes: the loss of every step, the validations, the
+// attention of a probe sentence at intervals, the last batch. A checkpoint stores it and the
+// window draws it; TrainingSession (train/session.h) is what fills it.
+#include "model/tensor.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace as {
+
+struct LossPoint {
+    long step = 0;
+    double seconds = 0;  // wall time of training when the step ended (paused time excluded)
+    double loss = 0;     // label-smoothed loss of the step's batch
+    double lr = 0;       // rate applied in the step
+    long tokens = 0;     // target tokens of the batch
+};
+
+struct EvalPoint {
+    long step = 0;
+    double seconds = 0;
+    double loss = 0;      // label-smoothed loss on the validation set
+    double accuracy = 0;  // teacher-forced token accuracy on the validation set
+};
+
+// The attention of every head of every layer for one probe pair (teacher-forced, dropout off).
+struct AttentionRecord {
+    long step = 0;
+    QStringList srcTokens;  // encoder positions (keys of encoder self and cross attention)
+    QStringList tgtTokens;  // decoder input positions: "<s>", y1, …, yn
+    int heads = 0;
+    // [layer] -> [heads * Sq, Sk]: head h's map is rows h*Sq … h*Sq+Sq-1 (query rows, key columns)
+    std::vector<Mat<float>> encoderSelf, decoderSelf, cross;
+};
+
+// A training batch, for the masks view.
+struct BatchRecord {
+    int B = 0, S = 0, T = 0;
+    std::vector<int> src, tgtIn, tgtOut;  // [B*S], [B*T], [B*T]
+    int tgtVocab = 0;
+    double labelSmoothing = 0;
+};
+
+struct TrainingHistory {
+    std::vector<LossPoint> loss;
+    std::vector<EvalPoint> eval;
+    std::vector<std::shared_ptr<const AttentionRecord>> attention;  // oldest first
+    std::shared_ptr<const BatchRecord> lastBatch;                   // may be null
+};
+
+// The one policy for a run's attention history (the session's record and the Attention view's
+// replay slider): a record with an earlier step than the last one starts a new run; one at the
+// same step replaces it (a new probe); when `capacity` records are held, every other one is
+// dropped first, so that the whole run stays covered at half the density.
+inline constexpr int kAttentionHistoryCapacity = 500;
+void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& history,
+                           std::shared_ptr<const AttentionRecord> record,
+                           int capacity = kAttentionHistoryCapacity);
+
+}  // namespace as
