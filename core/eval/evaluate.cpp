@@ -1,5 +1,6 @@
 #include "eval/evaluate.h"
 
+#include "eval/bleu.h"
 #include "train/batcher.h"
 
 #include <utility>
@@ -60,5 +61,32 @@ template TranslateResult translate<float>(Transformer<float>&,
 template TranslateResult translate<double>(Transformer<double>&,
                                            const std::vector<std::vector<int>>&,
                                            const DecodeOptions&, const Progress&, bool);
+
+}  // namespace as
+
+namespace as {
+
+TranslationReport translateAndScore(Transformer<float>& model, const ParallelData& codec,
+                                    const QList<SentencePair>& pairs,
+                                    const DecodeOptions& options, const Progress& progress)
+{
+    std::vector<std::vector<int>> sources;
+    sources.reserve(std::size_t(pairs.size()));
+    for (const SentencePair& p : pairs)
+        sources.push_back(codec.encodeSource(p.src).ids);
+    const TranslateResult t = translate(model, sources, options, progress);
+    TranslationReport r;
+    r.cancelled = t.cancelled;
+    QStringList hyps, refs;
+    for (int i = 0; i < t.done; ++i) {
+        const SentencePair& p = pairs[i];
+        TranslationSample s{p.src, p.tgt, codec.decodeTarget(t.best[std::size_t(i)])};
+        hyps << s.hypothesis;
+        refs << s.reference;
+        r.translations.push_back(std::move(s));
+    }
+    r.bleu = corpusBleu(hyps, refs).score;
+    return r;
+}
 
 }  // namespace as

@@ -39,4 +39,22 @@ TranslateResult translate(Transformer<T>& model, const std::vector<std::vector<i
                           const DecodeOptions& options = {}, const Progress& progress = {},
                           bool keepNbest = false);
 
+// Translations of sentence pairs given as text, scored against their references.
+struct TranslationSample {
+    QString source, reference, hypothesis;
+};
+struct TranslationReport {
+    double bleu = 0;  // corpusBleu (sacreBLEU's default) of every hypothesis
+    std::vector<TranslationSample> translations;  // one per pair, in order (pairs done)
+    bool cancelled = false;
+};
+
+// Each source encoded with `codec` (its vocabularies and tokenisers), translated as translate()
+// does, decoded to text, and BLEU against the references. A source with no token gets an empty
+// hypothesis. progress counts sentences.
+TranslationReport translateAndScore(Transformer<float>& model, const ParallelData& codec,
+                                    const QList<SentencePair>& pairs,
+                                    const DecodeOptions& options = {},
+                                    const Progress& progress = {});
+
 }  // namespace as

@@ -1,5 +1,7 @@
 #include "text/dataset.h"
 
+#include <QCryptographicHash>
+
 #include <algorithm>
 #include <utility>
 
@@ -168,6 +170,20 @@ QString ParallelData::decodeSource(const std::vector<int>& ids) const
 QString ParallelData::decodeTarget(const std::vector<int>& ids) const
 {
     return detokenize(tgtTok_, tgtVocab_.decode(ids));
+}
+
+QString pairsDigest(const std::vector<EncodedPair>& pairs)
+{
+    QCryptographicHash h(QCryptographicHash::Sha1);
+    for (const EncodedPair& p : pairs) {
+        h.addData(QByteArrayView(reinterpret_cast<const char*>(p.src.data()),
+                                 qsizetype(p.src.size() * sizeof(int))));
+        h.addData(QByteArrayView("\x01", 1));
+        h.addData(QByteArrayView(reinterpret_cast<const char*>(p.tgt.data()),
+                                 qsizetype(p.tgt.size() * sizeof(int))));
+        h.addData(QByteArrayView("\x02", 1));
+    }
+    return QString::fromLatin1(h.result().toHex());
 }
 
 }  // namespace as

@@ -69,6 +69,10 @@ struct EncodedSentence {
 };
 
 // The vocabularies and tokenisers of one corpus, and its encoded training pairs.
+// SHA-1 of the encoded pairs (ids and boundaries): a checkpoint records it so that a resumed
+// run can check it trains on the same data.
+QString pairsDigest(const std::vector<EncodedPair>& pairs);
+
 class ParallelData {
 public:
     // Specials-only vocabularies, Word tokenisers on both sides, no pairs.

@@ -1,0 +1,214 @@
+#include "train/session.h"
+
+#include "eval/evaluate.h"
+#include "io/model_file.h"
+
+#include <chrono>
+
+namespace as {
+
+namespace {
+
+// Averaging points 5 % of the budget apart (WeightAverage): 80, 85, 90, 95, 100 % for 5.
+constexpr double kAverageSpacing = 0.05;
+
+double secondsSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TrainingSession::TrainingSession(std::unique_ptr<SessionData> data,
+                                 std::unique_ptr<Trainer> trainer, const SessionPlan& plan)
+    : data_(std::move(data)), trainer_(std::move(trainer)), plan_(plan),
+      average_(std::max(1, plan.averagePoints), kAverageSpacing)
+{
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::resume(std::unique_ptr<SessionData> data,
+                                                         Checkpoint& ck, const SessionPlan& plan,
+                                                         QString* error)
+{
+    if (QString why = data->restorePosition(ck.run); !why.isEmpty()) {
+        *error = QStringLiteral("the position in the data cannot be restored: %1").arg(why);
+        return nullptr;
+    }
+    auto s = std::make_unique<TrainingSession>(std::move(data), ck.takeTrainer(), plan);
+    s->restoreRecord(std::move(ck.history), ck.run.trainSeconds);
+    return s;
+}
+
+void TrainingSession::restoreRecord(TrainingHistory history, double trainSeconds)
+{
+    history_ = std::move(history);
+    trainSeconds_ = trainSeconds;
+    if (const BatchRecord* b = history_.lastBatch.get())
+        lastBatch_ = Batch{b->B, b->S, b->T, b->src, b->tgtIn, b->tgtOut};
+}
+
+void TrainingSession::setPlan(const SessionPlan& plan)
+{
+    if (plan.averagePoints != plan_.averagePoints)
+        average_ = WeightAverage(std::max(1, plan.averagePoints), kAverageSpacing);
+    plan_ = plan;
+}
+
+SessionStep TrainingSession::step()
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    SessionStep r;
+    lastBatch_ = data_->next();
+    r.stats = trainer_->step(lastBatch_);
+    if (r.stats.applied) {
+        trainSeconds_ += r.stats.seconds;
+        history_.loss.push_back({r.stats.step, trainSeconds_, r.stats.loss.loss(), r.stats.lr,
+                                 r.stats.loss.ntokens});
+        if (plan_.averagePoints > 1 && average_.due(progress()))
+            average_.add(trainer_->model().params().valueVector());
+        r.validationDue = plan_.validEvery > 0 && !data_->validation().empty()
+                          && r.stats.step % plan_.validEvery == 0;
+    }
+    busySeconds_ += secondsSince(t0);
+    return r;
+}
+
+EvalPoint TrainingSession::validate()
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const LossStats v = evaluateLoss(trainer_->model(), data_->validation());
+    const EvalPoint p{trainer_->stepCount(), trainSeconds_, v.loss(), v.accuracy()};
+    addValidation(p);
+    busySeconds_ += secondsSince(t0);
+    return p;
+}
+
+void TrainingSession::addValidation(const EvalPoint& point)
+{
+    history_.eval.push_back(point);
+}
+
+std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const TokenPair& probe)
+{
+    auto rec = std::make_shared<AttentionRecord>();
+    Transformer<float>& m = trainer_->model();
+    rec->step = trainer_->stepCount();
+    rec->heads = m.config().heads;
+    rec->srcTokens = probe.src;
+    rec->tgtTokens = QStringList{QStringLiteral("<s>")} + probe.tgt;
+    // Tokens the vocabulary lacks are shown as <unk>: that is what the model sees.
+    for (QString& t : rec->srcTokens)
+        if (!data_->srcVocab().contains(t))
+            t = QStringLiteral("<unk>");
+    m.evaluate(encodePairs(data_->description(), {probe}));
+    for (int l = 0; l < m.layers(AttentionKind::EncoderSelf); ++l)
+        rec->encoderSelf.push_back(m.attention(AttentionKind::EncoderSelf, l).probs);
+    for (int l = 0; l < m.layers(AttentionKind::DecoderSelf); ++l) {
+        rec->decoderSelf.push_back(m.attention(AttentionKind::DecoderSelf, l).probs);
+        rec->cross.push_back(m.attention(AttentionKind::Cross, l).probs);
+    }
+    appendAttentionRecord(history_.attention, rec);
+    return rec;
+}
+
+void TrainingSession::recordBatch(const Batch& batch)
+{
+    auto b = std::make_shared<BatchRecord>();
+    b->B = batch.B;
+    b->S = batch.S;
+    b->T = batch.T;
+    b->src = batch.src;
+    b->tgtIn = batch.tgtIn;
+    b->tgtOut = batch.tgtOut;
+    b->tgtVocab = trainer_->model().config().tgt_vocab;
+    b->labelSmoothing = trainer_->model().config().label_smoothing;
+    history_.lastBatch = std::move(b);
+    lastBatch_ = batch;
+}
+
+bool TrainingSession::finished() const
+{
+    return (plan_.steps > 0 && trainer_->stepCount() >= plan_.steps)
+           || (plan_.seconds > 0 && elapsedSeconds() >= plan_.seconds);
+}
+
+double TrainingSession::progress() const
+{
+    return std::max(plan_.steps > 0 ? double(trainer_->stepCount()) / double(plan_.steps) : 0.0,
+                    plan_.seconds > 0 ? elapsedSeconds() / plan_.seconds : 0.0);
+}
+
+double TrainingSession::elapsedSeconds() const
+{
+    return busySeconds_;
+}
+
+int TrainingSession::averagedPoints() const
+{
+    return plan_.averagePoints > 1 && average_.taken() > 0 ? average_.taken() + 1 : 0;
+}
+
+Eigen::VectorXf TrainingSession::finalWeights() const
+{
+    const Eigen::VectorXf& now = trainer_->model().params().valueVector();
+    if (averagedPoints() == 0)
+        return now;
+    WeightAverage all = average_;
+    all.add(now);  // the final point joins the average
+    Eigen::VectorXf mean = now;
+    all.writeMean(&mean);
+    return mean;
+}
+
+bool TrainingSession::saveModel(const QString& path, QString* error) const
+{
+    const Vocab& sv = data_->srcVocab();
+    const Vocab& tv = data_->tgtVocab();
+    if (averagedPoints() == 0)
+        return as::saveModel(path, trainer_->model(), sv, tv, data_->srcTokenizer(),
+                             data_->tgtTokenizer(), error);
+    std::unique_ptr<Transformer<float>> copy = trainer_->model().clone();
+    copy->params().valueVector() = finalWeights();
+    return as::saveModel(path, *copy, sv, tv, data_->srcTokenizer(), data_->tgtTokenizer(), error);
+}
+
+RunSummary TrainingSession::summarize(int samples, const Progress& progress) const
+{
+    RunSummary r;
+    r.steps = trainer_->stepCount();
+    const std::vector<LossPoint>& loss = history_.loss;
+    const std::size_t n = std::min<std::size_t>(50, loss.size());
+    for (std::size_t i = loss.size() - n; i < loss.size(); ++i)
+        r.trainLoss += loss[i].loss / double(n);
+    std::unique_ptr<Transformer<float>> model = trainer_->model().clone();
+    model->params().valueVector() = finalWeights();
+    const LossStats v = evaluateLoss(*model, data_->validation());
+    r.validLoss = v.loss();
+    r.validAccuracy = v.accuracy();
+    TranslationReport t = translateAndScore(*model, data_->codec(), data_->validationText(), {},
+                                            progress);
+    r.validBleu = t.bleu;
+    t.translations.resize(std::min(t.translations.size(), std::size_t(std::max(0, samples))));
+    r.samples = std::move(t.translations);
+    return r;
+}
+
+CheckpointRun TrainingSession::checkpointRun(const QJsonObject& settings) const
+{
+    CheckpointRun run;
+    data_->storePosition(&run);
+    run.trainSeconds = trainSeconds_;
+    run.data = data_->record();
+    run.session = settings;
+    return run;
+}
+
+bool TrainingSession::saveCheckpoint(const QString& path, const QJsonObject& settings,
+                                     QString* error, const CheckpointSaveOptions& options) const
+{
+    return as::saveCheckpoint(path, *trainer_, data_->srcVocab(), data_->tgtVocab(),
+                              data_->srcTokenizer(), data_->tgtTokenizer(), checkpointRun(settings),
+                              history_, error, options);
+}
+
+}  // namespace as

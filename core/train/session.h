@@ -1,0 +1,123 @@
+#pragma once
+// One training run, whoever drives it: `attention-studio-cli train --task`, `train --data`,
+// `train --resume` and the window's worker all step this object, so that the same recipe,
+// seed and thread count give the same weights bit for bit everywhere.
+//
+// A session owns the trainer (model, Adam, schedule, dropout generator), the data it learns
+// from (train/session_data.h), the history (every step's loss, the validations, the attention
+// records), the validation cadence, checkpoint averaging and the handling of a step whose loss
+// or gradient is not finite (the update is skipped and the step reported; nothing recorded).
+// What remains to its drivers is printing, options and wiring.
+#include "eval/evaluate.h"
+#include "io/checkpoint.h"
+#include "train/history.h"
+#include "train/session_data.h"
+#include "train/trainer.h"
+#include "train/weight_average.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+
+#include <memory>
+#include <optional>
+
+namespace as {
+
+struct SessionPlan {
+    long steps = 0;         // the run ends after this step (0: no step limit)
+    double seconds = 0;     // … or after this much time in step() and validate() (0: none)
+    int validEvery = 0;     // steps between validations (0: never)
+    int averagePoints = 1;  // checkpoint averaging (WeightAverage, 5 % apart; 1: off)
+};
+
+struct SessionStep {
+    StepStats stats;             // stats.applied false: nothing changed, nothing recorded
+    bool validationDue = false;  // the cadence asks for a validation at this step
+};
+
+// How a run ended, on the weights it hands out (finalWeights()): the figures of
+// `attention-studio --screenshot`'s summary.json.
+struct RunSummary {
+    long steps = 0;
+    double trainLoss = 0;  // mean label-smoothed loss of the last (up to) 50 steps
+    double validLoss = 0, validAccuracy = 0;  // teacher-forced, dropout off
+    double validBleu = 0;  // greedy translations of every validation pair, corpusBleu
+    std::vector<TranslationSample> samples;  // the first few validation pairs
+};
+
+class TrainingSession {
+public:
+    // A run from the trainer's current state (a fresh model, or one taken from a checkpoint)
+    // on `data`. History empty.
+    TrainingSession(std::unique_ptr<SessionData> data, std::unique_ptr<Trainer> trainer,
+                    const SessionPlan& plan);
+
+    // Continues the run a checkpoint saved: its trainer (taken from ck), history, training
+    // time and position in the data, which must be this session's data. Returns the session,
+    // or nullptr and *error when the position cannot be restored.
+    static std::unique_ptr<TrainingSession> resume(std::unique_ptr<SessionData> data,
+                                                   Checkpoint& ck, const SessionPlan& plan,
+                                                   QString* error);
+
+    // The recorded history and training time of the run this session continues (resume()
+    // does this; a model opened to look inside shows its history too).
+    void restoreRecord(TrainingHistory history, double trainSeconds);
+
+    // The next batch, one training step. When applied: a loss point in the history, an
+    // averaging snapshot when one is due, and validationDue when the cadence asks for one
+    // (the caller runs validate() then, or computes the same elsewhere and addValidation()s).
+    SessionStep step();
+    // Teacher-forced loss and accuracy of the current weights on the validation pairs
+    // (dropout off), recorded in the history. No validation pairs: loss and accuracy 0.
+    EvalPoint validate();
+    void addValidation(const EvalPoint& point);
+    // The attention of every head for the probe pair (dropout off), recorded in the history.
+    std::shared_ptr<const AttentionRecord> recordAttention(const TokenPair& probe);
+    // The batch of the last step, for the masks view (also the history's lastBatch).
+    void recordBatch(const Batch& batch);
+
+    // The plan is reached (steps or time); the caller stops stepping.
+    bool finished() const;
+    // max(step / planned steps, time / planned time): where the averaging points fall.
+    double progress() const;
+
+    // The weights a finished run hands out: the mean of the averaging snapshots with the
+    // current weights as the last point, or the current weights when averaging is off or took
+    // no snapshot yet. Training itself always continues from the current weights.
+    Eigen::VectorXf finalWeights() const;
+    int averagedPoints() const;  // snapshots that finalWeights() averages (0: none)
+    // Validation loss, accuracy and BLEU of finalWeights() (on a copy: training can go on).
+    RunSummary summarize(int samples = kSamplePairs, const Progress& progress = {}) const;
+    // Writes finalWeights() as a model file (io/model_file.h), atomically.
+    bool saveModel(const QString& path, QString* error) const;
+    // Writes a checkpoint of the current state; `settings` is the driver's own record
+    // (CheckpointRun::session).
+    bool saveCheckpoint(const QString& path, const QJsonObject& settings, QString* error,
+                        const CheckpointSaveOptions& options = {}) const;
+    CheckpointRun checkpointRun(const QJsonObject& settings) const;
+
+    Trainer& trainer() { return *trainer_; }
+    const Trainer& trainer() const { return *trainer_; }
+    Transformer<float>& model() { return trainer_->model(); }
+    const SessionData& data() const { return *data_; }
+    const TrainingHistory& history() const { return history_; }
+    const SessionPlan& plan() const { return plan_; }
+    void setPlan(const SessionPlan& plan);
+    long stepCount() const { return trainer_->stepCount(); }
+    int epoch() const { return data_->epoch(trainer_->stepCount()); }
+    double trainSeconds() const { return trainSeconds_; }  // the run's training time, all sessions
+    double elapsedSeconds() const;  // time in step() and validate() since this object began
+    const Batch& lastBatch() const { return lastBatch_; }
+
+private:
+    std::unique_ptr<SessionData> data_;
+    std::unique_ptr<Trainer> trainer_;
+    SessionPlan plan_;
+    TrainingHistory history_;
+    WeightAverage average_;
+    double trainSeconds_ = 0;
+    double busySeconds_ = 0;
+    Batch lastBatch_;
+};
+
+}  // namespace as

@@ -1,0 +1,203 @@
+#include "train/session_data.h"
+
+#include "io/checkpoint.h"
+#include "text/bundled_corpus.h"
+#include "train/batcher.h"
+
+#include <stdexcept>
+
+namespace as {
+
+namespace {
+
+// A generated task: its batches come from a generator seeded from the run's seed.
+class TaskData final : public SessionData {
+public:
+    TaskData(Task task, int batchSize, quint64 seed)
+        : next_(std::move(task.nextBatch)), batchSize_(batchSize),
+          batchesPerEpoch_(task.batchesPerEpoch)
+    {
+        rng_.reseed(seed * 0x9e3779b97f4a7c15ULL + 7);
+        description_ = std::move(task);
+        description_.nextBatch = nullptr;
+        for (const TokenPair& p : description_.validation) {
+            validation_.push_back({description_.srcVocab.encode(p.src),
+                                   description_.tgtVocab.encode(p.tgt), 0});
+            validationText_.append({detokenize(description_.srcTokenizer, p.src),
+                                    detokenize(description_.tgtTokenizer, p.tgt), 0});
+        }
+    }
+    QString name() const override { return description_.name; }
+    Batch next() override { return next_(rng_); }
+    int epoch(long steps) const override
+    {
+        return batchesPerEpoch_ > 0 ? int(steps / batchesPerEpoch_) : -1;
+    }
+    QJsonObject record() const override
+    {
+        return {{"kind", "task"}, {"task", description_.name}, {"batch_size", batchSize_}};
+    }
+    void storePosition(CheckpointRun* run) const override { run->dataRng = rng_.state(); }
+    QString restorePosition(const CheckpointRun& run) override
+    {
+        rng_.setState(run.dataRng);
+        return {};
+    }
+
+private:
+    std::function<Batch(Rng&)> next_;
+    int batchSize_;
+    int batchesPerEpoch_;
+    Rng rng_;
+};
+
+// A corpus served by a Batcher: length-bucketed batches under a token budget, reshuffled
+// every epoch from the seed.
+class CorpusData final : public SessionData {
+public:
+    CorpusData(ParallelData data, std::vector<EncodedPair> valid, QList<SentencePair> validText,
+               std::vector<TokenPair> examples,
+               const DataOptions& o, QJsonObject record, QString name)
+        : batcher_(data.train().pairs, o.batchTokens, o.seed), record_(std::move(record)),
+          name_(std::move(name))
+    {
+        description_.name = name_;
+        description_.srcVocab = data.srcVocab();
+        description_.tgtVocab = data.tgtVocab();
+        description_.srcTokenizer = data.srcTokenizer();
+        description_.tgtTokenizer = data.tgtTokenizer();
+        description_.examples = std::move(examples);
+        description_.batchesPerEpoch = batcher_.batchesPerEpoch();
+        validation_ = std::move(valid);
+        validationText_ = std::move(validText);
+    }
+    QString name() const override { return name_; }
+    void setDescription(const QString& d) { description_.description = d; }
+    Batch next() override { return batcher_.next(); }
+    int epoch(long) const override { return batcher_.epoch(); }
+    QJsonObject record() const override { return record_; }
+    void storePosition(CheckpointRun* run) const override
+    {
+        run->epoch = batcher_.epoch();
+        run->position = batcher_.position();
+    }
+    QString restorePosition(const CheckpointRun& run) override
+    {
+        try {
+            batcher_.setPosition(run.epoch, run.position);
+        } catch (const std::invalid_argument& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return {};
+    }
+
+private:
+    Batcher batcher_;
+    QJsonObject record_;
+    QString name_;
+};
+
+class InspectionData final : public SessionData {
+public:
+    InspectionData(QString name, Vocab src, Vocab tgt, TokenizerKind srcTok, TokenizerKind tgtTok)
+    {
+        description_.name = std::move(name);
+        description_.srcVocab = std::move(src);
+        description_.tgtVocab = std::move(tgt);
+        description_.srcTokenizer = srcTok;
+        description_.tgtTokenizer = tgtTok;
+    }
+    QString name() const override { return description_.name; }
+    bool trainable() const override { return false; }
+    Batch next() override { throw std::logic_error("a model opened to look inside has no data"); }
+    int epoch(long) const override { return -1; }
+    QJsonObject record() const override { return {{"kind", "model"}, {"name", description_.name}}; }
+    void storePosition(CheckpointRun*) const override {}
+    QString restorePosition(const CheckpointRun&) override { return {}; }
+};
+
+}  // namespace
+
+QStringList trainingTaskNames()
+{
+    return builtinTaskNames() + bundledCorpusNames();
+}
+
+bool isBundledCorpusTask(const QString& name)
+{
+    return bundledCorpusNames().contains(name);
+}
+
+std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<SentencePair>& pairs,
+                                  int count)
+{
+    // Evenly spread over the pairs (a corpus file is often sorted by length, as Tatoeba's is):
+    // the k-th of `count` is the pair at (k + 1) / (count + 1) of the way, or the next one
+    // with tokens on both sides.
+    std::vector<TokenPair> out;
+    const qsizetype n = pairs.size();
+    qsizetype next = 0;
+    for (int k = 0; k < count && next < n; ++k) {
+        for (qsizetype i = std::max(next, n * (k + 1) / (count + 1)); i < n; ++i) {
+            TokenPair tp{data.encodeSource(pairs[i].src).tokens, data.encodeTarget(pairs[i].tgt).tokens};
+            next = i + 1;
+            if (!tp.src.isEmpty() && !tp.tgt.isEmpty()) {
+                out.push_back(std::move(tp));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions& o, QString* error)
+{
+    if (builtinTaskNames().contains(name))
+        return std::make_unique<TaskData>(makeBuiltinTask(name, o.batchSize), o.batchSize, o.seed);
+    if (!isBundledCorpusTask(name)) {
+        *error = QStringLiteral("unknown task '%1' (built-in: %2)")
+                     .arg(name, trainingTaskNames().join(", "));
+        return nullptr;
+    }
+    std::optional<BundledCorpus> corpus = loadBundledCorpus(name, error);
+    if (!corpus)
+        return nullptr;
+    ParallelData data = ParallelData::build(corpus->split.train);
+    EncodedSplit valid = data.encode(corpus->split.valid);
+    const QString description = corpus->description;
+    std::vector<TokenPair> examples = tokenPairs(data, corpus->split.valid, kSamplePairs);
+    const QJsonObject record{{"kind", "task"},
+                             {"task", name},
+                             {"batch_tokens", o.batchTokens},
+                             {"pairs", double(data.train().pairs.size())},
+                             {"pairs_sha1", pairsDigest(data.train().pairs)}};
+    auto made = makeCorpusData(std::move(data), std::move(valid.pairs), corpus->split.valid,
+                               std::move(examples), o, record, name);
+    static_cast<CorpusData*>(made.get())->setDescription(description);
+    return made;
+}
+
+std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<EncodedPair> valid,
+                                            QList<SentencePair> validText,
+                                            std::vector<TokenPair> examples,
+                                            const DataOptions& options, QJsonObject record,
+                                            QString name)
+{
+    return std::make_unique<CorpusData>(std::move(data), std::move(valid), std::move(validText),
+                                        std::move(examples), options, std::move(record),
+                                        std::move(name));
+}
+
+ParallelData SessionData::codec() const
+{
+    return ParallelData::fromVocabularies(srcVocab(), tgtVocab(), srcTokenizer(), tgtTokenizer());
+}
+
+std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
+                                                TokenizerKind srcTok, TokenizerKind tgtTok)
+{
+    return std::make_unique<InspectionData>(std::move(name), std::move(src), std::move(tgt), srcTok,
+                                            tgtTok);
+}
+
+}  // namespace as

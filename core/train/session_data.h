@@ -1,0 +1,102 @@
+#pragma once
+// What a training session learns from, behind one interface: a built-in task that generates
+// its batches from a seed, or a parallel corpus (the one that ships with the program, or a
+// user's) served by a Batcher; or nothing at all, for a model opened only to look inside.
+//
+// Each source knows its vocabularies and tokenisers, a few sentence pairs to show (probes,
+// samples), its validation pairs, the next batch, and how to record and restore its position
+// in a checkpoint, so that a resumed run draws exactly the batches it would have drawn.
+#include "text/dataset.h"
+#include "text/tasks.h"
+#include "train/batch.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace as {
+
+struct CheckpointRun;
+
+class SessionData {
+public:
+    virtual ~SessionData() = default;
+
+    // "toy", "zh-en", "corpus:train.tsv", "model:file.safetensors"
+    virtual QString name() const = 0;
+    // False for a model opened to look inside: next() must not be called.
+    virtual bool trainable() const { return true; }
+    virtual Batch next() = 0;
+    // Completed passes over the data after `steps` batches; -1 for endless generated data.
+    virtual int epoch(long steps) const = 0;
+    // Which data this is, as a checkpoint records it (CheckpointRun::data).
+    virtual QJsonObject record() const = 0;
+    // The position in the data (generator state, or epoch and batch), into / from a checkpoint.
+    virtual void storePosition(CheckpointRun* run) const = 0;
+    // Empty on success, else why the position cannot be restored (nothing changed then).
+    virtual QString restorePosition(const CheckpointRun& run) = 0;
+
+    // The session's vocabularies, tokenisers and example pairs (as tokens), as the window
+    // needs them: a Task without a batch generator.
+    const Task& description() const { return description_; }
+    const Vocab& srcVocab() const { return description_.srcVocab; }
+    const Vocab& tgtVocab() const { return description_.tgtVocab; }
+    TokenizerKind srcTokenizer() const { return description_.srcTokenizer; }
+    TokenizerKind tgtTokenizer() const { return description_.tgtTokenizer; }
+    const std::vector<TokenPair>& examples() const { return description_.examples; }
+    // Held-out pairs, evaluated at the validation interval.
+    const std::vector<EncodedPair>& validation() const { return validation_; }
+    // The same pairs as text (every one the file held, also those too long to encode): the
+    // sources to translate and the references to score BLEU against.
+    const QList<SentencePair>& validationText() const { return validationText_; }
+    // Text to ids and back with the session's vocabularies and tokenisers.
+    ParallelData codec() const;
+
+protected:
+    Task description_;  // nextBatch left empty
+    std::vector<EncodedPair> validation_;
+    QList<SentencePair> validationText_;
+};
+
+// The generated tasks (toy, copy, reverse, sort; tasks.h) and the corpora that ship with the
+// program (zh-en; text/bundled_corpus.h).
+QStringList trainingTaskNames();
+bool isBundledCorpusTask(const QString& name);
+
+// Validation pairs shown as probes and samples for a corpus.
+inline constexpr int kSamplePairs = 8;
+
+struct DataOptions {
+    int batchSize = 32;      // sentences per batch (generated tasks)
+    int batchTokens = 1500;  // token budget of a batch (corpora)
+    quint64 seed = 1;        // the order of the batches
+};
+
+// A built-in task by name, or nullptr and *error. For a bundled corpus this reads, splits and
+// encodes it (about a second): call it off the GUI thread.
+std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions& options,
+                                          QString* error);
+
+// A corpus: its vocabularies and encoded training pairs, the validation split encoded with
+// them, and `record` for checkpoints. `examples`: pairs shown as probes and samples (their
+// sources and targets as the tokenisers cut them). Throws std::invalid_argument when there is
+// no training pair or the budget is under 1 (Batcher).
+std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<EncodedPair> valid,
+                                            QList<SentencePair> validText,
+                                            std::vector<TokenPair> examples,
+                                            const DataOptions& options, QJsonObject record,
+                                            QString name);
+
+// Vocabularies and tokenisers only: a model to look inside.
+std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
+                                                TokenizerKind srcTok, TokenizerKind tgtTok);
+
+// `count` pairs spread evenly over `pairs` (skipping any without tokens), as tokens, for probes
+// and samples.
+std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<SentencePair>& pairs,
+                                  int count);
+
+}  // namespace as
