@@ -1,5 +1,10 @@
 #pragma once
+#include "text/corpus.h"
+
 #include <QStringList>
+#include <QTextStream>
+
+#include <optional>
 
 class QCommandLineParser;
 namespace as {
@@ -17,8 +22,14 @@ int runTranslate(const QStringList& args);
 int runEval(const QStringList& args);
 int runExport(const QStringList& args);
 int runImport(const QStringList& args);
-// train --data …: the options are already parsed by runTrain.
-int runTrainCorpus(QCommandLineParser& parser, as::Checkpoint* resume = nullptr);
+// Reads a corpus file (TSV, or manythings' Anki format, guessed), printing the reader's report
+// (skipped lines with file:line) to err. toEnglish: for Anki files, translate the other
+// language into English (true) or English into it (false). strict: refuse the file at its
+// first bad line.
+std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
+                                                 bool toEnglish = true, bool strict = false);
+// The --config spec of a configuration, every key written out.
+QString configSpec(const as::ModelConfig& config);
 // "small", "small,dropout=0.2" or "d_model=256,heads=8,…" applied over *config.
 bool parseConfig(const QString& spec, as::ModelConfig* config, QString* error);
 

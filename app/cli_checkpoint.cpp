@@ -12,9 +12,9 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
+#include "train/session_data.h"
 
 #include <QCommandLineParser>
-#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QTextStream>
@@ -52,21 +52,7 @@ QJsonObject corpusRunRecord(const QCommandLineParser& p, const std::vector<as::E
                        {"args", args},
                        {"train", QFileInfo(p.value("data")).absoluteFilePath()},
                        {"pairs", double(pairs.size())},
-                       {"pairs_sha1", pairsDigest(pairs)}};
-}
-
-QString pairsDigest(const std::vector<as::EncodedPair>& pairs)
-{
-    QCryptographicHash h(QCryptographicHash::Sha1);
-    for (const as::EncodedPair& p : pairs) {
-        h.addData(QByteArrayView(reinterpret_cast<const char*>(p.src.data()),
-                                 qsizetype(p.src.size() * sizeof(int))));
-        h.addData(QByteArrayView("\x01", 1));
-        h.addData(QByteArrayView(reinterpret_cast<const char*>(p.tgt.data()),
-                                 qsizetype(p.tgt.size() * sizeof(int))));
-        h.addData(QByteArrayView("\x02", 1));
-    }
-    return QString::fromLatin1(h.result().toHex());
+                       {"pairs_sha1", as::pairsDigest(pairs)}};
 }
 
 QString checkResumedData(const as::Checkpoint& ck, const as::Vocab& src, const as::Vocab& tgt,
@@ -77,7 +63,7 @@ QString checkResumedData(const as::Checkpoint& ck, const as::Vocab& src, const a
                               "checkpoint's: the corpus file changed since the checkpoint was "
                               "written");
     const QString want = ck.run.data.value("pairs_sha1").toString();
-    if (double(pairs.size()) != ck.run.data.value("pairs").toDouble() || pairsDigest(pairs) != want)
+    if (double(pairs.size()) != ck.run.data.value("pairs").toDouble() || as::pairsDigest(pairs) != want)
         return QStringLiteral("the training pairs (%1) differ from those the checkpoint was "
                               "trained on (%2): the corpus file changed")
             .arg(pairs.size())
@@ -103,37 +89,57 @@ int runTrainResume(QCommandLineParser& p)
         return 1;
     }
     const QJsonObject data = ck->run.data;
-    if (data.value("kind").toString() != "corpus") {
-        err << "train: " << path << " was trained on "
-            << (data.value("kind").toString() == "task"
-                    ? QStringLiteral("the built-in task '%1' (in the window)").arg(data.value("task").toString())
-                    : QStringLiteral("unknown data"))
-            << "; --resume continues corpus runs (train --data)\n";
-        return 2;
-    }
+    const QString kind = data.value("kind").toString();
     QStringList args{QStringLiteral("train")};
-    const QJsonArray recorded = data.value("args").toArray();
-    for (qsizetype i = 0; i < recorded.size(); ++i) {
-        const QString a = recorded[i].toString();
-        if (!a.startsWith("--") || !(kRecorded + kFiles).contains(a.mid(2))) {
-            err << "train: " << path << ": recorded argument '" << a << "' is not one --resume "
-                << "accepts\n";
-            return 1;
+    if (kind == "task") {
+        // A built-in task (by this command or the window): the settings are the checkpoint's own.
+        const QString task = data.value("task").toString();
+        if (!as::trainingTaskNames().contains(task)) {
+            err << "train: " << path << " was trained on the task '" << task << "', which this "
+                << "version does not have\n";
+            return 2;
         }
-        const QString name = a.mid(2);
-        const bool flag = name == "strict";
-        if (!flag && i + 1 >= recorded.size()) {
-            err << "train: " << path << ": recorded option --" << name << " has no value\n";
-            return 1;
+        const QJsonObject session = ck->run.session;
+        args << "--task" << task << "--config" << configSpec(ck->model.config) << "--seed"
+             << QString::number(ck->options.seed) << "--warmup" << QString::number(ck->options.warmup)
+             << "--factor" << QString::number(ck->options.factor, 'g', 17);
+        if (data.contains("batch_size"))
+            args << "--batch" << QString::number(data.value("batch_size").toInt());
+        if (data.contains("batch_tokens"))
+            args << "--batch-tokens" << QString::number(data.value("batch_tokens").toInt());
+        if (!p.isSet("clip-norm"))
+            args << "--clip-norm" << QString::number(ck->options.clipNorm, 'g', 17);
+        if (!p.isSet("valid-every") && session.value("eval_every").toInt() > 0)
+            args << "--valid-every" << QString::number(session.value("eval_every").toInt());
+        if (!p.isSet("average") && session.contains("average"))
+            args << "--average" << QString::number(session.value("average").toInt());
+    } else if (kind == "corpus") {
+        const QJsonArray recorded = data.value("args").toArray();
+        for (qsizetype i = 0; i < recorded.size(); ++i) {
+            const QString a = recorded[i].toString();
+            if (!a.startsWith("--") || !(kRecorded + kFiles).contains(a.mid(2))) {
+                err << "train: " << path << ": recorded argument '" << a << "' is not one --resume "
+                    << "accepts\n";
+                return 1;
+            }
+            const QString name = a.mid(2);
+            const bool flag = name == "strict";
+            if (!flag && i + 1 >= recorded.size()) {
+                err << "train: " << path << ": recorded option --" << name << " has no value\n";
+                return 1;
+            }
+            // Given now: a moved file, or a new clip norm / validation interval.
+            if (p.isSet(name)) {
+                i += flag ? 0 : 1;
+                continue;
+            }
+            args << a;
+            if (!flag)
+                args << recorded[++i].toString();
         }
-        // Given now: a moved file, or a new clip norm / validation interval.
-        if (p.isSet(name)) {
-            i += flag ? 0 : 1;
-            continue;
-        }
-        args << a;
-        if (!flag)
-            args << recorded[++i].toString();
+    } else {
+        err << "train: " << path << " holds a model opened to look inside, not a training run\n";
+        return 2;
     }
     // The options given now (everything but --resume itself).
     for (const QCommandLineOption& o : {QCommandLineOption("steps", "", "N"),

@@ -19,7 +19,6 @@ struct Checkpoint;
 QJsonObject corpusRunRecord(const QCommandLineParser& parser,
                             const std::vector<as::EncodedPair>& pairs,
                             const QMap<QString, QString>& inForce);
-QString pairsDigest(const std::vector<as::EncodedPair>& pairs);
 // Empty when the data rebuilt for a resumed run is the data the checkpoint was trained on.
 QString checkResumedData(const as::Checkpoint& checkpoint, const as::Vocab& src,
                          const as::Vocab& tgt, const std::vector<as::EncodedPair>& pairs);

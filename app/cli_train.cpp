@@ -1,64 +1,197 @@
-// attention-studio-cli train --task toy|copy: trains, printing progress, then shows the greedy
-// translations of the task's examples.
-#include "cli_defaults.h"
+// attention-studio-cli train: a built-in task (--task), a corpus (--data) or a saved run
+// (--resume), all through one as::TrainingSession; this file only parses, prints and saves.
 #include "cli.h"
 #include "cli_checkpoint.h"
 
 #include "decode/decode.h"
-#include "text/tasks.h"
+#include "io/checkpoint.h"
+#include "model/parallel.h"
+#include "text/dataset.h"
 #include "train/recipe.h"
-#include "train/trainer.h"
+#include "train/session.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <unistd.h>
+
 namespace {
+
+std::atomic<bool> gInterrupted{false};
+
+extern "C" void onInterrupt(int)
+{
+    gInterrupted.store(true);
+}
+
+QString clock(double seconds)
+{
+    const long s = long(seconds + 0.5);
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+
+// What the data options resolved to, for the header, the checkpoint and the resume check.
+struct CorpusBuild {
+    std::unique_ptr<as::SessionData> data;
+    QString why;   // why nothing was built (already printed)
+    int exit = 0;  // with why: the exit code
+};
+
+// --data TRAIN [--valid VALID]: reads, holds out, builds the vocabularies, and prints the
+// reader's and the encoder's reports.
+CorpusBuild buildCorpus(const QCommandLineParser& p, const as::DataOptions& dataOptions,
+                        const QMap<QString, QString>& inForce, as::Checkpoint* resume,
+                        as::ModelConfig* config, QTextStream& out, QTextStream& err)
+{
+    CorpusBuild r;
+    auto fail = [&](int code) {
+        r.why = QStringLiteral("failed");
+        r.exit = code;
+        return std::move(r);
+    };
+    const QString direction = p.value("anki-direction");
+    if (direction != "to-english" && direction != "from-english") {
+        err << "train: --anki-direction must be to-english or from-english\n";
+        return fail(2);
+    }
+    const bool toEnglish = direction == "to-english";
+    const bool strict = p.isSet("strict");
+    auto trainPairs = readPairs(p.value("data"), err, toEnglish, strict);
+    if (!trainPairs)
+        return fail(1);
+    QList<as::SentencePair> validPairs;
+    if (p.isSet("valid")) {
+        auto v = readPairs(p.value("valid"), err, toEnglish, strict);
+        if (!v)
+            return fail(1);
+        validPairs = *v;
+    } else {
+        // Hold out 2% of the training file, the same way every time for a given seed.
+        const as::Split split = as::heldOutSplit(*trainPairs, 0.02, 0.0, dataOptions.seed);
+        *trainPairs = split.train;
+        validPairs = split.valid;
+    }
+    as::DatasetOptions dopt;
+    for (auto [opt, field] : {std::pair{"src-tok", &dopt.src_tok}, std::pair{"tgt-tok", &dopt.tgt_tok}})
+        if (p.isSet(opt)) {
+            *field = as::tokenizerFromName(p.value(opt));
+            if (!*field) {
+                err << "train: --" << opt << " must be cjk-char or word\n";
+                return fail(2);
+            }
+        }
+    // "S,T": one whole number for each side.
+    auto pairOf = [&](const char* opt, int* src, int* tgt) {
+        const QStringList parts = p.value(opt).split(',');
+        bool ok1 = false, ok2 = false;
+        if (parts.size() == 2) {
+            *src = parts[0].toInt(&ok1);
+            *tgt = parts[1].toInt(&ok2);
+        }
+        if (!ok1 || !ok2 || *src < 0 || *tgt < 0) {
+            err << "train: --" << opt << " takes two whole numbers, source,target\n";
+            return false;
+        }
+        return true;
+    };
+    if (!pairOf("min-freq", &dopt.src_min_freq, &dopt.tgt_min_freq)
+        || !pairOf("max-vocab", &dopt.src_max_vocab, &dopt.tgt_max_vocab))
+        return fail(2);
+    as::ParallelData data = as::ParallelData::build(*trainPairs, dopt);
+    as::EncodedSplit valid = data.encode(validPairs);
+    out << "train: " << data.train().stats.summary() << "\n"
+        << "valid: " << valid.stats.summary() << "\n"
+        << "vocabularies: source " << data.srcVocab().size() << " ("
+        << as::tokenizerName(data.srcTokenizer()) << "), target " << data.tgtVocab().size() << " ("
+        << as::tokenizerName(data.tgtTokenizer()) << ")\n";
+    // The pairs left out (a side over max_len tokens, or with no token), by file:line.
+    const QString validFile = p.isSet("valid") ? p.value("valid") : p.value("data");
+    for (auto [split, file] : {std::pair{&data.train(), p.value("data")}, std::pair{static_cast<const as::EncodedSplit*>(&valid), validFile}}) {
+        for (const auto& s : split->stats.first_skipped)
+            err << "  " << file << ":" << s.line << ": " << s.what << "\n";
+        if (split->stats.skipped() > split->stats.first_skipped.size())
+            err << "  … and " << split->stats.skipped() - split->stats.first_skipped.size()
+                << " more\n";
+        if (strict && split->stats.skipped() > 0) {
+            err << "train: --strict: " << file << " has pairs that do not fit (see above)\n";
+            return fail(1);
+        }
+    }
+    if (data.train().pairs.empty()) {
+        err << "train: no usable sentence pair in " << p.value("data") << "\n";
+        return fail(1);
+    }
+    config->src_vocab = data.srcVocab().size();
+    config->tgt_vocab = data.tgtVocab().size();
+    if (resume) {
+        QString why = checkResumedData(*resume, data.srcVocab(), data.tgtVocab(), data.train().pairs);
+        if (why.isEmpty() && !(resume->model.config == *config))
+            why = QStringLiteral("the recorded --config gives another model than the checkpoint's");
+        if (!why.isEmpty()) {
+            err << "train: cannot resume " << p.value("checkpoint") << ": " << why << "\n";
+            return fail(1);
+        }
+    }
+    const QJsonObject record = corpusRunRecord(p, data.train().pairs, inForce);
+    std::vector<as::TokenPair> examples = as::tokenPairs(data, validPairs, as::kSamplePairs);
+    r.data = as::makeCorpusData(std::move(data), std::move(valid.pairs), validPairs,
+                                std::move(examples), dataOptions, record, QStringLiteral("corpus"));
+    return r;
+}
 
 }  // namespace
 
 int runTrain(const QStringList& args, as::Checkpoint* resume)
 {
     QTextStream out(stdout), err(stderr);
+    const as::TaskRecipe corpus = as::corpusRecipe();
+    const QString corpusConfig = QStringLiteral("small,dropout=%1").arg(corpus.model.dropout);
     QCommandLineParser p;
     p.setApplicationDescription(
-        "Train a Transformer. With --task: a built-in task, then the greedy translations of its "
-        "examples. With --data: a parallel corpus (source<TAB>target, or manythings' Anki "
-        "format), saved to --out at the end and on Ctrl+C.");
+        "Train a Transformer. With --task: a built-in task (the generated toy, copy, reverse and "
+        "sort, or the bundled Tatoeba corpus zh-en), then its examples' greedy translations. With "
+        "--data: a parallel corpus (source<TAB>target, or manythings' Anki format). --out saves "
+        "the model at the end and on Ctrl+C.");
     p.addHelpOption();
-    p.addOption({"task", "Built-in task: toy, copy, reverse or sort.", "name", "toy"});
-    p.addOption({"steps", "Training steps (default: the task's).", "N"});
+    p.addOption({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
+                 "name", "toy"});
+    p.addOption({"steps", "Training steps (default: the task's; with --data, give --steps or "
+                          "--minutes).", "N"});
     p.addOption({"seed", "Random seed.", "S", "1"});
-    p.addOption({"batch", "Sentences per batch (copy task).", "N"});
-    p.addOption({"warmup", QStringLiteral("Noam warmup steps (--data default %1).").arg(cli_defaults::kWarmup), "N"});
+    p.addOption({"batch", "Sentences per batch (generated tasks).", "N"});
+    p.addOption({"warmup", QStringLiteral("Noam warmup steps (corpus default %1).").arg(corpus.train.warmup), "N"});
     p.addOption({"factor", "Noam factor.", "F"});
     p.addOption({"config", QStringLiteral("Model: tiny, small, base and/or key=value overrides, e.g. "
                                           "small,dropout=0.3 or d_model=128,heads=8,norm=post "
-                                          "(--data default %1; a preset replaces it whole).")
-                               .arg(cli_defaults::kCorpusConfig), "spec"});
-    p.addOption({"threads", "Threads for the maths (0 = all cores; --task default 1: its "
-                            "small models gain nothing from more).", "N"});
-    p.addOption({"log-every", "Print progress every N steps (--task).", "N", "25"});
+                                          "(corpus default %1; a preset replaces it whole).")
+                               .arg(corpusConfig), "spec"});
+    p.addOption({"threads", "Threads for the maths (0 = all cores; default 1 for the generated "
+                            "tasks, whose small models gain nothing from more, else 0).", "N"});
+    p.addOption({"log-every", "Also print progress every N steps.", "N"});
     p.addOption({"data", "Training corpus.", "TRAIN.tsv"});
     p.addOption({"valid", "Validation corpus (default: 2% held out of --data).", "V.tsv"});
     p.addOption({"out", "Where to save the model (.safetensors).", "MODEL"});
-    p.addOption({"checkpoint", "Where to save a checkpoint (--data): every --checkpoint-minutes, "
-                               "at the end and on Ctrl+C; --resume continues from it exactly.",
-                 "CKPT"});
-    p.addOption({"checkpoint-minutes", "Minutes between checkpoint saves (--data).", "M", "5"});
-    p.addOption({"resume", "Continue the corpus run saved in CKPT: its data, model and settings; "
-                           "--steps counts from its start; the checkpoint is updated in place "
-                           "unless --checkpoint names another file.", "CKPT"});
+    p.addOption({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
+                               "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
+    p.addOption({"checkpoint-minutes", "Minutes between checkpoint saves.", "M", "5"});
+    p.addOption({"resume", "Continue the run saved in CKPT (by this command or the window): its "
+                           "data, model and settings; --steps counts from its start; the "
+                           "checkpoint is updated in place unless --checkpoint names another "
+                           "file.", "CKPT"});
     p.addOption({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
                               "no clipping).", "N", "0"});
-    p.addOption({"minutes", "Train for this much wall-clock time (--data).", "M"});
-    p.addOption({"batch-tokens", "Token budget of a batch (--data).", "N",
-                 QString::number(cli_defaults::kBatchTokens)});
+    p.addOption({"minutes", "Train for this much time.", "M"});
+    p.addOption({"batch-tokens", "Token budget of a batch (corpora).", "N",
+                 QString::number(corpus.batchTokens)});
     p.addOption({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
-                            "the last at the end (checkpoint averaging; 1 = off; --data).", "K",
-                 QString::number(cli_defaults::kAveragePoints)});
-    p.addOption({"valid-every", "Steps between validations (--data).", "N", "500"});
+                            "the last at the end (checkpoint averaging; 1 = off; corpus default "
+                            "5).", "K"});
+    p.addOption({"valid-every", "Steps between validations (default: the task's; --data 500).", "N"});
     p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
                                    "attribution): to-english or from-english.", "dir", "to-english"});
     p.addOption({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
@@ -79,107 +212,252 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     }
     if (p.isSet("resume") && !resume)
         return runTrainResume(p);
-    if (p.isSet("data"))
-        return runTrainCorpus(p, resume);
-    auto number = [&](const char* name, double fallback, double lo, double hi, bool* ok) {
+
+    // The recipe: the task's, or the corpus recipe for --data; options override it.
+    const bool fromFile = p.isSet("data");
+    const QString taskName = p.value("task");
+    if (!fromFile && !as::trainingTaskNames().contains(taskName)) {
+        err << "train: unknown task '" << taskName << "' (built-in: "
+            << as::trainingTaskNames().join(", ") << ")\n";
+        return 2;
+    }
+    const bool generated = !fromFile && !as::isBundledCorpusTask(taskName);
+    as::TaskRecipe r = fromFile ? corpus : as::recipeFor(taskName);
+    if (fromFile)
+        r.evalEvery = 500;
+    bool ok = true;
+    auto number = [&](const char* name, double fallback, double lo, double hi) {
         if (!p.isSet(name))
             return fallback;
         bool good = false;
         const double v = p.value(name).toDouble(&good);
         if (!good || v < lo || v > hi) {
             err << "train: --" << name << " must be a number in [" << lo << ", " << hi << "]\n";
-            *ok = false;
+            ok = false;
         }
         return v;
     };
-
-    const QString taskName = p.value("task");
-    if (!as::builtinTaskNames().contains(taskName)) {
-        err << "train: unknown task '" << taskName << "' (built-in: "
-            << as::builtinTaskNames().join(", ") << ")\n";
-        return 2;
-    }
-    as::TaskRecipe def = as::recipeFor(taskName);
-    bool ok = true;
-    const long steps = long(number("steps", double(def.steps), 1, 1e9, &ok));
-    const auto seed = quint64(number("seed", 1, 0, 1e18, &ok));
-    const int batch = int(number("batch", def.batchSize, 1, 1e6, &ok));
-    def.train.warmup = long(number("warmup", double(def.train.warmup), 1, 1e9, &ok));
-    def.train.factor = number("factor", def.train.factor, 0, 1e6, &ok);
-    const int threads = int(number("threads", 1, 0, 1024, &ok));  // the task models are tiny
-    const long logEvery = long(number("log-every", 25, 1, 1e9, &ok));
-    def.train.clipNorm = number("clip-norm", 0, 0, 1e9, &ok);
+    as::SessionPlan plan;
+    plan.steps = long(number("steps", fromFile ? 0 : double(r.steps), 1, 1e9));
+    plan.seconds = 60.0 * number("minutes", 0, 0.01, 1e6);
+    plan.validEvery = int(number("valid-every", r.evalEvery, 1, 1e9));
+    plan.averagePoints = int(number("average", r.averagePoints, 1, 20));
+    as::DataOptions dataOptions;
+    dataOptions.seed = quint64(number("seed", 1, 0, 1e18));
+    dataOptions.batchSize = int(number("batch", r.batchSize, 1, 1e6));
+    dataOptions.batchTokens = int(number("batch-tokens", r.batchTokens, 16, 1e7));
+    r.train.seed = dataOptions.seed;
+    r.train.warmup = long(number("warmup", double(r.train.warmup), 1, 1e9));
+    r.train.factor = number("factor", r.train.factor, 1e-6, 1e6);
+    r.train.clipNorm = number("clip-norm", 0, 0, 1e9);
+    const int threads = int(number("threads", generated ? 1 : 0, 0, 1024));
+    const long logEvery = long(number("log-every", generated ? 25 : 0, 1, 1e9));
+    const double checkpointMinutes = number("checkpoint-minutes", 5, 0.01, 1e6);
     if (!ok)
         return 2;
+    if (fromFile && !p.isSet("out") && !p.isSet("checkpoint")) {
+        err << "train: --out MODEL or --checkpoint CKPT is required with --data\n";
+        return 2;
+    }
+    if (plan.steps == 0 && plan.seconds == 0) {
+        err << "train: give --steps N or --minutes M\n";
+        return 2;
+    }
     QString error;
-    if (p.isSet("config") && !parseConfig(p.value("config"), &def.model, &error)) {
+    if (p.isSet("config") && !parseConfig(p.value("config"), &r.model, &error)) {
         err << "train: " << error << "\n";
         return 2;
     }
     setMathThreads(threads);
 
-    as::Task task = as::makeBuiltinTask(taskName, batch);
-    def.model.src_vocab = task.srcVocab.size();
-    def.model.tgt_vocab = task.tgtVocab.size();
-    if (error = def.model.validate(); !error.isEmpty()) {
+    std::unique_ptr<as::SessionData> data;
+    if (fromFile) {
+        // The values in force for the options that shape the run, so that resuming does not
+        // depend on this version's defaults.
+        const QMap<QString, QString> inForce{
+            {"config", configSpec(r.model)},
+            {"seed", QString::number(r.train.seed)},
+            {"warmup", QString::number(r.train.warmup)},
+            {"factor", QString::number(r.train.factor, 'g', 17)},
+            {"batch-tokens", QString::number(dataOptions.batchTokens)},
+            {"average", QString::number(plan.averagePoints)}};
+        CorpusBuild built = buildCorpus(p, dataOptions, inForce, resume, &r.model, out, err);
+        if (!built.data)
+            return built.exit;
+        data = std::move(built.data);
+    } else {
+        data = as::makeTaskData(taskName, dataOptions, &error);
+        if (!data) {
+            err << "train: " << error << "\n";
+            return 1;
+        }
+        r.model.src_vocab = data->srcVocab().size();
+        r.model.tgt_vocab = data->tgtVocab().size();
+        out << "task " << taskName << " (" << data->description().description << ")";
+        if (!data->validation().empty())
+            out << ", " << data->validation().size() << " validation pairs";
+        out << "\n";
+    }
+    if (error = r.model.validate(); !error.isEmpty()) {
         err << "train: " << error << "\n";
         return 2;
     }
-    def.train.seed = seed;
-    as::Trainer trainer(def.model, def.train);
-    as::Rng dataRng(seed * 0x9e3779b97f4a7c15ULL + 7);
 
-    out << "task " << task.name << " (" << task.description << "), "
-        << trainer.model().params().size() << " parameters, config "
-        << QJsonDocument(def.model.toJson()).toJson(QJsonDocument::Compact) << "\n";
-    out.flush();
-    QElapsedTimer clock;
-    clock.start();
-    long tokens = 0;
-    double lossSum = 0;
-    long lossCount = 0;
-    for (long s = 1; s <= steps; ++s) {
-        const as::Batch b = task.nextBatch(dataRng);
-        const as::StepStats st = trainer.step(b);
-        tokens += st.loss.ntokens;
-        lossSum += st.loss.loss();
-        ++lossCount;
-        if (s % logEvery == 0 || s == steps) {
-            const double secs = clock.elapsed() / 1000.0;
-            out << QStringLiteral("step %1/%2  loss %3  lr %4  tok/s %5  %6 s\n")
-                       .arg(s)
-                       .arg(steps)
-                       .arg(lossSum / double(lossCount), 0, 'f', 4)
-                       .arg(st.lr, 0, 'e', 3)
-                       .arg(secs > 0 ? double(tokens) / secs : 0.0, 0, 'f', 0)
-                       .arg(secs, 0, 'f', 1);
-            out.flush();
-            lossSum = 0;
-            lossCount = 0;
-        }
-        if (!st.applied) {
-            err << "train: " << st.fault << "; stopping (try a smaller --factor, a longer "
-                << "--warmup or --clip-norm)\n";
+    std::unique_ptr<as::TrainingSession> session;
+    if (resume) {
+        if (!fromFile && (data->srcVocab().tokens() != resume->model.srcVocab.tokens()
+                          || data->tgtVocab().tokens() != resume->model.tgtVocab.tokens()
+                          || data->record().value("pairs_sha1") != resume->run.data.value("pairs_sha1"))) {
+            err << "train: cannot resume: its data is not that of the built-in task '" << taskName
+                << "' in this version\n";
             return 1;
         }
+        session = as::TrainingSession::resume(std::move(data), *resume, plan, &error);
+        if (!session) {
+            err << "train: cannot resume: " << error << "\n";
+            return 1;
+        }
+        session->trainer().setClipNorm(r.train.clipNorm);  // the one setting a resumed run may change
+        out << "resumed at step " << session->stepCount() << " (epoch " << session->epoch() << ")\n";
+    } else {
+        session = std::make_unique<as::TrainingSession>(
+            std::move(data), std::make_unique<as::Trainer>(r.model, r.train), plan);
+    }
+    as::TrainingSession& s = *session;
+    out << "model " << QJsonDocument(r.model.toJson()).toJson(QJsonDocument::Compact) << ", "
+        << s.model().params().size() << " parameters; ";
+    if (const int perEpoch = s.data().description().batchesPerEpoch; perEpoch > 0 && !generated)
+        out << perEpoch << " batches of ≤ " << dataOptions.batchTokens << " tokens per epoch; ";
+    out << as::engineThreads() << " thread" << (as::engineThreads() == 1 ? "" : "s") << "\n";
+    out.flush();
+
+    // What the window records too, so that it can open and continue this run.
+    const QJsonObject settings{{"planned_steps", double(plan.steps)},
+                               {"eval_every", plan.validEvery},
+                               {"average", plan.averagePoints}};
+    QElapsedTimer sinceCheckpoint;
+    sinceCheckpoint.start();
+    auto saveCheckpoint = [&]() {
+        if (!p.isSet("checkpoint"))
+            return true;
+        QString e;
+        QElapsedTimer t;
+        t.start();
+        if (!s.saveCheckpoint(p.value("checkpoint"), settings, &e)) {
+            err << "\ntrain: " << e << "\n";
+            return false;
+        }
+        sinceCheckpoint.restart();
+        err << (isatty(STDERR_FILENO) ? "\r\x1b[K" : "") << "checkpoint " << p.value("checkpoint")
+            << " at step " << s.stepCount() << " (" << t.elapsed() << " ms)\n";
+        return true;
+    };
+
+    gInterrupted.store(false);
+    std::signal(SIGINT, onInterrupt);
+    const bool tty = isatty(STDOUT_FILENO);
+    QElapsedTimer wall;
+    wall.start();
+    double lossSum = 0;
+    long lossN = 0, tokens = 0, stepsHere = 0;
+    double lastValid = NAN, lastAcc = NAN;
+    bool faulted = false;
+    QElapsedTimer sinceLine;
+    sinceLine.start();
+    while (!s.finished() && !gInterrupted.load()) {
+        const as::SessionStep st = s.step();
+        if (!st.stats.applied) {
+            err << "\ntrain: " << st.stats.fault << "; the weights of the step before are kept. "
+                << "Try a smaller --factor, a longer --warmup or --clip-norm"
+                << (p.isSet("checkpoint") ? ", then --resume" : "") << ".\n";
+            faulted = true;
+            break;
+        }
+        ++stepsHere;
+        lossSum += st.stats.loss.loss();
+        ++lossN;
+        tokens += st.stats.loss.ntokens;
+        if (st.validationDue) {
+            const as::EvalPoint v = s.validate();
+            lastValid = v.loss;
+            lastAcc = v.accuracy;
+        }
+        if (sinceCheckpoint.elapsed() >= qint64(checkpointMinutes * 60000))
+            saveCheckpoint();
+        const bool byStep = logEvery > 0 && (st.stats.step % logEvery == 0 || s.finished());
+        const bool byTime = sinceLine.elapsed() >= (tty ? 500 : 30000);
+        if (st.validationDue || byStep || byTime) {
+            const double secs = wall.elapsed() / 1000.0;
+            double remaining = -1;
+            if (plan.seconds > 0)
+                remaining = std::max(0.0, plan.seconds - s.elapsedSeconds());
+            else if (plan.steps > 0)
+                remaining = secs / double(stepsHere) * double(plan.steps - st.stats.step);
+            const int epoch = s.epoch();
+            const QString line =
+                QStringLiteral("step %1%2 · %3loss %4 · valid %5 (acc %6) · lr %7 · %8 tok/s · %9 elapsed · %10 left")
+                    .arg(st.stats.step)
+                    .arg(plan.steps > 0 ? QStringLiteral("/%1").arg(plan.steps) : QString())
+                    .arg(epoch >= 0 ? QStringLiteral("epoch %1 · ").arg(epoch) : QString())
+                    .arg(lossSum / double(std::max(1L, lossN)), 0, 'f', 4)
+                    .arg(std::isnan(lastValid) ? QStringLiteral("—") : QString::number(lastValid, 'f', 3))
+                    .arg(std::isnan(lastAcc) ? QStringLiteral("—") : QString::number(lastAcc, 'f', 3))
+                    .arg(st.stats.lr, 0, 'e', 2)
+                    .arg(double(tokens) / std::max(secs, 1e-9), 0, 'f', 0)
+                    .arg(clock(secs))
+                    .arg(remaining >= 0 ? clock(remaining) : QStringLiteral("?"));
+            // On a terminal the line is rewritten in place, and kept at validations and at
+            // the --log-every steps.
+            const bool keep = !tty || st.validationDue || byStep;
+            out << (tty ? "\r" : "") << line << (tty ? "\x1b[K" : "") << (keep ? "\n" : "");
+            out.flush();
+            sinceLine.restart();
+            lossSum = 0;
+            lossN = 0;
+        }
+    }
+    std::signal(SIGINT, SIG_DFL);
+    const double secs = wall.elapsed() / 1000.0;
+    out << (tty ? "\r\x1b[K" : "") << (gInterrupted.load() ? "interrupted: " : "") << "trained "
+        << stepsHere << " steps in " << QString::number(secs, 'f', 2) << " s ("
+        << QString::number(double(stepsHere) / std::max(secs, 1e-9), 'f', 1) << " steps/s), "
+        << QString::number(double(tokens) / std::max(secs, 1e-9), 'f', 0) << " target tok/s; step "
+        << s.stepCount() << "\n";
+    const bool checkpointed = saveCheckpoint();
+    if (const int points = s.averagedPoints(); points > 0)
+        out << "the saved model averages the weights of " << points << " points (the last at step "
+            << s.stepCount() << ")\n";
+    bool saved = true;
+    if (p.isSet("out")) {
+        QString e;
+        saved = s.saveModel(p.value("out"), &e);
+        if (saved)
+            out << "saved " << p.value("out") << " at step " << s.stepCount() << "\n";
+        else
+            err << "train: " << e << "\n";
     }
 
-    const double trainSeconds = clock.elapsed() / 1000.0;
-    out << "\ngreedy translations:\n";
-    int exact = 0;
-    for (const as::TokenPair& ex : task.examples) {
-        const as::DecodeResult r = as::greedyDecode(trainer.model(), task.srcVocab.encode(ex.src),
-                                                    def.model.max_len);
-        const QStringList hyp = task.tgtVocab.decode(r.nbest[0].tokens);
-        const bool same = hyp == ex.tgt;
-        exact += same;
-        out << "  " << ex.src.join(' ') << "  →  " << hyp.join(' ')
-            << (same ? "   ✓" : QStringLiteral("   ✗ (expected: %1)").arg(ex.tgt.join(' '))) << "\n";
+    // The examples' greedy translations, with the weights a finished run hands out.
+    const std::vector<as::TokenPair>& examples = s.data().examples();
+    if (!examples.empty() && !faulted) {
+        std::unique_ptr<as::Transformer<float>> model = s.model().clone();
+        model->params().valueVector() = s.finalWeights();
+        out << "\ngreedy translations:\n";
+        int exact = 0;
+        for (const as::TokenPair& ex : examples) {
+            const as::DecodeResult d = as::greedyDecode(
+                *model, s.data().srcVocab().encode(ex.src), model->config().max_len);
+            const QStringList hyp = s.data().tgtVocab().decode(d.nbest[0].tokens);
+            const bool same = hyp == ex.tgt;
+            exact += same;
+            const QString src = as::detokenize(s.data().srcTokenizer(), ex.src);
+            out << "  " << src << "  →  " << as::detokenize(s.data().tgtTokenizer(), hyp)
+                << (same ? QStringLiteral("   ✓")
+                         : QStringLiteral("   ✗ (reference: %1)")
+                               .arg(as::detokenize(s.data().tgtTokenizer(), ex.tgt)))
+                << "\n";
+        }
+        out << exact << " of " << examples.size() << " exactly right\n";
     }
-    out << exact << " of " << task.examples.size() << " exactly right\n";
-    out << QStringLiteral("trained %1 steps in %2 s (%3 steps/s)\n")
-               .arg(steps)
-               .arg(trainSeconds, 0, 'f', 2)
-               .arg(double(steps) / std::max(trainSeconds, 1e-9), 0, 'f', 1);
-    return 0;
+    return saved && checkpointed && !faulted ? 0 : 1;
 }
