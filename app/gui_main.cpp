@@ -6,6 +6,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,12 +15,14 @@
 #include <qcustomplot.h>
 #include <QTimer>
 
+#include "io/atomic_file.h"
 #include "model/parallel.h"
 #include "train/allocator.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -259,29 +263,79 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     return 0;
 }
 
-int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int steps)
+// What --screenshot trains: a built-in task with its recipe, a seed, and where to put the model.
+struct ScreenshotRun {
+    QString task;
+    int steps = 200;
+    std::optional<quint64> seed;
+    QString out;  // the model file, as `attention-studio-cli train --out` writes it
+};
+
+bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
+{
+    QJsonArray samples;
+    for (const as::TranslationSample& t : r.samples)
+        samples.append(QJsonObject{{"source", t.source}, {"reference", t.reference},
+                                   {"hypothesis", t.hypothesis}});
+    const QJsonObject o{{"steps", double(r.steps)},
+                        {"train_loss", r.trainLoss},
+                        {"valid_loss", r.validLoss},
+                        {"valid_accuracy", r.validAccuracy},
+                        {"valid_bleu", r.validBleu},
+                        {"samples", samples}};
+    return as::writeFileAtomically(path, QJsonDocument(o).toJson(QJsonDocument::Indented), error);
+}
+
+int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(1400, 900);
     w.show();
-    as::SessionSettings s = as::SessionSettings::defaultsFor(task);
+    as::SessionSettings s = as::SessionSettings::defaultsFor(run.task);
+    if (run.seed)
+        s.train.seed = *run.seed;
+    // The plan is the run's length, as `train --steps N` makes it: the averaging points and
+    // the schedule plot depend on it.
+    if (run.steps > 0)
+        s.plannedSteps = run.steps;
     w.applySettings(s);
-    if (!waitFor([&] { return w.currentStep() == 0; }, 10000))
+    QString failure;
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) { failure = m; });
+    if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000)) {
+        std::fprintf(stderr, "attention-studio: the task '%s' did not start\n", qPrintable(run.task));
         return 1;
+    }
     QElapsedTimer trainClock;
     trainClock.start();
     SnapshotPace pace(w);
-    emit w.stepRequested(steps);
-    if (!waitFor([&] { return w.currentStep() >= steps; }, 600000)) {
-        std::fprintf(stderr, "attention-studio: training did not reach step %d\n", steps);
+    emit w.stepRequested(run.steps);
+    if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
+        std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
         return 1;
     }
     const double seconds = trainClock.elapsed() / 1000.0;
     std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s, first to "
                 "last snapshot), window updating throughout\n",
-                steps, qPrintable(task), seconds, pace.stepsPerSecond());
-    // Show a translation of the first example in the translate view.
-    if (task == "toy") {
+                run.steps, qPrintable(run.task), seconds, pace.stepsPerSecond());
+    if (!run.out.isEmpty()) {
+        bool exported = false;
+        QObject::connect(&w, &as::MainWindow::weightsExported, &w, [&] { exported = true; });
+        w.exportWeightsTo(run.out);
+        if (!waitFor([&] { return exported || !failure.isEmpty(); }, 120000) || !exported) {
+            std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failure));
+            return 1;
+        }
+    }
+    std::shared_ptr<const as::RunSummary> summary;
+    QObject::connect(&w, &as::MainWindow::summaryReady, &w,
+                     [&](const as::SummaryPtr& r) { summary = r; });
+    emit w.summaryRequested();
+    if (!waitFor([&] { return summary != nullptr; }, 3600000)) {
+        std::fprintf(stderr, "attention-studio: no summary\n");
+        return 1;
+    }
+    // A translation of the toy task's first sentence in the Translate view.
+    if (run.task == "toy" || run.task == "zh-en") {
         bool done = false;
         QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
                          [&] { done = true; });
@@ -289,11 +343,14 @@ int screenshots(as::MainWindow& w, const QString& dir, const QString& task, int 
         waitFor([&] { return done; }, 20000);
     }
     QString error;
-    if (!w.saveViewPngs(dir, &error)) {
+    if (!QDir().mkpath(dir) || !writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
+        || !w.saveViewPngs(dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
-    std::printf("attention-studio: wrote the views at step %ld into %s\n", w.currentStep(),
+    std::printf("attention-studio: wrote the views at step %ld and summary.json (valid loss %.4f, "
+                "accuracy %.4f, BLEU %.2f) into %s\n",
+                w.currentStep(), summary->validLoss, summary->validAccuracy, summary->validBleu,
                 qPrintable(dir));
     return 0;
 }
@@ -308,7 +365,6 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName("attention-studio");
     QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION_STRING));
     QApplication::setDesktopFileName("attention-studio");
-    as::setEngineThreads(1);  // the built-in tasks' models are too small to gain from more
 
     QCommandLineParser p;
     p.setApplicationDescription("Train a Transformer and watch it learn.");
@@ -321,8 +377,14 @@ int main(int argc, char** argv)
                                "untrained further.", "DIR"});
     p.addOption({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
                  "text"});
-    p.addOption({"task", "Built-in task for --screenshot: toy, copy, reverse or sort.", "name", "toy"});
+    p.addOption({"task", QStringLiteral("Built-in task for --screenshot: %1.")
+                             .arg(as::trainingTaskNames().join(", ")),
+                 "name", "toy"});
     p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
+    p.addOption({"seed", "Seed for --screenshot (default: the task's).", "S"});
+    p.addOption({"out", "With --screenshot: write the trained model here, as "
+                        "`attention-studio-cli train --out` does.", "MODEL"});
+    p.addOption({"threads", "Threads for the maths (0 = every core).", "N", "0"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -330,14 +392,22 @@ int main(int argc, char** argv)
                                            "percentile) and the steps per second.", "SECONDS"});
     p.process(app);
 
+    bool threadsOk = false;
+    const int threads = p.value("threads").toInt(&threadsOk);
+    if (!threadsOk || threads < 0) {
+        std::fprintf(stderr, "attention-studio: --threads must be a whole number >= 0\n");
+        return 2;
+    }
+    as::setEngineThreads(threads);
+
     as::MainWindow w;
     if (p.isSet("measure-responsiveness")) {
         bool ok = false;
         const double seconds = p.value("measure-responsiveness").toDouble(&ok);
-        if (!ok || seconds <= 0 || !as::builtinTaskNames().contains(p.value("task"))) {
+        if (!ok || seconds <= 0 || !as::trainingTaskNames().contains(p.value("task"))) {
             std::fprintf(stderr, "attention-studio: --measure-responsiveness needs SECONDS > 0 "
                                  "and --task one of: %s\n",
-                         qPrintable(as::builtinTaskNames().join(", ")));
+                         qPrintable(as::trainingTaskNames().join(", ")));
             return 2;
         }
         const int rc = measureResponsiveness(w, seconds, p.value("task"));
@@ -355,15 +425,20 @@ int main(int argc, char** argv)
         return rc;
     }
     if (p.isSet("screenshot")) {
-        bool ok = false;
-        const int steps = p.value("steps").toInt(&ok);
-        if (!ok || steps < 0 || !as::builtinTaskNames().contains(p.value("task"))) {
-            std::fprintf(stderr, "attention-studio: --steps must be a whole number >= 0 and "
-                                 "--task one of: %s\n",
-                         qPrintable(as::builtinTaskNames().join(", ")));
+        ScreenshotRun run;
+        bool ok = false, seedOk = true;
+        run.task = p.value("task");
+        run.steps = p.value("steps").toInt(&ok);
+        if (p.isSet("seed"))
+            run.seed = p.value("seed").toULongLong(&seedOk);
+        run.out = p.value("out");
+        if (!ok || !seedOk || run.steps < 0 || !as::trainingTaskNames().contains(run.task)) {
+            std::fprintf(stderr, "attention-studio: --steps must be a whole number >= 0, --seed "
+                                 "one >= 0, and --task one of: %s\n",
+                         qPrintable(as::trainingTaskNames().join(", ")));
             return 2;
         }
-        const int rc = screenshots(w, p.value("screenshot"), p.value("task"), steps);
+        const int rc = screenshots(w, p.value("screenshot"), run);
         w.close();
         return rc;
     }

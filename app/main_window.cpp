@@ -66,6 +66,8 @@ void saveSettings(QSettings& st, const SessionSettings& s)
     st.setValue("seed", qulonglong(s.train.seed));
     st.setValue("clipNorm", s.train.clipNorm);
     st.setValue("batch", s.batchSize);
+    st.setValue("batchTokens", s.batchTokens);
+    st.setValue("average", s.averagePoints);
     st.setValue("planned", qlonglong(s.plannedSteps));
     st.setValue("evalEvery", s.evalEvery);
     st.endGroup();
@@ -76,7 +78,7 @@ SessionSettings loadSettings(QSettings& st)
 {
     st.beginGroup("session");
     QString task = st.value("task", "toy").toString();
-    if (!builtinTaskNames().contains(task))
+    if (!trainingTaskNames().contains(task))
         task = "toy";
     SessionSettings s = SessionSettings::defaultsFor(task);
     const QJsonObject model = QJsonDocument::fromJson(st.value("model").toString().toUtf8()).object();
@@ -97,6 +99,8 @@ SessionSettings loadSettings(QSettings& st)
     s.train.seed = st.value("seed", qulonglong(s.train.seed)).toULongLong();
     s.train.clipNorm = std::clamp(st.value("clipNorm", 0.0).toDouble(), 0.0, 1000.0);
     s.batchSize = positive("batch", s.batchSize);
+    s.batchTokens = std::max(16, positive("batchTokens", s.batchTokens));
+    s.averagePoints = std::clamp(positive("average", s.averagePoints), 1, 20);
     s.plannedSteps = positive("planned", s.plannedSteps);
     s.evalEvery = st.value("evalEvery", s.evalEvery).toInt();
     st.endGroup();
@@ -185,6 +189,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     relay(this, &MainWindow::importRequested, toWorker_,
           [w](const QString& path, const ImportOptions& o) { w->importWeights(path, o); });
     relay(this, &MainWindow::exportRequested, toWorker_, [w](const QString& path) { w->exportWeights(path); });
+    relay(this, &MainWindow::summaryRequested, toWorker_, [w] { w->requestSummary(); });
 
     relay(worker_, &TrainingWorker::snapshotReady, toWindow_, [this](const SnapshotPtr& s) { onSnapshot(s); });
     relay(worker_, &TrainingWorker::runningChanged, toWindow_, [this](bool r) { onRunningChanged(r); });
@@ -207,6 +212,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
               setWindowTitle(titleFor(currentFile_));
               emit fileSaved(path, step, autosave);
           });
+    relay(worker_, &TrainingWorker::summaryReady, toWindow_,
+          [this](const SummaryPtr& summary) { emit summaryReady(summary); });
+    relay(worker_, &TrainingWorker::taskReady, toWindow_, [this](const TaskPtr& task) {
+        task_ = *task;
+        refreshProbes();
+    });
     relay(worker_, &TrainingWorker::checkpointFailed, toWindow_, [this](const QString& m) { showFileError(m); });
     relay(worker_, &TrainingWorker::sessionLoaded, toWindow_,
           [this](const SessionSettings& s, const TaskPtr& task, const QString& path, long step,
@@ -608,7 +619,8 @@ void MainWindow::refreshProbes()
 void MainWindow::applySettings(const SessionSettings& s)
 {
     settings_ = s;
-    task_ = makeBuiltinTask(s.task, s.batchSize);
+    // The worker builds the data (a corpus takes a moment) and answers with taskReady.
+    task_ = Task{};
     refreshProbes();
     updateTransport();
     {

@@ -39,6 +39,9 @@ public:
     long currentStep() const { return step_; }
     bool isRunning() const { return running_; }
     const SessionSettings& settings() const { return settings_; }
+    // The session's example pairs (probes) the window has received from the worker: 0 until
+    // the worker has built the data of the settings applied last.
+    int examplesShown() const { return int(task_.examples.size()); }
     QAction* playAction() const { return play_; }
     QAction* stepAction() const { return step_1_; }
     QAction* resetAction() const { return reset_; }
@@ -102,11 +105,15 @@ signals:
     void loadRequested(QString path, bool autosave);
     void importRequested(QString path, as::ImportOptions options);
     void exportRequested(QString path);
+    // Validation loss, accuracy, BLEU and sample translations of the weights the run hands
+    // out, computed in the worker (training waits meanwhile); summaryReady answers.
+    void summaryRequested();
     // Answers to them.
     void fileSaved(QString path, long step, bool autosave);
     void sessionRestored(QString path, long step);
     void fileError(QString message);
     void weightsExported(QString path);
+    void summaryReady(as::SummaryPtr summary);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
 

@@ -32,9 +32,11 @@ QDoubleSpinBox* dspin(QWidget* parent, double lo, double hi, double step, const 
 SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
 {
     task_ = new QComboBox(this);
-    for (const QString& t : builtinTaskNames())
+    for (const QString& t : trainingTaskNames())
         task_->addItem(t);
-    task_->setToolTip(tr("toy: three Chinese→English pairs · copy: copy random sequences"));
+    task_->setToolTip(tr("toy: three Chinese→English pairs · copy, reverse, sort: random "
+                         "sequences · zh-en: the Tatoeba Chinese→English corpus that ships "
+                         "with the program (29k pairs)"));
     dModel_ = spin(this, 2, 2048, tr("Width of every token's vector (d_model)"));
     dModel_->setSingleStep(8);
     heads_ = spin(this, 1, 64, tr("Attention heads; d_model must be a multiple of it"));
@@ -53,6 +55,13 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
                                                  "to this global L2 norm when above it"));
     clipNorm_->setSpecialValueText(tr("off"));
     batch_ = spin(this, 1, 4096, tr("Sentences per batch (the toy task always uses its 3)"));
+    batchTokens_ = spin(this, 16, 10000000, tr("Token budget of a corpus batch: sentences of "
+                                               "similar length are batched up to this many "
+                                               "(padded) tokens"));
+    batchTokens_->setSingleStep(100);
+    average_ = spin(this, 1, 20, tr("Checkpoint averaging: the exported model is the mean of the "
+                                    "weights at this many points, 5 % of the planned steps "
+                                    "apart, the last at the end (1 = off)"));
     seed_ = spin(this, 0, 1000000000, tr("Seed of the initial weights, dropout and data"));
     planned_ = spin(this, 1, 100000000, tr("Steps planned: the schedule plot and the time "
                                            "estimate use it; Play stops there"));
@@ -74,10 +83,12 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("warmup"), warmup_);
     form->addRow(new QLabel(tr("<b>Training</b>"), this));
     form->addRow(tr("batch size"), batch_);
+    form->addRow(tr("tokens per batch"), batchTokens_);
     form->addRow(tr("seed"), seed_);
     form->addRow(tr("clip gradient norm"), clipNorm_);
     form->addRow(tr("planned steps"), planned_);
     form->addRow(tr("validate every"), evalEvery_);
+    form->addRow(tr("average weights of"), average_);
 
     auto* problem = new QLabel(this);
     problem->setWordWrap(true);
@@ -130,6 +141,8 @@ SessionSettings SettingsPanel::settings() const
     s.train.seed = std::uint64_t(seed_->value());
     s.train.clipNorm = clipNorm_->value();
     s.batchSize = batch_->value();
+    s.batchTokens = batchTokens_->value();
+    s.averagePoints = average_->value();
     s.plannedSteps = planned_->value();
     s.evalEvery = evalEvery_->value();
     return s;
@@ -152,6 +165,12 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     seed_->setValue(int(s.train.seed));
     clipNorm_->setValue(s.train.clipNorm);
     batch_->setValue(s.batchSize);
+    batchTokens_->setValue(s.batchTokens);
+    average_->setValue(s.averagePoints);
+    // A corpus is batched by tokens, a generated task by sentences.
+    const bool corpus = isBundledCorpusTask(s.task);
+    batch_->setEnabled(!corpus);
+    batchTokens_->setEnabled(corpus);
     planned_->setValue(int(s.plannedSteps));
     evalEvery_->setValue(s.evalEvery);
 }

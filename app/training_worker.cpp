@@ -19,9 +19,25 @@ SessionSettings SessionSettings::defaultsFor(const QString& task)
     s.model = r.model;
     s.train = r.train;
     s.batchSize = r.batchSize;
+    s.batchTokens = r.batchTokens;
     s.plannedSteps = r.steps;
     s.evalEvery = r.evalEvery;
+    s.averagePoints = r.averagePoints;
     return s;
+}
+
+SessionPlan SessionSettings::plan() const
+{
+    SessionPlan p;
+    p.steps = plannedSteps;
+    p.validEvery = evalEvery;
+    p.averagePoints = averagePoints;
+    return p;
+}
+
+DataOptions SessionSettings::dataOptions() const
+{
+    return {batchSize, batchTokens, train.seed};
 }
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
@@ -39,34 +55,33 @@ void TrainingWorker::configure(const SessionSettings& settings)
     const bool wasRunning = running_;
     running_ = false;
     pendingSteps_ = 0;
-    settings_ = settings;
-    task_ = makeBuiltinTask(settings.task, settings.batchSize);
-    if (task_.name.isEmpty()) {
-        emit failed(tr("Unknown task '%1'.").arg(settings.task));
+    if (wasRunning)
+        emit runningChanged(false);
+    QString error;
+    std::unique_ptr<SessionData> data = makeTaskData(settings.task, settings.dataOptions(), &error);
+    if (!data) {
+        emit failed(tr("The task cannot be built: %1.").arg(error));
         return;
     }
-    settings_.model.src_vocab = task_.srcVocab.size();
-    settings_.model.tgt_vocab = task_.tgtVocab.size();
-    if (const QString err = settings_.model.validate(); !err.isEmpty()) {
-        trainer_.reset();
+    SessionSettings s = settings;
+    s.model.src_vocab = data->srcVocab().size();
+    s.model.tgt_vocab = data->tgtVocab().size();
+    if (const QString err = s.model.validate(); !err.isEmpty()) {
         emit failed(tr("The model cannot be built: %1.").arg(err));
         return;
     }
-    trainer_ = std::make_unique<Trainer>(settings_.model, settings_.train);
-    dataRng_.reseed(settings_.train.seed * 0x9e3779b97f4a7c15ULL + 7);
-    probe_ = task_.examples.at(std::size_t(
-        std::clamp(settings_.probe, 0, int(task_.examples.size()) - 1)));
-    newLoss_.clear();
-    newEval_.clear();
-    history_ = {};
-    restoreHistory_ = false;
-    lastLoss_ = lastLr_ = 0;
-    trainSeconds_ = 0;
-    recentTokens_.clear();
-    lastBatch_ = task_.nextBatch(dataRng_);  // shown by the masks view before any step
-    dataRng_.reseed(settings_.train.seed * 0x9e3779b97f4a7c15ULL + 7);
-    if (wasRunning)
-        emit runningChanged(false);
+    // The probe's batch stands in the masks view until the first step.
+    const Batch first = encodePairs(data->description(), data->examples());
+    auto session = std::make_unique<TrainingSession>(
+        std::move(data), std::make_unique<Trainer>(s.model, s.train), s.plan());
+    const std::vector<TokenPair>& examples = session->data().examples();
+    const TokenPair probe = examples.empty()
+                                ? TokenPair{}
+                                : examples.at(std::size_t(std::clamp(s.probe, 0, int(examples.size()) - 1)));
+    adoptSession(s, std::move(session), probe);
+    restoreHistory_ = false;  // a new run: the views start empty
+    session_->recordBatch(first);
+    emit taskReady(std::make_shared<const Task>(session_->data().description()));
     emitSnapshot();
 }
 
@@ -77,7 +92,7 @@ void TrainingWorker::reset()
 
 void TrainingWorker::play()
 {
-    if (!trainer_ || running_ || settings_.inspecting())
+    if (!trainable() || running_)
         return;
     running_ = true;
     emit runningChanged(true);
@@ -97,7 +112,7 @@ void TrainingWorker::pause()
 
 void TrainingWorker::step(int n)
 {
-    if (!trainer_ || n <= 0 || settings_.inspecting())
+    if (!trainable() || n <= 0)
         return;
     if (running_)
         pause();
@@ -149,31 +164,29 @@ void TrainingWorker::runSteps()
 
 bool TrainingWorker::runOneStep()
 {
-    if (!trainer_ || (!running_ && pendingSteps_ == 0) || !task_.nextBatch)
+    if (!trainable() || (!running_ && pendingSteps_ == 0))
         return false;
-    lastBatch_ = task_.nextBatch(dataRng_);
-    const StepStats st = trainer_->step(lastBatch_);
-    trainSeconds_ += st.seconds;
-    if (!st.applied) {
+    const SessionStep r = session_->step();
+    if (!r.stats.applied) {
         // The trainer skipped the update: the weights are those of the step before.
         pause();
         emit failed(tr("Training is paused: %1. Try a smaller learning-rate factor, a longer "
                        "warmup or gradient clipping, then Reset.")
-                        .arg(st.fault));
+                        .arg(r.stats.fault));
         return false;
     }
-    lastLoss_ = st.loss.loss();
-    lastLr_ = st.lr;
-    newLoss_.push_back({st.step, trainSeconds_, lastLoss_, st.lr, st.loss.ntokens});
-    history_.loss.push_back(newLoss_.back());
-    recentTokens_.emplace_back(trainSeconds_, st.loss.ntokens);
-    while (recentTokens_.size() > 2 && trainSeconds_ - recentTokens_.front().first > 3.0)
+    const LossPoint& point = session_->history().loss.back();
+    lastLoss_ = point.loss;
+    lastLr_ = point.lr;
+    newLoss_.push_back(point);
+    recentTokens_.emplace_back(point.seconds, point.tokens);
+    while (recentTokens_.size() > 2 && point.seconds - recentTokens_.front().first > 3.0)
         recentTokens_.pop_front();
-    if (settings_.evalEvery > 0 && st.step % settings_.evalEvery == 0)
-        evaluateValidation();
+    if (r.validationDue)
+        newEval_.push_back(session_->validate());
 
     // Play stops once at the planned step count; pressing it again trains on past it.
-    if (running_ && st.step == settings_.plannedSteps) {
+    if (running_ && point.step == settings_.plannedSteps) {
         pause();
         return false;
     }
@@ -186,49 +199,18 @@ bool TrainingWorker::runOneStep()
     return true;
 }
 
-void TrainingWorker::evaluateValidation()
-{
-    if (task_.validation.empty())
-        return;
-    const LossStats st = trainer_->model().evaluate(encodePairs(task_, task_.validation));
-    newEval_.push_back({trainer_->stepCount(), trainSeconds_, st.loss(), st.accuracy()});
-    history_.eval.push_back(newEval_.back());
-}
-
-std::shared_ptr<AttentionRecord> TrainingWorker::recordAttention()
-{
-    auto rec = std::make_shared<AttentionRecord>();
-    Transformer<float>& m = trainer_->model();
-    rec->step = trainer_->stepCount();
-    rec->heads = m.config().heads;
-    rec->srcTokens = probe_.src;
-    rec->tgtTokens = QStringList{QStringLiteral("<s>")} + probe_.tgt;
-    // Tokens the vocabulary lacks are shown as <unk>: that is what the model sees.
-    for (QString& t : rec->srcTokens)
-        if (!task_.srcVocab.contains(t))
-            t = QStringLiteral("<unk>");
-    m.evaluate(encodePairs(task_, {probe_}));
-    for (int l = 0; l < m.layers(AttentionKind::EncoderSelf); ++l)
-        rec->encoderSelf.push_back(m.attention(AttentionKind::EncoderSelf, l).probs);
-    for (int l = 0; l < m.layers(AttentionKind::DecoderSelf); ++l) {
-        rec->decoderSelf.push_back(m.attention(AttentionKind::DecoderSelf, l).probs);
-        rec->cross.push_back(m.attention(AttentionKind::Cross, l).probs);
-    }
-    return rec;
-}
-
 void TrainingWorker::emitSnapshot()
 {
-    if (!trainer_)
+    if (!session_)
         return;
     auto s = std::make_shared<TrainingSnapshot>();
-    s->step = trainer_->stepCount();
-    s->epoch = task_.batchesPerEpoch > 0 ? int(s->step / task_.batchesPerEpoch) : -1;
+    s->step = session_->stepCount();
+    s->epoch = session_->epoch();
     s->plannedSteps = settings_.plannedSteps;
     s->running = running_ || pendingSteps_ > 0;
     s->lr = lastLr_;
     s->loss = lastLoss_;
-    s->elapsedSeconds = trainSeconds_;
+    s->elapsedSeconds = session_->trainSeconds();
     if (recentTokens_.size() >= 2) {
         const double dt = recentTokens_.back().first - recentTokens_.front().first;
         long tokens = 0;
@@ -237,51 +219,42 @@ void TrainingWorker::emitSnapshot()
         s->tokensPerSecond = dt > 0 ? double(tokens) / dt : 0;
     }
     if (s->step > 0 && s->step < s->plannedSteps)
-        s->remainingSeconds = trainSeconds_ / double(s->step) * double(s->plannedSteps - s->step);
+        s->remainingSeconds = s->elapsedSeconds / double(s->step) * double(s->plannedSteps - s->step);
     else if (s->step >= s->plannedSteps)
         s->remainingSeconds = 0;
     s->config = settings_.model;
     s->options = settings_.train;
-    s->attention = recordAttention();
-    appendAttentionRecord(history_.attention, s->attention);
+    s->attention = probe_.src.isEmpty() ? nullptr : session_->recordAttention(probe_);
+    session_->recordBatch(session_->lastBatch());
+    s->batch = session_->history().lastBatch;
     if (restoreHistory_) {
         restoreHistory_ = false;
         s->replacesHistory = true;
-        s->newLoss = history_.loss;
-        s->newEval = history_.eval;
-        s->attentionHistory = history_.attention;
+        s->newLoss = session_->history().loss;
+        s->newEval = session_->history().eval;
+        s->attentionHistory = session_->history().attention;
         newLoss_.clear();
         newEval_.clear();
     } else {
         s->newLoss.swap(newLoss_);
         s->newEval.swap(newEval_);
     }
-    auto batch = std::make_shared<BatchRecord>();
-    batch->B = lastBatch_.B;
-    batch->S = lastBatch_.S;
-    batch->T = lastBatch_.T;
-    batch->src = lastBatch_.src;
-    batch->tgtIn = lastBatch_.tgtIn;
-    batch->tgtOut = lastBatch_.tgtOut;
-    batch->tgtVocab = settings_.model.tgt_vocab;
-    batch->labelSmoothing = settings_.model.label_smoothing;
-    s->batch = batch;
-    history_.lastBatch = batch;
     sinceSnapshot_.start();
     emit snapshotReady(s);
 }
 
 void TrainingWorker::requestModelCopy()
 {
-    if (!trainer_)
+    if (!session_)
         return;
     auto copy = std::make_shared<ModelCopy>();
-    copy->step = trainer_->stepCount();
-    copy->model = std::shared_ptr<Transformer<float>>(trainer_->model().clone());
-    copy->srcVocab = task_.srcVocab;
-    copy->tgtVocab = task_.tgtVocab;
-    copy->srcTokenizer = task_.srcTokenizer;
-    copy->tgtTokenizer = task_.tgtTokenizer;
+    const SessionData& data = session_->data();
+    copy->step = session_->stepCount();
+    copy->model = std::shared_ptr<Transformer<float>>(session_->model().clone());
+    copy->srcVocab = data.srcVocab();
+    copy->tgtVocab = data.tgtVocab();
+    copy->srcTokenizer = data.srcTokenizer();
+    copy->tgtTokenizer = data.tgtTokenizer();
     emit modelCopyReady(copy);
 }
 
@@ -289,35 +262,28 @@ void TrainingWorker::requestModelCopy()
 
 namespace as {
 
-CheckpointRun TrainingWorker::checkpointRun() const
+QJsonObject TrainingWorker::checkpointSettings() const
 {
-    CheckpointRun run;
-    run.dataRng = dataRng_.state();
-    run.trainSeconds = trainSeconds_;
-    run.data = settings_.inspecting()
-                   ? QJsonObject{{"kind", "model"}, {"name", settings_.task}}
-                   : QJsonObject{{"kind", "task"}, {"task", settings_.task}, {"batch_size", settings_.batchSize}};
-    run.session = QJsonObject{{"planned_steps", double(settings_.plannedSteps)},
-                              {"eval_every", settings_.evalEvery},
-                              {"probe", settings_.probe},
-                              {"probe_src", QJsonArray::fromStringList(probe_.src)},
-                              {"probe_tgt", QJsonArray::fromStringList(probe_.tgt)}};
-    return run;
+    return QJsonObject{{"planned_steps", double(settings_.plannedSteps)},
+                       {"eval_every", settings_.evalEvery},
+                       {"average", settings_.averagePoints},
+                       {"probe", settings_.probe},
+                       {"probe_src", QJsonArray::fromStringList(probe_.src)},
+                       {"probe_tgt", QJsonArray::fromStringList(probe_.tgt)}};
 }
 
 void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
 {
-    if (!trainer_) {
+    if (!session_) {
         emit checkpointFailed(tr("There is no model to save."));
         return;
     }
     QString error;
-    if (!as::saveCheckpoint(path, *trainer_, task_.srcVocab, task_.tgtVocab, task_.srcTokenizer,
-                            task_.tgtTokenizer, checkpointRun(), history_, &error)) {
+    if (!session_->saveCheckpoint(path, checkpointSettings(), &error)) {
         emit checkpointFailed(error);
         return;
     }
-    emit checkpointSaved(path, trainer_->stepCount(), autosave);
+    emit checkpointSaved(path, session_->stepCount(), autosave);
 }
 
 void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
@@ -352,41 +318,50 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
                         autosave);
         return;
     }
-    SessionSettings s;
+    SessionSettings s = SessionSettings::defaultsFor(data.value("task").toString());
     s.task = data.value("task").toString();
-    s.batchSize = data.value("batch_size").toInt(0);
-    if (!builtinTaskNames().contains(s.task) || s.batchSize < 1 || s.batchSize > 1000000) {
-        fail(tr("it names no built-in task (task '%1', batch size %2)")
-                 .arg(s.task)
-                 .arg(data.value("batch_size").toVariant().toString()));
+    const bool corpus = isBundledCorpusTask(s.task);
+    const QString sizeKey = corpus ? QStringLiteral("batch_tokens") : QStringLiteral("batch_size");
+    const int size = data.value(sizeKey).toInt(0);
+    if (!trainingTaskNames().contains(s.task) || size < 1 || size > 1000000) {
+        fail(tr("it names no built-in task (task '%1', %2 %3)")
+                 .arg(s.task, sizeKey, data.value(sizeKey).toVariant().toString()));
         return;
     }
-    Task task = makeBuiltinTask(s.task, s.batchSize);
-    if (task.srcVocab.tokens() != ck->model.srcVocab.tokens()
-        || task.tgtVocab.tokens() != ck->model.tgtVocab.tokens()) {
-        fail(tr("its vocabularies are not those of the built-in task '%1'").arg(s.task));
-        return;
-    }
+    (corpus ? s.batchTokens : s.batchSize) = size;
     s.model = ck->model.config;
     s.train = ck->options;
+    std::unique_ptr<SessionData> taskData = makeTaskData(s.task, s.dataOptions(), &error);
+    if (!taskData) {
+        fail(error);
+        return;
+    }
+    if (taskData->srcVocab().tokens() != ck->model.srcVocab.tokens()
+        || taskData->tgtVocab().tokens() != ck->model.tgtVocab.tokens()
+        || (corpus && taskData->record().value("pairs_sha1") != data.value("pairs_sha1"))) {
+        fail(tr("its data is not that of the built-in task '%1' in this version").arg(s.task));
+        return;
+    }
     s.plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck->step))));
     s.evalEvery = std::max(0, session.value("eval_every").toInt(0));
-    s.probe = std::clamp(session.value("probe").toInt(0), 0, int(task.examples.size()) - 1);
-    if (probe.src.isEmpty())
-        probe = task.examples.at(std::size_t(s.probe));
+    s.averagePoints = std::clamp(session.value("average").toInt(1), 1, 20);
+    const int examples = int(taskData->examples().size());
+    s.probe = std::clamp(session.value("probe").toInt(0), 0, std::max(0, examples - 1));
+    if (probe.src.isEmpty() && examples > 0)
+        probe = taskData->examples().at(std::size_t(s.probe));
+    std::unique_ptr<TrainingSession> resumed =
+        TrainingSession::resume(std::move(taskData), *ck, s.plan(), &error);
+    if (!resumed) {
+        fail(error);
+        return;
+    }
 
     // Commit: from here on the session is the checkpoint's.
-    const double seconds = ck->run.trainSeconds;
-    TrainingHistory history = std::move(ck->history);
-    const bool wasRunning = adoptSession(s, std::move(task), ck->takeTrainer(), probe,
-                                         std::move(history), seconds);
-    dataRng_.setState(ck->run.dataRng);
-    if (const BatchRecord* b = history_.lastBatch.get())
-        lastBatch_ = Batch{b->B, b->S, b->T, b->src, b->tgtIn, b->tgtOut};
+    const bool wasRunning = adoptSession(s, std::move(resumed), probe);
     if (wasRunning)
         emit runningChanged(false);
-    emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
-                       trainer_->stepCount(), autosave);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(session_->data().description()),
+                       path, session_->stepCount(), autosave);
     emitSnapshot();
 }
 
@@ -407,47 +382,42 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
                                      TokenPair probe, TrainingHistory history,
                                      double trainSeconds, const QString& path, bool untitled)
 {
-    Task task;
-    task.name = QStringLiteral("model:") + QFileInfo(path).fileName();
-    task.srcVocab = described.srcVocab;
-    task.tgtVocab = described.tgtVocab;
-    task.srcTokenizer = described.srcTok;
-    task.tgtTokenizer = described.tgtTok;
     SessionSettings s;
-    s.task = task.name;
+    s.task = QStringLiteral("model:") + QFileInfo(path).fileName();
     s.model = described.config;
     s.train = trainer->options();
     s.plannedSteps = trainer->stepCount();
     s.evalEvery = 0;
+    std::unique_ptr<TrainingSession> session = std::make_unique<TrainingSession>(
+        makeInspectionData(s.task, described.srcVocab, described.tgtVocab, described.srcTok,
+                           described.tgtTok),
+        std::move(trainer), s.plan());
+    session->restoreRecord(std::move(history), trainSeconds);
 
-    const bool wasRunning = adoptSession(s, std::move(task), std::move(trainer), probe,
-                                         std::move(history), trainSeconds);
+    const bool wasRunning = adoptSession(s, std::move(session), probe);
     if (probe_.src.isEmpty())
         probe_ = defaultProbe();
     completeProbe();
     if (wasRunning)
         emit runningChanged(false);
-    emit sessionLoaded(settings_, std::make_shared<const Task>(task_), path,
-                       trainer_->stepCount(), untitled);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(session_->data().description()),
+                       path, session_->stepCount(), untitled);
     emitSnapshot();
 }
 
-bool TrainingWorker::adoptSession(const SessionSettings& s, Task task,
-                                  std::unique_ptr<Trainer> trainer, const TokenPair& probe,
-                                  TrainingHistory history, double trainSeconds)
+bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<TrainingSession> session,
+                                  const TokenPair& probe)
 {
     timer_->stop();
     const bool wasRunning = running_;
     running_ = false;
     pendingSteps_ = 0;
     settings_ = s;
-    task_ = std::move(task);
-    trainer_ = std::move(trainer);
+    session_ = std::move(session);
     probe_ = probe;
-    history_ = std::move(history);
-    trainSeconds_ = trainSeconds;
-    lastLoss_ = history_.loss.empty() ? 0 : history_.loss.back().loss;
-    lastLr_ = history_.loss.empty() ? 0 : history_.loss.back().lr;
+    const std::vector<LossPoint>& loss = session_->history().loss;
+    lastLoss_ = loss.empty() ? 0 : loss.back().loss;
+    lastLr_ = loss.empty() ? 0 : loss.back().lr;
     newLoss_.clear();
     newEval_.clear();
     recentTokens_.clear();
@@ -457,29 +427,35 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, Task task,
 
 TokenPair TrainingWorker::defaultProbe() const
 {
-    const QStringList tokens = task_.srcVocab.tokens();
+    const QStringList tokens = session_->data().srcVocab().tokens();
     return {tokens.mid(4, 6), {}};  // after <pad> <s> </s> <unk>: the most frequent
 }
 
 void TrainingWorker::completeProbe()
 {
-    if (!settings_.inspecting() || !trainer_)
+    if (!settings_.inspecting() || !session_)
         return;
+    const SessionData& data = session_->data();
     if (probe_.tgt.isEmpty() && !probe_.src.isEmpty()) {
-        const DecodeResult r = greedyDecode(trainer_->model(), task_.srcVocab.encode(probe_.src));
-        probe_.tgt = task_.tgtVocab.decode(r.nbest[0].tokens);
+        const DecodeResult r = greedyDecode(session_->model(), data.srcVocab().encode(probe_.src));
+        probe_.tgt = data.tgtVocab().decode(r.nbest[0].tokens);
     }
     // The masks view shows the probe's own masks: there is no training batch.
-    lastBatch_ = encodePairs(task_, {probe_});
+    session_->recordBatch(encodePairs(data.description(), {probe_}));
+}
+
+void TrainingWorker::requestSummary()
+{
+    if (session_)
+        emit summaryReady(std::make_shared<const RunSummary>(session_->summarize()));
 }
 
 void TrainingWorker::exportWeights(const QString& path)
 {
     QString error;
-    if (!trainer_)
+    if (!session_)
         error = tr("there is no model");
-    else if (saveModel(path, trainer_->model(), task_.srcVocab, task_.tgtVocab,
-                       task_.srcTokenizer, task_.tgtTokenizer, &error)) {
+    else if (session_->saveModel(path, &error)) {
         emit weightsExported(path);
         return;
     }

@@ -3,6 +3,7 @@
 // receives immutable snapshots (at most ~10 a second) and model copies for translation.
 #include "io/checkpoint.h"
 #include "io/interop.h"
+#include "train/session.h"
 #include "train/snapshot.h"
 
 #include <QElapsedTimer>
@@ -15,23 +16,29 @@
 namespace as {
 
 struct SessionSettings {
-    QString task = QStringLiteral("toy");  // a built-in task
+    QString task = QStringLiteral("toy");  // a built-in task (trainingTaskNames())
     ModelConfig model;                      // vocabulary sizes come from the task
     TrainOptions train;
-    int batchSize = 32;
+    int batchSize = 32;     // sentences per batch (generated tasks)
+    int batchTokens = 1500; // token budget of a batch (corpora)
     long plannedSteps = 300;
-    int evalEvery = 25;  // steps between validation evaluations (0 = never)
-    int probe = 0;       // index of the task example whose attention is recorded
+    int evalEvery = 25;     // steps between validation evaluations (0 = never)
+    int averagePoints = 1;  // checkpoint averaging (1 = off)
+    int probe = 0;          // index of the task example whose attention is recorded
 
-    // Settings that learn each built-in task in seconds.
+    // The task's recipe (train/recipe.h), as the command line uses it.
     static SessionSettings defaultsFor(const QString& task);
     // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
     // of a corpus run), with its vocabularies but no training data.
-    bool inspecting() const { return !builtinTaskNames().contains(task); }
+    bool inspecting() const { return !trainingTaskNames().contains(task); }
+    // The session's plan (steps, validation interval, averaging) and its data's options.
+    SessionPlan plan() const;
+    DataOptions dataOptions() const;
 };
 
 // The data side of a session as the window needs it: vocabularies, tokenisers, examples.
 using TaskPtr = std::shared_ptr<const Task>;
+using SummaryPtr = std::shared_ptr<const RunSummary>;
 
 class TrainingWorker : public QObject {
     Q_OBJECT
@@ -65,6 +72,8 @@ public slots:
     // Writes the current model as SPEC.md's weight file (with its configuration, vocabularies
     // and tokenisers); weightsExported or checkpointFailed answers.
     void exportWeights(const QString& path);
+    // The session's summary (TrainingSession::summarize); summaryReady answers.
+    void requestSummary();
     // Stops the step loop; called before the thread ends.
     void shutdown();
 
@@ -76,24 +85,25 @@ signals:
     void checkpointSaved(QString path, long step, bool autosave);
     void checkpointFailed(QString message);
     // A checkpoint replaced the session; the snapshot with its history follows.
+    // configure() built the session's data: its vocabularies, tokenisers and examples.
+    void taskReady(as::TaskPtr task);
     // task: the session's vocabularies, tokenisers and examples. untitled: the session has no
     // file of its own to save back to (a restored autosave, imported weights).
     void sessionLoaded(as::SessionSettings settings, as::TaskPtr task, QString path, long step,
                        bool untitled);
     void weightsExported(QString path);
+    void summaryReady(as::SummaryPtr summary);
 
 private:
     void scheduleNext();
     void runSteps();
     bool runOneStep();  // false: stop here (paused, done, or nothing to do)
     void emitSnapshot();
-    void evaluateValidation();
-    std::shared_ptr<AttentionRecord> recordAttention();
-    CheckpointRun checkpointRun() const;
-    // Replaces the session (stopped, paused) by these; the next snapshot carries the history
-    // whole. Returns whether training was running.
-    bool adoptSession(const SessionSettings& s, Task task, std::unique_ptr<Trainer> trainer,
-                      const TokenPair& probe, TrainingHistory history, double trainSeconds);
+    QJsonObject checkpointSettings() const;
+    // Replaces the session (stopped, paused) by this one; the next snapshot carries its
+    // history whole. Returns whether training was running.
+    bool adoptSession(const SessionSettings& s, std::unique_ptr<TrainingSession> session,
+                      const TokenPair& probe);
     // Commits an inspection session: the trainer's model with the vocabularies, tokenisers
     // and configuration `described` names (its own model may be gone), and no data.
     void beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
@@ -105,29 +115,23 @@ private:
     // An inspected model's probe without a target gets the model's own greedy translation,
     // so that the decoder's attention shows what it does.
     void completeProbe();
+    bool trainable() const { return session_ && session_->data().trainable(); }
 
     SessionSettings settings_;
-    Task task_;
-    std::unique_ptr<Trainer> trainer_;
-    Rng dataRng_;
+    std::unique_ptr<TrainingSession> session_;
     QTimer* timer_ = nullptr;
     bool running_ = false;
     long pendingSteps_ = 0;
     double stepsPerSecond_ = 0;
     TokenPair probe_;
-    Batch lastBatch_;
-
-    TrainingHistory history_;  // everything since step 0, for checkpoints
-    bool restoreHistory_ = false;  // the next snapshot carries history_ whole
+    bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
 
     // Collected between snapshots.
     std::vector<LossPoint> newLoss_;
     std::vector<EvalPoint> newEval_;
     double lastLoss_ = 0, lastLr_ = 0;
-    double trainSeconds_ = 0;  // accumulated while stepping
     std::deque<std::pair<double, long>> recentTokens_;  // (train seconds, tokens) for tokens/s
     QElapsedTimer sinceSnapshot_;
-    bool haveSnapshot_ = false;
 };
 
 }  // namespace as
