@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Attention Studio builds with. Run as root (or with sudo).
+# Installs the Debian 12 packages Attention Studio builds with. It raises its own privileges when
+# it has something to install: nothing as root, sudo otherwise, a clear message when neither.
 # --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed;
 # OpenBLAS, without which its matrix products use the reference BLAS, 6x slower here),
 # for the parity test against the reference model (tests/test_torch_parity.cpp), which skips
@@ -24,10 +25,14 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages already installed"
   exit 0
 fi
+as_root=()
 if [ "$(id -u)" -ne 0 ]; then
-  echo "install-deps: missing ${missing[*]}; run as root: sudo $0" >&2
-  exit 1
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: missing ${missing[*]}; installing them needs root, and sudo is not" \
+         "installed: run this script as root" >&2
+    exit 1
+  fi
+  as_root=(sudo)
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
