@@ -137,6 +137,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     meanPlot_ = makeHeadPlot(kMeanHead);
 
     bigPlot_ = new QCustomPlot;
+    bigPlot_->setObjectName(QStringLiteral("attentionEnlarged"));
     bigPlot_->setMinimumSize(320, 300);
     bigHeat_ = makeHeatmap(bigPlot_, true, sequentialGradient());
     bigHeat_.scale->axis()->setLabel(tr("attention weight"));
@@ -247,6 +248,8 @@ AttentionView::HeadPlot AttentionView::makeHeadPlot(int index)
     l->setContentsMargins(2, 2, 2, 2);
     hp.frame = frame;
     hp.plot = new QCustomPlot(frame);
+    hp.plot->setObjectName(index == kMeanHead ? QStringLiteral("attentionHeadMean")
+                                              : QStringLiteral("attentionHead%1").arg(index + 1));
     hp.plot->setMinimumSize(150, 170);
     hp.plot->setCursor(Qt::PointingHandCursor);
     hp.plot->setToolTip(QString());

@@ -183,6 +183,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     output_->setStyleSheet(QStringLiteral("QLabel { color: #08306b; }"));
 
     nbestTable_ = makeTable({tr("#"), tr("translation"), tr("score"), tr("log p"), tr("ends")}, this);
+    nbestTable_->setObjectName(QStringLiteral("nbestList"));
     nbestTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     nbestTable_->setToolTip(tr("score = log p / ((5 + length) / 6)^0.6; "
                                "ends: the hypothesis ended with </s>"));
@@ -199,6 +200,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossHead_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     crossHead_->setToolTip(tr("One head, or the mean over the heads"));
     crossPlot_ = new QCustomPlot(this);
+    crossPlot_->setObjectName(QStringLiteral("crossAttention"));
     crossPlot_->setMinimumSize(320, 260);
     crossHeat_ = makeHeatmap(crossPlot_, true, sequentialGradient());
     crossHeat_.scale->axis()->setLabel(tr("attention weight"));
