@@ -624,7 +624,17 @@ QString AttentionView::hoverText(int h, bool big, QPoint pixel) const
         return {};
     const Heatmap& heat = big ? bigHeat_ : (h == kMeanHead ? meanPlot_.heat : heads_[h].heat);
     int q = 0, k = 0;
-    if (!heatmapCellAt(heat, pixel, &q, &k) || q >= d->rows || k >= d->cols)
+    if (!heatmapCellAt(heat, pixel, &q, &k)) {
+        // Over the tick labels, which show only every k-th token when the tokens are many.
+        if (!heatmapAxisTokenAt(heat, pixel, &q, &k))
+            return {};
+        if (q >= 0 && q < d->rows)
+            return tr("query %1: %2").arg(q + 1).arg(rowLabels_.value(q));
+        if (k >= 0 && k < d->cols)
+            return tr("key %1: %2").arg(k + 1).arg(colLabels_.value(k));
+        return {};
+    }
+    if (q >= d->rows || k >= d->cols)
         return {};
     const QString which = h == kMeanHead ? tr("mean of heads") : tr("head %1").arg(h + 1);
     return tr("%1\nquery %2 (%3) → key %4 (%5)\nweight %6")

@@ -40,7 +40,14 @@ void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(i
                     double lo = 0.0, double hi = 1.0);
 // The cell under a pixel, or false when the pixel is outside the map.
 bool heatmapCellAt(const Heatmap& h, QPoint pixel, int* row, int* col);
-// Axis ticks at integer positions with the given texts (rotated on the x axis when long).
+// The row whose y tick label area (left of the map) or the column whose x tick label area
+// (below it) is under a pixel; the other is set to -1. False elsewhere. Thinned labels (see
+// setTokenTicks) stay reachable by hovering there.
+bool heatmapAxisTokenAt(const Heatmap& h, QPoint pixel, int* row, int* col);
+// Axis ticks at integer positions with the given texts. Only as many labels are shown as fit
+// the axis's length in pixels without overlapping (every k-th, k from the font metrics),
+// recomputed at every layout of the plot (a resize, an export at another size); the x axis's
+// labels are slanted when that shows more of them.
 void setTokenTicks(QCPAxis* axis, const QStringList& labels);
 // Whole-number ticks for an axis that counts positions, dimensions or ids.
 void setIntegerTicks(QCPAxis* axis);

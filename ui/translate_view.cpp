@@ -215,14 +215,25 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     }
     enableHoverReadout(crossPlot_, [this](QCustomPlot*, QPoint p) {
         int r = 0, c = 0;
-        if (!last_ || !heatmapCellAt(crossHeat_, p, &r, &c))
+        if (!last_)
             return QString();
+        auto unknown = [this](const QString& src) {
+            return !last_->copy->srcVocab.contains(src) ? tr(" (unknown: read as <unk>)") : QString();
+        };
+        if (!heatmapCellAt(crossHeat_, p, &r, &c)) {
+            // Over the tick labels, which show only every k-th token when the tokens are many.
+            if (!heatmapAxisTokenAt(crossHeat_, p, &r, &c))
+                return QString();
+            if (r >= 0)
+                return tr("output %1 (step %2)").arg(last_->outputSteps.value(r)).arg(r + 1);
+            const QString src = last_->srcTokens.value(c);
+            return tr("source %1: %2%3").arg(c + 1).arg(src, unknown(src));
+        }
         const QString src = last_->srcTokens.value(c);
-        const bool unk = !last_->copy->srcVocab.contains(src);
         return tr("output %1 (step %2) → source %3%4\nweight %5")
             .arg(last_->outputSteps.value(r))
             .arg(r + 1)
-            .arg(src, unk ? tr(" (unknown: read as <unk>)") : QString())
+            .arg(src, unknown(src))
             .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
     });
     auto* crossExport = makeExportButton(crossPlot_, [this] { return crossCsv(); }, this);
