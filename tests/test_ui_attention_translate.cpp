@@ -1,7 +1,8 @@
 // The attention view draws exactly the probabilities of a real forward pass (rows = queries,
 // columns = keys) and replays recorded steps; the translate view decodes a trained toy model off
 // the GUI thread and reports the translation, n-best list, cross-attention and top-5 tables.
-// Both stay legible on long sentences: tick labels thinned to what fits, every token on hover.
+// Both stay legible on long sentences: tick labels thinned to what fits, every token on hover,
+// titles inside their plots.
 #include "attention_view.h"
 #include "translate_view.h"
 
@@ -46,6 +47,7 @@ private slots:
     void tickLabelsNeverOverlap_data();
     void tickLabelsNeverOverlap();
     void hoverNamesEveryToken();
+    void titlesStayInsideThePlot();
 
 private:
     std::shared_ptr<AttentionRecord> probeRecord(long step);
@@ -465,6 +467,15 @@ QString hoverAt(QCustomPlot* plot, QPointF pixel)
     return text == sentinel ? QString() : text;
 }
 
+QList<QCPTextElement*> titlesOf(QCustomPlot* plot)
+{
+    QList<QCPTextElement*> titles;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (auto* t = qobject_cast<QCPTextElement*>(e))
+            titles << t;
+    return titles;
+}
+
 }  // namespace
 
 void TestUiAttentionTranslate::tickLabelsNeverOverlap_data()
@@ -548,6 +559,35 @@ void TestUiAttentionTranslate::hoverNamesEveryToken()
             }
         }
     }
+}
+
+// The enlarged map's title ("mean of 8 heads · encoder self · layer 1 …") and the small
+// multiples' titles are drawn inside their plots, however narrow.
+void TestUiAttentionTranslate::titlesStayInsideThePlot()
+{
+    AttentionView view;
+    view.addRecord(sentenceRecord(17, 8));
+    for (QSize size : {QSize(1400, 850), QSize(1000, 650), QSize(760, 600)}) {
+        showAt(view, size);
+        for (QCustomPlot* plot : attentionMaps(view)) {
+            const QList<QCPTextElement*> titles = titlesOf(plot);
+            QCOMPARE(titles.size(), 1);
+            QCPTextElement* title = titles.first();
+            QVERIFY(!title->text().isEmpty());
+            const QRect text = QFontMetrics(title->font())
+                                   .boundingRect(title->rect(), title->textFlags(), title->text());
+            QVERIFY2(plot->rect().contains(text),
+                     qPrintable(QStringLiteral("%1 at %2x%3: title \"%4\" drawn at %5,%6 %7x%8 in a "
+                                               "plot of %9x%10")
+                                    .arg(plot->objectName()).arg(size.width()).arg(size.height())
+                                    .arg(title->text()).arg(text.x()).arg(text.y())
+                                    .arg(text.width()).arg(text.height())
+                                    .arg(plot->width()).arg(plot->height())));
+        }
+    }
+    // The full title is still what is said, whatever the line breaks.
+    auto* big = view.findChild<QCustomPlot*>(QStringLiteral("attentionEnlarged"));
+    QVERIFY(titlesOf(big).first()->text().simplified().startsWith(QStringLiteral("mean of 8 heads")));
 }
 
 QTEST_MAIN(TestUiAttentionTranslate)

@@ -145,9 +145,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     bigHeat_.scale->axis()->setLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->setBarWidth(12);
     styleAxes(bigPlot_, kBigPointSize);
-    bigPlot_->plotLayout()->insertRow(0);
-    bigTitle_ = new QCPTextElement(bigPlot_, QString(), pointFont(kBigPointSize + 1, true));
-    bigPlot_->plotLayout()->addElement(0, 0, bigTitle_);
+    bigTitle_ = addTitle(bigPlot_, QString(), pointFont(kBigPointSize));  // spans the colour bar
     enableHoverReadout(bigPlot_, [this](QCustomPlot*, QPoint p) { return hoverText(enlarged_, true, p); });
 
     entropyPlot_ = new QCustomPlot;
@@ -256,10 +254,8 @@ AttentionView::HeadPlot AttentionView::makeHeadPlot(int index)
     l->addWidget(hp.plot);
     hp.heat = makeHeatmap(hp.plot, false, sequentialGradient());
     styleAxes(hp.plot, kSmallPointSize);
-    hp.plot->plotLayout()->insertRow(0);
-    hp.title = new QCPTextElement(hp.plot, QString(), pointFont(kSmallPointSize + 1, true));
+    hp.title = addTitle(hp.plot, QString(), pointFont(kSmallPointSize));
     hp.title->setMargins(QMargins(0, 2, 0, 0));
-    hp.plot->plotLayout()->addElement(0, 0, hp.title);
     enableHoverReadout(hp.plot, [this, index](QCustomPlot*, QPoint p) { return hoverText(index, false, p); });
     connect(hp.plot, &QCustomPlot::mousePress, this, [this, index](QMouseEvent*) {
         enlargeHead(index);

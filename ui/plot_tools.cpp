@@ -213,11 +213,11 @@ QRect tickLabelBounds(const QFontMetrics& fm, const QString& text)
     return fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter, text);
 }
 
-// Fits a plot's token tick labels to its size in pixels. QCustomPlot builds the tick
+// Fits a plot's token tick labels and titles to its size in pixels. QCustomPlot builds the tick
 // vectors while it computes the margins, from the axis rect of the previous layout; so this
 // runs after every layout (afterLayout: replot, and export at another size, which lays out
 // anew), chooses each axis's stride from the final axis length, and lays the plot out again
-// when a stride changed.
+// when a stride or a title changed.
 class LayoutFitter : public QObject {
 public:
     static LayoutFitter* of(QCustomPlot* plot)
@@ -257,6 +257,7 @@ public:
                                    [axis](const TokenAxis& a) { return a.axis == axis; }),
                     axes_.end());
     }
+    void addTitle(QCPTextElement* title) { titles_.push_back(Title{title, title->text(), title->text()}); }
 
 private:
     struct TokenAxis {
@@ -267,6 +268,11 @@ private:
         double rotation = 0;
         QFont font;  // of the cached sizes
         int widest = 0, tallest = 0;
+    };
+    struct Title {
+        QPointer<QCPTextElement> element;
+        QString full;   // as set by the view
+        QString shown;  // as fitted here
     };
 
     explicit LayoutFitter(QCustomPlot* plot) : QObject(plot), plot_(plot)
@@ -287,13 +293,16 @@ private:
         if (fitting_)
             return;
         fitting_ = true;
-        // Drop axes given another ticker since (e.g. setIntegerTicks).
+        // Drop axes given another ticker since (e.g. setIntegerTicks) and deleted titles.
         axes_.erase(std::remove_if(axes_.begin(), axes_.end(),
                                    [](const TokenAxis& a) {
                                        return !a.axis || a.axis->ticker() != a.ticker;
                                    }),
                     axes_.end());
-        bool changed = false;
+        titles_.erase(std::remove_if(titles_.begin(), titles_.end(),
+                                     [](const Title& t) { return !t.element; }),
+                      titles_.end());
+        bool changed = fitTitles();
         for (TokenAxis& a : axes_)
             changed |= fitAxis(a, false);
         // The labels shown set the margins, hence the axes' length: lay out again until the
@@ -366,8 +375,49 @@ private:
         return true;
     }
 
+    // Breaks a title too wide for the plot into lines at " · ", eliding what still does not fit.
+    bool fitTitles()
+    {
+        bool changed = false;
+        for (Title& t : titles_) {
+            QCPTextElement* e = t.element;
+            if (e->text() != t.shown)  // set anew by the view
+                t.full = e->text();
+            const QMargins m = e->margins();
+            const int width = plot_->viewport().width() - m.left() - m.right() - 4;
+            const QFontMetrics fm(e->font());
+            QStringList lines;
+            for (const QString& line : t.full.split(QLatin1Char('\n'))) {
+                if (width <= 0 || fm.horizontalAdvance(line) <= width) {
+                    lines << line;
+                    continue;
+                }
+                const QString sep = QStringLiteral(" · ");
+                QString current;
+                for (const QString& part : line.split(sep)) {
+                    const QString joined = current.isEmpty() ? part : current + sep + part;
+                    if (current.isEmpty() || fm.horizontalAdvance(joined) <= width) {
+                        current = joined;
+                    } else {
+                        lines << fm.elidedText(current, Qt::ElideRight, width);
+                        current = part;
+                    }
+                }
+                lines << fm.elidedText(current, Qt::ElideRight, width);
+            }
+            const QString shown = lines.join(QLatin1Char('\n'));
+            if (shown != e->text()) {
+                e->setText(shown);
+                changed = true;
+            }
+            t.shown = shown;
+        }
+        return changed;
+    }
+
     QCustomPlot* plot_;
     std::vector<TokenAxis> axes_;
+    std::vector<Title> titles_;
     bool fitting_ = false;
 };
 
@@ -535,10 +585,34 @@ QString heatmapCsv(const Heatmap& h, const QString& corner, const QStringList& r
 
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base)
 {
+    QCPLayoutGrid* top = plot->plotLayout();
+    if (top->columnCount() > 1) {
+        // A grid has no spans: in the first column the title would be centred over the axis
+        // rect alone, and pushed past the widget's left edge when wider. So what the plot holds
+        // so far (e.g. the axis rect and its colour bar) moves into a grid of its own, under
+        // a title row as wide as the plot.
+        auto* body = new QCPLayoutGrid;
+        body->setColumnSpacing(top->columnSpacing());
+        body->setRowSpacing(top->rowSpacing());
+        const int rows = top->rowCount(), cols = top->columnCount();
+        const QList<double> colStretch = top->columnStretchFactors();
+        const QList<double> rowStretch = top->rowStretchFactors();
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c)
+                if (QCPLayoutElement* e = top->element(r, c)) {
+                    top->take(e);
+                    body->addElement(r, c, e);
+                }
+        body->setColumnStretchFactors(colStretch);
+        body->setRowStretchFactors(rowStretch);
+        top->simplify();
+        top->addElement(0, 0, body);
+    }
     auto* title =
         new QCPTextElement(plot, text, QFont(base.family(), base.pointSize() + 1, QFont::Bold));
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, title);
+    top->insertRow(0);
+    top->addElement(0, 0, title);
+    LayoutFitter::of(plot)->addTitle(title);
     return title;
 }
 

@@ -67,7 +67,9 @@ void replotIfVisible(QCustomPlot* plot);
 // Replots every queued plot now: before pixels are read (a screenshot, a grab in a test).
 void replotQueuedNow();
 
-// A bold title above the plot.
+// A bold title above the plot, across its whole width (the colour bar's column too). A title
+// wider than the plot is broken into lines at " · " (and elided as a last resort) at every
+// layout, so that it is never cut off at the widget's edge; setText() may be called as usual.
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
 // A plot with its export button in a slim row above it.
 QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
