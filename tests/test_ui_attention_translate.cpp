@@ -2,7 +2,7 @@
 // columns = keys) and replays recorded steps; the translate view decodes a trained toy model off
 // the GUI thread and reports the translation, n-best list, cross-attention and top-5 tables.
 // Both stay legible on long sentences: tick labels thinned to what fits, every token on hover,
-// titles inside their plots.
+// titles inside their plots, a readable n-best table.
 #include "attention_view.h"
 #include "translate_view.h"
 
@@ -48,6 +48,7 @@ private slots:
     void tickLabelsNeverOverlap();
     void hoverNamesEveryToken();
     void titlesStayInsideThePlot();
+    void nbestTranslationColumnIsReadable();
 
 private:
     std::shared_ptr<AttentionRecord> probeRecord(long step);
@@ -588,6 +589,42 @@ void TestUiAttentionTranslate::titlesStayInsideThePlot()
     // The full title is still what is said, whatever the line breaks.
     auto* big = view.findChild<QCustomPlot*>(QStringLiteral("attentionEnlarged"));
     QVERIFY(titlesOf(big).first()->text().simplified().startsWith(QStringLiteral("mean of 8 heads")));
+}
+
+// The n-best table gives the translation the width left by the rank and score columns, which
+// are as wide as their contents, at the sizes the window takes.
+void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
+{
+    TranslateView view;
+    view.setModel(copy());
+    view.setDecoding(true, 4, 4);
+    QSignalSpy done(&view, &TranslateView::translationFinished);
+    view.translate(QStringLiteral("我有一个男朋友"));
+    QVERIFY(done.wait(5000));
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("nbestList"));
+    QVERIFY(table);
+    QHeaderView* header = table->horizontalHeader();
+    for (QSize size : {QSize(1380, 780), QSize(1000, 700), QSize(800, 600)}) {
+        showAt(view, size);
+        const QString where = QStringLiteral("at %1x%2, table %3 px wide")
+                                  .arg(size.width()).arg(size.height()).arg(table->width());
+        const int headerText = QFontMetrics(header->font()).horizontalAdvance(QStringLiteral("translation"));
+        QVERIFY2(table->columnWidth(1) > headerText,
+                 qPrintable(QStringLiteral("%1: translation column %2 px, its header text %3 px")
+                                .arg(where).arg(table->columnWidth(1)).arg(headerText)));
+        // The toy's translations are shown whole at the window's usual sizes.
+        for (int r = 0; r < table->rowCount() && size.width() >= 1000; ++r) {
+            const QString t = table->item(r, 1)->text();
+            QVERIFY2(table->columnWidth(1) > QFontMetrics(table->font()).horizontalAdvance(t),
+                     qPrintable(where + QStringLiteral(": ") + t));
+        }
+    }
+    // In a narrower window an elided translation is whole in its tooltip.
+    for (int r = 0; r < table->rowCount(); ++r)
+        QCOMPARE(table->item(r, 1)->toolTip(), table->item(r, 1)->text());
+    QCOMPARE(header->sectionResizeMode(1), QHeaderView::Stretch);
+    for (int c : {0, 2, 3, 4})
+        QCOMPARE(header->sectionResizeMode(c), QHeaderView::ResizeToContents);
 }
 
 QTEST_MAIN(TestUiAttentionTranslate)

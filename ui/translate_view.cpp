@@ -184,6 +184,10 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
 
     nbestTable_ = makeTable({tr("#"), tr("translation"), tr("score"), tr("log p"), tr("ends")}, this);
     nbestTable_->setObjectName(QStringLiteral("nbestList"));
+    // The translation takes the width the rank, scores and end leave: those are as wide as
+    // their contents (else each keeps the default 100 px, and the translation is squeezed to
+    // a few letters in a narrow window).
+    nbestTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     nbestTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     nbestTable_->setToolTip(tr("score = log p / ((5 + length) / 6)^0.6; "
                                "ends: the hypothesis ended with </s>"));
@@ -493,13 +497,14 @@ bool TranslateView::showResult(std::shared_ptr<const Result> result)
     for (int i = 0; i < nb; ++i) {
         const Hypothesis& h = r.decoded.nbest[i];
         nbestTable_->setItem(i, 0, cell(QString::number(i + 1), right));
-        nbestTable_->setItem(i, 1, cell(detokenize(copy.tgtTokenizer, copy.tgtVocab.decode(h.tokens))));
+        auto* text = cell(detokenize(copy.tgtTokenizer, copy.tgtVocab.decode(h.tokens)));
+        text->setToolTip(text->text());  // whole, when the column elides it
+        nbestTable_->setItem(i, 1, text);
         nbestTable_->setItem(i, 2, cell(QString::number(h.score, 'f', 3), right));
         nbestTable_->setItem(i, 3, cell(QString::number(h.logprob, 'f', 3), right));
         nbestTable_->setItem(i, 4, cell(h.finished ? tr("</s>") : tr("max length"),
                                         Qt::AlignCenter));
     }
-    nbestTable_->resizeColumnToContents(0);
 
     // Top-5 per step: five rows per step, the step cell spanning them.
     topTable_->clearSpans();
