@@ -2,7 +2,7 @@
 // columns = keys) and replays recorded steps; the translate view decodes a trained toy model off
 // the GUI thread and reports the translation, n-best list, cross-attention and top-5 tables.
 // Both stay legible on long sentences: tick labels thinned to what fits, every token on hover,
-// titles inside their plots, a readable n-best table.
+// titles inside their plots, a readable n-best table, no scale on an empty plot.
 #include "attention_view.h"
 #include "translate_view.h"
 
@@ -49,6 +49,7 @@ private slots:
     void hoverNamesEveryToken();
     void titlesStayInsideThePlot();
     void nbestTranslationColumnIsReadable();
+    void emptyCrossAttentionHasNoScale();
 
 private:
     std::shared_ptr<AttentionRecord> probeRecord(long step);
@@ -625,6 +626,42 @@ void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
     QCOMPARE(header->sectionResizeMode(1), QHeaderView::Stretch);
     for (int c : {0, 2, 3, 4})
         QCOMPARE(header->sectionResizeMode(c), QHeaderView::ResizeToContents);
+}
+
+// Before any translation the cross-attention plot shows no colour scale (there is nothing to
+// read on it) but says what to do; a translation brings the 0–1 scale back.
+void TestUiAttentionTranslate::emptyCrossAttentionHasNoScale()
+{
+    TranslateView view;
+    view.setModel(copy());
+    showAt(view, QSize(1380, 780));
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("crossAttention"));
+    QVERIFY(plot);
+    QCPColorScale* scale = nullptr;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (auto* s = qobject_cast<QCPColorScale*>(e))
+            scale = s;
+    QVERIFY(scale);
+    auto placeholderShown = [plot] {
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+                if (t->realVisibility()
+                    && t->text().simplified().contains(QStringLiteral("Translate a sentence")))
+                    return true;
+        return false;
+    };
+    QVERIFY2(!scale->realVisibility(),
+             qPrintable(QStringLiteral("an empty plot shows a colour scale %1–%2")
+                            .arg(scale->dataRange().lower).arg(scale->dataRange().upper)));
+    QVERIFY(placeholderShown());
+
+    QSignalSpy done(&view, &TranslateView::translationFinished);
+    view.translate(QStringLiteral("我有一个好朋友"));
+    QVERIFY(done.wait(5000));
+    ui::replotQueuedNow();
+    QVERIFY(scale->realVisibility());
+    QCOMPARE(scale->dataRange(), QCPRange(0, 1));
+    QVERIFY(!placeholderShown());
 }
 
 QTEST_MAIN(TestUiAttentionTranslate)

@@ -492,6 +492,25 @@ void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(i
                     double hi)
 {
     QCustomPlot* plot = h.map->parentPlot();
+    if (rows <= 0 || cols <= 0) {
+        // Nothing to show: no cells, no ticks, and no colour bar to read them by.
+        h.rows = h.cols = 0;
+        h.map->data()->clear();
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+            setTokenTicks(axis, {});
+            axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+            axis->setRange(0, 1);
+        }
+        if (h.scale)
+            h.scale->setVisible(false);
+        if (h.placeholder)
+            h.placeholder->setVisible(true);
+        return;
+    }
+    if (h.scale)
+        h.scale->setVisible(true);
+    if (h.placeholder)
+        h.placeholder->setVisible(false);
     h.rows = rows;
     h.cols = cols;
     QCPColorMapData* data = h.map->data();
@@ -525,6 +544,23 @@ bool heatmapCellAt(const Heatmap& h, QPoint pixel, int* row, int* col)
     *row = r;
     *col = c;
     return true;
+}
+
+void setHeatmapPlaceholder(Heatmap& h, const QString& text)
+{
+    QCustomPlot* plot = h.map->parentPlot();
+    if (!h.placeholder) {
+        h.placeholder = new QCPItemText(plot);
+        h.placeholder->setClipToAxisRect(false);
+        h.placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+        h.placeholder->position->setAxisRect(plot->axisRect());
+        h.placeholder->position->setCoords(0.5, 0.5);
+        h.placeholder->setPositionAlignment(Qt::AlignCenter);
+        h.placeholder->setTextAlignment(Qt::AlignCenter);
+        h.placeholder->setColor(QColor(110, 110, 110));
+    }
+    h.placeholder->setText(text);
+    h.placeholder->setVisible(h.rows == 0 || h.cols == 0);
 }
 
 bool heatmapAxisTokenAt(const Heatmap& h, QPoint pixel, int* row, int* col)

@@ -31,13 +31,18 @@ QCPColorGradient divergingGradient();
 struct Heatmap {
     QCPColorMap* map = nullptr;
     QCPColorScale* scale = nullptr;  // null when made without a colour bar
+    QCPItemText* placeholder = nullptr;  // shown while the map is empty; see setHeatmapPlaceholder
     int rows = 0, cols = 0;
 };
 Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradient& gradient);
 // values(r, c) for r < rows, c < cols. rowLabels/colLabels may be empty (numbers are shown).
+// With no cells (rows or cols 0) the map is empty: no ticks, the colour bar hidden (an empty
+// map has no scale to read) and the placeholder, if any, shown.
 void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(int, int)>& values,
                     const QStringList& rowLabels = {}, const QStringList& colLabels = {},
                     double lo = 0.0, double hi = 1.0);
+// The text shown in the middle of the plot while the map is empty (e.g. what to do to fill it).
+void setHeatmapPlaceholder(Heatmap& h, const QString& text);
 // The cell under a pixel, or false when the pixel is outside the map.
 bool heatmapCellAt(const Heatmap& h, QPoint pixel, int* row, int* col);
 // The row whose y tick label area (left of the map) or the column whose x tick label area

@@ -209,6 +209,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossHeat_ = makeHeatmap(crossPlot_, true, sequentialGradient());
     crossHeat_.scale->axis()->setLabel(tr("attention weight"));
     crossHeat_.scale->setBarWidth(12);
+    setHeatmapPlaceholder(crossHeat_, tr("Translate a sentence\nto see its cross-attention"));
     crossPlot_->xAxis->setLabel(tr("source token (key)"));
     crossPlot_->yAxis->setLabel(tr("output token (query)"));
     for (QCPAxis* a : {crossPlot_->xAxis, crossPlot_->yAxis}) {
@@ -293,6 +294,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     connect(input_, &QLineEdit::returnPressed, this, &TranslateView::onTranslateClicked);
     connect(crossLayer_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
     connect(crossHead_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
+    drawCross();  // empty: the placeholder, no colour scale
     setMessage(tr("Type a sentence and press Enter. Translation uses a copy of the current "
                   "weights, so training goes on meanwhile."),
                false);
