@@ -526,6 +526,9 @@ void TestUiAttentionTranslate::tickLabelsNeverOverlap()
     // Short sentences keep every label on the enlarged map.
     if (tokens <= 7)
         QCOMPARE(plots.last()->yAxis->tickVectorLabels().size(), tokens);
+    // The frame's far sides tick no second scale of their own.
+    for (QCustomPlot* plot : plots)
+        QVERIFY2(!plot->xAxis2->ticks() && !plot->yAxis2->ticks(), qPrintable(plot->objectName()));
 }
 
 // Thinned labels lose no token: the tooltip at a cell's centre names its query and key tokens,

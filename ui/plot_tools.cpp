@@ -457,6 +457,10 @@ Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradie
     h.map->setGradient(gradient);
     plot->yAxis->setRangeReversed(true);  // row 0 at the top, as a matrix is read
     plot->axisRect()->setupFullAxesBox(false);
+    // The box's far sides are a frame: with ranges of their own (0–5) their ticks would be a
+    // second scale that matches no row or column.
+    plot->xAxis2->setTicks(false);
+    plot->yAxis2->setTicks(false);
     if (withColorScale) {
         h.scale = new QCPColorScale(plot);
         plot->plotLayout()->addElement(0, 1, h.scale);
