@@ -1,14 +1,21 @@
 // The attention view draws exactly the probabilities of a real forward pass (rows = queries,
 // columns = keys) and replays recorded steps; the translate view decodes a trained toy model off
 // the GUI thread and reports the translation, n-best list, cross-attention and top-5 tables.
+// Both stay legible on long sentences: tick labels thinned to what fits, every token on hover,
+// titles inside their plots, a readable n-best table, no scale on an empty plot.
 #include "attention_view.h"
 #include "translate_view.h"
 
 #include "text/tasks.h"
 #include "train/trainer.h"
 
+#include <QApplication>
+#include <QHeaderView>
+#include <QPainterPath>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTimer>
+#include <QToolTip>
 #include <QTest>
 
 
@@ -18,6 +25,7 @@
 using namespace as;
 using as::ui::AttentionView;
 using as::ui::TranslateView;
+namespace ui = as::ui;
 
 class TestUiAttentionTranslate : public QObject {
     Q_OBJECT
@@ -36,6 +44,12 @@ private slots:
     void longInputIsCut();
     void staleResultIsDropped();
     void modelWantedIsAnswered();
+    void tickLabelsNeverOverlap_data();
+    void tickLabelsNeverOverlap();
+    void hoverNamesEveryToken();
+    void titlesStayInsideThePlot();
+    void nbestTranslationColumnIsReadable();
+    void emptyCrossAttentionHasNoScale();
 
 private:
     std::shared_ptr<AttentionRecord> probeRecord(long step);
@@ -335,6 +349,322 @@ void TestUiAttentionTranslate::modelWantedIsAnswered()
     QVERIFY(done.wait(5000));
     QCOMPARE(asked, 1);
     QCOMPARE(view.lastTranslation(), QStringLiteral("I have zero girl friend."));
+}
+
+// ---- Legibility on long sentences -------------------------------------------------------------
+
+namespace {
+
+// A record of an n-token sentence with `heads` heads of encoder self-attention (one layer), its
+// tokens of the kinds a Chinese→English model meets: single characters, words, <unk>.
+std::shared_ptr<AttentionRecord> sentenceRecord(int n, int heads)
+{
+    static const QStringList words = QString::fromUtf8(
+        "我 有 一个 好 朋友 <unk> 委员会 的 报告 。 中华人民共和国 和 ， international 在 "
+        "会议 上").split(QLatin1Char(' '));
+    auto r = std::make_shared<AttentionRecord>();
+    r->step = 1000;
+    for (int i = 0; i < n; ++i)
+        r->srcTokens << words[i % words.size()];
+    r->tgtTokens = QStringList{QStringLiteral("<s>")};
+    r->heads = heads;
+    Mat<float> m(heads * n, n);
+    for (int h = 0; h < heads; ++h)
+        for (int q = 0; q < n; ++q) {
+            double sum = 0;
+            for (int k = 0; k < n; ++k) {
+                const int d = std::abs(k - (q + h) % n);
+                m(h * n + q, k) = float(std::exp(-0.5 * d));
+                sum += m(h * n + q, k);
+            }
+            for (int k = 0; k < n; ++k)
+                m(h * n + q, k) = float(m(h * n + q, k) / sum);
+        }
+    r->encoderSelf.push_back(m);
+    return r;
+}
+
+// The tick labels drawn on a bottom or left axis, each as the polygon QCustomPlot draws it in
+// (QCPAxisPainterPrivate: upright labels centred on the tick, slanted ones turning about the
+// middle of their left side, left-axis labels right-aligned and centred on the tick); the
+// distance from the axis line is the same for all and left out.
+QList<QPolygonF> tickLabelShapes(QCPAxis* axis)
+{
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    const QFontMetrics fm(axis->tickLabelFont());
+    const double angle = axis->tickLabelRotation();
+    QList<QPolygonF> shapes;
+    for (int i = 0; i < ticks.size(); ++i) {
+        const QRect b = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter, labels[i]);
+        const double w = b.width(), h = b.height();
+        const double p = axis->coordToPixel(ticks[i]);
+        QTransform t;
+        if (axis->orientation() == Qt::Horizontal) {
+            if (qFuzzyIsNull(angle)) {
+                t.translate(p - w / 2, 0);
+            } else {
+                t.translate(p + std::sin(angle * M_PI / 180) * h / 2, 0);
+                t.rotate(angle);
+            }
+        } else {
+            t.translate(-w, p - h / 2);
+        }
+        shapes << t.map(QPolygonF(QRectF(0, 0, w, h)));
+    }
+    return shapes;
+}
+
+// The first pair of labels on the axis whose drawn shapes overlap, as "a / b"; empty if none.
+QString overlappingLabels(QCPAxis* axis)
+{
+    const QList<QPolygonF> shapes = tickLabelShapes(axis);
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (int i = 0; i < shapes.size(); ++i)
+        for (int j = i + 1; j < shapes.size(); ++j) {
+            QPainterPath a, b;
+            a.addPolygon(shapes[i]);
+            b.addPolygon(shapes[j]);
+            const QRectF common = a.intersected(b).boundingRect();
+            if (common.width() * common.height() > 0.5)
+                return QStringLiteral("%1 (at %2) / %3 (at %4)")
+                    .arg(labels[i]).arg(axis->tickVector()[i])
+                    .arg(labels[j]).arg(axis->tickVector()[j]);
+        }
+    return {};
+}
+
+QList<QCustomPlot*> attentionMaps(AttentionView& view)
+{
+    QList<QCustomPlot*> plots;
+    for (int h = 1; h <= view.headCount(); ++h)
+        plots << view.findChild<QCustomPlot*>(QStringLiteral("attentionHead%1").arg(h));
+    plots << view.findChild<QCustomPlot*>(QStringLiteral("attentionHeadMean"))
+          << view.findChild<QCustomPlot*>(QStringLiteral("attentionEnlarged"));
+    return plots;
+}
+
+// Lays the widget out at `size` and replots every plot in it, as the screen would show it.
+void showAt(QWidget& w, QSize size)
+{
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCoreApplication::processEvents();
+    ui::replotQueuedNow();
+    for (QCustomPlot* p : w.findChildren<QCustomPlot*>())
+        p->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+// What the plot's tooltip says with the mouse at `pixel` (empty: none). A tooltip being hidden
+// stays visible a moment with its old text: a sentinel tells "hidden" from "shown".
+QString hoverAt(QCustomPlot* plot, QPointF pixel)
+{
+    const QString sentinel = QStringLiteral("(no hover text)");
+    QToolTip::showText(plot->mapToGlobal(QPoint(0, 0)), sentinel, plot);
+    QMouseEvent move(QEvent::MouseMove, pixel, plot->mapToGlobal(pixel), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(plot, &move);
+    const QString text = QToolTip::isVisible() ? QToolTip::text() : QString();
+    return text == sentinel ? QString() : text;
+}
+
+QList<QCPTextElement*> titlesOf(QCustomPlot* plot)
+{
+    QList<QCPTextElement*> titles;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (auto* t = qobject_cast<QCPTextElement*>(e))
+            titles << t;
+    return titles;
+}
+
+}  // namespace
+
+void TestUiAttentionTranslate::tickLabelsNeverOverlap_data()
+{
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<QSize>("size");
+    for (int n : {7, 17, 60})
+        for (QSize s : {QSize(1400, 850), QSize(1000, 650)})
+            QTest::addRow("%d tokens, %dx%d", n, s.width(), s.height()) << n << s;
+}
+
+// A 17- or 60-token sentence on the small multiples (one map per head) and the enlarged map:
+// the tick labels shown are thinned to what fits, at every size, and never overlap.
+void TestUiAttentionTranslate::tickLabelsNeverOverlap()
+{
+    QFETCH(int, tokens);
+    QFETCH(QSize, size);
+    AttentionView view;
+    view.addRecord(sentenceRecord(tokens, 8));
+    showAt(view, QSize(1400, 850));
+    showAt(view, size);  // and again after a resize
+    const QList<QCustomPlot*> plots = attentionMaps(view);
+    QCOMPARE(plots.size(), 8 + 2);
+    for (QCustomPlot* plot : plots) {
+        QVERIFY(plot);
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+            const QString where = QStringLiteral("%1, %2 axis (%3 px for %4 tokens)")
+                                      .arg(plot->objectName(), axis == plot->xAxis ? "x" : "y")
+                                      .arg(axis == plot->xAxis ? plot->axisRect()->width()
+                                                               : plot->axisRect()->height())
+                                      .arg(tokens);
+            const QVector<QString> shown = axis->tickVectorLabels();
+            QVERIFY2(!shown.isEmpty(), qPrintable(where));
+            QVERIFY2(overlappingLabels(axis).isEmpty(),
+                     qPrintable(where + QStringLiteral(": ") + overlappingLabels(axis)));
+            // Every k-th token from the first, each at its own cell.
+            const int k = shown.size() > 1 ? int(axis->tickVector()[1]) : tokens;
+            QVERIFY2(k >= 1, qPrintable(where));
+            QCOMPARE(shown.size(), (tokens + k - 1) / k);
+            for (int i = 0; i < shown.size(); ++i) {
+                QCOMPARE(axis->tickVector()[i], double(i * k));
+                QCOMPARE(shown[i], view.colLabels(0)[i * k]);
+            }
+        }
+    }
+    // Short sentences keep every label on the enlarged map.
+    if (tokens <= 7)
+        QCOMPARE(plots.last()->yAxis->tickVectorLabels().size(), tokens);
+    // The frame's far sides tick no second scale of their own.
+    for (QCustomPlot* plot : plots)
+        QVERIFY2(!plot->xAxis2->ticks() && !plot->yAxis2->ticks(), qPrintable(plot->objectName()));
+}
+
+// Thinned labels lose no token: the tooltip at a cell's centre names its query and key tokens,
+// and over the tick labels' strip it names the row's or column's token.
+void TestUiAttentionTranslate::hoverNamesEveryToken()
+{
+    for (int n : {17, 60}) {
+        AttentionView view;
+        view.addRecord(sentenceRecord(n, 8));
+        showAt(view, QSize(1400, 850));
+        const QStringList tokens = view.colLabels(0);
+        for (QCustomPlot* plot : attentionMaps(view)) {
+            const QString name = plot->objectName();
+            const QRect rect = plot->axisRect()->rect();
+            for (int i = 0; i < n; ++i) {
+                // Each token once as a query (row i) and once as a key (column i).
+                for (const QPoint cell : {QPoint((i * 7 + 3) % n, i), QPoint(i, (i * 5 + 1) % n)}) {
+                    const int k = cell.x(), q = cell.y();
+                    const QPointF centre(plot->xAxis->coordToPixel(k), plot->yAxis->coordToPixel(q));
+                    const QString text = hoverAt(plot, centre);
+                    QVERIFY2(text.contains(QStringLiteral("query %1 (%2)").arg(tokens[q]).arg(q + 1))
+                                 && text.contains(QStringLiteral("key %1 (%2)").arg(tokens[k]).arg(k + 1))
+                                 && text.contains(QStringLiteral("weight")),
+                             qPrintable(QStringLiteral("%1, cell (%2, %3): \"%4\"")
+                                            .arg(name).arg(q).arg(k).arg(text)));
+                }
+                const QString row = hoverAt(plot, QPointF(rect.left() - 4, plot->yAxis->coordToPixel(i)));
+                QVERIFY2(row == QStringLiteral("query %1: %2").arg(i + 1).arg(tokens[i]),
+                         qPrintable(QStringLiteral("%1, row %2: \"%3\"").arg(name).arg(i).arg(row)));
+                const QString col = hoverAt(plot, QPointF(plot->xAxis->coordToPixel(i), rect.bottom() + 4));
+                QVERIFY2(col == QStringLiteral("key %1: %2").arg(i + 1).arg(tokens[i]),
+                         qPrintable(QStringLiteral("%1, column %2: \"%3\"").arg(name).arg(i).arg(col)));
+            }
+        }
+    }
+}
+
+// The enlarged map's title ("mean of 8 heads · encoder self · layer 1 …") and the small
+// multiples' titles are drawn inside their plots, however narrow.
+void TestUiAttentionTranslate::titlesStayInsideThePlot()
+{
+    AttentionView view;
+    view.addRecord(sentenceRecord(17, 8));
+    for (QSize size : {QSize(1400, 850), QSize(1000, 650), QSize(760, 600)}) {
+        showAt(view, size);
+        for (QCustomPlot* plot : attentionMaps(view)) {
+            const QList<QCPTextElement*> titles = titlesOf(plot);
+            QCOMPARE(titles.size(), 1);
+            QCPTextElement* title = titles.first();
+            QVERIFY(!title->text().isEmpty());
+            const QRect text = QFontMetrics(title->font())
+                                   .boundingRect(title->rect(), title->textFlags(), title->text());
+            QVERIFY2(plot->rect().contains(text),
+                     qPrintable(QStringLiteral("%1 at %2x%3: title \"%4\" drawn at %5,%6 %7x%8 in a "
+                                               "plot of %9x%10")
+                                    .arg(plot->objectName()).arg(size.width()).arg(size.height())
+                                    .arg(title->text()).arg(text.x()).arg(text.y())
+                                    .arg(text.width()).arg(text.height())
+                                    .arg(plot->width()).arg(plot->height())));
+        }
+    }
+    // The full title is still what is said, whatever the line breaks.
+    auto* big = view.findChild<QCustomPlot*>(QStringLiteral("attentionEnlarged"));
+    QVERIFY(titlesOf(big).first()->text().simplified().startsWith(QStringLiteral("mean of 8 heads")));
+}
+
+// The n-best table gives the translation the width left by the rank and score columns, which
+// are as wide as their contents, at the sizes the window takes.
+void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
+{
+    TranslateView view;
+    view.setModel(copy());
+    view.setDecoding(true, 4, 4);
+    QSignalSpy done(&view, &TranslateView::translationFinished);
+    view.translate(QStringLiteral("我有一个男朋友"));
+    QVERIFY(done.wait(5000));
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("nbestList"));
+    QVERIFY(table);
+    QHeaderView* header = table->horizontalHeader();
+    for (QSize size : {QSize(1380, 780), QSize(1000, 700), QSize(800, 600)}) {
+        showAt(view, size);
+        const QString where = QStringLiteral("at %1x%2, table %3 px wide")
+                                  .arg(size.width()).arg(size.height()).arg(table->width());
+        const int headerText = QFontMetrics(header->font()).horizontalAdvance(QStringLiteral("translation"));
+        QVERIFY2(table->columnWidth(1) > headerText,
+                 qPrintable(QStringLiteral("%1: translation column %2 px, its header text %3 px")
+                                .arg(where).arg(table->columnWidth(1)).arg(headerText)));
+        // The toy's translations are shown whole at the window's usual sizes.
+        for (int r = 0; r < table->rowCount() && size.width() >= 1000; ++r) {
+            const QString t = table->item(r, 1)->text();
+            QVERIFY2(table->columnWidth(1) > QFontMetrics(table->font()).horizontalAdvance(t),
+                     qPrintable(where + QStringLiteral(": ") + t));
+        }
+    }
+    // In a narrower window an elided translation is whole in its tooltip.
+    for (int r = 0; r < table->rowCount(); ++r)
+        QCOMPARE(table->item(r, 1)->toolTip(), table->item(r, 1)->text());
+    QCOMPARE(header->sectionResizeMode(1), QHeaderView::Stretch);
+    for (int c : {0, 2, 3, 4})
+        QCOMPARE(header->sectionResizeMode(c), QHeaderView::ResizeToContents);
+}
+
+// Before any translation the cross-attention plot shows no colour scale (there is nothing to
+// read on it) but says what to do; a translation brings the 0–1 scale back.
+void TestUiAttentionTranslate::emptyCrossAttentionHasNoScale()
+{
+    TranslateView view;
+    view.setModel(copy());
+    showAt(view, QSize(1380, 780));
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("crossAttention"));
+    QVERIFY(plot);
+    QCPColorScale* scale = nullptr;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (auto* s = qobject_cast<QCPColorScale*>(e))
+            scale = s;
+    QVERIFY(scale);
+    auto placeholderShown = [plot] {
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+                if (t->realVisibility()
+                    && t->text().simplified().contains(QStringLiteral("Translate a sentence")))
+                    return true;
+        return false;
+    };
+    QVERIFY2(!scale->realVisibility(),
+             qPrintable(QStringLiteral("an empty plot shows a colour scale %1–%2")
+                            .arg(scale->dataRange().lower).arg(scale->dataRange().upper)));
+    QVERIFY(placeholderShown());
+
+    QSignalSpy done(&view, &TranslateView::translationFinished);
+    view.translate(QStringLiteral("我有一个好朋友"));
+    QVERIFY(done.wait(5000));
+    ui::replotQueuedNow();
+    QVERIFY(scale->realVisibility());
+    QCOMPARE(scale->dataRange(), QCPRange(0, 1));
+    QVERIFY(!placeholderShown());
 }
 
 QTEST_MAIN(TestUiAttentionTranslate)

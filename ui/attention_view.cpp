@@ -137,6 +137,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     meanPlot_ = makeHeadPlot(kMeanHead);
 
     bigPlot_ = new QCustomPlot;
+    bigPlot_->setObjectName(QStringLiteral("attentionEnlarged"));
     bigPlot_->setMinimumSize(320, 300);
     bigHeat_ = makeHeatmap(bigPlot_, true, sequentialGradient());
     bigHeat_.scale->axis()->setLabel(tr("attention weight"));
@@ -144,9 +145,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     bigHeat_.scale->axis()->setLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->setBarWidth(12);
     styleAxes(bigPlot_, kBigPointSize);
-    bigPlot_->plotLayout()->insertRow(0);
-    bigTitle_ = new QCPTextElement(bigPlot_, QString(), pointFont(kBigPointSize + 1, true));
-    bigPlot_->plotLayout()->addElement(0, 0, bigTitle_);
+    bigTitle_ = addTitle(bigPlot_, QString(), pointFont(kBigPointSize));  // spans the colour bar
     enableHoverReadout(bigPlot_, [this](QCustomPlot*, QPoint p) { return hoverText(enlarged_, true, p); });
 
     entropyPlot_ = new QCustomPlot;
@@ -247,16 +246,16 @@ AttentionView::HeadPlot AttentionView::makeHeadPlot(int index)
     l->setContentsMargins(2, 2, 2, 2);
     hp.frame = frame;
     hp.plot = new QCustomPlot(frame);
+    hp.plot->setObjectName(index == kMeanHead ? QStringLiteral("attentionHeadMean")
+                                              : QStringLiteral("attentionHead%1").arg(index + 1));
     hp.plot->setMinimumSize(150, 170);
     hp.plot->setCursor(Qt::PointingHandCursor);
     hp.plot->setToolTip(QString());
     l->addWidget(hp.plot);
     hp.heat = makeHeatmap(hp.plot, false, sequentialGradient());
     styleAxes(hp.plot, kSmallPointSize);
-    hp.plot->plotLayout()->insertRow(0);
-    hp.title = new QCPTextElement(hp.plot, QString(), pointFont(kSmallPointSize + 1, true));
+    hp.title = addTitle(hp.plot, QString(), pointFont(kSmallPointSize));
     hp.title->setMargins(QMargins(0, 2, 0, 0));
-    hp.plot->plotLayout()->addElement(0, 0, hp.title);
     enableHoverReadout(hp.plot, [this, index](QCustomPlot*, QPoint p) { return hoverText(index, false, p); });
     connect(hp.plot, &QCustomPlot::mousePress, this, [this, index](QMouseEvent*) {
         enlargeHead(index);
@@ -605,7 +604,17 @@ QString AttentionView::hoverText(int h, bool big, QPoint pixel) const
         return {};
     const Heatmap& heat = big ? bigHeat_ : (h == kMeanHead ? meanPlot_.heat : heads_[h].heat);
     int q = 0, k = 0;
-    if (!heatmapCellAt(heat, pixel, &q, &k) || q >= d->rows || k >= d->cols)
+    if (!heatmapCellAt(heat, pixel, &q, &k)) {
+        // Over the tick labels, which show only every k-th token when the tokens are many.
+        if (!heatmapAxisTokenAt(heat, pixel, &q, &k))
+            return {};
+        if (q >= 0 && q < d->rows)
+            return tr("query %1: %2").arg(q + 1).arg(rowLabels_.value(q));
+        if (k >= 0 && k < d->cols)
+            return tr("key %1: %2").arg(k + 1).arg(colLabels_.value(k));
+        return {};
+    }
+    if (q >= d->rows || k >= d->cols)
         return {};
     const QString which = h == kMeanHead ? tr("mean of heads") : tr("head %1").arg(h + 1);
     return tr("%1\nquery %2 (%3) → key %4 (%5)\nweight %6")

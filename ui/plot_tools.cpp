@@ -12,8 +12,10 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace as::ui {
 
@@ -199,6 +201,228 @@ QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, Q
     return button;
 }
 
+namespace {
+
+constexpr char kFitter[] = "as_layoutFitter";
+constexpr double kSlant = 60.0;  // degrees: x tick labels when upright ones would be thinned more
+constexpr double kLabelGap = 2.0;  // pixels between neighbouring tick labels, at least
+
+// What QCustomPlot measures a tick label as (QCPAxisPainterPrivate::getTickLabelData).
+QRect tickLabelBounds(const QFontMetrics& fm, const QString& text)
+{
+    return fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter, text);
+}
+
+// Fits a plot's token tick labels and titles to its size in pixels. QCustomPlot builds the tick
+// vectors while it computes the margins, from the axis rect of the previous layout; so this
+// runs after every layout (afterLayout: replot, and export at another size, which lays out
+// anew), chooses each axis's stride from the final axis length, and lays the plot out again
+// when a stride or a title changed.
+class LayoutFitter : public QObject {
+public:
+    static LayoutFitter* of(QCustomPlot* plot)
+    {
+        if (auto* f = plot->property(kFitter).value<QObject*>())
+            return static_cast<LayoutFitter*>(f);  // set only here
+        auto* f = new LayoutFitter(plot);
+        plot->setProperty(kFitter, QVariant::fromValue(static_cast<QObject*>(f)));
+        return f;
+    }
+
+    void setLabels(QCPAxis* axis, const QStringList& labels,
+                   const QSharedPointer<QCPAxisTickerText>& ticker)
+    {
+        TokenAxis* a = find(axis);
+        if (!a) {
+            axes_.push_back(TokenAxis{});
+            a = &axes_.back();
+            a->axis = axis;
+        }
+        a->labels = labels;
+        a->ticker = ticker;
+        a->stride = 0;  // fill the new ticker
+        a->font = QFont();
+        a->widest = a->tallest = 0;
+        fitAxis(*a, false);
+    }
+    // The axis shows these labels already (a new snapshot of the same sentence).
+    bool shows(QCPAxis* axis, const QStringList& labels)
+    {
+        const TokenAxis* a = find(axis);
+        return a && a->axis->ticker() == a->ticker && a->labels == labels;
+    }
+    void forget(QCPAxis* axis)
+    {
+        axes_.erase(std::remove_if(axes_.begin(), axes_.end(),
+                                   [axis](const TokenAxis& a) { return a.axis == axis; }),
+                    axes_.end());
+    }
+    void addTitle(QCPTextElement* title) { titles_.push_back(Title{title, title->text(), title->text()}); }
+
+private:
+    struct TokenAxis {
+        QPointer<QCPAxis> axis;
+        QStringList labels;
+        QSharedPointer<QCPAxisTickerText> ticker;  // ours while the axis still uses it
+        int stride = 0;  // every stride-th label is shown; 0: not filled yet
+        double rotation = 0;
+        QFont font;  // of the cached sizes
+        int widest = 0, tallest = 0;
+    };
+    struct Title {
+        QPointer<QCPTextElement> element;
+        QString full;   // as set by the view
+        QString shown;  // as fitted here
+    };
+
+    explicit LayoutFitter(QCustomPlot* plot) : QObject(plot), plot_(plot)
+    {
+        connect(plot, &QCustomPlot::afterLayout, this, [this] { fit(); });
+    }
+
+    TokenAxis* find(QCPAxis* axis)
+    {
+        for (TokenAxis& a : axes_)
+            if (a.axis == axis)
+                return &a;
+        return nullptr;
+    }
+
+    void fit()
+    {
+        if (fitting_)
+            return;
+        fitting_ = true;
+        // Drop axes given another ticker since (e.g. setIntegerTicks) and deleted titles.
+        axes_.erase(std::remove_if(axes_.begin(), axes_.end(),
+                                   [](const TokenAxis& a) {
+                                       return !a.axis || a.axis->ticker() != a.ticker;
+                                   }),
+                    axes_.end());
+        titles_.erase(std::remove_if(titles_.begin(), titles_.end(),
+                                     [](const Title& t) { return !t.element; }),
+                      titles_.end());
+        bool changed = fitTitles();
+        for (TokenAxis& a : axes_)
+            changed |= fitAxis(a, false);
+        // The labels shown set the margins, hence the axes' length: lay out again until the
+        // strides hold. Strides only grow from here on, so this ends; and the last layout's
+        // axes have at least the room their labels need.
+        for (int pass = 0; changed && pass < 16; ++pass) {
+            relayout();
+            changed = false;
+            for (TokenAxis& a : axes_)
+                changed |= fitAxis(a, true);
+        }
+        if (changed)
+            relayout();
+        fitting_ = false;
+    }
+
+    void relayout()
+    {
+        QCPLayoutGrid* layout = plot_->plotLayout();
+        layout->update(QCPLayoutElement::upPreparation);
+        layout->update(QCPLayoutElement::upMargins);
+        layout->update(QCPLayoutElement::upLayout);
+    }
+
+    // Chooses the stride (and on the x axis, upright or slanted labels) from the axis's length
+    // in pixels; growOnly keeps the orientation and never shows more labels than now.
+    bool fitAxis(TokenAxis& a, bool growOnly)
+    {
+        const int n = int(a.labels.size());
+        const QFont font = a.axis->tickLabelFont();
+        if (a.font != font || a.widest == 0) {
+            const QFontMetrics fm(font);
+            a.font = font;
+            a.widest = a.tallest = 1;
+            for (const QString& l : a.labels) {
+                const QRect r = tickLabelBounds(fm, l);
+                a.widest = std::max(a.widest, r.width());
+                a.tallest = std::max(a.tallest, r.height());
+            }
+        }
+        const double cell = std::abs(a.axis->coordToPixel(1.0) - a.axis->coordToPixel(0.0));
+        auto strideFor = [&](double extent) {
+            if (!(cell > 0.5))  // not laid out yet
+                return 1;
+            return std::clamp(int(std::ceil((extent + kLabelGap) / cell)), 1, std::max(n, 1));
+        };
+        double rotation = 0;
+        int stride = 0;
+        if (a.axis->orientation() == Qt::Vertical) {
+            stride = strideFor(a.tallest);  // upright labels, one above the other
+        } else {
+            // Upright labels are centred under their ticks: neighbours are apart by the widest.
+            // Slanted ones are parallel: they are apart by their height across the slant.
+            const int upright = strideFor(a.widest);
+            const int slanted = strideFor(a.tallest / std::sin(kSlant * M_PI / 180.0));
+            rotation = growOnly ? a.rotation : (upright <= slanted ? 0.0 : kSlant);
+            stride = rotation == 0.0 ? upright : slanted;
+        }
+        if (growOnly)
+            stride = std::max(stride, a.stride);
+        if (stride == a.stride && rotation == a.rotation
+            && a.axis->tickLabelRotation() == rotation)
+            return false;
+        a.stride = stride;
+        a.rotation = rotation;
+        a.ticker->clear();
+        for (int i = 0; i < n; i += stride)
+            a.ticker->addTick(i, a.labels[i]);
+        a.axis->setTickLabelRotation(rotation);
+        return true;
+    }
+
+    // Breaks a title too wide for the plot into lines at " · ", eliding what still does not fit.
+    bool fitTitles()
+    {
+        bool changed = false;
+        for (Title& t : titles_) {
+            QCPTextElement* e = t.element;
+            if (e->text() != t.shown)  // set anew by the view
+                t.full = e->text();
+            const QMargins m = e->margins();
+            const int width = plot_->viewport().width() - m.left() - m.right() - 4;
+            const QFontMetrics fm(e->font());
+            QStringList lines;
+            for (const QString& line : t.full.split(QLatin1Char('\n'))) {
+                if (width <= 0 || fm.horizontalAdvance(line) <= width) {
+                    lines << line;
+                    continue;
+                }
+                const QString sep = QStringLiteral(" · ");
+                QString current;
+                for (const QString& part : line.split(sep)) {
+                    const QString joined = current.isEmpty() ? part : current + sep + part;
+                    if (current.isEmpty() || fm.horizontalAdvance(joined) <= width) {
+                        current = joined;
+                    } else {
+                        lines << fm.elidedText(current, Qt::ElideRight, width);
+                        current = part;
+                    }
+                }
+                lines << fm.elidedText(current, Qt::ElideRight, width);
+            }
+            const QString shown = lines.join(QLatin1Char('\n'));
+            if (shown != e->text()) {
+                e->setText(shown);
+                changed = true;
+            }
+            t.shown = shown;
+        }
+        return changed;
+    }
+
+    QCustomPlot* plot_;
+    std::vector<TokenAxis> axes_;
+    std::vector<Title> titles_;
+    bool fitting_ = false;
+};
+
+}  // namespace
+
 QCPColorGradient sequentialGradient()
 {
     // White to deep blue: weights near 0 recede, strong attention stands out.
@@ -233,6 +457,10 @@ Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradie
     h.map->setGradient(gradient);
     plot->yAxis->setRangeReversed(true);  // row 0 at the top, as a matrix is read
     plot->axisRect()->setupFullAxesBox(false);
+    // The box's far sides are a frame: with ranges of their own (0–5) their ticks would be a
+    // second scale that matches no row or column.
+    plot->xAxis2->setTicks(false);
+    plot->yAxis2->setTicks(false);
     if (withColorScale) {
         h.scale = new QCPColorScale(plot);
         plot->plotLayout()->addElement(0, 1, h.scale);
@@ -248,27 +476,45 @@ Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradie
 
 void setTokenTicks(QCPAxis* axis, const QStringList& labels)
 {
+    LayoutFitter* fitter = LayoutFitter::of(axis->parentPlot());
     if (labels.isEmpty()) {
+        fitter->forget(axis);
         axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         axis->setTickLabelRotation(0);
         return;
     }
+    if (fitter->shows(axis, labels))
+        return;  // keeps the stride, and QCustomPlot its cached labels
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i)
-        ticker->addTick(i, labels[i]);
     axis->setTicker(ticker);
     axis->setSubTicks(false);
-    int longest = 0;
-    for (const QString& l : labels)
-        longest = std::max(longest, int(l.size()));
-    const bool horizontal = axis->orientation() == Qt::Horizontal;
-    axis->setTickLabelRotation(horizontal && (longest > 2 || labels.size() > 12) ? 60 : 0);
+    fitter->setLabels(axis, labels, ticker);
 }
 
 void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(int, int)>& values,
                     const QStringList& rowLabels, const QStringList& colLabels, double lo,
                     double hi)
 {
+    QCustomPlot* plot = h.map->parentPlot();
+    if (rows <= 0 || cols <= 0) {
+        // Nothing to show: no cells, no ticks, and no colour bar to read them by.
+        h.rows = h.cols = 0;
+        h.map->data()->clear();
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+            setTokenTicks(axis, {});
+            axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+            axis->setRange(0, 1);
+        }
+        if (h.scale)
+            h.scale->setVisible(false);
+        if (h.placeholder)
+            h.placeholder->setVisible(true);
+        return;
+    }
+    if (h.scale)
+        h.scale->setVisible(true);
+    if (h.placeholder)
+        h.placeholder->setVisible(false);
     h.rows = rows;
     h.cols = cols;
     QCPColorMapData* data = h.map->data();
@@ -282,7 +528,6 @@ void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(i
         for (int c = 0; c < cols; ++c)
             data->setCell(c, r, values(r, c));
     h.map->setDataRange(QCPRange(lo, hi));
-    QCustomPlot* plot = h.map->parentPlot();
     plot->xAxis->setRange(-0.5, cols - 0.5);
     plot->yAxis->setRange(-0.5, rows - 0.5);
     setTokenTicks(plot->xAxis, colLabels);
@@ -303,6 +548,48 @@ bool heatmapCellAt(const Heatmap& h, QPoint pixel, int* row, int* col)
     *row = r;
     *col = c;
     return true;
+}
+
+void setHeatmapPlaceholder(Heatmap& h, const QString& text)
+{
+    QCustomPlot* plot = h.map->parentPlot();
+    if (!h.placeholder) {
+        h.placeholder = new QCPItemText(plot);
+        h.placeholder->setClipToAxisRect(false);
+        h.placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+        h.placeholder->position->setAxisRect(plot->axisRect());
+        h.placeholder->position->setCoords(0.5, 0.5);
+        h.placeholder->setPositionAlignment(Qt::AlignCenter);
+        h.placeholder->setTextAlignment(Qt::AlignCenter);
+        h.placeholder->setColor(QColor(110, 110, 110));
+    }
+    h.placeholder->setText(text);
+    h.placeholder->setVisible(h.rows == 0 || h.cols == 0);
+}
+
+bool heatmapAxisTokenAt(const Heatmap& h, QPoint pixel, int* row, int* col)
+{
+    if (!h.map || h.rows == 0 || h.cols == 0)
+        return false;
+    QCustomPlot* plot = h.map->parentPlot();
+    const QRect r = plot->axisRect()->rect();
+    if (pixel.x() < r.left() && pixel.y() >= r.top() && pixel.y() <= r.bottom()) {
+        const int q = int(std::lround(plot->yAxis->pixelToCoord(pixel.y())));
+        if (q < 0 || q >= h.rows)
+            return false;
+        *row = q;
+        *col = -1;
+        return true;
+    }
+    if (pixel.y() > r.bottom() && pixel.x() >= r.left() && pixel.x() <= r.right()) {
+        const int k = int(std::lround(plot->xAxis->pixelToCoord(pixel.x())));
+        if (k < 0 || k >= h.cols)
+            return false;
+        *row = -1;
+        *col = k;
+        return true;
+    }
+    return false;
 }
 
 void setIntegerTicks(QCPAxis* axis)
@@ -338,10 +625,34 @@ QString heatmapCsv(const Heatmap& h, const QString& corner, const QStringList& r
 
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base)
 {
+    QCPLayoutGrid* top = plot->plotLayout();
+    if (top->columnCount() > 1) {
+        // A grid has no spans: in the first column the title would be centred over the axis
+        // rect alone, and pushed past the widget's left edge when wider. So what the plot holds
+        // so far (e.g. the axis rect and its colour bar) moves into a grid of its own, under
+        // a title row as wide as the plot.
+        auto* body = new QCPLayoutGrid;
+        body->setColumnSpacing(top->columnSpacing());
+        body->setRowSpacing(top->rowSpacing());
+        const int rows = top->rowCount(), cols = top->columnCount();
+        const QList<double> colStretch = top->columnStretchFactors();
+        const QList<double> rowStretch = top->rowStretchFactors();
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c)
+                if (QCPLayoutElement* e = top->element(r, c)) {
+                    top->take(e);
+                    body->addElement(r, c, e);
+                }
+        body->setColumnStretchFactors(colStretch);
+        body->setRowStretchFactors(rowStretch);
+        top->simplify();
+        top->addElement(0, 0, body);
+    }
     auto* title =
         new QCPTextElement(plot, text, QFont(base.family(), base.pointSize() + 1, QFont::Bold));
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, title);
+    top->insertRow(0);
+    top->addElement(0, 0, title);
+    LayoutFitter::of(plot)->addTitle(title);
     return title;
 }
 

@@ -31,16 +31,28 @@ QCPColorGradient divergingGradient();
 struct Heatmap {
     QCPColorMap* map = nullptr;
     QCPColorScale* scale = nullptr;  // null when made without a colour bar
+    QCPItemText* placeholder = nullptr;  // shown while the map is empty; see setHeatmapPlaceholder
     int rows = 0, cols = 0;
 };
 Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradient& gradient);
 // values(r, c) for r < rows, c < cols. rowLabels/colLabels may be empty (numbers are shown).
+// With no cells (rows or cols 0) the map is empty: no ticks, the colour bar hidden (an empty
+// map has no scale to read) and the placeholder, if any, shown.
 void setHeatmapData(Heatmap& h, int rows, int cols, const std::function<double(int, int)>& values,
                     const QStringList& rowLabels = {}, const QStringList& colLabels = {},
                     double lo = 0.0, double hi = 1.0);
+// The text shown in the middle of the plot while the map is empty (e.g. what to do to fill it).
+void setHeatmapPlaceholder(Heatmap& h, const QString& text);
 // The cell under a pixel, or false when the pixel is outside the map.
 bool heatmapCellAt(const Heatmap& h, QPoint pixel, int* row, int* col);
-// Axis ticks at integer positions with the given texts (rotated on the x axis when long).
+// The row whose y tick label area (left of the map) or the column whose x tick label area
+// (below it) is under a pixel; the other is set to -1. False elsewhere. Thinned labels (see
+// setTokenTicks) stay reachable by hovering there.
+bool heatmapAxisTokenAt(const Heatmap& h, QPoint pixel, int* row, int* col);
+// Axis ticks at integer positions with the given texts. Only as many labels are shown as fit
+// the axis's length in pixels without overlapping (every k-th, k from the font metrics),
+// recomputed at every layout of the plot (a resize, an export at another size); the x axis's
+// labels are slanted when that shows more of them.
 void setTokenTicks(QCPAxis* axis, const QStringList& labels);
 // Whole-number ticks for an axis that counts positions, dimensions or ids.
 void setIntegerTicks(QCPAxis* axis);
@@ -60,7 +72,9 @@ void replotIfVisible(QCustomPlot* plot);
 // Replots every queued plot now: before pixels are read (a screenshot, a grab in a test).
 void replotQueuedNow();
 
-// A bold title above the plot.
+// A bold title above the plot, across its whole width (the colour bar's column too). A title
+// wider than the plot is broken into lines at " · " (and elided as a last resort) at every
+// layout, so that it is never cut off at the widget's edge; setText() may be called as usual.
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
 // A plot with its export button in a slim row above it.
 QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);

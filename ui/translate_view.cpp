@@ -183,6 +183,11 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     output_->setStyleSheet(QStringLiteral("QLabel { color: #08306b; }"));
 
     nbestTable_ = makeTable({tr("#"), tr("translation"), tr("score"), tr("log p"), tr("ends")}, this);
+    nbestTable_->setObjectName(QStringLiteral("nbestList"));
+    // The translation takes the width the rank, scores and end leave: those are as wide as
+    // their contents (else each keeps the default 100 px, and the translation is squeezed to
+    // a few letters in a narrow window).
+    nbestTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     nbestTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     nbestTable_->setToolTip(tr("score = log p / ((5 + length) / 6)^0.6; "
                                "ends: the hypothesis ended with </s>"));
@@ -199,10 +204,12 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossHead_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     crossHead_->setToolTip(tr("One head, or the mean over the heads"));
     crossPlot_ = new QCustomPlot(this);
+    crossPlot_->setObjectName(QStringLiteral("crossAttention"));
     crossPlot_->setMinimumSize(320, 260);
     crossHeat_ = makeHeatmap(crossPlot_, true, sequentialGradient());
     crossHeat_.scale->axis()->setLabel(tr("attention weight"));
     crossHeat_.scale->setBarWidth(12);
+    setHeatmapPlaceholder(crossHeat_, tr("Translate a sentence\nto see its cross-attention"));
     crossPlot_->xAxis->setLabel(tr("source token (key)"));
     crossPlot_->yAxis->setLabel(tr("output token (query)"));
     for (QCPAxis* a : {crossPlot_->xAxis, crossPlot_->yAxis}) {
@@ -213,14 +220,25 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     }
     enableHoverReadout(crossPlot_, [this](QCustomPlot*, QPoint p) {
         int r = 0, c = 0;
-        if (!last_ || !heatmapCellAt(crossHeat_, p, &r, &c))
+        if (!last_)
             return QString();
+        auto unknown = [this](const QString& src) {
+            return !last_->copy->srcVocab.contains(src) ? tr(" (unknown: read as <unk>)") : QString();
+        };
+        if (!heatmapCellAt(crossHeat_, p, &r, &c)) {
+            // Over the tick labels, which show only every k-th token when the tokens are many.
+            if (!heatmapAxisTokenAt(crossHeat_, p, &r, &c))
+                return QString();
+            if (r >= 0)
+                return tr("output %1 (step %2)").arg(last_->outputSteps.value(r)).arg(r + 1);
+            const QString src = last_->srcTokens.value(c);
+            return tr("source %1: %2%3").arg(c + 1).arg(src, unknown(src));
+        }
         const QString src = last_->srcTokens.value(c);
-        const bool unk = !last_->copy->srcVocab.contains(src);
         return tr("output %1 (step %2) → source %3%4\nweight %5")
             .arg(last_->outputSteps.value(r))
             .arg(r + 1)
-            .arg(src, unk ? tr(" (unknown: read as <unk>)") : QString())
+            .arg(src, unknown(src))
             .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
     });
     auto* crossExport = makeExportButton(crossPlot_, [this] { return crossCsv(); }, this);
@@ -276,6 +294,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     connect(input_, &QLineEdit::returnPressed, this, &TranslateView::onTranslateClicked);
     connect(crossLayer_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
     connect(crossHead_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
+    drawCross();  // empty: the placeholder, no colour scale
     setMessage(tr("Type a sentence and press Enter. Translation uses a copy of the current "
                   "weights, so training goes on meanwhile."),
                false);
@@ -480,13 +499,14 @@ bool TranslateView::showResult(std::shared_ptr<const Result> result)
     for (int i = 0; i < nb; ++i) {
         const Hypothesis& h = r.decoded.nbest[i];
         nbestTable_->setItem(i, 0, cell(QString::number(i + 1), right));
-        nbestTable_->setItem(i, 1, cell(detokenize(copy.tgtTokenizer, copy.tgtVocab.decode(h.tokens))));
+        auto* text = cell(detokenize(copy.tgtTokenizer, copy.tgtVocab.decode(h.tokens)));
+        text->setToolTip(text->text());  // whole, when the column elides it
+        nbestTable_->setItem(i, 1, text);
         nbestTable_->setItem(i, 2, cell(QString::number(h.score, 'f', 3), right));
         nbestTable_->setItem(i, 3, cell(QString::number(h.logprob, 'f', 3), right));
         nbestTable_->setItem(i, 4, cell(h.finished ? tr("</s>") : tr("max length"),
                                         Qt::AlignCenter));
     }
-    nbestTable_->resizeColumnToContents(0);
 
     // Top-5 per step: five rows per step, the step cell spanning them.
     topTable_->clearSpans();
