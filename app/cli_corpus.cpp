@@ -7,6 +7,7 @@
 #include "io/atomic_file.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
+#include "text/bundled_corpus.h"
 #include "text/corpus.h"
 #include "text/dataset.h"
 
@@ -199,6 +200,9 @@ int runEval(const QStringList& args)
     p.addHelpOption();
     p.addOption({"model", "Model file (.safetensors).", "MODEL"});
     p.addOption({"data", "Corpus: source<TAB>target per line.", "TEST.tsv"});
+    p.addOption({"task", "Instead of --data: a corpus that ships with the program (zh-en), its "
+                         "--split.", "name"});
+    p.addOption({"split", "With --task: test or valid.", "part", "test"});
     p.addOption({"beam", "Beam width for the translations (1 = greedy).", "K", "1"});
     p.addOption({"out", "Write the translations here, one per line.", "HYP.txt"});
     p.addOption({"json", "Print one JSON object."});
@@ -215,15 +219,33 @@ int runEval(const QStringList& args)
     }
     bool okB = false, okT = false;
     const int beam = p.value("beam").toInt(&okB), threads = p.value("threads").toInt(&okT);
-    if (!p.isSet("model") || !p.isSet("data") || !okB || beam < 1 || !okT || threads < 0) {
-        err << "eval: --model MODEL and --data TEST.tsv are required; --beam ≥ 1\n";
+    if (!p.isSet("model") || p.isSet("data") == p.isSet("task") || !okB || beam < 1 || !okT
+        || threads < 0) {
+        err << "eval: --model MODEL and one of --data TEST.tsv or --task NAME are required; "
+               "--beam ≥ 1\n";
         return 2;
     }
     as::setEngineThreads(threads);
     auto bundle = loadOrComplain(p.value("model"), err);
     if (!bundle)
         return 1;
-    auto pairs = readPairs(p.value("data"), err);
+    std::optional<QList<as::SentencePair>> pairs;
+    if (p.isSet("task")) {
+        QString error;
+        const std::optional<as::BundledCorpus> corpus = as::loadBundledCorpus(p.value("task"), &error);
+        if (!corpus) {
+            err << "eval: " << error << "\n";
+            return 2;
+        }
+        const QString part = p.value("split");
+        if (part != "test" && part != "valid") {
+            err << "eval: --split must be test or valid\n";
+            return 2;
+        }
+        pairs = part == "test" ? corpus->split.test : corpus->split.valid;
+    } else {
+        pairs = readPairs(p.value("data"), err);
+    }
     if (!pairs)
         return 1;
     const as::ParallelData data = as::ParallelData::fromVocabularies(

@@ -288,6 +288,10 @@ bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
 
 int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
 {
+    if (!QDir().mkpath(dir)) {
+        std::fprintf(stderr, "attention-studio: cannot make the folder %s\n", qPrintable(dir));
+        return 1;
+    }
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(1400, 900);
     w.show();
@@ -343,7 +347,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         waitFor([&] { return done; }, 20000);
     }
     QString error;
-    if (!QDir().mkpath(dir) || !writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
+    if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
         || !w.saveViewPngs(dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;

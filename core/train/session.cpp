@@ -188,8 +188,10 @@ RunSummary TrainingSession::summarize(int samples, const Progress& progress) con
     TranslationReport t = translateAndScore(*model, data_->codec(), data_->validationText(), {},
                                             progress);
     r.validBleu = t.bleu;
-    t.translations.resize(std::min(t.translations.size(), std::size_t(std::max(0, samples))));
-    r.samples = std::move(t.translations);
+    const auto done = qsizetype(t.translations.size());
+    const int count = int(std::min<qsizetype>(samples, done));
+    for (int k = 0; k < count; ++k)
+        r.samples.push_back(t.translations[std::size_t(sampleIndex(done, k, count))]);
     return r;
 }
 

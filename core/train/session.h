@@ -42,7 +42,7 @@ struct RunSummary {
     double trainLoss = 0;  // mean label-smoothed loss of the last (up to) 50 steps
     double validLoss = 0, validAccuracy = 0;  // teacher-forced, dropout off
     double validBleu = 0;  // greedy translations of every validation pair, corpusBleu
-    std::vector<TranslationSample> samples;  // the first few validation pairs
+    std::vector<TranslationSample> samples;  // validation pairs at sampleIndex()
 };
 
 class TrainingSession {

@@ -128,17 +128,19 @@ bool isBundledCorpusTask(const QString& name)
     return bundledCorpusNames().contains(name);
 }
 
+qsizetype sampleIndex(qsizetype n, int k, int count)
+{
+    return n * (k + 1) / (count + 1);
+}
+
 std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<SentencePair>& pairs,
                                   int count)
 {
-    // Evenly spread over the pairs (a corpus file is often sorted by length, as Tatoeba's is):
-    // the k-th of `count` is the pair at (k + 1) / (count + 1) of the way, or the next one
-    // with tokens on both sides.
     std::vector<TokenPair> out;
     const qsizetype n = pairs.size();
     qsizetype next = 0;
     for (int k = 0; k < count && next < n; ++k) {
-        for (qsizetype i = std::max(next, n * (k + 1) / (count + 1)); i < n; ++i) {
+        for (qsizetype i = std::max(next, sampleIndex(n, k, count)); i < n; ++i) {
             TokenPair tp{data.encodeSource(pairs[i].src).tokens, data.encodeTarget(pairs[i].tgt).tokens};
             next = i + 1;
             if (!tp.src.isEmpty() && !tp.tgt.isEmpty()) {

@@ -94,8 +94,12 @@ std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<Encod
 std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
                                                 TokenizerKind srcTok, TokenizerKind tgtTok);
 
-// `count` pairs spread evenly over `pairs` (skipping any without tokens), as tokens, for probes
-// and samples.
+// Where the k-th of `count` samples of n items is taken: (k + 1) / (count + 1) of the way, so that
+// samples spread over a corpus file (often sorted by length, as Tatoeba's is).
+qsizetype sampleIndex(qsizetype n, int k, int count);
+
+// `count` pairs at sampleIndex() of `pairs` (or the next one with tokens on both sides), as
+// tokens, for probes and samples.
 std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<SentencePair>& pairs,
                                   int count);
 
