@@ -138,9 +138,11 @@ CorpusBuild buildCorpus(const QCommandLineParser& p, const as::DataOptions& data
         }
     }
     const QJsonObject record = corpusRunRecord(p, data.train().pairs, inForce);
-    std::vector<as::TokenPair> examples = as::tokenPairs(data, validPairs, as::kSamplePairs);
+    QList<as::SentencePair> exampleText;
+    std::vector<as::TokenPair> examples = as::tokenPairs(data, validPairs, as::kSamplePairs, &exampleText);
     r.data = as::makeCorpusData(std::move(data), std::move(valid.pairs), validPairs,
-                                std::move(examples), dataOptions, record, QStringLiteral("corpus"));
+                                std::move(examples), std::move(exampleText), dataOptions, record,
+                                QStringLiteral("corpus"));
     return r;
 }
 

@@ -4,6 +4,7 @@
 #include "loss_view.h"
 #include "lr_view.h"
 #include "masks_view.h"
+#include "samples_view.h"
 #include "pe_view.h"
 #include "plot_tools.h"
 #include "settings_panel.h"
@@ -141,6 +142,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     attention_ = new ui::AttentionView(this);
     translate_ = new ui::TranslateView(this);
     masks_ = new ui::MasksView(this);
+    samples_ = new ui::SamplesView(this);
     auto* attentionPage = new QWidget(this);
     buildProbeBar(attentionPage);
     tabs_->addTab(loss_, tr("&Loss"));
@@ -148,6 +150,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(pe_, tr("&Positional encoding"));
     tabs_->addTab(attentionPage, tr("&Attention"));
     tabs_->addTab(translate_, tr("&Translate"));
+    tabs_->addTab(samples_, tr("Sa&mples"));
     tabs_->addTab(masks_, tr("&Masks and smoothing"));
     setCentralWidget(tabs_);
 
@@ -213,7 +216,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
               emit fileSaved(path, step, autosave);
           });
     relay(worker_, &TrainingWorker::summaryReady, toWindow_,
-          [this](const SummaryPtr& summary) { emit summaryReady(summary); });
+          [this](const SummaryPtr& summary) {
+              // The summary's translations are the samples of the weights the run hands out.
+              auto record = std::make_shared<SamplesRecord>();
+              record->step = summary->steps;
+              record->samples = summary->samples;
+              samples_->setSamples(record);
+              emit summaryReady(summary);
+          });
     relay(worker_, &TrainingWorker::taskReady, toWindow_, [this](const TaskPtr& task) {
         task_ = *task;
         refreshProbes();
@@ -635,6 +645,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     loss_->reset();
     lr_->reset();
     attention_->reset();
+    samples_->reset();
     QSettings store;
     saveSettings(store, s);
     emit configureRequested(s);
@@ -647,6 +658,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
         loss_->reset();
         lr_->reset();
         attention_->reset();
+        samples_->reset();
         for (const auto& record : s->attentionHistory)
             attention_->addRecord(record);
     }
@@ -657,6 +669,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     pe_->applySnapshot(*s);
     attention_->applySnapshot(*s);
     masks_->applySnapshot(*s);
+    samples_->applySnapshot(*s);
     status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
                          .arg(s->step)
                          .arg(s->plannedSteps)
@@ -683,7 +696,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
         return false;
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
-                               "translate", "masks-and-smoothing"};
+                               "translate", "samples", "masks-and-smoothing"};
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);
         QWidget* page = tabs_->widget(i);

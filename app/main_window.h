@@ -25,6 +25,7 @@ class PeView;
 class AttentionView;
 class TranslateView;
 class MasksView;
+class SamplesView;
 }  // namespace ui
 
 class MainWindow : public QMainWindow {
@@ -52,6 +53,7 @@ public:
     ui::AttentionView* attentionView() const { return attention_; }
     ui::TranslateView* translateView() const { return translate_; }
     ui::MasksView* masksView() const { return masks_; }
+    ui::SamplesView* samplesView() const { return samples_; }
     QThread* workerThread() const { return thread_; }
 
     // Writes one PNG per view into dir (for the README and for checks).
@@ -153,6 +155,7 @@ private:
     ui::AttentionView* attention_ = nullptr;
     ui::TranslateView* translate_ = nullptr;
     ui::MasksView* masks_ = nullptr;
+    ui::SamplesView* samples_ = nullptr;
     QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;
     QSpinBox* stepCount_ = nullptr;
     QComboBox* speed_ = nullptr;

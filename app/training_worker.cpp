@@ -182,8 +182,10 @@ bool TrainingWorker::runOneStep()
     recentTokens_.emplace_back(point.seconds, point.tokens);
     while (recentTokens_.size() > 2 && point.seconds - recentTokens_.front().first > 3.0)
         recentTokens_.pop_front();
-    if (r.validationDue)
+    if (r.validationDue) {
         newEval_.push_back(session_->validate());
+        samples_ = session_->translateExamples();
+    }
 
     // Play stops once at the planned step count; pressing it again trains on past it.
     if (running_ && point.step == settings_.plannedSteps) {
@@ -194,7 +196,9 @@ bool TrainingWorker::runOneStep()
         emitSnapshot();
         return false;
     }
-    if (!sinceSnapshot_.isValid() || sinceSnapshot_.elapsed() >= kSnapshotIntervalMs)
+    // Every validation's samples reach the window (they are rare); other steps at most every
+    // kSnapshotIntervalMs.
+    if (r.validationDue || !sinceSnapshot_.isValid() || sinceSnapshot_.elapsed() >= kSnapshotIntervalMs)
         emitSnapshot();
     return true;
 }
@@ -227,6 +231,7 @@ void TrainingWorker::emitSnapshot()
     s->attention = probe_.src.isEmpty() ? nullptr : session_->recordAttention(probe_);
     session_->recordBatch(session_->lastBatch());
     s->batch = session_->history().lastBatch;
+    s->samples = samples_;
     if (restoreHistory_) {
         restoreHistory_ = false;
         s->replacesHistory = true;
@@ -421,6 +426,7 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     newLoss_.clear();
     newEval_.clear();
     recentTokens_.clear();
+    samples_.reset();
     restoreHistory_ = true;  // the next snapshot carries the history whole
     return wasRunning;
 }

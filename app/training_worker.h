@@ -132,6 +132,7 @@ private:
     double lastLoss_ = 0, lastLr_ = 0;
     std::deque<std::pair<double, long>> recentTokens_;  // (train seconds, tokens) for tokens/s
     QElapsedTimer sinceSnapshot_;
+    std::shared_ptr<const SamplesRecord> samples_;  // of the last validation
 };
 
 }  // namespace as

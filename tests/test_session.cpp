@@ -56,7 +56,7 @@ std::unique_ptr<SessionData> corpusData(quint64 seed)
     DataOptions o;
     o.batchTokens = 40;  // about 30 batches an epoch: a 50-step run crosses epochs
     o.seed = seed;
-    return makeCorpusData(std::move(data), std::move(v.pairs), valid, {}, o,
+    return makeCorpusData(std::move(data), std::move(v.pairs), valid, {}, {}, o,
                           QJsonObject{{"kind", "corpus"}}, u"corpus"_s);
 }
 

@@ -4,6 +4,7 @@
 #include "decode/decode.h"
 #include "model/transformer.h"
 #include "text/dataset.h"
+#include "train/history.h"
 #include "train/loss.h"
 
 #include <functional>
@@ -39,10 +40,8 @@ TranslateResult translate(Transformer<T>& model, const std::vector<std::vector<i
                           const DecodeOptions& options = {}, const Progress& progress = {},
                           bool keepNbest = false);
 
-// Translations of sentence pairs given as text, scored against their references.
-struct TranslationSample {
-    QString source, reference, hypothesis;
-};
+// Translations of sentence pairs given as text (TranslationSample: train/history.h), scored
+// against their references.
 struct TranslationReport {
     double bleu = 0;  // corpusBleu (sacreBLEU's default) of every hypothesis
     std::vector<TranslationSample> translations;  // one per pair, in order (pairs done)

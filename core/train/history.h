@@ -44,6 +44,18 @@ struct BatchRecord {
     double labelSmoothing = 0;
 };
 
+// One sentence pair translated: the source and reference as the corpus has them, the
+// hypothesis as the model's output detokenised.
+struct TranslationSample {
+    QString source, reference, hypothesis;
+};
+
+// The session's example pairs translated (greedy, dropout off) at one step: the samples panel.
+struct SamplesRecord {
+    long step = 0;
+    std::vector<TranslationSample> samples;
+};
+
 struct TrainingHistory {
     std::vector<LossPoint> loss;
     std::vector<EvalPoint> eval;

@@ -111,6 +111,14 @@ std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const To
     return rec;
 }
 
+std::shared_ptr<const SamplesRecord> TrainingSession::translateExamples()
+{
+    auto r = std::make_shared<SamplesRecord>();
+    r->step = trainer_->stepCount();
+    r->samples = translateAndScore(trainer_->model(), data_->codec(), data_->exampleText()).translations;
+    return r;
+}
+
 void TrainingSession::recordBatch(const Batch& batch)
 {
     auto b = std::make_shared<BatchRecord>();
@@ -188,10 +196,7 @@ RunSummary TrainingSession::summarize(int samples, const Progress& progress) con
     TranslationReport t = translateAndScore(*model, data_->codec(), data_->validationText(), {},
                                             progress);
     r.validBleu = t.bleu;
-    const auto done = qsizetype(t.translations.size());
-    const int count = int(std::min<qsizetype>(samples, done));
-    for (int k = 0; k < count; ++k)
-        r.samples.push_back(t.translations[std::size_t(sampleIndex(done, k, count))]);
+    r.samples = translateAndScore(*model, data_->codec(), data_->exampleText().mid(0, samples)).translations;
     return r;
 }
 

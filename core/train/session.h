@@ -42,7 +42,7 @@ struct RunSummary {
     double trainLoss = 0;  // mean label-smoothed loss of the last (up to) 50 steps
     double validLoss = 0, validAccuracy = 0;  // teacher-forced, dropout off
     double validBleu = 0;  // greedy translations of every validation pair, corpusBleu
-    std::vector<TranslationSample> samples;  // validation pairs at sampleIndex()
+    std::vector<TranslationSample> samples;  // the data's examples (SessionData::exampleText)
 };
 
 class TrainingSession {
@@ -73,6 +73,9 @@ public:
     void addValidation(const EvalPoint& point);
     // The attention of every head for the probe pair (dropout off), recorded in the history.
     std::shared_ptr<const AttentionRecord> recordAttention(const TokenPair& probe);
+    // The data's examples translated greedily by the current weights (dropout off): the
+    // samples panel, refreshed at each validation.
+    std::shared_ptr<const SamplesRecord> translateExamples();
     // The batch of the last step, for the masks view (also the history's lastBatch).
     void recordBatch(const Batch& batch);
 

@@ -20,6 +20,9 @@ public:
         rng_.reseed(seed * 0x9e3779b97f4a7c15ULL + 7);
         description_ = std::move(task);
         description_.nextBatch = nullptr;
+        for (const TokenPair& p : description_.examples)
+            exampleText_.append({detokenize(description_.srcTokenizer, p.src),
+                                 detokenize(description_.tgtTokenizer, p.tgt), 0});
         for (const TokenPair& p : description_.validation) {
             validation_.push_back({description_.srcVocab.encode(p.src),
                                    description_.tgtVocab.encode(p.tgt), 0});
@@ -56,7 +59,7 @@ private:
 class CorpusData final : public SessionData {
 public:
     CorpusData(ParallelData data, std::vector<EncodedPair> valid, QList<SentencePair> validText,
-               std::vector<TokenPair> examples,
+               std::vector<TokenPair> examples, QList<SentencePair> exampleText,
                const DataOptions& o, QJsonObject record, QString name)
         : batcher_(data.train().pairs, o.batchTokens, o.seed), record_(std::move(record)),
           name_(std::move(name))
@@ -70,6 +73,7 @@ public:
         description_.batchesPerEpoch = batcher_.batchesPerEpoch();
         validation_ = std::move(valid);
         validationText_ = std::move(validText);
+        exampleText_ = std::move(exampleText);
     }
     QString name() const override { return name_; }
     void setDescription(const QString& d) { description_.description = d; }
@@ -134,7 +138,7 @@ qsizetype sampleIndex(qsizetype n, int k, int count)
 }
 
 std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<SentencePair>& pairs,
-                                  int count)
+                                  int count, QList<SentencePair>* text)
 {
     std::vector<TokenPair> out;
     const qsizetype n = pairs.size();
@@ -145,6 +149,8 @@ std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<Sentence
             next = i + 1;
             if (!tp.src.isEmpty() && !tp.tgt.isEmpty()) {
                 out.push_back(std::move(tp));
+                if (text)
+                    text->append(pairs[i]);
                 break;
             }
         }
@@ -167,14 +173,15 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
     ParallelData data = ParallelData::build(corpus->split.train);
     EncodedSplit valid = data.encode(corpus->split.valid);
     const QString description = corpus->description;
-    std::vector<TokenPair> examples = tokenPairs(data, corpus->split.valid, kSamplePairs);
+    QList<SentencePair> exampleText;
+    std::vector<TokenPair> examples = tokenPairs(data, corpus->split.valid, kSamplePairs, &exampleText);
     const QJsonObject record{{"kind", "task"},
                              {"task", name},
                              {"batch_tokens", o.batchTokens},
                              {"pairs", double(data.train().pairs.size())},
                              {"pairs_sha1", pairsDigest(data.train().pairs)}};
     auto made = makeCorpusData(std::move(data), std::move(valid.pairs), corpus->split.valid,
-                               std::move(examples), o, record, name);
+                               std::move(examples), std::move(exampleText), o, record, name);
     static_cast<CorpusData*>(made.get())->setDescription(description);
     return made;
 }
@@ -182,12 +189,13 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
 std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<EncodedPair> valid,
                                             QList<SentencePair> validText,
                                             std::vector<TokenPair> examples,
+                                            QList<SentencePair> exampleText,
                                             const DataOptions& options, QJsonObject record,
                                             QString name)
 {
     return std::make_unique<CorpusData>(std::move(data), std::move(valid), std::move(validText),
-                                        std::move(examples), options, std::move(record),
-                                        std::move(name));
+                                        std::move(examples), std::move(exampleText), options,
+                                        std::move(record), std::move(name));
 }
 
 ParallelData SessionData::codec() const

@@ -47,6 +47,9 @@ public:
     TokenizerKind srcTokenizer() const { return description_.srcTokenizer; }
     TokenizerKind tgtTokenizer() const { return description_.tgtTokenizer; }
     const std::vector<TokenPair>& examples() const { return description_.examples; }
+    // The same pairs as text (for a corpus, as the file has them): the samples translated at
+    // each validation.
+    const QList<SentencePair>& exampleText() const { return exampleText_; }
     // Held-out pairs, evaluated at the validation interval.
     const std::vector<EncodedPair>& validation() const { return validation_; }
     // The same pairs as text (every one the file held, also those too long to encode): the
@@ -59,6 +62,7 @@ protected:
     Task description_;  // nextBatch left empty
     std::vector<EncodedPair> validation_;
     QList<SentencePair> validationText_;
+    QList<SentencePair> exampleText_;
 };
 
 // The generated tasks (toy, copy, reverse, sort; tasks.h) and the corpora that ship with the
@@ -82,11 +86,12 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
 
 // A corpus: its vocabularies and encoded training pairs, the validation split encoded with
 // them, and `record` for checkpoints. `examples`: pairs shown as probes and samples (their
-// sources and targets as the tokenisers cut them). Throws std::invalid_argument when there is
+// sources and targets as the tokenisers cut them), `exampleText` the same as text. Throws std::invalid_argument when there is
 // no training pair or the budget is under 1 (Batcher).
 std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<EncodedPair> valid,
                                             QList<SentencePair> validText,
                                             std::vector<TokenPair> examples,
+                                            QList<SentencePair> exampleText,
                                             const DataOptions& options, QJsonObject record,
                                             QString name);
 
@@ -98,9 +103,9 @@ std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab t
 // samples spread over a corpus file (often sorted by length, as Tatoeba's is).
 qsizetype sampleIndex(qsizetype n, int k, int count);
 
-// `count` pairs at sampleIndex() of `pairs` (or the next one with tokens on both sides), as
-// tokens, for probes and samples.
+// `count` pairs at sampleIndex() of `pairs` (or the next one with tokens on both sides), for
+// probes and samples: as tokens, and (if text is given) as they were.
 std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<SentencePair>& pairs,
-                                  int count);
+                                  int count, QList<SentencePair>* text = nullptr);
 
 }  // namespace as

@@ -30,6 +30,7 @@ struct TrainingSnapshot {
     std::vector<EvalPoint> newEval;  // every evaluation since the previous snapshot
     std::shared_ptr<const AttentionRecord> attention;  // latest probe; may be null
     std::shared_ptr<const BatchRecord> batch;          // latest batch; may be null
+    std::shared_ptr<const SamplesRecord> samples;      // latest validation samples; may be null
     // After a checkpoint was loaded: the views forget what they show, take the whole
     // recorded history (newLoss, newEval and these attention records, oldest first) and
     // look as they did when it was saved.

@@ -1,0 +1,149 @@
+#include "samples_view.h"
+
+#include "train/snapshot.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSet>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace as::ui {
+
+namespace {
+enum Column { kSource, kReference, kTranslation, kPrevious, kNewWords, kColumns };
+}
+
+SamplesView::SamplesView(QWidget* parent) : QWidget(parent)
+{
+    setObjectName("samplesView");
+    header_ = new QLabel(this);
+    header_->setWordWrap(true);
+    table_ = new QTableWidget(0, kColumns, this);
+    table_->setObjectName("samplesTable");
+    table_->setHorizontalHeaderLabels(
+        {tr("source"), tr("reference"), tr("translation"), tr("previous translation"), tr("new words")});
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setWordWrap(true);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(kNewWords, QHeaderView::ResizeToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header_);
+    layout->addWidget(table_, 1);
+    redraw();
+}
+
+void SamplesView::applySnapshot(const TrainingSnapshot& snapshot)
+{
+    if (snapshot.samples && snapshot.samples != current_)
+        setSamples(snapshot.samples);
+}
+
+void SamplesView::setSamples(std::shared_ptr<const SamplesRecord> samples)
+{
+    if (!samples || samples == current_)
+        return;
+    // A record from an earlier step belongs to a new run: nothing to compare it with.
+    previous_ = current_ && current_->step < samples->step ? current_ : nullptr;
+    current_ = std::move(samples);
+    redraw();
+}
+
+void SamplesView::reset()
+{
+    current_.reset();
+    previous_.reset();
+    redraw();
+}
+
+int SamplesView::rows() const
+{
+    return current_ ? int(current_->samples.size()) : 0;
+}
+
+long SamplesView::shownStep() const
+{
+    return current_ ? current_->step : -1;
+}
+
+long SamplesView::previousStep() const
+{
+    return previous_ ? previous_->step : -1;
+}
+
+QString SamplesView::translation(int row) const
+{
+    return row >= 0 && row < rows() ? current_->samples[std::size_t(row)].hypothesis : QString();
+}
+
+QString SamplesView::previousTranslation(int row) const
+{
+    // The previous record's row for the same source (the examples are fixed, but a record of
+    // another session could hold other ones).
+    if (!previous_ || row < 0 || row >= rows() || row >= int(previous_->samples.size()))
+        return {};
+    const TranslationSample& p = previous_->samples[std::size_t(row)];
+    return p.source == current_->samples[std::size_t(row)].source ? p.hypothesis : QString();
+}
+
+bool SamplesView::changed(int row) const
+{
+    return previous_ && row >= 0 && row < rows() && translation(row) != previousTranslation(row);
+}
+
+QStringList SamplesView::newWords(int row) const
+{
+    if (!changed(row))
+        return {};
+    const QStringList before = previousTranslation(row).split(' ', Qt::SkipEmptyParts);
+    const QSet<QString> had(before.begin(), before.end());
+    QStringList added;
+    for (const QString& w : translation(row).split(' ', Qt::SkipEmptyParts))
+        if (!had.contains(w) && !added.contains(w))
+            added << w;
+    return added;
+}
+
+void SamplesView::redraw()
+{
+    if (!current_) {
+        header_->setText(tr("The session's example sentences are translated at each validation "
+                            "and shown here."));
+        table_->setRowCount(0);
+        return;
+    }
+    const int changes = [&] {
+        int n = 0;
+        for (int r = 0; r < rows(); ++r)
+            n += changed(r);
+        return n;
+    }();
+    header_->setText(previous_ ? tr("Greedy translations at step %1, next to those at step %2: %3 of "
+                                    "%4 changed (highlighted).")
+                                     .arg(current_->step)
+                                     .arg(previous_->step)
+                                     .arg(changes)
+                                     .arg(rows())
+                               : tr("Greedy translations at step %1.").arg(current_->step));
+    table_->setRowCount(rows());
+    const QColor highlight(255, 243, 176);
+    for (int r = 0; r < rows(); ++r) {
+        const TranslationSample& s = current_->samples[std::size_t(r)];
+        const QString texts[kColumns] = {s.source, s.reference, s.hypothesis, previousTranslation(r),
+                                         newWords(r).join(' ')};
+        for (int c = 0; c < kColumns; ++c) {
+            auto* item = new QTableWidgetItem(texts[c]);
+            item->setToolTip(texts[c]);
+            if (c == kTranslation && changed(r)) {
+                item->setBackground(highlight);
+                QFont f = item->font();
+                f.setBold(true);
+                item->setFont(f);
+            }
+            table_->setItem(r, c, item);
+        }
+    }
+}
+
+}  // namespace as::ui
