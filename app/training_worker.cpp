@@ -380,6 +380,8 @@ void TrainingWorker::importWeights(const QString& path, const ImportOptions& opt
         return;
     }
     auto trainer = std::make_unique<Trainer>(std::move(b->model), TrainOptions{});
+    if (b->provenance.step > 0)  // the step its metadata records (the views show it)
+        trainer->restoreState(b->provenance.step, trainer->dropoutRngState());
     beginInspection(*b, std::move(trainer), {}, {}, 0, path, true);
 }
 

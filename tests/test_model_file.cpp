@@ -206,6 +206,7 @@ private slots:
     void fileErrors();
     void corruptionSweep();
     void saveIntoReadOnlyFolderKeepsOldFile();
+    void provenance();
 };
 
 void TestModelFile::roundTrip_data()
@@ -644,6 +645,42 @@ void TestModelFile::saveIntoReadOnlyFolderKeepsOldFile()
                          oldModel->params().size() * sizeof(float)),
              0);
     qInfo("refused save reported: %s", qPrintable(error));
+}
+
+// The step and the run a file records: written, read back, absent in older files, a bad step
+// refused with a message.
+void TestModelFile::provenance()
+{
+    const auto model = randomModel(NormPlacement::Pre, 7);
+    QTemporaryDir dir;
+    QString error;
+    const QString with = dir.filePath(u"with.safetensors"_s), without = dir.filePath(u"without.safetensors"_s);
+    ModelProvenance p;
+    p.step = 2752;
+    p.run = u"zh-en, the mean of 5 checkpoints"_s;
+    QVERIFY2(saveModel(with, *model, srcVocab(), tgtVocab(), TokenizerKind::CjkChar,
+                       TokenizerKind::Word, &error, p),
+             qPrintable(error));
+    std::optional<ModelBundle> b = loadModel(with, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(b->provenance.step, 2752L);
+    QCOMPARE(b->provenance.run, p.run);
+    // In the header as plain metadata strings.
+    const QByteArray bytes = readAll(with);
+    QVERIFY(bytes.contains("\"step\":\"2752\""));
+    QVERIFY2(saveModel(without, *model, srcVocab(), tgtVocab(), TokenizerKind::CjkChar,
+                       TokenizerKind::Word, &error),
+             qPrintable(error));
+    b = loadModel(without, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(b->provenance.step, -1L);
+    QVERIFY(b->provenance.run.isEmpty());
+    // A step that is not a whole number: refused, saying so. The header is rewritten with the
+    // same length ("2752" -> "-275"), so that only the value is wrong.
+    QByteArray bad = bytes;
+    bad.replace("\"step\":\"2752\"", "\"step\":\"-275\"");
+    QVERIFY(!loadModelFromBytes(bad, &error));
+    QVERIFY2(error.contains(u"'step'"_s), qPrintable(error));
 }
 
 QTEST_APPLESS_MAIN(TestModelFile)

@@ -106,6 +106,11 @@ void TestWindowCliSame::sameWeights()
     std::optional<ModelBundle> b = loadModel(windowModel, &error);
     QVERIFY2(b, qPrintable(error));
     QVERIFY(a->config == b->config);
+    // Both record the run in their metadata: the step, and the data.
+    QCOMPARE(a->provenance.step, long(kSteps));
+    QCOMPARE(b->provenance.step, long(kSteps));
+    QCOMPARE(b->provenance.run, a->provenance.run);
+    QVERIFY2(a->provenance.run.startsWith(task), qPrintable(a->provenance.run));
     QCOMPARE(a->srcVocab.tokens(), b->srcVocab.tokens());
     QCOMPARE(a->tgtVocab.tokens(), b->tgtVocab.tokens());
     const ParamStore<float>& pa = a->model->params();
@@ -198,6 +203,18 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
     QVERIFY(cli({u"train"_s, u"--resume"_s, windowCkpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"2"_s,
                  u"--out"_s, fromCli}));
     QVERIFY2(sameWeights(straight, fromCli), "window 30 + command line 30 != 60 straight");
+
+    // The model file opened in the window shows the step it was trained to.
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy restored(&w, &MainWindow::sessionRestored);
+        w.openFile(fromCli);
+        QVERIFY(restored.wait(60000));
+        QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 60; }, 10000));
+        QVERIFY(w.isInspecting());
+        w.close();
+    }
 
     // The control: another seed gives other weights.
     const QString other = dir_.filePath(u"other.safetensors"_s);

@@ -298,6 +298,9 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
     complete.insert(u"src_vocab"_s, *src);
     complete.insert(u"tgt_vocab"_s, *tgt);
     complete.insert(u"tokenizer"_s, tokenizer);
+    for (const QString& key : {u"step"_s, u"run"_s})  // provenance, when the file has it
+        if (meta.contains(key))
+            complete.insert(key, meta.value(key));
     return loadModelFromBytes(withMetadata(*file, bytes, complete), error);
 }
 

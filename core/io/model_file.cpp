@@ -111,7 +111,8 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
 }
 
 SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, const Vocab& tgt,
-                                  TokenizerKind srcTok, TokenizerKind tgtTok)
+                                  TokenizerKind srcTok, TokenizerKind tgtTok,
+                                  const ModelProvenance& provenance = {})
 {
     SafetensorsMetadata meta;
     meta.insert(u"format"_s, QString::fromLatin1(kModelFormat));
@@ -120,6 +121,10 @@ SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, c
     meta.insert(u"tgt_vocab"_s, compactJson(QJsonArray::fromStringList(tgt.tokens())));
     meta.insert(u"tokenizer"_s, compactJson(QJsonObject{{"src", tokenizerName(srcTok)},
                                                         {"tgt", tokenizerName(tgtTok)}}));
+    if (provenance.step >= 0)
+        meta.insert(u"step"_s, QString::number(provenance.step));
+    if (!provenance.run.isEmpty())
+        meta.insert(u"run"_s, provenance.run);
     return meta;
 }
 
@@ -216,13 +221,15 @@ std::optional<QByteArray> serializeModel(const Transformer<float>& model, const 
 }
 
 bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
-               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error)
+               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error,
+               const ModelProvenance& provenance)
 {
     const auto entries = modelEntries(model, src, tgt, error);
     if (!entries)
         return false;
     return writeSafetensors(path, *entries,
-                            modelMetadata(model.config(), src, tgt, srcTok, tgtTok), error);
+                            modelMetadata(model.config(), src, tgt, srcTok, tgtTok, provenance),
+                            error);
 }
 
 std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* error)
@@ -249,6 +256,15 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
                         .arg(meta.value(u"format"_s), QLatin1String(kModelFormat)));
 
     ModelBundle b;
+    // Provenance (optional).
+    if (meta.contains(u"step"_s)) {
+        bool ok = false;
+        b.provenance.step = meta.value(u"step"_s).toLong(&ok);
+        if (!ok || b.provenance.step < 0)
+            return fail(QStringLiteral("__metadata__ 'step' is '%1', not a whole number ≥ 0")
+                            .arg(meta.value(u"step"_s).left(40)));
+    }
+    b.provenance.run = meta.value(u"run"_s).left(1000);
     // Configuration.
     const std::optional<QJsonDocument> configDoc = parseJsonText(meta.value(u"config"_s),
                                                                  u"config"_s, &why);

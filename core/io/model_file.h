@@ -19,8 +19,16 @@ namespace as {
 inline constexpr char kModelFormat[] = "attention-studio/1";
 
 // Everything a model file holds. config.src_vocab / tgt_vocab equal the vocabulary sizes.
+// Where a model comes from, in its metadata ("step", "run"): optional, so that files written
+// before, or by other tools, still load.
+struct ModelProvenance {
+    long step = -1;  // training steps that made these weights; -1: not recorded
+    QString run;     // what it was trained on, e.g. "zh-en" or "corpus train.tsv"
+};
+
 struct ModelBundle {
     ModelConfig config;
+    ModelProvenance provenance;
     Vocab srcVocab, tgtVocab;
     TokenizerKind srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
     std::unique_ptr<Transformer<float>> model;
@@ -30,7 +38,8 @@ struct ModelBundle {
 // whose vocabularies do not fit its embeddings or whose weights are not all finite: such a
 // file could not be loaded again.
 bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
-               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error);
+               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error,
+               const ModelProvenance& provenance = {});
 // The same file as bytes.
 std::optional<QByteArray> serializeModel(const Transformer<float>& model, const Vocab& src,
                                          const Vocab& tgt, TokenizerKind srcTok,

@@ -172,12 +172,21 @@ bool TrainingSession::saveModel(const QString& path, QString* error) const
 {
     const Vocab& sv = data_->srcVocab();
     const Vocab& tv = data_->tgtVocab();
-    if (averagedPoints() == 0)
+    const int points = averagedPoints();
+    ModelProvenance provenance;
+    provenance.step = trainer_->stepCount();
+    provenance.run = data_->name();
+    if (const QString train = data_->record().value("train").toString(); !train.isEmpty())
+        provenance.run += u' ' + train;
+    if (points > 0)
+        provenance.run += QStringLiteral(", the mean of %1 checkpoints").arg(points);
+    if (points == 0)
         return as::saveModel(path, trainer_->model(), sv, tv, data_->srcTokenizer(),
-                             data_->tgtTokenizer(), error);
+                             data_->tgtTokenizer(), error, provenance);
     std::unique_ptr<Transformer<float>> copy = trainer_->model().clone();
     copy->params().valueVector() = finalWeights();
-    return as::saveModel(path, *copy, sv, tv, data_->srcTokenizer(), data_->tgtTokenizer(), error);
+    return as::saveModel(path, *copy, sv, tv, data_->srcTokenizer(), data_->tgtTokenizer(), error,
+                         provenance);
 }
 
 RunSummary TrainingSession::summarize(int samples, const Progress& progress) const
