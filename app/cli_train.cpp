@@ -380,7 +380,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         ++lossN;
         tokens += st.stats.loss.ntokens;
         if (st.validationDue) {
-            const as::EvalPoint v = s.validate();
+            const as::EvalPoint v = s.validate().point;
             lastValid = v.loss;
             lastAcc = v.accuracy;
         }

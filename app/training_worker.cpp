@@ -42,12 +42,17 @@ DataOptions SessionSettings::dataOptions() const
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 {
+    validationPool_.setMaxThreadCount(1);
+    inbox_ = new Mailbox(this);  // moves with the worker
     timer_ = new QTimer(this);
     timer_->setSingleShot(true);
     connect(timer_, &QTimer::timeout, this, &TrainingWorker::runSteps);
 }
 
-TrainingWorker::~TrainingWorker() = default;
+TrainingWorker::~TrainingWorker()
+{
+    abandonValidations();
+}
 
 void TrainingWorker::configure(const SessionSettings& settings)
 {
@@ -134,6 +139,7 @@ void TrainingWorker::setProbe(const QStringList& src, const QStringList& tgt)
 
 void TrainingWorker::shutdown()
 {
+    abandonValidations();
     timer_->stop();
     running_ = false;
     pendingSteps_ = 0;
@@ -182,10 +188,8 @@ bool TrainingWorker::runOneStep()
     recentTokens_.emplace_back(point.seconds, point.tokens);
     while (recentTokens_.size() > 2 && point.seconds - recentTokens_.front().first > 3.0)
         recentTokens_.pop_front();
-    if (r.validationDue) {
-        newEval_.push_back(session_->validate());
-        samples_ = session_->translateExamples();
-    }
+    if (r.validationDue)
+        startValidation();
 
     // Play stops once at the planned step count; pressing it again trains on past it.
     if (running_ && point.step == settings_.plannedSteps) {
@@ -196,11 +200,73 @@ bool TrainingWorker::runOneStep()
         emitSnapshot();
         return false;
     }
-    // Every validation's samples reach the window (they are rare); other steps at most every
-    // kSnapshotIntervalMs.
-    if (r.validationDue || !sinceSnapshot_.isValid() || sinceSnapshot_.elapsed() >= kSnapshotIntervalMs)
+    if (!sinceSnapshot_.isValid() || sinceSnapshot_.elapsed() >= kSnapshotIntervalMs)
         emitSnapshot();
     return true;
+}
+
+void TrainingWorker::startValidation()
+{
+    // The copy is taken now, at the step the validation is due; the data stays alive with the
+    // job even if the session is replaced meanwhile.
+    std::shared_ptr<Transformer<float>> model(session_->model().clone());
+    std::shared_ptr<const SessionData> data = session_->sharedData();
+    const long step = session_->stepCount();
+    const double seconds = session_->trainSeconds();
+    const quint64 generation = generation_;
+    std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+    // QThreadPool wakes its thread through a lock inside Qt, which TSan cannot see.
+    static char handOff;
+    std::function<void()> job = [this, model, data, step, seconds, generation, cancel] {
+        AS_TSAN_ACQUIRE(&handOff);
+        Validation v = validateModel(*model, *data, step, seconds, {true, true},
+                                     [&cancel](int, int) { return !cancel->load(); });
+        if (v.cancelled)
+            return;
+        {
+            const std::lock_guard<std::mutex> lock(finishedMutex_);
+            finished_.emplace_back(generation, std::move(v));
+        }
+        inbox_->post([this] { applyFinishedValidations(); });
+    };
+    AS_TSAN_RELEASE(&handOff);
+    validationPool_.start(std::move(job));
+}
+
+void TrainingWorker::applyFinishedValidations()
+{
+    std::vector<std::pair<quint64, Validation>> done;
+    {
+        const std::lock_guard<std::mutex> lock(finishedMutex_);
+        done.swap(finished_);
+    }
+    bool any = false;
+    for (auto& [generation, v] : done) {
+        if (generation != generation_ || !session_)
+            continue;  // of a session that was replaced
+        session_->addValidation(v.point);
+        newEval_.push_back(v.point);
+        samples_ = v.samples;
+        any = true;
+    }
+    if (any)
+        emitSnapshot();  // every validation reaches the window (they are rare)
+}
+
+void TrainingWorker::finishValidations()
+{
+    validationPool_.waitForDone();
+    applyFinishedValidations();
+}
+
+void TrainingWorker::abandonValidations()
+{
+    cancel_->store(true);
+    validationPool_.waitForDone();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    ++generation_;
+    const std::lock_guard<std::mutex> lock(finishedMutex_);
+    finished_.clear();
 }
 
 void TrainingWorker::emitSnapshot()
@@ -283,6 +349,7 @@ void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
         emit checkpointFailed(tr("There is no model to save."));
         return;
     }
+    finishValidations();
     QString error;
     if (!session_->saveCheckpoint(path, checkpointSettings(), &error)) {
         emit checkpointFailed(error);
@@ -419,6 +486,7 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     const bool wasRunning = running_;
     running_ = false;
     pendingSteps_ = 0;
+    abandonValidations();
     settings_ = s;
     session_ = std::move(session);
     probe_ = probe;
@@ -454,6 +522,7 @@ void TrainingWorker::completeProbe()
 
 void TrainingWorker::requestSummary()
 {
+    finishValidations();
     if (session_)
         emit summaryReady(std::make_shared<const RunSummary>(session_->summarize()));
 }

@@ -2,16 +2,20 @@
 // The model lives here, in its own thread. The window sends commands as queued signals and
 // receives immutable snapshots (at most ~10 a second) and model copies for translation.
 #include "io/checkpoint.h"
+#include "mailbox.h"
 #include "io/interop.h"
 #include "train/session.h"
 #include "train/snapshot.h"
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QThreadPool>
 #include <QTimer>
 
+#include <atomic>
 #include <deque>
 #include <memory>
+#include <mutex>
 
 namespace as {
 
@@ -116,6 +120,15 @@ private:
     // so that the decoder's attention shows what it does.
     void completeProbe();
     bool trainable() const { return session_ && session_->data().trainable(); }
+    // A validation of a copy of the weights in a thread of its own, so that training goes on:
+    // loss, accuracy, BLEU and the samples. Results are applied in order, in this thread.
+    void startValidation();
+    void applyFinishedValidations();
+    // Waits for the validations started so far and records them (before a checkpoint is
+    // saved, so that it holds every validation up to its step).
+    void finishValidations();
+    // Drops the validations of the session being replaced (they stop early).
+    void abandonValidations();
 
     SessionSettings settings_;
     std::unique_ptr<TrainingSession> session_;
@@ -133,6 +146,12 @@ private:
     std::deque<std::pair<double, long>> recentTokens_;  // (train seconds, tokens) for tokens/s
     QElapsedTimer sinceSnapshot_;
     std::shared_ptr<const SamplesRecord> samples_;  // of the last validation
+    QThreadPool validationPool_;  // one thread: validations run in the order they are due
+    Mailbox* inbox_ = nullptr;    // wakes this thread when a validation is done
+    std::mutex finishedMutex_;
+    std::vector<std::pair<quint64, Validation>> finished_;  // (session generation, result)
+    quint64 generation_ = 0;  // which session the validations belong to
+    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace as

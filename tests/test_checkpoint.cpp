@@ -145,7 +145,8 @@ struct Run {
             seconds += 0.25;
             history.loss.push_back({st.step, seconds, st.loss.loss(), st.lr, st.loss.ntokens});
             if (st.step % 3 == 0) {
-                history.eval.push_back({st.step, seconds, st.loss.loss() + 1, 0.5});
+                history.eval.push_back({st.step, seconds, st.loss.loss() + 1, 0.5,
+                                        st.step % 2 == 0 ? 12.5 : std::numeric_limits<double>::quiet_NaN()});
                 history.attention.push_back(attentionOf(trainer->model(), st.step,
                                                         batcher->pairs().front()));
             }
@@ -210,7 +211,8 @@ struct Sections {
         qFatal("no section %s", name);
     }
     // overrideOffset/Size: replace section k's table entry after the fact.
-    QByteArray build(int k = -1, quint64 offset = 0, quint64 size = 0, quint32 version = 1) const
+    QByteArray build(int k = -1, quint64 offset = 0, quint64 size = 0,
+                     quint32 version = kCheckpointVersion) const
     {
         QByteArray h("\x89" "ASCKPT\n", 8);
         char w[8];
@@ -254,6 +256,7 @@ private slots:
     void truncatedAtAnyOffset();
     void bitFlipsAreCaught();
     void wrongVersionAndRandomBytes();
+    void readsVersion1();
     void hostileContentBehindValidChecksums_data();
     void hostileContentBehindValidChecksums();
     void abandonedSaveKeepsOldFile();
@@ -383,6 +386,8 @@ void TestCheckpoint::historyAndSettingsRoundTrip()
     QCOMPARE(h.eval.size(), std::size_t(2));
     QCOMPARE(h.eval[1].step, 6L);
     QCOMPARE(h.eval[1].accuracy, 0.5);
+    QCOMPARE(h.eval[1].bleu, 12.5);            // step 6
+    QVERIFY(std::isnan(h.eval[0].bleu));       // step 3: not computed
     QCOMPARE(h.attention.size(), std::size_t(2));
     for (std::size_t i = 0; i < h.attention.size(); ++i) {
         const AttentionRecord &x = *h.attention[i], &y = *run.history.attention[i];
@@ -478,6 +483,32 @@ void TestCheckpoint::bitFlipsAreCaught()
     QVERIFY(checksumMessages > 400);
 }
 
+// A version 1 file (validation points without BLEU) still loads: its points read as not
+// computed, everything else as written.
+void TestCheckpoint::readsVersion1()
+{
+    const ModelConfig c = tinyConfig();
+    Run run(c, randomPairs(24, c, 5));
+    run.steps(6);
+    Sections s = Sections::of(*run.bytes());
+    QByteArray& h = s["history"];
+    const qsizetype lossBytes = 8 + 40 * qsizetype(run.history.loss.size());
+    const auto nEval = qFromLittleEndian<quint64>(h.constData() + lossBytes);
+    QCOMPARE(nEval, quint64(2));
+    for (quint64 i = nEval; i-- > 0;)  // drop each point's last f64 (its BLEU), back to front
+        h.remove(lossBytes + 8 + qsizetype(i) * 40 + 32, 8);
+    QString error;
+    std::optional<Checkpoint> ck = loadCheckpointFromBytes(s.build(-1, 0, 0, 1), &error);
+    QVERIFY2(ck, qPrintable(error));
+    QCOMPARE(ck->history.eval.size(), std::size_t(2));
+    QCOMPARE(ck->history.eval[1].loss, run.history.eval[1].loss);
+    QCOMPARE(ck->history.eval[1].accuracy, 0.5);
+    QVERIFY(std::isnan(ck->history.eval[1].bleu));
+    QCOMPARE(ck->history.attention.size(), std::size_t(2));
+    // The same bytes read as version 2 do not fit: refused.
+    QVERIFY(!loadCheckpointFromBytes(s.build(), &error));
+}
+
 void TestCheckpoint::wrongVersionAndRandomBytes()
 {
     const ModelConfig c = tinyConfig();
@@ -485,8 +516,9 @@ void TestCheckpoint::wrongVersionAndRandomBytes()
     run.steps(2);
     const QByteArray file = *run.bytes();
     QString error;
-    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 2), &error));
-    QVERIFY2(error.contains("version 2") && error.contains("version 1"), qPrintable(error));
+    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 3), &error));
+    QVERIFY2(error.contains("version 3") && error.contains("versions 1 to 2"), qPrintable(error));
+    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 0), &error));
     QVERIFY(loadCheckpointFromBytes(Sections::of(file).build(), &error));  // the rebuild is sound
 
     Rng rng(5);
@@ -534,7 +566,7 @@ void TestCheckpoint::hostileContentBehindValidChecksums()
     auto setU64 = [](QByteArray& b, qsizetype at, quint64 v) { qToLittleEndian(v, b.data() + at); };
     auto setU32 = [](QByteArray& b, qsizetype at, quint32 v) { qToLittleEndian(v, b.data() + at); };
     const qsizetype lossBytes = 8 + 40 * qsizetype(run.history.loss.size());
-    const qsizetype evalBytes = 8 + 32 * qsizetype(run.history.eval.size());
+    const qsizetype evalBytes = 8 + 40 * qsizetype(run.history.eval.size());
     switch (kind) {
     case 0:
         setU64(s["history"], 0, quint64(1) << 60);

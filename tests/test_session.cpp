@@ -290,7 +290,7 @@ void TestSession::validationCadence()
             due << s->stepCount();
     QCOMPARE(due, (QList<long>{4, 8, 12}));
     QVERIFY(s->history().eval.empty());  // due, but the caller did not validate
-    const EvalPoint p = s->validate();
+    const EvalPoint p = s->validate().point;
     QCOMPARE(p.step, 12L);
     QVERIFY(p.loss > 0 && p.accuracy >= 0 && p.accuracy <= 1);
     QCOMPARE(s->history().eval.size(), std::size_t(1));

@@ -1,10 +1,13 @@
 // The Samples view: the session's example pairs translated at each validation, the previous
 // translation beside each, changes marked — from records made by hand here, and in the window
 // against greedy decoding of the exported model.
+#include "loss_view.h"
 #include "main_window.h"
 #include "samples_view.h"
 
 #include "decode/decode.h"
+#include "eval/bleu.h"
+#include "eval/evaluate.h"
 #include "io/model_file.h"
 #include "text/dataset.h"
 
@@ -36,6 +39,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void showsChangesAgainstThePreviousRecord();
     void windowShowsTheModelsGreedyTranslations();
+    void backgroundValidationMeasuresTheWeightsOfItsStep();
 };
 
 void TestUiSamples::showsChangesAgainstThePreviousRecord()
@@ -110,6 +114,55 @@ void TestUiSamples::windowShowsTheModelsGreedyTranslations()
         QCOMPARE(v->translation(i), codec.decodeTarget(d.nbest.front().tokens));
     }
     w.close();
+}
+
+// The validations run on a copy of the weights in the background: after 30 toy steps with a
+// validation every 10, the Loss view has three points with BLEU on its own axis, and the last
+// one's loss, accuracy and BLEU are those of the weights of step 30, computed here from the
+// exported model with evaluateLoss and corpusBleu.
+void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
+{
+    MainWindow w;
+    w.show();
+    SessionSettings s = SessionSettings::defaultsFor(u"toy"_s);
+    s.evalEvery = 10;
+    w.applySettings(s);
+    QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
+    emit w.stepRequested(30);
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 30 && !w.isRunning(); }, 60000));
+    ui::LossView* loss = w.lossView();
+    QVERIFY(QTest::qWaitFor([&] { return loss->validPointCount() == 3; }, 20000));
+    QCOMPARE(loss->bleuPointCount(), 3);
+    QVERIFY(loss->bleuAxis()->visible());
+    const EvalPoint last = loss->validPoint(2);
+    QCOMPARE(last.step, 30L);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"toy.safetensors"_s);
+    QSignalSpy exported(&w, &MainWindow::weightsExported);
+    w.exportWeightsTo(path);
+    QVERIFY(exported.wait(20000));
+    w.close();
+    QString error;
+    std::optional<ModelBundle> m = loadModel(path, &error);
+    QVERIFY2(m, qPrintable(error));
+    const ParallelData codec = ParallelData::fromVocabularies(m->srcVocab, m->tgtVocab, m->srcTok, m->tgtTok);
+    // The toy task validates on its three pairs.
+    const QList<SentencePair> pairs{{u"我有一个好朋友"_s, u"I have a good friend ."_s, 0},
+                                    {u"我有零个女朋友"_s, u"I have zero girl friend ."_s, 0},
+                                    {u"我有一个男朋友"_s, u"I have a boy friend ."_s, 0}};
+    const EncodedSplit split = codec.encode(pairs);
+    const LossStats st = evaluateLoss(*m->model, split.pairs);
+    QCOMPARE(last.loss, st.loss());
+    QCOMPARE(last.accuracy, st.accuracy());
+    QStringList hyps, refs;
+    for (const SentencePair& p : pairs) {
+        const std::vector<int> ids = codec.encodeSource(p.src).ids;
+        const DecodeResult d = greedyDecode(*m->model, ids, DecodeOptions{}.limitFor(int(ids.size()), m->config.max_len));
+        hyps << codec.decodeTarget(d.nbest.front().tokens);
+        refs << codec.decodeTarget(codec.encodeTarget(p.tgt).ids);
+    }
+    QCOMPARE(last.bleu, corpusBleu(hyps, refs).score);
 }
 
 QTEST_MAIN(TestUiSamples)

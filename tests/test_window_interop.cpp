@@ -144,10 +144,11 @@ void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
     emit w_->probeRequested(src, {});
     QCOMPARE(probeTarget(src).join(' '), QStringLiteral("<s> I have a good friend ."));
     QCOMPARE(w_->attentionView()->headCount(), w_->settings().model.heads);
-    // Stepping does nothing: there is no data.
+    // The file records the step its weights come from; stepping does nothing: there is no data.
+    QCOMPARE(w_->currentStep(), 200L);
     emit w_->stepRequested(3);
     QTest::qWait(300);
-    QCOMPARE(w_->currentStep(), 0L);
+    QCOMPARE(w_->currentStep(), 200L);
     // Applying a task leaves inspection.
     w_->applySettings(SessionSettings::defaultsFor("toy"));
     QVERIFY(!w_->isInspecting());

@@ -58,6 +58,15 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     validAcc_->setName(tr("validation accuracy (right axis)"));
     validAcc_->setPen(QPen(QColor(44, 160, 44), 2, Qt::DashLine));
     validAcc_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    bleuAxis_ = plot_->axisRect()->addAxis(QCPAxis::atRight);
+    bleuAxis_->setLabel(tr("validation BLEU"));
+    bleuAxis_->setRange(0, 10);
+    bleuAxis_->setVisible(false);
+    validBleu_ = plot_->addGraph(plot_->xAxis, bleuAxis_);
+    validBleu_->setName(tr("validation BLEU (outer right axis)"));
+    validBleu_->setPen(QPen(QColor(148, 103, 189), 2));
+    validBleu_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
+    validBleu_->removeFromLegend();
 
     xAxisChoice_ = new QComboBox(this);
     xAxisChoice_->addItems({tr("by step"), tr("by wall time")});
@@ -133,6 +142,8 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
                      .arg(v->step)
                      .arg(v->loss, 0, 'f', 4)
                      .arg(v->accuracy, 0, 'f', 3);
+            if (!std::isnan(v->bleu))
+                t += tr(" · BLEU %1").arg(v->bleu, 0, 'f', 2);
         }
         return t;
     });
@@ -195,14 +206,43 @@ void LossView::applySnapshot(const TrainingSnapshot& s)
     appendTrain(s.newLoss);
     for (const EvalPoint& e : s.newEval) {
         valid_.push_back(e);
-        validLoss_->addData(x(e), e.loss);
-        validAcc_->addData(x(e), e.accuracy);
+        addValid(e);
     }
     if (follow_->isChecked()) {
         plot_->rescaleAxes();
         plot_->yAxis2->setRange(0, 1);
+        fitBleuAxis();
     }
     replotIfVisible(plot_);
+}
+
+void LossView::addValid(const EvalPoint& e)
+{
+    if (!logScale() || e.loss > 0)
+        validLoss_->addData(x(e), e.loss);
+    validAcc_->addData(x(e), e.accuracy);
+    if (!std::isnan(e.bleu)) {
+        validBleu_->addData(x(e), e.bleu);
+        if (!bleuAxis_->visible()) {
+            bleuAxis_->setVisible(true);
+            validBleu_->addToLegend();
+        }
+    }
+}
+
+void LossView::fitBleuAxis()
+{
+    double top = 0;
+    for (const EvalPoint& e : valid_)
+        if (!std::isnan(e.bleu))
+            top = std::max(top, e.bleu);
+    // From 0, with room above the best score; BLEU is at most 100.
+    bleuAxis_->setRange(0, std::min(100.0, std::max(10.0, std::ceil(top * 1.2))));
+}
+
+int LossView::bleuPointCount() const
+{
+    return int(std::count_if(valid_.begin(), valid_.end(), [](const EvalPoint& e) { return !std::isnan(e.bleu); }));
 }
 
 void LossView::appendTrain(const std::vector<LossPoint>& pts)
@@ -227,18 +267,19 @@ void LossView::rebuild()
     smoothed_->data()->clear();
     validLoss_->data()->clear();
     validAcc_->data()->clear();
+    validBleu_->data()->clear();
+    bleuAxis_->setVisible(false);
+    validBleu_->removeFromLegend();
     std::vector<LossPoint> pts;
     pts.swap(train_);
     smoothedValues_.clear();
     emaBiased_ = 0;
     appendTrain(pts);
-    for (const EvalPoint& e : valid_) {
-        if (!logScale() || e.loss > 0)
-            validLoss_->addData(x(e), e.loss);
-        validAcc_->addData(x(e), e.accuracy);
-    }
+    for (const EvalPoint& e : valid_)
+        addValid(e);
     plot_->rescaleAxes();
     plot_->yAxis2->setRange(0, 1);
+    fitBleuAxis();
     replotIfVisible(plot_);
 }
 
@@ -251,20 +292,21 @@ void LossView::reset()
 
 QString LossView::csv() const
 {
-    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr\n";
+    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu\n";
     for (std::size_t i = 0; i < train_.size(); ++i)
-        out += QStringLiteral("train,%1,%2,%3,%4,,%5\n")
+        out += QStringLiteral("train,%1,%2,%3,%4,,%5,\n")
                    .arg(train_[i].step)
                    .arg(train_[i].seconds, 0, 'g', 9)
                    .arg(train_[i].loss, 0, 'g', 9)
                    .arg(smoothedValues_[i], 0, 'g', 9)
                    .arg(train_[i].lr, 0, 'g', 9);
     for (const EvalPoint& e : valid_)
-        out += QStringLiteral("valid,%1,%2,%3,,%4,\n")
+        out += QStringLiteral("valid,%1,%2,%3,,%4,,%5\n")
                    .arg(e.step)
                    .arg(e.seconds, 0, 'g', 9)
                    .arg(e.loss, 0, 'g', 9)
-                   .arg(e.accuracy, 0, 'g', 9);
+                   .arg(e.accuracy, 0, 'g', 9)
+                   .arg(std::isnan(e.bleu) ? QString() : QString::number(e.bleu, 'g', 9));
     return out;
 }
 

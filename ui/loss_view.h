@@ -27,6 +27,11 @@ public:
 
     int trainPointCount() const { return int(train_.size()); }
     int validPointCount() const { return int(valid_.size()); }
+    // Validations whose BLEU was computed: drawn on an axis of their own (right, outside the
+    // accuracy axis), shown once there is one.
+    int bleuPointCount() const;
+    EvalPoint validPoint(int i) const { return valid_.at(std::size_t(i)); }
+    QCPAxis* bleuAxis() const { return bleuAxis_; }
     double smoothedAt(int i) const;
     bool byTime() const;
     void setByTime(bool byTime);
@@ -47,6 +52,10 @@ private:
     QCPGraph* smoothed_ = nullptr;
     QCPGraph* validLoss_ = nullptr;
     QCPGraph* validAcc_ = nullptr;
+    QCPGraph* validBleu_ = nullptr;
+    QCPAxis* bleuAxis_ = nullptr;
+    void addValid(const EvalPoint& e);
+    void fitBleuAxis();
     QComboBox* xAxisChoice_ = nullptr;
     QCheckBox* log_ = nullptr;
     QCheckBox* follow_ = nullptr;

@@ -111,7 +111,8 @@ void putInts(QByteArray& b, const std::vector<int>& v)
 
 // history:
 //   u64 n, n x {i64 step, f64 seconds, f64 loss, f64 lr, i64 tokens}        loss points
-//   u64 n, n x {i64 step, f64 seconds, f64 loss, f64 accuracy}              validation points
+//   u64 n, n x {i64 step, f64 seconds, f64 loss, f64 accuracy, f64 bleu}    validation points
+//                                      (version 1: without bleu, read as NaN: not computed)
 //   u64 n, n x attention record: i64 step, i32 heads, strings src, strings tgt, then
 //            encoder self, decoder self, cross: u32 layers, per layer u32 rows, u32 cols,
 //            rows x cols f32 (row-major)
@@ -134,6 +135,7 @@ QByteArray historyBytes(const TrainingHistory& h)
         putF64(b, p.seconds);
         putF64(b, p.loss);
         putF64(b, p.accuracy);
+        putF64(b, p.bleu);
     }
     putU64(b, h.attention.size());
     for (const auto& r : h.attention) {
@@ -321,6 +323,7 @@ struct HistoryParser {
     Reader r;
     const ModelConfig& config;
     QString error;
+    quint32 version = kCheckpointVersion;
 
     bool fail(const QString& what)
     {
@@ -444,7 +447,8 @@ struct HistoryParser {
             p.step = long(step);
             p.tokens = long(tokens);
         }
-        if (!count(&n, 32, QStringLiteral("the validation points")))
+        const bool withBleu = version >= 2;
+        if (!count(&n, withBleu ? 40 : 32, QStringLiteral("the validation points")))
             return false;
         h->eval.resize(n);
         for (EvalPoint& p : h->eval) {
@@ -453,7 +457,13 @@ struct HistoryParser {
             r.f64(&p.seconds);
             r.f64(&p.loss);
             r.f64(&p.accuracy);
+            if (withBleu)
+                r.f64(&p.bleu);
             p.step = long(step);
+            if (!std::isnan(p.bleu) && !(p.bleu >= 0 && p.bleu <= 100))
+                return fail(QStringLiteral("validation point at step %1: BLEU %2 is not in [0, 100]")
+                                .arg(p.step)
+                                .arg(p.bleu));
         }
         // A record is at least step, heads, two empty token lists and three layer counts.
         if (!count(&n, 8 + 4 + 4 + 4 + 3 * 4, QStringLiteral("the attention records")))
@@ -743,9 +753,10 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
     quint32 version, n;
     if (!r.u32(&version) || !r.u32(&n))
         return fail(QStringLiteral("truncated in the header (%1 bytes)").arg(size));
-    if (version != kCheckpointVersion)
-        return fail(QStringLiteral("format version %1; this program reads version %2")
+    if (version < kCheckpointOldestVersion || version > kCheckpointVersion)
+        return fail(QStringLiteral("format version %1; this program reads versions %2 to %3")
                         .arg(version)
+                        .arg(kCheckpointOldestVersion)
                         .arg(kCheckpointVersion));
     if (n < 1 || n > kCheckpointMaxSections)
         return fail(QStringLiteral("the header lists %1 sections (1 … %2 allowed)").arg(n).arg(kCheckpointMaxSections));
@@ -847,7 +858,7 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
     }
     // History.
     {
-        HistoryParser hp{Reader(found[3].data(), found[3].size()), config, {}};
+        HistoryParser hp{Reader(found[3].data(), found[3].size()), config, {}, version};
         if (!hp.parse(&c.history))
             return fail(QStringLiteral("section 'history': %1").arg(hp.error));
     }

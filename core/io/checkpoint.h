@@ -38,7 +38,9 @@
 namespace as {
 
 inline constexpr char kCheckpointMagic[9] = "\x89" "ASCKPT\n";
-inline constexpr quint32 kCheckpointVersion = 1;
+// 2: validation points carry their BLEU. Version 1 files are read too (BLEU not computed).
+inline constexpr quint32 kCheckpointVersion = 2;
+inline constexpr quint32 kCheckpointOldestVersion = 1;
 inline constexpr quint32 kCheckpointMaxSections = 16;
 inline constexpr char kCheckpointSuffix[] = "ckpt";
 

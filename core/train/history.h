@@ -6,6 +6,8 @@
 
 #include <QStringList>
 
+#include <limits>
+
 #include <memory>
 #include <vector>
 
@@ -24,6 +26,8 @@ struct EvalPoint {
     double seconds = 0;
     double loss = 0;      // label-smoothed loss on the validation set
     double accuracy = 0;  // teacher-forced token accuracy on the validation set
+    // BLEU of greedy translations of the validation set, 0 … 100; NaN when not computed.
+    double bleu = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The attention of every head of every layer for one probe pair (teacher-forced, dropout off).

@@ -73,14 +73,42 @@ SessionStep TrainingSession::step()
     return r;
 }
 
-EvalPoint TrainingSession::validate()
+Validation TrainingSession::validate(const ValidationOptions& options)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    const LossStats v = evaluateLoss(trainer_->model(), data_->validation());
-    const EvalPoint p{trainer_->stepCount(), trainSeconds_, v.loss(), v.accuracy()};
-    addValidation(p);
+    Validation v = validateModel(trainer_->model(), *data_, trainer_->stepCount(), trainSeconds_,
+                                 options);
+    addValidation(v.point);
     busySeconds_ += secondsSince(t0);
-    return p;
+    return v;
+}
+
+Validation validateModel(Transformer<float>& model, const SessionData& data, long step,
+                         double trainSeconds, const ValidationOptions& options,
+                         const Progress& progress)
+{
+    Validation v;
+    const LossStats loss = evaluateLoss(model, data.validation());
+    v.point = {step, trainSeconds, loss.loss(), loss.accuracy()};
+    if (options.bleu && !data.validationText().isEmpty()) {
+        const TranslationReport t = translateAndScore(model, data.codec(), data.validationText(),
+                                                      {}, progress);
+        v.cancelled = t.cancelled;
+        if (!t.cancelled)
+            v.point.bleu = t.bleu;
+    }
+    if (options.samples && !v.cancelled)
+        v.samples = translateExamples(model, data, step);
+    return v;
+}
+
+std::shared_ptr<const SamplesRecord> translateExamples(Transformer<float>& model,
+                                                       const SessionData& data, long step)
+{
+    auto r = std::make_shared<SamplesRecord>();
+    r->step = step;
+    r->samples = translateAndScore(model, data.codec(), data.exampleText()).translations;
+    return r;
 }
 
 void TrainingSession::addValidation(const EvalPoint& point)
@@ -109,14 +137,6 @@ std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const To
     }
     appendAttentionRecord(history_.attention, rec);
     return rec;
-}
-
-std::shared_ptr<const SamplesRecord> TrainingSession::translateExamples()
-{
-    auto r = std::make_shared<SamplesRecord>();
-    r->step = trainer_->stepCount();
-    r->samples = translateAndScore(trainer_->model(), data_->codec(), data_->exampleText()).translations;
-    return r;
 }
 
 void TrainingSession::recordBatch(const Batch& batch)
@@ -199,13 +219,14 @@ RunSummary TrainingSession::summarize(int samples, const Progress& progress) con
         r.trainLoss += loss[i].loss / double(n);
     std::unique_ptr<Transformer<float>> model = trainer_->model().clone();
     model->params().valueVector() = finalWeights();
-    const LossStats v = evaluateLoss(*model, data_->validation());
-    r.validLoss = v.loss();
-    r.validAccuracy = v.accuracy();
-    TranslationReport t = translateAndScore(*model, data_->codec(), data_->validationText(), {},
-                                            progress);
-    r.validBleu = t.bleu;
-    r.samples = translateAndScore(*model, data_->codec(), data_->exampleText().mid(0, samples)).translations;
+    const Validation v = validateModel(*model, *data_, r.steps, trainSeconds_, {true, true}, progress);
+    r.validLoss = v.point.loss;
+    r.validAccuracy = v.point.accuracy;
+    r.validBleu = v.point.bleu;
+    if (v.samples)
+        r.samples.assign(v.samples->samples.begin(),
+                         v.samples->samples.begin()
+                             + std::min<std::ptrdiff_t>(samples, std::ptrdiff_t(v.samples->samples.size())));
     return r;
 }
 

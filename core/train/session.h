@@ -45,6 +45,28 @@ struct RunSummary {
     std::vector<TranslationSample> samples;  // the data's examples (SessionData::exampleText)
 };
 
+// What a validation computes. Loss and accuracy always (teacher-forced, dropout off).
+struct ValidationOptions {
+    bool bleu = false;     // greedy translations of every validation pair, corpusBleu
+    bool samples = false;  // the data's examples translated (SamplesRecord)
+};
+
+struct Validation {
+    EvalPoint point;                                // bleu NaN unless asked for
+    std::shared_ptr<const SamplesRecord> samples;   // null unless asked for
+    bool cancelled = false;                         // progress said stop: point incomplete
+};
+
+// A validation of `model` (the session's weights, or a copy of them taken at `step` for a
+// validation in the background) on `data`. progress counts sentences translated for BLEU.
+Validation validateModel(Transformer<float>& model, const SessionData& data, long step,
+                         double trainSeconds, const ValidationOptions& options,
+                         const Progress& progress = {});
+
+// The data's examples translated greedily (dropout off), as a record at `step`.
+std::shared_ptr<const SamplesRecord> translateExamples(Transformer<float>& model,
+                                                       const SessionData& data, long step);
+
 class TrainingSession {
 public:
     // A run from the trainer's current state (a fresh model, or one taken from a checkpoint)
@@ -67,15 +89,12 @@ public:
     // averaging snapshot when one is due, and validationDue when the cadence asks for one
     // (the caller runs validate() then, or computes the same elsewhere and addValidation()s).
     SessionStep step();
-    // Teacher-forced loss and accuracy of the current weights on the validation pairs
-    // (dropout off), recorded in the history. No validation pairs: loss and accuracy 0.
-    EvalPoint validate();
+    // validateModel() of the current weights, recorded in the history. No validation pairs:
+    // loss and accuracy 0.
+    Validation validate(const ValidationOptions& options = {});
     void addValidation(const EvalPoint& point);
     // The attention of every head for the probe pair (dropout off), recorded in the history.
     std::shared_ptr<const AttentionRecord> recordAttention(const TokenPair& probe);
-    // The data's examples translated greedily by the current weights (dropout off): the
-    // samples panel, refreshed at each validation.
-    std::shared_ptr<const SamplesRecord> translateExamples();
     // The batch of the last step, for the masks view (also the history's lastBatch).
     void recordBatch(const Batch& batch);
 
@@ -103,6 +122,8 @@ public:
     const Trainer& trainer() const { return *trainer_; }
     Transformer<float>& model() { return trainer_->model(); }
     const SessionData& data() const { return *data_; }
+    // The data, kept alive by whoever holds it (a validation in the background).
+    std::shared_ptr<const SessionData> sharedData() const { return data_; }
     const TrainingHistory& history() const { return history_; }
     const SessionPlan& plan() const { return plan_; }
     void setPlan(const SessionPlan& plan);
@@ -113,7 +134,7 @@ public:
     const Batch& lastBatch() const { return lastBatch_; }
 
 private:
-    std::unique_ptr<SessionData> data_;
+    std::shared_ptr<SessionData> data_;
     std::unique_ptr<Trainer> trainer_;
     SessionPlan plan_;
     TrainingHistory history_;
