@@ -98,15 +98,17 @@ double percentile(std::vector<double> v, double q)
 // thread records how late each tick comes: the longest time the GUI thread was busy with
 // something else (snapshots arriving, replots, painting). Every tab is shown for an equal share
 // of the time, so every view draws live. Prints one JSON line.
-int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task)
+int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task, int validEvery)
 {
     w.resize(1400, 900);
     w.show();
     as::SessionSettings s = as::SessionSettings::defaultsFor(task);
+    if (validEvery > 0)
+        s.evalEvery = validEvery;
     // Play pauses at the planned count: plan more steps than the run can take.
     s.plannedSteps = std::max(s.plannedSteps, long(seconds * 2000));
     w.applySettings(s);
-    if (!waitFor([&] { return w.currentStep() == 0; }, 10000))
+    if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000))
         return 1;
     QTabWidget* tabs = w.tabs();
     const int nTabs = tabs->count();
@@ -269,6 +271,7 @@ struct ScreenshotRun {
     int steps = 200;
     std::optional<quint64> seed;
     QString out;  // the model file, as `attention-studio-cli train --out` writes it
+    int validEvery = 0;  // 0: the task's
 };
 
 bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
@@ -298,6 +301,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     as::SessionSettings s = as::SessionSettings::defaultsFor(run.task);
     if (run.seed)
         s.train.seed = *run.seed;
+    if (run.validEvery > 0)
+        s.evalEvery = run.validEvery;
     // The plan is the run's length, as `train --steps N` makes it: the averaging points and
     // the schedule plot depend on it.
     if (run.steps > 0)
@@ -389,6 +394,8 @@ int main(int argc, char** argv)
     p.addOption({"out", "With --screenshot: write the trained model here, as "
                         "`attention-studio-cli train --out` does.", "MODEL"});
     p.addOption({"threads", "Threads for the maths (0 = every core).", "N", "0"});
+    p.addOption({"valid-every", "Steps between validations for --screenshot and "
+                                "--measure-responsiveness (default: the task's).", "N"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -414,7 +421,7 @@ int main(int argc, char** argv)
                          qPrintable(as::trainingTaskNames().join(", ")));
             return 2;
         }
-        const int rc = measureResponsiveness(w, seconds, p.value("task"));
+        const int rc = measureResponsiveness(w, seconds, p.value("task"), p.value("valid-every").toInt());
         w.close();
         return rc;
     }
@@ -436,6 +443,7 @@ int main(int argc, char** argv)
         if (p.isSet("seed"))
             run.seed = p.value("seed").toULongLong(&seedOk);
         run.out = p.value("out");
+        run.validEvery = p.value("valid-every").toInt();
         if (!ok || !seedOk || run.steps < 0 || !as::trainingTaskNames().contains(run.task)) {
             std::fprintf(stderr, "attention-studio: --steps must be a whole number >= 0, --seed "
                                  "one >= 0, and --task one of: %s\n",
