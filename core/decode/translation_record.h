@@ -5,10 +5,12 @@
 #include "decode/decode.h"
 
 #include <QList>
+#include <QMetaType>
 #include <QPair>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <vector>
 
 namespace as {
@@ -58,4 +60,9 @@ struct TranslationRecord {
     }
 };
 
+// As records travel: shared, immutable once made.
+using TranslationRecordPtr = std::shared_ptr<const TranslationRecord>;
+
 }  // namespace as
+
+Q_DECLARE_METATYPE(as::TranslationRecordPtr)
