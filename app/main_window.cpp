@@ -9,6 +9,7 @@
 #include "plot_tools.h"
 #include "settings_panel.h"
 #include "translate_view.h"
+#include "translation_service.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -141,6 +142,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     pe_ = new ui::PeView(this);
     attention_ = new ui::AttentionView(this);
     translate_ = new ui::TranslateView(this);
+    translation_ = new TranslationService(this);
+    connectTranslateView(translation_, translate_);
     masks_ = new ui::MasksView(this);
     samples_ = new ui::SamplesView(this);
     auto* attentionPage = new QWidget(this);
@@ -197,7 +200,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     relay(worker_, &TrainingWorker::snapshotReady, toWindow_, [this](const SnapshotPtr& s) { onSnapshot(s); });
     relay(worker_, &TrainingWorker::runningChanged, toWindow_, [this](bool r) { onRunningChanged(r); });
     relay(worker_, &TrainingWorker::modelCopyReady, toWindow_,
-          [t = translate_](const ModelCopyPtr& c) { t->setModel(c); });
+          [t = translation_](const ModelCopyPtr& c) { t->setModel(c); });
     relay(worker_, &TrainingWorker::failed, toWindow_, [this](const QString& msg) {
         statusBar()->showMessage(msg, 15000);
         QMessageBox::warning(this, tr("Training paused"), msg);
@@ -236,7 +239,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(tr("Exported the weights to %1").arg(path), 5000);
         emit weightsExported(path);
     });
-    connect(translate_, &ui::TranslateView::modelWanted, this, &MainWindow::modelCopyRequested);
+    connect(translation_, &TranslationService::modelWanted, this, &MainWindow::modelCopyRequested);
     thread_->start();
 
     autosaveTimer_ = new QTimer(this);

@@ -18,6 +18,7 @@ class QTimer;
 
 namespace as {
 class SettingsPanel;
+class TranslationService;
 namespace ui {
 class LossView;
 class LrView;
@@ -154,6 +155,7 @@ private:
     ui::PeView* pe_ = nullptr;
     ui::AttentionView* attention_ = nullptr;
     ui::TranslateView* translate_ = nullptr;
+    TranslationService* translation_ = nullptr;  // decodes for translate_, off this thread
     ui::MasksView* masks_ = nullptr;
     ui::SamplesView* samples_ = nullptr;
     QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;

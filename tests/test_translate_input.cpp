@@ -3,6 +3,7 @@
 // characters the vocabulary lacks (listed as unknown), 10,000 characters (cut, with a notice),
 // mixed scripts, emoji, control characters, an unpaired surrogate.
 #include "translate_view.h"
+#include "translation_service.h"
 
 #include "eval/evaluate.h"
 #include "text/dataset.h"
@@ -19,6 +20,17 @@ using namespace Qt::StringLiterals;
 using as::ui::TranslateView;
 
 namespace {
+
+// The Translate view as the window wires it: its requests decoded by a TranslationService.
+struct Translating {
+    explicit Translating(ModelCopyPtr model)
+    {
+        connectTranslateView(&service, &view);
+        service.setModel(std::move(model));
+    }
+    TranslationService service;  // outlives the view
+    TranslateView view;
+};
 
 // Typed inputs. expectTokens: whether the toy source tokeniser finds anything to translate;
 // unknown: a token that must be reported as not in the vocabulary ("" = none checked).
@@ -134,8 +146,8 @@ void TestTranslateInput::translateView()
     QFETCH(QString, text);
     QFETCH(bool, expectTokens);
     QFETCH(QString, unknown);
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(text);
     if (!expectTokens) {

@@ -1,10 +1,12 @@
 // The attention view draws exactly the probabilities of a real forward pass (rows = queries,
-// columns = keys) and replays recorded steps; the translate view decodes a trained toy model off
-// the GUI thread and reports the translation, n-best list, cross-attention and top-5 tables.
+// columns = keys) and replays recorded steps; the translate view, with the service that decodes
+// for it off the GUI thread, translates with a trained toy model and reports the translation,
+// n-best list, cross-attention and top-5 tables.
 // Both stay legible on long sentences: tick labels thinned to what fits, every token on hover,
 // titles inside their plots, a readable n-best table, no scale on an empty plot.
 #include "attention_view.h"
 #include "translate_view.h"
+#include "translation_service.h"
 
 #include "text/tasks.h"
 #include "train/trainer.h"
@@ -26,6 +28,19 @@ using namespace as;
 using as::ui::AttentionView;
 using as::ui::TranslateView;
 namespace ui = as::ui;
+
+namespace {
+// The Translate view as the window wires it: its requests decoded by a TranslationService.
+struct Translating {
+    explicit Translating(ModelCopyPtr model)
+    {
+        connectTranslateView(&service, &view);
+        service.setModel(std::move(model));
+    }
+    TranslationService service;  // outlives the view
+    TranslateView view;
+};
+}  // namespace
 
 class TestUiAttentionTranslate : public QObject {
     Q_OBJECT
@@ -227,8 +242,8 @@ void TestUiAttentionTranslate::historyCapKeepsTheRange()
 
 void TestUiAttentionTranslate::translatesToySentence()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QStringLiteral("我有一个好朋友"));
     QVERIFY(done.wait(5000));
@@ -258,8 +273,8 @@ void TestUiAttentionTranslate::translatesToySentence()
 
 void TestUiAttentionTranslate::beamListsNBest()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     view.setDecoding(true, 4, 3);
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QStringLiteral("我有一个男朋友"));
@@ -270,8 +285,8 @@ void TestUiAttentionTranslate::beamListsNBest()
 
 void TestUiAttentionTranslate::unknownTokensAreListed()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QString::fromUtf8("我有一个好朋友😀"));
     QVERIFY(done.wait(5000));
@@ -287,8 +302,8 @@ void TestUiAttentionTranslate::unknownTokensAreListed()
 
 void TestUiAttentionTranslate::emptyInputDoesNotDecode()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     QSignalSpy done(&view, &TranslateView::translationFinished);
     for (const QString& text : {QString(), QStringLiteral("   \t ")}) {
         view.translate(text);
@@ -301,19 +316,30 @@ void TestUiAttentionTranslate::emptyInputDoesNotDecode()
 
 void TestUiAttentionTranslate::noModelGivesMessage()
 {
-    TranslateView view;
-    QSignalSpy done(&view, &TranslateView::translationFinished);
-    view.translate(QStringLiteral("我有一个好朋友"));
-    QVERIFY(!view.isBusy());
-    QVERIFY(view.message().contains(QStringLiteral("No model")));
+    {
+        Translating t(nullptr);  // a service without weights
+        TranslateView& view = t.view;
+        QSignalSpy done(&view, &TranslateView::translationFinished);
+        view.translate(QStringLiteral("我有一个好朋友"));
+        QVERIFY(!view.isBusy());
+        QVERIFY(!t.service.isBusy());
+        QVERIFY(view.message().contains(QStringLiteral("No model")));
+        QTest::qWait(100);
+        QCOMPARE(done.count(), 0);
+    }
+    TranslateView alone;  // nothing to answer it at all
+    QSignalSpy done(&alone, &TranslateView::translationFinished);
+    alone.translate(QStringLiteral("我有一个好朋友"));
+    QVERIFY(!alone.isBusy());
+    QVERIFY(alone.message().contains(QStringLiteral("No model")));
     QTest::qWait(100);
     QCOMPARE(done.count(), 0);
 }
 
 void TestUiAttentionTranslate::longInputIsCut()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QString(1500, QChar(0x6211)));  // 我 × 1500
     QVERIFY(done.wait(10000));
@@ -323,8 +349,8 @@ void TestUiAttentionTranslate::longInputIsCut()
 
 void TestUiAttentionTranslate::staleResultIsDropped()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QString::fromUtf8("我有零个女朋友"));
     view.translate(QString::fromUtf8("我有一个好朋友"));  // waits for the same copy, then runs
@@ -337,15 +363,17 @@ void TestUiAttentionTranslate::staleResultIsDropped()
 
 void TestUiAttentionTranslate::modelWantedIsAnswered()
 {
-    TranslateView view;
+    Translating t(nullptr);
+    TranslateView& view = t.view;
     int asked = 0;
-    connect(&view, &TranslateView::modelWanted, &view, [&] {
+    connect(&t.service, &TranslationService::modelWanted, &view, [&] {
         ++asked;
-        QTimer::singleShot(10, &view, [&] { view.setModel(copy()); });  // as from the worker
+        QTimer::singleShot(10, &view, [&] { t.service.setModel(copy()); });  // as from the worker
     });
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QString::fromUtf8("我有零个女朋友"));
     QVERIFY(view.isBusy());
+    QVERIFY(view.message().contains(QStringLiteral("Copying the current weights")));
     QVERIFY(done.wait(5000));
     QCOMPARE(asked, 1);
     QCOMPARE(view.lastTranslation(), QStringLiteral("I have zero girl friend."));
@@ -599,8 +627,8 @@ void TestUiAttentionTranslate::titlesStayInsideThePlot()
 // are as wide as their contents, at the sizes the window takes.
 void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     view.setDecoding(true, 4, 4);
     QSignalSpy done(&view, &TranslateView::translationFinished);
     view.translate(QStringLiteral("我有一个男朋友"));
@@ -635,8 +663,8 @@ void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
 // read on it) but says what to do; a translation brings the 0–1 scale back.
 void TestUiAttentionTranslate::emptyCrossAttentionHasNoScale()
 {
-    TranslateView view;
-    view.setModel(copy());
+    Translating t(copy());
+    TranslateView& view = t.view;
     showAt(view, QSize(1380, 780));
     auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("crossAttention"));
     QVERIFY(plot);

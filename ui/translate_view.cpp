@@ -1,10 +1,6 @@
 #include "translate_view.h"
 
-#include "decode/decode.h"
-#include "text/tokenizer.h"
-
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -14,35 +10,11 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <exception>
 
 namespace as::ui {
-
-struct TranslateView::Request {
-    long id = 0;
-    QString text;
-    QString notice;  // e.g. the input was cut
-    bool beam = false;
-    int k = 1, nbest = 1;
-};
-
-struct TranslateView::Result {
-    long id = 0;
-    ModelCopyPtr copy;
-    QString notice, error;
-    bool beam = false;
-    int k = 1;
-    QStringList srcTokens, unknown;
-    int unknownCount = 0;
-    DecodeResult decoded;
-    QStringList outputSteps;  // the token of every output step: y1 … yn, then </s> if finished
-    std::vector<QList<QPair<QString, double>>> topFive;  // per output step
-    double milliseconds = 0;
-};
 
 namespace {
 
@@ -54,41 +26,6 @@ QString csvField(const QString& s)
     QString q = s;
     q.replace(QLatin1String("\""), QLatin1String("\"\""));
     return QLatin1Char('"') + q + QLatin1Char('"');
-}
-
-// The five likeliest next tokens after every position of a teacher-forced pass over the output.
-// <pad> and <s> are left out: the decoder never emits them.
-std::vector<QList<QPair<QString, double>>> topFiveOf(Transformer<float>& model, const Vocab& tgt,
-                                                     const std::vector<int>& src,
-                                                     const Hypothesis& best)
-{
-    std::vector<int> tgtIn{Vocab::kBos};
-    tgtIn.insert(tgtIn.end(), best.tokens.begin(), best.tokens.end());
-    if (!best.finished)  // the last token was not followed by a prediction that was kept
-        tgtIn.pop_back();
-    std::vector<QList<QPair<QString, double>>> out;
-    if (tgtIn.empty())
-        return out;
-    const int S = int(src.size()), T = int(tgtIn.size());
-    model.encode(src.data(), 1, S, Pass::eval());
-    model.decode(tgtIn.data(), 1, T, model.memory(), model.sourceValid().data(), S, Pass::eval());
-    Mat<float> logp;  // [T, V_tgt]
-    model.allLogProbs(logp);
-    std::vector<int> ids;
-    for (int t = 0; t < T; ++t) {
-        ids.clear();
-        for (int i = 0; i < int(logp.cols()); ++i)
-            if (i != Vocab::kPad && i != Vocab::kBos)
-                ids.push_back(i);
-        const int n = std::min<int>(5, int(ids.size()));
-        std::partial_sort(ids.begin(), ids.begin() + n, ids.end(),
-                          [&](int a, int b) { return logp(t, a) > logp(t, b); });
-        QList<QPair<QString, double>> row;
-        for (int i = 0; i < n; ++i)
-            row.push_back({tgt.token(ids[i]), std::exp(double(logp(t, ids[i])))});
-        out.push_back(row);
-    }
-    return out;
 }
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter)
@@ -123,9 +60,6 @@ QFont pointFont(int size, bool bold = false)
 
 TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
 {
-    pool_.setMaxThreadCount(2);
-    results_ = new Mailbox(this);
-
     input_ = new QLineEdit(this);
     input_->setPlaceholderText(tr("Type a sentence in the source language, e.g. 我有一个好朋友"));
     input_->setClearButtonEnabled(true);
@@ -222,8 +156,8 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
         int r = 0, c = 0;
         if (!last_)
             return QString();
-        auto unknown = [this](const QString& src) {
-            return !last_->copy->srcVocab.contains(src) ? tr(" (unknown: read as <unk>)") : QString();
+        auto unknown = [this](int column) {
+            return last_->unknown.contains(column) ? tr(" (unknown: read as <unk>)") : QString();
         };
         if (!heatmapCellAt(crossHeat_, p, &r, &c)) {
             // Over the tick labels, which show only every k-th token when the tokens are many.
@@ -231,14 +165,12 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
                 return QString();
             if (r >= 0)
                 return tr("output %1 (step %2)").arg(last_->outputSteps.value(r)).arg(r + 1);
-            const QString src = last_->srcTokens.value(c);
-            return tr("source %1: %2%3").arg(c + 1).arg(src, unknown(src));
+            return tr("source %1: %2%3").arg(c + 1).arg(last_->sourceTokens.value(c), unknown(c));
         }
-        const QString src = last_->srcTokens.value(c);
         return tr("output %1 (step %2) → source %3%4\nweight %5")
             .arg(last_->outputSteps.value(r))
             .arg(r + 1)
-            .arg(src, unknown(src))
+            .arg(last_->sourceTokens.value(c), unknown(c))
             .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
     });
     auto* crossExport = makeExportButton(crossPlot_, [this] { return crossCsv(); }, this);
@@ -282,14 +214,6 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     layout->addWidget(output_);
     layout->addWidget(body, 1);
 
-    modelWait_ = new QTimer(this);
-    modelWait_->setSingleShot(true);
-    modelWait_->setInterval(kModelWaitMs);
-    connect(modelWait_, &QTimer::timeout, this, [this] {
-        // Nobody answered modelWanted(): translate with the weights held, if any.
-        waitingForModel_ = false;
-        startPending();
-    });
     connect(go_, &QPushButton::clicked, this, &TranslateView::onTranslateClicked);
     connect(input_, &QLineEdit::returnPressed, this, &TranslateView::onTranslateClicked);
     connect(crossLayer_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
@@ -298,11 +222,6 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     setMessage(tr("Type a sentence and press Enter. Translation uses a copy of the current "
                   "weights, so training goes on meanwhile."),
                false);
-}
-
-TranslateView::~TranslateView()
-{
-    pool_.waitForDone();
 }
 
 void TranslateView::setMessage(const QString& text, bool warning)
@@ -342,164 +261,78 @@ void TranslateView::onTranslateClicked()
         setMessage(tr("Nothing to translate: type a sentence first."), true);
         return;
     }
-    auto request = std::make_shared<Request>();
+    notice_.clear();
     if (text.size() > kMaxInputChars) {
         int cut = kMaxInputChars;
         if (text.at(cut - 1).isHighSurrogate())  // never split a surrogate pair
             --cut;
         text.truncate(cut);
-        request->notice = tr("The input was longer than %1 characters; only the first %1 are "
-                             "translated.")
-                              .arg(kMaxInputChars);
+        notice_ = tr("The input was longer than %1 characters; only the first %1 are "
+                     "translated.")
+                      .arg(kMaxInputChars);
     }
-    request->id = ++requestId_;
-    request->text = text;
-    request->beam = method_->currentIndex() == 1;
-    request->k = request->beam ? beam_->value() : 1;
-    request->nbest = request->beam ? std::min(nbest_->value(), beam_->value()) : 1;
-    pending_ = request;
-    if (isSignalConnected(QMetaMethod::fromSignal(&TranslateView::modelWanted))) {
-        waitingForModel_ = true;
-        setMessage(tr("Copying the current weights…"), false);
-        modelWait_->start();
-        emit modelWanted();  // setModel() may answer right here or later
-    } else {
-        startPending();
-    }
-}
-
-void TranslateView::setModel(ModelCopyPtr model)
-{
-    if (model && !model->model)
-        model.reset();
-    model_ = std::move(model);
-    if (waitingForModel_) {
-        waitingForModel_ = false;
-        modelWait_->stop();
-        startPending();
-    }
-}
-
-void TranslateView::startPending()
-{
-    if (!pending_ || waitingForModel_)
-        return;
-    if (!model_) {
-        pending_.reset();
-        setMessage(tr("No model yet: start training or open a model, then translate."), true);
+    TranslationOptions options;
+    options.beam = method_->currentIndex() == 1;
+    options.k = options.beam ? beam_->value() : 1;
+    options.nbest = options.beam ? std::min(nbest_->value(), beam_->value()) : 1;
+    if (!isSignalConnected(QMetaMethod::fromSignal(&TranslateView::translationRequested))) {
+        showRefusal(tr("No model yet: start training or open a model, then translate."));
         return;
     }
-    if (std::find(busy_.begin(), busy_.end(), model_.get()) != busy_.end()) {
-        // One decode per copy: this one starts when the copy is free (see onResult).
-        setMessage(tr("Waiting for the previous translation to finish…"), false);
+    awaiting_ = true;
+    emit translationRequested(text, options);  // may be answered right here or later
+}
+
+void TranslateView::showProgress(const QString& text)
+{
+    setMessage(text, false);
+}
+
+void TranslateView::showRefusal(const QString& message)
+{
+    awaiting_ = false;
+    setMessage(message, true);
+}
+
+void TranslateView::showRecord(TranslationRecordPtr record)
+{
+    awaiting_ = false;
+    if (!record)
+        return;
+    const TranslationRecord& r = *record;
+    if (!r.ok()) {
+        setMessage(r.error.isEmpty() ? tr("Translation failed: no hypothesis") : r.error, true);
         return;
     }
-    runOn(model_);
-}
-
-void TranslateView::runOn(ModelCopyPtr copy)
-{
-    const std::shared_ptr<Request> request = std::move(pending_);
-    pending_.reset();
-    auto result = std::make_shared<Result>();
-    result->id = request->id;
-    result->copy = copy;
-    result->notice = request->notice;
-    result->beam = request->beam;
-    result->k = request->k;
-    result->srcTokens = tokenize(copy->srcTokenizer, request->text);
-    if (result->srcTokens.isEmpty()) {
-        setMessage(tr("Nothing to translate: the input has no tokens."), true);
-        return;
-    }
-    const std::vector<int> src = copy->srcVocab.encode(result->srcTokens, &result->unknownCount);
-    for (const QString& t : result->srcTokens)
-        if (!copy->srcVocab.contains(t) && !result->unknown.contains(t))
-            result->unknown.push_back(t);
-
-    busy_.push_back(copy.get());
-    ++running_;
-    setMessage(tr("Translating with the weights of step %1…").arg(copy->step), false);
-    DecodeOptions options;
-    options.beam = request->k;
-    options.nbest = request->nbest;
-    // QThreadPool wakes an idle thread through a lock inside Qt, which TSan cannot see: the
-    // annotations order building this closure before running it.
-    static char handOff;
-    std::function<void()> job = [this, result, src, options] {
-        AS_TSAN_ACQUIRE(&handOff);
-        QElapsedTimer clock;
-        clock.start();
-        try {
-            Transformer<float>& model = *result->copy->model;
-            result->decoded = result->beam ? beamSearch(model, src, options)
-                                           : greedyDecode(model, src);
-            if (result->decoded.nbest.empty())
-                throw std::runtime_error("the decoder returned no hypothesis");
-            const Hypothesis& best = result->decoded.nbest.front();
-            for (int id : best.tokens)
-                result->outputSteps.push_back(result->copy->tgtVocab.token(id));
-            if (best.finished)
-                result->outputSteps.push_back(QStringLiteral("</s>"));
-            result->topFive = topFiveOf(model, result->copy->tgtVocab, src, best);
-        } catch (const std::exception& e) {
-            result->error = QString::fromUtf8(e.what());
-        }
-        result->milliseconds = double(clock.nsecsElapsed()) / 1e6;
-        results_->post([this, result] { onResult(result); });
-    };
-    AS_TSAN_RELEASE(&handOff);
-    pool_.start(std::move(job));
-}
-
-void TranslateView::onResult(std::shared_ptr<const Result> result)
-{
-    busy_.erase(std::find(busy_.begin(), busy_.end(), result->copy.get()));
-    --running_;
-    if (result->id == requestId_ && showResult(result))  // older requests' results are dropped
-        emit translationFinished(lastTranslation_);
-    startPending();  // a request that waited for this copy
-}
-
-bool TranslateView::showResult(std::shared_ptr<const Result> result)
-{
-    const Result& r = *result;
-    if (!r.error.isEmpty()) {
-        setMessage(tr("Translation failed: %1").arg(r.error), true);
-        return false;
-    }
-    const ModelCopy& copy = *r.copy;
-    const Hypothesis& best = r.decoded.nbest.front();
-    sourceTokens_ = r.srcTokens;
-    unknown_ = r.unknown;
-    topFive_ = r.topFive;
-    lastTranslation_ = detokenize(copy.tgtTokenizer, copy.tgtVocab.decode(best.tokens));
+    const NbestEntry& best = r.nbest.front();
+    lastTranslation_ = best.text;
     output_->setText(lastTranslation_.isEmpty() ? tr("(empty output)") : lastTranslation_);
-    showSourceChips(r.srcTokens, copy);
+    showSourceChips(r);
 
     QStringList lines, warnings;
     lines << tr("%1 with the weights of step %2 in %3 ms%4.")
-                 .arg(r.beam ? tr("Beam search (k = %1)").arg(r.k) : tr("Greedy decoding"))
-                 .arg(copy.step)
+                 .arg(r.options.beam ? tr("Beam search (k = %1)").arg(r.options.k)
+                                     : tr("Greedy decoding"))
+                 .arg(r.step)
                  .arg(r.milliseconds, 0, 'f', 0)
                  .arg(best.finished ? QString()
                                     : tr("; the output reached the length limit without </s>"));
     if (!r.unknown.isEmpty())
         warnings << tr("%n source token(s) not in the vocabulary, read as <unk>: %1", nullptr,
-                       r.unknownCount)
-                        .arg(r.unknown.join(QStringLiteral("  ")));
-    if (!r.notice.isEmpty())
-        warnings << r.notice;
+                       int(r.unknown.size()))
+                        .arg(r.unknownTokens().join(QStringLiteral("  ")));
+    if (!notice_.isEmpty())
+        warnings << notice_;
     setMessage(lines + warnings, warnings);
 
     // n-best list.
-    const int nb = int(r.decoded.nbest.size());
+    const int nb = int(r.nbest.size());
     nbestTable_->setRowCount(nb);
     const Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
     for (int i = 0; i < nb; ++i) {
-        const Hypothesis& h = r.decoded.nbest[i];
+        const NbestEntry& h = r.nbest[i];
         nbestTable_->setItem(i, 0, cell(QString::number(i + 1), right));
-        auto* text = cell(detokenize(copy.tgtTokenizer, copy.tgtVocab.decode(h.tokens)));
+        auto* text = cell(h.text);
         text->setToolTip(text->text());  // whole, when the column elides it
         nbestTable_->setItem(i, 1, text);
         nbestTable_->setItem(i, 2, cell(QString::number(h.score, 'f', 3), right));
@@ -542,7 +375,7 @@ bool TranslateView::showResult(std::shared_ptr<const Result> result)
     topTable_->resizeColumnToContents(2);
 
     // Cross-attention: last layer, mean over heads by default.
-    const CrossAttention& ca = r.decoded.cross;
+    const CrossAttention& ca = r.cross;
     const bool sameShape = crossLayer_->count() == ca.layers && crossHead_->count() == ca.heads + 1;
     if (!sameShape) {
         const QSignalBlocker b1(crossLayer_), b2(crossHead_);
@@ -556,16 +389,17 @@ bool TranslateView::showResult(std::shared_ptr<const Result> result)
             crossHead_->addItem(tr("head %1").arg(h + 1));
         crossHead_->setCurrentIndex(0);
     }
-    last_ = std::move(result);
+    last_ = std::move(record);
     drawCross();
-    return true;
+    emit translationFinished(lastTranslation_);
 }
 
-void TranslateView::showSourceChips(const QStringList& tokens, const ModelCopy& copy)
+void TranslateView::showSourceChips(const TranslationRecord& r)
 {
     QString html = tr("Source tokens:") + QStringLiteral(" ");
-    for (const QString& t : tokens) {
-        const bool unk = !copy.srcVocab.contains(t);
+    for (int i = 0; i < int(r.sourceTokens.size()); ++i) {
+        const QString& t = r.sourceTokens[i];
+        const bool unk = r.unknown.contains(i);
         const QString style =
             unk ? QStringLiteral("background-color:#fddbc7; color:#b2182b; "
                                  "text-decoration:line-through;")
@@ -580,12 +414,12 @@ void TranslateView::showSourceChips(const QStringList& tokens, const ModelCopy& 
 
 void TranslateView::drawCross()
 {
-    if (!last_ || last_->decoded.cross.steps == 0) {
+    if (!last_ || last_->cross.steps == 0) {
         setHeatmapData(crossHeat_, 0, 0, [](int, int) { return 0.0; });
         replotIfVisible(crossPlot_);
         return;
     }
-    const CrossAttention& ca = last_->decoded.cross;
+    const CrossAttention& ca = last_->cross;
     const int layer = std::clamp(crossLayer_->currentIndex(), 0, ca.layers - 1);
     const int head = crossHead_->currentIndex() - 1;  // -1: mean over heads
     setHeatmapData(
@@ -598,7 +432,7 @@ void TranslateView::drawCross()
                 sum += ca.at(layer, h, t, s);
             return sum / ca.heads;
         },
-        last_->outputSteps.mid(0, ca.steps), last_->srcTokens.mid(0, ca.srcLen));
+        last_->outputSteps.mid(0, ca.steps), last_->sourceTokens.mid(0, ca.srcLen));
     replotIfVisible(crossPlot_);
 }
 
@@ -608,7 +442,7 @@ QString TranslateView::crossCsv() const
         return {};
     QString csv = QStringLiteral("output\\source");
     for (int s = 0; s < crossHeat_.cols; ++s)
-        csv += QLatin1Char(',') + csvField(last_->srcTokens.value(s));
+        csv += QLatin1Char(',') + csvField(last_->sourceTokens.value(s));
     csv += QLatin1Char('\n');
     for (int t = 0; t < crossHeat_.rows; ++t) {
         csv += csvField(last_->outputSteps.value(t));
@@ -629,11 +463,16 @@ QSize TranslateView::crossAttentionShape() const
     return QSize(crossHeat_.cols, crossHeat_.rows);
 }
 
+QStringList TranslateView::unknownTokens() const
+{
+    return last_ ? last_->unknownTokens() : QStringList();
+}
+
 QList<QPair<QString, double>> TranslateView::topFive(int step) const
 {
-    if (step < 0 || step >= int(topFive_.size()))
+    if (!last_ || step < 0 || step >= int(last_->topFive.size()))
         return {};
-    return topFive_[step];
+    return last_->topFive[std::size_t(step)];
 }
 
 }  // namespace as::ui

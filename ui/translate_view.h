@@ -1,14 +1,14 @@
 #pragma once
-// "Translate": type a sentence and decode it with a copy of the current weights (greedy or beam
-// search), off the GUI thread. Shows the translation, the n-best list, the cross-attention of
-// the best output over the source, and the top-5 next-token probabilities of every step.
-#include "mailbox.h"
+// "Translate": type a sentence, choose greedy or beam search, and read what came back: the
+// translation, the n-best list, the cross-attention of the best output over the source, and
+// the top-5 next-token probabilities of every step. The view never holds or runs a model: it
+// asks (translationRequested) and is answered with TranslationRecords, values made off the GUI
+// thread by whoever it is connected to (app/translation_service.h).
+#include "decode/translation_record.h"
 #include "plot_tools.h"
-#include "train/snapshot.h"
 
 #include <QList>
 #include <QPair>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
@@ -20,7 +20,6 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
-class QTimer;
 
 namespace as::ui {
 
@@ -28,15 +27,8 @@ class TranslateView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxInputChars = 1000;  // longer input is cut, with a notice
-    static constexpr int kModelWaitMs = 3000;    // how long to wait for setModel() after modelWanted()
 
     explicit TranslateView(QWidget* parent = nullptr);
-    ~TranslateView() override;  // waits for a running decode
-
-    // The weights to translate with (the answer to modelWanted(); null: there is no model).
-    // A request waiting for weights starts at once.
-    void setModel(ModelCopyPtr model);
-    ModelCopyPtr model() const { return model_; }
 
     // The decoding controls: greedy, or beam search of width k (1–16) listing nbest (≤ k).
     void setDecoding(bool beam, int k, int nbest);
@@ -44,50 +36,47 @@ public:
     // Puts text in the line edit and translates it (as the button does).
     void translate(const QString& text);
 
+    // The answers to translationRequested(), in the GUI thread. On the way (busy stays):
+    void showProgress(const QString& text);
+    // The answer, one of the two: nothing to translate with, or a record (an error in it is
+    // shown as it is; else the translation, and translationFinished()).
+    void showRefusal(const QString& message);
+    void showRecord(as::TranslationRecordPtr record);
+
     // Read-outs of the last finished translation.
+    TranslationRecordPtr lastRecord() const { return last_; }
     QString lastTranslation() const { return lastTranslation_; }
-    QStringList lastSourceTokens() const { return sourceTokens_; }
-    QStringList unknownTokens() const { return unknown_; }  // each distinct unknown token once
+    QStringList lastSourceTokens() const { return last_ ? last_->sourceTokens : QStringList(); }
+    QStringList unknownTokens() const;  // each distinct unknown token once
     int nbestRows() const;
     QSize crossAttentionShape() const;  // width = source tokens, height = output steps
     // Step t (0-based; the step that produced output token t, or </s>): the five likeliest next
     // tokens, most likely first.
     QList<QPair<QString, double>> topFive(int step) const;
-    int topFiveSteps() const { return int(topFive_.size()); }
+    int topFiveSteps() const { return last_ ? int(last_->topFive.size()) : 0; }
     QString message() const { return message_; }  // the status lines as plain text
-    bool isBusy() const { return waitingForModel_ || running_ > 0; }
+    // A request is out and its answer has not come.
+    bool isBusy() const { return awaiting_; }
 
 signals:
-    void modelWanted();  // answered by setModel() with a fresh copy of the current weights
+    // The text (cut to kMaxInputChars) and the decoding options; answered through the show*()
+    // functions above.
+    void translationRequested(const QString& text, const as::TranslationOptions& options);
     void translationFinished(const QString& detokenised);
 
 private:
-    struct Request;
-    struct Result;
     void onTranslateClicked();
-    void startPending();
-    void runOn(ModelCopyPtr copy);
-    void onResult(std::shared_ptr<const Result> result);
-    bool showResult(std::shared_ptr<const Result> result);  // false on a failed decode
     void drawCross();
     void setMessage(const QString& text, bool warning);
     void setMessage(const QStringList& info, const QStringList& warnings);  // lines; warnings red
-    void showSourceChips(const QStringList& tokens, const ModelCopy& copy);
+    void showSourceChips(const TranslationRecord& r);
     QString crossCsv() const;
 
-    ModelCopyPtr model_;
-    std::shared_ptr<Request> pending_;  // waiting for weights (or for its copy to be free)
-    bool waitingForModel_ = false;
-    long requestId_ = 0;   // of the newest request; older results are dropped
-    int running_ = 0;      // decodes in flight
-    std::vector<const ModelCopy*> busy_;  // copies a decode is using (one decode per copy)
-    QThreadPool pool_;
-    Mailbox* results_ = nullptr;  // decoded results come back to this thread through it
+    bool awaiting_ = false;
+    QString notice_;  // about the request out, e.g. the input was cut
 
-    std::shared_ptr<const Result> last_;
+    TranslationRecordPtr last_;  // the last record with a translation
     QString lastTranslation_, message_;
-    QStringList sourceTokens_, unknown_;
-    std::vector<QList<QPair<QString, double>>> topFive_;
 
     QLineEdit* input_ = nullptr;
     QPushButton* go_ = nullptr;
@@ -103,7 +92,6 @@ private:
     QComboBox* crossHead_ = nullptr;
     QCustomPlot* crossPlot_ = nullptr;
     Heatmap crossHeat_;
-    QTimer* modelWait_ = nullptr;
 };
 
 }  // namespace as::ui

@@ -1,0 +1,68 @@
+#pragma once
+// One translation of one typed sentence, as a value: everything the Translate view shows, and
+// nothing that reaches back into the model. Made by Translator (decode/translator.h), read by
+// the view through a shared pointer to const.
+#include "decode/decode.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace as {
+
+struct TranslationOptions {
+    bool beam = false;  // false: greedy decoding (k and nbest are then ignored)
+    int k = 1;          // beam width
+    int nbest = 1;      // hypotheses kept in the record (at most k)
+};
+
+struct NbestEntry {
+    std::vector<int> ids;  // target ids, without <s> and </s>
+    QStringList tokens;    // the token of each id
+    QString text;          // detokenised, as the user reads it
+    double score = 0;      // logprob / lp(length) (decode.h's Hypothesis::score)
+    double logprob = 0;    // sum of log p over the tokens and </s>
+    bool finished = false; // ended with </s> (else it reached the length limit)
+};
+
+struct TranslationRecord {
+    long step = 0;               // of the weights that translated
+    TranslationOptions options;  // as asked (greedy: k = nbest = 1)
+    QStringList sourceTokens;    // as the source tokeniser cut the sentence
+    QList<int> unknown;          // indices into sourceTokens of the tokens read as <unk>
+    std::vector<NbestEntry> nbest;  // best first; empty when error is set
+    // The cross-attention behind nbest[0]: [layers][heads][steps][srcLen], one step per entry
+    // of outputSteps.
+    CrossAttention cross;
+    QStringList outputSteps;  // the token of every output step of nbest[0]: y1 … yn, then </s> if finished
+    // Step t (the step that produced outputSteps[t]): the five likeliest next tokens and their
+    // probabilities, most likely first (teacher-forced on nbest[0]; <pad> and <s> left out).
+    std::vector<QList<QPair<QString, double>>> topFive;
+    double milliseconds = 0;  // decoding and the top-5 pass
+    // Why there is no translation: the sentence has no token, or the decoder failed. A whole
+    // sentence, shown as it is.
+    QString error;
+
+    bool ok() const { return error.isEmpty() && !nbest.empty(); }
+    // Each distinct unknown token once, in order of first appearance.
+    QStringList unknownTokens() const
+    {
+        QStringList out;
+        for (int i : unknown)
+            if (!out.contains(sourceTokens.value(i)))
+                out.push_back(sourceTokens.value(i));
+        return out;
+    }
+};
+
+// As records travel: shared, immutable once made.
+using TranslationRecordPtr = std::shared_ptr<const TranslationRecord>;
+
+}  // namespace as
+
+Q_DECLARE_METATYPE(as::TranslationRecordPtr)
