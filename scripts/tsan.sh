@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ThreadSanitizer run of the tests that use threads: the training worker and the window
-# (test_window), the Translate view's background decoding (test_ui_attention_translate,
-# test_translate_input) and the engine's parallel-for (test_parallel, test_dropout), plus any
+# (test_window*), the Translate tab's background decoding (test_ui_attention_translate,
+# test_translate_input), the background validations (test_ui_samples) and the engine's
+# parallel-for (test_parallel, test_dropout), plus any
 # test whose name says worker or checkpoint. Builds in build-tsan (TSAN_BUILD to change), only those tests.
 #   scripts/tsan.sh            exit status 0 when every test passes without a report
 # scripts/tsan.supp lists the suppressions and why each is a false positive.
@@ -13,7 +14,7 @@ tests=()
 for f in tests/test_*.cpp; do
   name=$(basename "$f" .cpp)
   case $name in
-    test_window*|test_ui_attention_translate|test_translate_input|test_parallel|test_dropout|*worker*|*checkpoint*)
+    test_window*|test_ui_attention_translate|test_ui_samples|test_translate_input|test_parallel|test_dropout|*worker*|*checkpoint*)
       tests+=("$name") ;;
   esac
 done

@@ -31,6 +31,18 @@ std::shared_ptr<const SamplesRecord> record(long step, const QStringList& hypoth
         r->samples.push_back({sources[i], refs[i], hypotheses[i]});
     return r;
 }
+// The toy task in the window, validated every 10 steps, stepped `steps` times.
+bool trainToy(MainWindow& w, int steps)
+{
+    w.show();
+    SessionSettings s = SessionSettings::defaultsFor(u"toy"_s);
+    s.evalEvery = 10;
+    w.applySettings(s);
+    if (!QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000))
+        return false;
+    emit w.stepRequested(steps);
+    return QTest::qWaitFor([&] { return w.currentStep() == steps && !w.isRunning(); }, 60000);
+}
 }  // namespace
 
 class TestUiSamples : public QObject {
@@ -72,6 +84,13 @@ void TestUiSamples::showsChangesAgainstThePreviousRecord()
     QCOMPARE(t->item(2, 4)->text(), u"knows"_s);
     v.setSamples(second);  // the same record again: nothing moves
     QCOMPARE(v.previousStep(), 250L);
+    // Another record of the same step (a finished run's summary) replaces it, keeping the
+    // previous one.
+    v.setSamples(record(500, {u"I have a good friend ."_s, u"I'm sorry ."_s, u"Who knows ?"_s}));
+    QCOMPARE(v.shownStep(), 500L);
+    QCOMPARE(v.previousStep(), 250L);
+    QVERIFY(v.changed(1));
+    QCOMPARE(v.newWords(1), (QStringList{u"I'm"_s, u"sorry"_s}));  // words compare case and all
     // A record of an earlier step is a new run: no previous.
     v.setSamples(record(10, {u"a"_s, u"b"_s, u"c"_s}));
     QCOMPARE(v.previousStep(), -1L);
@@ -85,13 +104,7 @@ void TestUiSamples::showsChangesAgainstThePreviousRecord()
 void TestUiSamples::windowShowsTheModelsGreedyTranslations()
 {
     MainWindow w;
-    w.show();
-    SessionSettings s = SessionSettings::defaultsFor(u"toy"_s);
-    s.evalEvery = 10;
-    w.applySettings(s);
-    QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
-    emit w.stepRequested(20);
-    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 20 && !w.isRunning(); }, 60000));
+    QVERIFY(trainToy(w, 20));
     ui::SamplesView* v = w.samplesView();
     QVERIFY(QTest::qWaitFor([&] { return v->shownStep() == 20; }, 10000));
     QCOMPARE(v->previousStep(), 10L);
@@ -123,13 +136,7 @@ void TestUiSamples::windowShowsTheModelsGreedyTranslations()
 void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
 {
     MainWindow w;
-    w.show();
-    SessionSettings s = SessionSettings::defaultsFor(u"toy"_s);
-    s.evalEvery = 10;
-    w.applySettings(s);
-    QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
-    emit w.stepRequested(30);
-    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 30 && !w.isRunning(); }, 60000));
+    QVERIFY(trainToy(w, 30));
     ui::LossView* loss = w.lossView();
     QVERIFY(QTest::qWaitFor([&] { return loss->validPointCount() == 3; }, 20000));
     QCOMPARE(loss->bleuPointCount(), 3);

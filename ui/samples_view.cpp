@@ -24,8 +24,11 @@ SamplesView::SamplesView(QWidget* parent) : QWidget(parent)
     table_->setHorizontalHeaderLabels(
         {tr("source"), tr("reference"), tr("translation"), tr("previous translation"), tr("new words")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Two lines a row; a longer text is elided, and whole in its tooltip.
     table_->setWordWrap(true);
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setTextElideMode(Qt::ElideRight);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table_->verticalHeader()->setDefaultSectionSize(2 * table_->fontMetrics().lineSpacing() + 8);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(kNewWords, QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
@@ -44,8 +47,13 @@ void SamplesView::setSamples(std::shared_ptr<const SamplesRecord> samples)
 {
     if (!samples || samples == current_)
         return;
-    // A record from an earlier step belongs to a new run: nothing to compare it with.
-    previous_ = current_ && current_->step < samples->step ? current_ : nullptr;
+    // A later step moves the shown record to "previous"; the same step (e.g. the summary of a
+    // finished run) replaces it and keeps the previous; an earlier step belongs to a new run,
+    // with nothing to compare it with.
+    if (current_ && current_->step < samples->step)
+        previous_ = current_;
+    else if (!current_ || current_->step > samples->step)
+        previous_ = nullptr;
     current_ = std::move(samples);
     redraw();
 }
