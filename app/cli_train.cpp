@@ -422,7 +422,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     const double secs = wall.elapsed() / 1000.0;
     out << (tty ? "\r\x1b[K" : "") << (gInterrupted.load() ? "interrupted: " : "") << "trained "
         << stepsHere << " steps in " << QString::number(secs, 'f', 2) << " s ("
-        << QString::number(double(stepsHere) / std::max(secs, 1e-9), 'f', 1) << " steps/s), "
+        << QString::number(double(stepsHere) / std::max(secs, 1e-9), 'f', 2) << " steps/s), "
         << QString::number(double(tokens) / std::max(secs, 1e-9), 'f', 0) << " target tok/s; step "
         << s.stepCount() << "\n";
     const bool checkpointed = saveCheckpoint();

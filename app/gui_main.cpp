@@ -1,5 +1,6 @@
 // attention-studio: the window. With --screenshot DIR it trains N steps without showing the
 // window, writes one PNG per view into DIR and exits.
+#include "attention_view.h"
 #include "main_window.h"
 #include "plot_tools.h"
 #include "translate_view.h"
@@ -351,6 +352,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         w.translateView()->translate(QStringLiteral("我有一个好朋友"));
         waitFor([&] { return done; }, 20000);
     }
+    // The window's picture shows the attention of the probe sentence.
+    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()));
     QString error;
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
         || !w.saveViewPngs(dir, &error)) {

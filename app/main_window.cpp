@@ -700,6 +700,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
                                "translate", "samples", "masks-and-smoothing"};
+    const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);
         QWidget* page = tabs_->widget(i);
@@ -714,6 +715,10 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
             return false;
         }
     }
+    // The whole window with the tab that was shown.
+    tabs_->setCurrentIndex(shown);
+    QCoreApplication::processEvents();
+    ui::replotQueuedNow();
     const QPixmap whole = grab();
     return whole.save(QDir(dir).filePath("0-window.png"), "PNG");
 }
