@@ -76,16 +76,7 @@ int main(int argc, char** argv)
     attention->decoderSelf = {as::Mat<float>::Identity(2, 2)};
     attention->cross = {as::Mat<float>::Constant(2, 2, 0.5f)};
     history.attention.push_back(attention);
-    auto last = std::make_shared<as::BatchRecord>();
-    last->B = batch.B;
-    last->S = batch.S;
-    last->T = batch.T;
-    last->src = batch.src;
-    last->tgtIn = batch.tgtIn;
-    last->tgtOut = batch.tgtOut;
-    last->tgtVocab = 5;
-    last->labelSmoothing = 0.1;
-    history.lastBatch = last;
+    history.lastBatch = as::recordOf(batch, 5, 0.1);
     run.position = 1;
     return save("trained.ckpt") ? 0 : 1;
 }

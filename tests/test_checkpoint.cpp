@@ -150,16 +150,7 @@ struct Run {
                 history.attention.push_back(attentionOf(trainer->model(), st.step,
                                                         batcher->pairs().front()));
             }
-            auto rec = std::make_shared<BatchRecord>();
-            rec->B = b.B;
-            rec->S = b.S;
-            rec->T = b.T;
-            rec->src = b.src;
-            rec->tgtIn = b.tgtIn;
-            rec->tgtOut = b.tgtOut;
-            rec->tgtVocab = trainer->model().config().tgt_vocab;
-            rec->labelSmoothing = 0.1;
-            history.lastBatch = rec;
+            history.lastBatch = recordOf(b, trainer->model().config().tgt_vocab, 0.1);
         }
     }
     CheckpointRun runState() const

@@ -25,4 +25,23 @@ void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& 
     history.push_back(std::move(record));
 }
 
+std::shared_ptr<const BatchRecord> recordOf(const Batch& batch, int tgtVocab, double labelSmoothing)
+{
+    auto r = std::make_shared<BatchRecord>();
+    r->B = batch.B;
+    r->S = batch.S;
+    r->T = batch.T;
+    r->src = batch.src;
+    r->tgtIn = batch.tgtIn;
+    r->tgtOut = batch.tgtOut;
+    r->tgtVocab = tgtVocab;
+    r->labelSmoothing = labelSmoothing;
+    return r;
+}
+
+Batch batchOf(const BatchRecord& r)
+{
+    return Batch{r.B, r.S, r.T, r.src, r.tgtIn, r.tgtOut};
+}
+
 }  // namespace as

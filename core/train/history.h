@@ -3,6 +3,7 @@
 // attention of a probe sentence at intervals, the last batch. A checkpoint stores it and the
 // window draws it; TrainingSession (train/session.h) is what fills it.
 #include "model/tensor.h"
+#include "train/batch.h"
 
 #include <QStringList>
 
@@ -59,6 +60,11 @@ struct SamplesRecord {
     long step = 0;
     std::vector<TranslationSample> samples;
 };
+
+// A batch as the history keeps it (with what the masks view needs to draw its smoothing), and
+// back: the one conversion between the two.
+std::shared_ptr<const BatchRecord> recordOf(const Batch& batch, int tgtVocab, double labelSmoothing);
+Batch batchOf(const BatchRecord& record);
 
 struct TrainingHistory {
     std::vector<LossPoint> loss;

@@ -44,7 +44,7 @@ void TrainingSession::restoreRecord(TrainingHistory history, double trainSeconds
     history_ = std::move(history);
     trainSeconds_ = trainSeconds;
     if (const BatchRecord* b = history_.lastBatch.get())
-        lastBatch_ = Batch{b->B, b->S, b->T, b->src, b->tgtIn, b->tgtOut};
+        lastBatch_ = batchOf(*b);
 }
 
 void TrainingSession::setPlan(const SessionPlan& plan)
@@ -141,16 +141,8 @@ std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const To
 
 void TrainingSession::recordBatch(const Batch& batch)
 {
-    auto b = std::make_shared<BatchRecord>();
-    b->B = batch.B;
-    b->S = batch.S;
-    b->T = batch.T;
-    b->src = batch.src;
-    b->tgtIn = batch.tgtIn;
-    b->tgtOut = batch.tgtOut;
-    b->tgtVocab = trainer_->model().config().tgt_vocab;
-    b->labelSmoothing = trainer_->model().config().label_smoothing;
-    history_.lastBatch = std::move(b);
+    const ModelConfig& c = trainer_->model().config();
+    history_.lastBatch = recordOf(batch, c.tgt_vocab, c.label_smoothing);
     lastBatch_ = batch;
 }
 
