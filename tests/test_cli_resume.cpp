@@ -4,6 +4,7 @@
 // attention-studio-cli built beside this test.
 #include "io/checkpoint.h"
 #include "io/model_file.h"
+#include "cli_process.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -23,8 +24,6 @@ private slots:
     void resumedRunEqualsStraightRun();
 
 private:
-    // Runs the program; fails the test (with its stderr) unless it exits with 0.
-    bool run(const QStringList& args);
     static Eigen::VectorXf weightsOf(const QString& path);
 
     QString cli_, corpus_;
@@ -34,7 +33,7 @@ private:
 void TestCliResume::initTestCase()
 {
     QVERIFY(dir_.isValid());
-    cli_ = QDir(QCoreApplication::applicationDirPath()).filePath(u"attention-studio-cli"_s);
+    cli_ = test::cliProgram();
     QVERIFY2(QFileInfo(cli_).isExecutable(),
              qPrintable(cli_ + u" is missing: build the attention-studio-cli target"_s));
     // 300 pairs: a target that reverses the source's words, over a 12-word vocabulary.
@@ -54,24 +53,6 @@ void TestCliResume::initTestCase()
     QFile f(corpus_);
     QVERIFY(f.open(QIODevice::WriteOnly));
     QCOMPARE(f.write(tsv), tsv.size());
-}
-
-bool TestCliResume::run(const QStringList& args)
-{
-    QProcess p;
-    p.start(cli_, args);
-    if (!p.waitForStarted(10000) || !p.waitForFinished(300000)) {
-        p.kill();
-        qWarning("%s did not finish", qPrintable(args.join(' ')));
-        return false;
-    }
-    const QString err = QString::fromUtf8(p.readAllStandardError());
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        qWarning("attention-studio-cli %s: exit %d\n%s", qPrintable(args.join(' ')), p.exitCode(),
-                 qPrintable(err));
-        return false;
-    }
-    return true;
 }
 
 Eigen::VectorXf TestCliResume::weightsOf(const QString& path)
@@ -103,15 +84,15 @@ void TestCliResume::resumedRunEqualsStraightRun()
     const QString straight = dir_.filePath(tag + u"-straight.safetensors"_s);
     const QString ckpt = dir_.filePath(tag + u".ckpt"_s);
     const QString resumed = dir_.filePath(tag + u"-resumed.safetensors"_s);
-    QVERIFY(run(common + QStringList{u"--steps"_s, u"60"_s, u"--out"_s, straight}));
-    QVERIFY(run(common + QStringList{u"--steps"_s, u"30"_s, u"--checkpoint"_s, ckpt}));
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"60"_s, u"--out"_s, straight}));
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"30"_s, u"--checkpoint"_s, ckpt}));
 
     QString error;
     std::optional<Checkpoint> half = loadCheckpoint(ckpt, &error);
     QVERIFY2(half, qPrintable(error));
     QCOMPARE(half->step, 30L);
     QVERIFY2(half->run.epoch >= 1, "the first half should cross an epoch boundary");
-    QVERIFY(run({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"1"_s,
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"1"_s,
                  u"--out"_s, resumed}));
 
     const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);

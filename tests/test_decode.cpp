@@ -2,6 +2,7 @@
 #include "decode/decode.h"
 #include "text/tasks.h"
 #include "train/trainer.h"
+#include "toy_model.h"
 
 #include <QTest>
 
@@ -55,18 +56,7 @@ double teacherForcedLogProb(Transformer<float>& m, const std::vector<int>& src,
 void TestDecode::initTestCase()
 {
     task_ = makeToyTask();
-    ModelConfig c;
-    c.src_vocab = task_.srcVocab.size();
-    c.tgt_vocab = task_.tgtVocab.size();
-    c.d_model = 32;
-    c.heads = 4;
-    c.d_ff = 64;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.max_len = 20;
-    toy_ = std::make_unique<Trainer>(c, TrainOptions{1.0, 50, 3});
-    Rng data(3);
-    for (int s = 0; s < 200; ++s)
-        toy_->step(task_.nextBatch(data));
+    toy_ = test::trainedToyModel(task_);
 }
 
 void TestDecode::beamOneIsGreedy()

@@ -6,6 +6,7 @@
 #include "decode/incremental.h"
 #include "text/tasks.h"
 #include "train/trainer.h"
+#include "toy_model.h"
 
 #include <QTest>
 
@@ -41,14 +42,7 @@ namespace {
 
 ModelConfig toyConfig(const Task& task, NormPlacement norm)
 {
-    ModelConfig c;
-    c.src_vocab = task.srcVocab.size();
-    c.tgt_vocab = task.tgtVocab.size();
-    c.d_model = 32;
-    c.heads = 4;
-    c.d_ff = 64;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.max_len = 20;
+    ModelConfig c = test::toyModelConfig(task);
     c.norm = norm;
     return c;
 }

@@ -4,6 +4,7 @@
 // mixed scripts, emoji, control characters, an unpaired surrogate.
 #include "translate_view.h"
 #include "translation_service.h"
+#include "translating.h"
 
 #include "eval/evaluate.h"
 #include "text/dataset.h"
@@ -18,19 +19,9 @@
 using namespace as;
 using namespace Qt::StringLiterals;
 using as::ui::TranslateView;
+using as::test::Translating;
 
 namespace {
-
-// The Translate view as the window wires it: its requests decoded by a TranslationService.
-struct Translating {
-    explicit Translating(ModelCopyPtr model)
-    {
-        connectTranslateView(&service, &view);
-        service.setModel(std::move(model));
-    }
-    TranslationService service;  // outlives the view
-    TranslateView view;
-};
 
 // Typed inputs. expectTokens: whether the toy source tokeniser finds anything to translate;
 // unknown: a token that must be reported as not in the vocabulary ("" = none checked).

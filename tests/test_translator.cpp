@@ -4,6 +4,7 @@
 // without tokens an empty record with a message.
 #include "decode/translator.h"
 #include "text/tasks.h"
+#include "toy_model.h"
 
 #include <QTest>
 
@@ -35,15 +36,7 @@ void TestTranslator::initTestCase()
 {
     // Random weights: the point is that the record equals the decoders' output, whatever it is.
     task_ = makeToyTask();
-    ModelConfig c;
-    c.src_vocab = task_.srcVocab.size();
-    c.tgt_vocab = task_.tgtVocab.size();
-    c.d_model = 32;
-    c.heads = 4;
-    c.d_ff = 64;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.max_len = 20;
-    model_ = std::make_shared<Transformer<float>>(c);
+    model_ = std::make_shared<Transformer<float>>(test::toyModelConfig(task_));
     Rng rng(11);
     model_->initXavier(rng);
 }

@@ -7,6 +7,8 @@
 #include "attention_view.h"
 #include "translate_view.h"
 #include "translation_service.h"
+#include "toy_model.h"
+#include "translating.h"
 
 #include "text/tasks.h"
 #include "train/trainer.h"
@@ -29,18 +31,7 @@ using as::ui::AttentionView;
 using as::ui::TranslateView;
 namespace ui = as::ui;
 
-namespace {
-// The Translate view as the window wires it: its requests decoded by a TranslationService.
-struct Translating {
-    explicit Translating(ModelCopyPtr model)
-    {
-        connectTranslateView(&service, &view);
-        service.setModel(std::move(model));
-    }
-    TranslationService service;  // outlives the view
-    TranslateView view;
-};
-}  // namespace
+using as::test::Translating;
 
 class TestUiAttentionTranslate : public QObject {
     Q_OBJECT
@@ -77,18 +68,7 @@ private:
 void TestUiAttentionTranslate::initTestCase()
 {
     task_ = makeToyTask();
-    ModelConfig c;
-    c.src_vocab = task_.srcVocab.size();
-    c.tgt_vocab = task_.tgtVocab.size();
-    c.d_model = 32;
-    c.heads = 4;
-    c.d_ff = 64;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.max_len = 20;
-    trainer_ = std::make_unique<Trainer>(c, TrainOptions{1.0, 50, 3});
-    Rng data(3);
-    for (int s = 0; s < 200; ++s)
-        trainer_->step(task_.nextBatch(data));
+    trainer_ = test::trainedToyModel(task_);
 }
 
 // What the worker records: one teacher-forced pass (dropout off) over the first example.

@@ -6,8 +6,8 @@
 
 #include "io/model_file.h"
 #include "model/parallel.h"
+#include "cli_process.h"
 
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,9 +24,10 @@ private slots:
     void continuedAcrossEqualsStraight();
 
 private:
-    // Runs attention-studio-cli; fails (with its stderr) unless it exits with 0.
-    bool cli(const QStringList& args);
     static bool sameWeights(const QString& a, const QString& b);
+    // Shows the window and opens a checkpoint or model file in it; true once it shows `step`.
+    static bool openAt(MainWindow& w, const QString& path, long step);
+    static bool exportTo(MainWindow& w, const QString& path);
     QString cli_;
     QTemporaryDir dir_;
 };
@@ -35,7 +36,7 @@ void TestWindowCliSame::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(dir_.isValid());
-    cli_ = QDir(QCoreApplication::applicationDirPath()).filePath(u"attention-studio-cli"_s);
+    cli_ = test::cliProgram();
     QVERIFY2(QFileInfo(cli_).isExecutable(),
              qPrintable(cli_ + u" is missing: build the attention-studio-cli target"_s));
 }
@@ -73,15 +74,10 @@ void TestWindowCliSame::sameWeights()
 
     // The command line.
     const QString cliModel = dir_.filePath(task + u"-cli.safetensors"_s);
-    QProcess p;
-    p.start(cli_, QStringList{u"train"_s, u"--task"_s, task, u"--steps"_s, QString::number(kSteps),
-                              u"--seed"_s, QString::number(kSeed), u"--threads"_s,
-                              QString::number(threads), u"--out"_s, cliModel}
-                      + config);
-    QVERIFY(p.waitForStarted(10000));
-    QVERIFY(p.waitForFinished(600000));
-    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
-             p.readAllStandardError().constData());
+    QVERIFY(test::runCli(QStringList{u"train"_s, u"--task"_s, task, u"--steps"_s,
+                                     QString::number(kSteps), u"--seed"_s, QString::number(kSeed),
+                                     u"--threads"_s, QString::number(threads), u"--out"_s, cliModel}
+                         + config));
 
     // The window: Apply, Step 60, Export.
     setEngineThreads(threads);
@@ -93,9 +89,7 @@ void TestWindowCliSame::sameWeights()
         QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
         emit w.stepRequested(kSteps);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 600000));
-        QSignalSpy exported(&w, &MainWindow::weightsExported);
-        w.exportWeightsTo(windowModel);
-        QVERIFY(exported.wait(60000));
+        QVERIFY(exportTo(w, windowModel));
         w.close();
     }
     setEngineThreads(1);
@@ -125,21 +119,20 @@ void TestWindowCliSame::sameWeights()
     }
 }
 
-bool TestWindowCliSame::cli(const QStringList& args)
+bool TestWindowCliSame::openAt(MainWindow& w, const QString& path, long step)
 {
-    QProcess p;
-    p.start(cli_, args);
-    if (!p.waitForStarted(10000) || !p.waitForFinished(600000)) {
-        p.kill();
-        qWarning("attention-studio-cli %s did not finish", qPrintable(args.join(' ')));
-        return false;
-    }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        qWarning("attention-studio-cli %s: exit %d\n%s", qPrintable(args.join(' ')), p.exitCode(),
-                 p.readAllStandardError().constData());
-        return false;
-    }
-    return true;
+    w.show();
+    QSignalSpy restored(&w, &MainWindow::sessionRestored);
+    w.openFile(path);
+    // The snapshot with the loaded history follows the answer.
+    return restored.wait(60000) && QTest::qWaitFor([&] { return w.currentStep() == step; }, 10000);
+}
+
+bool TestWindowCliSame::exportTo(MainWindow& w, const QString& path)
+{
+    QSignalSpy exported(&w, &MainWindow::weightsExported);
+    w.exportWeightsTo(path);
+    return exported.wait(60000);
 }
 
 bool TestWindowCliSame::sameWeights(const QString& a, const QString& b)
@@ -165,22 +158,17 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
                              u"--average"_s, u"1"_s, u"--config"_s,
                              u"d_model=32,heads=2,d_ff=64,encoder_layers=1,decoder_layers=1"_s};
     const QString straight = dir_.filePath(u"straight.safetensors"_s);
-    QVERIFY(cli(QStringList{u"train"_s, u"--steps"_s, u"60"_s, u"--out"_s, straight} + common));
+    QVERIFY(test::runCli(QStringList{u"train"_s, u"--steps"_s, u"60"_s, u"--out"_s, straight} + common));
 
     // The command line's checkpoint, continued in the window.
     const QString cliCkpt = dir_.filePath(u"cli.ckpt"_s);
-    QVERIFY(cli(QStringList{u"train"_s, u"--steps"_s, u"30"_s, u"--checkpoint"_s, cliCkpt} + common));
+    QVERIFY(test::runCli(QStringList{u"train"_s, u"--steps"_s, u"30"_s, u"--checkpoint"_s, cliCkpt} + common));
     setEngineThreads(2);
     const QString fromWindow = dir_.filePath(u"window-continued.safetensors"_s);
     const QString windowCkpt = dir_.filePath(u"window.ckpt"_s);
     {
         MainWindow w;
-        w.show();
-        QSignalSpy restored(&w, &MainWindow::sessionRestored);
-        w.openCheckpoint(cliCkpt);
-        QVERIFY(restored.wait(60000));
-        // The snapshot with the loaded history follows the answer.
-        QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 30; }, 10000));
+        QVERIFY(openAt(w, cliCkpt, 30));
         QVERIFY2(!w.isInspecting(), "a zh-en checkpoint of the command line trains on in the window");
         QCOMPARE(w.settings().task, u"zh-en"_s);
         QCOMPARE(w.settings().model.d_model, 32);
@@ -190,9 +178,7 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
         QVERIFY(saved.wait(60000));
         emit w.stepRequested(30);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 60 && !w.isRunning(); }, 600000));
-        QSignalSpy exported(&w, &MainWindow::weightsExported);
-        w.exportWeightsTo(fromWindow);
-        QVERIFY(exported.wait(60000));
+        QVERIFY(exportTo(w, fromWindow));
         w.close();
     }
     setEngineThreads(1);
@@ -200,18 +186,14 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
 
     // The window's checkpoint, resumed by the command line.
     const QString fromCli = dir_.filePath(u"cli-resumed.safetensors"_s);
-    QVERIFY(cli({u"train"_s, u"--resume"_s, windowCkpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"2"_s,
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, windowCkpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"2"_s,
                  u"--out"_s, fromCli}));
     QVERIFY2(sameWeights(straight, fromCli), "window 30 + command line 30 != 60 straight");
 
     // The model file opened in the window shows the step it was trained to.
     {
         MainWindow w;
-        w.show();
-        QSignalSpy restored(&w, &MainWindow::sessionRestored);
-        w.openFile(fromCli);
-        QVERIFY(restored.wait(60000));
-        QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 60; }, 10000));
+        QVERIFY(openAt(w, fromCli, 60));
         QVERIFY(w.isInspecting());
         w.close();
     }
@@ -220,7 +202,7 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
     const QString other = dir_.filePath(u"other.safetensors"_s);
     QStringList otherArgs = common;
     otherArgs[3] = u"5"_s;
-    QVERIFY(cli(QStringList{u"train"_s, u"--steps"_s, u"60"_s, u"--out"_s, other} + otherArgs));
+    QVERIFY(test::runCli(QStringList{u"train"_s, u"--steps"_s, u"60"_s, u"--out"_s, other} + otherArgs));
     QVERIFY(!sameWeights(straight, other));
 }
 
