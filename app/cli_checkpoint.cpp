@@ -2,9 +2,9 @@
 // is resumed from one.
 //
 // A checkpoint of a corpus run records the options that shape the run (data, model,
-// schedule, batching, vocabularies, averaging): as the command line gave them, and where it
-// did not, the values in force, so that a later version with other defaults resumes the same
-// run. --resume parses those again
+// schedule, batching, vocabularies, averaging), every one with its value in force
+// (as::CorpusRun::args, which the window writes too), so that a later version with other
+// defaults resumes the same run. --resume parses those again
 // with the options the user gives now (how long, where to save, threads, a moved data file),
 // so the resumed run is set up by the same code as the first one and then continues from the
 // checkpoint's weights, Adam state, generators and data position.
@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "io/checkpoint.h"
+#include "train/corpus_run.h"
 #include "train/session_data.h"
 
 #include <QCommandLineParser>
@@ -21,55 +22,15 @@
 
 namespace {
 
-// Options that define the run: recorded, and fixed on --resume.
-const QStringList kRecorded = {"config", "seed", "warmup", "factor", "batch-tokens",
-                               "anki-direction", "min-freq", "max-vocab", "src-tok", "tgt-tok",
-                               "clip-norm", "valid-every", "average", "strict"};
-// Of those, the ones a resumed run may change.
+// Options that define the run: recorded (as::CorpusRun::args), and fixed on --resume; of those,
+// the ones a resumed run may change; the ones that name files (may be given again when the files
+// moved); and the ones that cannot apply to a resumed corpus run.
+const QStringList kRecorded = as::CorpusRun::recordedOptions();
 const QStringList kChangeableOnResume = {"clip-norm", "valid-every", "average"};
-// Options that name files: recorded (absolute), and may be given again when the files moved.
-const QStringList kFiles = {"data", "valid"};
-// Options that cannot apply to a resumed corpus run.
+const QStringList kFiles = as::CorpusRun::fileOptions();
 const QStringList kNotWithResume = {"task", "batch"};
 
 }  // namespace
-
-QJsonObject corpusRunRecord(const QCommandLineParser& p, const std::vector<as::EncodedPair>& pairs,
-                            const QMap<QString, QString>& inForce)
-{
-    QJsonArray args;
-    for (const QString& name : kRecorded + kFiles) {
-        if (!p.isSet(name) && !inForce.contains(name))
-            continue;
-        args.append("--" + name);
-        if (name == "strict")
-            continue;  // a flag
-        args.append(!p.isSet(name)           ? inForce.value(name)
-                    : kFiles.contains(name) ? QFileInfo(p.value(name)).absoluteFilePath()
-                                            : p.value(name));
-    }
-    return QJsonObject{{"kind", "corpus"},
-                       {"args", args},
-                       {"train", QFileInfo(p.value("data")).absoluteFilePath()},
-                       {"pairs", double(pairs.size())},
-                       {"pairs_sha1", as::pairsDigest(pairs)}};
-}
-
-QString checkResumedData(const as::Checkpoint& ck, const as::Vocab& src, const as::Vocab& tgt,
-                         const std::vector<as::EncodedPair>& pairs)
-{
-    if (src.tokens() != ck.model.srcVocab.tokens() || tgt.tokens() != ck.model.tgtVocab.tokens())
-        return QStringLiteral("the vocabularies built from the data differ from the "
-                              "checkpoint's: the corpus file changed since the checkpoint was "
-                              "written");
-    const QString want = ck.run.data.value("pairs_sha1").toString();
-    if (double(pairs.size()) != ck.run.data.value("pairs").toDouble() || as::pairsDigest(pairs) != want)
-        return QStringLiteral("the training pairs (%1) differ from those the checkpoint was "
-                              "trained on (%2): the corpus file changed")
-            .arg(pairs.size())
-            .arg(ck.run.data.value("pairs").toDouble());
-    return {};
-}
 
 int runTrainResume(QCommandLineParser& p)
 {

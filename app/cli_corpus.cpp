@@ -40,51 +40,17 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
     return pairs;
 }
 
-namespace {
-// The keys --config takes after (or instead of) a preset.
-const QStringList kConfigKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
-                                 "dropout", "label_smoothing", "norm", "max_len"};
-}  // namespace
-
 QString configSpec(const as::ModelConfig& config)
 {
-    QStringList spec;
-    const QJsonObject json = config.toJson();
-    for (const QString& key : kConfigKeys)
-        spec << key + u'=' + json.value(key).toVariant().toString();
-    return spec.join(',');
+    return config.spec();
 }
 
-// "small", "small,dropout=0.2" or "d_model=256,heads=8,…" over a base configuration.
 bool parseConfig(const QString& spec, as::ModelConfig* c, QString* error)
 {
-    QJsonObject json;
-    for (const QString& part : spec.split(',', Qt::SkipEmptyParts)) {
-        const qsizetype eq = part.indexOf('=');
-        if (eq < 0) {
-            auto preset = as::ModelConfig::preset(part.trimmed());
-            if (!preset) {
-                *error = QStringLiteral("--config: '%1' is neither tiny, small, base nor key=value").arg(part);
-                return false;
-            }
-            *c = *preset;
-            continue;
-        }
-        const QString key = part.left(eq).trimmed(), value = part.mid(eq + 1).trimmed();
-        bool isNumber = false;
-        const double num = value.toDouble(&isNumber);
-        json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
-    }
-    for (const QString& k : json.keys())
-        if (!kConfigKeys.contains(k)) {
-            *error = QStringLiteral("--config: unknown key '%1' (known: %2)").arg(k, kConfigKeys.join(", "));
-            return false;
-        }
-    auto parsed = as::ModelConfig::fromJson(json, error, *c);
-    if (!parsed)
-        return false;
-    *c = *parsed;
-    return true;
+    auto parsed = as::ModelConfig::fromSpec(spec, error, *c);
+    if (parsed)
+        *c = *parsed;
+    return parsed.has_value();
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "io/checkpoint.h"
 #include "model/parallel.h"
 #include "text/dataset.h"
+#include "train/corpus_run.h"
 #include "train/recipe.h"
 #include "train/session.h"
 
@@ -38,111 +39,66 @@ QString clock(double seconds)
 // What the data options resolved to, for the header, the checkpoint and the resume check.
 struct CorpusBuild {
     std::unique_ptr<as::SessionData> data;
-    QString why;   // why nothing was built (already printed)
-    int exit = 0;  // with why: the exit code
+    int exit = 0;  // when data is null: the exit code (the reason is printed)
 };
 
-// --data TRAIN [--valid VALID]: reads, holds out, builds the vocabularies, and prints the
-// reader's and the encoder's reports.
-CorpusBuild buildCorpus(const QCommandLineParser& p, const as::DataOptions& dataOptions,
-                        const QMap<QString, QString>& inForce, as::Checkpoint* resume,
-                        as::ModelConfig* config, QTextStream& out, QTextStream& err)
+// --data TRAIN [--valid VALID]: as::buildCorpus reads, holds out, builds the vocabularies;
+// this prints the reader's and the encoder's reports.
+CorpusBuild buildCorpus(const QCommandLineParser& p, const as::TaskRecipe& recipe,
+                        as::Checkpoint* resume, as::ModelConfig* config, QTextStream& out,
+                        QTextStream& err)
 {
     CorpusBuild r;
-    auto fail = [&](int code) {
-        r.why = QStringLiteral("failed");
-        r.exit = code;
-        return std::move(r);
-    };
-    const QString direction = p.value("anki-direction");
-    if (direction != "to-english" && direction != "from-english") {
-        err << "train: --anki-direction must be to-english or from-english\n";
-        return fail(2);
-    }
-    const bool toEnglish = direction == "to-english";
-    const bool strict = p.isSet("strict");
-    auto trainPairs = readPairs(p.value("data"), err, toEnglish, strict);
-    if (!trainPairs)
-        return fail(1);
-    QList<as::SentencePair> validPairs;
-    if (p.isSet("valid")) {
-        auto v = readPairs(p.value("valid"), err, toEnglish, strict);
-        if (!v)
-            return fail(1);
-        validPairs = *v;
-    } else {
-        // Hold out 2% of the training file, the same way every time for a given seed.
-        const as::Split split = as::heldOutSplit(*trainPairs, 0.02, 0.0, dataOptions.seed);
-        *trainPairs = split.train;
-        validPairs = split.valid;
-    }
-    as::DatasetOptions dopt;
-    for (auto [opt, field] : {std::pair{"src-tok", &dopt.src_tok}, std::pair{"tgt-tok", &dopt.tgt_tok}})
-        if (p.isSet(opt)) {
-            *field = as::tokenizerFromName(p.value(opt));
-            if (!*field) {
-                err << "train: --" << opt << " must be cjk-char or word\n";
-                return fail(2);
-            }
-        }
-    // "S,T": one whole number for each side.
-    auto pairOf = [&](const char* opt, int* src, int* tgt) {
-        const QStringList parts = p.value(opt).split(',');
-        bool ok1 = false, ok2 = false;
-        if (parts.size() == 2) {
-            *src = parts[0].toInt(&ok1);
-            *tgt = parts[1].toInt(&ok2);
-        }
-        if (!ok1 || !ok2 || *src < 0 || *tgt < 0) {
-            err << "train: --" << opt << " takes two whole numbers, source,target\n";
-            return false;
-        }
-        return true;
-    };
-    if (!pairOf("min-freq", &dopt.src_min_freq, &dopt.tgt_min_freq)
-        || !pairOf("max-vocab", &dopt.src_max_vocab, &dopt.tgt_max_vocab))
-        return fail(2);
-    as::ParallelData data = as::ParallelData::build(*trainPairs, dopt);
-    as::EncodedSplit valid = data.encode(validPairs);
-    out << "train: " << data.train().stats.summary() << "\n"
-        << "valid: " << valid.stats.summary() << "\n"
-        << "vocabularies: source " << data.srcVocab().size() << " ("
-        << as::tokenizerName(data.srcTokenizer()) << "), target " << data.tgtVocab().size() << " ("
-        << as::tokenizerName(data.tgtTokenizer()) << ")\n";
-    // The pairs left out (a side over max_len tokens, or with no token), by file:line.
-    const QString validFile = p.isSet("valid") ? p.value("valid") : p.value("data");
-    for (auto [split, file] : {std::pair{&data.train(), p.value("data")}, std::pair{static_cast<const as::EncodedSplit*>(&valid), validFile}}) {
-        for (const auto& s : split->stats.first_skipped)
-            err << "  " << file << ":" << s.line << ": " << s.what << "\n";
-        if (split->stats.skipped() > split->stats.first_skipped.size())
-            err << "  … and " << split->stats.skipped() - split->stats.first_skipped.size()
-                << " more\n";
-        if (strict && split->stats.skipped() > 0) {
-            err << "train: --strict: " << file << " has pairs that do not fit (see above)\n";
-            return fail(1);
+    as::CorpusRun run;
+    run.recipe = recipe;
+    QString error;
+    // The options given, and those with a default value (anki-direction, min-freq, max-vocab).
+    for (const QString name : {"data", "valid", "anki-direction", "src-tok", "tgt-tok", "min-freq",
+                               "max-vocab", "strict"}) {
+        if (!p.isSet(name) && p.value(name).isEmpty())
+            continue;
+        if (!as::parseSourceOption(name, p.value(name), &run.source, &error)) {
+            err << "train: " << error << "\n";
+            r.exit = 2;
+            return r;
         }
     }
-    if (data.train().pairs.empty()) {
-        err << "train: no usable sentence pair in " << p.value("data") << "\n";
-        return fail(1);
+    QElapsedTimer clock;
+    clock.start();
+    as::CorpusBuild built = as::buildCorpus(run);
+    const double readSeconds = double(clock.elapsed()) / 1000.0;
+    const as::CorpusBuildReport& report = built.report;
+    // file:line of each line left out, so that the user can look at (and fix) exactly those.
+    for (const as::CorpusReport* read : {&report.trainRead, &report.validRead})
+        if (read->skipped() > 0 || read->had_bom || read->had_crlf)
+            err << read->summary() << "\n";
+    if (report.srcVocab > 0)  // the files were read and encoded
+        out << "train: " << report.trainStats.summary() << "\n"
+            << "valid: " << report.validStats.summary() << "\n"
+            << "vocabularies: source " << report.srcVocab << " (" << as::tokenizerName(report.srcTok)
+            << "), target " << report.tgtVocab << " (" << as::tokenizerName(report.tgtTok) << "); "
+            << "read and encoded in " << QString::number(readSeconds, 'f', 2) << " s\n";
+    for (const QString& line : report.problems())
+        err << "  " << line << "\n";
+    if (!built.data) {
+        err << "train: " << built.error << "\n";
+        r.exit = 1;
+        return r;
     }
-    config->src_vocab = data.srcVocab().size();
-    config->tgt_vocab = data.tgtVocab().size();
+    config->src_vocab = report.srcVocab;
+    config->tgt_vocab = report.tgtVocab;
     if (resume) {
-        QString why = checkResumedData(*resume, data.srcVocab(), data.tgtVocab(), data.train().pairs);
+        QString why = as::checkSameData(*built.data, resume->model.srcVocab, resume->model.tgtVocab,
+                                        resume->run.data);
         if (why.isEmpty() && !(resume->model.config == *config))
             why = QStringLiteral("the recorded --config gives another model than the checkpoint's");
         if (!why.isEmpty()) {
             err << "train: cannot resume " << p.value("checkpoint") << ": " << why << "\n";
-            return fail(1);
+            r.exit = 1;
+            return r;
         }
     }
-    const QJsonObject record = corpusRunRecord(p, data.train().pairs, inForce);
-    QList<as::SentencePair> exampleText;
-    std::vector<as::TokenPair> examples = as::tokenPairs(data, validPairs, as::kSamplePairs, &exampleText);
-    r.data = as::makeCorpusData(std::move(data), std::move(valid.pairs), validPairs,
-                                std::move(examples), std::move(exampleText), dataOptions, record,
-                                QStringLiteral("corpus"));
+    r.data = std::move(built.data);
     return r;
 }
 
@@ -176,7 +132,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                             "tasks, whose small models gain nothing from more, else 0).", "N"});
     p.addOption({"log-every", "Also print progress every N steps.", "N"});
     p.addOption({"data", "Training corpus.", "TRAIN.tsv"});
-    p.addOption({"valid", "Validation corpus (default: 2% held out of --data).", "V.tsv"});
+    p.addOption({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
+                          "whatever the seed).", "V.tsv"});
     p.addOption({"out", "Where to save the model (.safetensors).", "MODEL"});
     p.addOption({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
                                "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
@@ -274,16 +231,11 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
 
     std::unique_ptr<as::SessionData> data;
     if (fromFile) {
-        // The values in force for the options that shape the run, so that resuming does not
-        // depend on this version's defaults.
-        const QMap<QString, QString> inForce{
-            {"config", configSpec(r.model)},
-            {"seed", QString::number(r.train.seed)},
-            {"warmup", QString::number(r.train.warmup)},
-            {"factor", QString::number(r.train.factor, 'g', 17)},
-            {"batch-tokens", QString::number(dataOptions.batchTokens)},
-            {"average", QString::number(plan.averagePoints)}};
-        CorpusBuild built = buildCorpus(p, dataOptions, inForce, resume, &r.model, out, err);
+        as::TaskRecipe inForce = r;
+        inForce.evalEvery = plan.validEvery;
+        inForce.averagePoints = plan.averagePoints;
+        inForce.batchTokens = dataOptions.batchTokens;
+        CorpusBuild built = buildCorpus(p, inForce, resume, &r.model, out, err);
         if (!built.data)
             return built.exit;
         data = std::move(built.data);

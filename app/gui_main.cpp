@@ -269,6 +269,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
 // What --screenshot trains: a built-in task with its recipe, a seed, and where to put the model.
 struct ScreenshotRun {
     QString task;
+    as::CorpusSource corpus;  // --data TRAIN [--valid VALID]: instead of the task
     int steps = 200;
     std::optional<quint64> seed;
     QString out;  // the model file, as `attention-studio-cli train --out` writes it
@@ -300,6 +301,23 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     w.resize(1400, 900);
     w.show();
     as::SessionSettings s = as::SessionSettings::defaultsFor(run.task);
+    if (!run.corpus.train.isEmpty()) {
+        // As File > Open corpus… does, then the run's own settings over the corpus recipe.
+        bool opened = false;
+        QString failed;
+        QObject::connect(&w, &as::MainWindow::corpusOpened, &w, [&](const QStringList& report) {
+            for (const QString& line : report)
+                std::printf("attention-studio: %s\n", qPrintable(line));
+            opened = true;
+        });
+        QObject::connect(&w, &as::MainWindow::corpusFailed, &w, [&](const QString& m) { failed = m; });
+        w.openCorpus(run.corpus);
+        if (!waitFor([&] { return opened || !failed.isEmpty(); }, 600000) || !opened) {
+            std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed));
+            return 1;
+        }
+        s = w.settings();
+    }
     if (run.seed)
         s.train.seed = *run.seed;
     if (run.validEvery > 0)
@@ -312,7 +330,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     QString failure;
     QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) { failure = m; });
     if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000)) {
-        std::fprintf(stderr, "attention-studio: the task '%s' did not start\n", qPrintable(run.task));
+        std::fprintf(stderr, "attention-studio: the task '%s' did not start\n", qPrintable(s.task));
         return 1;
     }
     QElapsedTimer trainClock;
@@ -326,7 +344,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     const double seconds = trainClock.elapsed() / 1000.0;
     std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s, first to "
                 "last snapshot), window updating throughout\n",
-                run.steps, qPrintable(run.task), seconds, pace.stepsPerSecond());
+                run.steps, qPrintable(s.task), seconds, pace.stepsPerSecond());
     if (!run.out.isEmpty()) {
         bool exported = false;
         QObject::connect(&w, &as::MainWindow::weightsExported, &w, [&] { exported = true; });
@@ -345,7 +363,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     }
     // A translation of the toy task's first sentence in the Translate view.
-    if (run.task == "toy" || run.task == "zh-en") {
+    if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")) {
         bool done = false;
         QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
                          [&] { done = true; });
@@ -392,6 +410,10 @@ int main(int argc, char** argv)
     p.addOption({"task", QStringLiteral("Built-in task for --screenshot: %1.")
                              .arg(as::trainingTaskNames().join(", ")),
                  "name", "toy"});
+    p.addOption({"data", "Instead of --task for --screenshot: a corpus file (source<TAB>target, or "
+                         "a manythings.org Anki file), as File > Open corpus… opens it.", "TRAIN"});
+    p.addOption({"valid", "With --data: the validation file (default: 2% of TRAIN held out).",
+                 "VALID"});
     p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
     p.addOption({"seed", "Seed for --screenshot (default: the task's).", "S"});
     p.addOption({"out", "With --screenshot: write the trained model here, as "
@@ -447,6 +469,12 @@ int main(int argc, char** argv)
             run.seed = p.value("seed").toULongLong(&seedOk);
         run.out = p.value("out");
         run.validEvery = p.value("valid-every").toInt();
+        run.corpus.train = p.value("data");
+        run.corpus.valid = p.value("valid");
+        if (run.corpus.train.isEmpty() && !run.corpus.valid.isEmpty()) {
+            std::fprintf(stderr, "attention-studio: --valid goes with --data\n");
+            return 2;
+        }
         if (!ok || !seedOk || run.steps < 0 || !as::trainingTaskNames().contains(run.task)) {
             std::fprintf(stderr, "attention-studio: --steps must be a whole number >= 0, --seed "
                                  "one >= 0, and --task one of: %s\n",

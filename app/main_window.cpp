@@ -19,6 +19,10 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QProgressDialog>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QComboBox>
@@ -196,6 +200,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
           [w](const QString& path, const ImportOptions& o) { w->importWeights(path, o); });
     relay(this, &MainWindow::exportRequested, toWorker_, [w](const QString& path) { w->exportWeights(path); });
     relay(this, &MainWindow::summaryRequested, toWorker_, [w] { w->requestSummary(); });
+    relay(this, &MainWindow::resumeCorpusRequested, toWorker_,
+          [w](const std::shared_ptr<const SessionData>& corpus, const CorpusSource& source,
+              const std::shared_ptr<Checkpoint>& ck, const QString& path, bool autosave) {
+              w->resumeCorpus(corpus, source, ck, path, autosave);
+          });
 
     relay(worker_, &TrainingWorker::snapshotReady, toWindow_, [this](const SnapshotPtr& s) { onSnapshot(s); });
     relay(worker_, &TrainingWorker::runningChanged, toWindow_, [this](bool r) { onRunningChanged(r); });
@@ -242,6 +251,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(translation_, &TranslationService::modelWanted, this, &MainWindow::modelCopyRequested);
     thread_->start();
 
+    opener_ = new CorpusOpener(this);
+    connect(opener_, &CorpusOpener::finished, this, &MainWindow::onCorpusJob);
+    connect(opener_, &CorpusOpener::progress, this, [this](int perMille) {
+        if (corpusProgress_)
+            corpusProgress_->setValue(perMille);
+    });
+
     autosaveTimer_ = new QTimer(this);
     autosaveTimer_->setInterval(3 * 60 * 1000);
     connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosave);
@@ -287,6 +303,11 @@ void MainWindow::buildFileMenu()
     saveAs_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(saveAs_, &QAction::triggered, this, &MainWindow::chooseSavePath);
     fileMenu_->addSeparator();
+    openCorpus_ = fileMenu_->addAction(tr("Open &corpus…"));
+    openCorpus_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openCorpus_->setToolTip(tr("Train on your own parallel corpus: a TSV file (source<TAB>"
+                               "target) or a manythings.org Anki file (Ctrl+Shift+O)"));
+    connect(openCorpus_, &QAction::triggered, this, &MainWindow::chooseCorpus);
     importWeights_ = fileMenu_->addAction(tr("&Import weights…"));
     importWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     importWeights_->setToolTip(tr("Look inside a model trained elsewhere: a .safetensors weight "
@@ -491,12 +512,13 @@ void MainWindow::offerAutosaveRestore()
         QSettings().setValue("autosave/cleanExit", QDateTime::currentDateTime());
 }
 
-void MainWindow::showFileError(const QString& message)
+void MainWindow::showFileError(const QString& message, const QString& details)
 {
     lastFileError_ = message;
     statusBar()->showMessage(message, 15000);
     // Not modal: the session goes on, and nothing waits on the box.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Checkpoint"), message, QMessageBox::Ok, this);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Attention Studio"), message, QMessageBox::Ok, this);
+    box->setDetailedText(details);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
     emit fileError(message);
@@ -505,6 +527,7 @@ void MainWindow::showFileError(const QString& message)
 void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
                                  const QString& path, long step, bool untitled)
 {
+    cancelCorpusReading();
     settings_ = s;
     task_ = *task;
     refreshProbes();
@@ -513,6 +536,8 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
         // An inspected model's shape is shown; its task stays the panel's last one, so that
         // Apply starts a fresh built-in session.
         SessionSettings shown = s;
+        if (s.userCorpus())
+            settingsPanel_->setUserCorpus(s.corpus, s.source);
         if (s.inspecting())
             shown.task = settingsPanel_->settings().task;
         settingsPanel_->setSettings(shown);
@@ -530,6 +555,195 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
                        : tr("Opened %1 at step %2").arg(path).arg(step),
         s.inspecting() ? 15000 : 5000);
     emit sessionRestored(path, step);
+    if (!s.corpusRecord.isEmpty())
+        continueCorpusRun(path, s.corpusRecord, untitled);
+}
+
+void MainWindow::cancelCorpusReading()
+{
+    if (!opener_ || !opener_->busy())
+        return;
+    opener_->cancel();
+    if (corpusProgress_)
+        corpusProgress_->reset();
+}
+
+void MainWindow::setCorpusLocation(const QString& recorded, const QString& now)
+{
+    corpusLocations_.insert(recorded, now);
+}
+
+void MainWindow::chooseCorpus()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Open corpus"));
+    auto* form = new QFormLayout;
+    auto fileRow = [&](const QString& placeholder) {
+        auto* edit = new QLineEdit(&dialog);
+        edit->setPlaceholderText(placeholder);
+        edit->setMinimumWidth(360);
+        auto* browse = new QPushButton(tr("Browse…"), &dialog);
+        connect(browse, &QPushButton::clicked, &dialog, [this, edit, &dialog] {
+            const QString path = QFileDialog::getOpenFileName(
+                &dialog, tr("Corpus file"), QFileInfo(edit->text()).path(),
+                tr("Corpora (*.tsv *.txt);;All files (*)"));
+            if (!path.isEmpty())
+                edit->setText(path);
+        });
+        auto* row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        row->addWidget(browse);
+        return std::pair{edit, row};
+    };
+    auto [train, trainRow] = fileRow(tr("source<TAB>target per line, or an Anki file"));
+    auto [valid, validRow] = fileRow(tr("optional: else 2 % of the training pairs are held out"));
+    auto* direction = new QComboBox(&dialog);
+    direction->addItem(tr("the other language into English"), true);
+    direction->addItem(tr("English into the other language"), false);
+    direction->setToolTip(tr("manythings.org Anki files hold English<TAB>other<TAB>attribution"));
+    form->addRow(tr("Training file"), trainRow);
+    form->addRow(tr("Validation file"), validRow);
+    form->addRow(tr("Anki files"), direction);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("The corpus is trained with the corpus recipe (Settings shows "
+                                    "and changes it); the current session is replaced."),
+                                 &dialog));
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted || train->text().trimmed().isEmpty())
+        return;
+    CorpusSource source;
+    source.train = train->text().trimmed();
+    source.valid = valid->text().trimmed();
+    source.ankiToEnglish = direction->currentData().toBool();
+    openCorpus(source);
+}
+
+void MainWindow::openCorpus(const CorpusSource& source)
+{
+    CorpusRun run;
+    run.source = source;
+    if (settings_.userCorpus() || isBundledCorpusTask(settings_.task)) {
+        // Keep the recipe the user has set up for corpora.
+        run.recipe.model = settings_.model;
+        run.recipe.train = settings_.train;
+        run.recipe.batchTokens = settings_.batchTokens;
+        run.recipe.evalEvery = settings_.evalEvery;
+        run.recipe.averagePoints = settings_.averagePoints;
+    }
+    if (!corpusProgress_) {
+        corpusProgress_ = new QProgressDialog(this);
+        corpusProgress_->setWindowTitle(tr("Open corpus"));
+        corpusProgress_->setRange(0, 1000);
+        corpusProgress_->setMinimumDuration(300);
+        corpusProgress_->setAutoReset(false);
+        corpusProgress_->setAutoClose(false);
+        connect(corpusProgress_, &QProgressDialog::canceled, this, [this] {
+            opener_->cancel();
+            corpusProgress_->reset();
+            statusBar()->showMessage(tr("Reading the corpus was cancelled"), 5000);
+        });
+    }
+    corpusProgress_->setLabelText(tr("Reading %1 and building the vocabularies…")
+                                      .arg(QFileInfo(source.train).fileName()));
+    corpusProgress_->setValue(0);
+    opener_->open(run);
+}
+
+void MainWindow::continueCorpusRun(const QString& path, const QJsonObject& record, bool autosave)
+{
+    QString error;
+    std::optional<CorpusRun> run = CorpusRun::fromArgs(record.value("args").toArray(), &error);
+    if (!run) {
+        statusBar()->showMessage(tr("%1 cannot be continued: %2").arg(QFileInfo(path).fileName(), error), 15000);
+        return;
+    }
+    // Files that moved: where the user said they are now.
+    for (QString* file : {&run->source.train, &run->source.valid})
+        if (!file->isEmpty() && !QFileInfo::exists(*file) && corpusLocations_.contains(*file))
+            *file = corpusLocations_.value(*file);
+    for (QString* file : {&run->source.train, &run->source.valid}) {
+        if (file->isEmpty() || QFileInfo::exists(*file))
+            continue;
+        // Not modal: the model is shown meanwhile, and nothing waits on the box.
+        const QString recorded = *file;
+        auto* box = new QMessageBox(
+            QMessageBox::Question, tr("Where is the corpus?"),
+            tr("%1 was trained on %2, which is not there any more. Point to it to continue "
+               "training; until then the model is shown as it was saved.")
+                .arg(QFileInfo(path).fileName(), recorded),
+            QMessageBox::NoButton, this);
+        QPushButton* locate = box->addButton(tr("Locate…"), QMessageBox::AcceptRole);
+        box->addButton(tr("Not now"), QMessageBox::RejectRole);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        connect(box, &QMessageBox::finished, this, [=, this] {
+            if (box->clickedButton() != locate)
+                return;
+            const QString now = QFileDialog::getOpenFileName(
+                this, tr("Where is %1?").arg(QFileInfo(recorded).fileName()),
+                QFileInfo(path).path(), tr("Corpora (*.tsv *.txt);;All files (*)"));
+            if (now.isEmpty())
+                return;
+            setCorpusLocation(recorded, now);
+            continueCorpusRun(path, record, autosave);
+        });
+        statusBar()->showMessage(tr("The corpus of %1 is not at %2").arg(QFileInfo(path).fileName(), recorded), 15000);
+        box->open();
+        return;
+    }
+    statusBar()->showMessage(tr("Reading the corpus of %1 to continue its training…").arg(QFileInfo(path).fileName()));
+    opener_->openForCheckpoint(path, *run, autosave);
+}
+
+void MainWindow::onCorpusJob(const CorpusJobPtr& job)
+{
+    if (corpusProgress_)
+        corpusProgress_->reset();
+    const QStringList problems = job->report.problems();
+    if (!job->data) {
+        const QString what = job->checkpointPath.isEmpty()
+                                 ? tr("%1 was not opened: %2").arg(QFileInfo(job->run.source.train).fileName(), job->error)
+                                 : tr("Training of %1 cannot continue on %2: %3")
+                                       .arg(QFileInfo(job->checkpointPath).fileName(),
+                                            QFileInfo(job->run.source.train).fileName(), job->error);
+        showFileError(what, problems.join('\n'));
+        emit corpusFailed(what);
+        return;
+    }
+    if (job->checkpoint) {
+        emit resumeCorpusRequested(job->data, job->run.source, job->checkpoint, job->checkpointPath,
+                                   job->autosave);
+        return;
+    }
+    SessionSettings s = SessionSettings::defaultsFor(job->data->name());
+    s.task = job->data->name();
+    s.corpus = job->data;
+    s.source = job->run.source;
+    s.model = job->run.recipe.model;
+    s.train = job->run.recipe.train;
+    s.batchTokens = job->run.recipe.batchTokens;
+    s.evalEvery = job->run.recipe.evalEvery;
+    s.averagePoints = job->run.recipe.averagePoints;
+    settingsPanel_->setUserCorpus(s.corpus, s.source);
+    applySettings(s);
+    // The reader's report, not modal: training can start meanwhile.
+    const QStringList summary = job->report.summary();
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Corpus opened"),
+                                summary.join('\n')
+                                    + (problems.isEmpty() ? QString()
+                                                          : tr("\n\n%n line(s) or pair(s) left out: "
+                                                               "see the details.", nullptr,
+                                                               int(job->report.trainRead.skipped() + job->report.validRead.skipped()
+                                                                   + job->report.trainStats.skipped() + job->report.validStats.skipped()))),
+                                QMessageBox::Ok, this);
+    box->setDetailedText(problems.join('\n'));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    statusBar()->showMessage(tr("Opened the corpus %1: %2").arg(QFileInfo(job->run.source.train).fileName(), summary.value(1)), 10000);
+    emit corpusOpened(summary + problems);
 }
 
 void MainWindow::buildToolBar()
@@ -631,6 +845,7 @@ void MainWindow::refreshProbes()
 
 void MainWindow::applySettings(const SessionSettings& s)
 {
+    cancelCorpusReading();  // the latest session wins over a corpus still being read
     settings_ = s;
     // The worker builds the data (a corpus takes a moment) and answers with taskReady.
     task_ = Task{};

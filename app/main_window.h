@@ -1,6 +1,7 @@
 #pragma once
 // The window: settings, transport (play, pause, step, reset, speed), the views, and the wiring
 // to the training worker in its own thread. Views receive snapshots; none touches the model.
+#include "corpus_opener.h"
 #include "mailbox.h"
 #include "training_worker.h"
 
@@ -11,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QProgressDialog;
 class QSpinBox;
 class QTabWidget;
 class QThread;
@@ -72,6 +74,17 @@ public:
     QAction* saveAsAction() const { return saveAs_; }
     QMenu* fileMenu() const { return fileMenu_; }
     QAction* importWeightsAction() const { return importWeights_; }
+    QAction* openCorpusAction() const { return openCorpus_; }
+
+    // A user's corpus (File > Open corpus…): read off the GUI thread with progress (cancel
+    // stops it), then a fresh session on it with the corpus recipe, and the reader's report
+    // shown. A file that cannot be used gives a message (corpusFailed) and the running
+    // session goes on. corpusOpened answers with the report's lines.
+    void openCorpus(const CorpusSource& source);
+    // Where a corpus file recorded in a checkpoint is now (the user pointed to it): used when
+    // a checkpoint of a corpus run is opened and its recorded file is not there.
+    void setCorpusLocation(const QString& recorded, const QString& now);
+    CorpusOpener* corpusOpener() const { return opener_; }
     QAction* exportWeightsAction() const { return exportWeights_; }
 
     // Weight files (SPEC.md's layout, e.g. from PyTorch): Import opens one for inspection in
@@ -117,6 +130,12 @@ signals:
     void fileError(QString message);
     void weightsExported(QString path);
     void summaryReady(as::SummaryPtr summary);
+    void resumeCorpusRequested(std::shared_ptr<const as::SessionData> corpus,
+                               as::CorpusSource source, std::shared_ptr<as::Checkpoint> checkpoint,
+                               QString path, bool autosave);
+    // Answers to openCorpus(), and to the search for the corpus of an opened corpus run.
+    void corpusOpened(QStringList report);
+    void corpusFailed(QString message);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
 
@@ -134,7 +153,13 @@ private:
     void importAsking(const QString& path);
     void chooseExport();
     void updateTransport();
-    void showFileError(const QString& message);
+    void showFileError(const QString& message, const QString& details = {});
+    void chooseCorpus();
+    // A checkpoint of a corpus run was opened (for now as an inspection): find its corpus and,
+    // if it is the run's, continue the run.
+    void continueCorpusRun(const QString& path, const QJsonObject& record, bool autosave);
+    void onCorpusJob(const CorpusJobPtr& job);
+    void cancelCorpusReading();
     bool chooseSavePath();
     void autosave();
     void buildProbeBar(QWidget* attentionPage);
@@ -168,7 +193,10 @@ private:
     QAction *open_ = nullptr, *save_ = nullptr, *saveAs_ = nullptr, *quit_ = nullptr;
     QTimer* autosaveTimer_ = nullptr;
     QMenu* fileMenu_ = nullptr;
-    QAction *importWeights_ = nullptr, *exportWeights_ = nullptr;
+    QAction *importWeights_ = nullptr, *exportWeights_ = nullptr, *openCorpus_ = nullptr;
+    CorpusOpener* opener_ = nullptr;
+    QProgressDialog* corpusProgress_ = nullptr;
+    QMap<QString, QString> corpusLocations_;  // recorded file -> where it is now
     QString currentFile_;
     QString lastFileError_;
     long savedStep_ = 0;      // step of the last save to (or load from) currentFile_

@@ -66,6 +66,11 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     planned_ = spin(this, 1, 100000000, tr("Steps planned: the schedule plot and the time "
                                            "estimate use it; Play stops there"));
     evalEvery_ = spin(this, 0, 1000000, tr("Validation every N steps (0 = never)"));
+    minutes_ = dspin(this, 0.0, 100000.0, 1.0, tr("Training time planned: Play also stops "
+                                                  "after this many minutes, and the status bar "
+                                                  "counts down to it (off: steps only)"));
+    minutes_->setDecimals(1);
+    minutes_->setSpecialValueText(tr("off"));
 
     auto* form = new QFormLayout;
     form->addRow(tr("Task"), task_);
@@ -87,6 +92,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("seed"), seed_);
     form->addRow(tr("clip gradient norm"), clipNorm_);
     form->addRow(tr("planned steps"), planned_);
+    form->addRow(tr("planned minutes"), minutes_);
     form->addRow(tr("validate every"), evalEvery_);
     form->addRow(tr("average weights of"), average_);
 
@@ -144,7 +150,12 @@ SessionSettings SettingsPanel::settings() const
     s.batchTokens = batchTokens_->value();
     s.averagePoints = average_->value();
     s.plannedSteps = planned_->value();
+    s.plannedMinutes = minutes_->value();
     s.evalEvery = evalEvery_->value();
+    if (corpus_ && s.task == corpus_->name()) {
+        s.corpus = corpus_;
+        s.source = source_;
+    }
     return s;
 }
 
@@ -168,11 +179,24 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     batchTokens_->setValue(s.batchTokens);
     average_->setValue(s.averagePoints);
     // A corpus is batched by tokens, a generated task by sentences.
-    const bool corpus = isBundledCorpusTask(s.task);
+    const bool corpus = isBundledCorpusTask(s.task) || s.userCorpus()
+                        || (corpus_ && s.task == corpus_->name());
     batch_->setEnabled(!corpus);
     batchTokens_->setEnabled(corpus);
     planned_->setValue(int(s.plannedSteps));
     evalEvery_->setValue(s.evalEvery);
+    minutes_->setValue(s.plannedMinutes);
+}
+
+void SettingsPanel::setUserCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source)
+{
+    const QSignalBlocker block(task_);
+    if (corpus_)
+        task_->removeItem(task_->findText(corpus_->name()));
+    corpus_ = std::move(corpus);
+    source_ = source;
+    task_->addItem(corpus_->name());
+    task_->setItemData(task_->count() - 1, source_.train, Qt::ToolTipRole);
 }
 
 }  // namespace as

@@ -18,15 +18,20 @@ public:
     void setSettings(const SessionSettings& s);
     // Empty when the form describes a model that can be built; otherwise why not.
     QString problem() const;
+    // A user's corpus, read once: offered in the task list (under its name) after the
+    // built-in tasks, replacing the one offered before.
+    void setUserCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source);
 
 signals:
     void applyRequested(as::SessionSettings settings);
 
 private:
     QComboBox* task_;
+    std::shared_ptr<const SessionData> corpus_;
+    CorpusSource source_;
     QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_, *seed_,
         *planned_, *evalEvery_;
-    QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_;
+    QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
     QComboBox* norm_;
 };
 

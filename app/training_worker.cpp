@@ -13,7 +13,7 @@ namespace as {
 
 SessionSettings SessionSettings::defaultsFor(const QString& task)
 {
-    const TaskRecipe r = recipeFor(task);
+    const TaskRecipe r = task.startsWith(u"corpus:") ? corpusRecipe() : recipeFor(task);
     SessionSettings s;
     s.task = task;
     s.model = r.model;
@@ -26,10 +26,23 @@ SessionSettings SessionSettings::defaultsFor(const QString& task)
     return s;
 }
 
+CorpusRun SessionSettings::corpusRun() const
+{
+    CorpusRun run;
+    run.source = source;
+    run.recipe.model = model;
+    run.recipe.train = train;
+    run.recipe.batchTokens = batchTokens;
+    run.recipe.evalEvery = evalEvery;
+    run.recipe.averagePoints = averagePoints;
+    return run;
+}
+
 SessionPlan SessionSettings::plan() const
 {
     SessionPlan p;
     p.steps = plannedSteps;
+    p.seconds = plannedMinutes * 60.0;
     p.validEvery = evalEvery;
     p.averagePoints = averagePoints;
     return p;
@@ -63,7 +76,19 @@ void TrainingWorker::configure(const SessionSettings& settings)
     if (wasRunning)
         emit runningChanged(false);
     QString error;
-    std::unique_ptr<SessionData> data = makeTaskData(settings.task, settings.dataOptions(), &error);
+    std::unique_ptr<SessionData> data;
+    if (settings.corpus) {
+        // The corpus read once, from its first batch, with this run's settings in its record.
+        QJsonObject record = settings.corpus->record();
+        record.insert("args", settings.corpusRun().args());
+        try {
+            data = settings.corpus->restart(settings.dataOptions(), record);
+        } catch (const std::invalid_argument& e) {
+            error = QString::fromUtf8(e.what());
+        }
+    } else {
+        data = makeTaskData(settings.task, settings.dataOptions(), &error);
+    }
     if (!data) {
         emit failed(tr("The task cannot be built: %1.").arg(error));
         return;
@@ -191,8 +216,11 @@ bool TrainingWorker::runOneStep()
     if (r.validationDue)
         startValidation();
 
-    // Play stops once at the planned step count; pressing it again trains on past it.
-    if (running_ && point.step == settings_.plannedSteps) {
+    // Play stops once at the planned step count or time; pressing it again trains on past it.
+    const bool budgetEnds = settings_.plannedMinutes > 0 && !pastBudget_
+                            && session_->elapsedSeconds() >= settings_.plannedMinutes * 60.0;
+    pastBudget_ = pastBudget_ || budgetEnds;
+    if (running_ && (point.step == settings_.plannedSteps || budgetEnds)) {
         pause();
         return false;
     }
@@ -292,6 +320,10 @@ void TrainingWorker::emitSnapshot()
         s->remainingSeconds = s->elapsedSeconds / double(s->step) * double(s->plannedSteps - s->step);
     else if (s->step >= s->plannedSteps)
         s->remainingSeconds = 0;
+    if (settings_.plannedMinutes > 0)  // a time budget: whichever ends first
+        s->remainingSeconds = std::min(s->remainingSeconds < 0 ? 1e300 : s->remainingSeconds,
+                                       std::max(0.0, settings_.plannedMinutes * 60.0
+                                                         - session_->elapsedSeconds()));
     s->config = settings_.model;
     s->options = settings_.train;
     s->attention = probe_.src.isEmpty() ? nullptr : session_->recordAttention(probe_);
@@ -336,11 +368,80 @@ namespace as {
 QJsonObject TrainingWorker::checkpointSettings() const
 {
     return QJsonObject{{"planned_steps", double(settings_.plannedSteps)},
+                       {"planned_minutes", settings_.plannedMinutes},
                        {"eval_every", settings_.evalEvery},
                        {"average", settings_.averagePoints},
                        {"probe", settings_.probe},
                        {"probe_src", QJsonArray::fromStringList(probe_.src)},
                        {"probe_tgt", QJsonArray::fromStringList(probe_.tgt)}};
+}
+
+void TrainingWorker::readCheckpointSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe)
+{
+    const QJsonObject session = ck.run.session;
+    s->model = ck.model.config;
+    s->train = ck.options;
+    s->plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck.step))));
+    s->plannedMinutes = std::max(0.0, session.value("planned_minutes").toDouble(0));
+    s->evalEvery = std::max(0, session.value("eval_every").toInt(s->evalEvery));
+    s->averagePoints = std::clamp(session.value("average").toInt(s->averagePoints), 1, 20);
+    s->probe = std::max(0, session.value("probe").toInt(0));
+    for (const QJsonValue& v : session.value("probe_src").toArray())
+        probe->src << v.toString();
+    for (const QJsonValue& v : session.value("probe_tgt").toArray())
+        probe->tgt << v.toString();
+}
+
+bool TrainingWorker::resumeOn(SessionSettings s, std::unique_ptr<SessionData> data, Checkpoint& ck,
+                              TokenPair probe, const QString& path, bool autosave)
+{
+    const int examples = int(data->examples().size());
+    s.probe = std::clamp(s.probe, 0, std::max(0, examples - 1));
+    if (probe.src.isEmpty() && examples > 0)
+        probe = data->examples().at(std::size_t(s.probe));
+    QString error;
+    std::unique_ptr<TrainingSession> resumed =
+        TrainingSession::resume(std::move(data), ck, s.plan(), &error);
+    if (!resumed) {
+        emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(), error));
+        return false;
+    }
+    // Commit: from here on the session is the checkpoint's.
+    const bool wasRunning = adoptSession(s, std::move(resumed), probe);
+    if (wasRunning)
+        emit runningChanged(false);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(session_->data().description()),
+                       path, session_->stepCount(), autosave);
+    emitSnapshot();
+    return true;
+}
+
+void TrainingWorker::resumeCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source,
+                                  std::shared_ptr<Checkpoint> ck, const QString& path, bool autosave)
+{
+    SessionSettings s = SessionSettings::defaultsFor(corpus->name());
+    s.task = corpus->name();
+    s.corpus = corpus;
+    s.source = source;
+    TokenPair probe;
+    readCheckpointSettings(*ck, &s, &probe);
+    s.batchTokens = ck->run.data.value("batch_tokens").toInt(s.batchTokens);
+    if (std::optional<CorpusRun> run = CorpusRun::fromArgs(ck->run.data.value("args").toArray(), nullptr)) {
+        s.batchTokens = run->recipe.batchTokens;
+        if (!ck->run.session.contains("eval_every"))
+            s.evalEvery = run->recipe.evalEvery;
+    }
+    QJsonObject record = corpus->record();
+    record.insert("args", s.corpusRun().args());
+    std::unique_ptr<SessionData> data;
+    try {
+        data = corpus->restart(s.dataOptions(), record);
+    } catch (const std::invalid_argument& e) {
+        emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(),
+                                                             QString::fromUtf8(e.what())));
+        return;
+    }
+    resumeOn(s, std::move(data), *ck, probe, path, autosave);
 }
 
 void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
@@ -370,15 +471,14 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         fail(error);
         return;
     }
-    const QJsonObject data = ck->run.data, session = ck->run.session;
+    const QJsonObject data = ck->run.data;
+    SessionSettings s = SessionSettings::defaultsFor(data.value("task").toString());
     TokenPair probe;
-    for (const QJsonValue& v : session.value("probe_src").toArray())
-        probe.src << v.toString();
-    for (const QJsonValue& v : session.value("probe_tgt").toArray())
-        probe.tgt << v.toString();
+    readCheckpointSettings(*ck, &s, &probe);
     if (data.value("kind").toString() != "task") {
-        // A corpus run (attention-studio-cli train --checkpoint) or a saved inspection: the
-        // window has no data to train it on, but shows its model and its history.
+        // A corpus run (the command line's or the window's) or a saved inspection: shown as it
+        // is, history and all. For a corpus run the window then looks for its corpus and, if
+        // it finds it, continues it (resumeCorpus).
         if (probe.src.isEmpty() && !ck->history.attention.empty()) {
             const AttentionRecord& last = *ck->history.attention.back();
             probe = {last.srcTokens, last.tgtTokens.mid(1)};  // without "<s>"
@@ -387,10 +487,9 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         TrainingHistory history = std::move(ck->history);
         std::unique_ptr<Trainer> trainer = ck->takeTrainer();
         beginInspection(ck->model, std::move(trainer), probe, std::move(history), seconds, path,
-                        autosave);
+                        autosave, data.value("kind").toString() == "corpus" ? data : QJsonObject{});
         return;
     }
-    SessionSettings s = SessionSettings::defaultsFor(data.value("task").toString());
     s.task = data.value("task").toString();
     const bool corpus = isBundledCorpusTask(s.task);
     const QString sizeKey = corpus ? QStringLiteral("batch_tokens") : QStringLiteral("batch_size");
@@ -401,8 +500,6 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         return;
     }
     (corpus ? s.batchTokens : s.batchSize) = size;
-    s.model = ck->model.config;
-    s.train = ck->options;
     std::unique_ptr<SessionData> taskData = makeTaskData(s.task, s.dataOptions(), &error);
     if (!taskData) {
         fail(error);
@@ -414,27 +511,7 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         fail(tr("its data is not that of the built-in task '%1' in this version").arg(s.task));
         return;
     }
-    s.plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck->step))));
-    s.evalEvery = std::max(0, session.value("eval_every").toInt(0));
-    s.averagePoints = std::clamp(session.value("average").toInt(1), 1, 20);
-    const int examples = int(taskData->examples().size());
-    s.probe = std::clamp(session.value("probe").toInt(0), 0, std::max(0, examples - 1));
-    if (probe.src.isEmpty() && examples > 0)
-        probe = taskData->examples().at(std::size_t(s.probe));
-    std::unique_ptr<TrainingSession> resumed =
-        TrainingSession::resume(std::move(taskData), *ck, s.plan(), &error);
-    if (!resumed) {
-        fail(error);
-        return;
-    }
-
-    // Commit: from here on the session is the checkpoint's.
-    const bool wasRunning = adoptSession(s, std::move(resumed), probe);
-    if (wasRunning)
-        emit runningChanged(false);
-    emit sessionLoaded(settings_, std::make_shared<const Task>(session_->data().description()),
-                       path, session_->stepCount(), autosave);
-    emitSnapshot();
+    resumeOn(s, std::move(taskData), *ck, probe, path, autosave);
 }
 
 void TrainingWorker::importWeights(const QString& path, const ImportOptions& options)
@@ -454,9 +531,11 @@ void TrainingWorker::importWeights(const QString& path, const ImportOptions& opt
 
 void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
                                      TokenPair probe, TrainingHistory history,
-                                     double trainSeconds, const QString& path, bool untitled)
+                                     double trainSeconds, const QString& path, bool untitled,
+                                     const QJsonObject& corpusRecord)
 {
     SessionSettings s;
+    s.corpusRecord = corpusRecord;
     s.task = QStringLiteral("model:") + QFileInfo(path).fileName();
     s.model = described.config;
     s.train = trainer->options();
@@ -498,6 +577,7 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     recentTokens_.clear();
     samples_.reset();
     restoreHistory_ = true;  // the next snapshot carries the history whole
+    pastBudget_ = false;
     return wasRunning;
 }
 

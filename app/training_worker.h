@@ -4,6 +4,7 @@
 #include "io/checkpoint.h"
 #include "mailbox.h"
 #include "io/interop.h"
+#include "train/corpus_run.h"
 #include "train/session.h"
 #include "train/snapshot.h"
 
@@ -20,7 +21,9 @@
 namespace as {
 
 struct SessionSettings {
-    QString task = QStringLiteral("toy");  // a built-in task (trainingTaskNames())
+    // A built-in task (trainingTaskNames()), a user's corpus ("corpus:FILE", with `corpus`
+    // set), or a model opened to look inside ("model:FILE").
+    QString task = QStringLiteral("toy");
     ModelConfig model;                      // vocabulary sizes come from the task
     TrainOptions train;
     int batchSize = 32;     // sentences per batch (generated tasks)
@@ -29,12 +32,22 @@ struct SessionSettings {
     int evalEvery = 25;     // steps between validation evaluations (0 = never)
     int averagePoints = 1;  // checkpoint averaging (1 = off)
     int probe = 0;          // index of the task example whose attention is recorded
+    double plannedMinutes = 0;  // Play also stops after this much training time (0: no limit)
+    // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
+    std::shared_ptr<const SessionData> corpus;
+    CorpusSource source;  // where it was read from, as a checkpoint records it
+    // A model opened from a checkpoint of a corpus run: that run's record ("kind": "corpus"),
+    // so that the window can find the corpus and continue it.
+    QJsonObject corpusRecord;
 
     // The task's recipe (train/recipe.h), as the command line uses it.
     static SessionSettings defaultsFor(const QString& task);
     // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
     // of a corpus run), with its vocabularies but no training data.
-    bool inspecting() const { return !trainingTaskNames().contains(task); }
+    bool inspecting() const { return !corpus && !trainingTaskNames().contains(task); }
+    bool userCorpus() const { return corpus != nullptr; }
+    // A user's corpus run with these settings: what its checkpoint records.
+    CorpusRun corpusRun() const;
     // The session's plan (steps, validation interval, averaging) and its data's options.
     SessionPlan plan() const;
     DataOptions dataOptions() const;
@@ -56,6 +69,11 @@ public:
 public slots:
     // Builds a fresh model and data stream from the settings (step 0, paused).
     void configure(const as::SessionSettings& settings);
+    // Continues the corpus run saved in `checkpoint` (read from `path`) on `settings.corpus`,
+    // which MainWindow has read and checked to be the run's data; or emits checkpointFailed.
+    void resumeCorpus(std::shared_ptr<const as::SessionData> corpus, const as::CorpusSource& source,
+                      std::shared_ptr<as::Checkpoint> checkpoint, const QString& path,
+                      bool autosave);
     void play();
     void pause();
     void step(int n = 1);  // n steps, then pause
@@ -104,6 +122,12 @@ private:
     bool runOneStep();  // false: stop here (paused, done, or nothing to do)
     void emitSnapshot();
     QJsonObject checkpointSettings() const;
+    // The settings a checkpoint records (the window's, or the command line's), over `s`;
+    // probe: the recorded probe sentence, if any.
+    static void readCheckpointSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe);
+    // Continues the run of `ck` on `data` with settings `s` (paused); false: failed, emitted.
+    bool resumeOn(SessionSettings s, std::unique_ptr<SessionData> data, Checkpoint& ck,
+                  TokenPair probe, const QString& path, bool autosave);
     // Replaces the session (stopped, paused) by this one; the next snapshot carries its
     // history whole. Returns whether training was running.
     bool adoptSession(const SessionSettings& s, std::unique_ptr<TrainingSession> session,
@@ -112,7 +136,7 @@ private:
     // and configuration `described` names (its own model may be gone), and no data.
     void beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
                          TokenPair probe, TrainingHistory history, double trainSeconds,
-                         const QString& path, bool untitled);
+                         const QString& path, bool untitled, const QJsonObject& corpusRecord = {});
     // A probe sentence for a model without examples: the source vocabulary's most frequent
     // tokens.
     TokenPair defaultProbe() const;
@@ -138,6 +162,7 @@ private:
     double stepsPerSecond_ = 0;
     TokenPair probe_;
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
+    bool pastBudget_ = false;      // Play has stopped once at the planned minutes
 
     // Collected between snapshots.
     std::vector<LossPoint> newLoss_;

@@ -1,6 +1,7 @@
 #include "model/config.h"
 
 #include <QJsonValue>
+#include <QStringList>
 
 namespace as {
 
@@ -99,6 +100,50 @@ std::optional<ModelConfig> ModelConfig::preset(const QString& name)
         return std::nullopt;
     }
     return c;
+}
+
+namespace {
+// The keys a spec takes after (or instead of) a preset.
+const QStringList kSpecKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
+                               "dropout", "label_smoothing", "norm", "max_len"};
+}  // namespace
+
+QString ModelConfig::spec() const
+{
+    QStringList parts;
+    const QJsonObject json = toJson();
+    for (const QString& key : kSpecKeys)
+        parts << key + u'=' + json.value(key).toVariant().toString();
+    return parts.join(u',');
+}
+
+std::optional<ModelConfig> ModelConfig::fromSpec(const QString& spec, QString* error,
+                                                 const ModelConfig& base)
+{
+    ModelConfig c = base;
+    QJsonObject json;
+    for (const QString& part : spec.split(u',', Qt::SkipEmptyParts)) {
+        const qsizetype eq = part.indexOf(u'=');
+        if (eq < 0) {
+            auto p = preset(part.trimmed());
+            if (!p) {
+                *error = QStringLiteral("--config: '%1' is neither tiny, small, base nor key=value").arg(part);
+                return std::nullopt;
+            }
+            c = *p;
+            continue;
+        }
+        const QString key = part.left(eq).trimmed(), value = part.mid(eq + 1).trimmed();
+        bool isNumber = false;
+        const double num = value.toDouble(&isNumber);
+        json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
+    }
+    for (const QString& k : json.keys())
+        if (!kSpecKeys.contains(k)) {
+            *error = QStringLiteral("--config: unknown key '%1' (known: %2)").arg(k, kSpecKeys.join(", "));
+            return std::nullopt;
+        }
+    return fromJson(json, error, c);
 }
 
 }  // namespace as

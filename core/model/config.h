@@ -31,6 +31,12 @@ struct ModelConfig {
     static std::optional<ModelConfig> fromJson(const QJsonObject& json, QString* error);
     // The benchmark configurations of SPEC.md: "tiny", "small", "base".
     static std::optional<ModelConfig> preset(const QString& name);
+    // As the command line's --config takes it: "small", "small,dropout=0.2" or
+    // "d_model=256,heads=8,…", applied over `base` (a preset replaces everything before it).
+    static std::optional<ModelConfig> fromSpec(const QString& spec, QString* error,
+                                               const ModelConfig& base);
+    // The spec of this configuration with every key written out (vocabulary sizes aside).
+    QString spec() const;
 
     bool operator==(const ModelConfig&) const = default;
 };

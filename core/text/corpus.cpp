@@ -126,6 +126,8 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
     };
 
     for (int lineNo = 1; pos < data.size(); ++lineNo) {
+        if (options.progress && lineNo % 4096 == 0 && !options.progress(pos, data.size()))
+            return fail(QStringLiteral("%1: reading cancelled").arg(name));
         qsizetype end = data.indexOf('\n', pos);
         if (end < 0) end = data.size();
         QByteArrayView raw(data.constData() + pos, end - pos);

@@ -4,6 +4,7 @@
 // repaired, so the user sees exactly what was left out of training.
 #include <QList>
 #include <QString>
+#include <functional>
 #include <optional>
 
 namespace as {
@@ -29,7 +30,7 @@ struct CorpusReport {
     int blank_lines = 0; // skipped without counting as an issue
     bool had_bom = false, had_crlf = false;
     QList<CorpusIssue> first_issues; // the first kMaxIssues problems, in file order
-    static constexpr int kMaxIssues = 10;
+    static constexpr int kMaxIssues = 20;
 
     int skipped() const { return no_tab + empty_side + invalid_utf8 + too_long; }
     QString summary() const; // one line for a log or status bar
@@ -45,6 +46,9 @@ struct CorpusOptions {
     bool anki_english_is_target = true; // Anki: translate other -> English (column 2 -> 1)
     bool strict = false;                // refuse the whole file at its first bad line
     int max_chars = 0;                  // 0 = no limit
+    // Called every few thousand lines with the bytes read so far and the file's size;
+    // returning false stops the reading, which then fails with "cancelled".
+    std::function<bool(qint64 done, qint64 total)> progress;
 };
 
 // nullopt with *error set when the file cannot be read, is not a regular file (a pipe or a

@@ -48,7 +48,7 @@ struct DatasetStats {
         QString what;
     };
     QList<Skipped> first_skipped;
-    static constexpr int kMaxListed = 10;
+    static constexpr int kMaxListed = 20;
 
     int skipped() const { return skipped_too_long + skipped_empty; }
     // e.g. zh-en train: "27555 pairs (0 skipped: 0 too long, 0 empty); source 267542 tokens,

@@ -55,20 +55,21 @@ private:
 };
 
 // A corpus served by a Batcher: length-bucketed batches under a token budget, reshuffled
-// every epoch from the seed.
+// every epoch from the seed. The encoded corpus is shared by the copies restart() makes.
 class CorpusData final : public SessionData {
 public:
-    CorpusData(ParallelData data, std::vector<EncodedPair> valid, QList<SentencePair> validText,
-               std::vector<TokenPair> examples, QList<SentencePair> exampleText,
-               const DataOptions& o, QJsonObject record, QString name)
-        : batcher_(data.train().pairs, o.batchTokens, o.seed), record_(std::move(record)),
-          name_(std::move(name))
+    CorpusData(std::shared_ptr<const ParallelData> data, std::vector<EncodedPair> valid,
+               QList<SentencePair> validText, std::vector<TokenPair> examples,
+               QList<SentencePair> exampleText, const DataOptions& o, QJsonObject record,
+               QString name)
+        : data_(std::move(data)), batcher_(data_->train().pairs, o.batchTokens, o.seed),
+          record_(std::move(record)), name_(std::move(name))
     {
         description_.name = name_;
-        description_.srcVocab = data.srcVocab();
-        description_.tgtVocab = data.tgtVocab();
-        description_.srcTokenizer = data.srcTokenizer();
-        description_.tgtTokenizer = data.tgtTokenizer();
+        description_.srcVocab = data_->srcVocab();
+        description_.tgtVocab = data_->tgtVocab();
+        description_.srcTokenizer = data_->srcTokenizer();
+        description_.tgtTokenizer = data_->tgtTokenizer();
         description_.examples = std::move(examples);
         description_.batchesPerEpoch = batcher_.batchesPerEpoch();
         validation_ = std::move(valid);
@@ -94,8 +95,17 @@ public:
         }
         return {};
     }
+    std::unique_ptr<SessionData> restart(const DataOptions& o, QJsonObject record) const override
+    {
+        auto copy = std::make_unique<CorpusData>(data_, validation_, validationText_,
+                                                 description_.examples, exampleText_, o,
+                                                 std::move(record), name_);
+        copy->setDescription(description_.description);
+        return copy;
+    }
 
 private:
+    std::shared_ptr<const ParallelData> data_;
     Batcher batcher_;
     QJsonObject record_;
     QString name_;
@@ -193,7 +203,8 @@ std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<Encod
                                             const DataOptions& options, QJsonObject record,
                                             QString name)
 {
-    return std::make_unique<CorpusData>(std::move(data), std::move(valid), std::move(validText),
+    return std::make_unique<CorpusData>(std::make_shared<const ParallelData>(std::move(data)),
+                                        std::move(valid), std::move(validText),
                                         std::move(examples), std::move(exampleText), options,
                                         std::move(record), std::move(name));
 }

@@ -20,6 +20,7 @@
 namespace as {
 
 struct CheckpointRun;
+struct DataOptions;
 
 class SessionData {
 public:
@@ -38,6 +39,13 @@ public:
     virtual void storePosition(CheckpointRun* run) const = 0;
     // Empty on success, else why the position cannot be restored (nothing changed then).
     virtual QString restorePosition(const CheckpointRun& run) = 0;
+    // The same data from its first batch with other options (seed, token budget) and another
+    // record(), for data that cannot be made again by name (a user's corpus, read once);
+    // nullptr for the rest (makeTaskData() makes those).
+    virtual std::unique_ptr<SessionData> restart(const DataOptions&, QJsonObject) const
+    {
+        return nullptr;
+    }
 
     // The session's vocabularies, tokenisers and example pairs (as tokens), as the window
     // needs them: a Task without a batch generator.
