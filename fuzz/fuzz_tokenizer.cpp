@@ -8,6 +8,22 @@
 #include <cstdint>
 #include <cstdlib>
 
+namespace {
+
+bool startsWithLoneMark(const QStringList& tokens)
+{
+    for (const QString& t : tokens) {
+        const char32_t first = t.toUcs4().value(0);
+        const auto category = QChar::category(first);
+        if (category == QChar::Mark_NonSpacing || category == QChar::Mark_SpacingCombining
+            || category == QChar::Mark_Enclosing)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     if (size < 1)
@@ -24,8 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const QString& t : tokens)
             if (t.isEmpty())
                 std::abort();  // an empty token would be an invisible vocabulary entry
+        // The round trip the model's output goes through (tokens -> text shown or scored ->
+        // tokens again): detokenize must give back text that tokenizes to the same tokens.
+        // Known exception, left to the tokeniser's owners: a token that is a lone combining
+        // mark (its base was a space or a zero-width character the tokeniser dropped) joins
+        // the token before it, or the space, once the tokens are put back together.
         const QString back = as::detokenize(kind, tokens);
-        (void)as::tokenize(kind, back);
+        if (!startsWithLoneMark(tokens) && as::tokenize(kind, back) != tokens)
+            std::abort();
         // detokenize also gets what the decoder emits: any tokens, empty ones included.
         (void)as::detokenize(kind, text.split(QChar(u'\x1f')));
 

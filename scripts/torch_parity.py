@@ -2,12 +2,10 @@
 """Parity between Attention Studio and the PyTorch reference model, and the Python side of the
 weight-file bridge.
 
-The model is ../shared/reference/torch_ref.py's (imported from there, never copied), run by
-Debian's python3-torch. Weight files are SPEC.md's safetensors layout, read and written here
-with struct and json only (no safetensors package). torch_ref.py differs from SPEC.md's files
-in two ways, both handled here: its config has one "layers" for both stacks (SPEC.md:
-"encoder_layers", "decoder_layers"; unequal depths are refused), and its state_dict holds the
-registered sinusoid buffer "pe", which is not a parameter and is not written.
+The model is the project's own reference, tests/reference/torch_model.py (SPEC.md in
+PyTorch), run by Debian's python3-torch. Weight files are SPEC.md's safetensors layout, read
+and written here with struct and json only (no safetensors package); the model's state_dict
+holds exactly SPEC.md's parameter names and its config SPEC.md's keys.
 
 usage:
   torch_parity.py reference --out DIR [--norm pre|post] [--seed S] [--reference DIR]
@@ -31,7 +29,7 @@ import argparse, json, math, os, struct, sys, tempfile
 
 FORMAT = "attention-studio/1"
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_REFERENCE = os.path.join(HERE, "..", "..", "shared", "reference")
+DEFAULT_REFERENCE = os.path.join(HERE, "..", "tests", "reference")
 
 
 def fail(msg):
@@ -39,11 +37,11 @@ def fail(msg):
 
 
 def import_reference(path):
-    if not os.path.isfile(os.path.join(path, "torch_ref.py")):
-        fail(f"no torch_ref.py in {path} (give --reference DIR)")
+    if not os.path.isfile(os.path.join(path, "torch_model.py")):
+        fail(f"no torch_model.py in {path} (give --reference DIR)")
     sys.path.insert(0, os.path.abspath(path))
-    import torch_ref
-    return torch_ref
+    import torch_model
+    return torch_model
 
 
 # ---- safetensors, SPEC.md's layout ------------------------------------------------------
@@ -122,33 +120,24 @@ def read_weights(path):
     return tensors, metadata
 
 
-# ---- torch_ref.py's model <-> SPEC.md's weight files ----------------------------------------
+# ---- the reference model <-> SPEC.md's weight files ---------------------------------------
 
 def spec_config(c, dropout, label_smoothing, max_len):
-    """SPEC.md's "config" of a torch_ref.py configuration dict."""
+    """SPEC.md's "config" of the reference model's configuration dict."""
     return {"d_model": c["d_model"], "heads": c["heads"], "d_ff": c["d_ff"],
-            "encoder_layers": c["layers"], "decoder_layers": c["layers"], "dropout": dropout,
-            "label_smoothing": label_smoothing, "norm": c.get("norm", "pre"), "max_len": max_len}
-
-
-def torch_config(spec, src_vocab, tgt_vocab):
-    """torch_ref.py's configuration dict of SPEC.md's "config"."""
-    if spec["encoder_layers"] != spec["decoder_layers"]:
-        fail(f"the model has {spec['encoder_layers']} encoder and {spec['decoder_layers']} "
-             "decoder layers; torch_ref.py builds as many of one as of the other")
-    return dict(d_model=spec["d_model"], heads=spec["heads"], d_ff=spec["d_ff"],
-                layers=spec["encoder_layers"], norm=spec.get("norm", "pre"),
-                src_vocab=src_vocab, tgt_vocab=tgt_vocab)
+            "encoder_layers": c["encoder_layers"], "decoder_layers": c["decoder_layers"],
+            "dropout": dropout, "label_smoothing": label_smoothing,
+            "norm": c.get("norm", "pre"), "max_len": max_len}
 
 
 def weights_of(model, spec):
-    """(tensors, metadata) for write_weights: every parameter, not the "pe" buffer."""
-    tensors = {k: v for k, v in model.state_dict().items() if k != "pe"}
-    return tensors, {"format": FORMAT, "config": json.dumps(spec, separators=(",", ":"))}
+    """(tensors, metadata) for write_weights: every parameter (state_dict holds nothing else)."""
+    return dict(model.state_dict()), {"format": FORMAT,
+                                      "config": json.dumps(spec, separators=(",", ":"))}
 
 
 def model_from_weights(ref, path):
-    """-> (torch_ref.Model in eval mode, SPEC config dict, metadata) of a weight file."""
+    """-> (the reference Model in eval mode, SPEC config dict, metadata) of a weight file."""
     tensors, metadata = read_weights(path)
     if "config" not in metadata:
         fail(f"{path}: no __metadata__ 'config' (the number of heads is needed)")
@@ -156,12 +145,9 @@ def model_from_weights(ref, path):
     for key in ("src_embed.weight", "tgt_embed.weight"):
         if key not in tensors:
             fail(f"{path}: no tensor {key!r}")
-    c = torch_config(spec, tensors["src_embed.weight"].shape[0],
-                     tensors["tgt_embed.weight"].shape[0])
+    c = dict(spec, src_vocab=tensors["src_embed.weight"].shape[0],
+             tgt_vocab=tensors["tgt_embed.weight"].shape[0])
     m = ref.Model(c, p=spec.get("dropout", 0.1))
-    if "pe" in tensors:
-        fail(f"{path}: holds 'pe', which is not a parameter of SPEC.md's model")
-    tensors["pe"] = m.pe  # the registered sinusoid table: computed, not stored
     try:
         m.load_state_dict(tensors, strict=True)
     except RuntimeError as e:
@@ -229,7 +215,8 @@ def reference(args):
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
     eps, dropout, max_len, greedy_len = 0.1, 0.1, 64, 12
-    c = dict(d_model=32, heads=4, d_ff=64, layers=2, norm=args.norm, src_vocab=23, tgt_vocab=29)
+    c = dict(d_model=32, heads=4, d_ff=64, encoder_layers=2, decoder_layers=2, norm=args.norm,
+             src_vocab=23, tgt_vocab=29)
     m = ref.Model(c, p=dropout)
 
     # A moment of training with dropout on: every parameter moves off its initial value.
@@ -304,7 +291,7 @@ def main():
     c.add_argument("--batch", required=True)
     for p in (r, c):
         p.add_argument("--reference", default=DEFAULT_REFERENCE,
-                       help="the folder of torch_ref.py (default: ../shared/reference)")
+                       help="the folder of torch_model.py (default: tests/reference)")
     args = ap.parse_args()
     reference(args) if args.cmd == "reference" else check(args)
 

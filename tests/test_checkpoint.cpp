@@ -6,6 +6,7 @@
 #include "io/checkpoint.h"
 
 #include "model/parallel.h"
+#include "skip.h"
 #include "train/batcher.h"
 
 #include <QCryptographicHash>
@@ -675,7 +676,7 @@ void TestCheckpoint::abandonedSaveKeepsOldFile()
 void TestCheckpoint::killedSaveKeepsOldFile()
 {
 #ifndef __linux__
-    QSKIP("uses fork and SIGKILL");
+    AS_SKIP("needs Linux (fork, SIGKILL): a killed save is not checked on this system");
 #else
     const ModelConfig c = tinyConfig();
     Run run(c, randomPairs(24, c, 5));
@@ -750,7 +751,8 @@ void TestCheckpoint::saveIntoReadOnlyFolderFails()
 #endif
     QVERIFY(QFile::setPermissions(dir.path(), readOnly | QFileDevice::WriteOwner));
     if (writable)
-        QSKIP("folder permissions are not enforced for this user");
+        AS_SKIP("folder permissions are not enforced for this user (root that cannot act as \"nobody\" "
+                "with setfsuid): run the tests as a normal user, or as root with CAP_SETUID");
     QVERIFY(!saved);
     QVERIFY2(error.contains("cannot save") && error.contains(path), qPrintable(error));
     QCOMPARE(readAll(path), before);

@@ -1,3 +1,4 @@
+#include "skip.h"
 #include "text/corpus.h"
 
 #include <QElapsedTimer>
@@ -14,7 +15,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QString kData = QStringLiteral(AS_SHARED_DATA);
+// tests/data: excerpts of the Tatoeba download the program ships (tests/data/README.md).
+QString fixture(const QString& name)
+{
+    return QTest::qFindTestData(u"data/"_s + name, __FILE__, __LINE__);
+}
 
 QString issuesText(const CorpusReport& r)
 {
@@ -241,7 +246,7 @@ private slots:
             QVERIFY(!readCorpus(u"/proc/self/mem"_s, {}, report, &error));
             QVERIFY2(error.contains(u"cannot read"_s), qPrintable(error));
         } else if (probe.isOpen()) {
-            QSKIP("running as root without /proc: no way to make a file unreadable");
+            AS_SKIP("running as root without /proc (mount procfs): no way to make a file unreadable");
         }
     }
 
@@ -301,10 +306,12 @@ private slots:
         QCOMPARE(guessFormat(dir_.filePath(u"missing.txt"_s)), CorpusFormat::Tsv);
     }
 
+    // manythings.org's download as a user has it: tests/data/cmn-excerpt.txt holds its first
+    // 40 lines, with the two where spaces were typed for the TAB (29 and 31), and 58 more.
     void realAnkiDownload()
     {
-        const QString path = kData + u"/anki/cmn.txt"_s;
-        if (!QFile::exists(path)) QSKIP("shared data absent: " AS_SHARED_DATA "/anki/cmn.txt");
+        const QString path = fixture(u"cmn-excerpt.txt"_s);
+        QVERIFY2(!path.isEmpty(), "tests/data/cmn-excerpt.txt not found beside this test");
         QCOMPARE(guessFormat(path), CorpusFormat::Anki);
         CorpusOptions o;
         o.format = CorpusFormat::Anki;
@@ -312,36 +319,36 @@ private slots:
         QString error;
         const auto pairs = readCorpus(path, o, report, &error);
         QVERIFY2(pairs, qPrintable(error));
-        QCOMPARE(report.lines_read, 29155);
+        QCOMPARE(report.lines_read, 98);
         QCOMPARE(report.no_tab, 2);
         QCOMPARE(issueLines(report), (QList<int>{29, 31}));
         QVERIFY2(report.first_issues[0].what.contains(u"We try."_s), qPrintable(issuesText(report)));
         QCOMPARE(report.skipped(), 2);
-        QCOMPARE(report.pairs_kept, 29153);
+        QCOMPARE(report.pairs_kept, 96);
+        QCOMPARE(pairs->size(), 96);
+        QVERIFY(!report.had_bom && !report.had_crlf);
         QCOMPARE(pairs->first().src, u"嗨。"_s);
         QCOMPARE(pairs->first().tgt, u"Hi."_s);
+        QCOMPARE(pairs->first().line, 1);
+        // Neither side holds the attribution column, nor a TAB.
+        for (const SentencePair& p : *pairs)
+            for (const QString& side : {p.src, p.tgt})
+                QVERIFY2(!side.contains(u"CC-BY"_s) && !side.contains(u'\t'), qPrintable(side));
+        QCOMPARE(pairs->last().line, 98);
+        QCOMPARE(pairs->last().src, u"我以为我们发现了绝妙的藏身之处，但警察找到了我们。"_s);
+        QCOMPARE(pairs->last().tgt, u"I thought we had found the perfect hiding place, but the police found us."_s);
 
         o.strict = true;
         QVERIFY(!readCorpus(path, o, report, &error));
-        QVERIFY2(error.endsWith(u"cmn.txt:29: no TAB between the English and the translation: \"We try. 我们来试试。\""_s),
+        QVERIFY2(error.endsWith(u"cmn-excerpt.txt:29: no TAB between the English and the translation: \"We try. 我们来试试。\""_s),
                  qPrintable(error));
     }
 
-    void realZhEn_data()
-    {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("pairs");
-        QTest::newRow("train") << u"train.tsv"_s << 27555;
-        QTest::newRow("valid") << u"valid.tsv"_s << 491;
-        QTest::newRow("test") << u"test.tsv"_s << 1009;
-    }
-
+    // The plain TSV format on real sentences: tests/data/zh-en-excerpt.tsv, Chinese<TAB>English.
     void realZhEn()
     {
-        QFETCH(QString, file);
-        QFETCH(int, pairs);
-        const QString path = kData + u"/zh-en/"_s + file;
-        if (!QFile::exists(path)) QSKIP(qPrintable(u"shared data absent: "_s + path));
+        const QString path = fixture(u"zh-en-excerpt.tsv"_s);
+        QVERIFY2(!path.isEmpty(), "tests/data/zh-en-excerpt.tsv not found beside this test");
         QCOMPARE(guessFormat(path), CorpusFormat::Tsv);
         CorpusReport report;
         QString error;
@@ -349,10 +356,14 @@ private slots:
         o.strict = true;
         const auto read = readCorpus(path, o, report, &error);
         QVERIFY2(read, qPrintable(error));
-        QCOMPARE(read->size(), pairs);
-        QCOMPARE(report.lines_read, pairs);
+        QCOMPARE(read->size(), 291);
+        QCOMPARE(report.lines_read, 291);
         QVERIFY(!report.had_bom && !report.had_crlf);
         QCOMPARE(read->first().line, 1);
+        QCOMPARE(read->first().src, u"我累死了。"_s);
+        QCOMPARE(read->first().tgt, u"I'm exhausted."_s);
+        QCOMPARE(read->last().line, 291);
+        QCOMPARE(read->last().tgt, u"If we were supposed to talk more than listen, we would have been given two mouths and one ear."_s);
     }
 
     void splitIsDeterministicAndDisjoint()

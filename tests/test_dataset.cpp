@@ -1,4 +1,6 @@
+#include "text/bundled_corpus.h"
 #include "text/dataset.h"
+#include "text/tokenizer.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -9,8 +11,6 @@ using namespace as;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-const QString kData = QStringLiteral(AS_SHARED_DATA);
 
 SentencePair pair(const QString& src, const QString& tgt, int line)
 {
@@ -42,12 +42,6 @@ DatasetOptions smallOptions()
 QStringList withSpecials(const QStringList& tokens)
 {
     return QStringList{u"<pad>"_s, u"<s>"_s, u"</s>"_s, u"<unk>"_s} + tokens;
-}
-
-std::optional<QList<SentencePair>> readShared(const QString& name)
-{
-    CorpusReport report;
-    return readCorpus(kData + u"/zh-en/"_s + name, CorpusOptions{}, report);
 }
 
 } // namespace
@@ -216,57 +210,80 @@ private slots:
         QCOMPARE(e.encode(smallCorpus()).pairs.size(), d.train().pairs.size());
     }
 
-    void sharedZhEn()
+    // The corpus the program ships, split as the zh-en task trains on it: the vocabularies, the
+    // skipped pairs and the unknown tokens against an independent count of tokenize()'s tokens.
+    void bundledZhEn()
     {
-        const auto train = readShared(u"train.tsv"_s);
-        if (!train) QSKIP("shared data absent: " AS_SHARED_DATA "/zh-en/train.tsv");
+        QString error;
+        const auto corpus = loadBundledCorpus(u"zh-en"_s, &error);
+        QVERIFY2(corpus, qPrintable(error));
+        const QList<SentencePair>& train = corpus->split.train;
         QElapsedTimer timer;
         timer.start();
-        const ParallelData d = ParallelData::build(*train);
+        const ParallelData d = ParallelData::build(train);
         QCOMPARE(d.srcTokenizer(), TokenizerKind::CjkChar);
         QCOMPARE(d.tgtTokenizer(), TokenizerKind::Word);
         const DatasetStats& s = d.train().stats;
-        QCOMPARE(s.pairs, 27555);
-        QCOMPARE(s.skipped(), 0); // longest sides: 44 source, 34 target tokens
-        QCOMPARE(s.src_unknown, qint64(0)); // min_freq 1: every training token is known
-        // Source, min_freq 1: the brief expects 2,826 + 4 (the README's "2,826 distinct Chinese
-        // characters"); we get 2,880 + 4. The README counts something else: the distinct
-        // non-space characters of the raw Chinese side of all three splits (train + valid +
-        // test: 2,826). Train alone has 2,804 distinct characters (2,718 of them Han), 2,794
-        // after NFKC, which merges the full-width ！：＂％﹐（，）？－ with their ASCII forms;
-        // the tokens are then those characters plus the ASCII words and digit runs kept whole
-        // ("Tom", "iPad", "1988"). bleu.py's tok_zh gives 2,882 distinct tokens: it cuts
-        // "Björk" into "Bj", "ö", "rk" where our tokeniser keeps a word of any script whole
-        // (see tokenizer.cpp), the one difference on this file.
-        QCOMPARE(d.srcVocab().size(), 2880 + 4);
-        QVERIFY(d.srcVocab().contains(u"Björk"_s));
+        QCOMPARE(s.pairs, 27550);
+
+        // The count, from the tokens alone: a pair is kept when both sides have 1..max_len
+        // tokens; every source token of a kept pair is in the vocabulary (min_freq 1), a target
+        // token when seen twice (min_freq 2); the rest of the target tokens are unknown.
+        QHash<QString, int> srcFreq, tgtFreq;
+        int skipped = 0;
+        qsizetype longestSrc = 0, longestTgt = 0;
+        for (const SentencePair& p : train) {
+            const QStringList src = tokenize(TokenizerKind::CjkChar, p.src);
+            const QStringList tgt = tokenize(TokenizerKind::Word, p.tgt);
+            if (src.isEmpty() || tgt.isEmpty() || src.size() > d.maxLen() || tgt.size() > d.maxLen()) {
+                ++skipped;
+                continue;
+            }
+            longestSrc = std::max(longestSrc, src.size());
+            longestTgt = std::max(longestTgt, tgt.size());
+            for (const QString& t : src) ++srcFreq[t];
+            for (const QString& t : tgt) ++tgtFreq[t];
+        }
+        int tgtKnown = 0;
+        qint64 tgtUnknown = 0;
+        for (auto it = tgtFreq.cbegin(); it != tgtFreq.cend(); ++it) {
+            if (it.value() >= 2) ++tgtKnown;
+            else tgtUnknown += it.value();
+        }
+        QCOMPARE(s.skipped(), skipped);
+        QCOMPARE(d.srcVocab().size(), int(srcFreq.size()) + int(Vocab::kSpecials));
+        QCOMPARE(d.tgtVocab().size(), tgtKnown + int(Vocab::kSpecials));
+        QCOMPARE(s.src_unknown, qint64(0));
+        QCOMPARE(s.tgt_unknown, tgtUnknown);
+        // The most frequent target token first after the specials, as the vocabulary promises.
+        const QString top = std::max_element(tgtFreq.cbegin(), tgtFreq.cend()).key();
+        QCOMPARE(d.tgtVocab().tokens().at(int(Vocab::kSpecials)), top);
         QVERIFY(!d.srcVocab().contains(u"！"_s)); // NFKC: "!"
         QVERIFY(d.srcVocab().contains(u"!"_s));
-        // Target, min_freq 2: the README's "4,523 seen twice or more" (of 7,250) is again over
-        // all three splits and, it seems, lower-cased (tok_en on lower-cased train + valid +
-        // test: 4,525 of 7,256). On train as it is, case kept as the model sees it, tok_en gives
-        // 4,793 and we 4,791: tok_en cuts "sauté", "André", "nattō", "Ryūtarō" at the non-ASCII
-        // letter, so "é" and "ō" are tokens seen twice there; here those words stay whole and
-        // are seen once. On ASCII English the two agree token for token (test_tokenizer
-        // checks this file line by line against bleu.py).
-        QCOMPARE(d.tgtVocab().size(), 4791 + 4);
-        QVERIFY(!d.tgtVocab().contains(u"é"_s));
-        // The 7,873 - 4,791 tokens seen once, each counted once as unknown.
-        QCOMPARE(s.tgt_unknown, qint64(7873 - 4791));
-        QVERIFY(d.tgtVocab().tokens().mid(4, 3).contains(u"."_s));
-        qInfo("zh-en train: %s (%lld ms)", qPrintable(s.summary()), timer.elapsed());
+        // Pinned, as the bundled split is fixed for good: a change here changes every model
+        // trained on it (the shared, cleaned zh-en split gave 2,880 + 4 and 4,791 + 4).
+        QCOMPARE(d.srcVocab().size(), 3669);
+        QCOMPARE(d.tgtVocab().size(), 4771);
+        QCOMPARE(s.tgt_unknown, qint64(3123));
+        qInfo("zh-en train: %s; longest sides %lld source, %lld target tokens; vocabularies %d / %d (%lld ms)",
+              qPrintable(s.summary()), qint64(longestSrc), qint64(longestTgt), int(d.srcVocab().size()),
+              int(d.tgtVocab().size()), timer.elapsed());
 
-        const auto test = readShared(u"test.tsv"_s);
-        if (!test) QSKIP("shared data absent: " AS_SHARED_DATA "/zh-en/test.tsv");
-        const EncodedSplit t = d.encode(*test);
-        QCOMPARE(t.stats.pairs, 1009);
-        int withUnknownSource = 0;
+        const EncodedSplit t = d.encode(corpus->split.test);
+        QCOMPARE(t.stats.pairs, 1020);
+        int withUnknownSource = 0, expectedUnknownSource = 0;
         for (const EncodedPair& p : t.pairs)
             withUnknownSource += std::count(p.src.begin(), p.src.end(), int(Vocab::kUnk)) > 0;
-        // 17 test sentences hold a Han character that train lacks (辍, 蔼, 垄, …) and 2 more an
-        // unseen ASCII word or number; bleu.py's tok_zh gives the same 19. (The README says 22
-        // for the first kind: not so for these files, by raw characters or by tokens.)
-        QCOMPARE(withUnknownSource, 19);
+        for (const SentencePair& p : corpus->split.test) {
+            const QStringList src = tokenize(TokenizerKind::CjkChar, p.src);
+            const QStringList tgt = tokenize(TokenizerKind::Word, p.tgt);
+            if (src.isEmpty() || tgt.isEmpty() || src.size() > d.maxLen() || tgt.size() > d.maxLen()) continue;
+            expectedUnknownSource += std::any_of(src.begin(), src.end(),
+                                                 [&](const QString& tok) { return !srcFreq.contains(tok); });
+        }
+        QVERIFY(expectedUnknownSource > 0); // a test sentence with a character train lacks
+        QCOMPARE(withUnknownSource, expectedUnknownSource);
+        QCOMPARE(withUnknownSource, 28);
         qInfo("zh-en test: %s; %d sentences with an unknown source token", qPrintable(t.stats.summary()),
               withUnknownSource);
     }

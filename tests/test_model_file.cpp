@@ -4,6 +4,7 @@
 #include "io/model_file.h"
 
 #include "model/rng.h"
+#include "skip.h"
 #include "train/batch.h"
 
 #include <QDir>
@@ -634,7 +635,8 @@ void TestModelFile::saveIntoReadOnlyFolderKeepsOldFile()
 #endif
     QVERIFY(QFile::setPermissions(dir.path(), readOnly | QFileDevice::WriteOwner));
     if (writable)
-        QSKIP("folder permissions are not enforced for this user");
+        AS_SKIP("folder permissions are not enforced for this user (root that cannot act as \"nobody\" "
+                "with setfsuid): run the tests as a normal user, or as root with CAP_SETUID");
 
     QVERIFY(!saved);
     QVERIFY2(error.contains(u"cannot write"_s) && error.contains(path), qPrintable(error));

@@ -1,3 +1,5 @@
+#include "skip.h"
+#include "text/bundled_corpus.h"
 #include "text/tokenizer.h"
 
 #include <QFile>
@@ -19,14 +21,17 @@ QString show(const QStringList& toks)
     return u'[' + toks.join(QStringLiteral("|")) + u']';
 }
 
-// Characters on which tok_zh/tok_en differ from ours by design (see tokenizer.cpp): letters
-// or digits that are neither ASCII nor (for CjkChar) CJK, and control/format characters.
+// Characters on which tok_zh/tok_en (tests/reference/tokenizers.py) differ from ours by design
+// (see tokenizer.cpp): letters or digits that are neither ASCII nor (for CjkChar) CJK,
+// control/format characters, and for Word the typographic apostrophes it keeps inside a
+// contraction.
 bool outsidePythonScope(const QString& line, bool cjkIsFine)
 {
     for (char32_t c : line.normalized(QString::NormalizationForm_KC).toUcs4()) {
         const auto cat = QChar::category(c);
         if (cat == QChar::Other_Control || cat == QChar::Other_Format) return true;
         if (c >= 0x80 && QChar::isLetterOrNumber(c) && !(cjkIsFine && isCjk(c))) return true;
+        if (!cjkIsFine && (c == U'\u2019' || c == U'\u2018')) return true;
     }
     return false;
 }
@@ -167,46 +172,52 @@ private slots:
         QCOMPARE(guessTokenizer({}), TokenizerKind::Word);
     }
 
-    // The model must see the tokens the PyTorch reference trained on: compare with bleu.py's
-    // tok_zh (source) and tok_en (target) on every line of zh-en/train.tsv.
-    void agreesWithBleuPy()
+    // Known defect, found by fuzz_tokenizer's round-trip check and left to the tokeniser's
+    // owners (core/text/tokenizer.cpp): CjkChar's detokenize puts no space between two
+    // non-CJK words when the first ends in a combining mark (Devanagari, a letter with a mark
+    // NFKC cannot compose), so they come back as one token. When it is fixed this XPASSes and
+    // fails: remove the QEXPECT_FAIL.
+    void cjkRoundTripOfWordEndingInMark()
     {
-        const QString tsv = QStringLiteral(AS_SHARED_DATA "/zh-en/train.tsv");
-        const QString bleuPy = QStringLiteral(AS_SHARED_REFERENCE "/bleu.py");
-        if (!QFile::exists(tsv)) QSKIP("shared data absent: " AS_SHARED_DATA "/zh-en/train.tsv");
-        if (!QFile::exists(bleuPy)) QSKIP("reference absent: " AS_SHARED_REFERENCE "/bleu.py");
-        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
-        if (python.isEmpty()) QSKIP("python3 not found on PATH");
+        const QStringList tokens = tokenize(TokenizerKind::CjkChar, u"我说नमस्ते दुनिया"_s);
+        QCOMPARE(tokens, (QStringList{u"我"_s, u"说"_s, u"नमस्ते"_s, u"दुनिया"_s}));
+        QEXPECT_FAIL("", "detokenize(CjkChar) joins a word ending in a combining mark to the next word", Continue);
+        QCOMPARE(tokenize(TokenizerKind::CjkChar, as::detokenize(TokenizerKind::CjkChar, tokens)), tokens);
+    }
 
-        QFile in(tsv);
-        QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(in.errorString()));
+    // The model must see the tokens a PyTorch reference run trains on: compare with
+    // tests/reference/tokenizers.py's tok_zh (source) and tok_en (target) on every pair of the
+    // bundled zh-en corpus (the Tatoeba download as users get it).
+    void agreesWithReference()
+    {
+        const QString script = QFINDTESTDATA("reference/tokenizers.py");
+        QVERIFY2(!script.isEmpty(), "tests/reference/tokenizers.py not found beside this test");
+        const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+        if (python.isEmpty())
+            AS_SKIP("python3 not found on PATH: install Debian's python3 (apt-get install python3) to "
+                    "check the tokenisers against tests/reference/tokenizers.py");
+        QString error;
+        const auto corpus = loadBundledCorpus(QStringLiteral("zh-en"), &error);
+        QVERIFY2(corpus, qPrintable(error));
         QStringList zh, en;
-        for (const QByteArray& line : in.readAll().split('\n')) {
-            const QStringList cols = QString::fromUtf8(line).split(u'\t');
-            if (cols.size() < 2) continue;
-            zh << cols[0];
-            en << cols[1];
-        }
-        QCOMPARE(zh.size(), 27555);
+        for (const auto* part : {&corpus->split.train, &corpus->split.valid, &corpus->split.test})
+            for (const SentencePair& p : *part) {
+                zh << p.src;
+                en << p.tgt;
+            }
+        QCOMPARE(zh.size(), 29153);
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        for (const auto& [name, lines] : {std::pair{"zh.txt", &zh}, std::pair{"en.txt", &en}}) {
-            QFile f(dir.filePath(QLatin1String(name)));
+        {
+            QFile f(dir.filePath(QStringLiteral("in.json")));
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write((lines->join(u'\n') + u'\n').toUtf8());
+            f.write(QJsonDocument(QJsonObject{{QStringLiteral("zh"), QJsonArray::fromStringList(zh)},
+                                              {QStringLiteral("en"), QJsonArray::fromStringList(en)}})
+                        .toJson(QJsonDocument::Compact));
         }
-        const QString script = QStringLiteral(
-            "import sys, json\n"
-            "sys.path.insert(0, sys.argv[1])\n"
-            "from bleu import tok_zh, tok_en\n"
-            "rd = lambda p: [l.rstrip('\\n') for l in open(p, encoding='utf-8', newline='\\n')]\n"
-            "out = {'zh': [tok_zh(l) for l in rd(sys.argv[2])], 'en': [tok_en(l) for l in rd(sys.argv[3])]}\n"
-            "open(sys.argv[4], 'w', encoding='utf-8').write(json.dumps(out))\n");
         QProcess py;
-        py.start(python, {QStringLiteral("-c"), script, QStringLiteral(AS_SHARED_REFERENCE),
-                          dir.filePath(QStringLiteral("zh.txt")), dir.filePath(QStringLiteral("en.txt")),
-                          dir.filePath(QStringLiteral("out.json"))});
+        py.start(python, {script, dir.filePath(QStringLiteral("in.json")), dir.filePath(QStringLiteral("out.json"))});
         QVERIFY2(py.waitForFinished(120000), "python3 did not finish");
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
         QFile outFile(dir.filePath(QStringLiteral("out.json")));
@@ -222,12 +233,12 @@ private slots:
                 if (outsidePythonScope(lines->at(i), kind == TokenizerKind::CjkChar)) continue;
                 const QStringList want = rows.at(i).toVariant().toStringList();
                 const QStringList got = tokenize(kind, lines->at(i));
-                QVERIFY2(got == want, qPrintable(QStringLiteral("train.tsv line %1 (%2): %3 but bleu.py %4")
-                                                     .arg(i + 1).arg(QLatin1String(key), show(got), show(want))));
+                QVERIFY2(got == want, qPrintable(QStringLiteral("pair %1 (%2): %3 but tokenizers.py %4")
+                                                     .arg(i).arg(QLatin1String(key), show(got), show(want))));
                 ++compared;
             }
             qInfo("%s: %d of %d lines compared, all equal", key, compared, int(lines->size()));
-            QVERIFY2(compared >= lines->size() - 10, "too many lines outside bleu.py's ASCII scope");
+            QVERIFY2(compared >= lines->size() - 20, "too many lines outside the reference's ASCII scope");
         }
     }
 };

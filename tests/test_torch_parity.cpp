@@ -1,4 +1,4 @@
-// Parity with the PyTorch reference model (../shared/reference/torch_ref.py), through SPEC.md's
+// Parity with the PyTorch reference model (tests/reference/torch_model.py), through SPEC.md's
 // weight files, pre-norm and post-norm.
 //
 // scripts/torch_parity.py builds the reference model, trains it for a moment (so that every
@@ -12,11 +12,12 @@
 // `attention-studio-cli export` does, loaded into the reference model, must give the engine's
 // loss and greedy outputs.
 //
-// Skips, saying why, when ../shared/reference is absent or /usr/bin/python3 cannot import torch
-// (Debian's python3-torch).
+// Skips, saying how to install it, when /usr/bin/python3 cannot import torch (Debian's
+// python3-torch); fails instead with AS_REQUIRE_ALL_TESTS=1 (tests/skip.h), as in CI.
 #include "decode/decode.h"
 #include "io/interop.h"
 #include "model/rng.h"
+#include "skip.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -175,16 +176,15 @@ bool TestTorchParity::referenceFiles(const QString& norm, QString* dir, QString*
 
 void TestTorchParity::initTestCase()
 {
-    referenceDir_ = QStringLiteral(AS_SHARED_REFERENCE);
-    if (!QFileInfo::exists(referenceDir_ + u"/torch_ref.py"_s))
-        QSKIP(qPrintable(u"no %1/torch_ref.py (the shared reference beside the project): parity "
-                         "with the PyTorch reference is not checked"_s.arg(referenceDir_)));
+    const QString model = QFINDTESTDATA("reference/torch_model.py");
+    QVERIFY2(!model.isEmpty(), "tests/reference/torch_model.py not found beside this test");
+    referenceDir_ = QFileInfo(model).absolutePath();
     QProcess probe;
     probe.start(kPython, {u"-c"_s, u"import torch, numpy"_s});
     if (!probe.waitForFinished(120'000) || probe.exitStatus() != QProcess::NormalExit
         || probe.exitCode() != 0)
-        QSKIP("/usr/bin/python3 cannot import torch: install Debian's python3-torch "
-              "(scripts/install-deps.sh --torch) to check parity with the PyTorch reference");
+        AS_SKIP("/usr/bin/python3 cannot import torch and numpy: install Debian's python3-torch "
+                "(bash scripts/install-deps.sh --torch) to check parity with the PyTorch reference");
     script_ = QFINDTESTDATA("../scripts/torch_parity.py");
     QVERIFY2(!script_.isEmpty(), "scripts/torch_parity.py not found beside tests/");
     QVERIFY(tmp_.isValid());

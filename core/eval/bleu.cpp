@@ -136,11 +136,14 @@ BleuResult corpusBleu(const QStringList& hyps, const QStringList& refs)
     }
     if (r.hyp_len == 0) return r;
 
-    // Same order of operations as bleu.py, so the unrounded value agrees to the last bits.
+    // The reference's order of operations (tests/reference/bleu.py), so the unrounded values agree.
     r.bp = r.hyp_len > r.ref_len ? 1.0 : std::exp(1.0 - double(r.ref_len) / double(r.hyp_len));
+    // sacreBLEU 2 (its issue #141): no n-gram of any order matches, BLEU is 0, not the
+    // smoothed precisions' mean.
+    if (std::all_of(correct.begin(), correct.end(), [](qint64 c) { return c == 0; })) return r;
     double smooth = 1.0, logSum = 0.0;
     for (int k = 0; k < N; ++k) {
-        if (total[k] == 0) return r; // no k-grams at all: bleu.py scores 0
+        if (total[k] == 0) return r; // no k-grams at all: sacreBLEU scores 0
         if (correct[k] == 0) {
             smooth *= 2;
             r.precisions[k] = 100.0 / (smooth * double(total[k]));

@@ -1,7 +1,8 @@
 #pragma once
-// Corpus BLEU exactly as sacreBLEU computes it by default and as ../shared/reference/bleu.py
-// writes it out: 13a tokenisation, BLEU-4, case-sensitive, one reference per hypothesis,
-// 'exp' smoothing, brevity penalty. Scores are comparable with published sacreBLEU numbers.
+// Corpus BLEU exactly as sacreBLEU 2 computes it by default: 13a tokenisation, BLEU-4,
+// case-sensitive, one reference per hypothesis, 'exp' smoothing, brevity penalty, 0 when no
+// n-gram matches. Scores are comparable with published sacreBLEU numbers; tests/test_bleu.cpp
+// checks them against sacreBLEU's own test cases and tests/reference/bleu.py.
 #include <QString>
 #include <QStringList>
 #include <array>
@@ -19,7 +20,7 @@ struct BleuResult {
 // sacreBLEU's "13a" (mteval-v13a) tokeniser; the input is not normalised beyond its own rules.
 QStringList tokenize13a(const QString& line);
 
-// Pairs hyps[i] with refs[i]; like bleu.py's zip() only the common prefix counts, so callers
+// Pairs hyps[i] with refs[i]; like Python's zip() only the common prefix counts, so callers
 // that want a mismatch reported must compare the sizes themselves.
 BleuResult corpusBleu(const QStringList& hyps, const QStringList& refs);
 

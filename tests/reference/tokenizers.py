@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The simple tokenisers a PyTorch reference run trains with, written for this project as the
+reference that tests/test_tokenizer.cpp holds core/text/tokenizer.cpp to on ASCII text:
+
+  tok_zh  (source, the engine's "cjk-char"): after NFKC, a run of ASCII letters and digits is
+          one token; every other character that is not a space is a token of its own.
+  tok_en  (target, the engine's "word"): after NFKC, a run of ASCII letters and digits,
+          optionally followed by one ASCII apostrophe and a run of ASCII letters ("don't",
+          "Tom's", "90's"), is one token; every other character that is not a space is a token
+          of its own.
+
+Letters and digits outside ASCII are where the engine deliberately does more (it keeps
+"Björk" and "café" whole, and a typographic apostrophe in a contraction): the test leaves
+lines with them out. Standard library only.
+
+usage: tokenizers.py IN.json OUT.json   IN: {"zh": [lines], "en": [lines]};
+                                        OUT: the same keys, each line's tokens
+"""
+import json
+import sys
+import unicodedata
+
+
+def _is_ascii_alnum(ch):
+    return ch.isascii() and ch.isalnum()
+
+
+def _is_ascii_alpha(ch):
+    return ch.isascii() and ch.isalpha()
+
+
+def tok_zh(text):
+    text = unicodedata.normalize("NFKC", text)
+    tokens, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and _is_ascii_alnum(text[j]):
+            j += 1
+        if j > i:
+            tokens.append(text[i:j])
+            i = j
+        else:
+            if not text[i].isspace():
+                tokens.append(text[i])
+            i += 1
+    return tokens
+
+
+def tok_en(text):
+    text = unicodedata.normalize("NFKC", text)
+    tokens, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and _is_ascii_alnum(text[j]):
+            j += 1
+        if j > i:
+            # one contraction suffix: ' followed by at least one ASCII letter
+            if j + 1 < len(text) and text[j] == "'" and _is_ascii_alpha(text[j + 1]):
+                j += 1
+                while j < len(text) and _is_ascii_alpha(text[j]):
+                    j += 1
+            tokens.append(text[i:j])
+            i = j
+        else:
+            if not text[i].isspace():
+                tokens.append(text[i])
+            i += 1
+    return tokens
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit(__doc__)
+    with open(argv[1], encoding="utf-8") as f:
+        lines = json.load(f)
+    out = {"zh": [tok_zh(line) for line in lines.get("zh", [])],
+           "en": [tok_en(line) for line in lines.get("en", [])]}
+    with open(argv[2], "w", encoding="utf-8") as f:
+        json.dump(out, f, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""The model of SPEC.md ("The model, exactly") in PyTorch, written for this project from that
+page alone: the reference that tests/test_torch_parity.cpp (through scripts/torch_parity.py)
+holds the C++ engine to. Run by Debian's python3-torch (/usr/bin/python3).
+
+Nothing here is tuned for speed; every line follows a line of SPEC.md:
+  x   = dropout(E_src[src] * sqrt(d) + PE[0:S])
+  pre-norm:  x = x + dropout(Sublayer(norm(x))), and a final norm after each stack
+  post-norm: x = norm(x + dropout(Sublayer(x))), no final norm
+  logp = log_softmax(generator(y))
+
+Parameter names are SPEC.md's ("src_embed.weight", "encoder.layers.0.self_attn.q.weight", ...):
+state_dict() holds exactly those; the sinusoid table is a non-persistent buffer.
+
+As a library: Model(config, p), smoothed_loss(logp, target, eps), noam_rate(...).
+config: d_model, heads, d_ff, encoder_layers, decoder_layers (or "layers" for both),
+norm ("pre" | "post"), src_vocab, tgt_vocab.
+"""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+PAD, BOS, EOS, UNK = 0, 1, 2, 3
+MASKED_SCORE = -1e9
+LAYER_NORM_EPS = 1e-6
+
+
+def sinusoid_table(length, d_model):
+    """PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d)),
+    computed in double and rounded once to float."""
+    pos = torch.arange(length, dtype=torch.float64).unsqueeze(1)          # [L, 1]
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)              # [d/2]
+    angle = pos / torch.pow(torch.tensor(10000.0, dtype=torch.float64), two_i / d_model)
+    pe = torch.zeros(length, d_model, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(angle)
+    pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])
+    return pe.float()
+
+
+class MultiHeadAttention(nn.Module):
+    """Per head d_k = d / heads; scores = Q K^T / sqrt(d_k); masked scores set to -1e9 (a fully
+    masked row becomes uniform); softmax over keys; dropout on the probabilities; heads
+    concatenated; output projection o."""
+
+    def __init__(self, d_model, heads, dropout):
+        super().__init__()
+        if d_model % heads:
+            raise ValueError(f"d_model {d_model} is not a multiple of heads {heads}")
+        self.heads, self.d_k = heads, d_model // heads
+        self.q = nn.Linear(d_model, d_model)
+        self.k = nn.Linear(d_model, d_model)
+        self.v = nn.Linear(d_model, d_model)
+        self.o = nn.Linear(d_model, d_model)
+        self.dropout = nn.Dropout(dropout)
+
+    def split_heads(self, x):                      # [B, L, d] -> [B, h, L, d_k]
+        B, L, _ = x.shape
+        return x.reshape(B, L, self.heads, self.d_k).permute(0, 2, 1, 3)
+
+    def forward(self, query, memory, key_mask):
+        # query: [B, Tq, d]; memory: [B, Tk, d]; key_mask: [B, Tq or 1, Tk], True = may attend
+        q = self.split_heads(self.q(query))
+        k = self.split_heads(self.k(memory))
+        v = self.split_heads(self.v(memory))
+        scores = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(self.d_k)   # [B, h, Tq, Tk]
+        scores = scores.masked_fill(~key_mask.unsqueeze(1), MASKED_SCORE)
+        probs = self.dropout(torch.softmax(scores, dim=-1))
+        heads = torch.matmul(probs, v)                                      # [B, h, Tq, d_k]
+        B, _, Tq, _ = heads.shape
+        return self.o(heads.permute(0, 2, 1, 3).reshape(B, Tq, self.heads * self.d_k))
+
+
+class FeedForward(nn.Module):
+    """w2(dropout(relu(w1(x))))."""
+
+    def __init__(self, d_model, d_ff, dropout):
+        super().__init__()
+        self.w1 = nn.Linear(d_model, d_ff)
+        self.w2 = nn.Linear(d_ff, d_model)
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x):
+        return self.w2(self.dropout(F.relu(self.w1(x))))
+
+
+def residual(x, norm, sublayer, dropout, post):
+    """One sublayer with its residual connection, pre- or post-norm."""
+    if post:
+        return norm(x + dropout(sublayer(x)))
+    return x + dropout(sublayer(norm(x)))
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, d_model, heads, d_ff, dropout, post):
+        super().__init__()
+        self.post = post
+        self.self_attn = MultiHeadAttention(d_model, heads, dropout)
+        self.ffn = FeedForward(d_model, d_ff, dropout)
+        self.norm1 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x, src_mask):
+        x = residual(x, self.norm1, lambda h: self.self_attn(h, h, src_mask), self.dropout, self.post)
+        return residual(x, self.norm2, self.ffn, self.dropout, self.post)
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, d_model, heads, d_ff, dropout, post):
+        super().__init__()
+        self.post = post
+        self.self_attn = MultiHeadAttention(d_model, heads, dropout)
+        self.cross_attn = MultiHeadAttention(d_model, heads, dropout)
+        self.ffn = FeedForward(d_model, d_ff, dropout)
+        self.norm1 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.norm3 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, y, memory, src_mask, tgt_mask):
+        y = residual(y, self.norm1, lambda h: self.self_attn(h, h, tgt_mask), self.dropout, self.post)
+        y = residual(y, self.norm2, lambda h: self.cross_attn(h, memory, src_mask), self.dropout,
+                     self.post)
+        return residual(y, self.norm3, self.ffn, self.dropout, self.post)
+
+
+class Stack(nn.Module):
+    """encoder / decoder: "layers.{i}" and, pre-norm only, the final "norm"."""
+
+    def __init__(self, make_layer, count, d_model, post):
+        super().__init__()
+        self.layers = nn.ModuleList(make_layer() for _ in range(count))
+        if not post:
+            self.norm = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.post = post
+
+    def finish(self, x):
+        return x if self.post else self.norm(x)
+
+
+class Model(nn.Module):
+    def __init__(self, config, p=0.1, max_len=512):
+        super().__init__()
+        d, heads, d_ff = config["d_model"], config["heads"], config["d_ff"]
+        n_enc = config.get("encoder_layers", config.get("layers"))
+        n_dec = config.get("decoder_layers", config.get("layers"))
+        norm = config.get("norm", "pre")
+        if norm not in ("pre", "post"):
+            raise ValueError(f"norm must be 'pre' or 'post', not {norm!r}")
+        post = norm == "post"
+        self.d_model = d
+        self.src_embed = nn.Embedding(config["src_vocab"], d)
+        self.tgt_embed = nn.Embedding(config["tgt_vocab"], d)
+        self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
+        self.decoder = Stack(lambda: DecoderLayer(d, heads, d_ff, p, post), n_dec, d, post)
+        self.generator = nn.Linear(d, config["tgt_vocab"])
+        self.dropout = nn.Dropout(p)
+        self.register_buffer("pe", sinusoid_table(max_len, d), persistent=False)
+        # Xavier-uniform for every weight with two dimensions, biases 0, LayerNorm 1 and 0.
+        for name, w in self.named_parameters():
+            if w.dim() == 2:
+                nn.init.xavier_uniform_(w)
+            elif name.endswith(".bias") and "norm" not in name:
+                nn.init.zeros_(w)
+
+    def embed(self, table, ids):                   # ids: [B, L] -> [B, L, d]
+        return self.dropout(table(ids) * math.sqrt(self.d_model) + self.pe[: ids.size(1)])
+
+    def encode(self, src):
+        src_mask = (src != PAD).unsqueeze(1)       # [B, 1, S]
+        x = self.embed(self.src_embed, src)
+        for layer in self.encoder.layers:
+            x = layer(x, src_mask)
+        return self.encoder.finish(x), src_mask
+
+    def decode(self, memory, src_mask, tgt_in):
+        T = tgt_in.size(1)
+        causal = torch.tril(torch.ones(T, T, dtype=torch.bool, device=tgt_in.device))
+        tgt_mask = (tgt_in != PAD).unsqueeze(1) & causal    # [B, T, T]
+        y = self.embed(self.tgt_embed, tgt_in)
+        for layer in self.decoder.layers:
+            y = layer(y, memory, src_mask, tgt_mask)
+        return F.log_softmax(self.generator(self.decoder.finish(y)), dim=-1)   # [B, T, V]
+
+    def forward(self, src, tgt_in):
+        memory, src_mask = self.encode(src)
+        return self.decode(memory, src_mask, tgt_in)
+
+
+def smoothed_loss(logp, target, eps):
+    """SPEC.md's loss: for each non-pad target q[target] = 1 - eps, q[pad] = 0, every other entry
+    eps / (V - 2); sum KL(q || p) (with its q log q term) over the non-pad targets, divided by
+    their number. eps = 0 is plain cross-entropy. -> (loss, number of non-pad targets)."""
+    V = logp.size(-1)
+    logp = logp.reshape(-1, V)
+    target = target.reshape(-1)
+    q = torch.full_like(logp, eps / (V - 2))
+    q.scatter_(1, target.unsqueeze(1), 1.0 - eps)
+    q[:, PAD] = 0.0
+    q[target == PAD] = 0.0
+    count = (target != PAD).sum()
+    return F.kl_div(logp, q, reduction="sum") / count, count
+
+
+def noam_rate(step, d_model, factor, warmup):
+    """factor * d^-0.5 * min(step^-0.5, step * warmup^-1.5), step counted from 1."""
+    step = max(step, 1)
+    return factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
