@@ -50,6 +50,49 @@ class TestDataset : public QObject {
     Q_OBJECT
 
 private slots:
+    // A large corpus is tokenised in chunks on several threads: the pairs kept, their order,
+    // the counts and the first pairs left out must be those of a plain pass over the file,
+    // made here with tokenize() alone.
+    void largeCorpusAsOnePass()
+    {
+        QList<SentencePair> pairs;
+        for (int i = 0; i < 20000; ++i) {
+            const QString src = i % 997 == 5 ? QString() : QStringLiteral("w%1 x%2").arg(i).arg(i % 13);
+            QString tgt = QStringLiteral("v%1 y%2").arg(i % 50).arg(i % 7);
+            if (i % 1500 == 7)
+                tgt = QStringLiteral("long ").repeated(8).trimmed();  // over max_len 6
+            pairs.append({src, tgt, i + 1});
+        }
+        DatasetOptions o;
+        o.max_len = 6;
+        const ParallelData d = ParallelData::build(pairs, o);
+        std::vector<int> lines;
+        int empty = 0, tooLong = 0;
+        QList<int> firstSkipped;
+        for (const SentencePair& p : pairs) {
+            const QStringList s = tokenize(TokenizerKind::Word, p.src), t = tokenize(TokenizerKind::Word, p.tgt);
+            const bool skip = s.isEmpty() || t.isEmpty() || s.size() > 6 || t.size() > 6;
+            empty += s.isEmpty() || t.isEmpty();
+            tooLong += !(s.isEmpty() || t.isEmpty()) && (s.size() > 6 || t.size() > 6);
+            if (skip && firstSkipped.size() < DatasetStats::kMaxListed)
+                firstSkipped << p.line;
+            if (!skip)
+                lines.push_back(p.line);
+        }
+        QCOMPARE(d.train().stats.skipped_empty, empty);
+        QCOMPARE(d.train().stats.skipped_too_long, tooLong);
+        QCOMPARE(int(d.train().pairs.size()), int(lines.size()));
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            QCOMPARE(d.train().pairs[i].line, lines[i]);
+        QList<int> listed;
+        for (const DatasetStats::Skipped& s : d.train().stats.first_skipped)
+            listed << s.line;
+        QCOMPARE(listed, firstSkipped);
+        // And the ids: pair k's source is "w<line-1> x<…>".
+        const EncodedPair& last = d.train().pairs.back();
+        QCOMPARE(d.srcVocab().decode(last.src).first(), QStringLiteral("w%1").arg(last.line - 1));
+    }
+
     void guessedTokenizers()
     {
         const ParallelData d = ParallelData::build(smallCorpus(), smallOptions());

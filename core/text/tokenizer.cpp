@@ -17,8 +17,9 @@
 namespace as {
 namespace {
 
+// A grapheme cluster of the text being cut: a view into it (no copy per character).
 struct Cluster {
-    QString text;
+    QStringView text;
     char32_t first = 0; // first code point after leading control/format characters
     bool skip = false;  // whitespace, or nothing but control/format characters
 };
@@ -41,44 +42,59 @@ bool isRegionalIndicator(char32_t c)
     return c >= 0x1F1E6 && c <= 0x1F1FF;
 }
 
+bool onlyRegionalIndicators(QStringView text)
+{
+    if (text.isEmpty())
+        return false;
+    for (qsizetype i = 0; i < text.size(); i += 2)
+        if (i + 1 >= text.size() || !isRegionalIndicator(codePointAt(text, i)))
+            return false;
+    return true;
+}
+
 // Qt 6.4 groups regional indicators wrongly ("🇨🇳🇯🇵" as 🇨|🇳🇯|🇵); a flag is a pair of them
-// counted from the start of the run (UAX #29 GB12/GB13), so regroup each run.
+// counted from the start of the run (UAX #29 GB12/GB13), so regroup each run. A run's clusters
+// are adjacent in the text, so the pairs are views into it too.
 std::vector<Cluster> pairRegionalIndicators(std::vector<Cluster> in)
 {
     std::vector<Cluster> out;
-    QStringList run; // single indicators, two UTF-16 units each
-    auto flush = [&] {
-        for (qsizetype i = 0; i < run.size(); i += 2) {
-            Cluster c;
-            c.text = run.mid(i, 2).join(QString());
-            c.first = QChar::surrogateToUcs4(c.text[0], c.text[1]);
-            out.push_back(std::move(c));
-        }
-        run.clear();
-    };
-    for (Cluster& c : in) {
-        bool onlyIndicators = !c.text.isEmpty();
-        for (char32_t u : c.text.toUcs4()) onlyIndicators = onlyIndicators && isRegionalIndicator(u);
-        if (!onlyIndicators) {
-            flush();
-            out.push_back(std::move(c));
+    out.reserve(in.size());
+    std::size_t i = 0;
+    while (i < in.size()) {
+        if (!isRegionalIndicator(in[i].first) || !onlyRegionalIndicators(in[i].text)) {
+            out.push_back(in[i++]);
             continue;
         }
-        for (qsizetype i = 0; i + 1 < c.text.size(); i += 2) run << c.text.mid(i, 2);
+        // The run: clusters of indicators only, back to back.
+        const QChar* begin = in[i].text.data();
+        const QChar* end = begin;
+        while (i < in.size() && isRegionalIndicator(in[i].first) && onlyRegionalIndicators(in[i].text)
+               && in[i].text.data() == end) {
+            end = in[i].text.data() + in[i].text.size();
+            ++i;
+        }
+        const QStringView run(begin, end - begin);
+        for (qsizetype k = 0; k < run.size(); k += 4) {
+            Cluster c;
+            c.text = run.mid(k, std::min<qsizetype>(4, run.size() - k));
+            c.first = codePointAt(c.text, 0);
+            out.push_back(c);
+        }
     }
-    flush();
     return out;
 }
 
 std::vector<Cluster> clusters(const QString& text)
 {
     std::vector<Cluster> out;
+    out.reserve(std::size_t(text.size()));
     QTextBoundaryFinder finder(QTextBoundaryFinder::Grapheme, text);
     qsizetype start = 0;
+    bool indicators = false;
     for (qsizetype end = finder.toNextBoundary(); end != -1; end = finder.toNextBoundary()) {
         if (end <= start) continue;
         Cluster c;
-        c.text = text.mid(start, end - start);
+        c.text = QStringView(text).mid(start, end - start);
         c.skip = true;
         for (qsizetype i = start; i < end; i += QChar::requiresSurrogates(c.first) ? 2 : 1) {
             c.first = codePointAt(text, i);
@@ -87,10 +103,11 @@ std::vector<Cluster> clusters(const QString& text)
                 break;
             }
         }
-        out.push_back(std::move(c));
+        indicators = indicators || isRegionalIndicator(c.first);
+        out.push_back(c);
         start = end;
     }
-    return pairRegionalIndicators(std::move(out));
+    return indicators ? pairRegionalIndicators(std::move(out)) : out;
 }
 
 bool isApostrophe(const Cluster& c)
@@ -113,7 +130,7 @@ QStringList tokenizeCjkChar(const QString& text)
             word += c.text;
         } else {
             flush();
-            out << c.text;
+            out << c.text.toString();
         }
     }
     flush();
@@ -130,7 +147,7 @@ QStringList tokenizeWord(const QString& text)
     QStringList out;
     for (std::size_t i = 0; i < n;) {
         if (cs[i].skip) { ++i; continue; }
-        if (!alnum(i)) { out << cs[i++].text; continue; }
+        if (!alnum(i)) { out << cs[i++].text.toString(); continue; }
         QString word;
         while (alnum(i)) word += cs[i++].text;
         // One contraction suffix of letters only, as tok_en's [A-Za-z0-9]+(?:'[A-Za-z]+)?,
@@ -170,9 +187,14 @@ QString detokenizeWord(const QStringList& tokens)
     return subPairs(s, opens, isSpace, [](QString& o, QChar a, QChar) { o += a; });
 }
 
+// A letter, a digit, or a combining mark (which belongs to the letter before it: the last code
+// point of "नमस्ते" is the vowel sign U+0947), outside CJK.
 bool isWordChar(char32_t c)
 {
-    return !isCjk(c) && QChar::isLetterOrNumber(c);
+    const auto cat = QChar::category(c);
+    const bool mark = cat == QChar::Mark_NonSpacing || cat == QChar::Mark_SpacingCombining
+                      || cat == QChar::Mark_Enclosing;
+    return !isCjk(c) && (QChar::isLetterOrNumber(c) || mark);
 }
 
 char32_t lastCodePoint(const QString& s)
