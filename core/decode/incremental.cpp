@@ -125,6 +125,8 @@ void IncrementalDecoder<T>::selfAttend(int layer, const Mat<T>& x)
             ctx_.row(i).segment(h * dk, dk).noalias() = p * Vh;  // [1, dk]
         }
     }
+    for (int h = 0; h < int(att.gate.size()); ++h)  // head gates (masked heads), as forward
+        ctx_.middleCols(Eigen::Index(h) * dk, dk) *= att.gate[std::size_t(h)];
     s_.resize(n_, d);
     linearFewRows(att.o, ctx_, s_);
 }
@@ -157,6 +159,8 @@ void IncrementalDecoder<T>::crossAttend(int layer, const Mat<T>& x)
         StridedMap<T> C(ctx_.data() + h * dk, n_, dk, Eigen::OuterStride<>(d));
         C.noalias() = P * Vh;  // [n, dk]
     }
+    for (int h = 0; h < int(att.gate.size()); ++h)
+        ctx_.middleCols(Eigen::Index(h) * dk, dk) *= att.gate[std::size_t(h)];
     s_.resize(n_, d);
     linearFewRows(att.o, ctx_, s_);
 }

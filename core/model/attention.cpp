@@ -60,6 +60,7 @@ void MultiHeadAttention<T>::forwardSelf(In<T> x, int B_, int S, const std::uint8
     qkv.forward(x, qkvBuf);
     const T* base = qkvBuf.data();
     attend(base, 3 * d, base + d, 3 * d, base + 2 * d, 3 * d, p, pass);
+    applyGates();
     o.forward(ctx, y);
 }
 
@@ -78,7 +79,37 @@ void MultiHeadAttention<T>::forwardCross(In<T> xq, In<T> mem, int B_, int Sq_, i
     kvBuf.resize(mem.rows(), 2 * d);
     kv.forward(mem, kvBuf);
     attend(qBuf.data(), d, kvBuf.data(), 2 * d, kvBuf.data() + d, 2 * d, p, pass);
+    applyGates();
     o.forward(ctx, y);
+}
+
+template <typename T>
+void MultiHeadAttention<T>::applyGates()
+{
+    if (!gated())
+        return;
+    if (int(gate.size()) != heads)
+        throw std::invalid_argument("attention: one gate per head");
+    ctxUngated = ctx;
+    for (int h = 0; h < heads; ++h)
+        ctx.middleCols(Eigen::Index(h) * dk, dk) *= gate[std::size_t(h)];
+}
+
+template <typename T>
+void MultiHeadAttention<T>::gatesBackward()
+{
+    if (!gated())
+        return;
+    // ctx = ξ_h · ctxUngated in head h's columns: ∂L/∂ξ_h = Σ dctx ⊙ ctxUngated over those
+    // columns (per sequence: its Sq rows), and dctxUngated = ξ_h · dctx.
+    gateGrad.setZero(B, heads);
+    for (int b = 0; b < B; ++b)
+        for (int h = 0; h < heads; ++h)
+            gateGrad(b, h) = (dctx.block(Eigen::Index(b) * Sq, Eigen::Index(h) * dk, Sq, dk).array()
+                              * ctxUngated.block(Eigen::Index(b) * Sq, Eigen::Index(h) * dk, Sq, dk).array())
+                                 .sum();
+    for (int h = 0; h < heads; ++h)
+        dctx.middleCols(Eigen::Index(h) * dk, dk) *= gate[std::size_t(h)];
 }
 
 template <typename T>
@@ -186,6 +217,7 @@ void MultiHeadAttention<T>::backwardSelf(In<T> x, In<T> dy, Out<T> dx, bool accu
     o.backwardParams(ctx, dy);
     dctx.resize(dy.rows(), d);
     o.backwardInput(dy, dctx, false);
+    gatesBackward();
     dqkvBuf.resize(qkvBuf.rows(), 3 * d);
     const T* base = qkvBuf.data();
     T* dbase = dqkvBuf.data();
@@ -202,6 +234,7 @@ void MultiHeadAttention<T>::backwardCross(In<T> xq, In<T> mem, In<T> dy, Out<T> 
     o.backwardParams(ctx, dy);
     dctx.resize(dy.rows(), d);
     o.backwardInput(dy, dctx, false);
+    gatesBackward();
     dqBuf.resize(qBuf.rows(), d);
     dkvBuf.resize(kvBuf.rows(), 2 * d);
     attendBackward(qBuf.data(), d, kvBuf.data(), 2 * d, kvBuf.data() + d, 2 * d, dqBuf.data(),

@@ -32,7 +32,15 @@ struct MultiHeadAttention {
     Mat<T> probs;   // [B*heads*Sq, Sk] softmax output before dropout: what the window draws
     Dropout<T> drop;
     Mat<T> probsDropped;  // [B*heads*Sq, Sk] after dropout (only when dropout is active)
-    Mat<T> ctx;           // [B*Sq, d] heads concatenated
+    Mat<T> ctx;           // [B*Sq, d] heads concatenated (each head times its gate)
+
+    // Head gates ξ (Michel et al. 2019): head h's output (its attention-weighted values) is
+    // multiplied by gate[h] before the output projection. Empty: no gates (ξ = 1, nothing
+    // extra computed). Set, backward also gives gateGrad: [B, heads], ∂L/∂ξ_h of each
+    // sequence of the batch separately (the sum over its query rows).
+    std::vector<T> gate;
+    Mat<T> ctxUngated;  // [B*Sq, d] the heads' outputs before their gates (when gated)
+    Mat<T> gateGrad;
 
     // Backward scratch.
     Mat<T> dctx, dqkvBuf, dqBuf, dkvBuf;
@@ -56,6 +64,11 @@ struct MultiHeadAttention {
     {
         return !keyValid[std::size_t(b) * Sk + j] || (causal && j > i);
     }
+
+    bool gated() const { return !gate.empty(); }
+    // The gates applied to ctx (forward), and their gradient taken out of dctx (backward).
+    void applyGates();
+    void gatesBackward();
 
 private:
     // Scores, mask, softmax, dropout and P V for all batches and heads. Q, K, V: row strides

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace as {
 
@@ -78,6 +79,16 @@ void Transformer<T>::encode(const int* src, int B, int S, const Pass& pass)
     for (Mat<T>& x : encX_)
         x.resize(Eigen::Index(n), cfg_.d_model);
     srcEmbed_.forward(src, B, S, encX_[0], cfg_.dropout, pass);
+    if (!srcScale_.empty()) {
+        if (pass.train || int(srcScale_.size()) != B)
+            throw std::invalid_argument("encode: a source scale per sequence, and no dropout");
+        // x = α (x - PE) + PE: the embeddings scaled, the positional encodings kept.
+        for (int b = 0; b < B; ++b) {
+            auto rows = encX_[0].middleRows(Eigen::Index(b) * S, S);
+            const auto pe = srcEmbed_.pe.topRows(S);
+            rows = (rows - pe) * srcScale_[std::size_t(b)] + pe;
+        }
+    }
     for (std::size_t l = 0; l < enc_.size(); ++l)
         enc_[l].forward(encX_[l], B, S, srcValid_.data(), pass, encX_[l + 1]);
     if (cfg_.norm == NormPlacement::Pre) {
@@ -193,7 +204,77 @@ void Transformer<T>::encodeBackward(In<T> dmem)
         enc_[l].backward(encX_[l], dB_, dA_);
         std::swap(dA_, dB_);
     }
+    if (recordSourceGrad_)
+        dSrcEmb_ = dB_;  // x = e + PE (no dropout): ∂F/∂e = ∂F/∂x
     srcEmbed_.backward(srcIds_.data(), dB_);
+}
+
+template <typename T>
+MultiHeadAttention<T>& Transformer<T>::attentionBlock(AttentionKind kind, int layer)
+{
+    return const_cast<MultiHeadAttention<T>&>(std::as_const(*this).attention(kind, layer));
+}
+
+template <typename T>
+void Transformer<T>::setHeadGates(AttentionKind kind, int layer, std::vector<T> gates)
+{
+    if (!gates.empty() && int(gates.size()) != cfg_.heads)
+        throw std::invalid_argument("setHeadGates: one gate per head");
+    attentionBlock(kind, layer).gate = std::move(gates);
+}
+
+template <typename T>
+void Transformer<T>::clearHeadGates()
+{
+    for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf, AttentionKind::Cross})
+        for (int l = 0; l < layers(k); ++l)
+            attentionBlock(k, l).gate.clear();
+}
+
+template <typename T>
+const Mat<T>& Transformer<T>::headGateGrad(AttentionKind kind, int layer) const
+{
+    return attention(kind, layer).gateGrad;
+}
+
+template <typename T>
+void Transformer<T>::setSourceScale(std::vector<T> scale)
+{
+    srcScale_ = std::move(scale);
+}
+
+template <typename T>
+std::vector<double> Transformer<T>::logProbBackward(const Batch& batch,
+                                                    const std::vector<Selection>& selected)
+{
+    const Pass pass = Pass::eval();
+    encode(batch.src.data(), batch.B, batch.S, pass);
+    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+    logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
+    generator_.forward(decOut_, logits_);
+    // d log p(k) / d logits = onehot(k) - softmax(logits), in the selected rows only.
+    Mat<T> grad = Mat<T>::Zero(logits_.rows(), logits_.cols());
+    std::vector<double> logp;
+    logp.reserve(selected.size());
+    for (const Selection& s : selected) {
+        if (s.row < 0 || s.row >= batch.B || s.pos < 0 || s.pos >= batch.T || s.token < 0
+            || s.token >= cfg_.tgt_vocab)
+            throw std::out_of_range("logProbBackward: selection outside the batch");
+        const Eigen::Index r = Eigen::Index(s.row) * batch.T + s.pos;
+        Mat<T> row = logits_.row(r);
+        logSoftmaxRows<T>(row);
+        logp.push_back(double(row(0, s.token)));
+        grad.row(r) -= T(s.weight) * row.array().exp().matrix();
+        grad(r, s.token) += T(s.weight);
+    }
+    generator_.backwardParams(decOut_, grad);
+    dA_.resize(decOut_.rows(), cfg_.d_model);
+    generator_.backwardInput(grad, dA_, false);
+    decodeBackward(dA_);
+    recordSourceGrad_ = true;
+    encodeBackward(dMem_);
+    recordSourceGrad_ = false;
+    return logp;
 }
 
 template <typename T>

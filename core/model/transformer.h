@@ -67,12 +67,37 @@ public:
         return kind == AttentionKind::EncoderSelf ? int(enc_.size()) : int(dec_.size());
     }
 
+    // Questions to the model (issue "which heads matter, what each output word rests on").
+    // Head gates ξ of one attention block (MultiHeadAttention::gate; empty: none, ξ = 1):
+    // masking a head is ξ = 0; they apply to every forward pass and to incremental decoding.
+    void setHeadGates(AttentionKind kind, int layer, std::vector<T> gates);
+    void clearHeadGates();
+    // ∂F/∂ξ of the last logProbBackward for a gated block: [B, heads], per sequence.
+    const Mat<T>& headGateGrad(AttentionKind kind, int layer) const;
+    // Integrated gradients' path: each sequence b's source embeddings e = sqrt(d)·E[id] scaled
+    // by scale[b], positional encodings kept (x = scale[b]·e + PE). Empty: 1. Eval passes only.
+    void setSourceScale(std::vector<T> scale);
+
+    // One target log-probability: of `token` at position `pos` of sequence `row` of a batch.
+    struct Selection {
+        int row = 0, pos = 0, token = 0;
+        double weight = 1;
+    };
+    // Forward with dropout off, then the backward pass of F = Σ weight · log p(token | source,
+    // target before pos) over `selected`. Returns each selection's log p. Parameter gradients
+    // are accumulated into params().grads(); sourceEmbeddingGrad() and the gated blocks'
+    // headGateGrad() are filled.
+    std::vector<double> logProbBackward(const Batch& batch, const std::vector<Selection>& selected);
+    // ∂F/∂e of the last logProbBackward, at the (scaled) embeddings used: [B*S, d].
+    const Mat<T>& sourceEmbeddingGrad() const { return dSrcEmb_; }
+
 private:
     // Decodes one token at a time with cached keys and values (decode/incremental.*): it
     // runs the decoder's layers on its own activations, so it needs their parts.
     template <typename U>
     friend class IncrementalDecoder;
 
+    MultiHeadAttention<T>& attentionBlock(AttentionKind kind, int layer);
     void encodeBackward(In<T> dmem);
     void decodeBackward(In<T> dout);  // accumulates into dMem_
 
@@ -93,6 +118,10 @@ private:
     Mat<T> mem_, decOut_, logits_;
     // Backward scratch.
     Mat<T> dA_, dB_, dMem_;
+    // Interpretation.
+    std::vector<T> srcScale_;
+    bool recordSourceGrad_ = false;
+    Mat<T> dSrcEmb_;
 };
 
 }  // namespace as
