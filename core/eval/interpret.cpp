@@ -1,0 +1,404 @@
+#include "eval/interpret.h"
+
+#include "train/batch.h"
+#include "train/batcher.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace as {
+
+namespace {
+
+constexpr AttentionKind kKinds[] = {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf,
+                                    AttentionKind::Cross};
+
+template <typename T>
+std::vector<HeadId> allHeads(const Transformer<T>& m)
+{
+    std::vector<HeadId> heads;
+    for (AttentionKind k : kKinds)
+        for (int l = 0; l < m.layers(k); ++l)
+            for (int h = 0; h < m.config().heads; ++h)
+                heads.push_back({k, l, h});
+    return heads;
+}
+
+// Gates of 1 on every block (so that backward gives ∂L/∂ξ), 0 for the masked heads.
+template <typename T>
+void gateEverything(Transformer<T>& m, const std::vector<HeadId>& masked)
+{
+    for (AttentionKind k : kKinds)
+        for (int l = 0; l < m.layers(k); ++l) {
+            std::vector<T> g(std::size_t(m.config().heads), T(1));
+            for (const HeadId& id : masked)
+                if (id.kind == k && id.layer == l)
+                    g[std::size_t(id.head)] = T(0);
+            m.setHeadGates(k, l, std::move(g));
+        }
+}
+
+// F = L, the token NLL of every target (−log p, so weight −1).
+template <typename T>
+std::vector<typename Transformer<T>::Selection> nllSelections(const Batch& b)
+{
+    std::vector<typename Transformer<T>::Selection> sel;
+    for (int r = 0; r < b.B; ++r)
+        for (int t = 0; t < b.T; ++t) {
+            const int y = b.tgtOut[std::size_t(r) * b.T + t];
+            if (y != kPadId)
+                sel.push_back({r, t, y, -1.0});
+        }
+    return sel;
+}
+
+}  // namespace
+
+QString attentionKindName(AttentionKind kind)
+{
+    switch (kind) {
+    case AttentionKind::EncoderSelf: return QStringLiteral("encoder.self");
+    case AttentionKind::DecoderSelf: return QStringLiteral("decoder.self");
+    case AttentionKind::Cross: return QStringLiteral("decoder.cross");
+    }
+    return {};
+}
+
+std::optional<AttentionKind> attentionKindFromName(const QString& name)
+{
+    for (AttentionKind k : kKinds)
+        if (attentionKindName(k) == name)
+            return k;
+    return std::nullopt;
+}
+
+std::optional<std::vector<HeadId>> parseHeadSpec(const QString& spec, const ModelConfig& c,
+                                                 QString* error)
+{
+    std::vector<HeadId> heads;
+    for (const QString& raw : spec.split(u',', Qt::SkipEmptyParts)) {
+        const QString item = raw.trimmed();
+        const QStringList parts = item.split(u':');
+        const std::optional<AttentionKind> kind = parts.size() == 3 ? attentionKindFromName(parts[0])
+                                                                    : std::nullopt;
+        bool okL = false, okH = parts.size() == 3 && parts[2] == u"*";
+        const int layer = parts.size() == 3 ? parts[1].toInt(&okL) : -1;
+        const int head = okH ? -1 : (parts.size() == 3 ? parts[2].toInt(&okH) : -1);
+        if (!kind || !okL || !okH) {
+            *error = QStringLiteral("'%1' is not kind:layer:head (kind: encoder.self, decoder.self "
+                                    "or decoder.cross; layer and head 0-based, head * for all)")
+                         .arg(item);
+            return std::nullopt;
+        }
+        const int layers = *kind == AttentionKind::EncoderSelf ? c.encoder_layers : c.decoder_layers;
+        if (layer < 0 || layer >= layers || head < -1 || head >= c.heads) {
+            *error = QStringLiteral("'%1' is outside the model (%2 layers of %3 heads)")
+                         .arg(item).arg(layers).arg(c.heads);
+            return std::nullopt;
+        }
+        for (int h = head < 0 ? 0 : head; h < (head < 0 ? c.heads : head + 1); ++h) {
+            const HeadId id{*kind, layer, h};
+            if (std::find(heads.begin(), heads.end(), id) == heads.end())
+                heads.push_back(id);
+        }
+    }
+    return heads;
+}
+
+QString headSpec(const std::vector<HeadId>& heads)
+{
+    QStringList items;
+    for (const HeadId& h : heads)
+        items << QStringLiteral("%1:%2:%3").arg(attentionKindName(h.kind)).arg(h.layer).arg(h.head);
+    return items.join(u',');
+}
+
+template <typename T>
+void maskHeads(Transformer<T>& m, const std::vector<HeadId>& heads)
+{
+    m.clearHeadGates();
+    for (AttentionKind k : kKinds)
+        for (int l = 0; l < m.layers(k); ++l) {
+            std::vector<T> g(std::size_t(m.config().heads), T(1));
+            bool any = false;
+            for (const HeadId& id : heads)
+                if (id.kind == k && id.layer == l) {
+                    g[std::size_t(id.head)] = T(0);
+                    any = true;
+                }
+            if (any)
+                m.setHeadGates(k, l, std::move(g));
+        }
+}
+
+HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>& pairs,
+                      const std::vector<HeadId>& masked, bool deltaNll, const Progress& progress)
+{
+    HeadReport r;
+    r.pairs = int(pairs.size());
+    const std::vector<HeadId> heads = allHeads(model);
+    const int H = model.config().heads;
+    const std::vector<std::vector<int>> batches = evaluationBatches(pairs, 2000);
+    const int passes = 1 + (deltaNll ? int(heads.size()) : 0);
+    std::vector<double> grad(heads.size(), 0), conf(heads.size(), 0), ent(heads.size(), 0);
+    std::vector<long> queries(heads.size(), 0);
+    auto indexOf = [&](AttentionKind k, int l, int h) {
+        std::size_t i = 0;
+        for (AttentionKind kk : kKinds) {
+            if (kk == k)
+                return i + std::size_t(l) * H + std::size_t(h);
+            i += std::size_t(model.layers(kk)) * H;
+        }
+        return i;
+    };
+
+    // Pass 1: ∂L/∂ξ of every head for every pair in one backward pass per batch, and the
+    // attention's confidence and entropy from the same forward.
+    gateEverything(model, masked);
+    double nllSum = 0;
+    for (const std::vector<int>& idx : batches) {
+        const Batch b = gatherBatch(pairs, idx);
+        const auto sel = nllSelections<float>(b);
+        const std::vector<double> logp = model.logProbBackward(b, sel);
+        for (double v : logp)
+            nllSum -= v;
+        r.tokens += long(sel.size());
+        for (AttentionKind k : kKinds)
+            for (int l = 0; l < model.layers(k); ++l) {
+                const MultiHeadAttention<float>& att = model.attention(k, l);
+                const Mat<float>& g = model.headGateGrad(k, l);
+                const bool enc = k == AttentionKind::EncoderSelf;
+                for (int h = 0; h < H; ++h) {
+                    const std::size_t i = indexOf(k, l, h);
+                    for (int row = 0; row < b.B; ++row)
+                        grad[i] += std::abs(double(g(row, h)));
+                    for (int row = 0; row < b.B; ++row)
+                        for (int q = 0; q < att.Sq; ++q) {
+                            const int token = enc ? b.src[std::size_t(row) * b.S + q]
+                                                  : b.tgtIn[std::size_t(row) * b.T + q];
+                            if (token == kPadId)
+                                continue;
+                            const auto a = att.probs.row((Eigen::Index(row) * H + h) * att.Sq + q);
+                            conf[i] += double(a.maxCoeff());
+                            double e = 0;
+                            for (Eigen::Index j = 0; j < a.size(); ++j)
+                                if (a(j) > 0)
+                                    e -= double(a(j)) * std::log(double(a(j)));
+                            ent[i] += e;
+                            ++queries[i];
+                        }
+                }
+            }
+    }
+    model.params().zeroGrads();
+    r.nll = r.tokens ? nllSum / double(r.tokens) : 0;
+    for (std::size_t i = 0; i < heads.size(); ++i)
+        r.heads.push_back({heads[i], pairs.empty() ? 0 : grad[i] / double(pairs.size()),
+                           0, queries[i] ? conf[i] / double(queries[i]) : 0,
+                           queries[i] ? ent[i] / double(queries[i]) : 0});
+    maskHeads(model, masked);
+    if (progress && !progress(1, passes)) {
+        r.cancelled = true;
+        return r;
+    }
+
+    // Pass 2: the mean token NLL with each head alone masked (besides `masked`).
+    if (deltaNll) {
+        const LossStats base = evaluateLoss(model, pairs, 2000);
+        for (std::size_t i = 0; i < heads.size(); ++i) {
+            const bool already = std::find(masked.begin(), masked.end(), heads[i]) != masked.end();
+            if (!already) {
+                std::vector<HeadId> more = masked;
+                more.push_back(heads[i]);
+                maskHeads(model, more);
+                const LossStats st = evaluateLoss(model, pairs, 2000);
+                r.heads[i].deltaNll = st.nll() - base.nll();
+            }
+            if (progress && !progress(int(i) + 2, passes)) {
+                r.cancelled = true;
+                break;
+            }
+        }
+        maskHeads(model, masked);
+    }
+    return r;
+}
+
+QString attributionMethodName(AttributionMethod m)
+{
+    switch (m) {
+    case AttributionMethod::GradientXInput: return QStringLiteral("gradxinput");
+    case AttributionMethod::IntegratedGradients: return QStringLiteral("ig");
+    case AttributionMethod::Attention: return QStringLiteral("attention");
+    case AttributionMethod::Rollout: return QStringLiteral("rollout");
+    }
+    return {};
+}
+
+std::optional<AttributionMethod> attributionMethodFromName(const QString& name)
+{
+    for (AttributionMethod m : {AttributionMethod::GradientXInput, AttributionMethod::IntegratedGradients,
+                                AttributionMethod::Attention, AttributionMethod::Rollout})
+        if (attributionMethodName(m) == name)
+            return m;
+    return std::nullopt;
+}
+
+template <typename T>
+Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
+                      const std::vector<int>& out, AttributionMethod method, int steps)
+{
+    Attribution a;
+    a.method = method;
+    const int n = int(out.size()), S = int(src.size()), d = model.config().d_model;
+    a.scores.assign(std::size_t(n), std::vector<double>(std::size_t(S), 0.0));
+    if (n == 0 || S == 0)
+        return a;
+    const int H = model.config().heads;
+
+    if (method == AttributionMethod::Attention || method == AttributionMethod::Rollout) {
+        model.forwardLoss(makeBatch({src}, {out}), Pass::eval());
+        // Last decoder layer's cross-attention, mean over heads: row t (query position t
+        // predicts y_t).
+        const MultiHeadAttention<T>& cross = model.attention(AttentionKind::Cross,
+                                                             model.layers(AttentionKind::Cross) - 1);
+        Mat<double> C = Mat<double>::Zero(n, S);
+        for (int h = 0; h < H; ++h)
+            C += cross.probs.block(Eigen::Index(h) * cross.Sq, 0, n, S).template cast<double>();
+        C /= double(H);
+        if (method == AttributionMethod::Rollout) {
+            Mat<double> R = Mat<double>::Identity(S, S);
+            for (int l = 0; l < model.layers(AttentionKind::EncoderSelf); ++l) {
+                const MultiHeadAttention<T>& self = model.attention(AttentionKind::EncoderSelf, l);
+                Mat<double> A = Mat<double>::Zero(S, S);
+                for (int h = 0; h < H; ++h)
+                    A += self.probs.block(Eigen::Index(h) * S, 0, S, S).template cast<double>();
+                A /= double(H);
+                A = 0.5 * (A + Mat<double>::Identity(S, S));
+                for (int i = 0; i < S; ++i)
+                    A.row(i) /= A.row(i).sum();
+                R = A * R;  // R = Ã_l ⋯ Ã_1
+            }
+            C = C * R;
+        }
+        for (int t = 0; t < n; ++t)
+            for (int i = 0; i < S; ++i)
+                a.scores[std::size_t(t)][std::size_t(i)] = C(t, i);
+        return a;
+    }
+
+    // e_i = sqrt(d) · E[src_i]
+    const ParamInfo* table = model.params().find("src_embed.weight");
+    const ConstMatMap<T> E(model.params().values() + table->offset, model.config().src_vocab, d);
+    Mat<double> e(S, d);
+    for (int i = 0; i < S; ++i)
+        e.row(i) = E.row(src[std::size_t(i)]).template cast<double>() * std::sqrt(double(d));
+
+    // Rows of one batch: group j holds the n output tokens at scale alphas[j].
+    std::vector<double> alphas;
+    if (method == AttributionMethod::GradientXInput) {
+        alphas = {1.0};
+    } else {
+        const int m = std::max(1, steps);
+        for (int j = 1; j <= m; ++j)
+            alphas.push_back((j - 0.5) / m);
+        alphas.push_back(1.0);  // f(e)
+        alphas.push_back(0.0);  // f(0·e)
+    }
+    const int steps_ = method == AttributionMethod::GradientXInput ? 1 : int(alphas.size()) - 2;
+    Mat<double> sum = Mat<double>::Zero(Eigen::Index(n) * S, d);
+    std::vector<double> f(static_cast<std::size_t>(n), 0.0), f0(static_cast<std::size_t>(n), 0.0);
+    // In chunks of groups, so that a long sentence with many steps stays within memory.
+    const int groupsPerBatch = std::max(1, 512 / n);
+    for (int g0 = 0; g0 < int(alphas.size()); g0 += groupsPerBatch) {
+        const int g1 = std::min(int(alphas.size()), g0 + groupsPerBatch);
+        std::vector<std::vector<int>> srcs, tgts;
+        std::vector<T> scale;
+        std::vector<typename Transformer<T>::Selection> sel;
+        for (int g = g0; g < g1; ++g)
+            for (int t = 0; t < n; ++t) {
+                const int row = int(srcs.size());
+                srcs.push_back(src);
+                tgts.push_back(out);
+                scale.push_back(T(alphas[std::size_t(g)]));
+                sel.push_back({row, t, out[std::size_t(t)], 1.0});
+            }
+        model.setSourceScale(scale);
+        const std::vector<double> logp = model.logProbBackward(makeBatch(srcs, tgts), sel);
+        const Mat<T>& grad = model.sourceEmbeddingGrad();
+        for (int g = g0; g < g1; ++g)
+            for (int t = 0; t < n; ++t) {
+                const int row = (g - g0) * n + t;
+                if (method == AttributionMethod::IntegratedGradients && g >= steps_) {
+                    (g == steps_ ? f : f0)[std::size_t(t)] = logp[std::size_t(row)];
+                    continue;
+                }
+                sum.middleRows(Eigen::Index(t) * S, S)
+                    += grad.middleRows(Eigen::Index(row) * S, S).template cast<double>();
+            }
+    }
+    model.setSourceScale({});
+    model.params().zeroGrads();
+    for (int t = 0; t < n; ++t) {
+        double total = 0;
+        for (int i = 0; i < S; ++i) {
+            const double v = e.row(i).dot(sum.row(Eigen::Index(t) * S + i)) / double(steps_);
+            a.scores[std::size_t(t)][std::size_t(i)] = v;
+            total += v;
+        }
+        if (method == AttributionMethod::IntegratedGradients) {
+            a.f.push_back(f[std::size_t(t)]);
+            a.fBaseline.push_back(f0[std::size_t(t)]);
+            a.completeness.push_back(total - (f[std::size_t(t)] - f0[std::size_t(t)]));
+        }
+    }
+    return a;
+}
+
+namespace {
+std::vector<double> ranks(const std::vector<double>& v)
+{
+    std::vector<std::size_t> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i;
+        while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]])
+            ++j;
+        for (std::size_t k = i; k <= j; ++k)
+            r[order[k]] = 0.5 * double(i + j) + 1.0;  // mean rank of the ties, 1-based
+        i = j + 1;
+    }
+    return r;
+}
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b)
+{
+    if (a.size() != b.size() || a.size() < 2)
+        return NAN;
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    const double n = double(a.size());
+    const double ma = std::accumulate(ra.begin(), ra.end(), 0.0) / n;
+    const double mb = std::accumulate(rb.begin(), rb.end(), 0.0) / n;
+    double sab = 0, saa = 0, sbb = 0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        sab += (ra[i] - ma) * (rb[i] - mb);
+        saa += (ra[i] - ma) * (ra[i] - ma);
+        sbb += (rb[i] - mb) * (rb[i] - mb);
+    }
+    return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : NAN;
+}
+
+template void maskHeads(Transformer<float>&, const std::vector<HeadId>&);
+template void maskHeads(Transformer<double>&, const std::vector<HeadId>&);
+template Attribution attribute(Transformer<float>&, const std::vector<int>&, const std::vector<int>&,
+                               AttributionMethod, int);
+template Attribution attribute(Transformer<double>&, const std::vector<int>&, const std::vector<int>&,
+                               AttributionMethod, int);
+
+}  // namespace as

@@ -1,0 +1,93 @@
+#pragma once
+// Questions to a trained model: which heads matter, and what each output word rests on.
+// Definitions (dropout off, no label smoothing; L is the token NLL summed over a sentence
+// pair's target tokens, teacher-forced):
+//  - head gate ξ (MultiHeadAttention::gate): 1 by default, 0 masks the head;
+//  - importance (Michel et al. 2019): I_h = mean over pairs of |∂L/∂ξ_h| at ξ = 1;
+//  - ΔNLL: mean token NLL over the pairs with that head alone masked, minus the unmasked one;
+//  - confidence (Voita et al. 2019): mean over query positions (not padding) of the largest
+//    attention weight; entropy: mean over query positions of −Σ a log a (nats);
+//  - attribution of source token i for output token t, with e_i = sqrt(d)·emb(src_i) and
+//    f = log p(y_t | source, y_<t): gradient × input Σ_d e_i,d ∂f/∂e_i,d; integrated gradients
+//    Σ_d e_i,d (1/m) Σ_j ∂f/∂e_i,d at α_j e (α_j = (j − ½)/m, positional encodings kept), with
+//    the completeness residual Σ_i IG_i − (f(e) − f(0·e)); attention: the last decoder layer's
+//    cross-attention, mean over heads; rollout (Abnar & Zuidema 2020): R = Ã_N ⋯ Ã_1 over the
+//    encoder's self-attention, Ã = ½(Ā + I) rows renormalised, Ā the mean over heads, and the
+//    output's score (last-layer mean cross-attention) · R.
+#include "eval/evaluate.h"
+#include "model/transformer.h"
+#include "text/dataset.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace as {
+
+struct HeadId {
+    AttentionKind kind = AttentionKind::EncoderSelf;
+    int layer = 0, head = 0;
+    bool operator==(const HeadId&) const = default;
+};
+
+// "encoder.self", "decoder.self", "decoder.cross"
+QString attentionKindName(AttentionKind kind);
+std::optional<AttentionKind> attentionKindFromName(const QString& name);
+
+// "encoder.self:0:3,decoder.cross:2:*": kind:layer:head, 0-based, * for every head of the
+// layer. nullopt and *error for a bad item or one outside the model.
+std::optional<std::vector<HeadId>> parseHeadSpec(const QString& spec, const ModelConfig& config,
+                                                 QString* error);
+QString headSpec(const std::vector<HeadId>& heads);
+
+// Masks exactly these heads (gate 0), every other head unmasked (no gates where none is
+// masked). An empty list unmasks everything.
+template <typename T>
+void maskHeads(Transformer<T>& model, const std::vector<HeadId>& heads);
+
+struct HeadScore {
+    HeadId id;
+    double importance = 0, deltaNll = 0, confidence = 0, entropy = 0;
+};
+
+struct HeadReport {
+    double nll = 0;  // mean token NLL of the pairs, nothing masked (or `masked` masked)
+    long tokens = 0;
+    int pairs = 0;
+    std::vector<HeadScore> heads;  // every head: encoder.self, decoder.self, decoder.cross, by layer
+    bool cancelled = false;
+};
+
+// Every head's scores over `pairs` (teacher-forced, in evaluation batches). `masked`: heads
+// kept masked throughout (the window's mutes): NLL, importance and ΔNLL are then those of the
+// model with them masked. progress counts the passes (one for importance and the attention
+// scores, one per head for ΔNLL). The model's gates are left as `masked` made them.
+HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>& pairs,
+                      const std::vector<HeadId>& masked = {}, bool deltaNll = true,
+                      const Progress& progress = {});
+
+enum class AttributionMethod { GradientXInput, IntegratedGradients, Attention, Rollout };
+QString attributionMethodName(AttributionMethod m);  // gradxinput, ig, attention, rollout
+std::optional<AttributionMethod> attributionMethodFromName(const QString& name);
+
+struct Attribution {
+    AttributionMethod method = AttributionMethod::Attention;
+    // [output tokens][source tokens]: how much output token t rests on source token i.
+    std::vector<std::vector<double>> scores;
+    // Integrated gradients: per output token, Σ_i IG_i − (f(e) − f(0·e)); and f(e), f(0·e).
+    std::vector<double> completeness, f, fBaseline;
+};
+
+// Attribution of each output token y_t (target ids without specials, teacher-forced) to the
+// source tokens (ids without specials). steps: m for integrated gradients. Dropout off; the
+// model's head gates apply.
+template <typename T>
+Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
+                      const std::vector<int>& out, AttributionMethod method, int steps = 32);
+
+// Spearman's rank correlation of two equally long lists (ties get their mean rank); NaN for
+// fewer than two items or a constant list.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace as
