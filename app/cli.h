@@ -8,6 +8,8 @@
 
 class QCommandLineParser;
 namespace as {
+template <typename T>
+class Transformer;
 struct Checkpoint;
 struct ModelConfig;
 }
@@ -22,6 +24,8 @@ int runTranslate(const QStringList& args);
 int runEval(const QStringList& args);
 int runExport(const QStringList& args);
 int runImport(const QStringList& args);
+int runHeads(const QStringList& args);
+int runAttribute(const QStringList& args);
 // Reads a corpus file (TSV, or manythings' Anki format, guessed), printing the reader's report
 // (skipped lines with file:line) to err. toEnglish: for Anki files, translate the other
 // language into English (true) or English into it (false). strict: refuse the file at its
@@ -33,5 +37,7 @@ QString configSpec(const as::ModelConfig& config);
 // "small", "small,dropout=0.2" or "d_model=256,heads=8,…" applied over *config.
 bool parseConfig(const QString& spec, as::ModelConfig* config, QString* error);
 
+// --mask-heads SPEC: masks those heads of the model (cli_interpret.cpp); false after saying why.
+bool applyMaskHeads(const QCommandLineParser& parser, as::Transformer<float>& model, QTextStream& err);
 // Sets the number of threads of the maths (Eigen's GEMMs); 0 = every core.
 void setMathThreads(int threads);

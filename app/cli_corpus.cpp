@@ -94,6 +94,9 @@ int runTranslate(const QStringList& args)
     p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "1"});
     p.addOption({"max-len", "Longest output in tokens (default: 2 x source length + 10, at most "
                             "the model's max_len).", "N"});
+    p.addOption({"mask-heads", "Mask these attention heads: kind:layer:head,… (kind encoder.self, "
+                               "decoder.self or decoder.cross, 0-based; * for every head of a "
+                               "layer).", "SPEC"});
     if (!p.parse(args)) {
         err << "translate: " << p.errorText() << "\n\n" << p.helpText();
         return 2;
@@ -113,6 +116,8 @@ int runTranslate(const QStringList& args)
     auto bundle = loadOrComplain(p.value("model"), err);
     if (!bundle)
         return 1;
+    if (!applyMaskHeads(p, *bundle->model, err))
+        return 2;
     const as::ParallelData data = as::ParallelData::fromVocabularies(
         bundle->srcVocab, bundle->tgtVocab, bundle->srcTok, bundle->tgtTok, bundle->config.max_len);
     as::DecodeOptions o;
@@ -175,6 +180,7 @@ int runEval(const QStringList& args)
     p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "0"});
     p.addOption({"max-len", "Longest output in tokens (default: 2 x source length + 10, at most "
                             "the model's max_len).", "N"});
+    p.addOption({"mask-heads", "Mask these attention heads: kind:layer:head,…", "SPEC"});
     if (!p.parse(args)) {
         err << "eval: " << p.errorText() << "\n\n" << p.helpText();
         return 2;
@@ -195,6 +201,8 @@ int runEval(const QStringList& args)
     auto bundle = loadOrComplain(p.value("model"), err);
     if (!bundle)
         return 1;
+    if (!applyMaskHeads(p, *bundle->model, err))
+        return 2;
     std::optional<QList<as::SentencePair>> pairs;
     if (p.isSet("task")) {
         QString error;

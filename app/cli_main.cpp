@@ -24,9 +24,13 @@ const char* kUsage =
     "  bleu       score translations against references (sacreBLEU's default BLEU)\n"
     "  export     write a model's weights as SPEC.md's weight file (for PyTorch)\n"
     "  import     make a model of a weight file written elsewhere (e.g. PyTorch)\n"
+    "  heads      score every attention head on a corpus: importance, ΔNLL, confidence (JSON)\n"
+    "  attribute  what each output token rests on: integrated gradients, gradient × input,\n"
+    "             attention or rollout, per line of standard input (JSON lines)\n"
     "\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
-const QStringList kCommands = {"train", "translate", "eval", "bench", "bleu", "export", "import"};
+const QStringList kCommands = {"train", "translate", "eval", "bench", "bleu", "export", "import",
+                               "heads", "attribute"};
 
 int runCommand(const QString& command, const QStringList& args)
 {
@@ -45,6 +49,10 @@ int runCommand(const QString& command, const QStringList& args)
         return runExport(args);
     if (command == "import")
         return runImport(args);
+    if (command == "heads")
+        return runHeads(args);
+    if (command == "attribute")
+        return runAttribute(args);
     err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
 }
