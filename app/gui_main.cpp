@@ -1,6 +1,8 @@
 // attention-studio: the window. With --screenshot DIR it trains N steps without showing the
 // window, writes one PNG per view into DIR and exits.
 #include "attention_view.h"
+#include "head_service.h"
+#include "heads_view.h"
 #include "main_window.h"
 #include "plot_tools.h"
 #include "translate_view.h"
@@ -266,6 +268,45 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     return 0;
 }
 
+// --screenshot --heads: Score heads, the pruning curve, then the least important half muted
+// (as clicks do), each waited for; prints what it found.
+bool scoreHeadsForScreenshot(as::MainWindow& w)
+{
+    as::ui::HeadsView* v = w.headsView();
+    bool scored = false, pruned = false, figures = false;
+    QString refused;
+    QObject::connect(w.headService(), &as::HeadService::refused, &w, [&](const QString& m) { refused = m; });
+    QObject::connect(w.headService(), &as::HeadService::scored, &w, [&](const as::HeadsRecordPtr& r) {
+        (r->scored ? scored : figures) = true;
+    });
+    QObject::connect(w.headService(), &as::HeadService::pruned, &w, [&](const as::PruningRecordPtr& r) {
+        pruned = pruned || r->finished;
+    });
+    emit v->scoreRequested();
+    if (!waitFor([&] { return scored || !refused.isEmpty(); }, 3600000) || !scored) {
+        std::fprintf(stderr, "attention-studio: heads not scored: %s\n", qPrintable(refused));
+        return false;
+    }
+    const as::HeadsRecordPtr r = v->record();
+    const std::vector<as::HeadId> order = as::headsByImportance(r->report);
+    QStringList most, least;
+    for (std::size_t i = 0; i < 5 && i < order.size(); ++i) {
+        least << as::headSpec({order[i]});
+        most << as::headSpec({order[order.size() - 1 - i]});
+    }
+    std::printf("attention-studio: NLL %.4f; most important heads %s; least important %s\n",
+                r->report.nll, qPrintable(most.join(' ')), qPrintable(least.join(' ')));
+    emit v->pruningRequested();
+    if (!waitFor([&] { return pruned; }, 3600000))
+        return false;
+    w.setMutedHeads(std::vector<as::HeadId>(order.begin(), order.begin() + long(order.size() / 2)));
+    if (!waitFor([&] { return figures; }, 3600000))
+        return false;
+    std::printf("attention-studio: %s\n", qPrintable(v->summary()));
+    w.tabs()->setCurrentWidget(v);
+    return true;
+}
+
 // What --screenshot trains: a built-in task with its recipe, a seed, and where to put the model.
 struct ScreenshotRun {
     QString task;
@@ -274,6 +315,7 @@ struct ScreenshotRun {
     std::optional<quint64> seed;
     QString out;  // the model file, as `attention-studio-cli train --out` writes it
     int validEvery = 0;  // 0: the task's
+    bool heads = false;  // score the heads, mute the least important half, the pruning curve
 };
 
 bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
@@ -370,6 +412,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         w.translateView()->translate(QStringLiteral("我有一个好朋友"));
         waitFor([&] { return done; }, 20000);
     }
+    if (run.heads && !scoreHeadsForScreenshot(w))
+        return 1;
     // The window's picture shows the attention of the probe sentence.
     w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()));
     QString error;
@@ -421,6 +465,8 @@ int main(int argc, char** argv)
     p.addOption({"threads", "Threads for the maths (0 = every core).", "N", "0"});
     p.addOption({"valid-every", "Steps between validations for --screenshot and "
                                 "--measure-responsiveness (default: the task's).", "N"});
+    p.addOption({"heads", "With --screenshot: then score the heads, draw the pruning curve and mute "
+                          "the least important half (the Heads view), printing what it found."});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -469,6 +515,7 @@ int main(int argc, char** argv)
             run.seed = p.value("seed").toULongLong(&seedOk);
         run.out = p.value("out");
         run.validEvery = p.value("valid-every").toInt();
+        run.heads = p.isSet("heads");
         run.corpus.train = p.value("data");
         run.corpus.valid = p.value("valid");
         if (run.corpus.train.isEmpty() && !run.corpus.valid.isEmpty()) {

@@ -5,6 +5,8 @@
 #include "lr_view.h"
 #include "masks_view.h"
 #include "samples_view.h"
+#include "head_service.h"
+#include "heads_view.h"
 #include "pe_view.h"
 #include "plot_tools.h"
 #include "settings_panel.h"
@@ -150,6 +152,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectTranslateView(translation_, translate_);
     masks_ = new ui::MasksView(this);
     samples_ = new ui::SamplesView(this);
+    heads_ = new ui::HeadsView(this);
+    headService_ = new HeadService(this);
     auto* attentionPage = new QWidget(this);
     buildProbeBar(attentionPage);
     tabs_->addTab(loss_, tr("&Loss"));
@@ -159,6 +163,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(translate_, tr("&Translate"));
     tabs_->addTab(samples_, tr("Sa&mples"));
     tabs_->addTab(masks_, tr("&Masks and smoothing"));
+    tabs_->addTab(heads_, tr("&Heads"));
     setCentralWidget(tabs_);
 
     settingsPanel_ = new SettingsPanel(this);
@@ -200,6 +205,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
           [w](const QString& path, const ImportOptions& o) { w->importWeights(path, o); });
     relay(this, &MainWindow::exportRequested, toWorker_, [w](const QString& path) { w->exportWeights(path); });
     relay(this, &MainWindow::summaryRequested, toWorker_, [w] { w->requestSummary(); });
+    relay(this, &MainWindow::mutedHeadsRequested, toWorker_,
+          [w](const std::vector<HeadId>& heads) { w->setMutedHeads(heads); });
     relay(this, &MainWindow::resumeCorpusRequested, toWorker_,
           [w](const std::shared_ptr<const SessionData>& corpus, const CorpusSource& source,
               const std::shared_ptr<Checkpoint>& ck, const QString& path, bool autosave) {
@@ -249,6 +256,45 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         emit weightsExported(path);
     });
     connect(translation_, &TranslationService::modelWanted, this, &MainWindow::modelCopyRequested);
+    // The Heads view: its service takes copies of the weights as Translate does.
+    relay(worker_, &TrainingWorker::modelCopyReady, toWindow_,
+          [h = headService_](const ModelCopyPtr& c) { h->setModel(c); });
+    connect(headService_, &HeadService::modelWanted, this, &MainWindow::modelCopyRequested);
+    connect(headService_, &HeadService::progress, heads_, &ui::HeadsView::showProgress);
+    connect(headService_, &HeadService::refused, heads_, &ui::HeadsView::showIdle);
+    connect(headService_, &HeadService::scored, this, [this](const HeadsRecordPtr& r) {
+        heads_->setRecord(r);
+        heads_->showIdle(r->scored ? tr("Scored at step %1.").arg(r->step)
+                                   : tr("Mutes evaluated at step %1.").arg(r->step));
+    });
+    connect(headService_, &HeadService::pruned, this, [this](const PruningRecordPtr& r) {
+        heads_->setPruning(r);
+        if (r->finished)
+            heads_->showIdle(tr("Pruning curve at step %1.").arg(r->step));
+    });
+    connect(heads_, &ui::HeadsView::scoreRequested, this, [this] { headService_->score(muted_, true); });
+    connect(heads_, &ui::HeadsView::pruningRequested, this, [this] {
+        const HeadsRecordPtr r = heads_->record();
+        if (!r || !r->scored) {
+            heads_->showIdle(tr("Score heads first: the curve masks them least important first."));
+            return;
+        }
+        headService_->prune(headsByImportance(r->report), {});
+    });
+    connect(heads_, &ui::HeadsView::cancelRequested, this, [this] {
+        headService_->cancel();
+        heads_->showIdle(tr("Cancelled."));
+    });
+    connect(heads_, &ui::HeadsView::unmuteAllRequested, this, [this] { setMutedHeads({}); });
+    connect(heads_, &ui::HeadsView::headToggled, this, [this](const HeadId& id) {
+        std::vector<HeadId> m = muted_;
+        const auto it = std::find(m.begin(), m.end(), id);
+        if (it == m.end())
+            m.push_back(id);
+        else
+            m.erase(it);
+        setMutedHeads(m);
+    });
     thread_->start();
 
     opener_ = new CorpusOpener(this);
@@ -559,6 +605,31 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
         continueCorpusRun(path, s.corpusRecord, untitled);
 }
 
+void MainWindow::resetHeads()
+{
+    headService_->cancel();
+    heads_->reset();
+    if (!muted_.empty()) {
+        muted_.clear();
+        translation_->setMaskedHeads(muted_);
+        emit mutedHeadsRequested(muted_);
+    }
+}
+
+void MainWindow::setMutedHeads(const std::vector<HeadId>& heads)
+{
+    muted_ = heads;
+    heads_->setMuted(muted_);
+    translation_->setMaskedHeads(muted_);
+    emit mutedHeadsRequested(muted_);
+    // What the mutes do: the validation NLL and BLEU with them against without, and the
+    // sentence in Translate again.
+    if (!settings_.inspecting())
+        headService_->score(muted_, false);
+    if (!translate_->inputText().trimmed().isEmpty())
+        translate_->translate(translate_->inputText());
+}
+
 void MainWindow::cancelCorpusReading()
 {
     if (!opener_ || !opener_->busy())
@@ -864,6 +935,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     lr_->reset();
     attention_->reset();
     samples_->reset();
+    resetHeads();
     QSettings store;
     saveSettings(store, s);
     emit configureRequested(s);
@@ -880,6 +952,9 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
         for (const auto& record : s->attentionHistory)
             attention_->addRecord(record);
     }
+    if (s->replacesHistory)
+        resetHeads();  // another model: its own heads
+    heads_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
     step_ = s->step;
     setWindowModified(hasUnsavedSteps());
     loss_->applySnapshot(*s);
@@ -914,7 +989,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
         return false;
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
-                               "translate", "samples", "masks-and-smoothing"};
+                               "translate", "samples", "masks-and-smoothing", "heads"};
     const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);

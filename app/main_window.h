@@ -29,7 +29,9 @@ class AttentionView;
 class TranslateView;
 class MasksView;
 class SamplesView;
+class HeadsView;
 }  // namespace ui
+class HeadService;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -57,6 +59,11 @@ public:
     ui::TranslateView* translateView() const { return translate_; }
     ui::MasksView* masksView() const { return masks_; }
     ui::SamplesView* samplesView() const { return samples_; }
+    ui::HeadsView* headsView() const { return heads_; }
+    HeadService* headService() const { return headService_; }
+    // Heads muted in the Heads view: masked in Translate, the samples and validation.
+    const std::vector<HeadId>& mutedHeads() const { return muted_; }
+    void setMutedHeads(const std::vector<HeadId>& heads);
     QThread* workerThread() const { return thread_; }
 
     // Writes one PNG per view into dir (for the README and for checks).
@@ -135,6 +142,7 @@ signals:
                                QString path, bool autosave);
     // Answers to openCorpus(), and to the search for the corpus of an opened corpus run.
     void corpusOpened(QStringList report);
+    void mutedHeadsRequested(std::vector<as::HeadId> heads);
     void corpusFailed(QString message);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
@@ -160,6 +168,7 @@ private:
     void continueCorpusRun(const QString& path, const QJsonObject& record, bool autosave);
     void onCorpusJob(const CorpusJobPtr& job);
     void cancelCorpusReading();
+    void resetHeads();  // a new model: no mutes, no scores
     bool chooseSavePath();
     void autosave();
     void buildProbeBar(QWidget* attentionPage);
@@ -183,6 +192,9 @@ private:
     TranslationService* translation_ = nullptr;  // decodes for translate_, off this thread
     ui::MasksView* masks_ = nullptr;
     ui::SamplesView* samples_ = nullptr;
+    ui::HeadsView* heads_ = nullptr;
+    HeadService* headService_ = nullptr;
+    std::vector<HeadId> muted_;
     QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;
     QSpinBox* stepCount_ = nullptr;
     QComboBox* speed_ = nullptr;

@@ -238,6 +238,7 @@ void TrainingWorker::startValidation()
     // The copy is taken now, at the step the validation is due; the data stays alive with the
     // job even if the session is replaced meanwhile.
     std::shared_ptr<Transformer<float>> model(session_->model().clone());
+    maskHeads(*model, muted_);  // the Heads view's mutes
     std::shared_ptr<const SessionData> data = session_->sharedData();
     const long step = session_->stepCount();
     const double seconds = session_->trainSeconds();
@@ -346,6 +347,11 @@ void TrainingWorker::emitSnapshot()
     emit snapshotReady(s);
 }
 
+void TrainingWorker::setMutedHeads(const std::vector<HeadId>& heads)
+{
+    muted_ = heads;
+}
+
 void TrainingWorker::requestModelCopy()
 {
     if (!session_)
@@ -358,6 +364,7 @@ void TrainingWorker::requestModelCopy()
     copy->tgtVocab = data.tgtVocab();
     copy->srcTokenizer = data.srcTokenizer();
     copy->tgtTokenizer = data.tgtTokenizer();
+    copy->data = session_->sharedData();
     emit modelCopyReady(copy);
 }
 

@@ -4,6 +4,7 @@
 #include "io/checkpoint.h"
 #include "mailbox.h"
 #include "io/interop.h"
+#include "eval/interpret.h"
 #include "train/corpus_run.h"
 #include "train/session.h"
 #include "train/snapshot.h"
@@ -82,6 +83,8 @@ public slots:
     // A probe the user typed: tokens of the source and (optionally) the target.
     void setProbe(const QStringList& src, const QStringList& tgt);
     void requestModelCopy();
+    // Heads muted in the Heads view: validations (loss, BLEU, samples) run with them masked.
+    void setMutedHeads(const std::vector<as::HeadId>& heads);
     // Saves the whole session (weights, Adam, generators, history) between two steps;
     // checkpointSaved or checkpointFailed answers.
     void saveCheckpoint(const QString& path, bool autosave);
@@ -163,6 +166,7 @@ private:
     TokenPair probe_;
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
     bool pastBudget_ = false;      // Play has stopped once at the planned minutes
+    std::vector<HeadId> muted_;    // masked in validations
 
     // Collected between snapshots.
     std::vector<LossPoint> newLoss_;

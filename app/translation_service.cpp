@@ -36,6 +36,7 @@ void TranslationService::translate(const QString& text, const TranslationOptions
     request->id = ++requestId_;
     request->text = text;
     request->options = options;
+    request->options.masked = masked_;
     pending_ = std::move(request);  // an older request still waiting is dropped
     if (isSignalConnected(QMetaMethod::fromSignal(&TranslationService::modelWanted))) {
         waitingForModel_ = true;

@@ -47,6 +47,8 @@ public:
     void translate(const QString& text, const TranslationOptions& options);
 
     bool isBusy() const { return waitingForModel_ || running_ > 0; }
+    // Heads masked in every translation from now on (the Heads view's mutes).
+    void setMaskedHeads(const std::vector<HeadId>& heads) { masked_ = heads; }
 
 signals:
     void modelWanted();  // answered by setModel() with a fresh copy of the current weights
@@ -72,6 +74,7 @@ private:
     std::unique_ptr<Request> pending_;         // waiting for weights (or for its copy to be free)
     bool waitingForModel_ = false;
     long requestId_ = 0;  // of the newest request; older results are dropped
+    std::vector<HeadId> masked_;
     int running_ = 0;     // decodes in flight
     std::vector<const Translator*> busy_;  // translators a decode is using (one decode each)
     QThreadPool pool_;

@@ -475,4 +475,9 @@ QList<QPair<QString, double>> TranslateView::topFive(int step) const
     return last_->topFive[std::size_t(step)];
 }
 
+QString TranslateView::inputText() const
+{
+    return input_->text();
+}
+
 }  // namespace as::ui

@@ -35,6 +35,7 @@ public:
 
     // Puts text in the line edit and translates it (as the button does).
     void translate(const QString& text);
+    QString inputText() const;  // what the line edit holds
 
     // The answers to translationRequested(), in the GUI thread. On the way (busy stays):
     void showProgress(const QString& text);

@@ -19,6 +19,7 @@ struct TranslationOptions {
     bool beam = false;  // false: greedy decoding (k and nbest are then ignored)
     int k = 1;          // beam width
     int nbest = 1;      // hypotheses kept in the record (at most k)
+    std::vector<HeadId> masked;  // attention heads masked while translating (the Heads view's mutes)
 };
 
 struct NbestEntry {

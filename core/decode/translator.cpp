@@ -1,5 +1,7 @@
 #include "decode/translator.h"
 
+#include "eval/interpret.h"
+
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -85,6 +87,7 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         decodeOptions.beam = r.options.k;
         decodeOptions.nbest = r.options.nbest;
         Transformer<float>& model = *model_;
+        maskHeads(model, r.options.masked);  // none masked: no gates at all
         const DecodeResult decoded = r.options.beam ? beamSearch(model, source.ids, decodeOptions)
                                                     : greedyDecode(model, source.ids);
         if (decoded.nbest.empty())

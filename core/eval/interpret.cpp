@@ -227,6 +227,42 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
     return r;
 }
 
+PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& order,
+                          const std::vector<int>& counts, const std::vector<EncodedPair>& pairs,
+                          const ParallelData& codec, const QList<SentencePair>& text,
+                          const std::vector<HeadId>& alsoMasked, const Progress& progress)
+{
+    PruningCurve c;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const int k = std::clamp(counts[i], 0, int(order.size()));
+        std::vector<HeadId> masked = alsoMasked;
+        masked.insert(masked.end(), order.begin(), order.begin() + k);
+        maskHeads(model, masked);
+        PruningPoint p;
+        p.masked = k;
+        p.nll = evaluateLoss(model, pairs, 2000).nll();
+        p.bleu = translateAndScore(model, codec, text).bleu;
+        c.points.push_back(p);
+        if (progress && !progress(int(i) + 1, int(counts.size()))) {
+            c.cancelled = true;
+            break;
+        }
+    }
+    maskHeads(model, alsoMasked);
+    return c;
+}
+
+std::vector<HeadId> headsByImportance(const HeadReport& report)
+{
+    std::vector<HeadScore> s = report.heads;
+    std::stable_sort(s.begin(), s.end(),
+                     [](const HeadScore& a, const HeadScore& b) { return a.importance < b.importance; });
+    std::vector<HeadId> order;
+    for (const HeadScore& h : s)
+        order.push_back(h.id);
+    return order;
+}
+
 QString attributionMethodName(AttributionMethod m)
 {
     switch (m) {

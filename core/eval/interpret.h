@@ -25,12 +25,6 @@
 
 namespace as {
 
-struct HeadId {
-    AttentionKind kind = AttentionKind::EncoderSelf;
-    int layer = 0, head = 0;
-    bool operator==(const HeadId&) const = default;
-};
-
 // "encoder.self", "decoder.self", "decoder.cross"
 QString attentionKindName(AttentionKind kind);
 std::optional<AttentionKind> attentionKindFromName(const QString& name);
@@ -66,6 +60,26 @@ struct HeadReport {
 HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>& pairs,
                       const std::vector<HeadId>& masked = {}, bool deltaNll = true,
                       const Progress& progress = {});
+
+// Michel et al. (2019), Fig. 3: heads masked in `order` (increasing importance), the first k of
+// them for each k in `counts`: the mean token NLL of `pairs` and the BLEU of greedy
+// translations of `text` (its sources encoded with `codec`, against its targets). progress
+// counts the points; cancelled, the points done are returned. `alsoMasked`: heads kept masked
+// throughout. The model's gates are left unmasked but for those.
+struct PruningPoint {
+    int masked = 0;
+    double nll = 0, bleu = 0;
+};
+struct PruningCurve {
+    std::vector<PruningPoint> points;
+    bool cancelled = false;
+};
+PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& order,
+                          const std::vector<int>& counts, const std::vector<EncodedPair>& pairs,
+                          const ParallelData& codec, const QList<SentencePair>& text,
+                          const std::vector<HeadId>& alsoMasked = {}, const Progress& progress = {});
+// The heads in increasing order of importance (ties in the report's order).
+std::vector<HeadId> headsByImportance(const HeadReport& report);
 
 enum class AttributionMethod { GradientXInput, IntegratedGradients, Attention, Rollout };
 QString attributionMethodName(AttributionMethod m);  // gradxinput, ig, attention, rollout

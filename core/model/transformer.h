@@ -4,6 +4,7 @@
 #include "model/decoder.h"
 #include "model/embedding.h"
 #include "model/encoder.h"
+#include "model/head_id.h"
 #include "model/rng.h"
 #include "train/batch.h"
 #include "train/loss.h"
@@ -13,7 +14,6 @@
 
 namespace as {
 
-enum class AttentionKind { EncoderSelf, DecoderSelf, Cross };
 
 template <typename T>
 class IncrementalDecoder;

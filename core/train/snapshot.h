@@ -5,6 +5,7 @@
 #include "model/tensor.h"
 #include "text/tasks.h"
 #include "train/history.h"
+#include "train/session_data.h"
 #include "train/trainer.h"
 
 #include <QStringList>
@@ -47,6 +48,9 @@ struct ModelCopy {
     std::shared_ptr<Transformer<float>> model;
     Vocab srcVocab, tgtVocab;
     TokenizerKind srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
+    // The session's data (validation pairs as ids and text, the codec), read only; null for a
+    // model opened to look inside without data.
+    std::shared_ptr<const SessionData> data;
 };
 using ModelCopyPtr = std::shared_ptr<const ModelCopy>;
 

@@ -1,0 +1,17 @@
+#pragma once
+// Which attention block, and which head of it: how heads are named to the user
+// ("encoder.self:0:3", eval/interpret.h) and masked (MultiHeadAttention::gate).
+namespace as {
+
+enum class AttentionKind { EncoderSelf, DecoderSelf, Cross };
+
+struct HeadId {
+    AttentionKind kind = AttentionKind::EncoderSelf;
+    int layer = 0, head = 0;
+    bool operator==(const HeadId&) const = default;
+};
+
+}  // namespace as
+
+#include <QMetaType>
+Q_DECLARE_METATYPE(as::HeadId)

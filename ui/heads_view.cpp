@@ -1,0 +1,366 @@
+#include "heads_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace as::ui {
+
+namespace {
+
+constexpr AttentionKind kKinds[] = {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf,
+                                    AttentionKind::Cross};
+
+int indexOf(AttentionKind k)
+{
+    return k == AttentionKind::EncoderSelf ? 0 : k == AttentionKind::DecoderSelf ? 1 : 2;
+}
+
+QString title(AttentionKind k)
+{
+    return k == AttentionKind::EncoderSelf ? HeadsView::tr("Encoder self-attention")
+           : k == AttentionKind::DecoderSelf ? HeadsView::tr("Decoder self-attention")
+                                             : HeadsView::tr("Decoder cross-attention");
+}
+
+}  // namespace
+
+HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
+{
+    qRegisterMetaType<as::HeadsRecordPtr>();
+    qRegisterMetaType<as::PruningRecordPtr>();
+    scoreBox_ = new QComboBox(this);
+    scoreBox_->addItem(tr("importance |∂L/∂ξ|"), int(Score::Importance));
+    scoreBox_->addItem(tr("ΔNLL when masked"), int(Score::DeltaNll));
+    scoreBox_->addItem(tr("confidence"), int(Score::Confidence));
+    scoreBox_->addItem(tr("entropy (nats)"), int(Score::Entropy));
+    scoreBox_->setToolTip(tr("importance: mean over validation pairs of |∂L/∂ξ_h| (Michel et al. "
+                             "2019) · ΔNLL: the mean token NLL with the head alone masked, minus "
+                             "without · confidence: mean largest attention weight (Voita et al. "
+                             "2019) · entropy: mean −Σ a log a of a query's attention"));
+    scoreButton_ = new QPushButton(tr("Score heads"), this);
+    scoreButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    scoreButton_->setToolTip(tr("Score every head on the validation pairs with the current "
+                                "weights, in the background (Ctrl+H)"));
+    pruneButton_ = new QPushButton(tr("Pruning curve"), this);
+    pruneButton_->setToolTip(tr("Validation BLEU and NLL with 0, 1, 2, … heads masked, least "
+                                "important first (Michel et al. 2019, Fig. 3), in the background"));
+    unmute_ = new QPushButton(tr("Unmute all"), this);
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setEnabled(false);
+    progress_ = new QProgressBar(this);
+    progress_->setVisible(false);
+    progress_->setMaximumWidth(220);
+    status_ = new QLabel(tr("Score heads to colour the grids; click a head to mute it."), this);
+    summary_ = new QLabel(this);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Colour by"), this));
+    bar->addWidget(scoreBox_);
+    bar->addWidget(scoreButton_);
+    bar->addWidget(pruneButton_);
+    bar->addWidget(unmute_);
+    bar->addWidget(progress_);
+    bar->addWidget(cancel_);
+    bar->addWidget(status_, 1);
+
+    auto* grids = new QHBoxLayout;
+    const QFont base = font();
+    for (AttentionKind k : kKinds) {
+        const int i = indexOf(k);
+        auto* plot = new QCustomPlot(this);
+        plot->setMinimumSize(220, 180);
+        maps_[i] = makeHeatmap(plot, i == 2, sequentialGradient());
+        addTitle(plot, title(k), base);
+        plot->xAxis->setLabel(tr("head"));
+        plot->yAxis->setLabel(tr("layer"));
+        plots_[i] = plot;
+        connect(plot, &QCustomPlot::mousePress, this, [this, k, i](QMouseEvent* e) {
+            int row = 0, col = 0;
+            if (heatmapCellAt(maps_[i], e->pos(), &row, &col))
+                emit headToggled(HeadId{k, row, col});
+        });
+        enableHoverReadout(plot, [this, k, i](QCustomPlot*, QPoint p) {
+            int row = 0, col = 0;
+            if (!heatmapCellAt(maps_[i], p, &row, &col))
+                return QString();
+            const HeadId id{k, row, col};
+            QString text = QStringLiteral("%1:%2:%3").arg(attentionKindName(k)).arg(row).arg(col);
+            if (record_ && record_->scored)
+                for (const HeadScore& s : record_->report.heads)
+                    if (s.id == id)
+                        text += tr("\nimportance %1 · ΔNLL %2\nconfidence %3 · entropy %4")
+                                    .arg(s.importance, 0, 'g', 4)
+                                    .arg(s.deltaNll, 0, 'f', 4)
+                                    .arg(s.confidence, 0, 'f', 3)
+                                    .arg(s.entropy, 0, 'f', 3);
+            text += isMutedShown(id) ? tr("\nmuted: click to unmute") : tr("\nclick to mute");
+            return text;
+        });
+        grids->addWidget(panel(plot, [this, i] { return heatmapCsv(maps_[i], QStringLiteral("layer")); }, this));
+    }
+
+    pruning_ = new QCustomPlot(this);
+    pruning_->setMinimumHeight(200);
+    addTitle(pruning_, tr("Pruning: heads masked in increasing order of importance"), base);
+    pruning_->xAxis->setLabel(tr("heads masked"));
+    pruning_->yAxis->setLabel(tr("validation BLEU"));
+    pruning_->yAxis2->setVisible(true);
+    pruning_->yAxis2->setLabel(tr("validation NLL"));
+    pruning_->addGraph(pruning_->xAxis, pruning_->yAxis)->setName(tr("BLEU"));
+    pruning_->graph(0)->setPen(QPen(QColor(31, 119, 180), 2));
+    pruning_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    pruning_->addGraph(pruning_->xAxis, pruning_->yAxis2)->setName(tr("NLL (right axis)"));
+    pruning_->graph(1)->setPen(QPen(QColor(214, 39, 40), 2, Qt::DashLine));
+    pruning_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    pruning_->legend->setVisible(true);
+    enableHoverReadout(pruning_, [this](QCustomPlot* plot, QPoint p) {
+        if (!pruningRecord_ || pruningRecord_->curve.points.empty())
+            return QString();
+        const double x = plot->xAxis->pixelToCoord(p.x());
+        const PruningPoint* best = nullptr;
+        for (const PruningPoint& pt : pruningRecord_->curve.points)
+            if (!best || std::abs(pt.masked - x) < std::abs(best->masked - x))
+                best = &pt;
+        return tr("%1 heads masked: BLEU %2, NLL %3").arg(best->masked).arg(best->bleu, 0, 'f', 2).arg(best->nll, 0, 'f', 4);
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(summary_);
+    layout->addLayout(grids, 3);
+    layout->addWidget(panel(pruning_, [this] {
+        QString csv = QStringLiteral("heads_masked,bleu,nll\n");
+        if (pruningRecord_)
+            for (const PruningPoint& p : pruningRecord_->curve.points)
+                csv += QStringLiteral("%1,%2,%3\n").arg(p.masked).arg(p.bleu, 0, 'g', 8).arg(p.nll, 0, 'g', 8);
+        return csv;
+    }, this), 2);
+
+    connect(scoreBox_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
+    connect(scoreButton_, &QPushButton::clicked, this, &HeadsView::scoreRequested);
+    connect(pruneButton_, &QPushButton::clicked, this, &HeadsView::pruningRequested);
+    connect(unmute_, &QPushButton::clicked, this, &HeadsView::unmuteAllRequested);
+    connect(cancel_, &QPushButton::clicked, this, &HeadsView::cancelRequested);
+    redraw();
+}
+
+void HeadsView::reset()
+{
+    record_.reset();
+    pruningRecord_.reset();
+    muted_.clear();
+    summary_->clear();
+    showIdle(tr("Score heads to colour the grids; click a head to mute it."));
+    redraw();
+    redrawPruning();
+}
+
+void HeadsView::setShape(int encoderLayers, int decoderLayers, int heads)
+{
+    if (layers_[0] == encoderLayers && layers_[1] == decoderLayers && heads_ == heads)
+        return;
+    layers_[0] = encoderLayers;
+    layers_[1] = layers_[2] = decoderLayers;
+    heads_ = heads;
+    record_.reset();
+    pruningRecord_.reset();
+    redraw();
+    redrawPruning();
+}
+
+void HeadsView::setMuted(const std::vector<HeadId>& muted)
+{
+    muted_ = muted;
+    redraw();
+}
+
+void HeadsView::setRecord(HeadsRecordPtr record)
+{
+    if (!record) {
+        record_.reset();
+        summary_->clear();
+        redraw();
+        return;
+    }
+    setShape(record->encoderLayers, record->decoderLayers, record->heads);  // may drop old scores
+    if (record->scored || !record_ || !record_->scored) {
+        record_ = record;
+    } else {
+        // Only the NLL and BLEU of new mutes: the scores drawn stay, the figures are new.
+        auto merged = std::make_shared<HeadsRecord>(*record_);
+        merged->muted = record->muted;
+        merged->nll = record->nll;
+        merged->nllUnmuted = record->nllUnmuted;
+        merged->bleu = record->bleu;
+        merged->bleuUnmuted = record->bleuUnmuted;
+        merged->pairs = record->pairs;
+        record_ = merged;
+    }
+    const HeadsRecord& r = *record;
+    auto signedText = [](double v, int decimals) {
+        return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+    };
+    summary_->setText(
+        r.muted.empty()
+            ? tr("Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4")
+                  .arg(r.step).arg(r.pairs).arg(r.nll, 0, 'f', 4).arg(r.bleu, 0, 'f', 2)
+            : tr("Step %1, %2 validation pairs, %3 head(s) muted: NLL %4 (%5 against none) · "
+                 "BLEU %6 (%7)")
+                  .arg(r.step).arg(r.pairs).arg(r.muted.size())
+                  .arg(r.nll, 0, 'f', 4).arg(signedText(r.nll - r.nllUnmuted, 4))
+                  .arg(r.bleu, 0, 'f', 2).arg(signedText(r.bleu - r.bleuUnmuted, 2)));
+    redraw();
+}
+
+void HeadsView::setPruning(PruningRecordPtr record)
+{
+    pruningRecord_ = std::move(record);
+    redrawPruning();
+}
+
+void HeadsView::setScore(Score score)
+{
+    scoreBox_->setCurrentIndex(scoreBox_->findData(int(score)));
+}
+
+HeadsView::Score HeadsView::score() const
+{
+    return Score(scoreBox_->currentData().toInt());
+}
+
+void HeadsView::showProgress(const QString& text, int done, int total)
+{
+    status_->setText(text);
+    progress_->setVisible(true);
+    progress_->setRange(0, std::max(1, total));
+    progress_->setValue(done);
+    cancel_->setEnabled(true);
+}
+
+void HeadsView::showIdle(const QString& text)
+{
+    status_->setText(text);
+    progress_->setVisible(false);
+    cancel_->setEnabled(false);
+}
+
+double HeadsView::valueOf(const HeadScore& s) const
+{
+    switch (score()) {
+    case Score::Importance: return s.importance;
+    case Score::DeltaNll: return s.deltaNll;
+    case Score::Confidence: return s.confidence;
+    case Score::Entropy: return s.entropy;
+    }
+    return NAN;
+}
+
+double HeadsView::cell(AttentionKind kind, int layer, int head) const
+{
+    return heatmapCell(maps_[indexOf(kind)], layer, head);
+}
+
+bool HeadsView::isMutedShown(const HeadId& id) const
+{
+    return std::find(muted_.begin(), muted_.end(), id) != muted_.end();
+}
+
+QString HeadsView::summary() const
+{
+    return summary_->text();
+}
+
+QCustomPlot* HeadsView::grid(AttentionKind kind) const
+{
+    return plots_[indexOf(kind)];
+}
+
+QPoint HeadsView::cellCentre(AttentionKind kind, int layer, int head) const
+{
+    QCustomPlot* plot = plots_[indexOf(kind)];
+    return QPoint(int(plot->xAxis->coordToPixel(head)), int(plot->yAxis->coordToPixel(layer)));
+}
+
+void HeadsView::redraw()
+{
+    for (QCPAbstractItem* m : marks_)
+        m->parentPlot()->removeItem(m);
+    marks_.clear();
+    // One colour scale for the three grids, so that heads of different kinds compare.
+    double lo = INFINITY, hi = -INFINITY;
+    const bool scored = record_ && record_->scored;
+    if (scored)
+        for (const HeadScore& s : record_->report.heads) {
+            lo = std::min(lo, valueOf(s));
+            hi = std::max(hi, valueOf(s));
+        }
+    if (!(hi > lo)) {
+        lo = 0;
+        hi = 1;
+    }
+    for (AttentionKind k : kKinds) {
+        const int i = indexOf(k);
+        QStringList rows, cols;
+        for (int l = 0; l < layers_[i]; ++l)
+            rows << QString::number(l);
+        for (int h = 0; h < heads_; ++h)
+            cols << QString::number(h);
+        setHeatmapData(
+            maps_[i], layers_[i], heads_,
+            [&](int l, int h) {
+                if (!scored)
+                    return std::nan("");
+                for (const HeadScore& s : record_->report.heads)
+                    if (s.id == HeadId{k, l, h})
+                        return valueOf(s);
+                return std::nan("");
+            },
+            rows, cols, lo, hi);
+        for (const HeadId& id : muted_) {
+            if (id.kind != k)
+                continue;
+            auto* mark = new QCPItemText(plots_[i]);
+            mark->position->setCoords(id.head, id.layer);
+            mark->setText(QStringLiteral("✕"));
+            QFont f = font();
+            f.setPointSizeF(f.pointSizeF() * 1.6);
+            f.setBold(true);
+            mark->setFont(f);
+            mark->setColor(QColor(200, 0, 0));
+            marks_.push_back(mark);
+        }
+        replotIfVisible(plots_[i]);
+    }
+    if (maps_[2].scale)
+        maps_[2].scale->axis()->setLabel(scoreBox_->currentText());
+}
+
+void HeadsView::redrawPruning()
+{
+    QVector<double> x, bleu, nll;
+    if (pruningRecord_)
+        for (const PruningPoint& p : pruningRecord_->curve.points) {
+            x << p.masked;
+            bleu << p.bleu;
+            nll << p.nll;
+        }
+    pruning_->graph(0)->setData(x, bleu);
+    pruning_->graph(1)->setData(x, nll);
+    const int total = pruningRecord_ ? pruningRecord_->totalHeads : 3 * heads_;
+    pruning_->xAxis->setRange(-0.5, std::max(1, total) + 0.5);
+    if (!bleu.isEmpty()) {
+        pruning_->yAxis->setRange(0, std::max(1.0, *std::max_element(bleu.begin(), bleu.end()) * 1.1));
+        const auto [mn, mx] = std::minmax_element(nll.begin(), nll.end());
+        pruning_->yAxis2->setRange(*mn * 0.95, std::max(*mx * 1.05, *mn * 0.95 + 0.1));
+    }
+    replotIfVisible(pruning_);
+}
+
+}  // namespace as::ui

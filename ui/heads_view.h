@@ -1,0 +1,108 @@
+#pragma once
+// "Heads": which attention heads matter. For each kind (encoder self, decoder self, decoder
+// cross) a layers × heads grid coloured by the chosen score — importance (mean |∂L/∂ξ|, Michel
+// et al. 2019), ΔNLL with the head alone masked, confidence or entropy (Voita et al. 2019);
+// click a head to mute or unmute it (the mutes apply to Translate, the samples and validation,
+// and the view shows the validation NLL and BLEU with them against without). Below, the
+// pruning curve: validation BLEU and NLL against the number of heads masked in increasing
+// order of importance. The view only shows records and asks; app/head_service.h computes.
+#include "eval/interpret.h"
+#include "plot_tools.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace as {
+
+// Every head's scores on the validation pairs at one step, with the mutes that were in force.
+struct HeadsRecord {
+    long step = 0;
+    int encoderLayers = 0, decoderLayers = 0, heads = 0;
+    bool scored = false;  // report holds every head's scores (else only the figures below)
+    HeadReport report;
+    std::vector<HeadId> muted;
+    // Validation with the mutes and without them: mean token NLL, BLEU (greedy).
+    double nll = 0, nllUnmuted = 0, bleu = 0, bleuUnmuted = 0;
+    int pairs = 0;
+};
+using HeadsRecordPtr = std::shared_ptr<const HeadsRecord>;
+
+struct PruningRecord {
+    long step = 0;
+    int totalHeads = 0;
+    PruningCurve curve;
+    bool finished = false;  // every point computed (else cancelled or still running)
+};
+using PruningRecordPtr = std::shared_ptr<const PruningRecord>;
+
+namespace ui {
+
+class HeadsView : public QWidget {
+    Q_OBJECT
+public:
+    enum class Score { Importance, DeltaNll, Confidence, Entropy };
+
+    explicit HeadsView(QWidget* parent = nullptr);
+
+    // The model's shape (the grids before any score), and the mutes drawn on them.
+    void setShape(int encoderLayers, int decoderLayers, int heads);
+    void setMuted(const std::vector<HeadId>& muted);
+    void setRecord(HeadsRecordPtr record);
+    void setPruning(PruningRecordPtr record);
+    void setScore(Score score);
+    // Work under way (done of total) with a Cancel button, or idle with a message.
+    void showProgress(const QString& text, int done, int total);
+    void showIdle(const QString& text);
+    void reset();
+
+    // Read-outs.
+    Score score() const;
+    double cell(AttentionKind kind, int layer, int head) const;  // NaN: no score drawn
+    bool isMutedShown(const HeadId& id) const;
+    QString summary() const;  // the line with NLL and BLEU
+    QCustomPlot* grid(AttentionKind kind) const;
+    QCustomPlot* pruningPlot() const { return pruning_; }
+    HeadsRecordPtr record() const { return record_; }
+    // The pixel at the centre of a head's cell (for clicks in tests).
+    QPoint cellCentre(AttentionKind kind, int layer, int head) const;
+
+signals:
+    void headToggled(as::HeadId head);
+    void scoreRequested();
+    void pruningRequested();
+    void unmuteAllRequested();
+    void cancelRequested();
+
+private:
+    void redraw();
+    void redrawPruning();
+    double valueOf(const HeadScore& s) const;
+
+    int layers_[3] = {0, 0, 0};
+    int heads_ = 0;
+    std::vector<HeadId> muted_;
+    HeadsRecordPtr record_;
+    PruningRecordPtr pruningRecord_;
+    QComboBox* scoreBox_ = nullptr;
+    QPushButton *scoreButton_ = nullptr, *pruneButton_ = nullptr, *unmute_ = nullptr, *cancel_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QLabel* status_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QCustomPlot* plots_[3] = {nullptr, nullptr, nullptr};
+    Heatmap maps_[3];
+    std::vector<QCPAbstractItem*> marks_;
+    QCustomPlot* pruning_ = nullptr;
+};
+
+}  // namespace ui
+}  // namespace as
+
+Q_DECLARE_METATYPE(as::HeadsRecordPtr)
+Q_DECLARE_METATYPE(as::PruningRecordPtr)
