@@ -24,9 +24,11 @@ const char* kUsage =
     "  bleu       score translations against references (sacreBLEU's default BLEU)\n"
     "  export     write a model's weights as SPEC.md's weight file (for PyTorch)\n"
     "  import     make a model of a weight file written elsewhere (e.g. PyTorch)\n"
+    "  vocab      write a corpus's vocabularies and encoded pairs (for scripts/train_ddp.py)\n"
     "\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
-const QStringList kCommands = {"train", "translate", "eval", "bench", "bleu", "export", "import"};
+const QStringList kCommands = {"train",  "translate", "eval",  "bench",
+                               "bleu",   "export",    "import", "vocab"};
 
 int runCommand(const QString& command, const QStringList& args)
 {
@@ -45,6 +47,8 @@ int runCommand(const QString& command, const QStringList& args)
         return runExport(args);
     if (command == "import")
         return runImport(args);
+    if (command == "vocab")
+        return runVocab(args);
     err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
 }
