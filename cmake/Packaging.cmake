@@ -34,6 +34,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Depends: the shared libraries the programs link (Qt 6 Core/Gui/Widgets/Svg/PrintSupport/
 # Concurrent, QCustomPlot, libstdc++, libc…), with the versions their symbols need.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# … and cpack refuses to make the package without dpkg-shlibdeps (CPack would leave Depends out).
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/CPackProjectConfig.cmake)
 # core/model/gemm.cpp loads OpenBLAS with dlopen("libopenblas.so.0") at start-up, which
 # dpkg-shlibdeps cannot see. Without it the engine computes with Eigen alone, 1.2-1.5x slower
 # (README "Performance"): a strong recommendation, not a dependency. libopenblas0 is Debian's
