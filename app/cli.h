@@ -26,6 +26,7 @@ int runExport(const QStringList& args);
 int runImport(const QStringList& args);
 int runHeads(const QStringList& args);
 int runAttribute(const QStringList& args);
+int runVocab(const QStringList& args);  // cli_vocab.cpp
 // Reads a corpus file (TSV, or manythings' Anki format, guessed), printing the reader's report
 // (skipped lines with file:line) to err. toEnglish: for Anki files, translate the other
 // language into English (true) or English into it (false). strict: refuse the file at its

@@ -10,6 +10,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev libeigen3-dev libqcustomplot-dev qt6-svg-dev libopenblas-dev
   fonts-noto-cjk python3
+  # the Debian package (target "package"): dpkg-shlibdeps finds its Depends, CPack runs file
+  dpkg-dev file
 )
 for arg in "$@"; do
   case "$arg" in
