@@ -4,6 +4,8 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -62,7 +64,10 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     average_ = spin(this, 1, 20, tr("Checkpoint averaging: the exported model is the mean of the "
                                     "weights at this many points, 5 % of the planned steps "
                                     "apart, the last at the end (1 = off)"));
-    seed_ = spin(this, 0, 1000000000, tr("Seed of the initial weights, dropout and data"));
+    seed_ = new QLineEdit(this);
+    seed_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), seed_));
+    seed_->setToolTip(tr("Seed of the initial weights, dropout and data (any whole number up to "
+                         "19 digits, as the command line's --seed)"));
     planned_ = spin(this, 1, 100000000, tr("Steps planned: the schedule plot and the time "
                                            "estimate use it; Play stops there"));
     evalEvery_ = spin(this, 0, 1000000, tr("Validation every N steps (0 = never)"));
@@ -144,7 +149,7 @@ SessionSettings SettingsPanel::settings() const
     s.model.max_len = SessionSettings::defaultsFor(s.task).model.max_len;
     s.train.factor = factor_->value();
     s.train.warmup = warmup_->value();
-    s.train.seed = std::uint64_t(seed_->value());
+    s.train.seed = seed_->text().toULongLong();
     s.train.clipNorm = clipNorm_->value();
     s.batchSize = batch_->value();
     s.batchTokens = batchTokens_->value();
@@ -173,7 +178,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     norm_->setCurrentIndex(s.model.norm == NormPlacement::Post ? 1 : 0);
     factor_->setValue(s.train.factor);
     warmup_->setValue(int(s.train.warmup));
-    seed_->setValue(int(s.train.seed));
+    seed_->setText(QString::number(s.train.seed));
     clipNorm_->setValue(s.train.clipNorm);
     batch_->setValue(s.batchSize);
     batchTokens_->setValue(s.batchTokens);

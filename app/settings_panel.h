@@ -7,6 +7,7 @@
 class QComboBox;
 class QSpinBox;
 class QDoubleSpinBox;
+class QLineEdit;
 
 namespace as {
 
@@ -29,10 +30,11 @@ private:
     QComboBox* task_;
     std::shared_ptr<const SessionData> corpus_;
     CorpusSource source_;
-    QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_, *seed_,
+    QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_,
         *planned_, *evalEvery_;
     QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
     QComboBox* norm_;
+    QLineEdit* seed_;  // 64-bit: beyond a QSpinBox's int
 };
 
 }  // namespace as

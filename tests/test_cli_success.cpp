@@ -130,8 +130,8 @@ void TestCliSuccess::evalJson()
     Mat<float> logp;
     for (const auto& p : kPairs) {
         std::vector<int> src, in{kBos}, outIds;
-        for (const QString& c : QString::fromUtf8(p[0]))
-            src.push_back(task_.srcVocab.id(c));
+        for (const QChar c : QString::fromUtf8(p[0]))
+            src.push_back(task_.srcVocab.id(QString(c)));
         for (const QString& w : QString::fromUtf8(p[1]).split(' '))
             outIds.push_back(task_.tgtVocab.id(w));
         in.insert(in.end(), outIds.begin(), outIds.end());
@@ -262,8 +262,8 @@ void TestCliSuccess::exportReadByTorchThenImport()
     for (const auto& p : kPairs) {
         std::vector<int> s, t;
         QJsonArray js, jt;
-        for (const QString& c : QString::fromUtf8(p[0])) {
-            s.push_back(a->srcVocab.id(c));
+        for (const QChar c : QString::fromUtf8(p[0])) {
+            s.push_back(a->srcVocab.id(QString(c)));
             js.append(s.back());
         }
         for (const QString& w : QString::fromUtf8(p[1]).split(' ')) {

@@ -320,18 +320,15 @@ void TestOracles::adamOnTwoThreadsIsTheScalarLoop()
     const std::vector<float> p1 = run(1, &adam1);
     const std::vector<float> p = run(2, &adam2);
     QCOMPARE(engineThreads(), 2);
-    QCOMPARE(chunkCount(n, 1 << 14), 2);
-    // 1 thread vs 2, bit for bit, is not asserted. adam.cpp says every element's arithmetic
-    // is the same whatever the split, but the second chunk starts at n / 2 = 25091, not a
-    // multiple of the SIMD width, so Eigen runs other elements of each 1024-block in its
-    // scalar head and tail, which GCC contracted into FMAs differently: here a dozen elements
-    // differ by an ulp. (Blocks on a global 1024 grid, parallelFor over block indices, made
-    // them bit-identical.) Whether they differ depends on the flags (no FMA, no difference),
-    // so it is printed, and both runs are held to the scalar loop below.
+    QCOMPARE(chunkCount((n + 1023) / 1024, 16), 2);  // adam.cpp's split: two chunks of blocks
+    // 1 thread vs 2, bit for bit: the threads split whole blocks of one global 1024 grid, so
+    // each element meets the same vector lanes and scalar tail. (Split at n / 2 = 25091, not a
+    // multiple of the SIMD width, a dozen elements differed by an ulp where GCC contracted
+    // the scalar head and tail into FMAs differently.)
     long splitDiffers = 0;
     for (std::size_t i = 0; i < un; ++i)
         splitDiffers += std::memcmp(&p1[i], &p[i], sizeof(float)) != 0;
-    qInfo("1 vs 2 threads: %ld of %ld parameters differ in their bits", splitDiffers, n);
+    QCOMPARE(splitDiffers, 0L);
 
     // The scalar loop, in float as the header states it, with a bound of each element's
     // rounding kept alongside in double.
