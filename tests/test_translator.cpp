@@ -3,6 +3,7 @@
 // are the softmax of the model's own logits, the unknown source tokens, and for a sentence
 // without tokens an empty record with a message.
 #include "decode/translator.h"
+#include "eval/interpret.h"
 #include "text/tasks.h"
 #include "toy_model.h"
 
@@ -23,6 +24,7 @@ private slots:
     void topFiveIsTheSoftmaxOfTheLogits();
     void unknownTokensAreReported();
     void emptySentenceGivesAMessage();
+    void attributionsAreTheEnginesAndMasksApply();
 
 private:
     std::unique_ptr<Translator> translator(long step = 7) const;
@@ -247,6 +249,55 @@ void TestTranslator::emptySentenceGivesAMessage()
     }
     // And the translator still translates afterwards.
     QVERIFY(t->translate(u"我有一个好朋友"_s, TranslationOptions{}).ok());
+}
+
+// With options.attribution, the record carries attribute() of the best output for the four
+// methods (attention first) and their Spearman agreement with attention; masked heads apply to
+// the translation and are gone again for the next request without them.
+void TestTranslator::attributionsAreTheEnginesAndMasksApply()
+{
+    auto t = translator();
+    TranslationOptions o;
+    o.attribution = true;
+    o.igSteps = 8;
+    const QString text = sentences().first();
+    const TranslationRecord r = t->translate(text, o);
+    QVERIFY(r.ok());
+    const std::vector<int> src = t->encode(text).ids, out = r.nbest[0].ids;
+    QVERIFY(!out.empty());
+    QCOMPARE(int(r.attributions.size()), 4);
+    const AttributionMethod methods[] = {AttributionMethod::Attention, AttributionMethod::Rollout,
+                                         AttributionMethod::GradientXInput, AttributionMethod::IntegratedGradients};
+    for (int k = 0; k < 4; ++k) {
+        const AttributionMap& m = r.attributions[std::size_t(k)];
+        const Attribution a = attribute(*model_, src, out, methods[k], 8);
+        QCOMPARE(m.method, attributionMethodName(methods[k]));
+        QCOMPARE(m.scores, a.scores);
+        QCOMPARE(m.completeness, a.completeness);
+        std::vector<double> pooled, pooledAttention;
+        for (std::size_t i = 0; i < a.scores.size(); ++i) {
+            pooled.insert(pooled.end(), a.scores[i].begin(), a.scores[i].end());
+            pooledAttention.insert(pooledAttention.end(), r.attributions[0].scores[i].begin(),
+                                   r.attributions[0].scores[i].end());
+            const double rho = spearman(a.scores[i], r.attributions[0].scores[i]);
+            QVERIFY(std::isnan(rho) ? std::isnan(m.spearman[i]) : m.spearman[i] == rho);
+        }
+        QCOMPARE(m.spearmanOverall, spearman(pooled, pooledAttention));
+    }
+    // Without the option: no attributions, and the time is the decoding's.
+    QVERIFY(t->translate(text, {}).attributions.empty());
+    // Masked heads: every cross-attention head masked gives the same output whatever the source.
+    TranslationOptions masked;
+    for (int l = 0; l < model_->layers(AttentionKind::Cross); ++l)
+        for (int h = 0; h < model_->config().heads; ++h)
+            masked.masked.push_back({AttentionKind::Cross, l, h});
+    const QString a = t->translate(sentences()[0], masked).nbest[0].text;
+    QCOMPARE(t->translate(sentences()[1], masked).nbest[0].text, a);
+    QCOMPARE(t->translate(sentences()[2], masked).nbest[0].text, a);
+    // … and unmasked again for a request without them.
+    QVERIFY(model_->attention(AttentionKind::Cross, 0).gate.empty() == false);
+    t->translate(text, {});
+    QVERIFY(model_->attention(AttentionKind::Cross, 0).gate.empty());
 }
 
 QTEST_MAIN(TestTranslator)

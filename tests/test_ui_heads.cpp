@@ -209,6 +209,26 @@ void TestUiHeads::windowScoresMutesAndPrunes()
     // Unmute all: nothing masked any more.
     emit w.headsView()->unmuteAllRequested();
     QVERIFY(w.mutedHeads().empty());
+
+    // Translate explains its output: choosing integrated gradients translates again with the
+    // attributions, and the grid draws the record's scores.
+    w.translateView()->setExplanation(4);
+    QVERIFY(QTest::qWaitFor([&] {
+        const TranslationRecordPtr r = w.translateView()->lastRecord();
+        return r && r->options.attribution && !w.translateView()->isBusy();
+    }, 60000));
+    const TranslationRecordPtr tr = w.translateView()->lastRecord();
+    QCOMPARE(int(tr->attributions.size()), 4);
+    const AttributionMap& ig = tr->attributions[3];
+    QCOMPARE(ig.method, u"ig"_s);
+    QVERIFY(!ig.scores.empty());
+    for (std::size_t t = 0; t < ig.scores.size(); ++t)
+        for (std::size_t i = 0; i < ig.scores[t].size(); ++i)
+            QCOMPARE(w.translateView()->gridCell(int(t), int(i)), ig.scores[t][i]);
+    QVERIFY2(w.translateView()->attributionInfo().contains(u"Completeness"_s), qPrintable(w.translateView()->attributionInfo()));
+    // Switching to rollout needs no new translation.
+    w.translateView()->setExplanation(2);
+    QCOMPARE(w.translateView()->gridCell(0, 0), tr->attributions[1].scores[0][0]);
     w.close();
 }
 

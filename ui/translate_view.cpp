@@ -137,6 +137,17 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossHead_ = new QComboBox(this);
     crossHead_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     crossHead_->setToolTip(tr("One head, or the mean over the heads"));
+    explain_ = new QComboBox(this);
+    explain_->addItems({tr("cross-attention"), tr("attention (last layer, mean)"), tr("rollout"),
+                        tr("gradient × input"), tr("integrated gradients")});
+    explain_->setToolTip(tr("What each output token rests on. Cross-attention: the weights of "
+                            "one layer and head. The others explain log p(output token): the last "
+                            "layer's mean cross-attention; rollout (Abnar & Zuidema 2020) through "
+                            "the encoder's self-attention; gradient × input and integrated "
+                            "gradients (32 steps) over the source embeddings"));
+    attributionInfo_ = new QLabel(this);
+    attributionInfo_->setWordWrap(true);
+    attributionInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     crossPlot_ = new QCustomPlot(this);
     crossPlot_->setObjectName(QStringLiteral("crossAttention"));
     crossPlot_->setMinimumSize(320, 260);
@@ -174,6 +185,10 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
             .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
     });
     auto* crossExport = makeExportButton(crossPlot_, [this] { return crossCsv(); }, this);
+    auto* explainBar = new QHBoxLayout;
+    explainBar->addWidget(new QLabel(tr("Explained by"), this));
+    explainBar->addWidget(explain_);
+    explainBar->addStretch(1);
     auto* crossBar = new QHBoxLayout;
     crossBar->addWidget(new QLabel(tr("Cross-attention of the best output:"), this));
     crossBar->addStretch(1);
@@ -184,7 +199,9 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     auto* crossLayout = new QVBoxLayout(crossBox);
     crossLayout->setContentsMargins(0, 0, 0, 0);
     crossLayout->addLayout(crossBar);
+    crossLayout->addLayout(explainBar);
     crossLayout->addWidget(crossPlot_, 1);
+    crossLayout->addWidget(attributionInfo_);
 
     auto* tables = new QSplitter(Qt::Vertical, this);
     auto labelled = [this](const QString& title, QWidget* w) {
@@ -218,6 +235,12 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     connect(input_, &QLineEdit::returnPressed, this, &TranslateView::onTranslateClicked);
     connect(crossLayer_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
     connect(crossHead_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
+    connect(explain_, &QComboBox::currentIndexChanged, this, [this] {
+        // The attributions cost a backward pass per step: asked for when first shown.
+        if (explain_->currentIndex() > 0 && last_ && last_->attributions.empty() && !awaiting_)
+            onTranslateClicked();
+        drawCross();
+    });
     drawCross();  // empty: the placeholder, no colour scale
     setMessage(tr("Type a sentence and press Enter. Translation uses a copy of the current "
                   "weights, so training goes on meanwhile."),
@@ -275,6 +298,7 @@ void TranslateView::onTranslateClicked()
     options.beam = method_->currentIndex() == 1;
     options.k = options.beam ? beam_->value() : 1;
     options.nbest = options.beam ? std::min(nbest_->value(), beam_->value()) : 1;
+    options.attribution = explain_->currentIndex() > 0;
     if (!isSignalConnected(QMetaMethod::fromSignal(&TranslateView::translationRequested))) {
         showRefusal(tr("No model yet: start training or open a model, then translate."));
         return;
@@ -392,6 +416,9 @@ void TranslateView::showRecord(TranslationRecordPtr record)
     last_ = std::move(record);
     drawCross();
     emit translationFinished(lastTranslation_);
+    // An attribution is shown but this record was asked without: ask again with it.
+    if (explain_->currentIndex() > 0 && !last_->options.attribution && !awaiting_)
+        onTranslateClicked();
 }
 
 void TranslateView::showSourceChips(const TranslationRecord& r)
@@ -414,11 +441,43 @@ void TranslateView::showSourceChips(const TranslationRecord& r)
 
 void TranslateView::drawCross()
 {
+    const int explain = explain_->currentIndex();
+    crossLayer_->setEnabled(explain == 0);
+    crossHead_->setEnabled(explain == 0);
+    attributionInfo_->clear();
     if (!last_ || last_->cross.steps == 0) {
         setHeatmapData(crossHeat_, 0, 0, [](int, int) { return 0.0; });
         replotIfVisible(crossPlot_);
         return;
     }
+    if (explain > 0) {
+        if (last_->attributions.size() < 4) {
+            setHeatmapData(crossHeat_, 0, 0, [](int, int) { return 0.0; });
+            attributionInfo_->setText(tr("Computing the attributions…"));
+            replotIfVisible(crossPlot_);
+            return;
+        }
+        const AttributionMap& a = last_->attributions[std::size_t(explain - 1)];
+        const bool signedScores = explain >= 3;
+        double hi = 1e-12;
+        for (const auto& row : a.scores)
+            for (double v : row)
+                hi = std::max(hi, std::abs(v));
+        crossHeat_.map->setGradient(signedScores ? divergingGradient() : sequentialGradient());
+        crossHeat_.scale->setGradient(signedScores ? divergingGradient() : sequentialGradient());
+        crossHeat_.scale->axis()->setLabel(signedScores ? tr("contribution to log p") : tr("weight"));
+        const int rows = int(a.scores.size()), cols = rows ? int(a.scores[0].size()) : 0;
+        setHeatmapData(
+            crossHeat_, rows, cols, [&](int t, int s) { return a.scores[std::size_t(t)][std::size_t(s)]; },
+            last_->outputSteps.mid(0, rows), last_->sourceTokens.mid(0, cols),
+            signedScores ? -hi : 0.0, signedScores ? hi : std::max(hi, 1e-6));
+        attributionInfo_->setText(attributionInfo());
+        replotIfVisible(crossPlot_);
+        return;
+    }
+    crossHeat_.map->setGradient(sequentialGradient());
+    crossHeat_.scale->setGradient(sequentialGradient());
+    crossHeat_.scale->axis()->setLabel(tr("attention weight"));
     const CrossAttention& ca = last_->cross;
     const int layer = std::clamp(crossLayer_->currentIndex(), 0, ca.layers - 1);
     const int head = crossHead_->currentIndex() - 1;  // -1: mean over heads
@@ -434,6 +493,46 @@ void TranslateView::drawCross()
         },
         last_->outputSteps.mid(0, ca.steps), last_->sourceTokens.mid(0, ca.srcLen));
     replotIfVisible(crossPlot_);
+}
+
+void TranslateView::setExplanation(int index)
+{
+    explain_->setCurrentIndex(index);
+}
+
+int TranslateView::explanation() const
+{
+    return explain_->currentIndex();
+}
+
+double TranslateView::gridCell(int row, int col) const
+{
+    return heatmapCell(crossHeat_, row, col);
+}
+
+QString TranslateView::attributionInfo() const
+{
+    const int explain = explain_->currentIndex();
+    if (!last_ || explain == 0 || last_->attributions.size() < 4)
+        return {};
+    const AttributionMap& a = last_->attributions[std::size_t(explain - 1)];
+    QStringList perToken;
+    for (std::size_t t = 0; t < a.spearman.size(); ++t)
+        perToken << QStringLiteral("%1 %2").arg(last_->outputSteps.value(int(t)))
+                        .arg(std::isnan(a.spearman[t]) ? QStringLiteral("—") : QString::number(a.spearman[t], 'f', 2));
+    QString text = explain == 1 ? QString()
+                                : tr("Spearman with attention: %1 overall; per output token: %2.")
+                                      .arg(std::isnan(a.spearmanOverall) ? QStringLiteral("—")
+                                                                         : QString::number(a.spearmanOverall, 'f', 2),
+                                           perToken.join(QStringLiteral(", ")));
+    if (!a.completeness.empty()) {
+        double worst = 0;
+        for (double c : a.completeness)
+            worst = std::max(worst, std::abs(c));
+        text += tr(" Completeness: |Σ IG − (f(e) − f(0))| at most %1 over the %2 output tokens.")
+                    .arg(worst, 0, 'g', 3).arg(a.completeness.size());
+    }
+    return text.trimmed();
 }
 
 QString TranslateView::crossCsv() const

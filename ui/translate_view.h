@@ -51,6 +51,14 @@ public:
     QStringList unknownTokens() const;  // each distinct unknown token once
     int nbestRows() const;
     QSize crossAttentionShape() const;  // width = source tokens, height = output steps
+    // What the grid explains the output by: 0 the cross-attention (per layer and head), else
+    // the record's attributions: 1 attention (last layer, mean of heads), 2 rollout,
+    // 3 gradient × input, 4 integrated gradients. Choosing one of those translates again with
+    // attributions when the record has none.
+    void setExplanation(int index);
+    int explanation() const;
+    double gridCell(int row, int col) const;  // the value drawn, NaN outside
+    QString attributionInfo() const;          // completeness and agreement, as shown
     // Step t (0-based; the step that produced output token t, or </s>): the five likeliest next
     // tokens, most likely first.
     QList<QPair<QString, double>> topFive(int step) const;
@@ -91,6 +99,8 @@ private:
     QTableWidget* topTable_ = nullptr;
     QComboBox* crossLayer_ = nullptr;
     QComboBox* crossHead_ = nullptr;
+    QComboBox* explain_ = nullptr;
+    QLabel* attributionInfo_ = nullptr;
     QCustomPlot* crossPlot_ = nullptr;
     Heatmap crossHeat_;
 };

@@ -20,6 +20,20 @@ struct TranslationOptions {
     int k = 1;          // beam width
     int nbest = 1;      // hypotheses kept in the record (at most k)
     std::vector<HeadId> masked;  // attention heads masked while translating (the Heads view's mutes)
+    // What each output token of the best translation rests on (eval/interpret.h): attention,
+    // rollout, gradient × input and integrated gradients (igSteps steps), with their
+    // agreement. Costs a backward pass per IG step: asked for only when shown.
+    bool attribution = false;
+    int igSteps = 32;
+};
+
+// One attribution of nbest[0]'s output tokens (</s> not included) to the source tokens.
+struct AttributionMap {
+    QString method;                            // attention, rollout, gradxinput, ig
+    std::vector<std::vector<double>> scores;   // [output token][source token]
+    std::vector<double> completeness;          // ig: Σ_i IG_i − (f(e) − f(0·e)) per output token
+    std::vector<double> spearman;              // per output token: rank correlation with attention
+    double spearmanOverall = 0;                // every cell pooled (NaN: undefined)
 };
 
 struct NbestEntry {
@@ -44,7 +58,8 @@ struct TranslationRecord {
     // Step t (the step that produced outputSteps[t]): the five likeliest next tokens and their
     // probabilities, most likely first (teacher-forced on nbest[0]; <pad> and <s> left out).
     std::vector<QList<QPair<QString, double>>> topFive;
-    double milliseconds = 0;  // decoding and the top-5 pass
+    std::vector<AttributionMap> attributions;  // when options.attribution; attention first
+    double milliseconds = 0;  // decoding and the top-5 pass (and the attributions)
     // Why there is no translation: the sentence has no token, or the decoder failed. A whole
     // sentence, shown as it is.
     QString error;

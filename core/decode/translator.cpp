@@ -110,11 +110,34 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         if (best.finished)
             r.outputSteps.push_back(QStringLiteral("</s>"));
         r.topFive = topFiveOf(model, tgt, source.ids, best);
+        if (r.options.attribution && !best.tokens.empty()) {
+            std::vector<double> pooledAttention;
+            for (AttributionMethod m : {AttributionMethod::Attention, AttributionMethod::Rollout,
+                                        AttributionMethod::GradientXInput,
+                                        AttributionMethod::IntegratedGradients}) {
+                const Attribution a = attribute(model, source.ids, best.tokens, m, r.options.igSteps);
+                AttributionMap map;
+                map.method = attributionMethodName(m);
+                map.scores = a.scores;
+                map.completeness = a.completeness;
+                std::vector<double> pooled;
+                for (std::size_t t = 0; t < a.scores.size(); ++t) {
+                    pooled.insert(pooled.end(), a.scores[t].begin(), a.scores[t].end());
+                    map.spearman.push_back(
+                        spearman(a.scores[t], r.attributions.empty() ? a.scores[t] : r.attributions.front().scores[t]));
+                }
+                if (r.attributions.empty())
+                    pooledAttention = pooled;
+                map.spearmanOverall = spearman(pooled, pooledAttention);
+                r.attributions.push_back(std::move(map));
+            }
+        }
     } catch (const std::exception& e) {
         r.nbest.clear();
         r.cross = {};
         r.outputSteps.clear();
         r.topFive.clear();
+        r.attributions.clear();
         r.error = QStringLiteral("Translation failed: %1").arg(QString::fromUtf8(e.what()));
     }
     r.milliseconds = double(clock.nsecsElapsed()) / 1e6;
