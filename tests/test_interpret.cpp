@@ -75,6 +75,9 @@ private slots:
     void integratedGradients();
     void attentionAndRollout();
     void spearmanByHand();
+    void neuronViewIsTheForwardsSoftmax();
+    void firstLayerTermsSumToTheScores_data();
+    void firstLayerTermsSumToTheScores();
 };
 
 void TestInterpret::headSpecs()
@@ -311,6 +314,91 @@ void TestInterpret::spearmanByHand()
     QVERIFY(std::abs(spearman({10, 20, 30}, {3, 2, 1}) + 1) < 1e-12);
     QVERIFY(std::isnan(spearman({1, 1}, {1, 2})));
     QVERIFY(std::isnan(spearman({1}, {1})));
+}
+
+// The neuron view reads q and k from the block's cached projections: its softmax of q·k/sqrt(dk)
+// must be the probabilities the forward pass computed (wrong offsets would not be), in every kind
+// of block, in a padded batch.
+void TestInterpret::neuronViewIsTheForwardsSoftmax()
+{
+    auto m = model<double>(13);
+    const Batch b = makeBatch({{4, 5, 6, 7}, {8, 9}}, {{9, 10}, {11, 12, 13}});
+    m->forwardLoss(b, Pass::eval());
+    for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf, AttentionKind::Cross})
+        for (int l = 0; l < 2; ++l)
+            for (int row = 0; row < 2; ++row)
+                for (int h = 0; h < 2; ++h) {
+                    const int Sq = m->attention(k, l).Sq;
+                    for (int q = 0; q < Sq; ++q) {
+                        const NeuronView v = neuronView(*m, k, l, row, h, q);
+                        QCOMPARE(int(v.query.size()), 8);
+                        double z = 0, mx = -INFINITY;
+                        for (double s : v.scores)
+                            mx = std::max(mx, s);
+                        for (double s : v.scores)
+                            z += std::exp(s - mx);
+                        for (std::size_t j = 0; j < v.scores.size(); ++j) {
+                            double dot = 0;
+                            for (double x : v.products[j])
+                                dot += x;
+                            if (v.scores[j] > -1e8)
+                                QVERIFY(std::abs(dot / std::sqrt(8.0) - v.scores[j]) < 1e-12);
+                            QVERIFY2(std::abs(std::exp(v.scores[j] - mx) / z - v.probs[j]) < 1e-12,
+                                     qPrintable(QStringLiteral("kind %1 layer %2 row %3 head %4 query %5 key %6")
+                                                    .arg(int(k)).arg(l).arg(row).arg(h).arg(q).arg(j)));
+                        }
+                    }
+                }
+}
+
+void TestInterpret::firstLayerTermsSumToTheScores_data()
+{
+    QTest::addColumn<NormPlacement>("norm");
+    QTest::newRow("pre-norm") << NormPlacement::Pre;
+    QTest::newRow("post-norm") << NormPlacement::Post;
+}
+
+// token·token + token·position + position·token + position·position + bias terms equal the
+// scores the first encoder layer computed (read back through the neuron view), with trained-
+// looking norms (γ, β away from 1, 0).
+void TestInterpret::firstLayerTermsSumToTheScores()
+{
+    QFETCH(NormPlacement, norm);
+    ModelConfig c = config();
+    c.norm = norm;
+    Transformer<double> m(c);
+    Rng rng(17);
+    m.initXavier(rng);
+    for (const ParamInfo& p : m.params().table())
+        if (p.shape.size() == 1)
+            for (std::size_t i = 0; i < p.size; ++i)
+                m.params().values()[p.offset + i] += 0.3 * (rng.uniform() - 0.5);
+    const std::vector<int> src{4, 5, 6, 7, 5};
+    const std::vector<ScoreTerms> terms = firstLayerScoreTerms(m, src);
+    QCOMPARE(int(terms.size()), 2);
+    m.encode(src.data(), 1, 5, Pass::eval());
+    for (int h = 0; h < 2; ++h) {
+        const ScoreTerms& t = terms[std::size_t(h)];
+        for (int i = 0; i < 5; ++i) {
+            const NeuronView v = neuronView(m, AttentionKind::EncoderSelf, 0, 0, h, i);
+            for (int j = 0; j < 5; ++j) {
+                const double sum = t.tokenToken(i, j) + t.tokenPosition(i, j) + t.positionToken(i, j)
+                                   + t.positionPosition(i, j) + t.bias(i, j);
+                QVERIFY2(std::abs(sum - v.scores[std::size_t(j)]) < 1e-9,
+                         qPrintable(QStringLiteral("head %1 (%2, %3): %4 vs %5").arg(h).arg(i).arg(j).arg(sum).arg(v.scores[std::size_t(j)])));
+            }
+        }
+        QVERIFY(t.positionalShare > 0 && t.positionalShare < 1);
+        // Position·position depends on positions only: the same for any tokens.
+        QVERIFY(t.tokenToken.cwiseAbs().sum() > 0);
+    }
+    // Post-norm: no bias part but the projections' biases; position·position does not depend on
+    // the tokens at all (same for another sentence of the same length).
+    if (norm == NormPlacement::Post) {
+        const std::vector<ScoreTerms> other = firstLayerScoreTerms(m, {8, 9, 10, 11, 12});
+        QVERIFY((other[0].positionPosition - terms[0].positionPosition).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY((other[0].tokenToken - terms[0].tokenToken).cwiseAbs().maxCoeff() > 1e-6);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestInterpret)

@@ -1,5 +1,6 @@
 #include "eval/interpret.h"
 
+#include "model/positional_encoding.h"
 #include "train/batch.h"
 #include "train/batcher.h"
 
@@ -394,6 +395,98 @@ Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
     return a;
 }
 
+template <typename T>
+NeuronView neuronView(const Transformer<T>& model, AttentionKind kind, int layer, int row, int head,
+                      int query)
+{
+    const MultiHeadAttention<T>& a = model.attention(kind, layer);
+    const int d = a.d, dk = a.dk;
+    NeuronView v;
+    if (row < 0 || row >= a.B || head < 0 || head >= a.heads || query < 0 || query >= a.Sq)
+        return v;
+    const bool self = kind != AttentionKind::Cross;
+    // Self: [Q | K | V] rows of 3d; cross: Q rows of d and [K | V] rows of 2d.
+    const T* q = self ? a.qkvBuf.data() + (Eigen::Index(row) * a.Sq + query) * 3 * d + head * dk
+                      : a.qBuf.data() + (Eigen::Index(row) * a.Sq + query) * d + head * dk;
+    const double scale = 1.0 / std::sqrt(double(dk));
+    v.query.assign(q, q + dk);
+    for (int j = 0; j < a.Sk; ++j) {
+        const T* k = self ? a.qkvBuf.data() + (Eigen::Index(row) * a.Sk + j) * 3 * d + d + head * dk
+                          : a.kvBuf.data() + (Eigen::Index(row) * a.Sk + j) * 2 * d + head * dk;
+        std::vector<double> key(k, k + dk), prod(static_cast<std::size_t>(dk), 0.0);
+        double dot = 0;
+        for (int c = 0; c < dk; ++c) {
+            prod[std::size_t(c)] = v.query[std::size_t(c)] * key[std::size_t(c)];
+            dot += prod[std::size_t(c)];
+        }
+        v.keys.push_back(std::move(key));
+        v.products.push_back(std::move(prod));
+        v.scores.push_back(a.masked(row, query, j) ? -1e9 : dot * scale);
+        v.probs.push_back(double(a.probs((Eigen::Index(row) * a.heads + head) * a.Sq + query, j)));
+    }
+    return v;
+}
+
+template <typename T>
+std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<T>& model, const std::vector<int>& src)
+{
+    const ModelConfig& c = model.config();
+    const int d = c.d_model, H = c.heads, dk = d / H, S = int(src.size());
+    const ParamStore<T>& ps = model.params();
+    auto matrix = [&](const std::string& name, int rows, int cols) {
+        return ConstMatMap<T>(ps.values() + ps.find(name)->offset, rows, cols).template cast<double>().eval();
+    };
+    auto vector = [&](const std::string& name) {
+        const ParamInfo* p = ps.find(name);
+        return ConstMatMap<T>(ps.values() + p->offset, 1, Eigen::Index(p->size)).template cast<double>().eval();
+    };
+    const Mat<double> E = matrix("src_embed.weight", c.src_vocab, d);
+    const Mat<double> PE = positionalEncoding<double>(std::max(S, 1), d);
+    Mat<double> e(S, d), p(S, d), b = Mat<double>::Zero(S, d);
+    for (int i = 0; i < S; ++i) {
+        e.row(i) = E.row(src[std::size_t(i)]) * std::sqrt(double(d));
+        p.row(i) = PE.row(i);
+    }
+    if (c.norm == NormPlacement::Pre) {
+        // LayerNorm(x) = γ ⊙ (x − mean x) / σ + β, σ = sqrt(var x + eps): split over e and p.
+        const Mat<double> g = vector("encoder.layers.0.norm1.weight"), beta = vector("encoder.layers.0.norm1.bias");
+        for (int i = 0; i < S; ++i) {
+            const Eigen::RowVectorXd x = e.row(i) + p.row(i);
+            const double var = (x.array() - x.mean()).square().mean();
+            const double rstd = 1.0 / std::sqrt(var + double(LayerNorm<T>::kEps));
+            e.row(i) = ((e.row(i).array() - e.row(i).mean()) * rstd * g.row(0).array()).matrix();
+            p.row(i) = ((p.row(i).array() - p.row(i).mean()) * rstd * g.row(0).array()).matrix();
+            b.row(i) = beta.row(0);
+        }
+    }
+    const Mat<double> Wq = matrix("encoder.layers.0.self_attn.q.weight", d, d);
+    const Mat<double> Wk = matrix("encoder.layers.0.self_attn.k.weight", d, d);
+    const Mat<double> bq = vector("encoder.layers.0.self_attn.q.bias"), bk = vector("encoder.layers.0.self_attn.k.bias");
+    // Rows: tokens; a W^T: the projections of each part; the biases go with β's part.
+    const Mat<double> qe = e * Wq.transpose(), qp = p * Wq.transpose();
+    const Mat<double> ke = e * Wk.transpose(), kp = p * Wk.transpose();
+    const Mat<double> qb = (b * Wq.transpose()).rowwise() + bq.row(0);
+    const Mat<double> kb = (b * Wk.transpose()).rowwise() + bk.row(0);
+    const double scale = 1.0 / std::sqrt(double(dk));
+    std::vector<ScoreTerms> out;
+    for (int h = 0; h < H; ++h) {
+        auto part = [&](const Mat<double>& m) { return m.middleCols(Eigen::Index(h) * dk, dk); };
+        ScoreTerms t;
+        t.tokenToken = part(qe) * part(ke).transpose() * scale;
+        t.tokenPosition = part(qe) * part(kp).transpose() * scale;
+        t.positionToken = part(qp) * part(ke).transpose() * scale;
+        t.positionPosition = part(qp) * part(kp).transpose() * scale;
+        const Mat<double> q = part(qe) + part(qp) + part(qb), k = part(ke) + part(kp) + part(kb);
+        t.bias = q * k.transpose() * scale - t.tokenToken - t.tokenPosition - t.positionToken - t.positionPosition;
+        const double pos = t.tokenPosition.cwiseAbs().sum() + t.positionToken.cwiseAbs().sum()
+                           + t.positionPosition.cwiseAbs().sum();
+        const double all = pos + t.tokenToken.cwiseAbs().sum();
+        t.positionalShare = all > 0 ? pos / all : 0;
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
 namespace {
 std::vector<double> ranks(const std::vector<double>& v)
 {
@@ -430,6 +523,10 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b)
     return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : NAN;
 }
 
+template NeuronView neuronView(const Transformer<float>&, AttentionKind, int, int, int, int);
+template NeuronView neuronView(const Transformer<double>&, AttentionKind, int, int, int, int);
+template std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<float>&, const std::vector<int>&);
+template std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<double>&, const std::vector<int>&);
 template void maskHeads(Transformer<float>&, const std::vector<HeadId>&);
 template void maskHeads(Transformer<double>&, const std::vector<HeadId>&);
 template Attribution attribute(Transformer<float>&, const std::vector<int>&, const std::vector<int>&,

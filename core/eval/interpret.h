@@ -100,6 +100,36 @@ template <typename T>
 Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
                       const std::vector<int>& out, AttributionMethod method, int steps = 32);
 
+// BertViz's neuron view of one head at one query position of the model's last forward pass
+// (from the block's cached projections): the query vector, each key vector, their element-wise
+// products, the scaled scores q·k/sqrt(d_k) (a masked key: the -1e9 the softmax saw) and the
+// softmax. batchRow: the sequence of the batch.
+struct NeuronView {
+    std::vector<double> query;                   // [d_k]
+    std::vector<std::vector<double>> keys;       // [keys][d_k]
+    std::vector<std::vector<double>> products;   // [keys][d_k]  q ⊙ k
+    std::vector<double> scores, probs;           // [keys]
+};
+template <typename T>
+NeuronView neuronView(const Transformer<T>& model, AttentionKind kind, int layer, int batchRow,
+                      int head, int query);
+
+// The first encoder layer's scores split by what they come from. The layer's input is
+// x_i = e_i + p_i (e_i = sqrt(d)·E[src_i], p_i the positional encoding); its attention sees x
+// itself (post-norm) or LayerNorm(x) (pre-norm), and LayerNorm's per-token centring and scale
+// apply to both parts alike: γ⊙(e − mean e)/σ and γ⊙(p − mean p)/σ, with σ that of x, β apart.
+// With q = W_q a + b_q and k likewise, score(i, j) = q_i·k_j / sqrt(d_k) is exactly the sum of
+// token·token (e's query, e's key), token·position, position·token, position·position and the
+// bias terms (every product with W β + b). positionalShare: of the four terms' absolute values
+// summed over the sentence's query-key pairs, the share of the three with a position in them.
+struct ScoreTerms {
+    Mat<double> tokenToken, tokenPosition, positionToken, positionPosition, bias;  // [S, S]
+    double positionalShare = 0;
+};
+// One per head, for the source ids (without specials).
+template <typename T>
+std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<T>& model, const std::vector<int>& src);
+
 // Spearman's rank correlation of two equally long lists (ties get their mean rank); NaN for
 // fewer than two items or a constant list.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
