@@ -7,6 +7,7 @@
 #include "samples_view.h"
 #include "head_service.h"
 #include "heads_view.h"
+#include "neuron_view.h"
 #include "pe_view.h"
 #include "plot_tools.h"
 #include "settings_panel.h"
@@ -41,6 +42,7 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QThread>
@@ -205,6 +207,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
           [w](const QString& path, const ImportOptions& o) { w->importWeights(path, o); });
     relay(this, &MainWindow::exportRequested, toWorker_, [w](const QString& path) { w->exportWeights(path); });
     relay(this, &MainWindow::summaryRequested, toWorker_, [w] { w->requestSummary(); });
+    relay(this, &MainWindow::neuronRequested, toWorker_,
+          [w](AttentionKind k, int l, int h, int q) { w->requestNeuron(k, l, h, q); });
+    relay(worker_, &TrainingWorker::neuronReady, toWindow_,
+          [this](const NeuronRecordPtr& r) { neuron_->setRecord(r); });
+    connect(neuron_, &ui::NeuronPanel::neuronRequested, this, &MainWindow::neuronRequested);
     relay(this, &MainWindow::mutedHeadsRequested, toWorker_,
           [w](const std::vector<HeadId>& heads) { w->setMutedHeads(heads); });
     relay(this, &MainWindow::resumeCorpusRequested, toWorker_,
@@ -878,7 +885,15 @@ void MainWindow::buildProbeBar(QWidget* page)
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    layout->addWidget(attention_, 1);
+    // Below the heads, the neuron view of one head and query (collapsible: drag the handle).
+    neuron_ = new ui::NeuronPanel(page);
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->addWidget(attention_);
+    split->addWidget(neuron_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(1, true);
+    layout->addWidget(split, 1);
     connect(probe_, &QComboBox::activated, this, [this](int i) {
         if (i < 0 || i >= int(task_.examples.size()))
             return;
@@ -955,6 +970,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     if (s->replacesHistory)
         resetHeads();  // another model: its own heads
     heads_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
+    neuron_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
     step_ = s->step;
     setWindowModified(hasUnsavedSteps());
     loss_->applySnapshot(*s);

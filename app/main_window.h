@@ -30,6 +30,7 @@ class TranslateView;
 class MasksView;
 class SamplesView;
 class HeadsView;
+class NeuronPanel;
 }  // namespace ui
 class HeadService;
 
@@ -60,6 +61,7 @@ public:
     ui::MasksView* masksView() const { return masks_; }
     ui::SamplesView* samplesView() const { return samples_; }
     ui::HeadsView* headsView() const { return heads_; }
+    ui::NeuronPanel* neuronPanel() const { return neuron_; }
     HeadService* headService() const { return headService_; }
     // Heads muted in the Heads view: masked in Translate, the samples and validation.
     const std::vector<HeadId>& mutedHeads() const { return muted_; }
@@ -143,6 +145,7 @@ signals:
     // Answers to openCorpus(), and to the search for the corpus of an opened corpus run.
     void corpusOpened(QStringList report);
     void mutedHeadsRequested(std::vector<as::HeadId> heads);
+    void neuronRequested(as::AttentionKind kind, int layer, int head, int query);
     void corpusFailed(QString message);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
@@ -193,6 +196,7 @@ private:
     ui::MasksView* masks_ = nullptr;
     ui::SamplesView* samples_ = nullptr;
     ui::HeadsView* heads_ = nullptr;
+    ui::NeuronPanel* neuron_ = nullptr;
     HeadService* headService_ = nullptr;
     std::vector<HeadId> muted_;
     QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;

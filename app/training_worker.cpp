@@ -352,6 +352,33 @@ void TrainingWorker::setMutedHeads(const std::vector<HeadId>& heads)
     muted_ = heads;
 }
 
+void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int query)
+{
+    if (!session_ || probe_.src.isEmpty())
+        return;
+    Transformer<float>& m = session_->model();
+    const SessionData& data = session_->data();
+    const ModelConfig& c = m.config();
+    m.evaluate(encodePairs(data.description(), {probe_}));  // the probe, dropout off
+    auto r = std::make_shared<NeuronRecord>();
+    r->step = session_->stepCount();
+    r->kind = kind;
+    r->layer = std::clamp(layer, 0, m.layers(kind) - 1);
+    r->head = std::clamp(head, 0, c.heads - 1);
+    QStringList src = probe_.src;
+    for (QString& t : src)
+        if (!data.srcVocab().contains(t))
+            t = QStringLiteral("<unk>");
+    const QStringList tgt = QStringList{QStringLiteral("<s>")} + probe_.tgt;
+    r->queryTokens = kind == AttentionKind::EncoderSelf ? src : tgt;
+    r->keyTokens = kind == AttentionKind::DecoderSelf ? tgt : src;
+    r->query = std::clamp(query, 0, int(r->queryTokens.size()) - 1);
+    r->view = neuronView(m, kind, r->layer, 0, r->head, r->query);
+    if (kind == AttentionKind::EncoderSelf && r->layer == 0)
+        r->terms = firstLayerScoreTerms(m, data.srcVocab().encode(probe_.src));
+    emit neuronReady(r);
+}
+
 void TrainingWorker::requestModelCopy()
 {
     if (!session_)

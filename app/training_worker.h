@@ -3,6 +3,7 @@
 // receives immutable snapshots (at most ~10 a second) and model copies for translation.
 #include "io/checkpoint.h"
 #include "mailbox.h"
+#include "neuron_view.h"
 #include "io/interop.h"
 #include "eval/interpret.h"
 #include "train/corpus_run.h"
@@ -85,6 +86,9 @@ public slots:
     void requestModelCopy();
     // Heads muted in the Heads view: validations (loss, BLEU, samples) run with them masked.
     void setMutedHeads(const std::vector<as::HeadId>& heads);
+    // The neuron view of the probe for one head and query, with the current weights;
+    // neuronReady answers.
+    void requestNeuron(as::AttentionKind kind, int layer, int head, int query);
     // Saves the whole session (weights, Adam, generators, history) between two steps;
     // checkpointSaved or checkpointFailed answers.
     void saveCheckpoint(const QString& path, bool autosave);
@@ -118,6 +122,7 @@ signals:
                        bool untitled);
     void weightsExported(QString path);
     void summaryReady(as::SummaryPtr summary);
+    void neuronReady(as::NeuronRecordPtr record);
 
 private:
     void scheduleNext();

@@ -7,6 +7,7 @@
 //    validation NLL and BLEU with the mute against without, equal to the masked model's;
 //  - the pruning curve's first point is the unmasked model, its last has every head masked.
 #include "heads_view.h"
+#include "neuron_view.h"
 #include "head_service.h"
 #include "main_window.h"
 #include "translate_view.h"
@@ -34,6 +35,7 @@ private slots:
     void initTestCase();
     void viewDrawsRecordsAndAsks();
     void windowScoresMutesAndPrunes();
+    void neuronViewOfTheProbe();
 
 private:
     QTemporaryDir dir_;
@@ -229,6 +231,57 @@ void TestUiHeads::windowScoresMutesAndPrunes()
     // Switching to rollout needs no new translation.
     w.translateView()->setExplanation(2);
     QCOMPARE(w.translateView()->gridCell(0, 0), tr->attributions[1].scores[0][0]);
+    w.close();
+}
+
+// The neuron view in the Attention tab: asked for a head and query, the worker answers for the
+// probe with the current weights; the record's softmax is its scores', the products sum to the
+// scores, and in the first encoder layer the five terms (drawn as bars) sum to them too.
+void TestUiHeads::neuronViewOfTheProbe()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.applySettings(SessionSettings::defaultsFor(u"toy"_s));
+    QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
+    emit w.stepRequested(30);
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 30 && !w.isRunning(); }, 60000));
+    ui::NeuronPanel* panel = w.neuronPanel();
+    for (const auto& [kind, layer] : {std::pair{AttentionKind::EncoderSelf, 0}, std::pair{AttentionKind::Cross, 1}}) {
+        const NeuronRecordPtr before = panel->record();
+        panel->choose(kind, layer, 1, 2);
+        QVERIFY(QTest::qWaitFor([&] { return panel->record() && panel->record() != before; }, 20000));
+        const NeuronRecordPtr r = panel->record();
+        QCOMPARE(r->kind, kind);
+        QCOMPARE(r->head, 1);
+        QCOMPARE(r->query, 2);
+        QCOMPARE(r->step, 30L);
+        const NeuronView& v = r->view;
+        QCOMPARE(int(v.keys.size()), int(r->keyTokens.size()));
+        double z = 0;
+        for (double x : v.scores)
+            z += std::exp(x);
+        const double scale = 1.0 / std::sqrt(double(v.query.size()));
+        for (std::size_t j = 0; j < v.scores.size(); ++j) {
+            QVERIFY(std::abs(std::exp(v.scores[j]) / z - v.probs[j]) < 1e-5);
+            double dot = 0;
+            for (double x : v.products[j])
+                dot += x;
+            QVERIFY(std::abs(dot * scale - v.scores[j]) < 1e-5);
+            QCOMPARE(panel->product(int(j), 0), v.products[j][0]);
+        }
+        QCOMPARE(r->terms.empty(), kind != AttentionKind::EncoderSelf);
+        if (!r->terms.empty()) {
+            const ScoreTerms& t = r->terms[1];
+            for (int j = 0; j < int(v.scores.size()); ++j) {
+                const double sum = t.tokenToken(2, j) + t.tokenPosition(2, j) + t.positionToken(2, j)
+                                   + t.positionPosition(2, j) + t.bias(2, j);
+                QVERIFY2(std::abs(sum - v.scores[std::size_t(j)]) < 1e-4, qPrintable(QString::number(sum - v.scores[std::size_t(j)])));
+                QCOMPARE(panel->termBar(3, j), t.positionPosition(2, j));
+            }
+            QVERIFY2(panel->shares().contains(u"head 1"_s), qPrintable(panel->shares()));
+        }
+    }
     w.close();
 }
 

@@ -1,0 +1,225 @@
+#include "neuron_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace as::ui {
+
+NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
+{
+    qRegisterMetaType<as::NeuronRecordPtr>();
+    kind_ = new QComboBox(this);
+    kind_->addItem(tr("encoder self"), int(AttentionKind::EncoderSelf));
+    kind_->addItem(tr("decoder self"), int(AttentionKind::DecoderSelf));
+    kind_->addItem(tr("decoder cross"), int(AttentionKind::Cross));
+    layer_ = new QSpinBox(this);
+    layer_->setPrefix(tr("layer "));
+    head_ = new QSpinBox(this);
+    head_->setPrefix(tr("head "));
+    query_ = new QComboBox(this);
+    query_->setToolTip(tr("The query token whose attention is taken apart"));
+    query_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    shares_ = new QLabel(this);
+    shares_->setWordWrap(true);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("<b>Neuron view</b>"), this));
+    bar->addWidget(kind_);
+    bar->addWidget(layer_);
+    bar->addWidget(head_);
+    bar->addWidget(new QLabel(tr("query"), this));
+    bar->addWidget(query_);
+    bar->addWidget(shares_, 1);
+
+    const QFont base = font();
+    vectors_ = new QCustomPlot(this);
+    vectors_->setMinimumHeight(160);
+    productHeat_ = makeHeatmap(vectors_, true, divergingGradient());
+    addTitle(vectors_, tr("q ⊙ k: each key's element-wise product with the query (row sums = q·k)"), base);
+    vectors_->xAxis->setLabel(tr("dimension of the head"));
+    enableHoverReadout(vectors_, [this](QCustomPlot*, QPoint p) {
+        int r = 0, c = 0;
+        if (!record_ || !heatmapCellAt(productHeat_, p, &r, &c))
+            return QString();
+        const NeuronView& v = record_->view;
+        return tr("key %1, dimension %2: q %3 × k %4 = %5")
+            .arg(record_->keyTokens.value(r)).arg(c)
+            .arg(v.query[std::size_t(c)], 0, 'f', 3)
+            .arg(v.keys[std::size_t(r)][std::size_t(c)], 0, 'f', 3)
+            .arg(v.products[std::size_t(r)][std::size_t(c)], 0, 'f', 3);
+    });
+    scores_ = new QCustomPlot(this);
+    scores_->setMinimumHeight(160);
+    addTitle(scores_, tr("Scores q·k/√d_k (bars) and softmax (line, right axis)"), base);
+    scoreBars_ = new QCPBars(scores_->xAxis, scores_->yAxis);
+    scoreBars_->setName(tr("score"));
+    scoreBars_->setBrush(QColor(31, 119, 180, 150));
+    scores_->yAxis2->setVisible(true);
+    scores_->yAxis2->setRange(0, 1);
+    probGraph_ = scores_->addGraph(scores_->xAxis, scores_->yAxis2);
+    probGraph_->setName(tr("softmax"));
+    probGraph_->setPen(QPen(QColor(214, 39, 40), 2));
+    probGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+    const QColor termColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                  QColor(148, 103, 189), QColor(127, 127, 127)};
+    const QString termNames[] = {tr("token·token"), tr("token·position"), tr("position·token"),
+                                 tr("position·position"), tr("bias")};
+    auto* group = new QCPBarsGroup(scores_);
+    for (int i = 0; i < 5; ++i) {
+        auto* b = new QCPBars(scores_->xAxis, scores_->yAxis);
+        b->setName(termNames[i]);
+        b->setBrush(termColours[i]);
+        b->setPen(Qt::NoPen);
+        b->setBarsGroup(group);
+        b->setWidth(0.15);
+        termBars_.push_back(b);
+    }
+    scores_->legend->setVisible(true);
+    scores_->legend->setFont(base);
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(panel(vectors_, [this] { return heatmapCsv(productHeat_, QStringLiteral("key")); }, this), 1);
+    plots->addWidget(scores_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addLayout(plots, 1);
+
+    for (QSpinBox* s : {layer_, head_})
+        connect(s, &QSpinBox::valueChanged, this, [this] { ask(); });
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
+        const QSignalBlocker b(layer_);
+        layer_->setMaximum(std::max(0, layers_[kind_->currentIndex() == 0 ? 0 : 1] - 1));
+        ask();
+    });
+    connect(query_, &QComboBox::currentIndexChanged, this, [this] { ask(); });
+}
+
+void NeuronPanel::setShape(int encoderLayers, int decoderLayers, int heads)
+{
+    const QSignalBlocker b1(layer_), b2(head_);
+    layers_[0] = encoderLayers;
+    layers_[1] = decoderLayers;
+    layer_->setMaximum(std::max(0, layers_[kind_->currentIndex() == 0 ? 0 : 1] - 1));
+    head_->setMaximum(std::max(0, heads - 1));
+}
+
+void NeuronPanel::choose(AttentionKind kind, int layer, int head, int query)
+{
+    updating_ = true;
+    kind_->setCurrentIndex(kind_->findData(int(kind)));
+    layer_->setValue(layer);
+    head_->setValue(head);
+    updating_ = false;
+    emit neuronRequested(kind, layer, head, query);
+}
+
+void NeuronPanel::ask()
+{
+    if (updating_)
+        return;
+    emit neuronRequested(AttentionKind(kind_->currentData().toInt()), layer_->value(),
+                         head_->value(), std::max(0, query_->currentIndex()));
+}
+
+void NeuronPanel::setRecord(NeuronRecordPtr record)
+{
+    record_ = std::move(record);
+    if (record_) {
+        const QSignalBlocker b(query_);
+        if (query_->count() != record_->queryTokens.size()
+            || (query_->count() > 0 && query_->itemText(0) != record_->queryTokens.value(0))) {
+            query_->clear();
+            query_->addItems(record_->queryTokens);
+        }
+        query_->setCurrentIndex(record_->query);
+    }
+    redraw();
+}
+
+double NeuronPanel::product(int key, int dim) const
+{
+    return heatmapCell(productHeat_, key, dim);
+}
+
+double NeuronPanel::termBar(int term, int key) const
+{
+    const auto it = termBars_[std::size_t(term)]->data()->findBegin(key, false);
+    return it != termBars_[std::size_t(term)]->data()->constEnd() && it->key == key ? it->value : NAN;
+}
+
+QString NeuronPanel::shares() const
+{
+    return shares_->text();
+}
+
+void NeuronPanel::redraw()
+{
+    for (QCPBars* b : termBars_)
+        b->data()->clear();
+    scoreBars_->data()->clear();
+    probGraph_->data()->clear();
+    shares_->clear();
+    if (!record_ || record_->view.query.empty()) {
+        setHeatmapData(productHeat_, 0, 0, [](int, int) { return 0.0; });
+        replotIfVisible(vectors_);
+        replotIfVisible(scores_);
+        return;
+    }
+    const NeuronView& v = record_->view;
+    const int keys = int(v.keys.size()), dk = int(v.query.size());
+    double hi = 1e-9;
+    for (const auto& row : v.products)
+        for (double x : row)
+            hi = std::max(hi, std::abs(x));
+    QStringList dims;
+    for (int c = 0; c < dk; ++c)
+        dims << QString::number(c);
+    setHeatmapData(
+        productHeat_, keys, dk, [&](int r, int c) { return v.products[std::size_t(r)][std::size_t(c)]; },
+        record_->keyTokens.mid(0, keys), dims, -hi, hi);
+    const bool split = !record_->terms.empty();
+    double lo = 0, top = 0;
+    for (int j = 0; j < keys; ++j) {
+        const double s = v.scores[std::size_t(j)] < -1e8 ? 0.0 : v.scores[std::size_t(j)];  // masked: not drawn
+        probGraph_->addData(j, v.probs[std::size_t(j)]);
+        if (!split) {
+            scoreBars_->addData(j, s);
+            lo = std::min(lo, s);
+            top = std::max(top, s);
+            continue;
+        }
+        const ScoreTerms& t = record_->terms[std::size_t(record_->head)];
+        const int q = record_->query;
+        const double parts[] = {t.tokenToken(q, j), t.tokenPosition(q, j), t.positionToken(q, j),
+                                t.positionPosition(q, j), t.bias(q, j)};
+        for (int k = 0; k < 5; ++k) {
+            termBars_[std::size_t(k)]->addData(j, parts[k]);
+            lo = std::min(lo, parts[k]);
+            top = std::max(top, parts[k]);
+        }
+        scoreBars_->addData(j, s);
+        lo = std::min(lo, s);
+        top = std::max(top, s);
+    }
+    scoreBars_->setWidth(split ? 0.9 : 0.6);
+    scoreBars_->setBrush(split ? QColor(0, 0, 0, 25) : QColor(31, 119, 180, 150));
+    for (QCPBars* b : termBars_)
+        b->setVisible(split);
+    setTokenTicks(scores_->xAxis, record_->keyTokens.mid(0, keys));
+    scores_->xAxis->setRange(-0.6, keys - 0.4);
+    scores_->yAxis->setRange(lo - 0.05 * (top - lo + 1e-9), top + 0.05 * (top - lo + 1e-9));
+    if (split) {
+        QStringList s;
+        for (std::size_t h = 0; h < record_->terms.size(); ++h)
+            s << tr("head %1 %2 %").arg(h).arg(100.0 * record_->terms[h].positionalShare, 0, 'f', 0);
+        shares_->setText(tr("Positional share of the scores (first encoder layer): %1").arg(s.join(QStringLiteral(" · "))));
+    }
+    replotIfVisible(vectors_);
+    replotIfVisible(scores_);
+}
+
+}  // namespace as::ui
