@@ -3,6 +3,7 @@
 #include "attention_view.h"
 #include "head_service.h"
 #include "heads_view.h"
+#include "neuron_view.h"
 #include "main_window.h"
 #include "plot_tools.h"
 #include "translate_view.h"
@@ -414,8 +415,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;
-    // The window's picture shows the attention of the probe sentence.
-    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()));
+    // The window's picture shows the attention of the probe sentence, and its neuron view.
+    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()->parentWidget()));
+    w.neuronPanel()->refresh();
+    waitFor([&] { return w.neuronPanel()->record() && w.neuronPanel()->record()->step == w.currentStep(); }, 10000);
     QString error;
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
         || !w.saveViewPngs(dir, &error)) {

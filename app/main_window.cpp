@@ -893,6 +893,12 @@ void MainWindow::buildProbeBar(QWidget* page)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, true);
+    split->setSizes({640, 220});
+    neuronClock_.start();
+    connect(tabs_, &QTabWidget::currentChanged, this, [this, page] {
+        if (tabs_->currentWidget() == page && (!neuron_->record() || neuron_->record()->step != step_))
+            neuron_->refresh();
+    });
     layout->addWidget(split, 1);
     connect(probe_, &QComboBox::activated, this, [this](int i) {
         if (i < 0 || i >= int(task_.examples.size()))
@@ -971,6 +977,13 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
         resetHeads();  // another model: its own heads
     heads_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
     neuron_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
+    // The neuron view follows the weights while the Attention tab is shown (once a second at
+    // most), and is filled as soon as there is a probe.
+    if (s->attention && neuron_->isVisible()
+        && (!neuron_->record() || (neuron_->record()->step != s->step && neuronClock_.elapsed() > 1000))) {
+        neuronClock_.start();
+        neuron_->refresh();
+    }
     step_ = s->step;
     setWindowModified(hasUnsavedSteps());
     loss_->applySnapshot(*s);

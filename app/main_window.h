@@ -5,6 +5,7 @@
 #include "mailbox.h"
 #include "training_worker.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 class QAction;
@@ -197,6 +198,7 @@ private:
     ui::SamplesView* samples_ = nullptr;
     ui::HeadsView* heads_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
+    QElapsedTimer neuronClock_;
     HeadService* headService_ = nullptr;
     std::vector<HeadId> muted_;
     QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;

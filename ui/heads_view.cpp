@@ -120,6 +120,8 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     pruning_->graph(1)->setPen(QPen(QColor(214, 39, 40), 2, Qt::DashLine));
     pruning_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     pruning_->legend->setVisible(true);
+    // Left, half way up: the curves start at the top left (BLEU) and end at the right.
+    pruning_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignVCenter);
     enableHoverReadout(pruning_, [this](QCustomPlot* plot, QPoint p) {
         if (!pruningRecord_ || pruningRecord_->curve.points.empty())
             return QString();

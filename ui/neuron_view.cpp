@@ -37,8 +37,9 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
 
     const QFont base = font();
     vectors_ = new QCustomPlot(this);
-    vectors_->setMinimumHeight(160);
+    vectors_->setMinimumHeight(110);
     productHeat_ = makeHeatmap(vectors_, true, divergingGradient());
+    setHeatmapPlaceholder(productHeat_, tr("Choose a kind, layer, head and query token\nof the probe sentence"));
     addTitle(vectors_, tr("q ⊙ k: each key's element-wise product with the query (row sums = q·k)"), base);
     vectors_->xAxis->setLabel(tr("dimension of the head"));
     enableHoverReadout(vectors_, [this](QCustomPlot*, QPoint p) {
@@ -53,7 +54,7 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
             .arg(v.products[std::size_t(r)][std::size_t(c)], 0, 'f', 3);
     });
     scores_ = new QCustomPlot(this);
-    scores_->setMinimumHeight(160);
+    scores_->setMinimumHeight(110);
     addTitle(scores_, tr("Scores q·k/√d_k (bars) and softmax (line, right axis)"), base);
     scoreBars_ = new QCPBars(scores_->xAxis, scores_->yAxis);
     scoreBars_->setName(tr("score"));
@@ -79,7 +80,15 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
         termBars_.push_back(b);
     }
     scores_->legend->setVisible(true);
-    scores_->legend->setFont(base);
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.85);
+    scores_->legend->setFont(small);
+    scores_->legend->setRowSpacing(-3);
+    // Beside the plot, not over the bars: seven entries fill a small plot.
+    scores_->axisRect()->insetLayout()->take(scores_->legend);
+    scores_->plotLayout()->addElement(1, 1, scores_->legend);  // row 0 is the title
+    scores_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    scores_->legend->setMargins(QMargins(4, 2, 4, 2));
     auto* plots = new QHBoxLayout;
     plots->addWidget(panel(vectors_, [this] { return heatmapCsv(productHeat_, QStringLiteral("key")); }, this), 1);
     plots->addWidget(scores_, 1);
@@ -96,6 +105,7 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
         ask();
     });
     connect(query_, &QComboBox::currentIndexChanged, this, [this] { ask(); });
+    redraw();  // empty: the placeholder
 }
 
 void NeuronPanel::setShape(int encoderLayers, int decoderLayers, int heads)
@@ -115,6 +125,11 @@ void NeuronPanel::choose(AttentionKind kind, int layer, int head, int query)
     head_->setValue(head);
     updating_ = false;
     emit neuronRequested(kind, layer, head, query);
+}
+
+void NeuronPanel::refresh()
+{
+    ask();
 }
 
 void NeuronPanel::ask()
@@ -164,6 +179,8 @@ void NeuronPanel::redraw()
     probGraph_->data()->clear();
     shares_->clear();
     if (!record_ || record_->view.query.empty()) {
+        for (QCPBars* b : termBars_)
+            b->removeFromLegend();
         setHeatmapData(productHeat_, 0, 0, [](int, int) { return 0.0; });
         replotIfVisible(vectors_);
         replotIfVisible(scores_);
@@ -207,8 +224,13 @@ void NeuronPanel::redraw()
     }
     scoreBars_->setWidth(split ? 0.9 : 0.6);
     scoreBars_->setBrush(split ? QColor(0, 0, 0, 25) : QColor(31, 119, 180, 150));
-    for (QCPBars* b : termBars_)
+    for (QCPBars* b : termBars_) {
         b->setVisible(split);
+        if (split)
+            b->addToLegend();
+        else
+            b->removeFromLegend();
+    }
     setTokenTicks(scores_->xAxis, record_->keyTokens.mid(0, keys));
     scores_->xAxis->setRange(-0.6, keys - 0.4);
     scores_->yAxis->setRange(lo - 0.05 * (top - lo + 1e-9), top + 0.05 * (top - lo + 1e-9));

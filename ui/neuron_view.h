@@ -41,6 +41,7 @@ public:
     NeuronRecordPtr record() const { return record_; }
     // Asks for the neuron view of this head and query (as the controls do).
     void choose(AttentionKind kind, int layer, int head, int query);
+    void refresh();  // asks again for the head and query chosen (new weights, a new probe)
     QString shares() const;  // the positional shares line
     double product(int key, int dim) const;  // the q ⊙ k cell drawn
     double termBar(int term, int key) const;  // 0 token·token … 4 bias, as drawn
