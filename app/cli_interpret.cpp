@@ -156,7 +156,8 @@ int runAttribute(const QStringList& args)
         "For each line of standard input, how much each output token rests on each source token: "
         "a line 'source' explains the model's greedy translation, 'source<TAB>target' that target "
         "(teacher-forced). One JSON object per line: source_tokens, output_tokens, method, scores "
-        "(output × source) and, for ig, completeness (Σ_i IG_i − (f(e) − f(0·e)) per output).");
+        "(output × source) and, for ig, completeness (Σ_i IG_i − (f(e) − f(0·e)) per output) with f "
+        "and f_baseline.");
     p.addHelpOption();
     p.addOption({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
     p.addOption({"method", "ig (integrated gradients), gradxinput, attention (last decoder layer's "
@@ -221,6 +222,13 @@ int runAttribute(const QStringList& args)
             for (double v : a.completeness)
                 c.append(v);
             o.insert("completeness", c);
+            QJsonArray f, f0;
+            for (std::size_t t = 0; t < a.f.size(); ++t) {
+                f.append(a.f[t]);
+                f0.append(a.fBaseline[t]);
+            }
+            o.insert("f", f);  // log p(y_t) at e, and at 0·e
+            o.insert("f_baseline", f0);
             o.insert("steps", steps);
         }
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";

@@ -8,6 +8,8 @@
 #include "plot_tools.h"
 #include "translate_view.h"
 
+#include "decode/translation_record.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -233,10 +235,18 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     return 0;
 }
 
+// The Attention tab shown, with the neuron view of the probe filled in (the worker answers).
+void showNeuronView(as::MainWindow& w)
+{
+    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()->parentWidget()));
+    w.neuronPanel()->refresh();
+    waitFor([&] { return w.neuronPanel()->record() && w.neuronPanel()->record()->step == w.currentStep(); }, 10000);
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
-                      const QString& sentence)
+                      const QString& sentence, int explain)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(1400, 900);
@@ -254,11 +264,16 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         bool done = false;
         QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
                          [&] { done = true; });
+        w.translateView()->setExplanation(explain);
         w.translateView()->translate(sentence);
-        waitFor([&] { return done; }, 20000);
+        waitFor([&] {
+            const as::TranslationRecordPtr r = w.translateView()->lastRecord();
+            return done && r && (explain == 0 || r->options.attribution) && !w.translateView()->isBusy();
+        }, 60000);
         w.setProbeText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
+        showNeuronView(w);
     }
     QString error;
     if (!w.saveViewPngs(dir, &error)) {
@@ -416,9 +431,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;
     // The window's picture shows the attention of the probe sentence, and its neuron view.
-    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()->parentWidget()));
-    w.neuronPanel()->refresh();
-    waitFor([&] { return w.neuronPanel()->record() && w.neuronPanel()->record()->step == w.currentStep(); }, 10000);
+    showNeuronView(w);
     QString error;
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
         || !w.saveViewPngs(dir, &error)) {
@@ -454,6 +467,8 @@ int main(int argc, char** argv)
                                "untrained further.", "DIR"});
     p.addOption({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
                  "text"});
+    p.addOption({"explain", "With --sentence: what Translate explains the output by: cross "
+                            "(default), attention, rollout, gradxinput or ig.", "method", "cross"});
     p.addOption({"task", QStringLiteral("Built-in task for --screenshot: %1.")
                              .arg(as::trainingTaskNames().join(", ")),
                  "name", "toy"});
@@ -505,7 +520,12 @@ int main(int argc, char** argv)
         return 2;
     }
     if (p.isSet("screenshot") && !files.isEmpty()) {
-        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"));
+        const int explain = int(QStringList{"cross", "attention", "rollout", "gradxinput", "ig"}.indexOf(p.value("explain")));
+        if (explain < 0) {
+            std::fprintf(stderr, "attention-studio: --explain must be cross, attention, rollout, gradxinput or ig\n");
+            return 2;
+        }
+        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"), explain);
         w.close();
         return rc;
     }
