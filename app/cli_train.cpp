@@ -13,7 +13,9 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 #include <atomic>
@@ -159,6 +161,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                               "limit).", "S,T", "0,0"});
     p.addOption({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
                            "UTF-8) instead of skipping and counting it (--data)."});
+    p.addOption({"log", "Write one JSON line per step (step, loss, lr, tokens, grad_norm and per "
+                        "tensor grad_norm, weight_norm, update_ratio, effective_step) and one per "
+                        "validation (valid_loss, valid_accuracy) to this file, for any plotting "
+                        "tool.", "FILE.jsonl"});
     p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
     p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {
@@ -307,6 +313,23 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         return true;
     };
 
+    // --log: a JSON line per step and per validation, each written whole and flushed.
+    QFile log;
+    if (p.isSet("log")) {
+        log.setFileName(p.value("log"));
+        if (!log.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+            err << "train: cannot write " << p.value("log") << ": " << log.errorString() << "\n";
+            return 1;
+        }
+        s.trainer().setRecordHealth(true);
+    }
+    auto logLine = [&](const QJsonObject& o) {
+        if (!log.isOpen())
+            return;
+        log.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+        log.flush();
+    };
+
     gInterrupted.store(false);
     std::signal(SIGINT, onInterrupt);
     const bool tty = isatty(STDOUT_FILENO);
@@ -328,6 +351,24 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             break;
         }
         ++stepsHere;
+        if (st.stats.health) {
+            QJsonObject tensors;
+            const std::vector<as::ParamInfo>& table = s.model().params().table();
+            for (std::size_t i = 0; i < table.size(); ++i) {
+                const as::TensorHealth& h = (*st.stats.health)[i];
+                tensors.insert(QString::fromStdString(table[i].name),
+                               QJsonObject{{"grad_norm", h.gradNorm},
+                                           {"weight_norm", h.weightNorm},
+                                           {"update_ratio", h.updateRatio},
+                                           {"effective_step", h.effectiveStep}});
+            }
+            logLine(QJsonObject{{"step", double(st.stats.step)},
+                                {"loss", st.stats.loss.loss()},
+                                {"lr", st.stats.lr},
+                                {"tokens", double(st.stats.loss.ntokens)},
+                                {"grad_norm", st.stats.gradNorm},
+                                {"tensors", tensors}});
+        }
         lossSum += st.stats.loss.loss();
         ++lossN;
         tokens += st.stats.loss.ntokens;
@@ -335,6 +376,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             const as::EvalPoint v = s.validate().point;
             lastValid = v.loss;
             lastAcc = v.accuracy;
+            QJsonObject o{{"step", double(v.step)}, {"valid_loss", v.loss}, {"valid_accuracy", v.accuracy}};
+            if (std::isfinite(v.bleu))
+                o.insert("valid_bleu", v.bleu);
+            logLine(o);
         }
         if (sinceCheckpoint.elapsed() >= qint64(checkpointMinutes * 60000))
             saveCheckpoint();

@@ -178,8 +178,33 @@ StepStats Trainer::step(const Batch& batch)
         ps.gradVector() *= float(opt_.clipNorm / (st.gradNorm + 1e-6));
         st.clipped = true;
     }
+    if (recordHealth_)
+        before_ = ps.valueVector();
     adam_.step(ps.values(), ps.grads(), st.lr);
     step_ = st.step;
+    if (recordHealth_) {
+        auto health = std::make_shared<std::vector<TensorHealth>>(table.size());
+        const AdamOptions& ao = adam_.options();
+        const double bc2 = 1.0 - std::pow(ao.beta2, double(adam_.steps()));
+        const Eigen::VectorXf& v = adam_.secondMoment();
+        parallelFor(long(table.size()), 1, [&](long from, long to) {
+            for (long i = from; i < to; ++i) {
+                const ParamInfo& p = table[std::size_t(i)];
+                const Eigen::Index off = Eigen::Index(p.offset), n = Eigen::Index(p.size);
+                // In float, vectorised (a monitor, not a result: about 1e-6 relative).
+                const Eigen::Map<const Eigen::VectorXf> w(ps.values() + off, n);
+                const auto w0 = before_.segment(off, n);
+                TensorHealth& h = (*health)[std::size_t(i)];
+                h.gradNorm = std::sqrt(gradSquares_[std::size_t(i)]);
+                h.weightNorm = double(w.norm());
+                const double n0 = double(w0.norm());
+                h.updateRatio = n0 > 0 ? double((w - w0).norm()) / n0 : 0;
+                h.effectiveStep = double((float(st.lr) / ((v.segment(off, n).array() * float(1.0 / bc2)).sqrt()
+                                                          + float(ao.eps))).sum()) / double(n);
+            }
+        });
+        st.health = std::move(health);
+    }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return st;
 }

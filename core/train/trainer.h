@@ -21,6 +21,14 @@ struct TrainOptions {
     double clipNorm = 0.0;
 };
 
+// One parameter tensor's training health at a step (Trainer::setRecordHealth).
+struct TensorHealth {
+    double gradNorm = 0;       // L2 norm of its gradient, before clipping
+    double weightNorm = 0;     // L2 norm of its weights after the update
+    double updateRatio = 0;    // ‖w_t − w_{t−1}‖ / ‖w_{t−1}‖: the step Adam actually applied
+    double effectiveStep = 0;  // mean over its elements of lr / (sqrt(v̂) + ε), Adam's step size
+};
+
 struct StepStats {
     long step = 0;      // steps taken so far, this one included (if skipped: the step tried)
     double lr = 0.0;    // rate applied in this step (if skipped: the rate it would have had)
@@ -32,6 +40,8 @@ struct StepStats {
     bool applied = true;
     QString fault;
     double seconds = 0.0;
+    // Per tensor, in params().table() order, when health is recorded and the step applied.
+    std::shared_ptr<const std::vector<TensorHealth>> health;
 };
 
 class Trainer {
@@ -48,6 +58,9 @@ public:
     const Transformer<float>& model() const { return *model_; }
     const TrainOptions& options() const { return opt_; }
     void setClipNorm(double clipNorm) { opt_.clipNorm = clipNorm; }
+    // Every applied step also measures each tensor's health (StepStats::health): a copy of
+    // the weights before the update and one more pass over them.
+    void setRecordHealth(bool on) { recordHealth_ = on; }
     long stepCount() const { return step_; }
     double rateAt(long step) const;
 
@@ -71,6 +84,8 @@ private:
     Adam<float> adam_;
     Rng dropoutRng_;
     long step_ = 0;
+    bool recordHealth_ = false;
+    Eigen::VectorXf before_;  // the weights before the update (health)
     std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates
     void sumGradSquares();
 };
