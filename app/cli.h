@@ -8,6 +8,8 @@
 
 class QCommandLineParser;
 namespace as {
+struct CorpusBuildReport;
+struct CorpusSource;
 template <typename T>
 class Transformer;
 struct Checkpoint;
@@ -33,6 +35,16 @@ int runVocab(const QStringList& args);  // cli_vocab.cpp
 // first bad line.
 std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
                                                  bool toEnglish = true, bool strict = false);
+// The options that say which corpus and how to read it (train --data, vocab): --data, --valid,
+// --anki-direction, --min-freq, --max-vocab, --strict, --src-tok, --tgt-tok.
+void addCorpusSourceOptions(QCommandLineParser& parser);
+// Those options (given, or their defaults) into *source; false after printing why
+// ("command: …").
+bool corpusSourceFrom(const QCommandLineParser& parser, as::CorpusSource* source,
+                      const QString& command, QTextStream& err);
+// The readers' summaries when they left something out, then each line or pair left out by
+// file:line (the first 20).
+void printCorpusProblems(const as::CorpusBuildReport& report, QTextStream& err);
 // The --config spec of a configuration, every key written out.
 QString configSpec(const as::ModelConfig& config);
 // "small", "small,dropout=0.2" or "d_model=256,heads=8,…" applied over *config.

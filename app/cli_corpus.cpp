@@ -10,6 +10,7 @@
 #include "text/bundled_corpus.h"
 #include "text/corpus.h"
 #include "text/dataset.h"
+#include "train/corpus_run.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -38,6 +39,49 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
     if (report.skipped() > report.first_issues.size())
         err << "  … and " << report.skipped() - report.first_issues.size() << " more\n";
     return pairs;
+}
+
+void addCorpusSourceOptions(QCommandLineParser& p)
+{
+    p.addOption({"data", "Training corpus (source<TAB>target per line, or manythings' Anki "
+                         "format).", "TRAIN.tsv"});
+    p.addOption({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
+                          "whatever the seed).", "VALID.tsv"});
+    p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
+                                   "attribution): to-english or from-english.", "dir", "to-english"});
+    p.addOption({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
+                             "(default 1,2).", "S,T", "1,2"});
+    p.addOption({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
+                              "limit).", "S,T", "0,0"});
+    p.addOption({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
+                           "UTF-8) instead of skipping and counting it."});
+    p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
+    p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
+}
+
+bool corpusSourceFrom(const QCommandLineParser& p, as::CorpusSource* source,
+                      const QString& command, QTextStream& err)
+{
+    QString error;
+    for (const QString name : {"data", "valid", "anki-direction", "src-tok", "tgt-tok", "min-freq",
+                               "max-vocab", "strict"}) {
+        if (!p.isSet(name) && p.value(name).isEmpty())
+            continue;  // neither given nor with a default
+        if (!as::parseSourceOption(name, p.value(name), source, &error)) {
+            err << command << ": " << error << "\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+void printCorpusProblems(const as::CorpusBuildReport& report, QTextStream& err)
+{
+    for (const as::CorpusReport* read : {&report.trainRead, &report.validRead})
+        if (read->skipped() > 0 || read->had_bom || read->had_crlf)
+            err << read->summary() << "\n";
+    for (const QString& line : report.problems())
+        err << "  " << line << "\n";
 }
 
 QString configSpec(const as::ModelConfig& config)

@@ -53,35 +53,23 @@ CorpusBuild buildCorpus(const QCommandLineParser& p, const as::TaskRecipe& recip
     CorpusBuild r;
     as::CorpusRun run;
     run.recipe = recipe;
-    QString error;
-    // The options given, and those with a default value (anki-direction, min-freq, max-vocab).
-    for (const QString name : {"data", "valid", "anki-direction", "src-tok", "tgt-tok", "min-freq",
-                               "max-vocab", "strict"}) {
-        if (!p.isSet(name) && p.value(name).isEmpty())
-            continue;
-        if (!as::parseSourceOption(name, p.value(name), &run.source, &error)) {
-            err << "train: " << error << "\n";
-            r.exit = 2;
-            return r;
-        }
+    if (!corpusSourceFrom(p, &run.source, QStringLiteral("train"), err)) {
+        r.exit = 2;
+        return r;
     }
     QElapsedTimer clock;
     clock.start();
     as::CorpusBuild built = as::buildCorpus(run);
     const double readSeconds = double(clock.elapsed()) / 1000.0;
     const as::CorpusBuildReport& report = built.report;
-    // file:line of each line left out, so that the user can look at (and fix) exactly those.
-    for (const as::CorpusReport* read : {&report.trainRead, &report.validRead})
-        if (read->skipped() > 0 || read->had_bom || read->had_crlf)
-            err << read->summary() << "\n";
     if (report.srcVocab > 0)  // the files were read and encoded
         out << "train: " << report.trainStats.summary() << "\n"
             << "valid: " << report.validStats.summary() << "\n"
             << "vocabularies: source " << report.srcVocab << " (" << as::tokenizerName(report.srcTok)
             << "), target " << report.tgtVocab << " (" << as::tokenizerName(report.tgtTok) << "); "
             << "read and encoded in " << QString::number(readSeconds, 'f', 2) << " s\n";
-    for (const QString& line : report.problems())
-        err << "  " << line << "\n";
+    // file:line of each line left out, so that the user can look at (and fix) exactly those.
+    printCorpusProblems(report, err);
     if (!built.data) {
         err << "train: " << built.error << "\n";
         r.exit = 1;
@@ -133,9 +121,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     p.addOption({"threads", "Threads for the maths (0 = all cores; default 1 for the generated "
                             "tasks, whose small models gain nothing from more, else 0).", "N"});
     p.addOption({"log-every", "Also print progress every N steps.", "N"});
-    p.addOption({"data", "Training corpus.", "TRAIN.tsv"});
-    p.addOption({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
-                          "whatever the seed).", "V.tsv"});
+    addCorpusSourceOptions(p);
     p.addOption({"out", "Where to save the model (.safetensors).", "MODEL"});
     p.addOption({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
                                "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
@@ -153,20 +139,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                             "the last at the end (checkpoint averaging; 1 = off; corpus default "
                             "5).", "K"});
     p.addOption({"valid-every", "Steps between validations (default: the task's; --data 500).", "N"});
-    p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
-                                   "attribution): to-english or from-english.", "dir", "to-english"});
-    p.addOption({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
-                             "(default 1,2).", "S,T", "1,2"});
-    p.addOption({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
-                              "limit).", "S,T", "0,0"});
-    p.addOption({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
-                           "UTF-8) instead of skipping and counting it (--data)."});
     p.addOption({"log", "Write one JSON line per step (step, loss, lr, tokens, grad_norm and per "
                         "tensor grad_norm, weight_norm, update_ratio, effective_step) and one per "
                         "validation (valid_loss, valid_accuracy) to this file, for any plotting "
                         "tool.", "FILE.jsonl"});
-    p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
-    p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {
         err << p.errorText() << "\n\n" << p.helpText();
         return 2;

@@ -4,10 +4,8 @@
 // so that the other side needs no tokeniser of its own and its model file fits this program.
 //
 // The corpus goes through as::buildCorpus, exactly as `train --data` (and the window's Open
-// corpus…) takes it: the same options, held-out pairs, vocabularies and tokenisers. The
-// training pairs, which a session keeps inside its batcher, are encoded again with those
-// vocabularies and checked against the digest buildCorpus recorded, so that a file written
-// here holds the very pairs `train --data` trains on, or nothing is written.
+// corpus…) takes it: the same options, held-out pairs, vocabularies and tokenisers, and the
+// very training pairs a session trains on (SessionData::trainingPairs).
 #include "cli.h"
 
 #include "io/atomic_file.h"
@@ -54,48 +52,6 @@ QByteArray pairsFile(const std::vector<as::EncodedPair>& pairs)
     return bytes;
 }
 
-// The corpus options of run.args() (the files, the readers' and the vocabularies' options),
-// without the training recipe's.
-QJsonArray corpusArgs(const as::CorpusRun& run)
-{
-    static const QStringList corpus = {"--data", "--valid", "--anki-direction", "--src-tok",
-                                       "--tgt-tok", "--min-freq", "--max-vocab", "--strict"};
-    const QJsonArray all = run.args();
-    QJsonArray out;
-    bool keep = false;
-    for (const QJsonValue& v : all) {
-        const QString a = v.toString();
-        if (a.startsWith(u"--"))
-            keep = corpus.contains(a);
-        if (keep)
-            out.append(v);
-    }
-    return out;
-}
-
-// The training pairs of `run` as buildCorpus encodes them: the file read as it reads it, the
-// same pairs held out, encoded with `data`'s vocabularies. std::nullopt and *error otherwise.
-std::optional<std::vector<as::EncodedPair>> trainingPairs(const as::CorpusRun& run,
-                                                          const as::SessionData& data,
-                                                          QString* error)
-{
-    const as::CorpusSource& s = run.source;
-    as::CorpusOptions o;
-    o.format = as::guessFormat(s.train);
-    o.anki_english_is_target = s.ankiToEnglish;
-    o.strict = s.strict;
-    as::CorpusReport report;
-    std::optional<QList<as::SentencePair>> pairs = as::readCorpus(s.train, o, report, error);
-    if (!pairs)
-        return std::nullopt;
-    if (s.heldOut())
-        pairs = as::heldOutSplit(*pairs, as::kHeldOutFraction, 0.0, as::kHeldOutSeed).train;
-    const as::ParallelData codec = as::ParallelData::fromVocabularies(
-        data.srcVocab(), data.tgtVocab(), data.srcTokenizer(), data.tgtTokenizer(),
-        s.dataset.max_len);
-    return codec.encode(*pairs).pairs;
-}
-
 }  // namespace
 
 int runVocab(const QStringList& args)
@@ -110,19 +66,8 @@ int runVocab(const QStringList& args)
         "\"line\": n}, ids without <s> and </s>), and corpus.json (the tokenisers, max_len, "
         "the sizes, the pairs' SHA-1 and the options). The corpus options are train's.");
     p.addHelpOption();
-    p.addOption({"data", "Training corpus.", "TRAIN.tsv"});
-    p.addOption({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
-                          "as train holds out).", "VALID.tsv"});
+    addCorpusSourceOptions(p);
     p.addOption({"out", "The folder to write (made if missing; its files are replaced).", "DIR"});
-    p.addOption({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
-                                   "attribution): to-english or from-english.", "dir", "to-english"});
-    p.addOption({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
-                             "(default 1,2).", "S,T", "1,2"});
-    p.addOption({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
-                              "limit).", "S,T", "0,0"});
-    p.addOption({"strict", "Refuse a corpus with any bad line."});
-    p.addOption({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
-    p.addOption({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
     if (!p.parse(args)) {
         err << "vocab: " << p.errorText() << "\n";
         return 2;
@@ -137,41 +82,20 @@ int runVocab(const QStringList& args)
     }
     as::CorpusRun run;
     QString error;
-    // As train: the options given, and those with a default value.
-    for (const QString name : {"data", "valid", "anki-direction", "src-tok", "tgt-tok", "min-freq",
-                               "max-vocab", "strict"}) {
-        if (!p.isSet(name) && p.value(name).isEmpty())
-            continue;
-        if (!as::parseSourceOption(name, p.value(name), &run.source, &error)) {
-            err << "vocab: " << error << "\n";
-            return 2;
-        }
-    }
+    if (!corpusSourceFrom(p, &run.source, QStringLiteral("vocab"), err))
+        return 2;
     const as::CorpusBuild built = as::buildCorpus(run);
     const as::CorpusBuildReport& report = built.report;
-    for (const as::CorpusReport* read : {&report.trainRead, &report.validRead})
-        if (read->skipped() > 0 || read->had_bom || read->had_crlf)
-            err << read->summary() << "\n";
-    for (const QString& line : report.problems())
-        err << "  " << line << "\n";
+    printCorpusProblems(report, err);
     if (!built.data) {
         err << "vocab: " << built.error << "\n";
         return 1;
     }
     const as::SessionData& data = *built.data;
-    const std::optional<std::vector<as::EncodedPair>> train = trainingPairs(run, data, &error);
-    if (!train) {
-        err << "vocab: " << error << "\n";
-        return 1;
-    }
+    // The very pairs a session on this corpus trains on (record()'s pairs_sha1 digests them).
+    const std::vector<as::EncodedPair>* train = data.trainingPairs();
     const QJsonObject record = data.record();
-    const QString digest = as::pairsDigest(*train);
-    if (digest != record.value("pairs_sha1").toString()) {
-        err << "vocab: internal error: the training pairs encoded here differ from those "
-               "train --data trains on (SHA-1 "
-            << digest << ", expected " << record.value("pairs_sha1").toString() << ")\n";
-        return 1;
-    }
+    const QString digest = record.value("pairs_sha1").toString();
 
     const QDir dir(p.value("out"));
     if (!QDir().mkpath(dir.path())) {
@@ -192,7 +116,7 @@ int runVocab(const QStringList& args)
         {"run", data.name() + u' ' + record.value("train").toString()},
         // How the pairs were made, as train's options; then train --data's recipe for a
         // corpus, which a trainer elsewhere may take as its defaults.
-        {"args", corpusArgs(run)},
+        {"args", run.sourceArgs()},
         {"recipe", QJsonObject{{"config", run.recipe.model.toJson()},
                                {"warmup", double(run.recipe.train.warmup)},
                                {"factor", run.recipe.train.factor},

@@ -51,29 +51,35 @@ QStringList CorpusRun::fileOptions()
     return {"data", "valid"};
 }
 
-QJsonArray CorpusRun::args() const
+QJsonArray CorpusRun::sourceArgs() const
 {
     const CorpusSource& s = source;
     const DatasetOptions& d = s.dataset;
     QJsonArray a{"--data", absolute(s.train)};
     if (!s.heldOut())
         a << "--valid" << absolute(s.valid);
-    a << "--config" << recipe.model.spec() << "--seed" << QString::number(recipe.train.seed)
-      << "--warmup" << QString::number(recipe.train.warmup) << "--factor"
-      << number(recipe.train.factor) << "--batch-tokens" << QString::number(recipe.batchTokens)
-      << "--anki-direction" << (s.ankiToEnglish ? "to-english" : "from-english") << "--min-freq"
+    a << "--anki-direction" << (s.ankiToEnglish ? "to-english" : "from-english") << "--min-freq"
       << QStringLiteral("%1,%2").arg(d.src_min_freq).arg(d.tgt_min_freq) << "--max-vocab"
       << QStringLiteral("%1,%2").arg(d.src_max_vocab).arg(d.tgt_max_vocab);
     if (d.src_tok)
         a << "--src-tok" << tokenizerName(*d.src_tok);
     if (d.tgt_tok)
         a << "--tgt-tok" << tokenizerName(*d.tgt_tok);
-    a << "--clip-norm" << number(recipe.train.clipNorm);
+    if (s.strict)
+        a << "--strict";
+    return a;
+}
+
+QJsonArray CorpusRun::args() const
+{
+    QJsonArray a = sourceArgs();
+    a << "--config" << recipe.model.spec() << "--seed" << QString::number(recipe.train.seed)
+      << "--warmup" << QString::number(recipe.train.warmup) << "--factor"
+      << number(recipe.train.factor) << "--batch-tokens" << QString::number(recipe.batchTokens)
+      << "--clip-norm" << number(recipe.train.clipNorm);
     if (recipe.evalEvery > 0)  // 0 (never) is the command line's default for none
         a << "--valid-every" << QString::number(recipe.evalEvery);
     a << "--average" << QString::number(recipe.averagePoints);
-    if (s.strict)
-        a << "--strict";
     return a;
 }
 

@@ -47,6 +47,9 @@ struct CorpusRun {
     // The command line's options for this run, every one written out (files absolute), as a
     // checkpoint records them: "--data", "/abs/train.tsv", "--config", "d_model=256,…", …
     QJsonArray args() const;
+    // The part of args() that says which pairs the run reads (files, readers' and
+    // vocabularies' options), without the training recipe's.
+    QJsonArray sourceArgs() const;
     // The run such a list describes (options absent keep corpusRecipe()'s values); nullopt and
     // *error for an option it does not know or a value out of range.
     static std::optional<CorpusRun> fromArgs(const QJsonArray& args, QString* error);

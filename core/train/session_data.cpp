@@ -95,6 +95,7 @@ public:
         }
         return {};
     }
+    const std::vector<EncodedPair>* trainingPairs() const override { return &data_->train().pairs; }
     std::unique_ptr<SessionData> restart(const DataOptions& o, QJsonObject record) const override
     {
         auto copy = std::make_unique<CorpusData>(data_, validation_, validationText_,

@@ -46,6 +46,9 @@ public:
     {
         return nullptr;
     }
+    // A corpus's encoded training pairs in file order (those record()'s pairs_sha1 digests);
+    // nullptr for generated data.
+    virtual const std::vector<EncodedPair>* trainingPairs() const { return nullptr; }
 
     // The session's vocabularies, tokenisers and example pairs (as tokens), as the window
     // needs them: a Task without a batch generator.
