@@ -2,6 +2,7 @@
 // Central-difference gradient checks in double precision (after ggml's test-backend-ops and
 // llm.c's test_gpt2.c): layers reduce their output with a random-weighted sum, and analytic
 // gradients of parameters and inputs are compared with (f(x+h) - f(x-h)) / 2h.
+#include "model/config.h"
 #include "model/params.h"
 #include "model/rng.h"
 
@@ -99,6 +100,24 @@ inline void fillUniform(D* v, std::size_t n, Rng& rng, double lo, double hi)
 {
     for (std::size_t i = 0; i < n; ++i)
         v[i] = lo + (hi - lo) * rng.uniform();
+}
+
+// The model the double-precision checks run on: vocabularies of 11 and 13, d_model 8, 2 heads,
+// d_ff 16, two encoder and two decoder layers.
+inline ModelConfig gradCheckConfig(NormPlacement norm, double dropout = 0.1, int maxLen = 20)
+{
+    ModelConfig c;
+    c.src_vocab = 11;
+    c.tgt_vocab = 13;
+    c.d_model = 8;
+    c.heads = 2;
+    c.d_ff = 16;
+    c.encoder_layers = c.decoder_layers = 2;
+    c.dropout = dropout;
+    c.label_smoothing = 0.1;
+    c.norm = norm;
+    c.max_len = maxLen;
+    return c;
 }
 
 inline QString describe(const CheckResult& r)

@@ -19,18 +19,16 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// Its standard output, or nothing (and the reason in the log) unless it exits with 0.
 QByteArray runCliOut(const QStringList& args, const QByteArray& input = {})
 {
-    QProcess p;
-    p.start(test::cliProgram(), args);
-    p.waitForStarted(10000);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(300000) || p.exitCode() != 0) {
-        qWarning("%s", p.readAllStandardError().constData());
+    const test::ProcessRun r = test::runProgram(test::cliProgram(), args,
+                                                QProcessEnvironment::systemEnvironment(), input);
+    if (r.exitCode != 0) {
+        qWarning("%s", qPrintable(test::describeRun(args.join(u' '), r)));
         return {};
     }
-    return p.readAllStandardOutput();
+    return r.out;
 }
 
 }  // namespace

@@ -44,36 +44,17 @@ constexpr int kTimeoutMs = 600'000;  // a loaded 2-core machine; the run takes ~
 constexpr int kSteps = 30;
 const QString kConfig = u"d_model=32,heads=4,d_ff=64,encoder_layers=1,decoder_layers=1"_s;
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Run = test::ProcessRun;
 
 Run run(const QString& program, const QStringList& args, const QProcessEnvironment& env,
         const QByteArray& input = {})
 {
-    Run r;
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    if (!p.waitForStarted(10000)) {
-        r.err = (program + u": "_s + p.errorString()).toUtf8();
-        return r;
-    }
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(kTimeoutMs))
-        p.kill(), p.waitForFinished(5000);
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return test::runProgram(program, args, env, input, kTimeoutMs);
 }
 
 QString describe(const QString& what, const Run& r)
 {
-    return u"%1: exit %2\n%3\n%4"_s.arg(what).arg(r.exitCode).arg(
-        QString::fromUtf8(r.out.right(3000)), QString::fromUtf8(r.err.right(5000)));
+    return test::describeRun(what, r);
 }
 
 QJsonObject readJson(const QString& path)

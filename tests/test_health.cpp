@@ -8,6 +8,7 @@
 #include "train/trainer.h"
 #include "text/tasks.h"
 #include "cli_process.h"
+#include "toy_model.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,14 +83,7 @@ void TestHealth::logMatchesTwoSavedModels()
 void TestHealth::effectiveStepByHand()
 {
     const Task task = makeToyTask();
-    ModelConfig c;
-    c.src_vocab = task.srcVocab.size();
-    c.tgt_vocab = task.tgtVocab.size();
-    c.d_model = 16;
-    c.heads = 2;
-    c.d_ff = 32;
-    c.encoder_layers = c.decoder_layers = 1;
-    c.max_len = 20;
+    const ModelConfig c = test::toyModelConfig(task);
     Trainer t(c, TrainOptions{1.0, 10, 5});
     t.setRecordHealth(true);
     std::vector<float> g;

@@ -24,18 +24,8 @@ const Kind kKinds[] = {Kind::EncoderSelf, Kind::DecoderSelf, Kind::Cross};
 
 std::unique_ptr<Transformer<D>> makeModel(NormPlacement norm)
 {
-    ModelConfig c;
-    c.src_vocab = 11;
-    c.tgt_vocab = 13;
-    c.d_model = 8;
-    c.heads = 2;
-    c.d_ff = 16;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.dropout = 0.1;  // off in these passes: logProbBackward runs with dropout off
-    c.label_smoothing = 0.1;
-    c.norm = norm;
-    c.max_len = 20;
-    auto m = std::make_unique<Transformer<D>>(c);
+    // Dropout 0.1: off in these passes, which logProbBackward runs with dropout off.
+    auto m = std::make_unique<Transformer<D>>(gradCheckConfig(norm));
     Rng init(7);
     m->initXavier(init);
     for (const ParamInfo& p : m->params().table())

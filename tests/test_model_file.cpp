@@ -1,6 +1,7 @@
 // Model files: bit-exact round trips (weights, configuration, vocabularies, tokenisers, and
 // the loss the loaded model computes), SPEC.md's header, refusal of every inconsistent file,
 // a corruption sweep that must never crash, and an atomic save.
+#include "gradcheck.h"
 #include "io/model_file.h"
 
 #include "model/rng.h"
@@ -33,18 +34,7 @@ namespace {
 
 ModelConfig smallConfig(NormPlacement norm)
 {
-    ModelConfig c;
-    c.src_vocab = 11;
-    c.tgt_vocab = 13;
-    c.d_model = 8;
-    c.heads = 2;
-    c.d_ff = 16;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.norm = norm;
-    c.max_len = 40;
-    c.dropout = 0.1;
-    c.label_smoothing = 0.1;
-    return c;
+    return test::gradCheckConfig(norm, 0.1, 40);
 }
 
 // Every value random, LayerNorms included, so that a swapped or zeroed tensor shows.

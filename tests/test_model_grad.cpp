@@ -31,16 +31,7 @@ void TestModelGrad::wholeModel()
 {
     QFETCH(NormPlacement, norm);
     QFETCH(double, dropout);
-    ModelConfig c;
-    c.src_vocab = 11;
-    c.tgt_vocab = 13;
-    c.d_model = 8;
-    c.heads = 2;
-    c.d_ff = 16;
-    c.encoder_layers = c.decoder_layers = 2;
-    c.dropout = dropout;
-    c.label_smoothing = 0.1;
-    c.norm = norm;
+    const ModelConfig c = gradCheckConfig(norm, dropout);
     Transformer<D> model(c);
     Rng init(3);
     model.initXavier(init);

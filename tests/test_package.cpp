@@ -15,6 +15,7 @@
 //     loads; the installed window trains with --screenshot (offscreen) and writes its views
 //     and summary.json. HOME and the XDG folders point into the temporary folder, so that the
 //     user's settings and autosaves are not touched.
+#include "cli_process.h"
 #include "io/model_file.h"
 
 #include <QDir>
@@ -34,37 +35,17 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-    bool finished = false;
-};
+using Run = as::test::ProcessRun;
 
 Run run(const QString& program, const QStringList& args, int timeoutMs,
         const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
-    Run r;
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    if (!p.waitForStarted(10000)) {
-        r.err = (program + u": "_s + p.errorString()).toUtf8();
-        return r;
-    }
-    r.finished = p.waitForFinished(timeoutMs);
-    if (!r.finished)
-        p.kill(), p.waitForFinished(5000);
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return as::test::runProgram(program, args, env, {}, timeoutMs);
 }
 
 QString describe(const QString& what, const Run& r)
 {
-    return u"%1: %2exit %3\n%4%5"_s.arg(what, r.finished ? QString() : u"timed out, "_s)
-        .arg(r.exitCode)
-        .arg(QString::fromUtf8(r.out.right(2000)), QString::fromUtf8(r.err.right(4000)));
+    return as::test::describeRun(what, r);
 }
 
 // "libc6 (>= 2.34), libqt6core6 (>= 6.4.0), a | b" -> {"libc6", "libqt6core6", "a", "b"}

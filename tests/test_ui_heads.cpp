@@ -16,6 +16,7 @@
 #include "io/model_file.h"
 #include "text/tasks.h"
 #include "cli_process.h"
+#include "window_runs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -108,9 +109,7 @@ void TestUiHeads::windowScoresMutesAndPrunes()
     emit w.stepRequested(80);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 80 && !w.isRunning(); }, 60000));
     const QString model = dir_.filePath(u"toy.safetensors"_s);
-    QSignalSpy exported(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(model);
-    QVERIFY(exported.wait(30000));
+    QVERIFY(test::exportFromWindow(w, model));
 
     // Score heads, as the button does.
     QSignalSpy scored(w.headService(), &HeadService::scored);

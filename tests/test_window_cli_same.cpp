@@ -7,6 +7,7 @@
 #include "io/model_file.h"
 #include "model/parallel.h"
 #include "cli_process.h"
+#include "window_runs.h"
 
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -24,10 +25,8 @@ private slots:
     void continuedAcrossEqualsStraight();
 
 private:
-    static bool sameWeights(const QString& a, const QString& b);
     // Shows the window and opens a checkpoint or model file in it; true once it shows `step`.
     static bool openAt(MainWindow& w, const QString& path, long step);
-    static bool exportTo(MainWindow& w, const QString& path);
     QString cli_;
     QTemporaryDir dir_;
 };
@@ -89,7 +88,7 @@ void TestWindowCliSame::sameWeights()
         QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
         emit w.stepRequested(kSteps);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 600000));
-        QVERIFY(exportTo(w, windowModel));
+        QVERIFY(test::exportFromWindow(w, windowModel));
         w.close();
     }
     setEngineThreads(1);
@@ -128,26 +127,6 @@ bool TestWindowCliSame::openAt(MainWindow& w, const QString& path, long step)
     return restored.wait(60000) && QTest::qWaitFor([&] { return w.currentStep() == step; }, 10000);
 }
 
-bool TestWindowCliSame::exportTo(MainWindow& w, const QString& path)
-{
-    QSignalSpy exported(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(path);
-    return exported.wait(60000);
-}
-
-bool TestWindowCliSame::sameWeights(const QString& a, const QString& b)
-{
-    QString error;
-    std::optional<ModelBundle> ma = loadModel(a, &error), mb = loadModel(b, &error);
-    if (!ma || !mb) {
-        qWarning("%s", qPrintable(error));
-        return false;
-    }
-    const Eigen::VectorXf &va = ma->model->params().valueVector(), &vb = mb->model->params().valueVector();
-    return va.size() == vb.size()
-           && std::memcmp(va.data(), vb.data(), std::size_t(va.size()) * sizeof(float)) == 0;
-}
-
 // Continue anywhere: a zh-en run of 30 steps saved by the command line, opened in the window and
 // stepped to 60; and one saved by the window (Save) and resumed by `train --resume` to 60: both
 // equal 60 steps in one command-line run, bit for bit (two threads; no averaging, whose points
@@ -178,17 +157,17 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
         QVERIFY(saved.wait(60000));
         emit w.stepRequested(30);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 60 && !w.isRunning(); }, 600000));
-        QVERIFY(exportTo(w, fromWindow));
+        QVERIFY(test::exportFromWindow(w, fromWindow));
         w.close();
     }
     setEngineThreads(1);
-    QVERIFY2(sameWeights(straight, fromWindow), "command line 30 + window 30 != 60 straight");
+    QVERIFY2(test::sameWeightFiles(straight, fromWindow), "command line 30 + window 30 != 60 straight");
 
     // The window's checkpoint, resumed by the command line.
     const QString fromCli = dir_.filePath(u"cli-resumed.safetensors"_s);
     QVERIFY(test::runCli({u"train"_s, u"--resume"_s, windowCkpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"2"_s,
                  u"--out"_s, fromCli}));
-    QVERIFY2(sameWeights(straight, fromCli), "window 30 + command line 30 != 60 straight");
+    QVERIFY2(test::sameWeightFiles(straight, fromCli), "window 30 + command line 30 != 60 straight");
 
     // The model file opened in the window shows the step it was trained to.
     {
@@ -203,7 +182,7 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
     QStringList otherArgs = common;
     otherArgs[3] = u"5"_s;
     QVERIFY(test::runCli(QStringList{u"train"_s, u"--steps"_s, u"60"_s, u"--out"_s, other} + otherArgs));
-    QVERIFY(!sameWeights(straight, other));
+    QVERIFY(!test::sameWeightFiles(straight, other));
 }
 
 QTEST_MAIN(TestWindowCliSame)

@@ -17,6 +17,7 @@
 #include "model/parallel.h"
 #include "text/bundled_corpus.h"
 #include "cli_process.h"
+#include "window_runs.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -43,30 +44,6 @@ QStringList cliRecipe(const QString& data)
             u"--seed"_s,      QString::number(kSeed), u"--warmup"_s, u"20"_s,
             u"--batch-tokens"_s, u"300"_s,  u"--valid-every"_s, u"15"_s, u"--average"_s,
             u"3"_s,           u"--threads"_s, u"1"_s};
-}
-
-bool sameWeights(const QString& a, const QString& b)
-{
-    QString error;
-    std::optional<ModelBundle> ma = loadModel(a, &error), mb = loadModel(b, &error);
-    if (!ma || !mb) {
-        qWarning("%s", qPrintable(error));
-        return false;
-    }
-    const Eigen::VectorXf &va = ma->model->params().valueVector(), &vb = mb->model->params().valueVector();
-    if (va.size() != vb.size())
-        return false;
-    const bool same = std::memcmp(va.data(), vb.data(), std::size_t(va.size()) * sizeof(float)) == 0;
-    if (!same)
-        qWarning("max |difference| %g", double((va - vb).cwiseAbs().maxCoeff()));
-    return same;
-}
-
-bool exportTo(MainWindow& w, const QString& path)
-{
-    QSignalSpy exported(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(path);
-    return exported.wait(60000);
 }
 
 // The window's settings for the same run (the panel's corpus recipe, changed as cliRecipe).
@@ -145,13 +122,9 @@ void TestWindowCorpus::openedCorpusTrainsAsTheCommandLine()
     const QString windowModel = dir_.filePath(u"open-window.safetensors"_s);
     MainWindow w;
     w.show();
-    QSignalSpy opened(&w, &MainWindow::corpusOpened);
-    CorpusSource source;
-    source.train = corpus_;
-    w.openCorpus(source);
-    QVERIFY(opened.wait(60000));
+    QStringList report;
+    QVERIFY(test::openCorpusIn(w, corpus_, &report));
     // The reader's report: counts, vocabularies, and each refused line by file:line.
-    const QStringList report = opened.first().first().toStringList();
     const QString text = report.join(u'\n');
     QVERIFY2(text.contains(u"603 lines read, 600 pairs kept"_s), qPrintable(text));
     QVERIFY2(text.contains(u"pairs.tsv:12: no TAB between source and target"_s), qPrintable(text));
@@ -168,14 +141,14 @@ void TestWindowCorpus::openedCorpusTrainsAsTheCommandLine()
     QCOMPARE(w.examplesShown(), 8);
     emit w.stepRequested(kSteps);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 600000));
-    QVERIFY(exportTo(w, windowModel));
+    QVERIFY(test::exportFromWindow(w, windowModel));
     w.close();
-    QVERIFY2(sameWeights(cliModel, windowModel), "window != command line on the same corpus");
+    QVERIFY2(test::sameWeightFiles(cliModel, windowModel), "window != command line on the same corpus");
     // The control: one step fewer differs.
     const QString shorter = dir_.filePath(u"open-cli-39.safetensors"_s);
     QVERIFY(test::runCli(cliRecipe(corpus_) + QStringList{u"--steps"_s, QString::number(kSteps - 1),
                                                            u"--out"_s, shorter}));
-    QVERIFY(!sameWeights(shorter, windowModel));
+    QVERIFY(!test::sameWeightFiles(shorter, windowModel));
 }
 
 void TestWindowCorpus::unusableCorpusLeavesTheSessionAlone()
@@ -241,9 +214,9 @@ void TestWindowCorpus::commandLineCheckpointContinuesInTheWindow()
     emit w.stepRequested(20);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 40 && !w.isRunning(); }, 600000));
     const QString fromWindow = dir_.filePath(u"ck-window.safetensors"_s);
-    QVERIFY(exportTo(w, fromWindow));
+    QVERIFY(test::exportFromWindow(w, fromWindow));
     w.close();
-    QVERIFY2(sameWeights(straight, fromWindow), "command line 20 + window 20 != command line 40");
+    QVERIFY2(test::sameWeightFiles(straight, fromWindow), "command line 20 + window 20 != command line 40");
 }
 
 void TestWindowCorpus::movedCorpusIsFoundOrRefused()
@@ -303,11 +276,7 @@ void TestWindowCorpus::windowCorpusSessionResumesOnTheCommandLine()
     {
         MainWindow w;
         w.show();
-        QSignalSpy opened(&w, &MainWindow::corpusOpened);
-        CorpusSource source;
-        source.train = corpus_;
-        w.openCorpus(source);
-        QVERIFY(opened.wait(60000));
+        QVERIFY(test::openCorpusIn(w, corpus_));
         useRecipe(w, w.settings(), 40);
         QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
         emit w.stepRequested(25);
@@ -325,7 +294,7 @@ void TestWindowCorpus::windowCorpusSessionResumesOnTheCommandLine()
     const QString resumed = dir_.filePath(u"w-resumed.safetensors"_s);
     QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"40"_s, u"--threads"_s,
                           u"1"_s, u"--out"_s, resumed}));
-    QVERIFY2(sameWeights(straight, resumed), "window 25 + command line 15 != command line 40");
+    QVERIFY2(test::sameWeightFiles(straight, resumed), "window 25 + command line 15 != command line 40");
 }
 
 // `attention-studio --screenshot DIR --data F`: trains on the corpus as File > Open corpus…
@@ -368,7 +337,7 @@ void TestWindowCorpus::screenshotModeTrainsOnACorpusFile()
     QVERIFY(test::runCli({u"train"_s, u"--data"_s, corpus_, u"--steps"_s, u"12"_s, u"--seed"_s,
                           QString::number(kSeed), u"--threads"_s, u"1"_s, u"--valid-every"_s,
                           u"6"_s, u"--out"_s, cli}));
-    QVERIFY2(sameWeights(cli, model), "--screenshot --data != train --data");
+    QVERIFY2(test::sameWeightFiles(cli, model), "--screenshot --data != train --data");
 }
 
 QTEST_MAIN(TestWindowCorpus)

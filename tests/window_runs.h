@@ -1,0 +1,56 @@
+#pragma once
+// What tests of runs through the window and the command line share: weight files compared bit
+// for bit, the window's Export weights, and File > Open corpus… waited for.
+#include "main_window.h"
+
+#include "io/model_file.h"
+
+#include <QSignalSpy>
+#include <QtDebug>
+
+#include <cstring>
+
+namespace as::test {
+
+// Both model files load and hold the same weights, bit for bit (else says by how much).
+inline bool sameWeightFiles(const QString& a, const QString& b)
+{
+    QString error;
+    std::optional<ModelBundle> ma = loadModel(a, &error), mb = loadModel(b, &error);
+    if (!ma || !mb) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    const Eigen::VectorXf &va = ma->model->params().valueVector(), &vb = mb->model->params().valueVector();
+    if (va.size() != vb.size())
+        return false;
+    const bool same = std::memcmp(va.data(), vb.data(), std::size_t(va.size()) * sizeof(float)) == 0;
+    if (!same)
+        qWarning("max |difference| %g", double((va - vb).cwiseAbs().maxCoeff()));
+    return same;
+}
+
+// Export weights…, waited for.
+inline bool exportFromWindow(MainWindow& w, const QString& path)
+{
+    QSignalSpy exported(&w, &MainWindow::weightsExported);
+    w.exportWeightsTo(path);
+    return exported.wait(60000);
+}
+
+// File > Open corpus… on `file` (the training file, 2 % held out), waited for; *report gets
+// the reader's report lines.
+inline bool openCorpusIn(MainWindow& w, const QString& file, QStringList* report = nullptr)
+{
+    QSignalSpy opened(&w, &MainWindow::corpusOpened);
+    CorpusSource source;
+    source.train = file;
+    w.openCorpus(source);
+    if (!opened.wait(60000))
+        return false;
+    if (report)
+        *report = opened.first().first().toStringList();
+    return true;
+}
+
+}  // namespace as::test
