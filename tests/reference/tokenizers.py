@@ -29,24 +29,9 @@ def _is_ascii_alpha(ch):
     return ch.isascii() and ch.isalpha()
 
 
-def tok_zh(text):
-    text = unicodedata.normalize("NFKC", text)
-    tokens, i = [], 0
-    while i < len(text):
-        j = i
-        while j < len(text) and _is_ascii_alnum(text[j]):
-            j += 1
-        if j > i:
-            tokens.append(text[i:j])
-            i = j
-        else:
-            if not text[i].isspace():
-                tokens.append(text[i])
-            i += 1
-    return tokens
-
-
-def tok_en(text):
+def _tokenize(text, contractions):
+    """NFKC, then runs of ASCII letters and digits as one token (with `contractions`, one
+    suffix ' + ASCII letters kept on it), every other non-space character a token of its own."""
     text = unicodedata.normalize("NFKC", text)
     tokens, i = [], 0
     while i < len(text):
@@ -55,7 +40,7 @@ def tok_en(text):
             j += 1
         if j > i:
             # one contraction suffix: ' followed by at least one ASCII letter
-            if j + 1 < len(text) and text[j] == "'" and _is_ascii_alpha(text[j + 1]):
+            if contractions and j + 1 < len(text) and text[j] == "'" and _is_ascii_alpha(text[j + 1]):
                 j += 1
                 while j < len(text) and _is_ascii_alpha(text[j]):
                     j += 1
@@ -66,6 +51,14 @@ def tok_en(text):
                 tokens.append(text[i])
             i += 1
     return tokens
+
+
+def tok_zh(text):
+    return _tokenize(text, contractions=False)
+
+
+def tok_en(text):
+    return _tokenize(text, contractions=True)
 
 
 def main(argv):
