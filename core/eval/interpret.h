@@ -55,8 +55,8 @@ struct HeadReport {
 
 // Every head's scores over `pairs` (teacher-forced, in evaluation batches). `masked`: heads
 // kept masked throughout (the window's mutes): NLL, importance and ΔNLL are then those of the
-// model with them masked. progress counts the passes (one for importance and the attention
-// scores, one per head for ΔNLL). The model's gates are left as `masked` made them.
+// model with them masked. progress counts units of work (one for importance and the attention
+// scores, then one per batch and head for ΔNLL). The model's gates are left as `masked` made them.
 HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>& pairs,
                       const std::vector<HeadId>& masked = {}, bool deltaNll = true,
                       const Progress& progress = {});
