@@ -253,6 +253,16 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
     return r;
 }
 
+std::vector<int> pruningCounts(int heads)
+{
+    std::vector<int> counts;
+    const int step = std::max(1, heads / 12);
+    for (int k = 0; k < heads; k += step)
+        counts.push_back(k);
+    counts.push_back(heads);
+    return counts;
+}
+
 PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& order,
                           const std::vector<int>& counts, const std::vector<EncodedPair>& pairs,
                           const ParallelData& codec, const QList<SentencePair>& text,

@@ -74,6 +74,9 @@ struct PruningCurve {
     std::vector<PruningPoint> points;
     bool cancelled = false;
 };
+// The numbers of heads masked at which the window draws its pruning curve: 0, k, 2k, … and
+// all `heads`, k = max(1, heads / 12) (about 13 points).
+std::vector<int> pruningCounts(int heads);
 PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& order,
                           const std::vector<int>& counts, const std::vector<EncodedPair>& pairs,
                           const ParallelData& codec, const QList<SentencePair>& text,
