@@ -284,6 +284,75 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     return 0;
 }
 
+// --measure-mutes FILE --sentence S: the window's latency of a click in the Heads view, from
+// the mute to the re-translated sentence shown in Translate (copy of the weights, decode,
+// attention record, drawing), for each head of the model in turn; and how late a 1 ms timer on
+// the GUI thread fired meanwhile. One JSON line.
+int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence)
+{
+    w.resize(1400, 900);
+    w.show();
+    bool opened = false, failed = false;
+    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
+        failed = true;
+    });
+    w.openFile(file);
+    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+        return 1;
+    as::ui::TranslateView* view = w.translateView();
+    w.tabs()->setCurrentWidget(view);
+    long finished = 0;
+    QObject::connect(view, &as::ui::TranslateView::translationFinished, &w, [&] { ++finished; });
+    view->translate(sentence);
+    if (!waitFor([&] { return finished > 0 && !view->isBusy(); }, 60000)) {
+        std::fprintf(stderr, "attention-studio: the sentence was not translated\n");
+        return 1;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<double> late, latency;
+    qint64 last = -1;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    tick.setInterval(1);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (last >= 0)
+            late.push_back(std::max(0.0, double(now - last) / 1e6 - 1.0));
+        last = now;
+    });
+    tick.start();
+    const as::ModelConfig& c = w.settings().model;
+    for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
+                                   as::AttentionKind::Cross}) {
+        const int layers = kind == as::AttentionKind::EncoderSelf ? c.encoder_layers : c.decoder_layers;
+        for (int l = 0; l < layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                const long before = finished;
+                const qint64 t0 = clock.nsecsElapsed();
+                w.setMutedHeads({as::HeadId{kind, l, h}});
+                if (!waitFor([&] { return finished > before && !view->isBusy(); }, 60000))
+                    return 1;
+                latency.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
+            }
+    }
+    tick.stop();
+    const auto quantile = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
+    };
+    QJsonObject o{{"measure", "mutes"}, {"heads", int(latency.size())},
+                  {"source", sentence}, {"threads", as::engineThreads()},
+                  {"mute_to_translation_ms_median", quantile(latency, 0.5)},
+                  {"mute_to_translation_ms_p90", quantile(latency, 0.9)},
+                  {"mute_to_translation_ms_worst", quantile(latency, 1.0)},
+                  {"gui_late_ms_p99", quantile(late, 0.99)}, {"gui_late_ms_worst", quantile(late, 1.0)}};
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    return 0;
+}
+
 // --screenshot --heads: Score heads, the pruning curve, then the least important half muted
 // (as clicks do), each waited for; prints what it found.
 bool scoreHeadsForScreenshot(as::MainWindow& w)
@@ -485,6 +554,10 @@ int main(int argc, char** argv)
                                 "--measure-responsiveness (default: the task's).", "N"});
     p.addOption({"heads", "With --screenshot: then score the heads, draw the pruning curve and mute "
                           "the least important half (the Heads view), printing what it found."});
+    p.addOption({"measure-mutes", "With FILE and --sentence: open the model, translate the "
+                                  "sentence, then mute each head in turn (as a click in the Heads "
+                                  "view does) and print as JSON how long each took to show the "
+                                  "new translation."});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -518,6 +591,15 @@ int main(int argc, char** argv)
     if (files.size() > 1) {
         std::fprintf(stderr, "attention-studio: one file at a time\n");
         return 2;
+    }
+    if (p.isSet("measure-mutes")) {
+        if (files.size() != 1 || p.value("sentence").trimmed().isEmpty()) {
+            std::fprintf(stderr, "attention-studio: --measure-mutes needs a model FILE and --sentence\n");
+            return 2;
+        }
+        const int rc = measureMutes(w, files.first(), p.value("sentence"));
+        w.close();
+        return rc;
     }
     if (p.isSet("screenshot") && !files.isEmpty()) {
         const int explain = int(QStringList{"cross", "attention", "rollout", "gradxinput", "ig"}.indexOf(p.value("explain")));

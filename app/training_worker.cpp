@@ -383,6 +383,12 @@ void TrainingWorker::requestModelCopy()
 {
     if (!session_)
         return;
+    // The weights change only by a step or with the session: until then the last copy is
+    // still theirs (a mute re-translating with paused weights need not copy 35 MB again).
+    if (lastCopy_ && lastCopyGeneration_ == generation_ && lastCopy_->step == session_->stepCount()) {
+        emit modelCopyReady(lastCopy_);
+        return;
+    }
     auto copy = std::make_shared<ModelCopy>();
     const SessionData& data = session_->data();
     copy->step = session_->stepCount();
@@ -392,6 +398,8 @@ void TrainingWorker::requestModelCopy()
     copy->srcTokenizer = data.srcTokenizer();
     copy->tgtTokenizer = data.tgtTokenizer();
     copy->data = session_->sharedData();
+    lastCopy_ = copy;
+    lastCopyGeneration_ = generation_;
     emit modelCopyReady(copy);
 }
 

@@ -185,6 +185,8 @@ private:
     std::mutex finishedMutex_;
     std::vector<std::pair<quint64, Validation>> finished_;  // (session generation, result)
     quint64 generation_ = 0;  // which session the validations belong to
+    ModelCopyPtr lastCopy_;   // requestModelCopy's last answer, of session generation…
+    quint64 lastCopyGeneration_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
 };
 
