@@ -8,7 +8,8 @@
 //    one colour scale; a record from an earlier step starts over, thinning keeps each record's
 //    scores with it;
 //  - in the window, clicking a cell (at its pixel, from the axes' coordToPixel) shows the
-//    Attention tab with that kind, layer and head, its replay slider on that record's step.
+//    Attention tab with that kind, layer and head, its replay slider on that record's step;
+//    a checkpoint saved and opened after another run began brings back every record.
 #include "head_dynamics_view.h"
 #include "attention_view.h"
 #include "main_window.h"
@@ -17,8 +18,10 @@
 #include "text/tasks.h"
 
 #include <QSlider>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <random>
@@ -291,8 +294,7 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QCOMPARE(dyn->recordCount(), att->historySize());
     QVERIFY(att->isLive());
 
-    auto* tabs = w.findChild<QTabWidget*>();
-    QVERIFY(tabs);
+    QTabWidget* tabs = w.tabs();
     tabs->setCurrentWidget(dyn);
     QCoreApplication::processEvents();
     ui::replotQueuedNow();
@@ -312,6 +314,32 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QVERIFY(slider);
     QCOMPARE(slider->value(), index);
     QVERIFY(!att->isLive());
+
+    // Saved and opened again after another run began: the checkpoint's history, every record.
+    std::vector<long> steps;
+    std::vector<double> values;
+    dyn->setMetric(ui::HeadDynamicsView::Metric::Diagonal);
+    for (int i = 0; i < dyn->recordCount(); ++i) {
+        steps.push_back(dyn->stepAt(i));
+        values.push_back(dyn->cell(AttentionKind::Cross, layer, head, i));
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("run.ckpt"));
+    QSignalSpy saved(&w, &MainWindow::fileSaved);
+    w.saveCheckpointTo(path);
+    QVERIFY(saved.wait(30000));
+    w.applySettings(SessionSettings::defaultsFor("toy"));
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && dyn->recordCount() <= 1; }, 20000));
+    QSignalSpy restored(&w, &MainWindow::sessionRestored);
+    w.openCheckpoint(path);
+    QVERIFY(restored.wait(30000));
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 12 && dyn->recordCount() == int(steps.size()); }, 20000));
+    QCOMPARE(dyn->recordCount(), att->historySize());
+    for (int i = 0; i < dyn->recordCount(); ++i) {
+        QCOMPARE(dyn->stepAt(i), steps[std::size_t(i)]);
+        QVERIFY(std::abs(dyn->cell(AttentionKind::Cross, layer, head, i) - values[std::size_t(i)]) < 1e-6);
+    }
 }
 
 QTEST_MAIN(TestHeadDynamics)
