@@ -6,7 +6,7 @@
 //  - the view's cells equal the scores of the records given (recomputed here by a plain loop
 //    in double, keys within ±1 found by floor/ceil), for every metric, kind, layer and head, with
 //    one colour scale; a record from an earlier step starts over, thinning keeps each record's
-//    scores with it;
+//    scores with it; a hidden view draws when shown, a visible one within the draw interval;
 //  - in the window, clicking a cell (at its pixel, from the axes' coordToPixel) shows the
 //    Attention tab with that kind, layer and head, its replay slider on that record's step;
 //    a checkpoint saved and opened after another run began brings back every record.
@@ -207,6 +207,7 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
     for (const auto& r : records)
         v.addRecord(r);
     v.addRecord(records.back());  // the same record again (a snapshot without a new probe)
+    v.drawNow();
     QCOMPARE(v.recordCount(), 5);
     QCOMPARE(v.heads(), 3);
     QCOMPARE(v.layers(AttentionKind::EncoderSelf), 2);
@@ -246,9 +247,20 @@ void TestHeadDynamics::viewStartsOverAndThins()
     for (long step = 0; step < 10; ++step)
         v.addRecord(randomRecord(rng, step, 1, 1, 2, 3, 3));
     QCOMPARE(v.recordCount(), 10);
+    // Hidden, nothing is drawn; shown, all of it; visible, new records within the interval.
+    QCOMPARE(v.layers(AttentionKind::EncoderSelf), 0);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    QCOMPARE(v.layers(AttentionKind::EncoderSelf), 1);
+    QVERIFY(!std::isnan(v.cell(AttentionKind::Cross, 0, 1, 9)));
+    v.addRecord(randomRecord(rng, 10, 1, 1, 2, 3, 3));
+    QVERIFY(std::isnan(v.cell(AttentionKind::Cross, 0, 1, 10)));
+    QTRY_VERIFY(!std::isnan(v.cell(AttentionKind::Cross, 0, 1, 10)));
+    v.hide();
     // An earlier step: a new run, of another shape.
     const auto fresh = randomRecord(rng, 2, 3, 2, 4, 3, 4);
     v.addRecord(fresh);
+    v.drawNow();
     QCOMPARE(v.recordCount(), 1);
     QCOMPARE(v.layers(AttentionKind::EncoderSelf), 3);
     QCOMPARE(v.heads(), 4);
@@ -268,6 +280,7 @@ void TestHeadDynamics::viewStartsOverAndThins()
     std::vector<std::shared_ptr<const AttentionRecord>> expected;
     for (const auto& r : all)
         appendAttentionRecord(expected, r);
+    v.drawNow();
     QCOMPARE(v.recordCount(), int(expected.size()));
     QVERIFY(v.recordCount() < int(all.size()));
     for (int i = 0; i < v.recordCount(); ++i) {
@@ -336,6 +349,7 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QVERIFY(restored.wait(30000));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 12 && dyn->recordCount() == int(steps.size()); }, 20000));
     QCOMPARE(dyn->recordCount(), att->historySize());
+    dyn->drawNow();
     for (int i = 0; i < dyn->recordCount(); ++i) {
         QCOMPARE(dyn->stepAt(i), steps[std::size_t(i)]);
         QVERIFY(std::abs(dyn->cell(AttentionKind::Cross, layer, head, i) - values[std::size_t(i)]) < 1e-6);

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -74,7 +75,34 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
 
     connect(metricBox_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(Metric(metricBox_->itemData(i).toInt())); });
-    redraw();
+    drawTimer_ = new QTimer(this);
+    drawTimer_->setSingleShot(true);
+    drawTimer_->setInterval(kDrawIntervalMs);
+    connect(drawTimer_, &QTimer::timeout, this, [this] {
+        if (dirty_)
+            draw();
+    });
+    draw();
+}
+
+void HeadDynamicsView::scheduleDraw()
+{
+    dirty_ = true;
+    if (isVisible() && !drawTimer_->isActive())
+        drawTimer_->start();
+}
+
+void HeadDynamicsView::drawNow()
+{
+    drawTimer_->stop();
+    draw();
+}
+
+void HeadDynamicsView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (dirty_)
+        drawNow();
 }
 
 void HeadDynamicsView::applySnapshot(const TrainingSnapshot& snapshot)
@@ -99,14 +127,14 @@ void HeadDynamicsView::addRecord(std::shared_ptr<const AttentionRecord> record)
         points_.push_back(it != known.end() ? it->second
                                             : std::make_shared<const HeadDynamicsPoint>(headDynamicsOf(*r)));
     }
-    redraw();
+    scheduleDraw();
 }
 
 void HeadDynamicsView::reset()
 {
     history_.clear();
     points_.clear();
-    redraw();
+    drawNow();
 }
 
 void HeadDynamicsView::setMetric(Metric metric)
@@ -117,7 +145,7 @@ void HeadDynamicsView::setMetric(Metric metric)
         const QSignalBlocker block(metricBox_);
         metricBox_->setCurrentIndex(i);
     }
-    redraw();
+    drawNow();
 }
 
 long HeadDynamicsView::stepAt(int index) const
@@ -230,8 +258,9 @@ void HeadDynamicsView::rebuildPanels(int layers[3])
     }
 }
 
-void HeadDynamicsView::redraw()
+void HeadDynamicsView::draw()
 {
+    dirty_ = false;
     if (history_.empty()) {
         stack_->setCurrentIndex(0);
         info_->setText(QString());
