@@ -15,6 +15,7 @@
 #include "main_window.h"
 
 #include "eval/attention_stats.h"
+#include "hover.h"
 #include "text/tasks.h"
 
 #include <QSlider>
@@ -236,6 +237,16 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
                     }
         }
     }
+    // Hover: head, step and the three scores of the cell under the mouse.
+    QCoreApplication::processEvents();
+    ui::replotQueuedNow();
+    const Naive n = naive(records[3]->cross[0], 3, 2);
+    const QString text = test::hoverAt(v.plot(AttentionKind::Cross, 0),
+                                       v.cellCentre(AttentionKind::Cross, 0, 2, 3));
+    QVERIFY2(text.startsWith(QStringLiteral("decoder.cross · layer 1 · head 3\nstep 40 (record 4 of 5)")), qPrintable(text));
+    for (double value : {n.entropy, n.confidence, n.diagonal})
+        QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(text));
+    QVERIFY(test::hoverAt(v.plot(AttentionKind::Cross, 0), QPointF(2, 2)).isEmpty());  // off the map
     QVERIFY(std::isnan(v.cell(AttentionKind::Cross, 0, 3, 0)));  // no head 4
     QVERIFY(std::isnan(v.cell(AttentionKind::Cross, 1, 0, 0)));  // no layer 2
 }
