@@ -73,8 +73,6 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
     layout->addLayout(bar);
     layout->addWidget(stack_, 1);
 
-    connect(metricBox_, &QComboBox::currentIndexChanged, this,
-            [this](int i) { setMetric(Metric(metricBox_->itemData(i).toInt())); });
     drawTimer_ = new QTimer(this);
     drawTimer_->setSingleShot(true);
     drawTimer_->setInterval(kDrawIntervalMs);
@@ -82,6 +80,8 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
         if (dirty_)
             draw();
     });
+    connect(metricBox_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setMetric(Metric(metricBox_->itemData(i).toInt())); });
     draw();
 }
 
