@@ -6,6 +6,7 @@
 #include "masks_view.h"
 #include "samples_view.h"
 #include "head_service.h"
+#include "head_dynamics_view.h"
 #include "heads_view.h"
 #include "neuron_view.h"
 #include "pe_view.h"
@@ -166,6 +167,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(samples_, tr("Sa&mples"));
     tabs_->addTab(masks_, tr("&Masks and smoothing"));
     tabs_->addTab(heads_, tr("&Heads"));
+    dynamics_ = new ui::HeadDynamicsView(this);
+    tabs_->addTab(dynamics_, tr("Head d&ynamics"));
+    // A cell of the head dynamics: that head at that step, in the Attention view's replay.
+    connect(dynamics_, &ui::HeadDynamicsView::cellClicked, this, [this, attentionPage](const HeadId& id, long step) {
+        attention_->setKind(id.kind);
+        attention_->setLayer(id.layer);
+        attention_->showStep(step);
+        attention_->enlargeHead(id.head);
+        tabs_->setCurrentWidget(attentionPage);
+    });
     setCentralWidget(tabs_);
 
     settingsPanel_ = new SettingsPanel(this);
@@ -955,6 +966,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     loss_->reset();
     lr_->reset();
     attention_->reset();
+    dynamics_->reset();
     samples_->reset();
     resetHeads();
     QSettings store;
@@ -970,8 +982,11 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
         lr_->reset();
         attention_->reset();
         samples_->reset();
-        for (const auto& record : s->attentionHistory)
+        dynamics_->reset();
+        for (const auto& record : s->attentionHistory) {
             attention_->addRecord(record);
+            dynamics_->addRecord(record);
+        }
     }
     if (s->replacesHistory)
         resetHeads();  // another model: its own heads
@@ -990,6 +1005,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     lr_->applySnapshot(*s);
     pe_->applySnapshot(*s);
     attention_->applySnapshot(*s);
+    dynamics_->applySnapshot(*s);
     masks_->applySnapshot(*s);
     samples_->applySnapshot(*s);
     status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
@@ -1018,7 +1034,8 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
         return false;
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
-                               "translate", "samples", "masks-and-smoothing", "heads"};
+                               "translate", "samples", "masks-and-smoothing", "heads",
+                               "head-dynamics"};
     const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);

@@ -1,5 +1,7 @@
 #include "eval/interpret.h"
 
+#include "eval/attention_stats.h"
+
 #include "model/positional_encoding.h"
 #include "train/batch.h"
 #include "train/batcher.h"
@@ -183,12 +185,8 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
                             if (token == kPadId)
                                 continue;
                             const auto a = att.probs.row((Eigen::Index(row) * H + h) * att.Sq + q);
-                            conf[i] += double(a.maxCoeff());
-                            double e = 0;
-                            for (Eigen::Index j = 0; j < a.size(); ++j)
-                                if (a(j) > 0)
-                                    e -= double(a(j)) * std::log(double(a(j)));
-                            ent[i] += e;
+                            conf[i] += attentionConfidence(a);
+                            ent[i] += attentionEntropy(a);
                             ++queries[i];
                         }
                 }

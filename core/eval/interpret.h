@@ -6,7 +6,8 @@
 //  - importance (Michel et al. 2019): I_h = mean over pairs of |∂L/∂ξ_h| at ξ = 1;
 //  - ΔNLL: mean token NLL over the pairs with that head alone masked, minus the unmasked one;
 //  - confidence (Voita et al. 2019): mean over query positions (not padding) of the largest
-//    attention weight; entropy: mean over query positions of −Σ a log a (nats);
+//    attention weight; entropy: mean over query positions of −Σ a log a (nats) (per query row:
+//    eval/attention_stats.h, which the head dynamics view shares);
 //  - attribution of source token i for output token t, with e_i = sqrt(d)·emb(src_i) and
 //    f = log p(y_t | source, y_<t): gradient × input Σ_d e_i,d ∂f/∂e_i,d; integrated gradients
 //    Σ_d e_i,d (1/m) Σ_j ∂f/∂e_i,d at α_j e (α_j = (j − ½)/m, positional encodings kept), with

@@ -2,6 +2,16 @@
 
 namespace as {
 
+const std::vector<Mat<float>>& attentionLayers(const AttentionRecord& r, AttentionKind kind)
+{
+    switch (kind) {
+    case AttentionKind::EncoderSelf: return r.encoderSelf;
+    case AttentionKind::DecoderSelf: return r.decoderSelf;
+    case AttentionKind::Cross: break;
+    }
+    return r.cross;
+}
+
 void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& history,
                            std::shared_ptr<const AttentionRecord> record, int capacity)
 {
