@@ -446,8 +446,9 @@ void TestUiCompare::growingRunIsAppended()
     QCOMPARE(valuesOf(drawnLr), rates);
     QCOMPARE(std::size_t(loss.comparedRun(0).loss->dataCount()), other->loss.size());
 
-    // The same name, but not a continuation (a restarted session): drawn again, not appended.
-    const RunSeriesPtr restarted = synthetic("B", 300, 2.0);
+    // The same name and longer, but not a continuation (a restarted session with other
+    // settings): drawn again, not appended.
+    const RunSeriesPtr restarted = synthetic("B", 2100, 2.0);
     loss.setComparedRuns({other, restarted});
     lr.setComparedRuns({other, restarted});
     std::vector<double> restartedLoss, restartedLr;
@@ -456,7 +457,7 @@ void TestUiCompare::growingRunIsAppended()
         restartedLr.push_back(p.lr);
     }
     QCOMPARE(valuesOf(loss.comparedRun(1).loss), restartedLoss);
-    QCOMPARE(loss.comparedRun(1).validLoss->dataCount(), 3);
+    QCOMPARE(loss.comparedRun(1).validLoss->dataCount(), 21);
     QCOMPARE(valuesOf(lr.comparedGraph(1)), restartedLr);
 }
 
