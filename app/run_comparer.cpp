@@ -74,6 +74,7 @@ void RunComparer::finish(const QString& path, const RunSeriesPtr& series, const 
     runs_.push_back(std::move(kept));
     paths_ << path;
     emit runsChanged(runs_);
+    emit added(runs_.back()->name);
 }
 
 void RunComparer::remove(int i)

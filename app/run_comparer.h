@@ -31,6 +31,7 @@ public:
 
 signals:
     void runsChanged(const as::RunSeriesList& runs);
+    void added(const QString& name);  // after runsChanged, for a run read from a file
     void failed(const QString& message);
 
 private:

@@ -242,7 +242,7 @@ void LrView::setComparedRuns(const RunSeriesList& given)
                 r.graph->data()->clear();
         } else {
             r.graph = plot_->addGraph();
-            r.graph->setPen(QPen(comparedRunColour(r.slot), 1.8));
+            r.graph->setPen(QPen(comparedRunColour(r.slot), 1));  // thin: see LossView::makeCompared
         }
         r.graph->setName(s.name);
         appendRates(r.graph, s.loss.data() + from, s.loss.data() + s.loss.size());
