@@ -241,6 +241,23 @@ void TestUiCompare::overlayIsTheRunAsItsLogRecordsIt()
     QVERIFY(lr->plot()->xAxis->range().upper >= 60);
     QVERIFY(lr->plot()->yAxis->range().upper >= *std::max_element(log.lr.begin(), log.lr.end()));
 
+    // The CSV export has the run's rows under its name: its steps and validations.
+    const QStringList rows = loss->csv().split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.first(), QStringLiteral("kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run"));
+    QStringList trainSteps, validSteps;
+    for (const QString& row : rows) {
+        const QStringList f = row.split(',');
+        if (f.last() != QStringLiteral("\"toy-a\""))
+            continue;
+        (f[0] == "train" ? trainSteps : validSteps) << f[1];
+        if (f[0] == "train") {  // 9 significant digits
+            const double logged = log.loss[std::size_t(trainSteps.size() - 1)];
+            QVERIFY(std::abs(f[3].toDouble() - logged) <= 1e-8 * std::abs(logged));
+        }
+    }
+    QCOMPARE(trainSteps.size(), 60);
+    QCOMPARE(validSteps, (QStringList{"20", "40", "60"}));
+
     // By wall time: the run's own clock, as the checkpoint recorded it (read by the engine).
     loss->setByTime(true);
     QString error;

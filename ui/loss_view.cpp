@@ -421,21 +421,31 @@ void LossView::reset()
 
 QString LossView::csv() const
 {
-    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu\n";
-    for (std::size_t i = 0; i < train_.size(); ++i)
-        out += QStringLiteral("train,%1,%2,%3,%4,,%5,\n")
-                   .arg(train_[i].step)
-                   .arg(train_[i].seconds, 0, 'g', 9)
-                   .arg(train_[i].loss, 0, 'g', 9)
-                   .arg(run_.smoothedValues[i], 0, 'g', 9)
-                   .arg(train_[i].lr, 0, 'g', 9);
-    for (const EvalPoint& e : valid_)
-        out += QStringLiteral("valid,%1,%2,%3,,%4,,%5\n")
-                   .arg(e.step)
-                   .arg(e.seconds, 0, 'g', 9)
-                   .arg(e.loss, 0, 'g', 9)
-                   .arg(e.accuracy, 0, 'g', 9)
-                   .arg(std::isnan(e.bleu) ? QString() : QString::number(e.bleu, 'g', 9));
+    // The current run's rows (run empty), then each compared run's under its name.
+    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run\n";
+    auto add = [&out](const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
+                      const std::vector<EvalPoint>& valid, const QString& run) {
+        const QString name = run.isEmpty() ? QString() : QLatin1Char('"') + QString(run).replace('"', "\"\"") + QLatin1Char('"');
+        for (std::size_t i = 0; i < train.size(); ++i)
+            out += QStringLiteral("train,%1,%2,%3,%4,,%5,,%6\n")
+                       .arg(train[i].step)
+                       .arg(train[i].seconds, 0, 'g', 9)
+                       .arg(train[i].loss, 0, 'g', 9)
+                       .arg(smoothed[i], 0, 'g', 9)
+                       .arg(train[i].lr, 0, 'g', 9)
+                       .arg(name);
+        for (const EvalPoint& e : valid)
+            out += QStringLiteral("valid,%1,%2,%3,,%4,,%5,%6\n")
+                       .arg(e.step)
+                       .arg(e.seconds, 0, 'g', 9)
+                       .arg(e.loss, 0, 'g', 9)
+                       .arg(e.accuracy, 0, 'g', 9)
+                       .arg(std::isnan(e.bleu) ? QString() : QString::number(e.bleu, 'g', 9))
+                       .arg(name);
+    };
+    add(train_, run_.smoothedValues, valid_, {});
+    for (const Compared& r : compared_)
+        add(r.series->loss, r.curves.smoothedValues, r.series->eval, r.series->name);
     return out;
 }
 

@@ -42,6 +42,8 @@ public:
     void setLogScale(bool on);
     void setSmoothing(double beta);
     QCustomPlot* plot() const { return plot_; }
+    // kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run: the current run's points
+    // (run empty), then each compared run's.
     QString csv() const;
 
     // Other runs drawn beside this one (View > Compare with run…, an A/B session), each in its
