@@ -1,5 +1,7 @@
 #include "train/run_series.h"
 
+#include <cmath>
+
 namespace as {
 
 namespace {
