@@ -382,6 +382,7 @@ void TestUiCompare::removeAndReset()
     const int lossGraphs = loss->plot()->graphCount(), lrGraphs = lr->plot()->graphCount();
     const QStringList lossLegend = legendNames(loss->plot());
     QVERIFY(!w_->removeComparedMenu()->isEnabled());
+    QCOMPARE(w_->compareAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     QVERIFY(compare(ckptA_));
     QVERIFY(compare(ckptB_));
     QVERIFY(compare(copyOf(ckptA_, "third.ckpt")));
@@ -407,6 +408,14 @@ void TestUiCompare::removeAndReset()
     w_->applySettings(SessionSettings::defaultsFor("toy"));
     QCOMPARE(loss->comparedRunCount(), 2);
     QCOMPARE(lr->comparedRunCount(), 2);
+    QCOMPARE(valuesOf(loss->comparedRun(1).loss), thirdLoss);
+    QCOMPARE(lr->comparedGraph(1)->dataCount(), 60);
+    // So does opening a checkpoint (another run's history replaces the current one's).
+    QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
+    w_->openCheckpoint(ckptB_);
+    QVERIFY(restored.wait(60000));
+    QVERIFY(QTest::qWaitFor([&] { return loss->trainPointCount() == 40; }, 20000));
+    QCOMPARE(loss->comparedRunCount(), 2);
     QCOMPARE(valuesOf(loss->comparedRun(1).loss), thirdLoss);
     QCOMPARE(lr->comparedGraph(1)->dataCount(), 60);
 
