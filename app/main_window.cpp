@@ -415,6 +415,9 @@ void MainWindow::compareWith(const QString& path)
 
 void MainWindow::showComparedRuns()
 {
+    // Every run beside the current one goes through here, in one list (a second session
+    // trained alongside would be appended after the compared files, handed in again as it
+    // grows: the views only draw its new points).
     const RunSeriesList& runs = comparer_->runs();
     loss_->setComparedRuns(runs);
     lr_->setComparedRuns(runs);
