@@ -6,6 +6,7 @@
 #include "neuron_view.h"
 #include "main_window.h"
 #include "plot_tools.h"
+#include "run_comparer.h"
 #include "translate_view.h"
 
 #include "decode/translation_record.h"
@@ -243,10 +244,31 @@ void showNeuronView(as::MainWindow& w)
     waitFor([&] { return w.neuronPanel()->record() && w.neuronPanel()->record()->step == w.currentStep(); }, 10000);
 }
 
+// --compare FILE…: each run drawn beside the current one, as View > Compare with run… does,
+// waited for. False (with the message printed) when one is refused.
+bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
+{
+    QString failed;
+    const auto connection = QObject::connect(w.runComparer(), &as::RunComparer::failed, &w,
+                                             [&](const QString& m) { failed = m; });
+    for (const QString& f : files)
+        w.compareWith(f);
+    waitFor([&] { return !failed.isEmpty() || !w.runComparer()->busy(); }, 120000);
+    QObject::disconnect(connection);
+    if (!failed.isEmpty() || w.runComparer()->busy()) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed.isEmpty() ? QStringLiteral("--compare timed out") : failed));
+        return false;
+    }
+    for (const as::RunSeriesPtr& r : w.runComparer()->runs())
+        std::printf("attention-studio: compared with %s (%zu steps, %zu validations)\n",
+                    qPrintable(r->name), r->loss.size(), r->eval.size());
+    return true;
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
-                      const QString& sentence, int explain)
+                      const QString& sentence, int explain, const QStringList& compare)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(1400, 900);
@@ -275,6 +297,8 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         waitFor([&] { return false; }, 500);  // the probe's snapshot
         showNeuronView(w);
     }
+    if (!compareForScreenshot(w, compare))
+        return 1;
     QString error;
     if (!w.saveViewPngs(dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
@@ -401,6 +425,7 @@ struct ScreenshotRun {
     QString out;  // the model file, as `attention-studio-cli train --out` writes it
     int validEvery = 0;  // 0: the task's
     bool heads = false;  // score the heads, mute the least important half, the pruning curve
+    QStringList compare;  // checkpoints of runs drawn beside this one
 };
 
 bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
@@ -499,6 +524,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;
+    if (!compareForScreenshot(w, run.compare))
+        return 1;
     // The window's picture shows the attention of the probe sentence, and its neuron view.
     showNeuronView(w);
     QString error;
@@ -558,6 +585,9 @@ int main(int argc, char** argv)
                                   "sentence, then mute each head in turn (as a click in the Heads "
                                   "view does) and print as JSON how long each took to show the "
                                   "new translation."});
+    p.addOption({"compare", "With --screenshot: draw the run of this checkpoint beside the "
+                            "current one, as View > Compare with run… does (repeatable, up to 4).",
+                 "CKPT"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -607,7 +637,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "attention-studio: --explain must be cross, attention, rollout, gradxinput or ig\n");
             return 2;
         }
-        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"), explain);
+        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"),
+                                         explain, p.values("compare"));
         w.close();
         return rc;
     }
@@ -621,6 +652,7 @@ int main(int argc, char** argv)
         run.out = p.value("out");
         run.validEvery = p.value("valid-every").toInt();
         run.heads = p.isSet("heads");
+        run.compare = p.values("compare");
         run.corpus.train = p.value("data");
         run.corpus.valid = p.value("valid");
         if (run.corpus.train.isEmpty() && !run.corpus.valid.isEmpty()) {

@@ -35,6 +35,7 @@ class HeadDynamicsView;
 class NeuronPanel;
 }  // namespace ui
 class HeadService;
+class RunComparer;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -120,6 +121,14 @@ public:
     void offerAutosaveRestore();
     void setAutosaveInterval(int ms);
 
+    // Other runs drawn beside the current one on the Loss and Learning rate plots (View >
+    // Compare with run…): checkpoints read off the GUI thread, at most RunComparer::kMaxRuns;
+    // a file that cannot be used gives a message (fileError) and changes nothing.
+    void compareWith(const QString& path);
+    RunComparer* runComparer() const { return comparer_; }
+    QAction* compareAction() const { return compare_; }
+    QMenu* removeComparedMenu() const { return removeCompared_; }
+
 signals:
     // Commands to the worker (queued across threads).
     void configureRequested(as::SessionSettings settings);
@@ -161,6 +170,8 @@ private:
     void onRunningChanged(bool running);
     void buildToolBar();
     void buildFileMenu();
+    void buildViewMenu();
+    void showComparedRuns();  // the comparer's runs, to every plot that draws them
     void onSessionLoaded(const as::SessionSettings& s, const as::TaskPtr& task, const QString& path,
                          long step, bool untitled);
     void chooseImport();
@@ -216,6 +227,9 @@ private:
     QMenu* fileMenu_ = nullptr;
     QAction *importWeights_ = nullptr, *exportWeights_ = nullptr, *openCorpus_ = nullptr;
     CorpusOpener* opener_ = nullptr;
+    RunComparer* comparer_ = nullptr;
+    QAction* compare_ = nullptr;
+    QMenu* removeCompared_ = nullptr;
     QProgressDialog* corpusProgress_ = nullptr;
     QMap<QString, QString> corpusLocations_;  // recorded file -> where it is now
     QString currentFile_;
