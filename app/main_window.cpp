@@ -225,6 +225,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     relay(worker_, &TrainingWorker::neuronReady, toWindow_,
           [this](const NeuronRecordPtr& r) { neuron_->setRecord(r); });
     connect(neuron_, &ui::NeuronPanel::neuronRequested, this, &MainWindow::neuronRequested);
+    relay(this, &MainWindow::comparisonRequested, toWorker_,
+          [w](const SessionSettings& b) { w->startComparison(b); });
+    relay(this, &MainWindow::comparisonStopRequested, toWorker_, [w] { w->stopComparison(); });
+    relay(this, &MainWindow::comparisonKeepRequested, toWorker_, [w] { w->keepComparison(); });
+    relay(worker_, &TrainingWorker::comparisonFailed, toWindow_, [this](const QString& m) {
+        showFileError(tr("A/B: %1").arg(m));
+    });
     relay(this, &MainWindow::mutedHeadsRequested, toWorker_,
           [w](const std::vector<HeadId>& heads) { w->setMutedHeads(heads); });
     relay(this, &MainWindow::resumeCorpusRequested, toWorker_,
@@ -394,7 +401,10 @@ void MainWindow::buildFileMenu()
 void MainWindow::buildViewMenu()
 {
     comparer_ = new RunComparer(this);
-    connect(comparer_, &RunComparer::runsChanged, this, &MainWindow::showComparedRuns);
+    connect(comparer_, &RunComparer::runsChanged, this, [this] {
+        showComparedRuns();
+        listComparedRuns();
+    });
     connect(comparer_, &RunComparer::added, this, [this](const QString& name) {
         statusBar()->showMessage(tr("Comparing with %1").arg(name), 5000);
     });
@@ -414,6 +424,108 @@ void MainWindow::buildViewMenu()
             compareWith(path);
     });
     removeCompared_ = view->addMenu(tr("&Remove compared run"));
+    view->addSeparator();
+    abStart_ = view->addAction(tr("A/&B session…"));
+    abStart_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    abStart_->setToolTip(tr("Train a second session B beside this one — other model or "
+                            "optimisation settings, the same data, order and seed — in "
+                            "alternation, both from step 0, every plot showing both (Ctrl+B)"));
+    connect(abStart_, &QAction::triggered, this, &MainWindow::chooseComparison);
+    abKeep_ = view->addAction(tr("&Keep B as the session"));
+    abKeep_->setToolTip(tr("B becomes the session (paused, with its history) and A is dropped: "
+                           "to go on training, save or export it"));
+    connect(abKeep_, &QAction::triggered, this, &MainWindow::keepComparison);
+    abStop_ = view->addAction(tr("&Stop A/B"));
+    abStop_->setToolTip(tr("Drop B; A goes on alone"));
+    connect(abStop_, &QAction::triggered, this, &MainWindow::stopComparison);
+    abKeep_->setEnabled(false);
+    abStop_->setEnabled(false);
+    showComparedRuns();
+    listComparedRuns();
+}
+
+void MainWindow::chooseComparison()
+{
+    if (settings_.inspecting()) {
+        showFileError(tr("A/B needs a session that trains: apply a task or open a corpus first."));
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("A/B session"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* text = new QLabel(tr("Session B trains beside the current one (A) on the same data, "
+                               "in the same order, with the same seed: change what B should do "
+                               "differently. Both start again from step 0%1.")
+                                .arg(step_ > 0 ? tr(" — A's %1 steps so far are not kept (save "
+                                                    "them first if you want them)").arg(step_)
+                                               : QString()),
+                            &dialog);
+    text->setWordWrap(true);
+    layout->addWidget(text);
+    auto* panel = new SettingsPanel(&dialog);
+    if (settings_.userCorpus())
+        panel->setUserCorpus(settings_.corpus, settings_.source);
+    panel->setSettings(settings_);
+    panel->setComparisonMode(true);
+    layout->addWidget(panel);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Start A/B"));
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (const QString problem = panel->problem(); !problem.isEmpty()) {
+        showFileError(tr("B cannot be built: %1").arg(problem));
+        return;
+    }
+    startComparison(panel->settings());
+}
+
+void MainWindow::startComparison(const SessionSettings& b)
+{
+    comparisonFault_.clear();
+    emit comparisonRequested(b);
+}
+
+void MainWindow::stopComparison()
+{
+    emit comparisonStopRequested();
+}
+
+void MainWindow::keepComparison()
+{
+    emit comparisonKeepRequested();
+}
+
+void MainWindow::applyComparison(const ComparisonUpdate* c)
+{
+    if (!c) {
+        if (comparison_) {
+            comparison_.reset();
+            showComparedRuns();
+        }
+        abKeep_->setEnabled(false);
+        abStop_->setEnabled(false);
+        return;
+    }
+    abKeep_->setEnabled(true);
+    abStop_->setEnabled(true);
+    if (!c->fault.isEmpty() && comparisonFault_.isEmpty()) {
+        comparisonFault_ = c->fault;
+        statusBar()->showMessage(tr("B stopped at step %1: %2. A goes on.").arg(c->step + 1).arg(c->fault), 30000);
+    }
+    if (!c->replacesHistory && c->newLoss.empty() && c->newEval.empty() && comparison_)
+        return;
+    // A value handed to the views is never changed: B's series grows by a new copy (the views
+    // draw only its new points).
+    auto next = std::make_shared<RunSeries>();
+    if (comparison_ && !c->replacesHistory)
+        *next = *comparison_;
+    next->name = c->name;
+    next->loss.insert(next->loss.end(), c->newLoss.begin(), c->newLoss.end());
+    next->eval.insert(next->eval.end(), c->newEval.begin(), c->newEval.end());
+    comparison_ = std::move(next);
     showComparedRuns();
 }
 
@@ -426,13 +538,19 @@ void MainWindow::compareWith(const QString& path)
 
 void MainWindow::showComparedRuns()
 {
-    // Every run beside the current one goes through here, in one list (a second session
-    // trained alongside would be appended after the compared files, handed in again as it
-    // grows: the views only draw its new points).
-    const RunSeriesList& runs = comparer_->runs();
+    // Every run beside the current one goes through here, in one list: the compared files,
+    // then A/B's B, handed in again as it grows (the views only draw its new points).
+    RunSeriesList runs = comparer_->runs();
+    if (comparison_)
+        runs.push_back(comparison_);
     loss_->setComparedRuns(runs);
     lr_->setComparedRuns(runs);
-    // One item per run, in its colour, and one for all.
+}
+
+void MainWindow::listComparedRuns()
+{
+    // One item per compared file, in its colour, and one for all (B has its own menu items).
+    const RunSeriesList& runs = comparer_->runs();
     removeCompared_->clear();
     for (int i = 0; i < int(runs.size()); ++i) {
         QPixmap swatch(12, 12);
@@ -1061,6 +1179,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     }
     step_ = s->step;
     setWindowModified(hasUnsavedSteps());
+    applyComparison(s->comparison.get());
     loss_->applySnapshot(*s);
     lr_->applySnapshot(*s);
     pe_->applySnapshot(*s);

@@ -4,6 +4,7 @@
 #include "corpus_opener.h"
 #include "mailbox.h"
 #include "training_worker.h"
+#include "train/run_series.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -129,6 +130,16 @@ public:
     QAction* compareAction() const { return compare_; }
     QMenu* removeComparedMenu() const { return removeCompared_; }
 
+    // A/B (View > A/B session…): a second session B with settings `b` — its model and
+    // optimisation settings; the data, order, seed and plan stay the current one's — trained
+    // in alternation with it, both restarted from step 0; B is drawn on the Loss and Learning
+    // rate plots as it grows. keepComparison: B becomes the session; stopComparison: B goes.
+    void startComparison(const SessionSettings& b);
+    void keepComparison();
+    void stopComparison();
+    RunSeriesPtr comparison() const { return comparison_; }  // B's run so far; null: no A/B
+    QAction* comparisonAction() const { return abStart_; }
+
 signals:
     // Commands to the worker (queued across threads).
     void configureRequested(as::SessionSettings settings);
@@ -161,6 +172,9 @@ signals:
     void corpusFailed(QString message);
     // After a snapshot has reached every view (tests and --screenshot wait on it).
     void snapshotApplied(long step);
+    void comparisonRequested(as::SessionSettings b);
+    void comparisonStopRequested();
+    void comparisonKeepRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -171,7 +185,10 @@ private:
     void buildToolBar();
     void buildFileMenu();
     void buildViewMenu();
-    void showComparedRuns();  // the comparer's runs, to every plot that draws them
+    void showComparedRuns();  // the comparer's runs and B, to every plot that draws them
+    void listComparedRuns();  // the comparer's runs in the View menu
+    void chooseComparison();
+    void applyComparison(const ComparisonUpdate* c);
     void onSessionLoaded(const as::SessionSettings& s, const as::TaskPtr& task, const QString& path,
                          long step, bool untitled);
     void chooseImport();
@@ -230,6 +247,9 @@ private:
     RunComparer* comparer_ = nullptr;
     QAction* compare_ = nullptr;
     QMenu* removeCompared_ = nullptr;
+    QAction *abStart_ = nullptr, *abKeep_ = nullptr, *abStop_ = nullptr;
+    RunSeriesPtr comparison_;  // A/B's B as drawn
+    QString comparisonFault_;
     QProgressDialog* corpusProgress_ = nullptr;
     QMap<QString, QString> corpusLocations_;  // recorded file -> where it is now
     QString currentFile_;
