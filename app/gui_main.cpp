@@ -426,6 +426,8 @@ struct ScreenshotRun {
     int validEvery = 0;  // 0: the task's
     bool heads = false;  // score the heads, mute the least important half, the pruning curve
     QStringList compare;  // checkpoints of runs drawn beside this one
+    QString set;  // settings over the recipe (applySettingsSpec)
+    QString ab;   // A/B: what B changes (applySettingsSpec over the run's settings); empty: no B
 };
 
 bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
@@ -478,12 +480,30 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     // the schedule plot depend on it.
     if (run.steps > 0)
         s.plannedSteps = run.steps;
+    QString specError;
+    if (!as::applySettingsSpec(run.set, &s, &specError)) {
+        std::fprintf(stderr, "attention-studio: --set: %s\n", qPrintable(specError));
+        return 2;
+    }
+    as::SessionSettings b = s;
+    if (!as::applySettingsSpec(run.ab, &b, &specError)) {
+        std::fprintf(stderr, "attention-studio: --ab: %s\n", qPrintable(specError));
+        return 2;
+    }
     w.applySettings(s);
     QString failure;
     QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) { failure = m; });
     if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000)) {
         std::fprintf(stderr, "attention-studio: the task '%s' did not start\n", qPrintable(s.task));
         return 1;
+    }
+    if (!run.ab.isEmpty()) {
+        w.startComparison(b);
+        if (!waitFor([&] { return w.comparison() != nullptr || !failure.isEmpty(); }, 120000)
+            || !w.comparison()) {
+            std::fprintf(stderr, "attention-studio: B did not start: %s\n", qPrintable(failure));
+            return 1;
+        }
     }
     QElapsedTimer trainClock;
     trainClock.start();
@@ -492,6 +512,19 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
         std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
         return 1;
+    }
+    if (const as::RunSeriesPtr b = w.comparison()) {
+        // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
+        // its last validation.
+        waitFor([&] { return long(w.comparison()->loss.size()) >= run.steps || !w.isRunning(); }, 60000);
+        const as::RunSeriesPtr last = w.comparison();
+        double sum = 0;
+        int n = 0;
+        for (auto it = last->loss.rbegin(); it != last->loss.rend() && n < 50; ++it, ++n)
+            sum += it->loss;
+        std::printf("attention-studio: %s: %zu steps, train loss (last 50) %.4f, valid loss %s\n",
+                    qPrintable(last->name), last->loss.size(), n ? sum / n : 0.0,
+                    last->eval.empty() ? "—" : qPrintable(QString::number(last->eval.back().loss, 'f', 4)));
     }
     const double seconds = trainClock.elapsed() / 1000.0;
     std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s, first to "
@@ -588,6 +621,11 @@ int main(int argc, char** argv)
     p.addOption({"compare", "With --screenshot: draw the run of this checkpoint beside the "
                             "current one, as View > Compare with run… does (repeatable, up to 4).",
                  "CKPT"});
+    p.addOption({"set", "With --screenshot: settings over the task's recipe, e.g. "
+                        "\"norm=post,warmup=4000\" (the model's keys as --config takes them, and "
+                        "warmup, factor, clip_norm).", "SPEC"});
+    p.addOption({"ab", "With --screenshot: train a session B beside the run (View > A/B "
+                       "session…) that differs by SPEC (as --set), and print B's figures.", "SPEC"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -653,6 +691,8 @@ int main(int argc, char** argv)
         run.validEvery = p.value("valid-every").toInt();
         run.heads = p.isSet("heads");
         run.compare = p.values("compare");
+        run.set = p.value("set");
+        run.ab = p.value("ab");
         run.corpus.train = p.value("data");
         run.corpus.valid = p.value("valid");
         if (run.corpus.train.isEmpty() && !run.corpus.valid.isEmpty()) {

@@ -425,6 +425,43 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     return b;
 }
 
+bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error)
+{
+    QStringList model;
+    for (const QString& item : spec.split(u',', Qt::SkipEmptyParts)) {
+        const QString key = item.section(u'=', 0, 0).trimmed();
+        const QString value = item.section(u'=', 1).trimmed();
+        bool ok = false;
+        const double v = value.toDouble(&ok);
+        if (key == QLatin1String("warmup") || key == QLatin1String("factor")
+            || key == QLatin1String("clip_norm")) {
+            if (!ok || !(v >= 0) || (key == QLatin1String("warmup") && (v < 1 || v != std::floor(v)))
+                || (key == QLatin1String("factor") && v <= 0)) {
+                *error = QStringLiteral("'%1' is not a valid %2").arg(value, key);
+                return false;
+            }
+            if (key == QLatin1String("warmup"))
+                s->train.warmup = long(v);
+            else if (key == QLatin1String("factor"))
+                s->train.factor = v;
+            else
+                s->train.clipNorm = v;
+        } else {
+            model << item;
+        }
+    }
+    if (!model.isEmpty()) {
+        const ModelConfig base = s->model;
+        std::optional<ModelConfig> c = ModelConfig::fromSpec(model.join(u','), error, base);
+        if (!c)
+            return false;
+        c->src_vocab = base.src_vocab;
+        c->tgt_vocab = base.tgt_vocab;
+        s->model = *c;
+    }
+    return true;
+}
+
 QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
 {
     QStringList d;

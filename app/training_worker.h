@@ -59,6 +59,10 @@ struct SessionSettings {
 // A/B: B's settings as trained beside A — B's model and optimisation settings, A's data, its
 // order and seed, and A's plan — so that the two runs differ only where the user changed them.
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
+// "norm=post,warmup=1,factor=2": the model's keys as --config takes them (ModelConfig::fromSpec)
+// and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key
+// or value is not one of them.
+bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error);
 // What B changes, as a legend says it: "warm-up 0, post-norm" ("the same settings" if nothing).
 QString settingsDifferences(const SessionSettings& a, const SessionSettings& b);
 
