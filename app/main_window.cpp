@@ -1196,6 +1196,10 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
                          .arg(s->tokensPerSecond, 0, 'f', 0)
                          .arg(clock(s->elapsedSeconds))
                          .arg(clock(s->remainingSeconds)));
+    if (comparison_ && !comparison_->loss.empty())
+        status_->setText(status_->text() + tr(" · B loss %1%2")
+                                               .arg(comparison_->loss.back().loss, 0, 'f', 4)
+                                               .arg(comparisonFault_.isEmpty() ? QString() : tr(" (stopped)")));
     emit snapshotApplied(s->step);
 }
 

@@ -25,6 +25,7 @@ class TestWindowAb : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void settingsSpecAndDifferences();
     void abEqualsTwoSeparateRuns();
     void bThatFailsStopsAlone();
     void resetRestartsBothAndStopRemovesB();
@@ -76,6 +77,34 @@ bool stepped(MainWindow& w, int n, bool withB)
 }
 
 }  // namespace
+
+// --set/--ab's SPEC, and B's name: what it changes, in words.
+void TestWindowAb::settingsSpecAndDifferences()
+{
+    const SessionSettings a = settingsA();
+    SessionSettings b = a;
+    QString error;
+    QVERIFY2(applySettingsSpec(u"norm=post, warmup=10,factor=2.5,dropout=0.3,clip_norm=1"_s, &b, &error),
+             qPrintable(error));
+    QCOMPARE(b.model.norm, NormPlacement::Post);
+    QCOMPARE(b.train.warmup, 10L);
+    QCOMPARE(b.train.factor, 2.5);
+    QCOMPARE(b.model.dropout, 0.3);
+    QCOMPARE(b.train.clipNorm, 1.0);
+    QCOMPARE(b.model.d_model, a.model.d_model);  // the rest as it was
+    QCOMPARE(b.train.seed, a.train.seed);
+    QCOMPARE(settingsDifferences(a, b), u"post-norm, warm-up 10, factor 2.5, dropout 0.3, clip 1"_s);
+    QCOMPARE(settingsDifferences(a, a), u"the same settings"_s);
+    QVERIFY(applySettingsSpec(QString(), &b, &error));  // nothing: nothing changes
+    QCOMPARE(b.train.warmup, 10L);
+    for (const QString& bad : {u"warmup=0"_s, u"warmup=2.5"_s, u"factor=0"_s, u"factor=x"_s,
+                               u"bogus=1"_s, u"norm=sideways"_s}) {
+        SessionSettings c = a;
+        error.clear();
+        QVERIFY2(!applySettingsSpec(bad, &c, &error), qPrintable(bad));
+        QVERIFY2(!error.isEmpty(), qPrintable(bad));
+    }
+}
 
 void TestWindowAb::abEqualsTwoSeparateRuns()
 {
