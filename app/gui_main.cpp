@@ -1,6 +1,7 @@
 // attention-studio: the window. With --screenshot DIR it trains N steps without showing the
 // window, writes one PNG per view into DIR and exits.
 #include "attention_view.h"
+#include "embedding_view.h"
 #include "head_service.h"
 #include "heads_view.h"
 #include "neuron_view.h"
@@ -265,6 +266,19 @@ bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
     return true;
 }
 
+// The Embeddings tab with the current weights, the most frequent word's neighbours listed.
+void showEmbeddings(as::MainWindow& w)
+{
+    as::ui::EmbeddingView* v = w.embeddingView();
+    w.tabs()->setCurrentWidget(v);
+    v->refresh();
+    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
+    if (!v->record() || v->record()->vocabSize <= as::Vocab::kSpecials)
+        return;
+    v->selectToken(as::Vocab::kSpecials);
+    waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -295,6 +309,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         w.setProbeText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
+        showEmbeddings(w);
         showNeuronView(w);
     }
     if (!compareForScreenshot(w, compare))
@@ -559,6 +574,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     if (!compareForScreenshot(w, run.compare))
         return 1;
+    showEmbeddings(w);
     // The window's picture shows the attention of the probe sentence, and its neuron view.
     showNeuronView(w);
     QString error;

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "attention_view.h"
+#include "embedding_view.h"
 #include "loss_view.h"
 #include "lr_view.h"
 #include "masks_view.h"
@@ -178,6 +179,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         attention_->enlargeHead(id.head);
         tabs_->setCurrentWidget(attentionPage);
     });
+    embedding_ = new ui::EmbeddingView(this);
+    tabs_->addTab(embedding_, tr("Em&beddings"));
     setCentralWidget(tabs_);
 
     settingsPanel_ = new SettingsPanel(this);
@@ -231,6 +234,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     relay(this, &MainWindow::comparisonKeepRequested, toWorker_, [w] { w->keepComparison(); });
     relay(worker_, &TrainingWorker::comparisonFailed, toWindow_, [this](const QString& m) {
         showFileError(tr("A/B: %1").arg(m));
+    });
+    // The Embeddings view asks the worker directly; it asks again for new weights below
+    // (onSnapshot) while it is shown, and when it is shown.
+    relay(embedding_, &ui::EmbeddingView::embeddingRequested, toWorker_,
+          [w](EmbeddingTable t) { w->requestEmbedding(t); });
+    relay(embedding_, &ui::EmbeddingView::neighboursRequested, toWorker_,
+          [w](EmbeddingTable t, int id) { w->requestNeighbours(t, id); });
+    relay(worker_, &TrainingWorker::embeddingReady, toWindow_,
+          [this](const EmbeddingRecordPtr& r) { embedding_->setRecord(r); });
+    relay(worker_, &TrainingWorker::neighboursReady, toWindow_,
+          [this](const NeighboursRecordPtr& r) { embedding_->setNeighbours(r); });
+    embeddingClock_.start();
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (tabs_->currentWidget() == embedding_ && (!embedding_->record() || embedding_->record()->step != step_)) {
+            embeddingClock_.start();
+            embedding_->refresh();
+        }
     });
     relay(this, &MainWindow::mutedHeadsRequested, toWorker_,
           [w](const std::vector<HeadId>& heads) { w->setMutedHeads(heads); });
@@ -1146,6 +1166,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     attention_->reset();
     dynamics_->reset();
     samples_->reset();
+    embedding_->reset();
     resetHeads();
     QSettings store;
     saveSettings(store, s);
@@ -1166,8 +1187,17 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
             dynamics_->addRecord(record);
         }
     }
-    if (s->replacesHistory)
+    if (s->replacesHistory) {
         resetHeads();  // another model: its own heads
+        embedding_->reset();
+    }
+    // The embedding space follows the weights while its tab is shown: a projection costs
+    // the worker a few tens of milliseconds on zh-en (README), so at most every 1.5 s.
+    if (embedding_->isVisible() && embeddingClock_.elapsed() > 1500
+        && (!embedding_->record() || embedding_->record()->step != s->step)) {
+        embeddingClock_.start();
+        embedding_->refresh();
+    }
     heads_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
     neuron_->setShape(s->config.encoder_layers, s->config.decoder_layers, s->config.heads);
     // The neuron view follows the weights while the Attention tab is shown (once a second at
@@ -1218,7 +1248,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
                                "translate", "samples", "masks-and-smoothing", "heads",
-                               "head-dynamics"};
+                               "head-dynamics", "embeddings"};
     const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);

@@ -34,6 +34,7 @@ class SamplesView;
 class HeadsView;
 class HeadDynamicsView;
 class NeuronPanel;
+class EmbeddingView;
 }  // namespace ui
 class HeadService;
 class RunComparer;
@@ -67,6 +68,7 @@ public:
     ui::HeadsView* headsView() const { return heads_; }
     ui::HeadDynamicsView* headDynamicsView() const { return dynamics_; }
     ui::NeuronPanel* neuronPanel() const { return neuron_; }
+    ui::EmbeddingView* embeddingView() const { return embedding_; }
     HeadService* headService() const { return headService_; }
     // Heads muted in the Heads view: masked in Translate, the samples and validation.
     const std::vector<HeadId>& mutedHeads() const { return muted_; }
@@ -230,6 +232,8 @@ private:
     ui::HeadDynamicsView* dynamics_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
     QElapsedTimer neuronClock_;
+    ui::EmbeddingView* embedding_ = nullptr;
+    QElapsedTimer embeddingClock_;  // the projection follows the weights at most this often
     HeadService* headService_ = nullptr;
     std::vector<HeadId> muted_;
     QAction *play_ = nullptr, *step_1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;

@@ -567,6 +567,26 @@ void TrainingWorker::stepComparison()
     }
 }
 
+void TrainingWorker::requestEmbedding(EmbeddingTable table)
+{
+    if (!session_)
+        return;
+    const SessionData& data = session_->data();
+    const Vocab& vocab = table == EmbeddingTable::Source ? data.srcVocab() : data.tgtVocab();
+    emit embeddingReady(projector_.project(embeddingRows(session_->model(), table), vocab, table,
+                                           session_->stepCount()));
+}
+
+void TrainingWorker::requestNeighbours(EmbeddingTable table, int id)
+{
+    if (!session_)
+        return;
+    const SessionData& data = session_->data();
+    const Vocab& vocab = table == EmbeddingTable::Source ? data.srcVocab() : data.tgtVocab();
+    emit neighboursReady(EmbeddingProjector::neighbours(embeddingRows(session_->model(), table), vocab,
+                                                        table, id, session_->stepCount()));
+}
+
 void TrainingWorker::requestModelCopy()
 {
     if (!session_)
@@ -799,6 +819,7 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     endComparison();
     settings_ = s;
     session_ = std::move(session);
+    projector_.forget();  // another model: its components have nothing to do with the last
     probe_ = probe;
     const std::vector<LossPoint>& loss = session_->history().loss;
     lastLoss_ = loss.empty() ? 0 : loss.back().loss;

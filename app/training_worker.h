@@ -5,6 +5,7 @@
 #include "mailbox.h"
 #include "neuron_view.h"
 #include "io/interop.h"
+#include "eval/embedding_space.h"
 #include "eval/interpret.h"
 #include "train/corpus_run.h"
 #include "train/session.h"
@@ -100,6 +101,11 @@ public slots:
     // The neuron view of the probe for one head and query, with the current weights;
     // neuronReady answers.
     void requestNeuron(as::AttentionKind kind, int layer, int head, int query);
+    // A table's token vectors on their first two principal components with the current
+    // weights, oriented as the last projection of that table; embeddingReady answers.
+    void requestEmbedding(as::EmbeddingTable table);
+    // A token's nearest neighbours in a table by cosine similarity; neighboursReady answers.
+    void requestNeighbours(as::EmbeddingTable table, int id);
     // Saves the whole session (weights, Adam, generators, history) between two steps;
     // checkpointSaved or checkpointFailed answers.
     void saveCheckpoint(const QString& path, bool autosave);
@@ -144,6 +150,8 @@ signals:
     void summaryReady(as::SummaryPtr summary);
     void neuronReady(as::NeuronRecordPtr record);
     void comparisonFailed(QString message);
+    void embeddingReady(as::EmbeddingRecordPtr record);
+    void neighboursReady(as::NeighboursRecordPtr record);
 
 private:
     // A fresh session of `s` (its vocabulary sizes filled in), or null and *error.
@@ -198,6 +206,7 @@ private:
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
     bool pastBudget_ = false;      // Play has stopped once at the planned minutes
     std::vector<HeadId> muted_;    // masked in validations
+    EmbeddingProjector projector_; // the last components of each table, for their signs
 
     // Collected between snapshots.
     std::vector<LossPoint> newLoss_;
