@@ -266,17 +266,20 @@ bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
     return true;
 }
 
-// The Embeddings tab with the current weights, the most frequent word's neighbours listed.
+// The Embeddings tab with the current weights, the most frequent word's neighbours listed;
+// the tab shown before is shown again.
 void showEmbeddings(as::MainWindow& w)
 {
     as::ui::EmbeddingView* v = w.embeddingView();
+    const int shown = w.tabs()->currentIndex();
     w.tabs()->setCurrentWidget(v);
     v->refresh();
     waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
-    if (!v->record() || v->record()->vocabSize <= as::Vocab::kSpecials)
-        return;
-    v->selectToken(as::Vocab::kSpecials);
-    waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
+    if (v->record() && v->record()->vocabSize > as::Vocab::kSpecials) {
+        v->selectToken(as::Vocab::kSpecials);
+        waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
+    }
+    w.tabs()->setCurrentIndex(shown);
 }
 
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
@@ -296,6 +299,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     w.openFile(file);
     if (!waitFor([&] { return opened || failed; }, 120000) || failed)
         return 1;
+    showEmbeddings(w);
     if (!sentence.isEmpty()) {
         bool done = false;
         QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
@@ -309,7 +313,6 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         w.setProbeText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
-        showEmbeddings(w);
         showNeuronView(w);
     }
     if (!compareForScreenshot(w, compare))

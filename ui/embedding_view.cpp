@@ -56,7 +56,7 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
 
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(320, 260);
-    title_ = addTitle(plot_, tr("Embedding space: appears once the tab is shown"), font());
+    title_ = addTitle(plot_, tr("Embedding space: computed while this tab is shown"), font());
     plot_->xAxis->setLabel(tr("PC1"));
     plot_->yAxis->setLabel(tr("PC2"));
     points_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
@@ -74,6 +74,10 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
     chosen_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(214, 39, 40),
                                              QColor(214, 39, 40), 9));
     chosen_->setName(tr("the token clicked"));
+    // The marks above the labels (items of the main layer, drawn after the points).
+    plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    marked_->setLayer(QStringLiteral("marks"));
+    chosen_->setLayer(QStringLiteral("marks"));
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         const int id = pointAt(e->pos());
         if (id >= 0)
@@ -190,7 +194,7 @@ void EmbeddingView::redraw()
     marked_->data()->clear();
     chosen_->data()->clear();
     if (!record_) {
-        title_->setText(tr("Embedding space: appears once the tab is shown"));
+        title_->setText(tr("Embedding space: computed while this tab is shown"));
         plot_->xAxis->setLabel(tr("PC1"));
         plot_->yAxis->setLabel(tr("PC2"));
         replotIfVisible(plot_);
@@ -221,9 +225,10 @@ void EmbeddingView::redraw()
         auto* label = new QCPItemText(plot_);
         label->position->setCoords(r.x[std::size_t(i)], r.y[std::size_t(i)]);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setPadding(QMargins(3, 0, 0, 1));
+        label->setPadding(QMargins(2, 0, 2, 0));
         label->setText(r.tokens.value(i));
         label->setFont(small);
+        label->setBrush(QColor(255, 255, 255, 190));  // readable over the cloud
         // The specials (<pad>, <s>, </s>, <unk>) are not words: greyed.
         label->setColor(i < Vocab::kSpecials ? QColor(130, 130, 130) : QColor(20, 20, 20));
         labels_.push_back(label);
