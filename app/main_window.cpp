@@ -1171,6 +1171,8 @@ void MainWindow::applySettings(const SessionSettings& s)
     QSettings store;
     saveSettings(store, s);
     emit configureRequested(s);
+    if (embedding_->isVisible())
+        embedding_->refresh();  // answered after the new session is built: its projection
     emit stepsPerSecondRequested(speed_->currentData().toDouble());
 }
 
@@ -1193,8 +1195,9 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     }
     // The embedding space follows the weights while its tab is shown: a projection costs
     // the worker a few tens of milliseconds on zh-en (README), so at most every 1.5 s.
-    if (embedding_->isVisible() && embeddingClock_.elapsed() > 1500
-        && (!embedding_->record() || embedding_->record()->step != s->step)) {
+    if (embedding_->isVisible()
+        && (s->replacesHistory
+            || (embeddingClock_.elapsed() > 1500 && (!embedding_->record() || embedding_->record()->step != s->step)))) {
         embeddingClock_.start();
         embedding_->refresh();
     }
