@@ -117,11 +117,23 @@ void TestUiEmbeddings::viewDrawsRecordAndAsks()
     stale->id = 3;
     v.setNeighbours(stale);
     QCOMPARE(v.neighbours(), NeighboursRecordPtr(n));
+    // A token beyond the labelled ones gets a label of its own once its neighbours are listed.
+    QTest::mouseClick(v.plot(), Qt::LeftButton, {}, v.pointPixel(30));
+    QCOMPARE(neighbours.last().at(1).toInt(), 30);
+    auto rare = std::make_shared<NeighboursRecord>(*n);
+    rare->id = 30;
+    rare->token = u"w30"_s;
+    v.setNeighbours(rare);
+    QCOMPARE(v.labels(), r->tokens.mid(0, ui::EmbeddingView::kLabels) + QStringList{u"w30"_s});
+    QTest::mouseClick(v.plot(), Qt::LeftButton, {}, v.pointPixel(7));
+    v.setNeighbours(n);
+    QCOMPARE(v.labels(), r->tokens.mid(0, ui::EmbeddingView::kLabels));
     // New weights: the selected token's neighbours are asked for again.
     auto later = std::make_shared<EmbeddingRecord>(*r);
     later->step = 50;
+    const int before = neighbours.count();
     v.setRecord(later);
-    QCOMPARE(neighbours.count(), 2);
+    QCOMPARE(neighbours.count(), before + 1);
     QCOMPARE(neighbours.last().at(1).toInt(), 7);
     // Choosing another table asks for it and forgets the selection.
     QCOMPARE(asked.count(), 0);

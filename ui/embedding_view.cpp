@@ -221,7 +221,12 @@ void EmbeddingView::redraw()
     }
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
-    for (int i = 0; i < std::min(shown, kLabels); ++i) {
+    std::vector<int> labelled;
+    for (int i = 0; i < std::min(shown, kLabels); ++i)
+        labelled.push_back(i);
+    if (neighbours_ && neighbours_->id >= kLabels && neighbours_->id < shown)
+        labelled.push_back(neighbours_->id);  // the token clicked, however rare
+    for (int i : labelled) {
         auto* label = new QCPItemText(plot_);
         label->position->setCoords(r.x[std::size_t(i)], r.y[std::size_t(i)]);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
@@ -231,6 +236,8 @@ void EmbeddingView::redraw()
         label->setBrush(QColor(255, 255, 255, 190));  // readable over the cloud
         // The specials (<pad>, <s>, </s>, <unk>) are not words: greyed.
         label->setColor(i < Vocab::kSpecials ? QColor(130, 130, 130) : QColor(20, 20, 20));
+        if (i >= kLabels)
+            label->setColor(QColor(214, 39, 40));
         labels_.push_back(label);
     }
     plot_->xAxis->setLabel(tr("PC1 (%1 of the variance)").arg(percent(r.explained(0))));
