@@ -31,6 +31,65 @@ private slots:
     void windowProjectsTheModelsTables();
 };
 
+namespace {
+
+// Shown labels do not overlap; each hidden one would overlap one shown before it.
+bool labelsDoNotOverlap(const ui::EmbeddingView& v)
+{
+    const QStringList shown = v.shownLabels();
+    std::vector<QRectF> placed;
+    int s = 0;
+    for (int i = 0; i < v.labels().size(); ++i) {
+        const QRectF rect = v.labelRect(i);
+        const bool clashes = std::any_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(rect); });
+        const bool isShown = s < shown.size() && shown[s] == v.labels()[i] && !clashes;
+        if (isShown) {
+            placed.push_back(rect);
+            ++s;
+        } else if (!clashes) {
+            qWarning("label %d (%s) hidden without a clash", i, qPrintable(v.labels()[i]));
+            return false;
+        }
+    }
+    return s == shown.size();
+}
+
+// Each record coordinate against the SVD of the table's centred rows (double): the same up to
+// each component's sign, and that sign the one making the largest |loading| of V positive.
+bool matchesSvd(const EmbeddingRecord& r, const Eigen::MatrixXd& table)
+{
+    const Eigen::MatrixXd centred = table.rowwise() - table.colwise().mean();
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(centred, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Eigen::VectorXd s = svd.singularValues();
+    bool ok = true;
+    for (int k = 0; k < 2; ++k) {
+        Eigen::Index at = 0;
+        svd.matrixV().col(k).cwiseAbs().maxCoeff(&at);
+        const double sign = svd.matrixV()(at, k) < 0 ? -1 : 1;
+        const std::vector<double>& got = k == 0 ? r.x : r.y;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            const double expected = sign * svd.matrixU()(Eigen::Index(i), k) * s(k);
+            if (std::abs(got[i] - expected) > 1e-6 * s(0)) {
+                qWarning("PC%d of token %zu: %g, SVD %g", k + 1, i, got[i], expected);
+                ok = false;
+                break;
+            }
+        }
+        if (std::abs(r.explained(k) - s(k) * s(k) / s.squaredNorm()) > 1e-9)
+            ok = false;
+    }
+    return ok;
+}
+
+Eigen::MatrixXd tableOf(const ModelBundle& m, const char* name)
+{
+    const ParamInfo* info = m.model->params().find(name);
+    return ConstMatMap<float>(m.model->params().values() + info->offset, info->rows(), info->cols())
+        .cast<double>();
+}
+
+}  // namespace
+
 void TestUiEmbeddings::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
@@ -49,7 +108,7 @@ void TestUiEmbeddings::viewDrawsRecordAndAsks()
     r->step = 40;
     r->table = EmbeddingTable::Source;
     r->vocabSize = 100;
-    const int shown = 40;
+    const int shown = 50;
     for (int i = 0; i < shown; ++i) {
         r->x.push_back(std::cos(0.37 * i) * (1 + i % 5));
         r->y.push_back(std::sin(0.37 * i) * (1 + i % 3) * 0.5);
@@ -66,7 +125,11 @@ void TestUiEmbeddings::viewDrawsRecordAndAsks()
         QCOMPARE(it->key, r->x[std::size_t(i)]);
         QCOMPARE(it->value, r->y[std::size_t(i)]);
     }
-    QCOMPARE(v.labels(), r->tokens.mid(0, ui::EmbeddingView::kLabels));
+    // Labels: the words by frequency, then the specials; none shown over another.
+    const int kLabels = ui::EmbeddingView::kLabels;
+    QCOMPARE(v.labels(), r->tokens.mid(Vocab::kSpecials, kLabels - Vocab::kSpecials) + r->tokens.mid(0, Vocab::kSpecials));
+    QVERIFY(labelsDoNotOverlap(v));
+    QVERIFY(v.shownLabels().size() < kLabels);  // this cloud is dense enough to hide some
     QVERIFY2(v.plot()->xAxis->label().contains(u"PC1 (62.5 %"_s), qPrintable(v.plot()->xAxis->label()));
     QVERIFY2(v.plot()->yAxis->label().contains(u"PC2 (12.5 %"_s), qPrintable(v.plot()->yAxis->label()));
     // A record of another table (overtaken by a change of table) is not drawn.
@@ -118,16 +181,22 @@ void TestUiEmbeddings::viewDrawsRecordAndAsks()
     v.setNeighbours(stale);
     QCOMPARE(v.neighbours(), NeighboursRecordPtr(n));
     // A token beyond the labelled ones gets a label of its own once its neighbours are listed.
-    QTest::mouseClick(v.plot(), Qt::LeftButton, {}, v.pointPixel(30));
-    QCOMPARE(neighbours.last().at(1).toInt(), 30);
+    QTest::mouseClick(v.plot(), Qt::LeftButton, {}, v.pointPixel(45));
+    QCOMPARE(neighbours.last().at(1).toInt(), 45);
     auto rare = std::make_shared<NeighboursRecord>(*n);
-    rare->id = 30;
-    rare->token = u"w30"_s;
+    rare->id = 45;
+    rare->token = u"w45"_s;
     v.setNeighbours(rare);
-    QCOMPARE(v.labels(), r->tokens.mid(0, ui::EmbeddingView::kLabels) + QStringList{u"w30"_s});
+    ui::replotQueuedNow();
+    QCOMPARE(v.labels().value(0), u"w45"_s);  // first: always shown
+    QCOMPARE(v.shownLabels().value(0), u"w45"_s);
+    QCOMPARE(v.labels().size(), kLabels + 1);
+    QVERIFY(labelsDoNotOverlap(v));
     QTest::mouseClick(v.plot(), Qt::LeftButton, {}, v.pointPixel(7));
     v.setNeighbours(n);
-    QCOMPARE(v.labels(), r->tokens.mid(0, ui::EmbeddingView::kLabels));
+    ui::replotQueuedNow();
+    QCOMPARE(v.labels().size(), kLabels);
+    QCOMPARE(v.shownLabels().value(0), u"w7"_s);
     // New weights: the selected token's neighbours are asked for again.
     auto later = std::make_shared<EmbeddingRecord>(*r);
     later->step = 50;
@@ -143,44 +212,6 @@ void TestUiEmbeddings::viewDrawsRecordAndAsks()
     QCOMPARE(v.selected(), -1);
     QCOMPARE(v.neighbourList()->topLevelItemCount(), 0);
 }
-
-namespace {
-
-// Each record coordinate against the SVD of the table's centred rows (double): the same up to
-// each component's sign, and that sign the one making the largest |loading| of V positive.
-bool matchesSvd(const EmbeddingRecord& r, const Eigen::MatrixXd& table)
-{
-    const Eigen::MatrixXd centred = table.rowwise() - table.colwise().mean();
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(centred, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const Eigen::VectorXd s = svd.singularValues();
-    bool ok = true;
-    for (int k = 0; k < 2; ++k) {
-        Eigen::Index at = 0;
-        svd.matrixV().col(k).cwiseAbs().maxCoeff(&at);
-        const double sign = svd.matrixV()(at, k) < 0 ? -1 : 1;
-        const std::vector<double>& got = k == 0 ? r.x : r.y;
-        for (std::size_t i = 0; i < got.size(); ++i) {
-            const double expected = sign * svd.matrixU()(Eigen::Index(i), k) * s(k);
-            if (std::abs(got[i] - expected) > 1e-6 * s(0)) {
-                qWarning("PC%d of token %zu: %g, SVD %g", k + 1, i, got[i], expected);
-                ok = false;
-                break;
-            }
-        }
-        if (std::abs(r.explained(k) - s(k) * s(k) / s.squaredNorm()) > 1e-9)
-            ok = false;
-    }
-    return ok;
-}
-
-Eigen::MatrixXd tableOf(const ModelBundle& m, const char* name)
-{
-    const ParamInfo* info = m.model->params().find(name);
-    return ConstMatMap<float>(m.model->params().values() + info->offset, info->rows(), info->cols())
-        .cast<double>();
-}
-
-}  // namespace
 
 void TestUiEmbeddings::windowProjectsTheModelsTables()
 {

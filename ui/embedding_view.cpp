@@ -78,6 +78,7 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
     plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     marked_->setLayer(QStringLiteral("marks"));
     chosen_->setLayer(QStringLiteral("marks"));
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] { placeLabels(); });
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         const int id = pointAt(e->pos());
         if (id >= 0)
@@ -221,11 +222,17 @@ void EmbeddingView::redraw()
     }
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
+    // In order of priority (placeLabels): the token clicked, however rare; the words, most
+    // frequent first; the specials.
     std::vector<int> labelled;
-    for (int i = 0; i < std::min(shown, kLabels); ++i)
-        labelled.push_back(i);
-    if (neighbours_ && neighbours_->id >= kLabels && neighbours_->id < shown)
-        labelled.push_back(neighbours_->id);  // the token clicked, however rare
+    if (neighbours_ && neighbours_->id < shown)
+        labelled.push_back(neighbours_->id);
+    for (int i = Vocab::kSpecials; i < std::min(shown, kLabels); ++i)
+        if (labelled.empty() || i != labelled.front())
+            labelled.push_back(i);
+    for (int i = 0; i < std::min(shown, Vocab::kSpecials); ++i)
+        if (labelled.empty() || i != labelled.front())
+            labelled.push_back(i);
     for (int i : labelled) {
         auto* label = new QCPItemText(plot_);
         label->position->setCoords(r.x[std::size_t(i)], r.y[std::size_t(i)]);
@@ -236,8 +243,12 @@ void EmbeddingView::redraw()
         label->setBrush(QColor(255, 255, 255, 190));  // readable over the cloud
         // The specials (<pad>, <s>, </s>, <unk>) are not words: greyed.
         label->setColor(i < Vocab::kSpecials ? QColor(130, 130, 130) : QColor(20, 20, 20));
-        if (i >= kLabels)
+        if (neighbours_ && i == neighbours_->id) {
+            QFont bold = small;
+            bold.setBold(true);
+            label->setFont(bold);
             label->setColor(QColor(214, 39, 40));
+        }
         labels_.push_back(label);
     }
     plot_->xAxis->setLabel(tr("PC1 (%1 of the variance)").arg(percent(r.explained(0))));
@@ -280,6 +291,33 @@ void EmbeddingView::showNeighbours()
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
     }
+}
+
+void EmbeddingView::placeLabels()
+{
+    std::vector<QRectF> placed;
+    for (QCPItemText* label : labels_) {
+        const QRectF rect = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        const bool free = std::none_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(rect); });
+        label->setVisible(free);
+        if (free)
+            placed.push_back(rect);
+    }
+}
+
+QRectF EmbeddingView::labelRect(int index) const
+{
+    const QCPItemText* label = labels_.at(std::size_t(index));
+    return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+}
+
+QStringList EmbeddingView::shownLabels() const
+{
+    QStringList out;
+    for (const QCPItemText* label : labels_)
+        if (label->visible())
+            out << label->text();
+    return out;
 }
 
 QStringList EmbeddingView::labels() const

@@ -22,7 +22,8 @@ namespace as::ui {
 class EmbeddingView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kLabels = 25;  // the most frequent ids labelled (more overlap badly)
+    // The most frequent ids given a label; of those, the ones that would overlap are hidden.
+    static constexpr int kLabels = 40;
 
     explicit EmbeddingView(QWidget* parent = nullptr);
 
@@ -43,7 +44,11 @@ public:
     QCPCurve* points() const { return points_; }  // one point per token shown, t = id
     QCPCurve* neighbourMarks() const { return marked_; }  // the neighbours among the points
     QCPCurve* chosenMark() const { return chosen_; }      // the token clicked
-    QStringList labels() const;                   // the token labels drawn
+    // The labels made: the most frequent tokens and the one clicked. Those that would cover
+    // a label placed before them are hidden (placeLabels); shownLabels() are the others.
+    QStringList labels() const;
+    QStringList shownLabels() const;
+    QRectF labelRect(int index) const;  // of labels()[index], in pixels
     QTreeWidget* neighbourList() const { return list_; }
     QPoint pointPixel(int id) const;  // where token `id` is drawn
     int pointAt(QPoint pixel) const;  // the token drawn nearest the pixel (within 8 px), or −1
@@ -56,6 +61,9 @@ signals:
 private:
     void redraw();
     void showNeighbours();
+    // At every layout: labels in order of priority (the token clicked, the words by frequency,
+    // the specials) are shown unless they would overlap one already shown.
+    void placeLabels();
     QString csv() const;
 
     EmbeddingRecordPtr record_;
