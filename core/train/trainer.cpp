@@ -77,6 +77,17 @@ std::vector<std::size_t> forwardOrder(const Transformer<float>& model)
     return order;
 }
 
+std::shared_ptr<const HealthLayout> healthLayoutOf(const Transformer<float>& model)
+{
+    auto layout = std::make_shared<HealthLayout>();
+    for (const ParamInfo& p : model.params().table()) {
+        layout->names.push_back(p.name);
+        layout->groups.push_back(tensorGroup(p.name));
+    }
+    layout->forward = forwardOrder(model);
+    return layout;
+}
+
 Trainer::Trainer(const ModelConfig& config, const TrainOptions& options)
     : opt_(options), model_(std::make_unique<Transformer<float>>(config)),
       adam_(model_->params().size()), dropoutRng_(options.seed ^ 0x5eed0f0d509e7ULL)
@@ -109,6 +120,19 @@ void Trainer::sumGradSquares()
             const ParamInfo& p = table[std::size_t(i)];
             const Eigen::Map<const Eigen::VectorXf> g(ps.grads() + p.offset, Eigen::Index(p.size));
             gradSquares_[std::size_t(i)] = g.cast<double>().squaredNorm();
+        }
+    });
+}
+
+void Trainer::addHistograms(const HistogramRecord& r, const float* data, std::vector<std::uint32_t>& counts,
+                            std::vector<std::uint32_t>& nonFinite) const
+{
+    const std::vector<ParamInfo>& table = model_->params().table();
+    parallelFor(long(r.tensors), 1, [&](long from, long to) {
+        for (long i = from; i < to; ++i) {
+            const ParamInfo& p = table[std::size_t(i)];
+            addToHistogram(data + p.offset, p.size, counts.data() + std::size_t(i) * kHistogramBins,
+                           nonFinite.data() + i);
         }
     });
 }
@@ -146,6 +170,7 @@ StepStats Trainer::step(const Batch& batch)
             for (std::size_t i : forwardOrder(*model_)) {
                 if (std::isfinite(sq[i]))
                     continue;
+                st.faultTensor = int(i);
                 const ParamInfo& p = table[i];
                 const float* g = ps.grads() + p.offset;
                 const std::size_t at = std::size_t(
@@ -172,6 +197,17 @@ StepStats Trainer::step(const Batch& batch)
         st.fault += QStringLiteral("; the update was skipped");
         st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return st;
+    }
+    std::shared_ptr<HistogramRecord> histograms;
+    if (histogramEvery_ > 0 && st.step % histogramEvery_ == 0) {
+        histograms = std::make_shared<HistogramRecord>();
+        histograms->step = st.step;
+        histograms->tensors = int(table.size());
+        histograms->weights.assign(table.size() * kHistogramBins, 0);
+        histograms->grads.assign(table.size() * kHistogramBins, 0);
+        histograms->weightsNonFinite.assign(table.size(), 0);
+        histograms->gradsNonFinite.assign(table.size(), 0);
+        addHistograms(*histograms, ps.grads(), histograms->grads, histograms->gradsNonFinite);  // before clipping
     }
     if (opt_.clipNorm > 0 && st.gradNorm > opt_.clipNorm) {
         // PyTorch's clip_grad_norm_: scale by max_norm / (norm + 1e-6).
@@ -204,6 +240,10 @@ StepStats Trainer::step(const Batch& batch)
             }
         });
         st.health = std::move(health);
+    }
+    if (histograms) {
+        addHistograms(*histograms, ps.values(), histograms->weights, histograms->weightsNonFinite);
+        st.histograms = std::move(histograms);
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return st;
