@@ -119,6 +119,10 @@ int runBench(const QStringList& args)
                            "tokens (</s> suppressed), cached and plain decoding."});
     p.addOption({"out-len", "Output tokens for --decode.", "N", "10"});
     p.addOption({"runs", "Timed runs for --decode.", "N", "20"});
+    p.addOption({"health", "Record training health as the window does: every step each tensor's "
+                           "norms and update ratio, and every --histogram-every steps "
+                           "histograms of its weights and gradients."});
+    p.addOption({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "10"});
     if (!p.parse(args)) {
         err << p.errorText() << "\n";
         return 2;
@@ -180,13 +184,16 @@ int runBench(const QStringList& args)
     }
     const QString name = p.value("config");
     auto cfg = as::ModelConfig::preset(name);
-    bool okSteps = false, okThreads = false;
+    bool okSteps = false, okThreads = false, okEvery = false;
     const int steps = p.value("steps").toInt(&okSteps);
     const int threads = p.value("threads").toInt(&okThreads);
-    if (!cfg || !okSteps || steps < 1 || !okThreads || threads < 0) {
-        err << "bench: --config must be tiny, small or base; --steps >= 1; --threads >= 0\n";
+    const int histogramEvery = p.value("histogram-every").toInt(&okEvery);
+    if (!cfg || !okSteps || steps < 1 || !okThreads || threads < 0 || !okEvery || histogramEvery < 0) {
+        err << "bench: --config must be tiny, small or base; --steps >= 1; --threads >= 0; "
+               "--histogram-every >= 0\n";
         return 2;
     }
+    const bool health = p.isSet("health");
     const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->src_vocab = shape.srcVocab;
@@ -194,6 +201,8 @@ int runBench(const QStringList& args)
     setMathThreads(threads);
 
     as::Trainer trainer(*cfg, as::TrainOptions{1.0, 400, 0});
+    trainer.setRecordHealth(health);
+    trainer.setHistogramEvery(health ? histogramEvery : 0);
     as::Rng rng(1);
     std::vector<std::vector<int>> src(shape.batch), tgt(shape.batch);
     for (int b = 0; b < shape.batch; ++b) {
@@ -206,10 +215,11 @@ int runBench(const QStringList& args)
     for (int i = 0; i < 3; ++i)
         trainer.step(batch);
     std::vector<double> times;
-    double loss = 0;
+    double loss = 0, total = 0;
     for (int i = 0; i < steps; ++i) {
         const as::StepStats st = trainer.step(batch);
         times.push_back(st.seconds);
+        total += st.seconds;
         loss = st.loss.loss();
     }
     const double median = ::median(times);
@@ -218,6 +228,10 @@ int runBench(const QStringList& args)
                   {"config", name},
                   {"params", double(trainer.model().params().size())},
                   {"step_s", median},
+                  // Histograms come every n-th step: the mean shows their share, the median not.
+                  {"mean_step_s", total / steps},
+                  {"health", health},
+                  {"histogram_every", health ? histogramEvery : 0},
                   {"tgt_tokens_per_s", tokens / median},
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},

@@ -7,6 +7,7 @@
 #include "samples_view.h"
 #include "head_service.h"
 #include "heads_view.h"
+#include "health_view.h"
 #include "neuron_view.h"
 #include "pe_view.h"
 #include "plot_tools.h"
@@ -155,6 +156,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     masks_ = new ui::MasksView(this);
     samples_ = new ui::SamplesView(this);
     heads_ = new ui::HeadsView(this);
+    health_ = new ui::HealthView(this);
     headService_ = new HeadService(this);
     auto* attentionPage = new QWidget(this);
     buildProbeBar(attentionPage);
@@ -166,6 +168,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(samples_, tr("Sa&mples"));
     tabs_->addTab(masks_, tr("&Masks and smoothing"));
     tabs_->addTab(heads_, tr("&Heads"));
+    tabs_->addTab(health_, tr("H&ealth"));
     setCentralWidget(tabs_);
 
     settingsPanel_ = new SettingsPanel(this);
@@ -992,6 +995,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     attention_->applySnapshot(*s);
     masks_->applySnapshot(*s);
     samples_->applySnapshot(*s);
+    health_->applySnapshot(*s);
     status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
                          .arg(s->step)
                          .arg(s->plannedSteps)
@@ -1018,7 +1022,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
         return false;
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
-                               "translate", "samples", "masks-and-smoothing", "heads"};
+                               "translate", "samples", "masks-and-smoothing", "heads", "health"};
     const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);

@@ -31,6 +31,7 @@ class TranslateView;
 class MasksView;
 class SamplesView;
 class HeadsView;
+class HealthView;
 class NeuronPanel;
 }  // namespace ui
 class HeadService;
@@ -62,6 +63,7 @@ public:
     ui::MasksView* masksView() const { return masks_; }
     ui::SamplesView* samplesView() const { return samples_; }
     ui::HeadsView* headsView() const { return heads_; }
+    ui::HealthView* healthView() const { return health_; }
     ui::NeuronPanel* neuronPanel() const { return neuron_; }
     HeadService* headService() const { return headService_; }
     // Heads muted in the Heads view: masked in Translate, the samples and validation.
@@ -197,6 +199,7 @@ private:
     ui::MasksView* masks_ = nullptr;
     ui::SamplesView* samples_ = nullptr;
     ui::HeadsView* heads_ = nullptr;
+    ui::HealthView* health_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
     QElapsedTimer neuronClock_;
     HeadService* headService_ = nullptr;
