@@ -16,6 +16,7 @@
 #include <QJsonArray>
 
 #include <cmath>
+#include <cstring>
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,6 +31,7 @@ class TestHealth : public QObject {
 private slots:
     void logMatchesTwoSavedModels();
     void effectiveStepByHand();
+    void recordingChangesNothing();
     void histogramBinsByHand();
     void stepHistogramsInDouble();
     void firstNonFiniteTensor_data();
@@ -120,6 +122,27 @@ void TestHealth::effectiveStepByHand()
     // Off by default: nothing measured.
     Trainer quiet(c, TrainOptions{1.0, 10, 5});
     QVERIFY(!quiet.step(task.nextBatch(data)).health);
+}
+
+void TestHealth::recordingChangesNothing()
+{
+    // Health is summed in Adam's pass over the weights: the update must stay bit for bit the
+    // one without it.
+    const Task task = makeToyTask();
+    const ModelConfig c = test::toyModelConfig(task);
+    Trainer plain(c, TrainOptions{1.0, 10, 5}), watched(c, TrainOptions{1.0, 10, 5});
+    watched.setRecordHealth(true);
+    watched.setHistogramEvery(2);
+    Rng d1(1), d2(1);
+    for (int i = 0; i < 4; ++i) {
+        plain.step(task.nextBatch(d1));
+        QVERIFY(watched.step(task.nextBatch(d2)).health);
+    }
+    const auto& a = plain.model().params().valueVector();
+    const auto& b = watched.model().params().valueVector();
+    QCOMPARE(a.size(), b.size());
+    QVERIFY(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0);
+    QVERIFY(plain.adam().secondMoment() == watched.adam().secondMoment());
 }
 
 void TestHealth::histogramBinsByHand()

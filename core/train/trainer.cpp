@@ -214,31 +214,23 @@ StepStats Trainer::step(const Batch& batch)
         ps.gradVector() *= float(opt_.clipNorm / (st.gradNorm + 1e-6));
         st.clipped = true;
     }
-    if (recordHealth_)
-        before_ = ps.valueVector();
-    adam_.step(ps.values(), ps.grads(), st.lr);
-    step_ = st.step;
-    if (recordHealth_) {
+    if (!recordHealth_) {
+        adam_.step(ps.values(), ps.grads(), st.lr);
+        step_ = st.step;
+    } else {
+        // The sums come from Adam's own pass, block by block while in cache (see README,
+        // Health, for what a copy of the weights and more passes over them cost instead).
+        adam_.step(ps.values(), ps.grads(), st.lr, table, healthSums_);
+        step_ = st.step;
         auto health = std::make_shared<std::vector<TensorHealth>>(table.size());
-        const AdamOptions& ao = adam_.options();
-        const double bc2 = 1.0 - std::pow(ao.beta2, double(adam_.steps()));
-        const Eigen::VectorXf& v = adam_.secondMoment();
-        parallelFor(long(table.size()), 1, [&](long from, long to) {
-            for (long i = from; i < to; ++i) {
-                const ParamInfo& p = table[std::size_t(i)];
-                const Eigen::Index off = Eigen::Index(p.offset), n = Eigen::Index(p.size);
-                // In float, vectorised (a monitor, not a result: about 1e-6 relative).
-                const Eigen::Map<const Eigen::VectorXf> w(ps.values() + off, n);
-                const auto w0 = before_.segment(off, n);
-                TensorHealth& h = (*health)[std::size_t(i)];
-                h.gradNorm = std::sqrt(gradSquares_[std::size_t(i)]);
-                h.weightNorm = double(w.norm());
-                const double n0 = double(w0.norm());
-                h.updateRatio = n0 > 0 ? double((w - w0).norm()) / n0 : 0;
-                h.effectiveStep = double((float(st.lr) / ((v.segment(off, n).array() * float(1.0 / bc2)).sqrt()
-                                                          + float(ao.eps))).sum()) / double(n);
-            }
-        });
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            const AdamTensorSums& q = healthSums_[i];
+            TensorHealth& h = (*health)[i];
+            h.gradNorm = std::sqrt(gradSquares_[i]);
+            h.weightNorm = std::sqrt(q.after2);
+            h.updateRatio = q.before2 > 0 ? std::sqrt(q.delta2 / q.before2) : 0;
+            h.effectiveStep = st.lr * q.invDenom / double(table[i].size);
+        }
         st.health = std::move(health);
     }
     if (histograms) {

@@ -58,8 +58,8 @@ public:
     const Transformer<float>& model() const { return *model_; }
     const TrainOptions& options() const { return opt_; }
     void setClipNorm(double clipNorm) { opt_.clipNorm = clipNorm; }
-    // Every applied step also measures each tensor's health (StepStats::health): a copy of
-    // the weights before the update and one more pass over them.
+    // Every applied step also measures each tensor's health (StepStats::health), in Adam's
+    // pass over the weights.
     void setRecordHealth(bool on) { recordHealth_ = on; }
     // Histograms of every tensor's weights and gradients (train/health.h) at every n-th step
     // (StepStats::histograms); 0 = never (the default).
@@ -89,7 +89,7 @@ private:
     long step_ = 0;
     bool recordHealth_ = false;
     int histogramEvery_ = 0;
-    Eigen::VectorXf before_;  // the weights before the update (health)
+    std::vector<AdamTensorSums> healthSums_;  // per tensor (health); a member: no allocation
     std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates
     void sumGradSquares();
     // Per tensor of r (in table order), the histogram of data (values or gradients) into counts.
