@@ -13,6 +13,7 @@
 #include <QJsonObject>
 
 #include <ctime>
+#include <numeric>
 #include <QTextStream>
 #include <QThread>
 
@@ -237,6 +238,7 @@ int runBench(const QStringList& args)
                   // Histograms come every n-th step: the mean shows their share, the median not.
                   {"mean_step_s", total / steps},
                   {"cpu_step_s", ::median(cpu)},
+                  {"cpu_mean_step_s", std::accumulate(cpu.begin(), cpu.end(), 0.0) / steps},
                   {"health", health},
                   {"histogram_every", health ? histogramEvery : 0},
                   {"tgt_tokens_per_s", tokens / median},

@@ -169,6 +169,9 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         plot->legend->setBrush(QColor(255, 255, 255, 200));
         plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
         plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+        // One point per step: each curve drawn as one polyline (as the Loss view does); segment
+        // by segment, with a dot per point, three curves of 500 steps took 15-45 ms a replot.
+        plot->setPlottingHint(QCP::phFastPolylines, true);
         // The step that was skipped because a gradient was not finite.
         faultLines_[i] = new QCPItemStraightLine(plot);
         faultLines_[i]->setPen(QPen(QColor(178, 24, 43), 1.5, Qt::DashLine));
@@ -543,7 +546,6 @@ void HealthView::redrawLines()
             QCPGraph* g = plot->addGraph();
             g->setName(tensorName(t));
             g->setPen(QPen(kPalette[colour++ % std::size(kPalette)], 1.5));
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));  // a lone step shows
             QVector<double> x, y;
             x.reserve(int(records_.size()));
             y.reserve(int(records_.size()));
@@ -555,6 +557,8 @@ void HealthView::redrawLines()
                     y << v;
                 }
             }
+            // A lone step has no line to draw: a dot shows it.
+            g->setScatterStyle(x.size() == 1 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
             g->setData(x, y, true);
         }
         faultLines_[k]->setVisible(bool(nonFinite_));
