@@ -21,6 +21,8 @@ struct ModelConfig;
 // resume: a loaded checkpoint to continue from (train --resume), or null.
 int runTrain(const QStringList& args, as::Checkpoint* resume = nullptr);
 int runBench(const QStringList& args);
+// bench --heads MODEL --data D (cli_bench_heads.cpp), with runBench's parsed options.
+int benchHeads(const QCommandLineParser& parser, QTextStream& out, QTextStream& err);
 int runBleu(const QStringList& args);
 int runTranslate(const QStringList& args);
 int runEval(const QStringList& args);

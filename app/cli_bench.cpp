@@ -121,7 +121,13 @@ int runBench(const QStringList& args)
                            "sentence on `small` with random weights, exactly --out-len output "
                            "tokens (</s> suppressed), cached and plain decoding."});
     p.addOption({"out-len", "Output tokens for --decode.", "N", "10"});
-    p.addOption({"runs", "Timed runs for --decode.", "N", "20"});
+    p.addOption({"runs", "Timed runs for --decode (20 if not given) and --heads (3).", "N"});
+    p.addOption({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
+                          "without ΔNLL, integrated gradients, a mute and re-translation, the "
+                          "pruning curve) on --data.", "MODEL"});
+    p.addOption({"data", "With --heads: the pairs (source<TAB>target).", "D.tsv"});
+    p.addOption({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
+    p.addOption({"ig-tokens", "With --heads: source length of the sentence explained.", "N", "15"});
     p.addOption({"health", "Record training health as the window does: every step each tensor's "
                            "norms and update ratio, and every --histogram-every steps "
                            "histograms of its weights and gradients."});
@@ -134,11 +140,13 @@ int runBench(const QStringList& args)
         out << p.helpText();
         return 0;
     }
+    if (p.isSet("heads"))
+        return benchHeads(p, out, err);
     if (p.isSet("decode")) {
         bool okT = false, okL = false, okR = false;
         const int threads = p.value("threads").toInt(&okT);
         const int outLen = p.value("out-len").toInt(&okL);
-        const int runs = p.value("runs").toInt(&okR);
+        const int runs = p.isSet("runs") ? p.value("runs").toInt(&okR) : (okR = true, 20);
         if (!okT || threads < 0 || !okL || outLen < 1 || outLen > 200 || !okR || runs < 1) {
             err << "bench: --threads >= 0, 1 <= --out-len <= 200, --runs >= 1\n";
             return 2;

@@ -6,6 +6,7 @@
 #include "neuron_view.h"
 #include "main_window.h"
 #include "plot_tools.h"
+#include "run_comparer.h"
 #include "translate_view.h"
 
 #include "decode/translation_record.h"
@@ -243,10 +244,31 @@ void showNeuronView(as::MainWindow& w)
     waitFor([&] { return w.neuronPanel()->record() && w.neuronPanel()->record()->step == w.currentStep(); }, 10000);
 }
 
+// --compare FILE…: each run drawn beside the current one, as View > Compare with run… does,
+// waited for. False (with the message printed) when one is refused.
+bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
+{
+    QString failed;
+    const auto connection = QObject::connect(w.runComparer(), &as::RunComparer::failed, &w,
+                                             [&](const QString& m) { failed = m; });
+    for (const QString& f : files)
+        w.compareWith(f);
+    waitFor([&] { return !failed.isEmpty() || !w.runComparer()->busy(); }, 120000);
+    QObject::disconnect(connection);
+    if (!failed.isEmpty() || w.runComparer()->busy()) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed.isEmpty() ? QStringLiteral("--compare timed out") : failed));
+        return false;
+    }
+    for (const as::RunSeriesPtr& r : w.runComparer()->runs())
+        std::printf("attention-studio: compared with %s (%zu steps, %zu validations)\n",
+                    qPrintable(r->name), r->loss.size(), r->eval.size());
+    return true;
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
-                      const QString& sentence, int explain)
+                      const QString& sentence, int explain, const QStringList& compare)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(1400, 900);
@@ -275,12 +297,83 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         waitFor([&] { return false; }, 500);  // the probe's snapshot
         showNeuronView(w);
     }
+    if (!compareForScreenshot(w, compare))
+        return 1;
     QString error;
     if (!w.saveViewPngs(dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
     std::printf("attention-studio: wrote the views of %s into %s\n", qPrintable(file), qPrintable(dir));
+    return 0;
+}
+
+// --measure-mutes FILE --sentence S: the window's latency of a click in the Heads view, from
+// the mute to the re-translated sentence shown in Translate (copy of the weights, decode,
+// attention record, drawing), for each head of the model in turn; and how late a 1 ms timer on
+// the GUI thread fired meanwhile. One JSON line.
+int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence)
+{
+    w.resize(1400, 900);
+    w.show();
+    bool opened = false, failed = false;
+    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
+        failed = true;
+    });
+    w.openFile(file);
+    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+        return 1;
+    as::ui::TranslateView* view = w.translateView();
+    w.tabs()->setCurrentWidget(view);
+    long finished = 0;
+    QObject::connect(view, &as::ui::TranslateView::translationFinished, &w, [&] { ++finished; });
+    view->translate(sentence);
+    if (!waitFor([&] { return finished > 0 && !view->isBusy(); }, 60000)) {
+        std::fprintf(stderr, "attention-studio: the sentence was not translated\n");
+        return 1;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<double> late, latency;
+    qint64 last = -1;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    tick.setInterval(1);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (last >= 0)
+            late.push_back(std::max(0.0, double(now - last) / 1e6 - 1.0));
+        last = now;
+    });
+    tick.start();
+    const as::ModelConfig& c = w.settings().model;
+    for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
+                                   as::AttentionKind::Cross}) {
+        const int layers = kind == as::AttentionKind::EncoderSelf ? c.encoder_layers : c.decoder_layers;
+        for (int l = 0; l < layers; ++l)
+            for (int h = 0; h < c.heads; ++h) {
+                const long before = finished;
+                const qint64 t0 = clock.nsecsElapsed();
+                w.setMutedHeads({as::HeadId{kind, l, h}});
+                if (!waitFor([&] { return finished > before && !view->isBusy(); }, 60000))
+                    return 1;
+                latency.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
+            }
+    }
+    tick.stop();
+    const auto quantile = [](std::vector<double> v, double q) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
+    };
+    QJsonObject o{{"measure", "mutes"}, {"heads", int(latency.size())},
+                  {"source", sentence}, {"threads", as::engineThreads()},
+                  {"mute_to_translation_ms_median", quantile(latency, 0.5)},
+                  {"mute_to_translation_ms_p90", quantile(latency, 0.9)},
+                  {"mute_to_translation_ms_worst", quantile(latency, 1.0)},
+                  {"gui_late_ms_p99", quantile(late, 0.99)}, {"gui_late_ms_worst", quantile(late, 1.0)}};
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
     return 0;
 }
 
@@ -332,6 +425,7 @@ struct ScreenshotRun {
     QString out;  // the model file, as `attention-studio-cli train --out` writes it
     int validEvery = 0;  // 0: the task's
     bool heads = false;  // score the heads, mute the least important half, the pruning curve
+    QStringList compare;  // checkpoints of runs drawn beside this one
 };
 
 bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
@@ -430,6 +524,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;
+    if (!compareForScreenshot(w, run.compare))
+        return 1;
     // The window's picture shows the attention of the probe sentence, and its neuron view.
     showNeuronView(w);
     QString error;
@@ -485,6 +581,13 @@ int main(int argc, char** argv)
                                 "--measure-responsiveness (default: the task's).", "N"});
     p.addOption({"heads", "With --screenshot: then score the heads, draw the pruning curve and mute "
                           "the least important half (the Heads view), printing what it found."});
+    p.addOption({"measure-mutes", "With FILE and --sentence: open the model, translate the "
+                                  "sentence, then mute each head in turn (as a click in the Heads "
+                                  "view does) and print as JSON how long each took to show the "
+                                  "new translation."});
+    p.addOption({"compare", "With --screenshot: draw the run of this checkpoint beside the "
+                            "current one, as View > Compare with run… does (repeatable, up to 4).",
+                 "CKPT"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
@@ -519,13 +622,23 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "attention-studio: one file at a time\n");
         return 2;
     }
+    if (p.isSet("measure-mutes")) {
+        if (files.size() != 1 || p.value("sentence").trimmed().isEmpty()) {
+            std::fprintf(stderr, "attention-studio: --measure-mutes needs a model FILE and --sentence\n");
+            return 2;
+        }
+        const int rc = measureMutes(w, files.first(), p.value("sentence"));
+        w.close();
+        return rc;
+    }
     if (p.isSet("screenshot") && !files.isEmpty()) {
         const int explain = int(QStringList{"cross", "attention", "rollout", "gradxinput", "ig"}.indexOf(p.value("explain")));
         if (explain < 0) {
             std::fprintf(stderr, "attention-studio: --explain must be cross, attention, rollout, gradxinput or ig\n");
             return 2;
         }
-        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"), explain);
+        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"),
+                                         explain, p.values("compare"));
         w.close();
         return rc;
     }
@@ -539,6 +652,7 @@ int main(int argc, char** argv)
         run.out = p.value("out");
         run.validEvery = p.value("valid-every").toInt();
         run.heads = p.isSet("heads");
+        run.compare = p.values("compare");
         run.corpus.train = p.value("data");
         run.corpus.valid = p.value("valid");
         if (run.corpus.train.isEmpty() && !run.corpus.valid.isEmpty()) {

@@ -92,12 +92,8 @@ void HeadService::start()
             auto record = std::make_shared<PruningRecord>();
             record->step = copy->step;
             record->totalHeads = int(job->order.size());
-            // 0, k, 2k, … all: about 13 points (each a pass for NLL and one for BLEU).
-            std::vector<int> counts;
-            const int step = std::max(1, int(job->order.size()) / 12);
-            for (int k = 0; k < int(job->order.size()); k += step)
-                counts.push_back(k);
-            counts.push_back(int(job->order.size()));
+            // Each point a pass for NLL and one for BLEU.
+            const std::vector<int> counts = pruningCounts(int(job->order.size()));
             const Progress progress = [&](int done, int total) {
                 report(tr("Pruning curve: %1 of %2 points").arg(done).arg(total), done, total);
                 return !stop->load();

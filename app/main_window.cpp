@@ -6,11 +6,13 @@
 #include "masks_view.h"
 #include "samples_view.h"
 #include "head_service.h"
+#include "head_dynamics_view.h"
 #include "heads_view.h"
 #include "health_view.h"
 #include "neuron_view.h"
 #include "pe_view.h"
 #include "plot_tools.h"
+#include "run_comparer.h"
 #include "settings_panel.h"
 #include "translate_view.h"
 #include "translation_service.h"
@@ -168,6 +170,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(samples_, tr("Sa&mples"));
     tabs_->addTab(masks_, tr("&Masks and smoothing"));
     tabs_->addTab(heads_, tr("&Heads"));
+    dynamics_ = new ui::HeadDynamicsView(this);
+    tabs_->addTab(dynamics_, tr("Head d&ynamics"));
+    // A cell of the head dynamics: that head at that step, in the Attention view's replay.
+    connect(dynamics_, &ui::HeadDynamicsView::cellClicked, this, [this, attentionPage](const HeadId& id, long step) {
+        attention_->setKind(id.kind);
+        attention_->setLayer(id.layer);
+        attention_->showStep(step);
+        attention_->enlargeHead(id.head);
+        tabs_->setCurrentWidget(attentionPage);
+    });
     tabs_->addTab(health_, tr("H&ealth"));
     setCentralWidget(tabs_);
 
@@ -182,6 +194,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     status_ = new QLabel(this);
     statusBar()->addWidget(status_, 1);
     buildFileMenu();
+    buildViewMenu();
     buildToolBar();
 
     // The worker and its thread. Commands go out and answers come back through two
@@ -379,6 +392,64 @@ void MainWindow::buildFileMenu()
     quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit_->setMenuRole(QAction::QuitRole);
     connect(quit_, &QAction::triggered, this, &QWidget::close);
+}
+
+void MainWindow::buildViewMenu()
+{
+    comparer_ = new RunComparer(this);
+    connect(comparer_, &RunComparer::runsChanged, this, &MainWindow::showComparedRuns);
+    connect(comparer_, &RunComparer::added, this, [this](const QString& name) {
+        statusBar()->showMessage(tr("Comparing with %1").arg(name), 5000);
+    });
+    connect(comparer_, &RunComparer::failed, this, [this](const QString& m) { showFileError(m); });
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    compare_ = view->addAction(tr("&Compare with run…"));
+    compare_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    compare_->setToolTip(tr("Draw another run's loss, learning rate and validation beside this "
+                            "one's, from its checkpoint (up to %1 runs; Ctrl+Shift+C)")
+                             .arg(RunComparer::kMaxRuns));
+    connect(compare_, &QAction::triggered, this, [this] {
+        const QString dir = currentFile_.isEmpty() ? QString() : QFileInfo(currentFile_).path();
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare with run"), dir,
+            tr("Attention Studio checkpoints (*.%1);;All files (*)").arg(kCheckpointSuffix));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+    removeCompared_ = view->addMenu(tr("&Remove compared run"));
+    showComparedRuns();
+}
+
+void MainWindow::compareWith(const QString& path)
+{
+    // A checkpoint of the zh-en recipe's model (107 MB) takes 0.7 s to read and check.
+    statusBar()->showMessage(tr("Reading %1 to compare…").arg(QFileInfo(path).fileName()), 10000);
+    comparer_->add(path);
+}
+
+void MainWindow::showComparedRuns()
+{
+    // Every run beside the current one goes through here, in one list (a second session
+    // trained alongside would be appended after the compared files, handed in again as it
+    // grows: the views only draw its new points).
+    const RunSeriesList& runs = comparer_->runs();
+    loss_->setComparedRuns(runs);
+    lr_->setComparedRuns(runs);
+    // One item per run, in its colour, and one for all.
+    removeCompared_->clear();
+    for (int i = 0; i < int(runs.size()); ++i) {
+        QPixmap swatch(12, 12);
+        swatch.fill(loss_->comparedRun(i).colour);
+        QAction* a = removeCompared_->addAction(QIcon(swatch), runs[std::size_t(i)]->name);
+        a->setToolTip(comparer_->paths().value(i));
+        connect(a, &QAction::triggered, this, [this, i] { comparer_->remove(i); });
+    }
+    if (!runs.empty()) {
+        removeCompared_->addSeparator();
+        connect(removeCompared_->addAction(tr("Remove &all")), &QAction::triggered, comparer_,
+                &RunComparer::removeAll);
+    }
+    removeCompared_->setEnabled(!runs.empty());
 }
 
 bool MainWindow::chooseSavePath()
@@ -958,6 +1029,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     loss_->reset();
     lr_->reset();
     attention_->reset();
+    dynamics_->reset();
     samples_->reset();
     resetHeads();
     QSettings store;
@@ -973,8 +1045,11 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
         lr_->reset();
         attention_->reset();
         samples_->reset();
-        for (const auto& record : s->attentionHistory)
+        dynamics_->reset();
+        for (const auto& record : s->attentionHistory) {
             attention_->addRecord(record);
+            dynamics_->addRecord(record);
+        }
     }
     if (s->replacesHistory)
         resetHeads();  // another model: its own heads
@@ -993,6 +1068,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     lr_->applySnapshot(*s);
     pe_->applySnapshot(*s);
     attention_->applySnapshot(*s);
+    dynamics_->applySnapshot(*s);
     masks_->applySnapshot(*s);
     samples_->applySnapshot(*s);
     health_->applySnapshot(*s);
@@ -1022,7 +1098,8 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
         return false;
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
-                               "translate", "samples", "masks-and-smoothing", "heads", "health"};
+                               "translate", "samples", "masks-and-smoothing", "heads",
+                               "head-dynamics", "health"};
     const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);

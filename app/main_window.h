@@ -31,10 +31,12 @@ class TranslateView;
 class MasksView;
 class SamplesView;
 class HeadsView;
+class HeadDynamicsView;
 class HealthView;
 class NeuronPanel;
 }  // namespace ui
 class HeadService;
+class RunComparer;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -63,6 +65,7 @@ public:
     ui::MasksView* masksView() const { return masks_; }
     ui::SamplesView* samplesView() const { return samples_; }
     ui::HeadsView* headsView() const { return heads_; }
+    ui::HeadDynamicsView* headDynamicsView() const { return dynamics_; }
     ui::HealthView* healthView() const { return health_; }
     ui::NeuronPanel* neuronPanel() const { return neuron_; }
     HeadService* headService() const { return headService_; }
@@ -120,6 +123,14 @@ public:
     void offerAutosaveRestore();
     void setAutosaveInterval(int ms);
 
+    // Other runs drawn beside the current one on the Loss and Learning rate plots (View >
+    // Compare with run…): checkpoints read off the GUI thread, at most RunComparer::kMaxRuns;
+    // a file that cannot be used gives a message (fileError) and changes nothing.
+    void compareWith(const QString& path);
+    RunComparer* runComparer() const { return comparer_; }
+    QAction* compareAction() const { return compare_; }
+    QMenu* removeComparedMenu() const { return removeCompared_; }
+
 signals:
     // Commands to the worker (queued across threads).
     void configureRequested(as::SessionSettings settings);
@@ -161,6 +172,8 @@ private:
     void onRunningChanged(bool running);
     void buildToolBar();
     void buildFileMenu();
+    void buildViewMenu();
+    void showComparedRuns();  // the comparer's runs, to every plot that draws them
     void onSessionLoaded(const as::SessionSettings& s, const as::TaskPtr& task, const QString& path,
                          long step, bool untitled);
     void chooseImport();
@@ -199,6 +212,7 @@ private:
     ui::MasksView* masks_ = nullptr;
     ui::SamplesView* samples_ = nullptr;
     ui::HeadsView* heads_ = nullptr;
+    ui::HeadDynamicsView* dynamics_ = nullptr;
     ui::HealthView* health_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
     QElapsedTimer neuronClock_;
@@ -216,6 +230,9 @@ private:
     QMenu* fileMenu_ = nullptr;
     QAction *importWeights_ = nullptr, *exportWeights_ = nullptr, *openCorpus_ = nullptr;
     CorpusOpener* opener_ = nullptr;
+    RunComparer* comparer_ = nullptr;
+    QAction* compare_ = nullptr;
+    QMenu* removeCompared_ = nullptr;
     QProgressDialog* corpusProgress_ = nullptr;
     QMap<QString, QString> corpusLocations_;  // recorded file -> where it is now
     QString currentFile_;

@@ -52,7 +52,10 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     norm_->addItem(tr("pre-norm (Annotated Transformer)"), "pre");
     norm_->addItem(tr("post-norm (2017 paper)"), "post");
     factor_ = dspin(this, 0.001, 100.0, 0.1, tr("Noam factor: scales the whole schedule"));
-    warmup_ = spin(this, 1, 1000000, tr("Noam warmup steps: the rate rises until here"));
+    warmup_ = spin(this, 1, 1000000, tr("Noam warmup steps: the rate rises until here (none: "
+                                        "the rate starts at its peak and only decays — warm-up "
+                                        "1 and 0 give the same rates)"));
+    warmup_->setSpecialValueText(tr("none"));
     clipNorm_ = dspin(this, 0.0, 1000.0, 0.5, tr("Gradient clipping: gradients are scaled down "
                                                  "to this global L2 norm when above it"));
     clipNorm_->setSpecialValueText(tr("off"));
@@ -104,7 +107,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     auto* problem = new QLabel(this);
     problem->setWordWrap(true);
     problem->setStyleSheet("color: #b00020");
-    auto* apply = new QPushButton(tr("Apply and reset"), this);
+    apply_ = new QPushButton(tr("Apply and reset"), this);
+    auto* apply = apply_;
     apply->setToolTip(tr("Build a fresh model with these settings (training restarts at step 0)"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -124,6 +128,16 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     connect(apply, &QPushButton::clicked, this, [this] { emit applyRequested(settings()); });
     setSettings(SessionSettings::defaultsFor("toy"));
     check();
+}
+
+void SettingsPanel::setComparisonMode(bool on)
+{
+    // B trains on A's data, in A's order, with A's seed and plan: only the model and the
+    // optimisation can differ.
+    for (QWidget* w : std::initializer_list<QWidget*>{task_, batch_, batchTokens_, seed_, planned_,
+                                                      minutes_, evalEvery_, average_})
+        w->setEnabled(!on);
+    apply_->setVisible(!on);
 }
 
 QString SettingsPanel::problem() const

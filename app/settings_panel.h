@@ -8,6 +8,7 @@ class QComboBox;
 class QSpinBox;
 class QDoubleSpinBox;
 class QLineEdit;
+class QPushButton;
 
 namespace as {
 
@@ -22,12 +23,16 @@ public:
     // A user's corpus, read once: offered in the task list (under its name) after the
     // built-in tasks, replacing the one offered before.
     void setUserCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source);
+    // As the A/B dialog shows it: the data, seed and plan are the current session's (shown,
+    // not editable), no Apply button.
+    void setComparisonMode(bool on);
 
 signals:
     void applyRequested(as::SessionSettings settings);
 
 private:
     QComboBox* task_;
+    QPushButton* apply_ = nullptr;
     std::shared_ptr<const SessionData> corpus_;
     CorpusSource source_;
     QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_,

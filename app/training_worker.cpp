@@ -67,6 +67,37 @@ TrainingWorker::~TrainingWorker()
     abandonValidations();
 }
 
+std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s, QString* error)
+{
+    std::unique_ptr<SessionData> data;
+    if (s->corpus) {
+        // The corpus read once, from its first batch, with this run's settings in its record.
+        QJsonObject record = s->corpus->record();
+        record.insert("args", s->corpusRun().args());
+        try {
+            data = s->corpus->restart(s->dataOptions(), record);
+        } catch (const std::invalid_argument& e) {
+            *error = tr("The task cannot be built: %1.").arg(QString::fromUtf8(e.what()));
+            return nullptr;
+        }
+    } else {
+        QString why;
+        data = makeTaskData(s->task, s->dataOptions(), &why);
+        if (!data) {
+            *error = tr("The task cannot be built: %1.").arg(why);
+            return nullptr;
+        }
+    }
+    s->model.src_vocab = data->srcVocab().size();
+    s->model.tgt_vocab = data->tgtVocab().size();
+    if (const QString err = s->model.validate(); !err.isEmpty()) {
+        *error = tr("The model cannot be built: %1.").arg(err);
+        return nullptr;
+    }
+    return std::make_unique<TrainingSession>(
+        std::move(data), std::make_unique<Trainer>(s->model, s->train), s->plan());
+}
+
 void TrainingWorker::configure(const SessionSettings& settings)
 {
     timer_->stop();
@@ -75,42 +106,26 @@ void TrainingWorker::configure(const SessionSettings& settings)
     pendingSteps_ = 0;
     if (wasRunning)
         emit runningChanged(false);
-    QString error;
-    std::unique_ptr<SessionData> data;
-    if (settings.corpus) {
-        // The corpus read once, from its first batch, with this run's settings in its record.
-        QJsonObject record = settings.corpus->record();
-        record.insert("args", settings.corpusRun().args());
-        try {
-            data = settings.corpus->restart(settings.dataOptions(), record);
-        } catch (const std::invalid_argument& e) {
-            error = QString::fromUtf8(e.what());
-        }
-    } else {
-        data = makeTaskData(settings.task, settings.dataOptions(), &error);
-    }
-    if (!data) {
-        emit failed(tr("The task cannot be built: %1.").arg(error));
-        return;
-    }
     SessionSettings s = settings;
-    s.model.src_vocab = data->srcVocab().size();
-    s.model.tgt_vocab = data->tgtVocab().size();
-    if (const QString err = s.model.validate(); !err.isEmpty()) {
-        emit failed(tr("The model cannot be built: %1.").arg(err));
+    QString error;
+    std::unique_ptr<TrainingSession> session = buildSession(&s, &error);
+    if (!session) {
+        emit failed(error);
         return;
     }
     // The probe's batch stands in the masks view until the first step.
-    const Batch first = encodePairs(data->description(), data->examples());
-    auto session = std::make_unique<TrainingSession>(
-        std::move(data), std::make_unique<Trainer>(s.model, s.train), s.plan());
+    const Batch first = encodePairs(session->data().description(), session->data().examples());
     const std::vector<TokenPair>& examples = session->data().examples();
     const TokenPair probe = examples.empty()
                                 ? TokenPair{}
                                 : examples.at(std::size_t(std::clamp(s.probe, 0, int(examples.size()) - 1)));
-    adoptSession(s, std::move(session), probe);
+    const std::optional<SessionSettings> comparing = comparing_;
+    adoptSession(s, std::move(session), probe);  // ends any comparison
     restoreHistory_ = false;  // a new run: the views start empty
     session_->recordBatch(first);
+    // An A/B comparison restarts with it, on the new settings' data, or ends if it cannot.
+    if (comparing)
+        buildComparison(*comparing);
     emit taskReady(std::make_shared<const Task>(session_->data().description()));
     emitSnapshot();
 }
@@ -221,6 +236,7 @@ bool TrainingWorker::runOneStep()
         recentTokens_.pop_front();
     if (r.validationDue)
         startValidation();
+    stepComparison();
 
     // Play stops once at the planned step count or time; pressing it again trains on past it.
     const bool budgetEnds = settings_.plannedMinutes > 0 && !pastBudget_
@@ -351,6 +367,17 @@ void TrainingWorker::emitSnapshot()
         s->newLoss.swap(newLoss_);
         s->newEval.swap(newEval_);
     }
+    if (sessionB_) {
+        auto c = std::make_shared<ComparisonUpdate>();
+        c->name = comparisonName_;
+        c->step = sessionB_->stepCount();
+        c->fault = faultB_;
+        c->replacesHistory = restoreB_;
+        restoreB_ = false;
+        c->newLoss.swap(newLossB_);
+        c->newEval.swap(newEvalB_);
+        s->comparison = c;
+    }
     sinceSnapshot_.start();
     emit snapshotReady(s);
 }
@@ -387,10 +414,140 @@ void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int 
     emit neuronReady(r);
 }
 
+SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
+{
+    b.task = a.task;
+    b.corpus = a.corpus;
+    b.source = a.source;
+    b.corpusRecord = a.corpusRecord;
+    b.batchSize = a.batchSize;
+    b.batchTokens = a.batchTokens;
+    b.train.seed = a.train.seed;
+    b.plannedSteps = a.plannedSteps;
+    b.plannedMinutes = a.plannedMinutes;
+    b.evalEvery = a.evalEvery;
+    b.averagePoints = a.averagePoints;
+    b.probe = a.probe;
+    b.model.src_vocab = a.model.src_vocab;
+    b.model.tgt_vocab = a.model.tgt_vocab;
+    return b;
+}
+
+QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
+{
+    QStringList d;
+    const ModelConfig &x = a.model, &y = b.model;
+    if (x.norm != y.norm)
+        d << (y.norm == NormPlacement::Pre ? QStringLiteral("pre-norm") : QStringLiteral("post-norm"));
+    if (a.train.warmup != b.train.warmup)
+        d << QStringLiteral("warm-up %1").arg(b.train.warmup);
+    if (a.train.factor != b.train.factor)
+        d << QStringLiteral("factor %1").arg(b.train.factor);
+    if (x.label_smoothing != y.label_smoothing)
+        d << QStringLiteral("smoothing %1").arg(y.label_smoothing);
+    if (x.dropout != y.dropout)
+        d << QStringLiteral("dropout %1").arg(y.dropout);
+    if (a.train.clipNorm != b.train.clipNorm)
+        d << QStringLiteral("clip %1").arg(b.train.clipNorm);
+    if (x.d_model != y.d_model || x.heads != y.heads || x.d_ff != y.d_ff
+        || x.encoder_layers != y.encoder_layers || x.decoder_layers != y.decoder_layers)
+        d << QStringLiteral("d_model %1, %2 heads, d_ff %3, %4+%5 layers")
+                 .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers);
+    if (x.max_len != y.max_len)
+        d << QStringLiteral("max_len %1").arg(y.max_len);
+    return d.isEmpty() ? QStringLiteral("the same settings") : d.join(QStringLiteral(", "));
+}
+
+void TrainingWorker::startComparison(const SessionSettings& b)
+{
+    if (!trainable()) {
+        emit comparisonFailed(tr("A/B needs a session that trains (a task or a corpus)."));
+        return;
+    }
+    // Both from step 0, on the same data in the same order.
+    const SessionSettings a = settings_;
+    comparing_ = b;
+    configure(a);
+}
+
+void TrainingWorker::stopComparison()
+{
+    endComparison();
+    emitSnapshot();
+}
+
+void TrainingWorker::keepComparison()
+{
+    if (!sessionB_)
+        return;
+    timer_->stop();
+    const bool wasRunning = running_;
+    std::unique_ptr<TrainingSession> b = std::move(sessionB_);
+    const SessionSettings s = settingsB_;
+    adoptSession(s, std::move(b), probe_);  // the history comes whole with the next snapshot
+    if (wasRunning)
+        emit runningChanged(false);
+    emit sessionLoaded(settings_, std::make_shared<const Task>(session_->data().description()),
+                       QString(), session_->stepCount(), true);
+    emitSnapshot();
+}
+
+void TrainingWorker::buildComparison(const SessionSettings& asked)
+{
+    SessionSettings b = comparisonOf(settings_, asked);
+    QString error;
+    std::unique_ptr<TrainingSession> session = buildSession(&b, &error);
+    if (!session) {
+        emit comparisonFailed(error);
+        return;
+    }
+    comparing_ = asked;
+    settingsB_ = b;
+    sessionB_ = std::move(session);
+    comparisonName_ = QStringLiteral("B: ") + settingsDifferences(settings_, b);
+    faultB_.clear();
+    newLossB_.clear();
+    newEvalB_.clear();
+    restoreB_ = true;
+}
+
+void TrainingWorker::endComparison()
+{
+    sessionB_.reset();
+    comparing_.reset();
+    faultB_.clear();
+    newLossB_.clear();
+    newEvalB_.clear();
+}
+
+void TrainingWorker::stepComparison()
+{
+    // B takes its step after A's, until it fails; its validations run here, loss and accuracy
+    // only (A's BLEU runs in the background; B's would double the cost of a validation).
+    if (!sessionB_ || !faultB_.isEmpty() || sessionB_->stepCount() >= session_->stepCount())
+        return;
+    const SessionStep r = sessionB_->step();
+    if (!r.stats.applied) {
+        faultB_ = r.stats.fault;
+        return;
+    }
+    newLossB_.push_back(sessionB_->history().loss.back());
+    if (r.validationDue) {
+        const Validation v = sessionB_->validate();
+        newEvalB_.push_back(v.point);
+    }
+}
+
 void TrainingWorker::requestModelCopy()
 {
     if (!session_)
         return;
+    // The weights change only by a step or with the session: until then the last copy is
+    // still theirs (a mute re-translating with paused weights need not copy 35 MB again).
+    if (lastCopy_ && lastCopyGeneration_ == generation_ && lastCopy_->step == session_->stepCount()) {
+        emit modelCopyReady(lastCopy_);
+        return;
+    }
     auto copy = std::make_shared<ModelCopy>();
     const SessionData& data = session_->data();
     copy->step = session_->stepCount();
@@ -400,6 +557,8 @@ void TrainingWorker::requestModelCopy()
     copy->srcTokenizer = data.srcTokenizer();
     copy->tgtTokenizer = data.tgtTokenizer();
     copy->data = session_->sharedData();
+    lastCopy_ = copy;
+    lastCopyGeneration_ = generation_;
     emit modelCopyReady(copy);
 }
 
@@ -608,6 +767,7 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     running_ = false;
     pendingSteps_ = 0;
     abandonValidations();
+    endComparison();
     settings_ = s;
     session_ = std::move(session);
     probe_ = probe;

@@ -19,6 +19,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace as {
 
@@ -54,6 +55,12 @@ struct SessionSettings {
     SessionPlan plan() const;
     DataOptions dataOptions() const;
 };
+
+// A/B: B's settings as trained beside A — B's model and optimisation settings, A's data, its
+// order and seed, and A's plan — so that the two runs differ only where the user changed them.
+SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
+// What B changes, as a legend says it: "warm-up 0, post-norm" ("the same settings" if nothing).
+QString settingsDifferences(const SessionSettings& a, const SessionSettings& b);
 
 // The data side of a session as the window needs it: vocabularies, tokenisers, examples.
 using TaskPtr = std::shared_ptr<const Task>;
@@ -105,6 +112,15 @@ public slots:
     void exportWeights(const QString& path);
     // The session's summary (TrainingSession::summarize); summaryReady answers.
     void requestSummary();
+    // A/B: a second session B with settings `b` (comparisonOf: A's data, order, seed and plan)
+    // trained in alternation with this one, both restarted from step 0; each snapshot carries
+    // B's new points (TrainingSnapshot::comparison). Reset and Apply restart B with A; opening
+    // a file ends it. comparisonFailed answers a B that cannot be built (A is restarted alone).
+    void startComparison(const as::SessionSettings& b);
+    void stopComparison();
+    // B becomes the session, paused, with its history (A is dropped): to keep training it,
+    // save or export it. sessionLoaded answers, as for an opened file (untitled).
+    void keepComparison();
     // Stops the step loop; called before the thread ends.
     void shutdown();
 
@@ -125,8 +141,14 @@ signals:
     void weightsExported(QString path);
     void summaryReady(as::SummaryPtr summary);
     void neuronReady(as::NeuronRecordPtr record);
+    void comparisonFailed(QString message);
 
 private:
+    // A fresh session of `s` (its vocabulary sizes filled in), or null and *error.
+    static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error);
+    void buildComparison(const SessionSettings& asked);
+    void endComparison();
+    void stepComparison();  // B's step after A's (runOneStep)
     void scheduleNext();
     void runSteps();
     bool runOneStep();  // false: stop here (paused, done, or nothing to do)
@@ -188,6 +210,17 @@ private:
     std::mutex finishedMutex_;
     std::vector<std::pair<quint64, Validation>> finished_;  // (session generation, result)
     quint64 generation_ = 0;  // which session the validations belong to
+    // A/B: the second session, its settings (as asked, and as built), its name in legends,
+    // why it stopped (a non-finite step), and its points since the last snapshot.
+    std::unique_ptr<TrainingSession> sessionB_;
+    std::optional<SessionSettings> comparing_;
+    SessionSettings settingsB_;
+    QString comparisonName_, faultB_;
+    std::vector<LossPoint> newLossB_;
+    std::vector<EvalPoint> newEvalB_;
+    bool restoreB_ = false;  // the next snapshot starts B's series afresh
+    ModelCopyPtr lastCopy_;   // requestModelCopy's last answer, of session generation…
+    quint64 lastCopyGeneration_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
 };
 

@@ -139,6 +139,9 @@ void TestCliBadInput::refuses_data()
     row("bleu: missing files", u"bleu $MISSING $MISSING"_s, 1, u"cannot read"_s);
     row("bench: unknown config", u"bench --config huge"_s, 2, u"--config"_s);
     row("bench: threads not a number", u"bench --threads many"_s, 2, u"--threads"_s);
+    row("bench heads: no data", u"bench --heads $MODEL"_s, 2, u"--data"_s);
+    row("bench heads: missing model", u"bench --heads $MISSING --data $BAD"_s, 1, u"missing"_s);
+    row("bench heads: bad runs", u"bench --heads $MODEL --data $BAD --runs 0"_s, 2, u"--runs"_s);
     row("export: nothing", u"export"_s, 2, u"--model"_s);
     row("export: missing model", u"export --model $MISSING --out $OUT"_s, 1, u"missing"_s);
     row("import: nothing", u"import"_s, 2, u"--out"_s);

@@ -4,12 +4,16 @@
 //  - ΔNLL against a float copy whose output projection has the head's columns zeroed;
 //  - confidence and entropy of padded batches against one pair at a time, by the formula;
 //  - gradient × input against a directional difference along e_i in double;
-//  - integrated gradients: completeness within 1 % at m = 64, f(e) and f(0·e) against forward
-//    passes (f(0·e) with the source embedding table zeroed);
+//  - integrated gradients: the exact sum against directional differences in double, f(e) and
+//    f(0·e) against forward passes (f(0·e) with the source embedding table zeroed), and on a
+//    trained model completeness within 1 % as m grows (m = 1024; the residual far below m = 64's);
 //  - rollout against the product of the layers' matrices worked in the test;
 //  - Spearman against values worked by hand; head specs parsed and refused.
 #include "eval/interpret.h"
 
+#include "decode/decode.h"
+#include "text/tasks.h"
+#include "toy_model.h"
 #include "train/batch.h"
 
 #include <QTest>
@@ -73,6 +77,7 @@ private slots:
     void headScores();
     void gradientTimesInput();
     void integratedGradients();
+    void integratedGradientsCompleteOnATrainedModel();
     void attentionAndRollout();
     void spearmanByHand();
     void neuronViewIsTheForwardsSoftmax();
@@ -261,6 +266,64 @@ void TestInterpret::integratedGradients()
     }
     qInfo("|residual| summed over 4 outputs: %.3g at m = 2, %.3g at m = 64", residualCoarse, residualFine);
     QVERIFY(residualFine < residualCoarse / 4);
+}
+
+// Completeness on a trained model: Σ_i IG_i − (f(e) − f(0·e)) is the error of the midpoint
+// rule along the path α·e, which vanishes as m grows if the gradients are right. Checked in
+// double (no float noise in the sum) on the toy task's sentences, their greedy translations,
+// with f(e) and f(0·e) from forward passes of their own: at m = 1024 every output token the
+// source moves by at least 0.05 nats is within 1 % (where it barely moves it, the residual's
+// ~1e-4 nats dwarf the difference), and the residual summed over the tokens is far below m = 64's.
+// This small model, trained to certainty on three sentences, has steep stretches along the path
+// (saturating softmaxes), so the rule converges slowly and not monotonically here: at m = 64 its
+// worst token is 3.6 % off. On the 20-minute zh-en model, 96 % of output tokens are within 1 %
+// at m = 64 (scripts/attribution-agreement).
+void TestInterpret::integratedGradientsCompleteOnATrainedModel()
+{
+    const Task task = makeToyTask();
+    auto trainer = test::trainedToyModel(task);
+    auto m = asDouble(trainer->model());
+    int checked = 0;
+    double worst = 0, residual64 = 0, residual1024 = 0;
+    for (const TokenPair& ex : task.examples) {
+        const std::vector<int> src = task.srcVocab.encode(ex.src);
+        const std::vector<int> out = greedyDecode(trainer->model(), src).nbest.at(0).tokens;
+        Mat<double> lp;
+        m->forwardLoss(makeBatch({src}, {out}), Pass::eval());
+        m->allLogProbs(lp);
+        auto zero = m->clone();
+        const ParamInfo* table = zero->params().find("src_embed.weight");
+        std::fill_n(zero->params().values() + table->offset, table->size, 0.0);
+        Mat<double> lp0;
+        zero->forwardLoss(makeBatch({src}, {out}), Pass::eval());
+        zero->allLogProbs(lp0);
+        const Attribution coarse = attribute(*m, src, out, AttributionMethod::IntegratedGradients, 64);
+        const Attribution fine = attribute(*m, src, out, AttributionMethod::IntegratedGradients, 1024);
+        for (int t = 0; t < int(out.size()); ++t) {
+            const int y = out[std::size_t(t)];
+            const double diff = lp(t, y) - lp0(t, y);
+            double sum64 = 0, sum1024 = 0;
+            for (double v : coarse.scores[std::size_t(t)])
+                sum64 += v;
+            for (double v : fine.scores[std::size_t(t)])
+                sum1024 += v;
+            residual64 += std::abs(sum64 - diff);
+            residual1024 += std::abs(sum1024 - diff);
+            if (std::abs(diff) < 0.05)
+                continue;
+            const double relative = std::abs(sum1024 - diff) / std::abs(diff);
+            QVERIFY2(relative <= 0.01,
+                     qPrintable(QStringLiteral("token %1 of a %2-token output: Σ IG %3 at m = 1024, "
+                                               "f(e) − f(0) %4").arg(t).arg(out.size()).arg(sum1024).arg(diff)));
+            worst = std::max(worst, relative);
+            ++checked;
+        }
+    }
+    qInfo("IG on the trained toy model (double), %d output tokens checked: worst %.3g %% at m = 1024; "
+          "residual summed over all tokens %.3g at m = 64, %.3g at m = 1024",
+          checked, 100 * worst, residual64, residual1024);
+    QVERIFY(checked >= 4);
+    QVERIFY(residual1024 < residual64 / 5);
 }
 
 void TestInterpret::attentionAndRollout()

@@ -10,6 +10,7 @@
 #include "toy_model.h"
 #include "translating.h"
 #include "learned.h"
+#include "hover.h"
 
 #include "decode/decode.h"
 #include "text/dataset.h"
@@ -31,6 +32,7 @@
 #include <memory>
 
 using namespace as;
+using as::test::hoverAt;
 using as::ui::AttentionView;
 using as::ui::TranslateView;
 namespace ui = as::ui;
@@ -518,19 +520,6 @@ void showAt(QWidget& w, QSize size)
     ui::replotQueuedNow();
     for (QCustomPlot* p : w.findChildren<QCustomPlot*>())
         p->replot(QCustomPlot::rpImmediateRefresh);
-}
-
-// What the plot's tooltip says with the mouse at `pixel` (empty: none). A tooltip being hidden
-// stays visible a moment with its old text: a sentinel tells "hidden" from "shown".
-QString hoverAt(QCustomPlot* plot, QPointF pixel)
-{
-    const QString sentinel = QStringLiteral("(no hover text)");
-    QToolTip::showText(plot->mapToGlobal(QPoint(0, 0)), sentinel, plot);
-    QMouseEvent move(QEvent::MouseMove, pixel, plot->mapToGlobal(pixel), Qt::NoButton,
-                     Qt::NoButton, Qt::NoModifier);
-    QApplication::sendEvent(plot, &move);
-    const QString text = QToolTip::isVisible() ? QToolTip::text() : QString();
-    return text == sentinel ? QString() : text;
 }
 
 QList<QCPTextElement*> titlesOf(QCustomPlot* plot)

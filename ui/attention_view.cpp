@@ -1,5 +1,7 @@
 #include "attention_view.h"
 
+#include "eval/attention_stats.h"
+
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -32,16 +34,6 @@ QString kindName(AttentionKind kind)
     case AttentionKind::Cross: return QObject::tr("cross");
     }
     return {};
-}
-
-const std::vector<Mat<float>>& layersOf(const AttentionRecord& r, AttentionKind kind)
-{
-    switch (kind) {
-    case AttentionKind::EncoderSelf: return r.encoderSelf;
-    case AttentionKind::DecoderSelf: return r.decoderSelf;
-    case AttentionKind::Cross: break;
-    }
-    return r.cross;
 }
 
 // n labels: the given tokens, or positions where the record has fewer tokens than the map.
@@ -358,6 +350,15 @@ void AttentionView::showHistoryIndex(int index)
         updateReplayControls();
 }
 
+void AttentionView::showStep(long step)
+{
+    int index = 0;
+    for (int i = 0; i < int(history_.size()); ++i)
+        if (history_[i]->step <= step)
+            index = i;
+    showHistoryIndex(index);
+}
+
 void AttentionView::setKind(AttentionKind kind)
 {
     if (kind == kind_)
@@ -405,7 +406,7 @@ void AttentionView::updateReplayControls()
 void AttentionView::rebuildLayerChoices()
 {
     const AttentionRecord* r = shownRecord();
-    const int layers = r ? int(layersOf(*r, kind_).size()) : 0;
+    const int layers = r ? int(attentionLayers(*r, kind_).size()) : 0;
     updating_ = true;
     if (kindBox_->currentIndex() != int(kind_))
         kindBox_->setCurrentIndex(int(kind_));
@@ -430,7 +431,7 @@ void AttentionView::refresh()
     rowLabels_.clear();
     colLabels_.clear();
     const AttentionRecord* r = shownRecord();
-    const std::vector<Mat<float>>* layers = r ? &layersOf(*r, kind_) : nullptr;
+    const std::vector<Mat<float>>* layers = r ? &attentionLayers(*r, kind_) : nullptr;
     if (!r || r->heads <= 0 || layer_ >= int(layers->size())
         || (*layers)[layer_].rows() % r->heads != 0) {
         stack_->setCurrentIndex(0);
@@ -460,11 +461,7 @@ void AttentionView::refresh()
     auto entropyOf = [](HeadData& d) {
         double sum = 0;
         for (int q = 0; q < d.rows; ++q)
-            for (int k = 0; k < d.cols; ++k) {
-                const double p = d.at(q, k);
-                if (p > 0)
-                    sum -= p * std::log(p);
-            }
+            sum += attentionEntropy(Eigen::Map<const Eigen::RowVectorXd>(&d.w[std::size_t(q) * d.cols], d.cols));
         d.entropy = sum / std::max(d.rows, 1);
     };
     mean_ = HeadData{sq, sk, std::vector<double>(std::size_t(sq) * sk, 0.0), 0.0, uniform};

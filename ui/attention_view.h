@@ -48,6 +48,8 @@ public:
     int historySize() const { return int(history_.size()); }
     void showHistoryIndex(int index);     // the last index follows new records ("live")
     int shownHistoryIndex() const { return shown_; }
+    // The record at `step`, or the last one before it (the first when every one is later).
+    void showStep(long step);
     long shownStep() const;               // -1 when nothing is shown
     bool isLive() const;
 

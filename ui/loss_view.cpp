@@ -44,29 +44,29 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
-    raw_ = plot_->addGraph();
-    raw_->setName(tr("training loss"));
-    raw_->setPen(QPen(QColor(31, 119, 180, 70), 1));
-    smoothed_ = plot_->addGraph();
-    smoothed_->setName(tr("training loss, smoothed"));
-    smoothed_->setPen(QPen(QColor(31, 119, 180), 2));
-    validLoss_ = plot_->addGraph();
-    validLoss_->setName(tr("validation loss"));
-    validLoss_->setPen(QPen(QColor(214, 39, 40), 2));
-    validLoss_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
-    validAcc_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
-    validAcc_->setName(tr("validation accuracy (right axis)"));
-    validAcc_->setPen(QPen(QColor(44, 160, 44), 2, Qt::DashLine));
-    validAcc_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    run_.raw = plot_->addGraph();
+    run_.raw->setName(tr("training loss"));
+    run_.raw->setPen(QPen(QColor(31, 119, 180, 70), 1));
+    run_.smoothed = plot_->addGraph();
+    run_.smoothed->setName(tr("training loss, smoothed"));
+    run_.smoothed->setPen(QPen(QColor(31, 119, 180), 2));
+    run_.validLoss = plot_->addGraph();
+    run_.validLoss->setName(tr("validation loss"));
+    run_.validLoss->setPen(QPen(QColor(214, 39, 40), 2));
+    run_.validLoss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    run_.validAcc = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+    run_.validAcc->setName(tr("validation accuracy (right axis)"));
+    run_.validAcc->setPen(QPen(QColor(44, 160, 44), 2, Qt::DashLine));
+    run_.validAcc->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     bleuAxis_ = plot_->axisRect()->addAxis(QCPAxis::atRight);
     bleuAxis_->setLabel(tr("validation BLEU"));
     bleuAxis_->setRange(0, 10);
     bleuAxis_->setVisible(false);
-    validBleu_ = plot_->addGraph(plot_->xAxis, bleuAxis_);
-    validBleu_->setName(tr("validation BLEU (outer right axis)"));
-    validBleu_->setPen(QPen(QColor(148, 103, 189), 2));
-    validBleu_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
-    validBleu_->removeFromLegend();
+    run_.validBleu = plot_->addGraph(plot_->xAxis, bleuAxis_);
+    run_.validBleu->setName(tr("validation BLEU (outer right axis)"));
+    run_.validBleu->setPen(QPen(QColor(148, 103, 189), 2));
+    run_.validBleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
+    run_.validBleu->removeFromLegend();
 
     xAxisChoice_ = new QComboBox(this);
     xAxisChoice_->addItems({tr("by step"), tr("by wall time")});
@@ -117,36 +117,51 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_->setChecked(false); });
 
     enableHoverReadout(plot_, [this](QCustomPlot* p, QPoint pos) -> QString {
-        if (train_.empty() || !p->axisRect()->rect().contains(pos))
+        if (!p->axisRect()->rect().contains(pos))
             return {};
         const double xv = p->xAxis->pixelToCoord(pos.x());
-        // Nearest training point by x (points are in x order).
-        auto it = std::lower_bound(train_.begin(), train_.end(), xv,
-                                   [this](const LossPoint& a, double v) { return x(a) < v; });
-        if (it == train_.end())
-            --it;
-        else if (it != train_.begin() && std::abs(x(*std::prev(it)) - xv) < std::abs(x(*it) - xv))
-            --it;
-        const auto i = std::size_t(it - train_.begin());
-        QString t = tr("step %1 · %2 s\nloss %3 · smoothed %4 · lr %5")
-                        .arg(it->step)
-                        .arg(it->seconds, 0, 'f', 1)
-                        .arg(it->loss, 0, 'f', 4)
-                        .arg(smoothedValues_[i], 0, 'f', 4)
-                        .arg(it->lr, 0, 'e', 2);
-        if (!valid_.empty()) {
-            auto v = std::min_element(valid_.begin(), valid_.end(), [&](const auto& a, const auto& b) {
-                return std::abs(x(a) - xv) < std::abs(x(b) - xv);
-            });
-            t += tr("\nvalidation (step %1): loss %2 · accuracy %3")
-                     .arg(v->step)
-                     .arg(v->loss, 0, 'f', 4)
-                     .arg(v->accuracy, 0, 'f', 3);
-            if (!std::isnan(v->bleu))
-                t += tr(" · BLEU %1").arg(v->bleu, 0, 'f', 2);
-        }
-        return t;
+        QStringList parts;
+        if (!train_.empty())
+            parts << describeAt(train_, run_.smoothedValues, valid_, xv);
+        // The compared runs at the same step (or time), under their names.
+        for (const Compared& r : compared_)
+            parts << r.series->name + QLatin1Char('\n')
+                         + describeAt(r.series->loss, r.curves.smoothedValues, r.series->eval, xv);
+        return parts.join(QStringLiteral("\n\n"));
     });
+}
+
+QString LossView::describeAt(const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
+                             const std::vector<EvalPoint>& valid, double xv) const
+{
+    if (train.empty())
+        return {};
+    // Nearest training point by x (points are in x order).
+    auto it = std::lower_bound(train.begin(), train.end(), xv,
+                               [this](const LossPoint& a, double v) { return x(a) < v; });
+    if (it == train.end())
+        --it;
+    else if (it != train.begin() && std::abs(x(*std::prev(it)) - xv) < std::abs(x(*it) - xv))
+        --it;
+    const auto i = std::size_t(it - train.begin());
+    QString t = tr("step %1 · %2 s\nloss %3 · smoothed %4 · lr %5")
+                    .arg(it->step)
+                    .arg(it->seconds, 0, 'f', 1)
+                    .arg(it->loss, 0, 'f', 4)
+                    .arg(i < smoothed.size() ? smoothed[i] : it->loss, 0, 'f', 4)
+                    .arg(it->lr, 0, 'e', 2);
+    if (!valid.empty()) {
+        auto v = std::min_element(valid.begin(), valid.end(), [&](const auto& a, const auto& b) {
+            return std::abs(x(a) - xv) < std::abs(x(b) - xv);
+        });
+        t += tr("\nvalidation (step %1): loss %2 · accuracy %3")
+                 .arg(v->step)
+                 .arg(v->loss, 0, 'f', 4)
+                 .arg(v->accuracy, 0, 'f', 3);
+        if (!std::isnan(v->bleu))
+            t += tr(" · BLEU %1").arg(v->bleu, 0, 'f', 2);
+    }
+    return t;
 }
 
 double LossView::x(const LossPoint& p) const
@@ -196,7 +211,7 @@ void LossView::setSmoothing(double beta)
 
 double LossView::smoothedAt(int i) const
 {
-    return smoothedValues_.at(std::size_t(i));
+    return run_.smoothedValues.at(std::size_t(i));
 }
 
 void LossView::applySnapshot(const TrainingSnapshot& s)
@@ -206,36 +221,44 @@ void LossView::applySnapshot(const TrainingSnapshot& s)
     appendTrain(s.newLoss);
     for (const EvalPoint& e : s.newEval) {
         valid_.push_back(e);
-        addValid(e);
+        addValid(run_, e);
     }
-    if (follow_->isChecked()) {
-        plot_->rescaleAxes();
-        plot_->yAxis2->setRange(0, 1);
-        fitBleuAxis();
-    }
+    if (follow_->isChecked())
+        fitAll();
     replotIfVisible(plot_);
 }
 
-void LossView::addValid(const EvalPoint& e)
+void LossView::fitAll()
+{
+    plot_->rescaleAxes();
+    plot_->yAxis2->setRange(0, 1);
+    fitBleuAxis();
+}
+
+void LossView::addValid(Curves& c, const EvalPoint& e)
 {
     if (!logScale() || e.loss > 0)
-        validLoss_->addData(x(e), e.loss);
-    validAcc_->addData(x(e), e.accuracy);
+        c.validLoss->addData(x(e), e.loss);
+    c.validAcc->addData(x(e), e.accuracy);
     if (!std::isnan(e.bleu)) {
-        validBleu_->addData(x(e), e.bleu);
-        if (!bleuAxis_->visible()) {
-            bleuAxis_->setVisible(true);
-            validBleu_->addToLegend();
-        }
+        c.validBleu->addData(x(e), e.bleu);
+        bleuAxis_->setVisible(true);
+        if (&c == &run_)
+            c.validBleu->addToLegend();  // compared runs: one legend entry each, their name
     }
 }
 
 void LossView::fitBleuAxis()
 {
     double top = 0;
-    for (const EvalPoint& e : valid_)
-        if (!std::isnan(e.bleu))
-            top = std::max(top, e.bleu);
+    auto highest = [&top](const std::vector<EvalPoint>& points) {
+        for (const EvalPoint& e : points)
+            if (!std::isnan(e.bleu))
+                top = std::max(top, e.bleu);
+    };
+    highest(valid_);
+    for (const Compared& r : compared_)
+        highest(r.series->eval);
     // From 0, with room above the best score; BLEU is at most 100.
     bleuAxis_->setRange(0, std::min(100.0, std::max(10.0, std::ceil(top * 1.2))));
 }
@@ -247,39 +270,145 @@ int LossView::bleuPointCount() const
 
 void LossView::appendTrain(const std::vector<LossPoint>& pts)
 {
-    for (const LossPoint& p : pts) {
-        train_.push_back(p);
-        emaBiased_ = beta_ * emaBiased_ + (1.0 - beta_) * p.loss;
-        const double debias = 1.0 - std::pow(beta_, double(train_.size()));
-        smoothedValues_.push_back(beta_ > 0.0 ? emaBiased_ / debias : p.loss);
+    train_.insert(train_.end(), pts.begin(), pts.end());
+    appendLoss(run_, pts.data(), pts.data() + pts.size());
+}
+
+void LossView::appendLoss(Curves& c, const LossPoint* first, const LossPoint* last)
+{
+    QVector<double> keys, raw, smoothed;
+    keys.reserve(last - first);
+    raw.reserve(last - first);
+    smoothed.reserve(last - first);
+    bool sorted = true;
+    for (const LossPoint* p = first; p != last; ++p) {
+        c.emaBiased = beta_ * c.emaBiased + (1.0 - beta_) * p->loss;
+        const double debias = 1.0 - std::pow(beta_, double(c.smoothedValues.size() + 1));
+        c.smoothedValues.push_back(beta_ > 0.0 ? c.emaBiased / debias : p->loss);
         // A log axis cannot show 0 or negative values; they are kept but not drawn there.
-        if (!logScale() || p.loss > 0) {
-            raw_->addData(x(p), p.loss);
-            smoothed_->addData(x(p), smoothedValues_.back());
+        if (!logScale() || p->loss > 0) {
+            sorted = sorted && (keys.isEmpty() || keys.back() <= x(*p));
+            keys.push_back(x(*p));
+            raw.push_back(p->loss);
+            smoothed.push_back(c.smoothedValues.back());
         }
     }
+    // Steps come in order (and so does training time): then appended without a sort.
+    if (c.raw)
+        c.raw->addData(keys, raw, sorted);
+    c.smoothed->addData(keys, smoothed, sorted);
+}
+
+void LossView::clearCurves(Curves& c)
+{
+    for (QCPGraph* g : {c.raw, c.smoothed, c.validLoss, c.validAcc, c.validBleu})
+        if (g)
+            g->data()->clear();
+    c.emaBiased = 0;
+    c.smoothedValues.clear();
+}
+
+LossView::Compared LossView::makeCompared(const RunSeriesPtr& series, int slot)
+{
+    Compared r;
+    r.series = series;
+    r.slot = slot;
+    const QColor colour = comparedRunColour(slot);
+    Curves& c = r.curves;
+    c.smoothed = plot_->addGraph();
+    // Width 1: a 20,000-point curve of width 2 took 4 times as long to draw (QPainter strokes
+    // wide lines; see the README).
+    c.smoothed->setPen(QPen(colour, 1));
+    c.validLoss = plot_->addGraph();
+    c.validLoss->setPen(QPen(colour, 1));
+    c.validLoss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    c.validAcc = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+    c.validAcc->setPen(QPen(colour, 1, Qt::DashLine));
+    c.validAcc->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
+    c.validBleu = plot_->addGraph(plot_->xAxis, bleuAxis_);
+    c.validBleu->setPen(QPen(colour, 1, Qt::DotLine));
+    c.validBleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
+    for (QCPGraph* g : {c.validLoss, c.validAcc, c.validBleu})
+        g->removeFromLegend();
+    return r;
+}
+
+void LossView::drawCompared(Compared& r, std::size_t lossFrom, std::size_t evalFrom)
+{
+    const RunSeries& s = *r.series;
+    r.curves.smoothed->setName(s.name);
+    appendLoss(r.curves, s.loss.data() + lossFrom, s.loss.data() + s.loss.size());
+    for (std::size_t i = evalFrom; i < s.eval.size(); ++i)
+        addValid(r.curves, s.eval[i]);
+}
+
+void LossView::setComparedRuns(const RunSeriesList& given)
+{
+    RunSeriesList runs;
+    for (const RunSeriesPtr& r : given)
+        if (r)
+            runs.push_back(r);
+    const std::vector<int> slotOf = slots_.assign(namesOf(runs));
+    std::vector<Compared> next;
+    next.reserve(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        auto old = std::find_if(compared_.begin(), compared_.end(),
+                                [&](const Compared& c) { return c.slot == slotOf[i] && c.series; });
+        if (old == compared_.end()) {
+            next.push_back(makeCompared(runs[i], slotOf[i]));
+            drawCompared(next.back(), 0, 0);
+            continue;
+        }
+        Compared r = std::move(*old);
+        old->series.reset();  // taken
+        const RunSeriesPtr before = r.series;
+        r.series = runs[i];
+        if (before == runs[i]) {
+            // The same record: nothing to draw.
+        } else if (extendsSeries(*before, *runs[i])) {
+            drawCompared(r, before->loss.size(), before->eval.size());
+        } else {
+            clearCurves(r.curves);
+            drawCompared(r, 0, 0);
+        }
+        next.push_back(std::move(r));
+    }
+    // Runs no longer compared: their graphs (and legend entries) go.
+    for (const Compared& r : compared_)
+        if (r.series)
+            for (QCPGraph* g : {r.curves.smoothed, r.curves.validLoss, r.curves.validAcc, r.curves.validBleu})
+                plot_->removeGraph(g);
+    compared_ = std::move(next);
+    if (!run_.validBleu->dataCount()
+        && std::none_of(compared_.begin(), compared_.end(),
+                        [](const Compared& r) { return r.curves.validBleu->dataCount() > 0; }))
+        bleuAxis_->setVisible(false);
+    if (follow_->isChecked())
+        fitAll();
+    replotIfVisible(plot_);
+}
+
+LossView::ComparedGraphs LossView::comparedRun(int i) const
+{
+    const Compared& r = compared_.at(std::size_t(i));
+    return ComparedGraphs{r.series, comparedRunColour(r.slot), r.curves.smoothed,
+                          r.curves.validLoss, r.curves.validAcc, r.curves.validBleu};
 }
 
 void LossView::rebuild()
 {
     plot_->xAxis->setLabel(byTime() ? tr("training time (s)") : tr("step"));
-    raw_->data()->clear();
-    smoothed_->data()->clear();
-    validLoss_->data()->clear();
-    validAcc_->data()->clear();
-    validBleu_->data()->clear();
+    clearCurves(run_);
     bleuAxis_->setVisible(false);
-    validBleu_->removeFromLegend();
-    std::vector<LossPoint> pts;
-    pts.swap(train_);
-    smoothedValues_.clear();
-    emaBiased_ = 0;
-    appendTrain(pts);
+    run_.validBleu->removeFromLegend();
+    appendLoss(run_, train_.data(), train_.data() + train_.size());
     for (const EvalPoint& e : valid_)
-        addValid(e);
-    plot_->rescaleAxes();
-    plot_->yAxis2->setRange(0, 1);
-    fitBleuAxis();
+        addValid(run_, e);
+    for (Compared& r : compared_) {
+        clearCurves(r.curves);
+        drawCompared(r, 0, 0);
+    }
+    fitAll();
     replotIfVisible(plot_);
 }
 
@@ -292,21 +421,31 @@ void LossView::reset()
 
 QString LossView::csv() const
 {
-    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu\n";
-    for (std::size_t i = 0; i < train_.size(); ++i)
-        out += QStringLiteral("train,%1,%2,%3,%4,,%5,\n")
-                   .arg(train_[i].step)
-                   .arg(train_[i].seconds, 0, 'g', 9)
-                   .arg(train_[i].loss, 0, 'g', 9)
-                   .arg(smoothedValues_[i], 0, 'g', 9)
-                   .arg(train_[i].lr, 0, 'g', 9);
-    for (const EvalPoint& e : valid_)
-        out += QStringLiteral("valid,%1,%2,%3,,%4,,%5\n")
-                   .arg(e.step)
-                   .arg(e.seconds, 0, 'g', 9)
-                   .arg(e.loss, 0, 'g', 9)
-                   .arg(e.accuracy, 0, 'g', 9)
-                   .arg(std::isnan(e.bleu) ? QString() : QString::number(e.bleu, 'g', 9));
+    // The current run's rows (run empty), then each compared run's under its name.
+    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run\n";
+    auto add = [&out](const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
+                      const std::vector<EvalPoint>& valid, const QString& run) {
+        const QString name = run.isEmpty() ? QString() : QLatin1Char('"') + QString(run).replace('"', "\"\"") + QLatin1Char('"');
+        for (std::size_t i = 0; i < train.size(); ++i)
+            out += QStringLiteral("train,%1,%2,%3,%4,,%5,,%6\n")
+                       .arg(train[i].step)
+                       .arg(train[i].seconds, 0, 'g', 9)
+                       .arg(train[i].loss, 0, 'g', 9)
+                       .arg(smoothed[i], 0, 'g', 9)
+                       .arg(train[i].lr, 0, 'g', 9)
+                       .arg(name);
+        for (const EvalPoint& e : valid)
+            out += QStringLiteral("valid,%1,%2,%3,,%4,,%5,%6\n")
+                       .arg(e.step)
+                       .arg(e.seconds, 0, 'g', 9)
+                       .arg(e.loss, 0, 'g', 9)
+                       .arg(e.accuracy, 0, 'g', 9)
+                       .arg(std::isnan(e.bleu) ? QString() : QString::number(e.bleu, 'g', 9))
+                       .arg(name);
+    };
+    add(train_, run_.smoothedValues, valid_, {});
+    for (const Compared& r : compared_)
+        add(r.series->loss, r.curves.smoothedValues, r.series->eval, r.series->name);
     return out;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Loss: training loss (raw and smoothed), validation loss and token accuracy, by step or by
 // wall time, with a true log scale, zoom and pan. History survives Pause; Reset clears it.
+// Other runs can be drawn beside the current one (setComparedRuns).
+#include "compared_runs.h"
+#include "train/run_series.h"
 #include "train/snapshot.h"
 
 #include <QWidget>
@@ -39,22 +42,62 @@ public:
     void setLogScale(bool on);
     void setSmoothing(double beta);
     QCustomPlot* plot() const { return plot_; }
+    // kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run: the current run's points
+    // (run empty), then each compared run's.
     QString csv() const;
 
+    // Other runs drawn beside this one (View > Compare with run…, an A/B session), each in its
+    // colour (compared_runs.h) with one legend entry, its name: the training loss smoothed as
+    // the current run's is, and the validation loss, accuracy and BLEU with the current run's
+    // markers. Replaces the whole set; the current run's curves stay as they are, and Reset
+    // keeps the compared runs (they are other runs). A run that is the one drawn before with
+    // points appended (extendsSeries) only has the new points drawn, so that a growing run
+    // can be handed in again at every snapshot.
+    void setComparedRuns(const RunSeriesList& runs);
+    struct ComparedGraphs {
+        RunSeriesPtr series;
+        QColor colour;
+        QCPGraph* loss = nullptr;  // smoothed training loss; the legend entry
+        QCPGraph* validLoss = nullptr;
+        QCPGraph* validAccuracy = nullptr;  // right axis
+        QCPGraph* validBleu = nullptr;      // the BLEU axis
+    };
+    int comparedRunCount() const { return int(compared_.size()); }
+    ComparedGraphs comparedRun(int i) const;
+
 private:
+    // The graphs of one run and its running average, so that appending is O(new points).
+    struct Curves {
+        QCPGraph* raw = nullptr;  // the current run's only
+        QCPGraph* smoothed = nullptr;
+        QCPGraph* validLoss = nullptr;
+        QCPGraph* validAcc = nullptr;
+        QCPGraph* validBleu = nullptr;
+        double emaBiased = 0.0;  // debiased EMA: s_t = emaBiased / (1 - beta^t)
+        std::vector<double> smoothedValues;
+    };
+    struct Compared {
+        RunSeriesPtr series;
+        int slot = 0;
+        Curves curves;
+    };
     void rebuild();  // all graphs from the stored points
     void appendTrain(const std::vector<LossPoint>& pts);
+    void appendLoss(Curves& c, const LossPoint* first, const LossPoint* last);
+    void addValid(Curves& c, const EvalPoint& e);
+    void clearCurves(Curves& c);
+    Compared makeCompared(const RunSeriesPtr& series, int slot);
+    void drawCompared(Compared& r, std::size_t lossFrom, std::size_t evalFrom);
+    void fitAll();
+    // The hover read-out of one run at x = xv: its nearest step and validation.
+    QString describeAt(const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
+                       const std::vector<EvalPoint>& valid, double xv) const;
     double x(const LossPoint& p) const;
     double x(const EvalPoint& p) const;
 
     QCustomPlot* plot_ = nullptr;
-    QCPGraph* raw_ = nullptr;
-    QCPGraph* smoothed_ = nullptr;
-    QCPGraph* validLoss_ = nullptr;
-    QCPGraph* validAcc_ = nullptr;
-    QCPGraph* validBleu_ = nullptr;
+    Curves run_;  // the current run
     QCPAxis* bleuAxis_ = nullptr;
-    void addValid(const EvalPoint& e);
     void fitBleuAxis();
     QComboBox* xAxisChoice_ = nullptr;
     QCheckBox* log_ = nullptr;
@@ -64,9 +107,8 @@ private:
 
     std::vector<LossPoint> train_;
     std::vector<EvalPoint> valid_;
-    // Running debiased EMA, so that appending is O(new points).
-    double emaBiased_ = 0.0;
-    std::vector<double> smoothedValues_;
+    std::vector<Compared> compared_;
+    ComparedSlots slots_;
 };
 
 }  // namespace as::ui

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace as::ui {
@@ -180,19 +181,11 @@ void LrView::applySnapshot(const TrainingSnapshot& snapshot)
         changed = true;
     }
     if (!snapshot.newLoss.empty()) {
-        QVector<double> keys, values;
-        keys.reserve(qsizetype(snapshot.newLoss.size()));
-        values.reserve(qsizetype(snapshot.newLoss.size()));
-        bool sorted = true;
         for (const LossPoint& p : snapshot.newLoss) {
-            if (p.step <= appliedLastStep_)
-                sorted = false;
             appliedLastStep_ = std::max(appliedLastStep_, p.step);
             appliedMax_ = std::max(appliedMax_, p.lr);
-            keys.push_back(double(p.step));
-            values.push_back(p.lr);
         }
-        applied_->addData(keys, values, sorted);
+        appendRates(applied_, snapshot.newLoss.data(), snapshot.newLoss.data() + snapshot.newLoss.size());
         changed = true;
     }
     if (snapshot.step != step_) {
@@ -202,6 +195,64 @@ void LrView::applySnapshot(const TrainingSnapshot& snapshot)
     if (!changed)
         return;
     updateMarker();
+    updateRanges();
+    replotIfVisible(plot_);
+}
+
+void LrView::appendRates(QCPGraph* graph, const LossPoint* first, const LossPoint* last)
+{
+    QVector<double> keys, values;
+    keys.reserve(last - first);
+    values.reserve(last - first);
+    // Sorted when every step follows the last one drawn: appended without a sort.
+    bool sorted = true;
+    double lastKey = graph->dataCount() > 0 ? (graph->data()->constEnd() - 1)->key
+                                            : -std::numeric_limits<double>::infinity();
+    for (const LossPoint* p = first; p != last; ++p) {
+        sorted = sorted && double(p->step) > lastKey;
+        lastKey = double(p->step);
+        keys.push_back(double(p->step));
+        values.push_back(p->lr);
+    }
+    graph->addData(keys, values, sorted);
+}
+
+void LrView::setComparedRuns(const RunSeriesList& given)
+{
+    RunSeriesList runs;
+    for (const RunSeriesPtr& r : given)
+        if (r)
+            runs.push_back(r);
+    const std::vector<int> slotOf = slots_.assign(namesOf(runs));
+    std::vector<Compared> next;
+    next.reserve(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunSeries& s = *runs[i];
+        auto old = std::find_if(compared_.begin(), compared_.end(),
+                                [&](const Compared& c) { return c.slot == slotOf[i] && c.graph; });
+        Compared r{runs[i], slotOf[i], nullptr};
+        std::size_t from = 0;
+        if (old != compared_.end()) {
+            r.graph = std::exchange(old->graph, nullptr);
+            if (old->series == runs[i])
+                from = s.loss.size();  // the same record: nothing new
+            else if (extendsSeries(*old->series, s))
+                from = old->series->loss.size();
+            else
+                r.graph->data()->clear();
+        } else {
+            r.graph = plot_->addGraph();
+            r.graph->setPen(QPen(comparedRunColour(r.slot), 1));  // thin: see LossView::makeCompared
+        }
+        r.graph->setName(s.name);
+        appendRates(r.graph, s.loss.data() + from, s.loss.data() + s.loss.size());
+        next.push_back(std::move(r));
+    }
+    // Runs no longer compared: their graphs (and legend entries) go.
+    for (const Compared& r : compared_)
+        if (r.graph)
+            plot_->removeGraph(r.graph);
+    compared_ = std::move(next);
     updateRanges();
     replotIfVisible(plot_);
 }
@@ -233,6 +284,14 @@ void LrView::updateRanges()
     long xMax = std::max(settings_.planned, appliedLastStep_);
     if (overlay)
         xMax = std::max(xMax, kOverlaySteps);
+    double comparedMax = 0;
+    for (const Compared& r : compared_) {
+        if (r.graph->dataCount() == 0)
+            continue;
+        xMax = std::max(xMax, long((r.graph->data()->constEnd() - 1)->key));
+        bool found = false;
+        comparedMax = std::max(comparedMax, r.graph->getValueRange(found).upper);
+    }
     plot_->xAxis->setRange(0, double(xMax) * 1.02);
 
     // The peak of a Noam curve is at its warmup step (or at its last step before the warmup ends).
@@ -240,7 +299,7 @@ void LrView::updateRanges()
         return noamRate(std::min(warmup, last), d, f, warmup);
     };
     double yMax = peak(settings_.dModel, settings_.factor, settings_.warmup, settings_.planned);
-    yMax = std::max(yMax, appliedMax_);
+    yMax = std::max(yMax, std::max(appliedMax_, comparedMax));
     if (overlay)
         for (const OverlayCurve& o : kOverlay)
             yMax = std::max(yMax, peak(o.dModel, 1.0, o.warmup, kOverlaySteps));
@@ -278,7 +337,9 @@ QString LrView::hoverText(QPoint pixel) const
     const double window = 24;  // pixels either side searched for the nearest point
     const QCPGraph* best = nullptr;
     double bestDist = std::numeric_limits<double>::infinity(), bestKey = 0, bestValue = 0;
-    const QCPGraph* graphs[] = {curve_, applied_, overlay_[0], overlay_[1], overlay_[2]};
+    std::vector<const QCPGraph*> graphs = {curve_, applied_, overlay_[0], overlay_[1], overlay_[2]};
+    for (const Compared& r : compared_)
+        graphs.push_back(r.graph);
     for (const QCPGraph* g : graphs) {
         if (!g->visible() || g->dataCount() == 0)
             continue;
@@ -318,6 +379,8 @@ QString LrView::csv() const
     for (const QCPGraph* g : overlay_)
         if (g->visible())
             add(g->name(), g);
+    for (const Compared& r : compared_)
+        add(r.graph->name(), r.graph);
     return out;
 }
 

@@ -1,7 +1,11 @@
 #pragma once
 // "Learning rate": the Noam schedule of the current settings over the planned steps, a marker at
 // the current step, the rates actually applied, and (optionally) the three curves of The
-// Annotated Transformer's figure for comparison.
+// Annotated Transformer's figure for comparison. Other runs' applied rates can be drawn
+// beside them (setComparedRuns).
+#include "compared_runs.h"
+#include "train/run_series.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -33,7 +37,21 @@ public:
     void setOverlayShown(bool shown);
     QCustomPlot* plot() { return plot_; }
 
+    // Other runs' applied rates, one point per step, each in its colour (compared_runs.h) with
+    // a legend entry, its name (see LossView::setComparedRuns: the same contract). Reset
+    // keeps them.
+    void setComparedRuns(const RunSeriesList& runs);
+    int comparedRunCount() const { return int(compared_.size()); }
+    QCPGraph* comparedGraph(int i) const { return compared_.at(std::size_t(i)).graph; }
+    RunSeriesPtr comparedSeries(int i) const { return compared_.at(std::size_t(i)).series; }
+
 private:
+    struct Compared {
+        RunSeriesPtr series;
+        int slot = 0;
+        QCPGraph* graph = nullptr;
+    };
+    static void appendRates(QCPGraph* graph, const LossPoint* first, const LossPoint* last);
     struct Settings {
         int dModel = 0;
         double factor = 0;
@@ -60,6 +78,8 @@ private:
     long step_ = 0;
     long appliedLastStep_ = 0;
     double appliedMax_ = 0;
+    std::vector<Compared> compared_;
+    ComparedSlots slots_;
 };
 
 }  // namespace as::ui

@@ -1,5 +1,7 @@
 #include "eval/interpret.h"
 
+#include "eval/attention_stats.h"
+
 #include "model/positional_encoding.h"
 #include "train/batch.h"
 #include "train/batcher.h"
@@ -183,12 +185,8 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
                             if (token == kPadId)
                                 continue;
                             const auto a = att.probs.row((Eigen::Index(row) * H + h) * att.Sq + q);
-                            conf[i] += double(a.maxCoeff());
-                            double e = 0;
-                            for (Eigen::Index j = 0; j < a.size(); ++j)
-                                if (a(j) > 0)
-                                    e -= double(a(j)) * std::log(double(a(j)));
-                            ent[i] += e;
+                            conf[i] += attentionConfidence(a);
+                            ent[i] += attentionEntropy(a);
                             ++queries[i];
                         }
                 }
@@ -206,26 +204,61 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
         return r;
     }
 
-    // Pass 2: the mean token NLL with each head alone masked (besides `masked`).
+    // Pass 2: the mean token NLL with each head alone masked (besides `masked`). Batch by
+    // batch: one forward of the unmasked model, then each head's loss recomputed only from its
+    // layer on (Transformer::evaluateFrom). Heads go from the last decoder layer down to the
+    // first encoder layer, so that the activations each one starts from are still those of
+    // the unmasked forward (a recomputation overwrites only what lies above its layer).
     if (deltaNll) {
-        const LossStats base = evaluateLoss(model, pairs, 2000);
-        for (std::size_t i = 0; i < heads.size(); ++i) {
-            const bool already = std::find(masked.begin(), masked.end(), heads[i]) != masked.end();
-            if (!already) {
+        std::vector<std::size_t> order(heads.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        auto level = [&](const HeadId& id) {
+            const int encoders = model.layers(AttentionKind::EncoderSelf);
+            return id.kind == AttentionKind::EncoderSelf ? id.layer : encoders + id.layer;
+        };
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return level(heads[a]) > level(heads[b]);
+        });
+        std::vector<std::size_t> scored;
+        for (std::size_t i : order)
+            if (std::find(masked.begin(), masked.end(), heads[i]) == masked.end())
+                scored.push_back(i);
+        const int units = 1 + int(batches.size() * scored.size());
+        LossStats base;
+        std::vector<LossStats> alone(heads.size());
+        for (std::size_t bi = 0; bi < batches.size() && !r.cancelled; ++bi) {
+            const Batch b = gatherBatch(pairs, batches[bi]);
+            maskHeads(model, masked);
+            base += model.evaluate(b);
+            for (std::size_t k = 0; k < scored.size(); ++k) {
+                const std::size_t i = scored[k];
                 std::vector<HeadId> more = masked;
                 more.push_back(heads[i]);
                 maskHeads(model, more);
-                const LossStats st = evaluateLoss(model, pairs, 2000);
-                r.heads[i].deltaNll = st.nll() - base.nll();
-            }
-            if (progress && !progress(int(i) + 2, passes)) {
-                r.cancelled = true;
-                break;
+                alone[i] += model.evaluateFrom(b, heads[i].kind, heads[i].layer);
+                if (progress && !progress(1 + int(bi * scored.size() + k) + 1, units)) {
+                    r.cancelled = true;
+                    break;
+                }
             }
         }
+        if (!r.cancelled)
+            for (std::size_t i : scored)
+                r.heads[i].deltaNll = alone[i].nll() - base.nll();
         maskHeads(model, masked);
     }
     return r;
+}
+
+std::vector<int> pruningCounts(int heads)
+{
+    std::vector<int> counts;
+    const int step = std::max(1, heads / 12);
+    for (int k = 0; k < heads; k += step)
+        counts.push_back(k);
+    counts.push_back(heads);
+    return counts;
 }
 
 PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& order,

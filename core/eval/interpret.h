@@ -6,7 +6,8 @@
 //  - importance (Michel et al. 2019): I_h = mean over pairs of |∂L/∂ξ_h| at ξ = 1;
 //  - ΔNLL: mean token NLL over the pairs with that head alone masked, minus the unmasked one;
 //  - confidence (Voita et al. 2019): mean over query positions (not padding) of the largest
-//    attention weight; entropy: mean over query positions of −Σ a log a (nats);
+//    attention weight; entropy: mean over query positions of −Σ a log a (nats) (per query row:
+//    eval/attention_stats.h, which the head dynamics view shares);
 //  - attribution of source token i for output token t, with e_i = sqrt(d)·emb(src_i) and
 //    f = log p(y_t | source, y_<t): gradient × input Σ_d e_i,d ∂f/∂e_i,d; integrated gradients
 //    Σ_d e_i,d (1/m) Σ_j ∂f/∂e_i,d at α_j e (α_j = (j − ½)/m, positional encodings kept), with
@@ -55,8 +56,8 @@ struct HeadReport {
 
 // Every head's scores over `pairs` (teacher-forced, in evaluation batches). `masked`: heads
 // kept masked throughout (the window's mutes): NLL, importance and ΔNLL are then those of the
-// model with them masked. progress counts the passes (one for importance and the attention
-// scores, one per head for ΔNLL). The model's gates are left as `masked` made them.
+// model with them masked. progress counts units of work (one for importance and the attention
+// scores, then one per batch and head for ΔNLL). The model's gates are left as `masked` made them.
 HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>& pairs,
                       const std::vector<HeadId>& masked = {}, bool deltaNll = true,
                       const Progress& progress = {});
@@ -74,6 +75,9 @@ struct PruningCurve {
     std::vector<PruningPoint> points;
     bool cancelled = false;
 };
+// The numbers of heads masked at which the window draws its pruning curve: 0, k, 2k, … and
+// all `heads`, k = max(1, heads / 12) (about 13 points).
+std::vector<int> pruningCounts(int heads);
 PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& order,
                           const std::vector<int>& counts, const std::vector<EncodedPair>& pairs,
                           const ParallelData& codec, const QList<SentencePair>& text,

@@ -174,6 +174,39 @@ LossStats Transformer<T>::forwardLoss(const Batch& batch, const Pass& pass)
 }
 
 template <typename T>
+LossStats Transformer<T>::evaluateFrom(const Batch& batch, AttentionKind kind, int layer)
+{
+    if (layer < 0 || layer >= layers(kind))
+        throw std::out_of_range("evaluateFrom: no such layer");
+    if (B_ != batch.B || S_ != batch.S || T_ != batch.T || srcIds_ != batch.src ||
+        tgtIds_ != batch.tgtIn)
+        throw std::logic_error("evaluateFrom: not the batch of the last forward pass");
+    const Pass pass = Pass::eval();
+    if (kind == AttentionKind::EncoderSelf) {
+        for (std::size_t l = std::size_t(layer); l < enc_.size(); ++l)
+            enc_[l].forward(encX_[l], B_, S_, srcValid_.data(), pass, encX_[l + 1]);
+        if (cfg_.norm == NormPlacement::Pre)
+            encNorm_.forward(encX_.back(), mem_);
+        else
+            mem_ = encX_.back();
+        layer = 0;  // the whole decoder reads the new memory
+    }
+    const std::size_t n = std::size_t(B_) * T_;
+    for (std::size_t l = std::size_t(layer); l < dec_.size(); ++l)
+        dec_[l].forward(decY_[l], mem_, B_, T_, S_, tgtValid_.data(), srcValid_.data(), pass,
+                        decY_[l + 1]);
+    if (cfg_.norm == NormPlacement::Pre) {
+        decOut_.resize(Eigen::Index(n), cfg_.d_model);
+        decNorm_.forward(decY_.back(), decOut_);
+    } else {
+        decOut_ = decY_.back();
+    }
+    logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
+    generator_.forward(decOut_, logits_);
+    return labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing, false);
+}
+
+template <typename T>
 void Transformer<T>::decodeBackward(In<T> dout)
 {
     // dout: [B*T, d] gradient of decOut_.

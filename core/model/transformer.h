@@ -43,6 +43,12 @@ public:
     // Forward and loss only. evaluate() is forwardLoss with dropout off.
     LossStats forwardLoss(const Batch& batch, const Pass& pass);
     LossStats evaluate(const Batch& batch) { return forwardLoss(batch, Pass::eval()); }
+    // evaluate() of the batch of the last forward pass again, recomputing only from the input
+    // of `kind`'s layer `layer` on (an encoder layer: the rest of the encoder and the whole
+    // decoder; a decoder layer: the decoder from there). The caller changed nothing the layers
+    // below depend on since that forward — e.g. only head gates of that layer or above — so
+    // the result equals evaluate(batch) at a fraction of its cost (scoring one head at a time).
+    LossStats evaluateFrom(const Batch& batch, AttentionKind kind, int layer);
 
     // Pieces for decoding and inspection.
     // src: [B*S] -> memory(): [B*S, d], sourceValid(): [B*S]

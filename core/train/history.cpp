@@ -2,6 +2,16 @@
 
 namespace as {
 
+const std::vector<Mat<float>>& attentionLayers(const AttentionRecord& r, AttentionKind kind)
+{
+    switch (kind) {
+    case AttentionKind::EncoderSelf: return r.encoderSelf;
+    case AttentionKind::DecoderSelf: return r.decoderSelf;
+    case AttentionKind::Cross: break;
+    }
+    return r.cross;
+}
+
 std::shared_ptr<const BatchRecord> recordOf(const Batch& batch, int tgtVocab, double labelSmoothing)
 {
     auto r = std::make_shared<BatchRecord>();

@@ -2,6 +2,7 @@
 // What a training run records as it goes: the loss of every step, the validations, the
 // attention of a probe sentence at intervals, the last batch. A checkpoint stores it and the
 // window draws it; TrainingSession (train/session.h) is what fills it.
+#include "model/head_id.h"
 #include "model/tensor.h"
 #include "train/batch.h"
 
@@ -41,6 +42,8 @@ struct AttentionRecord {
     // [layer] -> [heads * Sq, Sk]: head h's map is rows h*Sq … h*Sq+Sq-1 (query rows, key columns)
     std::vector<Mat<float>> encoderSelf, decoderSelf, cross;
 };
+// The record's layers of one kind.
+const std::vector<Mat<float>>& attentionLayers(const AttentionRecord& record, AttentionKind kind);
 
 // A training batch, for the masks view.
 struct BatchRecord {

@@ -15,6 +15,17 @@
 
 namespace as {
 
+// A/B (the window's second session, trained in alternation with the first): its part of a
+// snapshot.
+struct ComparisonUpdate {
+    QString name;  // what B changes, e.g. "B: warm-up 0"
+    long step = 0;
+    std::vector<LossPoint> newLoss;  // B's steps since the previous snapshot
+    std::vector<EvalPoint> newEval;  // B's validations (loss and accuracy) since then
+    bool replacesHistory = false;    // a new B: its series start here
+    QString fault;  // B stopped at a step whose loss or gradient was not finite (A goes on)
+};
+
 struct TrainingSnapshot {
     long step = 0;
     int epoch = -1;  // completed passes over the data; -1 for endless generated data
@@ -38,6 +49,7 @@ struct TrainingSnapshot {
     // look as they did when it was saved.
     bool replacesHistory = false;
     std::vector<std::shared_ptr<const AttentionRecord>> attentionHistory;
+    std::shared_ptr<const ComparisonUpdate> comparison;  // null: no A/B
 };
 
 using SnapshotPtr = std::shared_ptr<const TrainingSnapshot>;

@@ -1,0 +1,155 @@
+// attention-studio-cli bench --heads MODEL --data D.tsv: the speed of questioning a model
+// (issue "which heads matter"), one JSON line of medians over --runs:
+//   heads_importance_s  scoreHeads without ΔNLL (importance, confidence, entropy)
+//   heads_s             scoreHeads with ΔNLL of every head (what `heads` does)
+//   ig_ms               integrated gradients, 32 steps, of a source of --ig-tokens tokens
+//   mute_ms             one head masked, then the sentence translated greedily (median and
+//                       worst over every head): what a click in the Heads view costs the engine
+//   pruning_s           the window's pruning curve (pruningCounts points, NLL and BLEU each)
+// With the matmul work of ΔNLL's passes (counted from the batches' shapes) and the rate it
+// ran at, so that the time can be compared with what the machine can do (bench --gemm).
+#include "cli.h"
+
+#include "decode/decode.h"
+#include "eval/evaluate.h"
+#include "eval/interpret.h"
+#include "io/model_file.h"
+#include "model/gemm.h"
+#include "model/parallel.h"
+#include "text/dataset.h"
+#include "train/batcher.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+namespace {
+
+double seconds(const std::function<void()>& work)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Matmul FLOPs of the ΔNLL passes of scoreHeads (Transformer::evaluateFrom from each head's
+// layer on; whole: a whole evaluation per head instead), from the shapes of the evaluation
+// batches, padding included.
+double deltaNllFlops(const as::ModelConfig& c, const std::vector<as::EncodedPair>& pairs,
+                     const std::vector<as::HeadId>& heads, bool whole)
+{
+    const double d = c.d_model, f = c.d_ff, V = c.tgt_vocab;
+    double total = 0;
+    for (const std::vector<int>& idx : as::evaluationBatches(pairs, 2000)) {
+        const as::Batch b = as::gatherBatch(pairs, idx);
+        const double B = b.B, S = b.S, T = b.T, ns = B * S, nt = B * T;
+        const double enc = 2 * ns * d * d * 4 + 2 * ns * d * f * 2 + 2 * 2 * B * S * S * d;
+        const double dec = 2 * nt * d * d * 4 + 2 * nt * d * d * 2 + 2 * ns * d * d * 2
+                           + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d + 2 * 2 * B * T * S * d;
+        const double gen = 2 * nt * d * V;
+        for (const as::HeadId& h : heads) {
+            if (whole)
+                total += c.encoder_layers * enc + c.decoder_layers * dec + gen;
+            else if (h.kind == as::AttentionKind::EncoderSelf)
+                total += (c.encoder_layers - h.layer) * enc + c.decoder_layers * dec + gen;
+            else
+                total += (c.decoder_layers - h.layer) * dec + gen;
+        }
+    }
+    return total;
+}
+
+}  // namespace
+
+int benchHeads(const QCommandLineParser& p, QTextStream& out, QTextStream& err)
+{
+    bool okR = false, okN = false, okI = false, okT = false;
+    const int runs = p.isSet("runs") ? p.value("runs").toInt(&okR) : (okR = true, 3);
+    const int maxSentences = p.value("max-sentences").toInt(&okN);
+    const int igTokens = p.value("ig-tokens").toInt(&okI);
+    const int threads = p.value("threads").toInt(&okT);
+    if (!okR || runs < 1 || !okN || maxSentences < 1 || !okI || igTokens < 1 || !okT || threads < 0
+        || !p.isSet("data")) {
+        err << "bench --heads MODEL: --data D.tsv; --runs >= 1; --max-sentences >= 1; "
+               "--ig-tokens >= 1; --threads >= 0\n";
+        return 2;
+    }
+    setMathThreads(threads);
+    QString error;
+    std::optional<as::ModelBundle> b = as::loadModel(p.value("heads"), &error);
+    if (!b) {
+        err << "bench: " << error << "\n";
+        return 1;
+    }
+    std::optional<QList<as::SentencePair>> pairs = readPairs(p.value("data"), err);
+    if (!pairs)
+        return 1;
+    const QList<as::SentencePair> text = pairs->mid(0, maxSentences);
+    const as::ParallelData codec = as::ParallelData::fromVocabularies(
+        b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, b->config.max_len);
+    const std::vector<as::EncodedPair> encoded = codec.encode(text).pairs;
+    if (encoded.empty()) {
+        err << "bench: no usable pair in " << p.value("data") << "\n";
+        return 1;
+    }
+    as::Transformer<float>& model = *b->model;
+
+    // The sentence to explain and re-translate: the first source with --ig-tokens tokens, or
+    // else the one closest to it.
+    std::vector<int> src;
+    for (const as::EncodedPair& e : encoded)
+        if (src.empty() || std::abs(int(e.src.size()) - igTokens) < std::abs(int(src.size()) - igTokens))
+            src = e.src;
+    const std::vector<int> output = as::greedyDecode(model, src).nbest.at(0).tokens;
+
+    std::vector<double> importance, full, ig, pruning, mute;
+    as::HeadReport report;
+    for (int r = 0; r < runs; ++r) {
+        importance.push_back(seconds([&] { report = as::scoreHeads(model, encoded, {}, false); }));
+        full.push_back(seconds([&] { report = as::scoreHeads(model, encoded); }));
+        ig.push_back(1000 * seconds([&] {
+            as::attribute(model, src, output, as::AttributionMethod::IntegratedGradients, 32);
+        }));
+    }
+    const std::vector<as::HeadId> order = as::headsByImportance(report);
+    for (const as::HeadId& h : order) {
+        mute.push_back(1000 * seconds([&] {
+            as::maskHeads(model, {h});
+            as::greedyDecode(model, src);
+        }));
+    }
+    as::maskHeads(model, {});
+    const std::vector<int> counts = as::pruningCounts(int(order.size()));
+    for (int r = 0; r < runs; ++r)
+        pruning.push_back(seconds([&] {
+            as::pruningCurve(model, order, counts, encoded, codec, text);
+        }));
+
+    const double flops = deltaNllFlops(model.config(), encoded, order, false);
+    const double wholeFlops = deltaNllFlops(model.config(), encoded, order, true);
+    const double deltaSeconds = medianOf(full) - medianOf(importance);
+    QJsonObject o{{"impl", "attention-studio"}, {"bench", "heads"}, {"runs", runs},
+                  {"threads", as::engineThreads()}, {"gemm_backend", as::gemmBackend()},
+                  {"pairs", int(encoded.size())}, {"heads", int(order.size())},
+                  {"heads_importance_s", medianOf(importance)}, {"heads_s", medianOf(full)},
+                  {"delta_nll_gflop", flops / 1e9},
+                  {"delta_nll_gflop_whole_passes", wholeFlops / 1e9},
+                  {"delta_nll_gflop_per_s", deltaSeconds > 0 ? flops / deltaSeconds / 1e9 : 0.0},
+                  {"ig_src_tokens", int(src.size())}, {"ig_out_tokens", int(output.size())},
+                  {"ig_ms", medianOf(ig)}, {"mute_ms", medianOf(mute)},
+                  {"mute_worst_ms", *std::max_element(mute.begin(), mute.end())},
+                  {"pruning_points", int(counts.size())}, {"pruning_s", medianOf(pruning)}};
+    out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+    return 0;
+}

@@ -1,0 +1,40 @@
+#include "train/run_series.h"
+
+#include <cmath>
+
+namespace as {
+
+namespace {
+
+bool same(const LossPoint& a, const LossPoint& b)
+{
+    return a.step == b.step && a.seconds == b.seconds && a.loss == b.loss && a.lr == b.lr
+        && a.tokens == b.tokens;
+}
+
+bool same(const EvalPoint& a, const EvalPoint& b)
+{
+    // BLEU may be NaN (not computed): equal when both are.
+    const bool bleu = a.bleu == b.bleu || (std::isnan(a.bleu) && std::isnan(b.bleu));
+    return a.step == b.step && a.seconds == b.seconds && a.loss == b.loss
+        && a.accuracy == b.accuracy && bleu;
+}
+
+template <typename Point>
+bool extends(const std::vector<Point>& before, const std::vector<Point>& after)
+{
+    if (after.size() < before.size())
+        return false;
+    if (before.empty())
+        return true;
+    return same(before.front(), after.front()) && same(before.back(), after[before.size() - 1]);
+}
+
+}  // namespace
+
+bool extendsSeries(const RunSeries& before, const RunSeries& after)
+{
+    return before.name == after.name && extends(before.loss, after.loss) && extends(before.eval, after.eval);
+}
+
+}  // namespace as

@@ -1,0 +1,34 @@
+#pragma once
+// The colours of runs drawn beside the current one (View > Compare with run…, an A/B
+// session), shared by every plot that draws them so that a run has one colour everywhere.
+#include "train/run_series.h"
+
+#include <QColor>
+#include <QStringList>
+
+#include <vector>
+
+namespace as::ui {
+
+// Colours apart from those of the current run's curves (blue, red, green, purple, the
+// learning-rate plot's salmon and its Annotated Transformer curves). Beyond kComparedColours
+// runs the colours repeat.
+inline constexpr int kComparedColours = 6;
+QColor comparedRunColour(int slot);
+
+// Which colour each run of a set takes: a run (by name) that was in the last set keeps its
+// colour, so that removing one run does not repaint the others; a new one takes the lowest
+// colour free. Every view holds one and is given the same sets, so they agree.
+class ComparedSlots {
+public:
+    // The slot (colour index) of each name, in order.
+    std::vector<int> assign(const QStringList& names);
+
+private:
+    QStringList names_;
+    std::vector<int> slots_;
+};
+
+QStringList namesOf(const RunSeriesList& runs);
+
+}  // namespace as::ui
