@@ -11,6 +11,9 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <ctime>
+#include <numeric>
 #include <QTextStream>
 #include <QThread>
 
@@ -125,6 +128,10 @@ int runBench(const QStringList& args)
     p.addOption({"data", "With --heads: the pairs (source<TAB>target).", "D.tsv"});
     p.addOption({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
     p.addOption({"ig-tokens", "With --heads: source length of the sentence explained.", "N", "15"});
+    p.addOption({"health", "Record training health as the window does: every step each tensor's "
+                           "norms and update ratio, and every --histogram-every steps "
+                           "histograms of its weights and gradients."});
+    p.addOption({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "10"});
     if (!p.parse(args)) {
         err << p.errorText() << "\n";
         return 2;
@@ -188,13 +195,16 @@ int runBench(const QStringList& args)
     }
     const QString name = p.value("config");
     auto cfg = as::ModelConfig::preset(name);
-    bool okSteps = false, okThreads = false;
+    bool okSteps = false, okThreads = false, okEvery = false;
     const int steps = p.value("steps").toInt(&okSteps);
     const int threads = p.value("threads").toInt(&okThreads);
-    if (!cfg || !okSteps || steps < 1 || !okThreads || threads < 0) {
-        err << "bench: --config must be tiny, small or base; --steps >= 1; --threads >= 0\n";
+    const int histogramEvery = p.value("histogram-every").toInt(&okEvery);
+    if (!cfg || !okSteps || steps < 1 || !okThreads || threads < 0 || !okEvery || histogramEvery < 0) {
+        err << "bench: --config must be tiny, small or base; --steps >= 1; --threads >= 0; "
+               "--histogram-every >= 0\n";
         return 2;
     }
+    const bool health = p.isSet("health");
     const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->src_vocab = shape.srcVocab;
@@ -202,6 +212,8 @@ int runBench(const QStringList& args)
     setMathThreads(threads);
 
     as::Trainer trainer(*cfg, as::TrainOptions{1.0, 400, 0});
+    trainer.setRecordHealth(health);
+    trainer.setHistogramEvery(health ? histogramEvery : 0);
     as::Rng rng(1);
     std::vector<std::vector<int>> src(shape.batch), tgt(shape.batch);
     for (int b = 0; b < shape.batch; ++b) {
@@ -213,11 +225,16 @@ int runBench(const QStringList& args)
     const as::Batch batch = as::makeBatch(src, tgt);
     for (int i = 0; i < 3; ++i)
         trainer.step(batch);
-    std::vector<double> times;
-    double loss = 0;
+    std::vector<double> times, cpu;
+    double loss = 0, total = 0;
     for (int i = 0; i < steps; ++i) {
+        // Processor time of every thread too: on a shared machine the wall time also counts
+        // waiting for a core.
+        const std::clock_t c0 = std::clock();
         const as::StepStats st = trainer.step(batch);
+        cpu.push_back(double(std::clock() - c0) / CLOCKS_PER_SEC);
         times.push_back(st.seconds);
+        total += st.seconds;
         loss = st.loss.loss();
     }
     const double median = ::median(times);
@@ -226,6 +243,12 @@ int runBench(const QStringList& args)
                   {"config", name},
                   {"params", double(trainer.model().params().size())},
                   {"step_s", median},
+                  // Histograms come every n-th step: the mean shows their share, the median not.
+                  {"mean_step_s", total / steps},
+                  {"cpu_step_s", ::median(cpu)},
+                  {"cpu_mean_step_s", std::accumulate(cpu.begin(), cpu.end(), 0.0) / steps},
+                  {"health", health},
+                  {"histogram_every", health ? histogramEvery : 0},
                   {"tgt_tokens_per_s", tokens / median},
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},

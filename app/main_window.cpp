@@ -9,6 +9,7 @@
 #include "head_service.h"
 #include "head_dynamics_view.h"
 #include "heads_view.h"
+#include "health_view.h"
 #include "neuron_view.h"
 #include "pe_view.h"
 #include "plot_tools.h"
@@ -158,6 +159,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     masks_ = new ui::MasksView(this);
     samples_ = new ui::SamplesView(this);
     heads_ = new ui::HeadsView(this);
+    health_ = new ui::HealthView(this);
     headService_ = new HeadService(this);
     auto* attentionPage = new QWidget(this);
     buildProbeBar(attentionPage);
@@ -179,6 +181,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         attention_->enlargeHead(id.head);
         tabs_->setCurrentWidget(attentionPage);
     });
+    tabs_->addTab(health_, tr("H&ealth"));
     embedding_ = new ui::EmbeddingView(this);
     tabs_->addTab(embedding_, tr("Em&beddings"));
     setCentralWidget(tabs_);
@@ -1220,6 +1223,7 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     dynamics_->applySnapshot(*s);
     masks_->applySnapshot(*s);
     samples_->applySnapshot(*s);
+    health_->applySnapshot(*s);
     status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
                          .arg(s->step)
                          .arg(s->plannedSteps)
@@ -1251,7 +1255,7 @@ bool MainWindow::saveViewPngs(const QString& dir, QString* error)
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
                                "translate", "samples", "masks-and-smoothing", "heads",
-                               "head-dynamics", "embeddings"};
+                               "head-dynamics", "health", "embeddings"};
     const int shown = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);

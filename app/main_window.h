@@ -33,6 +33,7 @@ class MasksView;
 class SamplesView;
 class HeadsView;
 class HeadDynamicsView;
+class HealthView;
 class NeuronPanel;
 class EmbeddingView;
 }  // namespace ui
@@ -67,6 +68,7 @@ public:
     ui::SamplesView* samplesView() const { return samples_; }
     ui::HeadsView* headsView() const { return heads_; }
     ui::HeadDynamicsView* headDynamicsView() const { return dynamics_; }
+    ui::HealthView* healthView() const { return health_; }
     ui::NeuronPanel* neuronPanel() const { return neuron_; }
     ui::EmbeddingView* embeddingView() const { return embedding_; }
     HeadService* headService() const { return headService_; }
@@ -230,6 +232,7 @@ private:
     ui::SamplesView* samples_ = nullptr;
     ui::HeadsView* heads_ = nullptr;
     ui::HeadDynamicsView* dynamics_ = nullptr;
+    ui::HealthView* health_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
     QElapsedTimer neuronClock_;
     ui::EmbeddingView* embedding_ = nullptr;

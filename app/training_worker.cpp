@@ -215,12 +215,18 @@ bool TrainingWorker::runOneStep()
     const SessionStep r = session_->step();
     if (!r.stats.applied) {
         // The trainer skipped the update: the weights are those of the step before.
+        health_.nonFinite = std::make_shared<const NonFiniteRecord>(
+            NonFiniteRecord{r.stats.step, r.stats.faultTensor, r.stats.fault});
         pause();
         emit failed(tr("Training is paused: %1. Try a smaller learning-rate factor, a longer "
                        "warmup or gradient clipping, then Reset.")
                         .arg(r.stats.fault));
         return false;
     }
+    if (r.stats.health)
+        health_.records.push_back(std::make_shared<const HealthRecord>(HealthRecord{r.stats.step, r.stats.health}));
+    if (r.stats.histograms)
+        health_.histograms.push_back(r.stats.histograms);
     const LossPoint& point = session_->history().loss.back();
     lastLoss_ = point.loss;
     lastLr_ = point.lr;
@@ -347,6 +353,8 @@ void TrainingWorker::emitSnapshot()
     session_->recordBatch(session_->lastBatch());
     s->batch = session_->history().lastBatch;
     s->samples = samples_;
+    s->health = std::move(health_);
+    health_ = HealthUpdate{s->health.layout, {}, {}, nullptr};
     if (restoreHistory_) {
         restoreHistory_ = false;
         s->replacesHistory = true;
@@ -828,6 +836,10 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     newEval_.clear();
     recentTokens_.clear();
     samples_.reset();
+    // Training health is measured from here on (the window's cost: see README, Health).
+    session_->trainer().setRecordHealth(true);
+    session_->trainer().setHistogramEvery(kHistogramEvery);
+    health_ = HealthUpdate{healthLayoutOf(session_->model()), {}, {}, nullptr};
     restoreHistory_ = true;  // the next snapshot carries the history whole
     pastBudget_ = false;
     return wasRunning;

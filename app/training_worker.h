@@ -79,6 +79,8 @@ public:
 
     static constexpr int kSnapshotIntervalMs = 100;
     static constexpr int kSliceMs = 10;  // longest run of back-to-back steps at full speed
+    // Histograms of weights and gradients (the Health view) every this many steps.
+    static constexpr int kHistogramEvery = 10;
 
 public slots:
     // Builds a fresh model and data stream from the settings (step 0, paused).
@@ -215,6 +217,7 @@ private:
     std::deque<std::pair<double, long>> recentTokens_;  // (train seconds, tokens) for tokens/s
     QElapsedTimer sinceSnapshot_;
     std::shared_ptr<const SamplesRecord> samples_;  // of the last validation
+    HealthUpdate health_;  // the session's tensors, and the health records since the last snapshot
     QThreadPool validationPool_;  // one thread: validations run in the order they are due
     Mailbox* inbox_ = nullptr;    // wakes this thread when a validation is done
     std::mutex finishedMutex_;

@@ -8,7 +8,8 @@
 namespace as {
 
 template <typename T>
-void Adam<T>::step(T* params, const T* grads, double lr)
+void Adam<T>::update(T* params, const T* grads, double lr, const std::vector<ParamInfo>* table,
+                     std::vector<AdamTensorSums>* sums)
 {
     ++t_;
     const double bc1 = 1.0 - std::pow(opt_.beta1, double(t_));
@@ -31,16 +32,60 @@ void Adam<T>::step(T* params, const T* grads, double lr)
     // (split at n/2, one element in a few thousand rounded differently: test_oracles).
     constexpr long kBlock = 1024;
     const long blocks = (long(n) + kBlock - 1) / kBlock;
+    if (table) {
+        // Each tensor cut at the block edges.
+        pieces_.clear();
+        blockPieces_.assign(std::size_t(blocks) + 1, 0);
+        for (std::size_t i = 0; i < table->size(); ++i) {
+            const long from = long((*table)[i].offset), to = from + long((*table)[i].size);
+            for (long at = from; at < to; at = std::min(to, (at / kBlock + 1) * kBlock))
+                pieces_.push_back({at, std::min(to, (at / kBlock + 1) * kBlock), int(i)});
+        }
+        std::sort(pieces_.begin(), pieces_.end(), [](const Piece& a, const Piece& b) { return a.begin < b.begin; });
+        long k = 0;
+        for (long blk = 0; blk <= blocks; ++blk) {
+            while (k < long(pieces_.size()) && pieces_[std::size_t(k)].begin < blk * kBlock)
+                ++k;
+            blockPieces_[std::size_t(blk)] = k;
+        }
+        pieceSums_.resize(pieces_.size());
+    }
     parallelFor(blocks, 16, [&](long fromBlock, long toBlock) {
+        Eigen::Array<T, kBlock, 1> before;
         for (long b = fromBlock * kBlock; b < std::min(long(n), toBlock * kBlock); b += kBlock) {
             const Eigen::Index len = std::min(kBlock, long(n) - b);
             Eigen::Map<Arr> p(params + b, len), mb(m + b, len), vb(v + b, len);
             const Eigen::Map<const Arr> g(grads + b, len);
+            if (table)
+                before.head(len) = p;
             mb = b1 * mb + (T(1) - b1) * g;
             vb = b2 * vb + (T(1) - b2) * g * g;
             p -= stepSize * mb / (vb.sqrt() * invSqrtBc2 + eps);
+            if (!table)
+                continue;
+            const long blk = b / kBlock;
+            for (long k = blockPieces_[std::size_t(blk)]; k < blockPieces_[std::size_t(blk) + 1]; ++k) {
+                const Piece& pc = pieces_[std::size_t(k)];
+                const Eigen::Index s = pc.begin - b, l = pc.end - pc.begin;
+                const auto w0 = before.segment(s, l);
+                const auto w1 = p.segment(s, l);
+                pieceSums_[std::size_t(k)] = {double(w0.square().sum()), double((w1 - w0).square().sum()),
+                                              double(w1.square().sum()),
+                                              double((T(1) / (vb.segment(s, l).sqrt() * invSqrtBc2 + eps)).sum())};
+            }
         }
     });
+    if (table) {
+        sums->assign(table->size(), AdamTensorSums{});
+        for (std::size_t k = 0; k < pieces_.size(); ++k) {
+            AdamTensorSums& t = (*sums)[std::size_t(pieces_[k].tensor)];
+            const AdamTensorSums& q = pieceSums_[k];
+            t.before2 += q.before2;
+            t.delta2 += q.delta2;
+            t.after2 += q.after2;
+            t.invDenom += q.invDenom;
+        }
+    }
 }
 
 template class Adam<float>;

@@ -8,6 +8,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <limits>
 
 #include <memory>
@@ -76,13 +77,41 @@ struct TrainingHistory {
     std::shared_ptr<const BatchRecord> lastBatch;                   // may be null
 };
 
-// The one policy for a run's attention history (the session's record and the Attention view's
-// replay slider): a record with an earlier step than the last one starts a new run; one at the
-// same step replaces it (a new probe); when `capacity` records are held, every other one is
-// dropped first, so that the whole run stays covered at half the density.
+// The one policy for a run's records kept at a bounded density (the attention history — the
+// session's record and the Attention view's replay slider — and the Health view's records):
+// a record with an earlier step than the last one starts a new run; one at the same step
+// replaces it (a new probe); when `capacity` records are held, every other one is dropped
+// first, so that the whole run stays covered at half the density. Record has a `step`.
+template <class Record>
+void appendThinned(std::vector<std::shared_ptr<const Record>>& history,
+                   std::shared_ptr<const Record> record, int capacity)
+{
+    if (!record)
+        return;
+    if (!history.empty()) {
+        if (history.back() == record)
+            return;
+        if (record->step < history.back()->step)
+            history.clear();
+        else if (record->step == history.back()->step)
+            history.pop_back();
+    }
+    if (int(history.size()) >= std::max(2, capacity)) {
+        std::vector<std::shared_ptr<const Record>> kept;
+        kept.reserve(history.size() / 2 + 1);
+        for (std::size_t i = 0; i < history.size(); i += 2)
+            kept.push_back(history[i]);
+        history.swap(kept);
+    }
+    history.push_back(std::move(record));
+}
+
 inline constexpr int kAttentionHistoryCapacity = 500;
-void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& history,
-                           std::shared_ptr<const AttentionRecord> record,
-                           int capacity = kAttentionHistoryCapacity);
+inline void appendAttentionRecord(std::vector<std::shared_ptr<const AttentionRecord>>& history,
+                                  std::shared_ptr<const AttentionRecord> record,
+                                  int capacity = kAttentionHistoryCapacity)
+{
+    appendThinned(history, std::move(record), capacity);
+}
 
 }  // namespace as

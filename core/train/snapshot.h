@@ -43,6 +43,7 @@ struct TrainingSnapshot {
     std::shared_ptr<const AttentionRecord> attention;  // latest probe; may be null
     std::shared_ptr<const BatchRecord> batch;          // latest batch; may be null
     std::shared_ptr<const SamplesRecord> samples;      // latest validation samples; may be null
+    HealthUpdate health;  // training health since the previous snapshot (the Health view)
     // After a checkpoint was loaded: the views forget what they show, take the whole
     // recorded history (newLoss, newEval and these attention records, oldest first) and
     // look as they did when it was saved.

@@ -77,6 +77,17 @@ std::vector<std::size_t> forwardOrder(const Transformer<float>& model)
     return order;
 }
 
+std::shared_ptr<const HealthLayout> healthLayoutOf(const Transformer<float>& model)
+{
+    auto layout = std::make_shared<HealthLayout>();
+    for (const ParamInfo& p : model.params().table()) {
+        layout->names.push_back(p.name);
+        layout->groups.push_back(tensorGroup(p.name));
+    }
+    layout->forward = forwardOrder(model);
+    return layout;
+}
+
 Trainer::Trainer(const ModelConfig& config, const TrainOptions& options)
     : opt_(options), model_(std::make_unique<Transformer<float>>(config)),
       adam_(model_->params().size()), dropoutRng_(options.seed ^ 0x5eed0f0d509e7ULL)
@@ -109,6 +120,19 @@ void Trainer::sumGradSquares()
             const ParamInfo& p = table[std::size_t(i)];
             const Eigen::Map<const Eigen::VectorXf> g(ps.grads() + p.offset, Eigen::Index(p.size));
             gradSquares_[std::size_t(i)] = g.cast<double>().squaredNorm();
+        }
+    });
+}
+
+void Trainer::addHistograms(const HistogramRecord& r, const float* data, std::vector<std::uint32_t>& counts,
+                            std::vector<std::uint32_t>& nonFinite) const
+{
+    const std::vector<ParamInfo>& table = model_->params().table();
+    parallelFor(long(r.tensors), 1, [&](long from, long to) {
+        for (long i = from; i < to; ++i) {
+            const ParamInfo& p = table[std::size_t(i)];
+            addToHistogram(data + p.offset, p.size, counts.data() + std::size_t(i) * kHistogramBins,
+                           nonFinite.data() + i);
         }
     });
 }
@@ -146,6 +170,7 @@ StepStats Trainer::step(const Batch& batch)
             for (std::size_t i : forwardOrder(*model_)) {
                 if (std::isfinite(sq[i]))
                     continue;
+                st.faultTensor = int(i);
                 const ParamInfo& p = table[i];
                 const float* g = ps.grads() + p.offset;
                 const std::size_t at = std::size_t(
@@ -173,37 +198,44 @@ StepStats Trainer::step(const Batch& batch)
         st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return st;
     }
+    std::shared_ptr<HistogramRecord> histograms;
+    if (histogramEvery_ > 0 && st.step % histogramEvery_ == 0) {
+        histograms = std::make_shared<HistogramRecord>();
+        histograms->step = st.step;
+        histograms->tensors = int(table.size());
+        histograms->weights.assign(table.size() * kHistogramBins, 0);
+        histograms->grads.assign(table.size() * kHistogramBins, 0);
+        histograms->weightsNonFinite.assign(table.size(), 0);
+        histograms->gradsNonFinite.assign(table.size(), 0);
+        addHistograms(*histograms, ps.grads(), histograms->grads, histograms->gradsNonFinite);  // before clipping
+    }
     if (opt_.clipNorm > 0 && st.gradNorm > opt_.clipNorm) {
         // PyTorch's clip_grad_norm_: scale by max_norm / (norm + 1e-6).
         ps.gradVector() *= float(opt_.clipNorm / (st.gradNorm + 1e-6));
         st.clipped = true;
     }
-    if (recordHealth_)
-        before_ = ps.valueVector();
-    adam_.step(ps.values(), ps.grads(), st.lr);
-    step_ = st.step;
-    if (recordHealth_) {
+    if (!recordHealth_) {
+        adam_.step(ps.values(), ps.grads(), st.lr);
+        step_ = st.step;
+    } else {
+        // The sums come from Adam's own pass, block by block while in cache (see README,
+        // Health, for what a copy of the weights and more passes over them cost instead).
+        adam_.step(ps.values(), ps.grads(), st.lr, table, healthSums_);
+        step_ = st.step;
         auto health = std::make_shared<std::vector<TensorHealth>>(table.size());
-        const AdamOptions& ao = adam_.options();
-        const double bc2 = 1.0 - std::pow(ao.beta2, double(adam_.steps()));
-        const Eigen::VectorXf& v = adam_.secondMoment();
-        parallelFor(long(table.size()), 1, [&](long from, long to) {
-            for (long i = from; i < to; ++i) {
-                const ParamInfo& p = table[std::size_t(i)];
-                const Eigen::Index off = Eigen::Index(p.offset), n = Eigen::Index(p.size);
-                // In float, vectorised (a monitor, not a result: about 1e-6 relative).
-                const Eigen::Map<const Eigen::VectorXf> w(ps.values() + off, n);
-                const auto w0 = before_.segment(off, n);
-                TensorHealth& h = (*health)[std::size_t(i)];
-                h.gradNorm = std::sqrt(gradSquares_[std::size_t(i)]);
-                h.weightNorm = double(w.norm());
-                const double n0 = double(w0.norm());
-                h.updateRatio = n0 > 0 ? double((w - w0).norm()) / n0 : 0;
-                h.effectiveStep = double((float(st.lr) / ((v.segment(off, n).array() * float(1.0 / bc2)).sqrt()
-                                                          + float(ao.eps))).sum()) / double(n);
-            }
-        });
+        for (std::size_t i = 0; i < table.size(); ++i) {
+            const AdamTensorSums& q = healthSums_[i];
+            TensorHealth& h = (*health)[i];
+            h.gradNorm = std::sqrt(gradSquares_[i]);
+            h.weightNorm = std::sqrt(q.after2);
+            h.updateRatio = q.before2 > 0 ? std::sqrt(q.delta2 / q.before2) : 0;
+            h.effectiveStep = st.lr * q.invDenom / double(table[i].size);
+        }
         st.health = std::move(health);
+    }
+    if (histograms) {
+        addHistograms(*histograms, ps.values(), histograms->weights, histograms->weightsNonFinite);
+        st.histograms = std::move(histograms);
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return st;

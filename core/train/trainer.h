@@ -3,9 +3,11 @@
 // takes training steps: the command line, the window's worker and the tests all use it.
 #include "model/transformer.h"
 #include "train/adam.h"
+#include "train/health.h"
 
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,14 +23,6 @@ struct TrainOptions {
     double clipNorm = 0.0;
 };
 
-// One parameter tensor's training health at a step (Trainer::setRecordHealth).
-struct TensorHealth {
-    double gradNorm = 0;       // L2 norm of its gradient, before clipping
-    double weightNorm = 0;     // L2 norm of its weights after the update
-    double updateRatio = 0;    // ‖w_t − w_{t−1}‖ / ‖w_{t−1}‖: the step Adam actually applied
-    double effectiveStep = 0;  // mean over its elements of lr / (sqrt(v̂) + ε), Adam's step size
-};
-
 struct StepStats {
     long step = 0;      // steps taken so far, this one included (if skipped: the step tried)
     double lr = 0.0;    // rate applied in this step (if skipped: the rate it would have had)
@@ -39,9 +33,15 @@ struct StepStats {
     // weights, Adam's moments and the step count are as before the call; fault says why.
     bool applied = true;
     QString fault;
+    // When a gradient was not finite: the first such tensor in forward order (a
+    // params().table() index), the one fault names; -1 otherwise.
+    int faultTensor = -1;
     double seconds = 0.0;
     // Per tensor, in params().table() order, when health is recorded and the step applied.
     std::shared_ptr<const std::vector<TensorHealth>> health;
+    // At applied steps that are multiples of setHistogramEvery's interval: every tensor's
+    // histograms of weights and gradients.
+    std::shared_ptr<const HistogramRecord> histograms;
 };
 
 class Trainer {
@@ -58,9 +58,12 @@ public:
     const Transformer<float>& model() const { return *model_; }
     const TrainOptions& options() const { return opt_; }
     void setClipNorm(double clipNorm) { opt_.clipNorm = clipNorm; }
-    // Every applied step also measures each tensor's health (StepStats::health): a copy of
-    // the weights before the update and one more pass over them.
+    // Every applied step also measures each tensor's health (StepStats::health), in Adam's
+    // pass over the weights.
     void setRecordHealth(bool on) { recordHealth_ = on; }
+    // Histograms of every tensor's weights and gradients (train/health.h) at every n-th step
+    // (StepStats::histograms); 0 = never (the default).
+    void setHistogramEvery(int n) { histogramEvery_ = std::max(0, n); }
     long stepCount() const { return step_; }
     double rateAt(long step) const;
 
@@ -85,14 +88,20 @@ private:
     Rng dropoutRng_;
     long step_ = 0;
     bool recordHealth_ = false;
-    Eigen::VectorXf before_;  // the weights before the update (health)
+    int histogramEvery_ = 0;
+    std::vector<AdamTensorSums> healthSums_;  // per tensor (health); a member: no allocation
     std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates
     void sumGradSquares();
+    // Per tensor of r (in table order), the histogram of data (values or gradients) into counts.
+    void addHistograms(const HistogramRecord& r, const float* data, std::vector<std::uint32_t>& counts,
+                       std::vector<std::uint32_t>& nonFinite) const;
 };
 
 // The parameters of a model in the order the forward pass uses them (src_embed, the encoder
 // layers sublayer by sublayer, tgt_embed, the decoder, generator): indices into
 // params().table().
 std::vector<std::size_t> forwardOrder(const Transformer<float>& model);
+// The names, forward order and groups of the model's tensors, as health records index them.
+std::shared_ptr<const HealthLayout> healthLayoutOf(const Transformer<float>& model);
 
 }  // namespace as
