@@ -282,12 +282,10 @@ void showEmbeddings(as::MainWindow& w)
     w.tabs()->setCurrentIndex(shown);
 }
 
-// Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
-// `sentence` (if given) as the probe and in Translate.
-int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
-                      const QString& sentence, int explain, const QStringList& compare)
+// Shows the window (1400 × 900) and opens `file` in it, a checkpoint or a weight file, waited
+// for; false after printing why not.
+bool openShown(as::MainWindow& w, const QString& file)
 {
-    w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(1400, 900);
     w.show();
     bool opened = false, failed = false;
@@ -298,6 +296,17 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     });
     w.openFile(file);
     if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+        return false;
+    return true;
+}
+
+// Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
+// `sentence` (if given) as the probe and in Translate.
+int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
+                      const QString& sentence, int explain, const QStringList& compare)
+{
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    if (!openShown(w, file))
         return 1;
     showEmbeddings(w);
     if (!sentence.isEmpty()) {
@@ -332,16 +341,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
 // the GUI thread fired meanwhile. One JSON line.
 int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence)
 {
-    w.resize(1400, 900);
-    w.show();
-    bool opened = false, failed = false;
-    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
-    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
-        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
-        failed = true;
-    });
-    w.openFile(file);
-    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+    if (!openShown(w, file))
         return 1;
     as::ui::TranslateView* view = w.translateView();
     w.tabs()->setCurrentWidget(view);
