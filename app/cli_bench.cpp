@@ -131,7 +131,7 @@ int runBench(const QStringList& args)
     p.addOption({"health", "Record training health as the window does: every step each tensor's "
                            "norms and update ratio, and every --histogram-every steps "
                            "histograms of its weights and gradients."});
-    p.addOption({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "10"});
+    p.addOption({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "20"});
     if (!p.parse(args)) {
         err << p.errorText() << "\n";
         return 2;

@@ -80,7 +80,7 @@ public:
     static constexpr int kSnapshotIntervalMs = 100;
     static constexpr int kSliceMs = 10;  // longest run of back-to-back steps at full speed
     // Histograms of weights and gradients (the Health view) every this many steps.
-    static constexpr int kHistogramEvery = 10;
+    static constexpr int kHistogramEvery = 20;
 
 public slots:
     // Builds a fresh model and data stream from the settings (step 0, paused).
