@@ -102,6 +102,51 @@ double percentile(std::vector<double> v, double q)
     return v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
 }
 
+// A 1 ms timer on the GUI thread that records how late each tick comes, in ms: how long the GUI
+// thread was busy with something else (snapshots arriving, replots, painting). Ticks go to the
+// current bucket (the tab shown, say); skip() leaves the interval under way uncounted.
+class GuiLateness {
+public:
+    static constexpr double kTickMs = 1.0;
+    explicit GuiLateness(int buckets = 1) : late_(std::size_t(std::max(1, buckets)))
+    {
+        tick_.setTimerType(Qt::PreciseTimer);
+        tick_.setInterval(int(kTickMs));
+        QObject::connect(&tick_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.nsecsElapsed();
+            if (last_ >= 0)
+                late_[std::size_t(bucket_)].push_back(std::max(0.0, double(now - last_) / 1e6 - kTickMs));
+            last_ = now;
+        });
+    }
+    void start()
+    {
+        clock_.start();
+        last_ = -1;
+        tick_.start();
+    }
+    void stop() { tick_.stop(); }
+    void skip() { last_ = -1; }
+    void setBucket(int b)
+    {
+        bucket_ = std::clamp(b, 0, int(late_.size()) - 1);
+        last_ = -1;
+    }
+    std::vector<double>& bucket(int b) { return late_[std::size_t(b)]; }
+    double worst(int b) const
+    {
+        const std::vector<double>& v = late_[std::size_t(b)];
+        return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    }
+
+private:
+    QTimer tick_;
+    QElapsedTimer clock_;
+    qint64 last_ = -1;
+    int bucket_ = 0;
+    std::vector<std::vector<double>> late_;
+};
+
 // --measure-responsiveness: trains (Play) with the window shown while a 1 ms timer on the GUI
 // thread records how late each tick comes: the longest time the GUI thread was busy with
 // something else (snapshots arriving, replots, painting). Every tab is shown for an equal share
@@ -120,24 +165,13 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         return 1;
     QTabWidget* tabs = w.tabs();
     const int nTabs = tabs->count();
-    std::vector<std::vector<double>> late(static_cast<std::size_t>(nTabs));
+    GuiLateness lateness(nTabs);
     std::vector<double> switches;
     tabs->setCurrentIndex(0);
     QCoreApplication::processEvents();
 
-    constexpr double kTickMs = 1.0;
     QElapsedTimer clock;
-    qint64 last = -1;
     int tab = 0;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    tick.setInterval(int(kTickMs));
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (last >= 0)
-            late[std::size_t(tab)].push_back(std::max(0.0, double(now - last) / 1e6 - kTickMs));
-        last = now;
-    });
     QTimer switcher;
     switcher.setInterval(std::max(1, int(seconds * 1000 / nTabs)));
     QObject::connect(&switcher, &QTimer::timeout, [&] {
@@ -150,7 +184,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         tabs->setCurrentIndex(++tab);
         as::ui::replotQueuedNow();
         switches.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
-        last = -1;
+        lateness.setBucket(tab);
     });
 
     // The time each tab's plots spend in replot() (QCustomPlot draws into its buffer there,
@@ -178,11 +212,11 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
 
     // The same timer with training paused: what the machine itself adds (other processes).
     clock.start();
-    tick.start();
+    lateness.start();
     waitFor([&] { return clock.elapsed() >= 2000; }, 3000);
     std::vector<double> idle;
-    idle.swap(late[0]);
-    last = -1;
+    idle.swap(lateness.bucket(0));
+    lateness.skip();
 
     const long step0 = w.currentStep();
     SnapshotPace pace(w);
@@ -192,7 +226,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     clock.start();
     switcher.start();
     waitFor([&] { return clock.elapsed() >= qint64(seconds * 1000); }, int(seconds * 1000) + 5000);
-    tick.stop();
+    lateness.stop();
     switcher.stop();
     const double elapsed = double(clock.nsecsElapsed()) / 1e9;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
@@ -204,12 +238,12 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     std::vector<double> all;
     QJsonObject perTab;
     for (int i = 0; i < nTabs; ++i) {
-        const std::vector<double>& v = late[std::size_t(i)];
+        const std::vector<double>& v = lateness.bucket(i);
         all.insert(all.end(), v.begin(), v.end());
         const Cost& c = replots[std::size_t(i)];
         perTab.insert(tabs->tabText(i).remove('&'),
                       QJsonObject{{"ticks", double(v.size())},
-                                  {"late_ms_worst", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())},
+                                  {"late_ms_worst", lateness.worst(i)},
                                   {"late_ms_p99", percentile(v, 0.99)},
                                   {"replots", double(c.count)},
                                   {"replot_ms_total", c.totalMs},
@@ -222,7 +256,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         {"engine_threads", as::engineThreads()},
         {"steps", double(steps)},
         {"steps_per_s", pace.stepsPerSecond()},
-        {"tick_ms", kTickMs},
+        {"tick_ms", GuiLateness::kTickMs},
         {"ticks", double(all.size())},
         {"late_ms_worst", all.empty() ? 0.0 : *std::max_element(all.begin(), all.end())},
         {"late_ms_p99", percentile(all, 0.99)},
@@ -354,18 +388,9 @@ int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence
     }
     QElapsedTimer clock;
     clock.start();
-    std::vector<double> late, latency;
-    qint64 last = -1;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    tick.setInterval(1);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (last >= 0)
-            late.push_back(std::max(0.0, double(now - last) / 1e6 - 1.0));
-        last = now;
-    });
-    tick.start();
+    std::vector<double> latency;
+    GuiLateness lateness;
+    lateness.start();
     const as::ModelConfig& c = w.settings().model;
     for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
                                    as::AttentionKind::Cross}) {
@@ -380,17 +405,14 @@ int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence
                 latency.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
             }
     }
-    tick.stop();
-    const auto quantile = [](std::vector<double> v, double q) {
-        std::sort(v.begin(), v.end());
-        return v.empty() ? 0.0 : v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
-    };
+    lateness.stop();
     QJsonObject o{{"measure", "mutes"}, {"heads", int(latency.size())},
                   {"source", sentence}, {"threads", as::engineThreads()},
-                  {"mute_to_translation_ms_median", quantile(latency, 0.5)},
-                  {"mute_to_translation_ms_p90", quantile(latency, 0.9)},
-                  {"mute_to_translation_ms_worst", quantile(latency, 1.0)},
-                  {"gui_late_ms_p99", quantile(late, 0.99)}, {"gui_late_ms_worst", quantile(late, 1.0)}};
+                  {"mute_to_translation_ms_median", percentile(latency, 0.5)},
+                  {"mute_to_translation_ms_p90", percentile(latency, 0.9)},
+                  {"mute_to_translation_ms_worst", percentile(latency, 1.0)},
+                  {"gui_late_ms_p99", percentile(lateness.bucket(0), 0.99)},
+                  {"gui_late_ms_worst", lateness.worst(0)}};
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
     return 0;
 }
@@ -423,9 +445,20 @@ bool scoreHeadsForScreenshot(as::MainWindow& w)
     }
     std::printf("attention-studio: NLL %.4f; most important heads %s; least important %s\n",
                 r->report.nll, qPrintable(most.join(' ')), qPrintable(least.join(' ')));
+    // The pruning curve runs in the head service's thread: how long it takes, and how late the
+    // GUI thread's timer fires meanwhile (the curve grows point by point in the view).
+    QElapsedTimer pruningClock;
+    pruningClock.start();
+    GuiLateness lateness;
+    lateness.start();
     emit v->pruningRequested();
     if (!waitFor([&] { return pruned; }, 3600000))
         return false;
+    lateness.stop();
+    std::printf("attention-studio: pruning curve in %.1f s; GUI timer late by %.1f ms at the 99th "
+                "percentile, %.1f ms at worst\n",
+                double(pruningClock.elapsed()) / 1000.0, percentile(lateness.bucket(0), 0.99),
+                lateness.worst(0));
     w.setMutedHeads(std::vector<as::HeadId>(order.begin(), order.begin() + long(order.size() / 2)));
     if (!waitFor([&] { return figures; }, 3600000))
         return false;
