@@ -4,6 +4,7 @@
 #include "embedding_view.h"
 #include "head_service.h"
 #include "heads_view.h"
+#include "lr_view.h"
 #include "neuron_view.h"
 #include "main_window.h"
 #include "plot_tools.h"
@@ -549,6 +550,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     }
     if (!run.ab.isEmpty()) {
+        // Schedules that A/B compares (a warm-up against none) differ by orders of magnitude.
+        w.lrView()->setLogScale(true);
         w.startComparison(b);
         if (!waitFor([&] { return w.comparison() != nullptr || !failure.isEmpty(); }, 120000)
             || !w.comparison()) {

@@ -68,6 +68,7 @@ private slots:
     void lrConfigChangeAndZeroPlan();
     void lrAppliedPointsAccumulate();
     void lrOverlayToggles();
+    void lrLogScale();
     void peCellsEqualSinusoids_data();
     void peCellsEqualSinusoids();
     void peFollowsSnapshot();
@@ -170,7 +171,10 @@ void TestUiLrPeMasks::lrOverlayToggles()
         return n;
     }();
 
-    auto* box = view.findChild<QCheckBox*>();
+    QCheckBox* box = nullptr;
+    for (QCheckBox* b : view.findChildren<QCheckBox*>())
+        if (b->text().startsWith(QStringLiteral("Compare")))
+            box = b;
     QVERIFY(box);
     box->click();
     QVERIFY(view.overlayShown());
@@ -185,6 +189,31 @@ void TestUiLrPeMasks::lrOverlayToggles()
     QVERIFY(view.plot()->xAxis->range().upper < 20000);
     // The current-settings curve is untouched by the overlay.
     QCOMPARE(view.curveValueAt(400), noamRate(400, 64, 1.0, 400));
+}
+
+// Log axis: from below the smallest rate drawn (warm-up 4000's first step, 2.5e-7 at d 256) to
+// above the largest; back on the linear axis from 0.
+void TestUiLrPeMasks::lrLogScale()
+{
+    LrView view;
+    view.applySnapshot(lrSnapshot(256, 1.0, 4000, 1000));
+    QCheckBox* box = nullptr;
+    for (QCheckBox* b : view.findChildren<QCheckBox*>())
+        if (b->text() == QStringLiteral("log scale"))
+            box = b;
+    QVERIFY(box);
+    QVERIFY(!view.logScale());
+    box->click();
+    QVERIFY(view.logScale());
+    QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    const QCPRange r = view.plot()->yAxis->range();
+    const double first = noamRate(1, 256, 1.0, 4000), last = noamRate(1000, 256, 1.0, 4000);
+    QVERIFY2(r.lower > 0 && r.lower <= first, qPrintable(QStringLiteral("%1 vs %2").arg(r.lower).arg(first)));
+    QVERIFY(r.upper >= last);
+    view.setLogScale(false);
+    QVERIFY(!box->isChecked());
+    QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(view.plot()->yAxis->range().lower, 0.0);
 }
 
 void TestUiLrPeMasks::peCellsEqualSinusoids_data()

@@ -139,8 +139,13 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     for (QCPGraph* g : overlay_)
         g->removeFromLegend();
 
+    logBox_ = new QCheckBox(tr("log scale"), this);
+    logBox_->setToolTip(tr("Rates on a logarithmic axis"));
+    connect(logBox_, &QCheckBox::toggled, this, [this](bool on) { setLogScale(on); });
+
     auto* top = new QHBoxLayout;
     top->addWidget(overlayBox_);
+    top->addWidget(logBox_);
     top->addStretch(1);
     top->addWidget(makeExportButton(plot_, [this] { return csv(); }, this));
     auto* layout = new QVBoxLayout(this);
@@ -278,6 +283,24 @@ void LrView::updateMarker()
     tracer_->setGraphKey(double(step_));
 }
 
+bool LrView::logScale() const
+{
+    return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
+}
+
+void LrView::setLogScale(bool on)
+{
+    if (logBox_->isChecked() != on)
+        logBox_->setChecked(on);  // re-enters through toggled
+    if (on == logScale())
+        return;
+    plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                               : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    updateRanges();
+    replotIfVisible(plot_);
+}
+
 void LrView::updateRanges()
 {
     const bool overlay = overlayShown();
@@ -305,6 +328,20 @@ void LrView::updateRanges()
             yMax = std::max(yMax, peak(o.dModel, 1.0, o.warmup, kOverlaySteps));
     if (!(yMax > 0))
         yMax = 1e-3;
+    if (logScale()) {
+        // From the smallest rate drawn (a warm-up's first steps) to the largest, with a decade
+        // of head room for the legend.
+        double yMin = yMax;
+        for (int i = 0; i < plot_->graphCount(); ++i) {
+            const QCPGraph* g = plot_->graph(i);
+            bool found = false;
+            const QCPRange r = g->visible() ? g->getValueRange(found, QCP::sdPositive) : QCPRange();
+            if (found)
+                yMin = std::min(yMin, r.lower);
+        }
+        plot_->yAxis->setRange(yMin / 2, yMax * 10);
+        return;
+    }
     // Head room for the legend in the top right corner.
     plot_->yAxis->setRange(0, yMax * 1.18);
 }

@@ -35,6 +35,10 @@ public:
     int appliedPointCount() const;
     bool overlayShown() const;
     void setOverlayShown(bool shown);
+    // Rates on a log axis: a schedule with a long warm-up beside one without (an A/B session)
+    // differ by orders of magnitude.
+    bool logScale() const;
+    void setLogScale(bool on);
     QCustomPlot* plot() { return plot_; }
 
     // Other runs' applied rates, one point per step, each in its colour (compared_runs.h) with
@@ -67,6 +71,7 @@ private:
 
     QCustomPlot* plot_ = nullptr;
     QCheckBox* overlayBox_ = nullptr;
+    QCheckBox* logBox_ = nullptr;
     QCPTextElement* title_ = nullptr;
     QCPGraph* curve_ = nullptr;
     QCPGraph* applied_ = nullptr;
