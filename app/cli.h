@@ -14,6 +14,8 @@ template <typename T>
 class Transformer;
 struct Checkpoint;
 struct ModelConfig;
+struct ModelBundle;
+class ParallelData;
 }
 
 // Each command parses its own arguments (args[0] is the command's name) and returns the
@@ -54,5 +56,10 @@ bool parseConfig(const QString& spec, as::ModelConfig* config, QString* error);
 
 // --mask-heads SPEC: masks those heads of the model (cli_interpret.cpp); false after saying why.
 bool applyMaskHeads(const QCommandLineParser& parser, as::Transformer<float>& model, QTextStream& err);
+// A model file (io/model_file.h), or nullopt after printing "command: why" to err.
+std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString& command,
+                                             QTextStream& err);
+// The model's vocabularies and tokenisers as a codec; sources cut at the model's max_len.
+as::ParallelData codecOf(const as::ModelBundle& bundle);
 // Sets the number of threads of the maths (Eigen's GEMMs); 0 = every core.
 void setMathThreads(int threads);

@@ -86,18 +86,14 @@ int benchHeads(const QCommandLineParser& p, QTextStream& out, QTextStream& err)
         return 2;
     }
     setMathThreads(threads);
-    QString error;
-    std::optional<as::ModelBundle> b = as::loadModel(p.value("heads"), &error);
-    if (!b) {
-        err << "bench: " << error << "\n";
+    std::optional<as::ModelBundle> b = loadModelFile(p.value("heads"), QStringLiteral("bench"), err);
+    if (!b)
         return 1;
-    }
     std::optional<QList<as::SentencePair>> pairs = readPairs(p.value("data"), err);
     if (!pairs)
         return 1;
     const QList<as::SentencePair> text = pairs->mid(0, maxSentences);
-    const as::ParallelData codec = as::ParallelData::fromVocabularies(
-        b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, b->config.max_len);
+    const as::ParallelData codec = codecOf(*b);
     const std::vector<as::EncodedPair> encoded = codec.encode(text).pairs;
     if (encoded.empty()) {
         err << "bench: no usable pair in " << p.value("data") << "\n";

@@ -113,16 +113,23 @@ bool outputLimit(QCommandLineParser& p, as::DecodeOptions* o, QTextStream& err)
     return true;
 }
 
-std::optional<as::ModelBundle> loadOrComplain(const QString& path, QTextStream& err)
+}  // namespace
+
+std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString& command,
+                                             QTextStream& err)
 {
     QString error;
     auto bundle = as::loadModel(path, &error);
     if (!bundle)
-        err << error << "\n";
+        err << command << ": " << error << "\n";
     return bundle;
 }
 
-}  // namespace
+as::ParallelData codecOf(const as::ModelBundle& b)
+{
+    return as::ParallelData::fromVocabularies(b.srcVocab, b.tgtVocab, b.srcTok, b.tgtTok,
+                                              b.config.max_len);
+}
 
 int runTranslate(const QStringList& args)
 {
@@ -157,13 +164,12 @@ int runTranslate(const QStringList& args)
         return 2;
     }
     as::setEngineThreads(threads);
-    auto bundle = loadOrComplain(p.value("model"), err);
+    auto bundle = loadModelFile(p.value("model"), QStringLiteral("translate"), err);
     if (!bundle)
         return 1;
     if (!applyMaskHeads(p, *bundle->model, err))
         return 2;
-    const as::ParallelData data = as::ParallelData::fromVocabularies(
-        bundle->srcVocab, bundle->tgtVocab, bundle->srcTok, bundle->tgtTok, bundle->config.max_len);
+    const as::ParallelData data = codecOf(*bundle);
     as::DecodeOptions o;
     o.beam = beam;
     o.nbest = nbest;
@@ -242,7 +248,7 @@ int runEval(const QStringList& args)
         return 2;
     }
     as::setEngineThreads(threads);
-    auto bundle = loadOrComplain(p.value("model"), err);
+    auto bundle = loadModelFile(p.value("model"), QStringLiteral("eval"), err);
     if (!bundle)
         return 1;
     if (!applyMaskHeads(p, *bundle->model, err))

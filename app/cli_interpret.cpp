@@ -87,11 +87,9 @@ int runHeads(const QStringList& args)
         return 2;
     }
     QString error;
-    std::optional<as::ModelBundle> b = as::loadModel(p.value("model"), &error);
-    if (!b) {
-        err << "heads: " << error << "\n";
+    std::optional<as::ModelBundle> b = loadModelFile(p.value("model"), QStringLiteral("heads"), err);
+    if (!b)
         return 1;
-    }
     std::optional<QList<as::SentencePair>> pairs = readPairs(p.value("data"), err);
     if (!pairs)
         return 1;
@@ -105,8 +103,7 @@ int runHeads(const QStringList& args)
         }
         masked = *heads;
     }
-    const as::ParallelData codec = as::ParallelData::fromVocabularies(
-        b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, b->config.max_len);
+    const as::ParallelData codec = codecOf(*b);
     std::vector<as::EncodedPair> encoded = codec.encode(pairs->mid(0, maxSentences)).pairs;
     QElapsedTimer clock;
     clock.start();
@@ -175,16 +172,12 @@ int runAttribute(const QStringList& args)
         err << "attribute: --method must be ig, gradxinput, attention or rollout; 1 ≤ --steps ≤ 4096\n";
         return 2;
     }
-    QString error;
-    std::optional<as::ModelBundle> b = as::loadModel(p.value("model"), &error);
-    if (!b) {
-        err << "attribute: " << error << "\n";
+    std::optional<as::ModelBundle> b = loadModelFile(p.value("model"), QStringLiteral("attribute"), err);
+    if (!b)
         return 1;
-    }
     if (!applyMaskHeads(p, *b->model, err))
         return 2;
-    const as::ParallelData codec = as::ParallelData::fromVocabularies(
-        b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, b->config.max_len);
+    const as::ParallelData codec = codecOf(*b);
     const int maxLen = b->config.max_len;
     for (long lineNo = 1; !in.atEnd(); ++lineNo) {
         const QString line = in.readLine();

@@ -1,6 +1,7 @@
 // A step whose loss or gradient is not finite, in the window: training pauses, the user is told
 // which step and which layer, nothing is recorded, and the weights are those of the step before.
 #include "main_window.h"
+#include "window_runs.h"
 #include "loss_view.h"
 
 #include "io/model_file.h"
@@ -56,15 +57,8 @@ void TestWindowFault::nonFiniteStepPausesWithItsMessage()
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 20000));
 
     // The message box is modal: read it and close it as a user would.
-    QStringList boxes;
-    QTimer closer;
-    connect(&closer, &QTimer::timeout, &w, [&] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            boxes << box->windowTitle() + QStringLiteral(" | ") + box->text();
-            box->accept();
-        }
-    });
-    closer.start(20);
+    const test::MessageBoxes reader;
+    const QStringList& boxes = reader.seen();
 
     w.stepAction()->trigger();
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 1; }, 20000));
@@ -110,7 +104,6 @@ void TestWindowFault::nonFiniteStepPausesWithItsMessage()
     QVERIFY2(QTest::qWaitFor([&] { return boxes.size() == 2; }, 20000), "no second message");
     QVERIFY2(boxes.last().contains(QStringLiteral("step 2: ")), qPrintable(boxes.last()));
     QCOMPARE(w.currentStep(), 1L);
-    closer.stop();
     w.close();
 }
 

@@ -3,6 +3,7 @@
 // factor of 1e30, as in test_window_fault) the marker sits at that step on the row of the tensor
 // the pause message names, and the histograms were recorded at their interval.
 #include "main_window.h"
+#include "window_runs.h"
 #include "health_view.h"
 
 #include <QtTest>
@@ -61,19 +62,11 @@ void TestWindowHealth::markerAtTheFirstNonFiniteTensor()
     s.train.factor = 1e30;  // step 1 is finite, step 2 overflows
     w.applySettings(s);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 20000));
-    QStringList boxes;
-    QTimer closer;
-    connect(&closer, &QTimer::timeout, &w, [&] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            boxes << box->text();
-            box->accept();
-        }
-    });
-    closer.start(20);
+    const test::MessageBoxes reader;  // closes them as a user would
+    const QStringList& boxes = reader.seen();
     emit w.stepRequested(5);
     QVERIFY2(QTest::qWaitFor([&] { return !boxes.isEmpty(); }, 20000), "no message");
     QCOMPARE(w.currentStep(), 1L);
-    closer.stop();
     const QRegularExpressionMatch m =
         QRegularExpression(QStringLiteral("step 2: .*the gradient of (\\S+) is")).match(boxes.first());
     QVERIFY2(m.hasMatch(), qPrintable(boxes.first()));

@@ -5,12 +5,36 @@
 
 #include "io/model_file.h"
 
+#include <QApplication>
+#include <QMessageBox>
 #include <QSignalSpy>
+#include <QTimer>
 #include <QtDebug>
 
 #include <cstring>
 
 namespace as::test {
+
+// Reads and accepts the window's message boxes as a user would, every 20 ms while it lives:
+// "title | text" of each, in order.
+class MessageBoxes {
+public:
+    MessageBoxes()
+    {
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                seen_ << box->windowTitle() + QStringLiteral(" | ") + box->text();
+                box->accept();
+            }
+        });
+        timer_.start(20);
+    }
+    const QStringList& seen() const { return seen_; }
+
+private:
+    QTimer timer_;
+    QStringList seen_;
+};
 
 // Both model files load and hold the same weights, bit for bit (else says by how much).
 inline bool sameWeightFiles(const QString& a, const QString& b)

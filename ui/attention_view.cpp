@@ -55,14 +55,6 @@ QString csvField(const QString& s)
     return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
-QFont pointFont(int size, bool bold = false)
-{
-    QFont f;
-    f.setPointSize(size);
-    f.setBold(bold);
-    return f;
-}
-
 void styleAxes(QCustomPlot* plot, int pointSize)
 {
     for (QCPAxis* a : {plot->xAxis, plot->yAxis}) {

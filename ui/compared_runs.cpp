@@ -40,12 +40,13 @@ std::vector<int> ComparedSlots::assign(const QStringList& names)
     return out;
 }
 
-QStringList namesOf(const RunSeriesList& runs)
+std::vector<int> ComparedSlots::assign(RunSeriesList* runs)
 {
+    runs->erase(std::remove(runs->begin(), runs->end(), nullptr), runs->end());
     QStringList names;
-    for (const RunSeriesPtr& r : runs)
-        names << (r ? r->name : QString());
-    return names;
+    for (const RunSeriesPtr& r : *runs)
+        names << r->name;
+    return assign(names);
 }
 
 }  // namespace as::ui

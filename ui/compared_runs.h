@@ -23,12 +23,13 @@ class ComparedSlots {
 public:
     // The slot (colour index) of each name, in order.
     std::vector<int> assign(const QStringList& names);
+    // The runs of a set handed to a view, nulls left out (*runs), and their slots.
+    std::vector<int> assign(RunSeriesList* runs);
 
 private:
     QStringList names_;
     std::vector<int> slots_;
 };
 
-QStringList namesOf(const RunSeriesList& runs);
 
 }  // namespace as::ui

@@ -19,16 +19,11 @@ namespace as::ui {
 
 namespace {
 
-constexpr AttentionKind kKinds[] = {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf,
-                                    AttentionKind::Cross};
 constexpr int kPointSize = 8;
 
 QFont smallFont(bool bold = false)
 {
-    QFont f;
-    f.setPointSize(kPointSize);
-    f.setBold(bold);
-    return f;
+    return pointFont(kPointSize, bold);
 }
 
 }  // namespace
@@ -214,7 +209,7 @@ void HeadDynamicsView::rebuildPanels(int layers[3])
         }
         ps.clear();
     }
-    for (AttentionKind kind : kKinds) {
+    for (AttentionKind kind : kAttentionKinds) {
         const int k = int(kind);
         for (int l = 0; l < layers[k]; ++l) {
             Panel p;
@@ -270,7 +265,7 @@ void HeadDynamicsView::draw()
     const HeadDynamicsPoint& last = *points_.back();
     int layers[3];
     bool same = heads_ == history_.back()->heads;
-    for (AttentionKind kind : kKinds) {
+    for (AttentionKind kind : kAttentionKinds) {
         layers[int(kind)] = int(last.of(kind).size());
         same = same && layers[int(kind)] == int(panels_[int(kind)].size());
     }
@@ -286,7 +281,7 @@ void HeadDynamicsView::draw()
     if (metric_ == Metric::Entropy) {
         long keys = 2;
         for (const auto& r : history_)
-            for (AttentionKind kind : kKinds)
+            for (AttentionKind kind : kAttentionKinds)
                 for (const Mat<float>& m : attentionLayers(*r, kind))
                     keys = std::max(keys, long(m.cols()));
         range_ = QCPRange(0, std::log(double(keys)));
@@ -297,7 +292,7 @@ void HeadDynamicsView::draw()
     for (int h = 0; h < heads_; ++h)
         heads << QString::number(h + 1);
     const int n = int(points_.size());
-    for (AttentionKind kind : kKinds)
+    for (AttentionKind kind : kAttentionKinds)
         for (int l = 0; l < int(panels_[int(kind)].size()); ++l) {
             Panel& p = panels_[int(kind)][l];
             setHeatmapData(p.heat, heads_, n, [&](int h, int c) {

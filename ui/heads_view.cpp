@@ -14,8 +14,6 @@ namespace as::ui {
 
 namespace {
 
-constexpr AttentionKind kKinds[] = {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf,
-                                    AttentionKind::Cross};
 
 int indexOf(AttentionKind k)
 {
@@ -72,7 +70,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
 
     auto* grids = new QHBoxLayout;
     const QFont base = font();
-    for (AttentionKind k : kKinds) {
+    for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
         auto* plot = new QCustomPlot(this);
         plot->setMinimumSize(220, 180);
@@ -307,7 +305,7 @@ void HeadsView::redraw()
         lo = 0;
         hi = 1;
     }
-    for (AttentionKind k : kKinds) {
+    for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
         QStringList rows, cols;
         for (int l = 0; l < layers_[i]; ++l)

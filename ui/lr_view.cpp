@@ -224,11 +224,8 @@ void LrView::appendRates(QCPGraph* graph, const LossPoint* first, const LossPoin
 
 void LrView::setComparedRuns(const RunSeriesList& given)
 {
-    RunSeriesList runs;
-    for (const RunSeriesPtr& r : given)
-        if (r)
-            runs.push_back(r);
-    const std::vector<int> slotOf = slots_.assign(namesOf(runs));
+    RunSeriesList runs = given;
+    const std::vector<int> slotOf = slots_.assign(&runs);
     std::vector<Compared> next;
     next.reserve(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {

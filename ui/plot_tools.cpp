@@ -423,6 +423,14 @@ private:
 
 }  // namespace
 
+QFont pointFont(int size, bool bold)
+{
+    QFont f;
+    f.setPointSize(size);
+    f.setBold(bold);
+    return f;
+}
+
 QCPColorGradient sequentialGradient()
 {
     // White to deep blue: weights near 0 recede, strong attention stands out.

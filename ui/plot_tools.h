@@ -23,6 +23,8 @@ bool saveText(const QString& path, const QString& text, QString* error);
 QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
 
 // Colour gradients: attention weights 0…1 (sequential) and signed values (diverging, 0 white).
+// The application font at `size` points (bold if asked): the views' labels and titles.
+QFont pointFont(int size, bool bold = false);
 QCPColorGradient sequentialGradient();
 QCPColorGradient divergingGradient();
 

@@ -48,14 +48,6 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent)
     return t;
 }
 
-QFont pointFont(int size, bool bold = false)
-{
-    QFont f;
-    f.setPointSize(size);
-    f.setBold(bold);
-    return f;
-}
-
 }  // namespace
 
 TranslateView::TranslateView(QWidget* parent) : QWidget(parent)

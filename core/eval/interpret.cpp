@@ -16,14 +16,12 @@ namespace as {
 
 namespace {
 
-constexpr AttentionKind kKinds[] = {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf,
-                                    AttentionKind::Cross};
 
 template <typename T>
 std::vector<HeadId> allHeads(const Transformer<T>& m)
 {
     std::vector<HeadId> heads;
-    for (AttentionKind k : kKinds)
+    for (AttentionKind k : kAttentionKinds)
         for (int l = 0; l < m.layers(k); ++l)
             for (int h = 0; h < m.config().heads; ++h)
                 heads.push_back({k, l, h});
@@ -34,7 +32,7 @@ std::vector<HeadId> allHeads(const Transformer<T>& m)
 template <typename T>
 void gateEverything(Transformer<T>& m, const std::vector<HeadId>& masked)
 {
-    for (AttentionKind k : kKinds)
+    for (AttentionKind k : kAttentionKinds)
         for (int l = 0; l < m.layers(k); ++l) {
             std::vector<T> g(std::size_t(m.config().heads), T(1));
             for (const HeadId& id : masked)
@@ -72,7 +70,7 @@ QString attentionKindName(AttentionKind kind)
 
 std::optional<AttentionKind> attentionKindFromName(const QString& name)
 {
-    for (AttentionKind k : kKinds)
+    for (AttentionKind k : kAttentionKinds)
         if (attentionKindName(k) == name)
             return k;
     return std::nullopt;
@@ -123,7 +121,7 @@ template <typename T>
 void maskHeads(Transformer<T>& m, const std::vector<HeadId>& heads)
 {
     m.clearHeadGates();
-    for (AttentionKind k : kKinds)
+    for (AttentionKind k : kAttentionKinds)
         for (int l = 0; l < m.layers(k); ++l) {
             std::vector<T> g(std::size_t(m.config().heads), T(1));
             bool any = false;
@@ -150,7 +148,7 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
     std::vector<long> queries(heads.size(), 0);
     auto indexOf = [&](AttentionKind k, int l, int h) {
         std::size_t i = 0;
-        for (AttentionKind kk : kKinds) {
+        for (AttentionKind kk : kAttentionKinds) {
             if (kk == k)
                 return i + std::size_t(l) * H + std::size_t(h);
             i += std::size_t(model.layers(kk)) * H;
@@ -169,7 +167,7 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
         for (double v : logp)
             nllSum -= v;
         r.tokens += long(sel.size());
-        for (AttentionKind k : kKinds)
+        for (AttentionKind k : kAttentionKinds)
             for (int l = 0; l < model.layers(k); ++l) {
                 const MultiHeadAttention<float>& att = model.attention(k, l);
                 const Mat<float>& g = model.headGateGrad(k, l);

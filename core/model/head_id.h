@@ -5,6 +5,11 @@ namespace as {
 
 enum class AttentionKind { EncoderSelf, DecoderSelf, Cross };
 
+// The kinds in the order they are listed everywhere: the encoder's, then the decoder's own and
+// its cross-attention.
+inline constexpr AttentionKind kAttentionKinds[] = {AttentionKind::EncoderSelf,
+                                                    AttentionKind::DecoderSelf, AttentionKind::Cross};
+
 struct HeadId {
     AttentionKind kind = AttentionKind::EncoderSelf;
     int layer = 0, head = 0;
