@@ -9,6 +9,7 @@
 #include "text/dataset.h"
 #include "train/corpus_run.h"
 #include "train/recipe.h"
+#include "run/resume.h"
 #include "train/session.h"
 
 #include <QCommandLineParser>
@@ -248,7 +249,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                 << "' in this version\n";
             return 1;
         }
-        session = as::TrainingSession::resume(std::move(data), *resume, plan, &error);
+        session = as::resumeSession(std::move(data), *resume, plan, &error);
         if (!session) {
             err << "train: cannot resume: " << error << "\n";
             return 1;

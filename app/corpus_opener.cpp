@@ -1,5 +1,7 @@
 #include "corpus_opener.h"
 
+#include "run/resume.h"
+
 #include <QFileInfo>
 
 namespace as {
@@ -76,10 +78,7 @@ void CorpusOpener::start(std::shared_ptr<CorpusJob> job)
             job->cancelled = built.cancelled;
             if (built.data && ck) {
                 // The corpus found must be the one the run trained on.
-                job->error = checkSameData(*built.data, ck->model.srcVocab, ck->model.tgtVocab,
-                                           ck->run.data);
-                if (job->error.isEmpty() && ck->model.config.src_vocab != built.report.srcVocab)
-                    job->error = QStringLiteral("the corpus gives another vocabulary size");
+                job->error = checkSavedRunData(*built.data, *ck);
             }
             if (job->error.isEmpty() && built.data) {
                 job->data = std::move(built.data);

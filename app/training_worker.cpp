@@ -1,6 +1,8 @@
 #include "training_worker.h"
 
 #include "decode/decode.h"
+#include "run/make_session.h"
+#include "run/resume.h"
 #include "train/recipe.h"
 
 #include <QFileInfo>
@@ -11,47 +13,6 @@
 
 namespace as {
 
-SessionSettings SessionSettings::defaultsFor(const QString& task)
-{
-    const TaskRecipe r = task.startsWith(u"corpus:") ? corpusRecipe() : recipeFor(task);
-    SessionSettings s;
-    s.task = task;
-    s.model = r.model;
-    s.train = r.train;
-    s.batchSize = r.batchSize;
-    s.batchTokens = r.batchTokens;
-    s.plannedSteps = r.steps;
-    s.evalEvery = r.evalEvery;
-    s.averagePoints = r.averagePoints;
-    return s;
-}
-
-CorpusRun SessionSettings::corpusRun() const
-{
-    CorpusRun run;
-    run.source = source;
-    run.recipe.model = model;
-    run.recipe.train = train;
-    run.recipe.batchTokens = batchTokens;
-    run.recipe.evalEvery = evalEvery;
-    run.recipe.averagePoints = averagePoints;
-    return run;
-}
-
-SessionPlan SessionSettings::plan() const
-{
-    SessionPlan p;
-    p.steps = plannedSteps;
-    p.seconds = plannedMinutes * 60.0;
-    p.validEvery = evalEvery;
-    p.averagePoints = averagePoints;
-    return p;
-}
-
-DataOptions SessionSettings::dataOptions() const
-{
-    return {batchSize, batchTokens, train.seed};
-}
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 {
@@ -69,33 +30,16 @@ TrainingWorker::~TrainingWorker()
 
 std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s, QString* error)
 {
-    std::unique_ptr<SessionData> data;
-    if (s->corpus) {
-        // The corpus read once, from its first batch, with this run's settings in its record.
-        QJsonObject record = s->corpus->record();
-        record.insert("args", s->corpusRun().args());
-        try {
-            data = s->corpus->restart(s->dataOptions(), record);
-        } catch (const std::invalid_argument& e) {
-            *error = tr("The task cannot be built: %1.").arg(QString::fromUtf8(e.what()));
-            return nullptr;
-        }
-    } else {
-        QString why;
-        data = makeTaskData(s->task, s->dataOptions(), &why);
-        if (!data) {
-            *error = tr("The task cannot be built: %1.").arg(why);
-            return nullptr;
-        }
-    }
-    s->model.src_vocab = data->srcVocab().size();
-    s->model.tgt_vocab = data->tgtVocab().size();
-    if (const QString err = s->model.validate(); !err.isEmpty()) {
-        *error = tr("The model cannot be built: %1.").arg(err);
+    QString why;
+    std::unique_ptr<SessionData> data = makeSessionData(*s, &why);
+    if (!data) {
+        *error = tr("The task cannot be built: %1.").arg(why);
         return nullptr;
     }
-    return std::make_unique<TrainingSession>(
-        std::move(data), std::make_unique<Trainer>(s->model, s->train), s->plan());
+    std::unique_ptr<TrainingSession> session = makeSession(std::move(data), s, &why);
+    if (!session)
+        *error = tr("The model cannot be built: %1.").arg(why);
+    return session;
 }
 
 void TrainingWorker::configure(const SessionSettings& settings)
@@ -212,6 +156,7 @@ bool TrainingWorker::runOneStep()
 {
     if (!trainable() || (!running_ && pendingSteps_ == 0))
         return false;
+    const bool wasFinished = session_->finished();
     const SessionStep r = session_->step();
     if (!r.stats.applied) {
         // The trainer skipped the update: the weights are those of the step before.
@@ -231,18 +176,13 @@ bool TrainingWorker::runOneStep()
     lastLoss_ = point.loss;
     lastLr_ = point.lr;
     newLoss_.push_back(point);
-    recentTokens_.emplace_back(point.seconds, point.tokens);
-    while (recentTokens_.size() > 2 && point.seconds - recentTokens_.front().first > 3.0)
-        recentTokens_.pop_front();
     if (r.validationDue)
         startValidation();
     stepComparison();
 
-    // Play stops once at the planned step count or time; pressing it again trains on past it.
-    const bool budgetEnds = settings_.plannedMinutes > 0 && !pastBudget_
-                            && session_->elapsedSeconds() >= settings_.plannedMinutes * 60.0;
-    pastBudget_ = pastBudget_ || budgetEnds;
-    if (running_ && (point.step == settings_.plannedSteps || budgetEnds)) {
+    // Play stops when the plan is reached (TrainingSession::finished); pressing it again
+    // trains on past it.
+    if (running_ && !wasFinished && session_->finished()) {
         pause();
         return false;
     }
@@ -332,21 +272,8 @@ void TrainingWorker::emitSnapshot()
     s->lr = lastLr_;
     s->loss = lastLoss_;
     s->elapsedSeconds = session_->trainSeconds();
-    if (recentTokens_.size() >= 2) {
-        const double dt = recentTokens_.back().first - recentTokens_.front().first;
-        long tokens = 0;
-        for (auto it = std::next(recentTokens_.begin()); it != recentTokens_.end(); ++it)
-            tokens += it->second;
-        s->tokensPerSecond = dt > 0 ? double(tokens) / dt : 0;
-    }
-    if (s->step > 0 && s->step < s->plannedSteps)
-        s->remainingSeconds = s->elapsedSeconds / double(s->step) * double(s->plannedSteps - s->step);
-    else if (s->step >= s->plannedSteps)
-        s->remainingSeconds = 0;
-    if (settings_.plannedMinutes > 0)  // a time budget: whichever ends first
-        s->remainingSeconds = std::min(s->remainingSeconds < 0 ? 1e300 : s->remainingSeconds,
-                                       std::max(0.0, settings_.plannedMinutes * 60.0
-                                                         - session_->elapsedSeconds()));
+    s->tokensPerSecond = session_->tokensPerSecond();
+    s->remainingSeconds = session_->remainingSeconds();
     s->config = settings_.model;
     s->options = settings_.train;
     s->attention = probe_.src.isEmpty() ? nullptr : session_->recordAttention(probe_);
@@ -414,86 +341,6 @@ void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int 
     emit neuronReady(r);
 }
 
-SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
-{
-    b.task = a.task;
-    b.corpus = a.corpus;
-    b.source = a.source;
-    b.corpusRecord = a.corpusRecord;
-    b.batchSize = a.batchSize;
-    b.batchTokens = a.batchTokens;
-    b.train.seed = a.train.seed;
-    b.plannedSteps = a.plannedSteps;
-    b.plannedMinutes = a.plannedMinutes;
-    b.evalEvery = a.evalEvery;
-    b.averagePoints = a.averagePoints;
-    b.probe = a.probe;
-    b.model.src_vocab = a.model.src_vocab;
-    b.model.tgt_vocab = a.model.tgt_vocab;
-    return b;
-}
-
-bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error)
-{
-    QStringList model;
-    for (const QString& item : spec.split(u',', Qt::SkipEmptyParts)) {
-        const QString key = item.section(u'=', 0, 0).trimmed();
-        const QString value = item.section(u'=', 1).trimmed();
-        bool ok = false;
-        const double v = value.toDouble(&ok);
-        if (key == QLatin1String("warmup") || key == QLatin1String("factor")
-            || key == QLatin1String("clip_norm")) {
-            if (!ok || !(v >= 0) || (key == QLatin1String("warmup") && (v < 1 || v != std::floor(v)))
-                || (key == QLatin1String("factor") && v <= 0)) {
-                *error = QStringLiteral("'%1' is not a valid %2").arg(value, key);
-                return false;
-            }
-            if (key == QLatin1String("warmup"))
-                s->train.warmup = long(v);
-            else if (key == QLatin1String("factor"))
-                s->train.factor = v;
-            else
-                s->train.clipNorm = v;
-        } else {
-            model << item;
-        }
-    }
-    if (!model.isEmpty()) {
-        const ModelConfig base = s->model;
-        std::optional<ModelConfig> c = ModelConfig::fromSpec(model.join(u','), error, base);
-        if (!c)
-            return false;
-        c->src_vocab = base.src_vocab;
-        c->tgt_vocab = base.tgt_vocab;
-        s->model = *c;
-    }
-    return true;
-}
-
-QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
-{
-    QStringList d;
-    const ModelConfig &x = a.model, &y = b.model;
-    if (x.norm != y.norm)
-        d << (y.norm == NormPlacement::Pre ? QStringLiteral("pre-norm") : QStringLiteral("post-norm"));
-    if (a.train.warmup != b.train.warmup)
-        d << QStringLiteral("warm-up %1").arg(b.train.warmup);
-    if (a.train.factor != b.train.factor)
-        d << QStringLiteral("factor %1").arg(b.train.factor);
-    if (x.label_smoothing != y.label_smoothing)
-        d << QStringLiteral("smoothing %1").arg(y.label_smoothing);
-    if (x.dropout != y.dropout)
-        d << QStringLiteral("dropout %1").arg(y.dropout);
-    if (a.train.clipNorm != b.train.clipNorm)
-        d << QStringLiteral("clip %1").arg(b.train.clipNorm);
-    if (x.d_model != y.d_model || x.heads != y.heads || x.d_ff != y.d_ff
-        || x.encoder_layers != y.encoder_layers || x.decoder_layers != y.decoder_layers)
-        d << QStringLiteral("d_model %1, %2 heads, d_ff %3, %4+%5 layers")
-                 .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers);
-    if (x.max_len != y.max_len)
-        d << QStringLiteral("max_len %1").arg(y.max_len);
-    return d.isEmpty() ? QStringLiteral("the same settings") : d.join(QStringLiteral(", "));
-}
 
 void TrainingWorker::startComparison(const SessionSettings& b)
 {
@@ -623,33 +470,6 @@ void TrainingWorker::requestModelCopy()
 
 namespace as {
 
-QJsonObject TrainingWorker::checkpointSettings() const
-{
-    return QJsonObject{{"planned_steps", double(settings_.plannedSteps)},
-                       {"planned_minutes", settings_.plannedMinutes},
-                       {"eval_every", settings_.evalEvery},
-                       {"average", settings_.averagePoints},
-                       {"probe", settings_.probe},
-                       {"probe_src", QJsonArray::fromStringList(probe_.src)},
-                       {"probe_tgt", QJsonArray::fromStringList(probe_.tgt)}};
-}
-
-void TrainingWorker::readCheckpointSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe)
-{
-    const QJsonObject session = ck.run.session;
-    s->model = ck.model.config;
-    s->train = ck.options;
-    s->plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck.step))));
-    s->plannedMinutes = std::max(0.0, session.value("planned_minutes").toDouble(0));
-    s->evalEvery = std::max(0, session.value("eval_every").toInt(s->evalEvery));
-    s->averagePoints = std::clamp(session.value("average").toInt(s->averagePoints), 1, 20);
-    s->probe = std::max(0, session.value("probe").toInt(0));
-    for (const QJsonValue& v : session.value("probe_src").toArray())
-        probe->src << v.toString();
-    for (const QJsonValue& v : session.value("probe_tgt").toArray())
-        probe->tgt << v.toString();
-}
-
 bool TrainingWorker::resumeOn(SessionSettings s, std::unique_ptr<SessionData> data, Checkpoint& ck,
                               TokenPair probe, const QString& path, bool autosave)
 {
@@ -659,7 +479,7 @@ bool TrainingWorker::resumeOn(SessionSettings s, std::unique_ptr<SessionData> da
         probe = data->examples().at(std::size_t(s.probe));
     QString error;
     std::unique_ptr<TrainingSession> resumed =
-        TrainingSession::resume(std::move(data), ck, s.plan(), &error);
+        resumeSession(std::move(data), ck, s.plan(), &error);
     if (!resumed) {
         emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(), error));
         return false;
@@ -682,7 +502,7 @@ void TrainingWorker::resumeCorpus(std::shared_ptr<const SessionData> corpus, con
     s.corpus = corpus;
     s.source = source;
     TokenPair probe;
-    readCheckpointSettings(*ck, &s, &probe);
+    readSessionRecord(*ck, &s, &probe);
     s.batchTokens = ck->run.data.value("batch_tokens").toInt(s.batchTokens);
     if (std::optional<CorpusRun> run = CorpusRun::fromArgs(ck->run.data.value("args").toArray(), nullptr)) {
         s.batchTokens = run->recipe.batchTokens;
@@ -710,7 +530,7 @@ void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
     }
     finishValidations();
     QString error;
-    if (!session_->saveCheckpoint(path, checkpointSettings(), &error)) {
+    if (!session_->saveCheckpoint(path, sessionRecord(settings_, probe_), &error)) {
         emit checkpointFailed(error);
         return;
     }
@@ -730,43 +550,38 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
         return;
     }
     const QJsonObject data = ck->run.data;
-    SessionSettings s = SessionSettings::defaultsFor(data.value("task").toString());
-    TokenPair probe;
-    readCheckpointSettings(*ck, &s, &probe);
-    if (data.value("kind").toString() != "task") {
+    const SavedRunKind kind = savedRunKind(*ck);
+    if (kind != SavedRunKind::Task) {
         // A corpus run (the command line's or the window's) or a saved inspection: shown as it
         // is, history and all. For a corpus run the window then looks for its corpus and, if
         // it finds it, continues it (resumeCorpus).
+        SessionSettings ignored;
+        TokenPair probe;
+        readSessionRecord(*ck, &ignored, &probe);
         if (probe.src.isEmpty() && !ck->history.attention.empty()) {
             const AttentionRecord& last = *ck->history.attention.back();
             probe = {last.srcTokens, last.tgtTokens.mid(1)};  // without "<s>"
         }
         const double seconds = ck->run.trainSeconds;
         TrainingHistory history = std::move(ck->history);
-        std::unique_ptr<Trainer> trainer = ck->takeTrainer();
+        std::unique_ptr<Trainer> trainer = trainerFromCheckpoint(*ck);
         beginInspection(ck->model, std::move(trainer), probe, std::move(history), seconds, path,
-                        autosave, data.value("kind").toString() == "corpus" ? data : QJsonObject{});
+                        autosave, kind == SavedRunKind::Corpus ? data : QJsonObject{});
         return;
     }
-    s.task = data.value("task").toString();
-    const bool corpus = isBundledCorpusTask(s.task);
-    const QString sizeKey = corpus ? QStringLiteral("batch_tokens") : QStringLiteral("batch_size");
-    const int size = data.value(sizeKey).toInt(0);
-    if (!trainingTaskNames().contains(s.task) || size < 1 || size > 1000000) {
-        fail(tr("it names no built-in task (task '%1', %2 %3)")
-                 .arg(s.task, sizeKey, data.value(sizeKey).toVariant().toString()));
+    SessionSettings s;
+    TokenPair probe;
+    if (!savedTaskSettings(*ck, &s, &probe, &error)) {
+        fail(error);
         return;
     }
-    (corpus ? s.batchTokens : s.batchSize) = size;
-    std::unique_ptr<SessionData> taskData = makeTaskData(s.task, s.dataOptions(), &error);
+    std::unique_ptr<SessionData> taskData = makeSessionData(s, &error);
     if (!taskData) {
         fail(error);
         return;
     }
-    if (taskData->srcVocab().tokens() != ck->model.srcVocab.tokens()
-        || taskData->tgtVocab().tokens() != ck->model.tgtVocab.tokens()
-        || (corpus && taskData->record().value("pairs_sha1") != data.value("pairs_sha1"))) {
-        fail(tr("its data is not that of the built-in task '%1' in this version").arg(s.task));
+    if (QString why = checkSavedRunData(*taskData, *ck); !why.isEmpty()) {
+        fail(why);
         return;
     }
     resumeOn(s, std::move(taskData), *ck, probe, path, autosave);
@@ -834,14 +649,12 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     lastLr_ = loss.empty() ? 0 : loss.back().lr;
     newLoss_.clear();
     newEval_.clear();
-    recentTokens_.clear();
     samples_.reset();
     // Training health is measured from here on (the window's cost: see README, Health).
     session_->trainer().setRecordHealth(true);
     session_->trainer().setHistogramEvery(kHistogramEvery);
     health_ = HealthUpdate{healthLayoutOf(session_->model()), {}, {}, nullptr};
     restoreHistory_ = true;  // the next snapshot carries the history whole
-    pastBudget_ = false;
     return wasRunning;
 }
 

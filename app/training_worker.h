@@ -7,6 +7,7 @@
 #include "io/interop.h"
 #include "eval/embedding_space.h"
 #include "eval/interpret.h"
+#include "run/settings.h"
 #include "train/corpus_run.h"
 #include "train/session.h"
 #include "train/snapshot.h"
@@ -23,49 +24,6 @@
 #include <optional>
 
 namespace as {
-
-struct SessionSettings {
-    // A built-in task (trainingTaskNames()), a user's corpus ("corpus:FILE", with `corpus`
-    // set), or a model opened to look inside ("model:FILE").
-    QString task = QStringLiteral("toy");
-    ModelConfig model;                      // vocabulary sizes come from the task
-    TrainOptions train;
-    int batchSize = 32;     // sentences per batch (generated tasks)
-    int batchTokens = 1500; // token budget of a batch (corpora)
-    long plannedSteps = 300;
-    int evalEvery = 25;     // steps between validation evaluations (0 = never)
-    int averagePoints = 1;  // checkpoint averaging (1 = off)
-    int probe = 0;          // index of the task example whose attention is recorded
-    double plannedMinutes = 0;  // Play also stops after this much training time (0: no limit)
-    // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
-    std::shared_ptr<const SessionData> corpus;
-    CorpusSource source;  // where it was read from, as a checkpoint records it
-    // A model opened from a checkpoint of a corpus run: that run's record ("kind": "corpus"),
-    // so that the window can find the corpus and continue it.
-    QJsonObject corpusRecord;
-
-    // The task's recipe (train/recipe.h), as the command line uses it.
-    static SessionSettings defaultsFor(const QString& task);
-    // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
-    // of a corpus run), with its vocabularies but no training data.
-    bool inspecting() const { return !corpus && !trainingTaskNames().contains(task); }
-    bool userCorpus() const { return corpus != nullptr; }
-    // A user's corpus run with these settings: what its checkpoint records.
-    CorpusRun corpusRun() const;
-    // The session's plan (steps, validation interval, averaging) and its data's options.
-    SessionPlan plan() const;
-    DataOptions dataOptions() const;
-};
-
-// A/B: B's settings as trained beside A — B's model and optimisation settings, A's data, its
-// order and seed, and A's plan — so that the two runs differ only where the user changed them.
-SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
-// "norm=post,warmup=1,factor=2": the model's keys as --config takes them (ModelConfig::fromSpec)
-// and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key
-// or value is not one of them.
-bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error);
-// What B changes, as a legend says it: "warm-up 0, post-norm" ("the same settings" if nothing).
-QString settingsDifferences(const SessionSettings& a, const SessionSettings& b);
 
 // The data side of a session as the window needs it: vocabularies, tokenisers, examples.
 using TaskPtr = std::shared_ptr<const Task>;
@@ -165,10 +123,6 @@ private:
     void runSteps();
     bool runOneStep();  // false: stop here (paused, done, or nothing to do)
     void emitSnapshot();
-    QJsonObject checkpointSettings() const;
-    // The settings a checkpoint records (the window's, or the command line's), over `s`;
-    // probe: the recorded probe sentence, if any.
-    static void readCheckpointSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe);
     // Continues the run of `ck` on `data` with settings `s` (paused); false: failed, emitted.
     bool resumeOn(SessionSettings s, std::unique_ptr<SessionData> data, Checkpoint& ck,
                   TokenPair probe, const QString& path, bool autosave);
@@ -206,7 +160,6 @@ private:
     double stepsPerSecond_ = 0;
     TokenPair probe_;
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
-    bool pastBudget_ = false;      // Play has stopped once at the planned minutes
     std::vector<HeadId> muted_;    // masked in validations
     EmbeddingProjector projector_; // the last components of each table, for their signs
 
@@ -214,7 +167,6 @@ private:
     std::vector<LossPoint> newLoss_;
     std::vector<EvalPoint> newEval_;
     double lastLoss_ = 0, lastLr_ = 0;
-    std::deque<std::pair<double, long>> recentTokens_;  // (train seconds, tokens) for tokens/s
     QElapsedTimer sinceSnapshot_;
     std::shared_ptr<const SamplesRecord> samples_;  // of the last validation
     HealthUpdate health_;  // the session's tensors, and the health records since the last snapshot
@@ -238,5 +190,3 @@ private:
 };
 
 }  // namespace as
-
-Q_DECLARE_METATYPE(as::SessionSettings)

@@ -6,6 +6,7 @@
 #include "io/model_file.h"
 #include "text/bundled_corpus.h"
 #include "train/recipe.h"
+#include "run/resume.h"
 #include "train/session.h"
 
 #include <QTemporaryDir>
@@ -179,7 +180,7 @@ void TestSession::resumedEqualsStraight()
     std::optional<Checkpoint> ck = loadCheckpointFromBytes(*bytes, &error);
     QVERIFY2(ck, qPrintable(error));
     std::unique_ptr<TrainingSession> resumed =
-        TrainingSession::resume(corpusData(5), *ck, plan, &error);
+        resumeSession(corpusData(5), *ck, plan, &error);
     QVERIFY2(resumed, qPrintable(error));
     QCOMPARE(resumed->stepCount(), 23L);
     while (!resumed->finished())
@@ -200,7 +201,7 @@ void TestSession::resumedEqualsStraight()
     ck = loadCheckpointFromBytes(*bytes, &error);
     QVERIFY(ck);
     ck->run.position = ck->run.position > 0 ? ck->run.position - 1 : 1;
-    std::unique_ptr<TrainingSession> shifted = TrainingSession::resume(corpusData(5), *ck, plan, &error);
+    std::unique_ptr<TrainingSession> shifted = resumeSession(corpusData(5), *ck, plan, &error);
     QVERIFY2(shifted, qPrintable(error));
     while (!shifted->finished())
         shifted->step();

@@ -26,22 +26,10 @@ TrainingSession::TrainingSession(std::unique_ptr<SessionData> data,
 {
 }
 
-std::unique_ptr<TrainingSession> TrainingSession::resume(std::unique_ptr<SessionData> data,
-                                                         Checkpoint& ck, const SessionPlan& plan,
-                                                         QString* error)
-{
-    if (QString why = data->restorePosition(ck.run); !why.isEmpty()) {
-        *error = QStringLiteral("the position in the data cannot be restored: %1").arg(why);
-        return nullptr;
-    }
-    auto s = std::make_unique<TrainingSession>(std::move(data), ck.takeTrainer(), plan);
-    s->restoreRecord(std::move(ck.history), ck.run.trainSeconds);
-    return s;
-}
-
 void TrainingSession::restoreRecord(TrainingHistory history, double trainSeconds)
 {
     history_ = std::move(history);
+    lossAtStart_ = history_.loss.size();
     trainSeconds_ = trainSeconds;
     if (const BatchRecord* b = history_.lastBatch.get())
         lastBatch_ = batchOf(*b);
@@ -156,6 +144,40 @@ double TrainingSession::progress() const
 {
     return std::max(plan_.steps > 0 ? double(trainer_->stepCount()) / double(plan_.steps) : 0.0,
                     plan_.seconds > 0 ? elapsedSeconds() / plan_.seconds : 0.0);
+}
+
+double TrainingSession::tokensPerSecond(double window) const
+{
+    // The steps of the last `window` seconds of training time, measured from the step before
+    // the first of them (at least the last two of this object's steps).
+    const std::vector<LossPoint>& loss = history_.loss;
+    const std::size_t n = loss.size();
+    if (n < lossAtStart_ + 2)
+        return 0;
+    const double last = loss.back().seconds;
+    std::size_t front = n - 2;
+    long tokens = loss.back().tokens;
+    while (front > lossAtStart_ && last - loss[front - 1].seconds <= window) {
+        tokens += loss[front].tokens;
+        --front;
+    }
+    const double dt = last - loss[front].seconds;
+    return dt > 0 ? double(tokens) / dt : 0;
+}
+
+double TrainingSession::remainingSeconds() const
+{
+    if (finished())
+        return 0;
+    double left = -1;
+    const long step = trainer_->stepCount();
+    if (plan_.steps > 0 && step > 0)
+        left = trainSeconds_ / double(step) * double(plan_.steps - step);
+    if (plan_.seconds > 0) {
+        const double time = std::max(0.0, plan_.seconds - elapsedSeconds());
+        left = left < 0 ? time : std::min(left, time);
+    }
+    return left;
 }
 
 double TrainingSession::elapsedSeconds() const

@@ -74,15 +74,8 @@ public:
     TrainingSession(std::unique_ptr<SessionData> data, std::unique_ptr<Trainer> trainer,
                     const SessionPlan& plan);
 
-    // Continues the run a checkpoint saved: its trainer (taken from ck), history, training
-    // time and position in the data, which must be this session's data. Returns the session,
-    // or nullptr and *error when the position cannot be restored.
-    static std::unique_ptr<TrainingSession> resume(std::unique_ptr<SessionData> data,
-                                                   Checkpoint& ck, const SessionPlan& plan,
-                                                   QString* error);
-
-    // The recorded history and training time of the run this session continues (resume()
-    // does this; a model opened to look inside shows its history too).
+    // The recorded history and training time of the run this session continues
+    // (run/resume.h's resumeSession does this; a model opened to look inside shows its history too).
     void restoreRecord(TrainingHistory history, double trainSeconds);
 
     // The next batch, one training step. When applied: a loss point in the history, an
@@ -131,6 +124,13 @@ public:
     int epoch() const { return data_->epoch(trainer_->stepCount()); }
     double trainSeconds() const { return trainSeconds_; }  // the run's training time, all sessions
     double elapsedSeconds() const;  // time in step() and validate() since this object began
+    // Target tokens per second of training time over the last `window` seconds of this
+    // object's steps (at least its last two steps; 0 before them).
+    double tokensPerSecond(double window = 3.0) const;
+    // Time left to the plan: the steps left at this run's pace so far (training time per
+    // step), or the planned time left, whichever ends first; 0 when finished(), < 0 when
+    // there is nothing to estimate from (no step yet, and no planned time).
+    double remainingSeconds() const;
     const Batch& lastBatch() const { return lastBatch_; }
 
 private:
@@ -141,6 +141,7 @@ private:
     WeightAverage average_;
     double trainSeconds_ = 0;
     double busySeconds_ = 0;
+    std::size_t lossAtStart_ = 0;  // history points before this object's first step
     Batch lastBatch_;
 };
 

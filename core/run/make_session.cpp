@@ -1,0 +1,35 @@
+#include "run/make_session.h"
+
+#include <stdexcept>
+
+namespace as {
+
+std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error)
+{
+    if (!s.corpus)
+        return makeTaskData(s.task, s.dataOptions(), error);
+    // The corpus read once, from its first batch, with this run's settings in its record.
+    QJsonObject record = s.corpus->record();
+    record.insert("args", s.corpusRun().args());
+    try {
+        return s.corpus->restart(s.dataOptions(), record);
+    } catch (const std::invalid_argument& e) {
+        *error = QString::fromUtf8(e.what());
+        return nullptr;
+    }
+}
+
+std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
+                                             QString* error)
+{
+    s->model.src_vocab = data->srcVocab().size();
+    s->model.tgt_vocab = data->tgtVocab().size();
+    if (QString why = s->model.validate(); !why.isEmpty()) {
+        *error = why;
+        return nullptr;
+    }
+    return std::make_unique<TrainingSession>(
+        std::move(data), std::make_unique<Trainer>(s->model, s->train), s->plan());
+}
+
+}  // namespace as

@@ -1,0 +1,22 @@
+#pragma once
+// Making a session from settings, for the window's worker (a new run, Reset, Apply, A/B's B)
+// and `attention-studio-cli train` alike.
+#include "run/settings.h"
+#include "train/session.h"
+
+#include <memory>
+
+namespace as {
+
+// The data a run of `s` trains on: the built-in task made by name, or the user's corpus
+// (s.corpus) restarted from its first batch with these settings in its record. Null and
+// *error (the reason alone) when it cannot be made.
+std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error);
+
+// A fresh session of `s` on `data` (step 0): the data's vocabulary sizes are written into
+// s->model, which is then checked. Null and *error (ModelConfig::validate's reason) when the
+// model cannot be built.
+std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
+                                             QString* error);
+
+}  // namespace as

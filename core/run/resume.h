@@ -1,0 +1,46 @@
+#pragma once
+// Continuing a saved run, as both programs do it: what kind of run a checkpoint holds, the
+// session record it stores (the plan and the probe), the check that the data found now is the
+// data it trained on, and the session that continues it.
+#include "io/checkpoint.h"
+#include "run/settings.h"
+#include "train/session.h"
+
+#include <QJsonObject>
+
+#include <memory>
+
+namespace as {
+
+enum class SavedRunKind {
+    Task,        // a built-in task: continued by name
+    Corpus,      // a user's corpus: continued once the corpus is found again
+    Inspection,  // a model opened to look inside, saved: shown, never trained on
+};
+SavedRunKind savedRunKind(const Checkpoint& ck);
+
+// What a checkpoint records of the driver's settings (CheckpointRun::session): the plan
+// (steps, minutes, validation interval, averaging) and the probe.
+QJsonObject sessionRecord(const SessionSettings& s, const TokenPair& probe = {});
+// The saved run's settings over *s: its model and training options, and its session record
+// (missing keys keep *s's values); the recorded probe sentence, if any, into *probe.
+void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* probe);
+// The settings of a saved built-in-task run (savedRunKind Task): the task, its batch size,
+// and readSessionRecord. False and *error when the checkpoint names no task this version has.
+bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe, QString* error);
+
+// Empty when `data` is the data the saved run trained on — the built-in task of this version,
+// or the same corpus file (vocabularies, pairs and their digest) — else the reason.
+QString checkSavedRunData(const SessionData& data, const Checkpoint& ck);
+
+// A trainer that continues exactly where the saved one stopped (weights, Adam's moments and
+// step, the dropout generator). Takes the model and the moments out of ck: call once.
+std::unique_ptr<Trainer> trainerFromCheckpoint(Checkpoint& ck);
+
+// Continues the run of ck on `data` (which checkSavedRunData accepted) with `plan`: its
+// trainer, history, training time and position in the data. Null and *error when the
+// position cannot be restored.
+std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data, Checkpoint& ck,
+                                               const SessionPlan& plan, QString* error);
+
+}  // namespace as

@@ -1,0 +1,130 @@
+#include "run/settings.h"
+
+#include <cmath>
+
+namespace as {
+
+SessionSettings SessionSettings::defaultsFor(const QString& task)
+{
+    const TaskRecipe r = task.startsWith(u"corpus:") ? corpusRecipe() : recipeFor(task);
+    SessionSettings s;
+    s.task = task;
+    s.model = r.model;
+    s.train = r.train;
+    s.batchSize = r.batchSize;
+    s.batchTokens = r.batchTokens;
+    s.plannedSteps = r.steps;
+    s.evalEvery = r.evalEvery;
+    s.averagePoints = r.averagePoints;
+    return s;
+}
+
+CorpusRun SessionSettings::corpusRun() const
+{
+    CorpusRun run;
+    run.source = source;
+    run.recipe.model = model;
+    run.recipe.train = train;
+    run.recipe.batchTokens = batchTokens;
+    run.recipe.evalEvery = evalEvery;
+    run.recipe.averagePoints = averagePoints;
+    return run;
+}
+
+SessionPlan SessionSettings::plan() const
+{
+    SessionPlan p;
+    p.steps = plannedSteps;
+    p.seconds = plannedMinutes * 60.0;
+    p.validEvery = evalEvery;
+    p.averagePoints = averagePoints;
+    return p;
+}
+
+DataOptions SessionSettings::dataOptions() const
+{
+    return {batchSize, batchTokens, train.seed};
+}
+
+SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
+{
+    b.task = a.task;
+    b.corpus = a.corpus;
+    b.source = a.source;
+    b.corpusRecord = a.corpusRecord;
+    b.batchSize = a.batchSize;
+    b.batchTokens = a.batchTokens;
+    b.train.seed = a.train.seed;
+    b.plannedSteps = a.plannedSteps;
+    b.plannedMinutes = a.plannedMinutes;
+    b.evalEvery = a.evalEvery;
+    b.averagePoints = a.averagePoints;
+    b.probe = a.probe;
+    b.model.src_vocab = a.model.src_vocab;
+    b.model.tgt_vocab = a.model.tgt_vocab;
+    return b;
+}
+
+bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error)
+{
+    QStringList model;
+    for (const QString& item : spec.split(u',', Qt::SkipEmptyParts)) {
+        const QString key = item.section(u'=', 0, 0).trimmed();
+        const QString value = item.section(u'=', 1).trimmed();
+        bool ok = false;
+        const double v = value.toDouble(&ok);
+        if (key == QLatin1String("warmup") || key == QLatin1String("factor")
+            || key == QLatin1String("clip_norm")) {
+            if (!ok || !std::isfinite(v) || !(v >= 0) || (key == QLatin1String("warmup") && (v < 1 || v != std::floor(v)))
+                || (key == QLatin1String("factor") && v <= 0)) {
+                *error = QStringLiteral("'%1' is not a valid %2").arg(value, key);
+                return false;
+            }
+            if (key == QLatin1String("warmup"))
+                s->train.warmup = long(v);
+            else if (key == QLatin1String("factor"))
+                s->train.factor = v;
+            else
+                s->train.clipNorm = v;
+        } else {
+            model << item;
+        }
+    }
+    if (!model.isEmpty()) {
+        const ModelConfig base = s->model;
+        std::optional<ModelConfig> c = ModelConfig::fromSpec(model.join(u','), error, base);
+        if (!c)
+            return false;
+        c->src_vocab = base.src_vocab;
+        c->tgt_vocab = base.tgt_vocab;
+        s->model = *c;
+    }
+    return true;
+}
+
+QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
+{
+    QStringList d;
+    const ModelConfig &x = a.model, &y = b.model;
+    if (x.norm != y.norm)
+        d << (y.norm == NormPlacement::Pre ? QStringLiteral("pre-norm") : QStringLiteral("post-norm"));
+    if (a.train.warmup != b.train.warmup)
+        d << QStringLiteral("warm-up %1").arg(b.train.warmup);
+    if (a.train.factor != b.train.factor)
+        d << QStringLiteral("factor %1").arg(b.train.factor);
+    if (x.label_smoothing != y.label_smoothing)
+        d << QStringLiteral("smoothing %1").arg(y.label_smoothing);
+    if (x.dropout != y.dropout)
+        d << QStringLiteral("dropout %1").arg(y.dropout);
+    if (a.train.clipNorm != b.train.clipNorm)
+        d << QStringLiteral("clip %1").arg(b.train.clipNorm);
+    if (x.d_model != y.d_model || x.heads != y.heads || x.d_ff != y.d_ff
+        || x.encoder_layers != y.encoder_layers || x.decoder_layers != y.decoder_layers)
+        d << QStringLiteral("d_model %1, %2 heads, d_ff %3, %4+%5 layers")
+                 .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers);
+    if (x.max_len != y.max_len)
+        d << QStringLiteral("max_len %1").arg(y.max_len);
+    return d.isEmpty() ? QStringLiteral("the same settings") : d.join(QStringLiteral(", "));
+}
+
+}  // namespace as

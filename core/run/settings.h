@@ -1,0 +1,63 @@
+#pragma once
+// A run's settings as both programs hold them: the window's settings panel and worker, and
+// `attention-studio-cli train` (whose options fill the same record). A checkpoint records them
+// (run/resume.h); a session is made from them (run/make_session.h).
+#include "train/corpus_run.h"
+#include "train/recipe.h"
+#include "train/session.h"
+#include "train/session_data.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+
+namespace as {
+
+struct SessionSettings {
+    // A built-in task (trainingTaskNames()), a user's corpus ("corpus:FILE", with `corpus`
+    // set), or a model opened to look inside ("model:FILE").
+    QString task = QStringLiteral("toy");
+    ModelConfig model;                      // vocabulary sizes come from the task
+    TrainOptions train;
+    int batchSize = 32;     // sentences per batch (generated tasks)
+    int batchTokens = 1500; // token budget of a batch (corpora)
+    long plannedSteps = 300;
+    int evalEvery = 25;     // steps between validation evaluations (0 = never)
+    int averagePoints = 1;  // checkpoint averaging (1 = off)
+    int probe = 0;          // index of the task example whose attention is recorded
+    double plannedMinutes = 0;  // the run also ends after this much training time (0: no limit)
+    // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
+    std::shared_ptr<const SessionData> corpus;
+    CorpusSource source;  // where it was read from, as a checkpoint records it
+    // A model opened from a checkpoint of a corpus run: that run's record ("kind": "corpus"),
+    // so that the window can find the corpus and continue it.
+    QJsonObject corpusRecord;
+
+    // The task's recipe (train/recipe.h), as the command line uses it.
+    static SessionSettings defaultsFor(const QString& task);
+    // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
+    // of a corpus run), with its vocabularies but no training data.
+    bool inspecting() const { return !corpus && !trainingTaskNames().contains(task); }
+    bool userCorpus() const { return corpus != nullptr; }
+    // A user's corpus run with these settings: what its checkpoint records.
+    CorpusRun corpusRun() const;
+    // The session's plan (steps, time, validation interval, averaging) and its data's options.
+    SessionPlan plan() const;
+    DataOptions dataOptions() const;
+};
+
+// A/B: B's settings as trained beside A — B's model and optimisation settings, A's data, its
+// order and seed, and A's plan — so that the two runs differ only where the user changed them.
+SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
+// "norm=post,warmup=1,factor=2": the model's keys as --config takes them (ModelConfig::fromSpec)
+// and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key
+// or value is not one of them (NaN and infinity included).
+bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error);
+// What B changes, as a legend says it: "warm-up 0, post-norm" ("the same settings" if nothing).
+QString settingsDifferences(const SessionSettings& a, const SessionSettings& b);
+
+}  // namespace as
+
+Q_DECLARE_METATYPE(as::SessionSettings)
