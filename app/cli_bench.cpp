@@ -1,5 +1,5 @@
-// attention-studio-cli bench --config tiny|small|base: training steps of SPEC.md's benchmark
-// configurations on random ids, one JSON line.
+// attention-studio-cli bench --config tiny|small|base: training steps of the benchmark
+// configurations of core/SPEC.md §7.3 on random ids, one JSON line.
 #include "cli.h"
 
 #include "decode/decode.h"
@@ -110,7 +110,8 @@ int runBench(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     QCommandLineParser p;
-    p.setApplicationDescription("Time training steps of a SPEC.md benchmark configuration.");
+    p.setApplicationDescription(
+        "Time training steps of a benchmark configuration (core/SPEC.md §7.3).");
     p.addHelpOption();
     p.addOption({"config", "tiny, small or base.", "name", "small"});
     p.addOption({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});

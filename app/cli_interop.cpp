@@ -1,6 +1,6 @@
-// The PyTorch bridge on the command line: export a model as SPEC.md's weight file, import a
-// weight file written elsewhere as a model. The work is core/io/interop's; this file only
-// turns options into ImportOptions and reports.
+// The PyTorch bridge on the command line: export a model as a weight file (core/SPEC.md §8),
+// import a weight file written elsewhere as a model. The work is core/io/interop's; this file
+// only turns options into ImportOptions and reports.
 #include "cli.h"
 
 #include "io/interop.h"
@@ -39,9 +39,10 @@ int runExport(const QStringList& args)
     QTextStream out(stdout), err(stderr);
     QCommandLineParser p;
     p.setApplicationDescription(
-        "Write a model's weights as SPEC.md's weight file (safetensors, F32, SPEC.md's parameter "
-        "names, the configuration, vocabularies and tokenizers in __metadata__), for PyTorch "
-        "and other tools; scripts/torch_parity.py loads it into the reference model.");
+        "Write a model's weights as a weight file of core/SPEC.md §8 (safetensors, F32, the "
+        "parameter names of core/SPEC.md §6.1, the configuration, vocabularies and tokenizers "
+        "in __metadata__), for PyTorch and other tools; scripts/torch_parity.py loads it into "
+        "the reference model.");
     p.addHelpOption();
     p.addOption({"model", "The model (or training checkpoint) to export.", "MODEL"});
     p.addOption({"out", "The weight file to write (.safetensors); written atomically.", "FILE"});
@@ -77,11 +78,11 @@ int runImport(const QStringList& args)
     QTextStream out(stdout), err(stderr);
     QCommandLineParser p;
     p.setApplicationDescription(
-        "Make a model of a weight file written elsewhere (SPEC.md's parameter names, F32; e.g. by "
-        "scripts/torch_parity.py from the PyTorch reference). The configuration is what the "
-        "tensor shapes show, then the file's __metadata__ 'config', then --config; the number "
-        "of heads must come from the file or --config. Vocabularies and tokenizers missing "
-        "from the file are given with the options below.");
+        "Make a model of a weight file written elsewhere (F32, the parameter names of "
+        "core/SPEC.md §6.1; e.g. by scripts/torch_parity.py from the PyTorch reference). The "
+        "configuration is what the tensor shapes show, then the file's __metadata__ 'config', "
+        "then --config; the number of heads must come from the file or --config. Vocabularies "
+        "and tokenizers missing from the file are given with the options below.");
     p.addHelpOption();
     p.addPositionalArgument("FILE", "The weight file (.safetensors).");
     p.addOption({"out", "The model file to write (.safetensors); written atomically.", "MODEL"});

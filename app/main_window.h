@@ -105,7 +105,7 @@ public:
     CorpusOpener* corpusOpener() const { return opener_; }
     QAction* exportWeightsAction() const { return exportWeights_; }
 
-    // Weight files (SPEC.md's layout, e.g. from PyTorch): Import opens one for inspection in
+    // Weight files (core/SPEC.md §8, e.g. from PyTorch): Import opens one for inspection in
     // every view (no training data: Play and Step are off until a task is applied); Export
     // writes the current model as one. Through the worker; sessionRestored / weightsExported
     // / fileError answer. The menu items ask for what a file lacks (heads, vocabularies).

@@ -75,8 +75,8 @@ public slots:
     // Replaces the session by the model of a weight file (io/interop.h), opened for
     // inspection; or emits checkpointFailed and leaves everything as it was.
     void importWeights(const QString& path, const as::ImportOptions& options);
-    // Writes the current model as SPEC.md's weight file (with its configuration, vocabularies
-    // and tokenisers); weightsExported or checkpointFailed answers.
+    // Writes the current model as a weight file, core/SPEC.md §8 (with its configuration,
+    // vocabularies and tokenisers); weightsExported or checkpointFailed answers.
     void exportWeights(const QString& path);
     // The session's summary (TrainingSession::summarize); summaryReady answers.
     void requestSummary();

@@ -30,7 +30,7 @@ def safetensors(tensors, metadata=None):
 
 
 def model_file(d=2, ff=2, enc=1, dec=1, norm="post", src=("a", "b"), tgt=("x",)):
-    """The smallest Attention Studio model files: SPEC.md's names, tiny shapes."""
+    """The smallest Attention Studio model files: the names of core/SPEC.md §6.1, tiny shapes."""
     src_vocab, tgt_vocab = SPECIALS + list(src), SPECIALS + list(tgt)
     shapes = []
 

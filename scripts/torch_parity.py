@@ -2,10 +2,11 @@
 """Parity between Attention Studio and the PyTorch reference model, and the Python side of the
 weight-file bridge.
 
-The model is the project's own reference, tests/reference/torch_model.py (SPEC.md in
-PyTorch), run by Debian's python3-torch. Weight files are SPEC.md's safetensors layout, read
-and written here with struct and json only (no safetensors package); the model's state_dict
-holds exactly SPEC.md's parameter names and its config SPEC.md's keys.
+The model is the project's own reference, tests/reference/torch_model.py (core/SPEC.md in
+PyTorch), run by Debian's python3-torch. Weight files are in the layout of core/SPEC.md §8,
+read and written here with struct and json only (no safetensors package); the model's
+state_dict holds exactly the parameter names of core/SPEC.md §6.1 and its config the keys of
+core/SPEC.md §7.1.
 
 usage:
   torch_parity.py reference --out DIR [--norm pre|post] [--seed S] [--reference DIR]
@@ -44,7 +45,7 @@ def import_reference(path):
     return torch_model
 
 
-# ---- safetensors, SPEC.md's layout ------------------------------------------------------
+# ---- safetensors, the layout of core/SPEC.md §8.1 ---------------------------------------
 
 def write_weights(path, tensors, metadata):
     """tensors: name -> torch tensor (written as F32, sorted by name); metadata: str -> str.
@@ -120,10 +121,10 @@ def read_weights(path):
     return tensors, metadata
 
 
-# ---- the reference model <-> SPEC.md's weight files ---------------------------------------
+# ---- the reference model <-> weight files (core/SPEC.md §8) -----------------------------
 
 def spec_config(c, dropout, label_smoothing, max_len):
-    """SPEC.md's "config" of the reference model's configuration dict."""
+    """The "config" (core/SPEC.md §7.1, §8.2) of the reference model's configuration dict."""
     return {"d_model": c["d_model"], "heads": c["heads"], "d_ff": c["d_ff"],
             "encoder_layers": c["encoder_layers"], "decoder_layers": c["decoder_layers"],
             "dropout": dropout, "label_smoothing": label_smoothing,
@@ -137,7 +138,8 @@ def weights_of(model, spec):
 
 
 def model_from_weights(ref, path):
-    """-> (the reference Model in eval mode, SPEC config dict, metadata) of a weight file."""
+    """-> (the reference Model in eval mode, its config dict (core/SPEC.md §7.1), metadata) of a
+    weight file."""
     tensors, metadata = read_weights(path)
     if "config" not in metadata:
         fail(f"{path}: no __metadata__ 'config' (the number of heads is needed)")
@@ -159,8 +161,8 @@ def model_from_weights(ref, path):
 # ---- the comparisons -----------------------------------------------------------------------
 
 def greedy(model, src_ids, max_len):
-    """SPEC.md's greedy decoding of one sentence: <pad> and <s> never emitted, stop at </s> or
-    after max_len tokens. -> (tokens without specials, finished, smallest top-2 gap)."""
+    """Greedy decoding (core/SPEC.md §5.2) of one sentence: <pad> and <s> never emitted, stop at
+    </s> or after max_len tokens. -> (tokens without specials, finished, smallest top-2 gap)."""
     import torch
     src = torch.tensor([src_ids])
     ys, out, gap, finished = [1], [], math.inf, False

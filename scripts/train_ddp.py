@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train SPEC.md's model with PyTorch's distributed data parallel, on a corpus as
+"""Train the model of core/SPEC.md with PyTorch's distributed data parallel, on a corpus as
 attention-studio-cli prepares it, and write a model file that Attention Studio opens.
 
 The round trip (README "Past one machine"):
@@ -12,14 +12,16 @@ The round trip (README "Past one machine"):
 
 `vocab` writes the vocabularies and the encoded pairs exactly as `attention-studio-cli train
 --data` builds them (its tokenisers, its held-out pairs), so this script needs no tokeniser of
-its own. The model is the project's PyTorch reference of SPEC.md, tests/reference/torch_model.py,
-the one test_torch_parity holds the C++ engine to; its state_dict has SPEC.md's parameter names,
-so the weights are written as they are, with the configuration, both vocabularies and both
-tokenisers in the file's __metadata__, as attention-studio-cli's own model files have them.
+its own. The model is the project's PyTorch reference of core/SPEC.md,
+tests/reference/torch_model.py, the one test_torch_parity holds the C++ engine to; its
+state_dict has the parameter names of core/SPEC.md §6.1, so the weights are written as they
+are, with the configuration, both vocabularies and both tokenisers in the file's __metadata__,
+as attention-studio-cli's own model files have them.
 
-Training is SPEC.md's: label-smoothed loss over the non-pad targets, Adam (0.9, 0.98, 1e-9),
-the Noam schedule, batches of about --batch-tokens tokens, the configuration and schedule of
-`train --data`'s corpus recipe unless --config, --warmup or --factor say otherwise.
+Training is that of core/SPEC.md §3, §4: label-smoothed loss over the non-pad targets, Adam
+(0.9, 0.98, 1e-9), the Noam schedule, batches of about --batch-tokens tokens, the
+configuration and schedule of `train --data`'s corpus recipe unless --config, --warmup or
+--factor say otherwise.
 
 Processes: torchrun (python3 -m torch.distributed.run) starts N of them; backend gloo on CPUs,
 NCCL when every process has a GPU of its own (--device auto). DDP averages the gradients over

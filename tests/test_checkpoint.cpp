@@ -758,7 +758,7 @@ void TestCheckpoint::saveIntoReadOnlyFolderFails()
     QCOMPARE(readAll(path), before);
 }
 
-// SPEC.md's small configuration with tiny's vocabularies: the size and time figures.
+// The small configuration of core/SPEC.md §7.2 with tiny's vocabularies: the size and time figures.
 void TestCheckpoint::smallConfigFigures()
 {
     ModelConfig c = *ModelConfig::preset("small");

@@ -1,4 +1,4 @@
-// The fused label-smoothed loss against the slow, explicit formula of SPEC.md.
+// The fused label-smoothed loss against the slow, explicit formula of core/SPEC.md §3.1.
 #include "model/softmax.h"
 #include "train/loss.h"
 

@@ -1,6 +1,6 @@
 // Model files: bit-exact round trips (weights, configuration, vocabularies, tokenisers, and
-// the loss the loaded model computes), SPEC.md's header, refusal of every inconsistent file,
-// a corruption sweep that must never crash, and an atomic save.
+// the loss the loaded model computes), the header of core/SPEC.md §8, refusal of every
+// inconsistent file, a corruption sweep that must never crash, and an atomic save.
 #include "gradcheck.h"
 #include "io/model_file.h"
 
@@ -269,7 +269,7 @@ void TestModelFile::roundTrip()
     QCOMPARE(*mem, first);
 }
 
-// The header as SPEC.md describes it, read with a plain JSON parser.
+// The header as core/SPEC.md §8.1, §8.2 describes it, read with a plain JSON parser.
 void TestModelFile::headerAsSpec()
 {
     const QByteArray file = validFile(NormPlacement::Pre);

@@ -194,8 +194,8 @@ void TestNoAlloc::warmedUpStepAllocatesNothing_data()
     QTest::newRow("pre, 1 thread") << 1 << true << 32 << 8 << 500;
     QTest::newRow("pre, 2 threads") << 2 << true << 32 << 8 << 500;
     QTest::newRow("post, 2 threads") << 2 << false << 32 << 8 << 500;
-    // SPEC.md's `small` widths with bench's batch and vocabularies: products large enough that
-    // Eigen's packing buffers exceed its default stack-allocation limit.
+    // The `small` widths of core/SPEC.md §7.2 with bench's batch and vocabularies: products
+    // large enough that Eigen's packing buffers exceed its default stack-allocation limit.
     QTest::newRow("bench small, 2 threads") << 2 << true << 256 << 64 << 5000;
 }
 

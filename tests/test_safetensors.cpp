@@ -127,7 +127,7 @@ void TestSafetensors::byteExactTwoTensors()
     QCOMPARE(file->metadata().value(u"note"_s), u"two"_s);
 }
 
-// The header parsed as plain JSON has SPEC.md's fields: dtype, shape, data_offsets.
+// The header parsed as plain JSON has the fields of core/SPEC.md §8.1: dtype, shape, data_offsets.
 void TestSafetensors::headerJsonAsSpec()
 {
     const float w[6] = {1, 2, 3, 4, 5, 6};

@@ -1,5 +1,5 @@
-// Parity with the PyTorch reference model (tests/reference/torch_model.py), through SPEC.md's
-// weight files, pre-norm and post-norm.
+// Parity with the PyTorch reference model (tests/reference/torch_model.py), through the
+// weight files of core/SPEC.md §8, pre-norm and post-norm.
 //
 // scripts/torch_parity.py builds the reference model, trains it for a moment (so that every
 // bias and norm is off its initial value and greedy outputs end with </s>) and writes its
@@ -224,7 +224,7 @@ void TestTorchParity::referenceToEngine()
                                  .object();
     const Batch batch = batchOf(json);
     QVERIFY(batch.B > 1 && batch.S > 1 && batch.T > 1);
-    // The script pads as SPEC.md says, and as the engine's batches are made.
+    // The script pads as core/SPEC.md §1.3 says, and as the engine's batches are made.
     const Batch made = makeBatch(intRows(json[u"sources"_s]), intRows(json[u"targets"_s]));
     QVERIFY(made.src == batch.src && made.tgtIn == batch.tgtIn && made.tgtOut == batch.tgtOut);
     QVERIFY2(std::count(batch.src.begin(), batch.src.end(), kPad) > 0

@@ -1,5 +1,6 @@
 // The learning-rate, positional-encoding and masks views: what they plot, read back from the
-// plotted data and checked against the formulas of SPEC.md written out here.
+// plotted data and checked against the formulas of core/SPEC.md §2.1, §3.1, §4.6 written out
+// here.
 #include "lr_view.h"
 #include "masks_view.h"
 #include "pe_view.h"
@@ -33,7 +34,7 @@ TrainingSnapshot lrSnapshot(int dModel, double factor, long warmup, long planned
     return s;
 }
 
-// SPEC.md: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d)).
+// core/SPEC.md §2.1: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d)).
 double sinusoid(int pos, int dim, int d)
 {
     const int i = dim / 2;
@@ -327,7 +328,7 @@ void TestUiLrPeMasks::masksSmoothingDistribution()
             double sum = 0;
             for (int id = 0; id < V; ++id) {
                 const double q = view.smoothingCell(r, id);
-                // SPEC.md: q[target] = 1 - eps, q[<pad>] = 0, every other id eps / (V - 2).
+                // core/SPEC.md §3.1: q[target] = 1 - eps, q[<pad>] = 0, every other id eps / (V - 2).
                 const double want =
                     id == c.targets[r] ? 1.0 - eps : (id == 0 ? 0.0 : eps / double(V - 2));
                 QCOMPARE(q, want);

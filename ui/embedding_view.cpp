@@ -30,7 +30,7 @@ QString tableNote(EmbeddingTable t)
     case EmbeddingTable::Generator:
         return EmbeddingView::tr("Generator: the output row of each target token (its logit is the "
                                  "row · the decoder's state + bias). Not tied to the target "
-                                 "embedding: a parameter of its own (SPEC.md).");
+                                 "embedding: a parameter of its own (core/SPEC.md §2.6).");
     }
     return {};
 }

@@ -226,7 +226,7 @@ void MasksView::drawSentence()
     setIntegerTicks(causalPlot_->xAxis);
     setIntegerTicks(causalPlot_->yAxis);
 
-    // SPEC.md: q[target] = 1 - eps, q[<pad>] = 0, every other id eps / (V - 2).
+    // core/SPEC.md §3.1: q[target] = 1 - eps, q[<pad>] = 0, every other id eps / (V - 2).
     QStringList rowLabels;
     QList<int> targets;
     for (int t = 0; t < b.T; ++t)

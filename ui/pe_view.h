@@ -1,7 +1,7 @@
 #pragma once
-// "Positional encoding": the sinusoids of SPEC.md as a heatmap (position x dimension), a few
-// dimensions against position (The Annotated Transformer's figure), and the similarity PE PE^T
-// between positions.
+// "Positional encoding": the sinusoids of core/SPEC.md §2.1 as a heatmap (position x
+// dimension), a few dimensions against position (The Annotated Transformer's figure), and the
+// similarity PE PE^T between positions.
 #include "plot_tools.h"
 
 #include <QList>

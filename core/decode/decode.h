@@ -1,5 +1,5 @@
 #pragma once
-// Greedy and beam-search decoding (SPEC.md "Decoding"). <pad> and <s> are never emitted.
+// Greedy and beam-search decoding (core/SPEC.md §5). <pad> and <s> are never emitted.
 #include "model/transformer.h"
 
 #include <vector>

@@ -55,8 +55,9 @@ struct Neighbour {
 std::vector<Neighbour> nearestByCosine(In<float> rows, int id, int k);
 
 // The three tables of token vectors. The generator is not tied to the target embedding
-// (SPEC.md: generator.weight [V_tgt, d] is a parameter of its own): its rows are the output
-// vectors whose dot product with the decoder's state gives each target token's logit.
+// (core/SPEC.md §2.6, §6.1: generator.weight [V_tgt, d] is a parameter of its own): its rows
+// are the output vectors whose dot product with the decoder's state gives each target
+// token's logit.
 enum class EmbeddingTable { Source = 0, Target = 1, Generator = 2 };
 QString embeddingTableName(EmbeddingTable table);
 // The table's matrix in the model's parameters: [vocab, d_model].
@@ -67,8 +68,8 @@ struct EmbeddingRecord {
     long step = 0;
     EmbeddingTable table = EmbeddingTable::Source;
     int vocabSize = 0;        // rows of the table; the principal components are of all of them
-    // The points: ids 0 … shown−1, the vocabulary's most frequent tokens (ids of SPEC.md are in
-    // frequency order after the four specials); shown < vocabSize when the table is large.
+    // The points: ids 0 … shown−1, the vocabulary's most frequent tokens (core/SPEC.md §1.2: ids
+    // are in frequency order after the four specials); shown < vocabSize when the table is large.
     std::vector<double> x, y;
     QStringList tokens;       // of the points
     Eigen::Vector2d explained{0, 0};  // share of the variance along PC1, PC2 (0…1)

@@ -13,7 +13,7 @@
 //   "meta"     UTF-8 JSON object: step counts, training options, random generator states,
 //              data position, which data the run trains on, the session's settings
 //   "model"    a model file (io/model_file.h): configuration, vocabularies, tokenisers, every
-//              parameter under its SPEC.md name
+//              parameter under its core/SPEC.md §6.1 name
 //   "adam"     Adam's first then second moment: 2 x n f32, in the model's parameter order
 //   "history"  loss points, validation points, attention records, the last batch (see .cpp)
 //

@@ -35,14 +35,15 @@ QString compactJson(const QJsonObject& o)
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
-// A matrix every SPEC.md weight file has; its shape as [rows, cols] of sensible size.
+// A matrix every weight file (core/SPEC.md §8) has; its shape as [rows, cols] of sensible size.
 bool requiredMatrix(const SafetensorsFile& file, const char* name, std::uint64_t* rows,
                     std::uint64_t* cols, QString* error)
 {
     const SafetensorsTensor* t = file.find(name);
     if (!t) {
-        *error = QStringLiteral("no tensor '%1': not a weight file of SPEC.md's model (the "
-                                "parameter names are those of SPEC.md and torch_ref.py)")
+        *error = QStringLiteral("no tensor '%1': not a weight file of this model (the "
+                                "parameter names are those of core/SPEC.md §6.1 and "
+                                "torch_ref.py)")
                      .arg(QLatin1String(name));
         return false;
     }
@@ -208,9 +209,9 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
         const QJsonObject json = doc.object();
         if (json.contains(u"layers"_s)
             && !(json.contains(u"encoder_layers"_s) && json.contains(u"decoder_layers"_s)))
-            return fail(u"config has 'layers' (torch_ref.py's name); SPEC.md's weight files "
-                        "name 'encoder_layers' and 'decoder_layers' (scripts/torch_parity.py "
-                        "writes them)"_s);
+            return fail(u"config has 'layers' (torch_ref.py's name); weight files name "
+                        "'encoder_layers' and 'decoder_layers' (core/SPEC.md §7.1; "
+                        "scripts/torch_parity.py writes them)"_s);
         const std::optional<ModelConfig> parsed = ModelConfig::fromJson(json, &why, c);
         if (!parsed)
             return fail(why);

@@ -1,8 +1,9 @@
 #pragma once
-// The bridge to PyTorch and other tools: SPEC.md's weight files in and out.
+// The bridge to PyTorch and other tools: weight files (core/SPEC.md §8) in and out.
 //
-// Export writes a model (any file loadModel reads) as SPEC.md's weight file: every parameter
-// under its SPEC name, with the configuration, vocabularies and tokenisers in "__metadata__".
+// Export writes a model (any file loadModel reads) as a weight file (core/SPEC.md §8): every
+// parameter under its name (core/SPEC.md §6.1), with the configuration, vocabularies and
+// tokenisers in "__metadata__".
 // Import reads a weight file written elsewhere, which may carry only part of that metadata
 // (plain Python from the reference model writes the tensors and perhaps a "config"):
 //   - the configuration comes from what the tensor shapes show (d_model, d_ff, the layer
@@ -14,8 +15,9 @@
 //   - the tokenisers come from the caller, else from the file, else "word".
 // Then the file goes through loadModel's checks (every name, shape and value) as a whole.
 // torch_ref.py's own quirks are refused with the fix named: its registered "pe" buffer (the
-// sinusoid table, computed here, not a parameter) and its "layers" config key (SPEC.md has
-// "encoder_layers" and "decoder_layers"). scripts/torch_parity.py writes files that fit.
+// sinusoid table, computed here, not a parameter) and its "layers" config key (weight files
+// have "encoder_layers" and "decoder_layers", core/SPEC.md §7.1). scripts/torch_parity.py
+// writes files that fit.
 #include "io/model_file.h"
 
 #include <QStringList>
@@ -25,7 +27,8 @@
 namespace as {
 
 // Reads the model at modelPath and writes its weights, configuration, vocabularies and
-// tokenisers to outPath as SPEC.md's weight file, atomically. false and *error otherwise.
+// tokenisers to outPath as a weight file (core/SPEC.md §8), atomically. false and *error
+// otherwise.
 bool exportWeights(const QString& modelPath, const QString& outPath, QString* error);
 
 // The configuration a weight file describes, before the caller's changes.

@@ -61,7 +61,8 @@ struct Expected {
     std::vector<std::uint64_t> shape;
 };
 
-// SPEC.md's parameter names and shapes for a configuration, in the model's order.
+// The parameter names and shapes of core/SPEC.md §6.1 for a configuration, in the model's
+// order.
 std::vector<Expected> expectedParameters(const ModelConfig& c)
 {
     const auto d = std::uint64_t(c.d_model), ff = std::uint64_t(c.d_ff);
@@ -316,9 +317,9 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         *kind = *k;
     }
 
-    // Parameters: exactly SPEC.md's names, with the shapes the configuration implies. Each
-    // layer has at least 16 tensors, so a layer count above the file's tensor count is wrong
-    // before any list is built (a corrupt count must not make us allocate).
+    // Parameters: exactly the names of core/SPEC.md §6.1, with the shapes the configuration
+    // implies. Each layer has at least 16 tensors, so a layer count above the file's tensor
+    // count is wrong before any list is built (a corrupt count must not make us allocate).
     const auto fileTensors = std::uint64_t(file.tensors().size());
     if (std::uint64_t(b.config.encoder_layers) > fileTensors
         || std::uint64_t(b.config.decoder_layers) > fileTensors)
@@ -369,12 +370,13 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     }
     ParamStore<float>& ps = b.model->params();
     if (ps.table().size() != expected.size())
-        return fail(u"internal error: the model's parameters differ from SPEC.md's names"_s);
+        return fail(u"internal error: the model's parameters differ from the names of "
+                    "core/SPEC.md §6.1"_s);
     for (const ParamInfo& p : ps.table()) {
         const SafetensorsTensor* t = file.find(p.name);
         if (!t || t->elements() != p.size)
             return fail(QStringLiteral("internal error: the model's parameter '%1' differs from "
-                                       "SPEC.md")
+                                       "core/SPEC.md §6.1")
                             .arg(QString::fromStdString(p.name)));
         float* v = ps.values() + p.offset;
         file.copyValues(*t, v);

@@ -1,6 +1,6 @@
 #pragma once
-// A trained model as one .safetensors file (SPEC.md, "Weight files"): every parameter under
-// its SPEC name as F32, and "__metadata__" with the format tag, the configuration, both
+// A trained model as one .safetensors file (core/SPEC.md §8): every parameter under its
+// name (core/SPEC.md §6.1) as F32, and "__metadata__" with the format tag, the configuration, both
 // vocabularies and both tokenisers, so that the file alone is enough to translate with.
 #include "io/safetensors.h"
 #include "model/config.h"

@@ -9,7 +9,7 @@
 namespace as {
 
 namespace {
-constexpr double kMaskedScore = -1e9;  // SPEC.md: masked_fill(mask == 0, -1e9)
+constexpr double kMaskedScore = -1e9;  // core/SPEC.md §2.2: masked_fill(mask == 0, -1e9)
 }
 
 template <typename T>

@@ -7,9 +7,9 @@
 
 namespace as {
 
-// Multi-head attention of SPEC.md: per head scores = Q K^T / sqrt(d_k), masked scores set to
-// -1e9 (a fully masked row becomes uniform, as in PyTorch), softmax over keys, dropout on the
-// probabilities, heads concatenated, output projection o.
+// Multi-head attention (core/SPEC.md §2.2): per head scores = Q K^T / sqrt(d_k), masked
+// scores set to -1e9 (a fully masked row becomes uniform, as in PyTorch), softmax over keys,
+// dropout on the probabilities, heads concatenated, output projection o.
 //
 // q, k and v are registered back to back, so self-attention projects with one [3d, d] GEMM and
 // cross-attention projects memory with one [2d, d] GEMM. Per-head slices are strided views.

@@ -23,13 +23,14 @@ struct ModelConfig {
     // Empty when the configuration can be built; otherwise what is wrong with it.
     QString validate() const;
 
-    // The "config" object of SPEC.md's weight files (vocabulary sizes are not part of it).
+    // The "config" object of weight files (core/SPEC.md §7.1, §8.2); vocabulary sizes are not
+    // part of it.
     QJsonObject toJson() const;
     // Keys absent from json keep the values of `base`; a key of the wrong type is an error.
     static std::optional<ModelConfig> fromJson(const QJsonObject& json, QString* error,
                                                const ModelConfig& base);
     static std::optional<ModelConfig> fromJson(const QJsonObject& json, QString* error);
-    // The benchmark configurations of SPEC.md: "tiny", "small", "base".
+    // The presets of core/SPEC.md §7.2, §7.3: "tiny", "small", "base".
     static std::optional<ModelConfig> preset(const QString& name);
     // As the command line's --config takes it: "small", "small,dropout=0.2" or
     // "d_model=256,heads=8,…", applied over `base` (a preset replaces everything before it).

@@ -19,7 +19,7 @@ struct LayerNorm {
     Mat<T> partial;                            // [2 * chunks, d] backward scratch
 
     static LayerNorm make(ParamStore<T>& ps, const std::string& prefix, int d);
-    // Initial values of SPEC.md: weight 1, bias 0.
+    // Initial values (core/SPEC.md §4.2): weight 1, bias 0.
     void reset();
 
     // x: [n, d] -> y: [n, d]

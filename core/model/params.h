@@ -11,7 +11,7 @@
 namespace as {
 
 struct ParamInfo {
-    std::string name;       // as in SPEC.md, e.g. "encoder.layers.0.self_attn.q.weight"
+    std::string name;       // core/SPEC.md §6.1, e.g. "encoder.layers.0.self_attn.q.weight"
     std::vector<int> shape; // [rows, cols] for matrices, [n] for vectors
     std::size_t offset = 0;
     std::size_t size = 0;

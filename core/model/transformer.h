@@ -1,5 +1,5 @@
 #pragma once
-// The encoder–decoder Transformer of SPEC.md: forward, loss and backward by hand.
+// The encoder–decoder Transformer (core/SPEC.md §2, §3): forward, loss and backward by hand.
 #include "model/config.h"
 #include "model/decoder.h"
 #include "model/embedding.h"

@@ -6,8 +6,8 @@
 
 namespace as {
 
-// Token <-> id. Ids of SPEC.md: <pad> 0, <s> 1, </s> 2, <unk> 3, then the vocabulary, most
-// frequent first (ties in code-point order, as the reference's sorted()).
+// Token <-> id (core/SPEC.md §1.1, §1.2): <pad> 0, <s> 1, </s> 2, <unk> 3, then the
+// vocabulary, most frequent first (ties in code-point order, as the reference's sorted()).
 class Vocab {
 public:
     static constexpr int kPad = 0, kBos = 1, kEos = 2, kUnk = 3, kSpecials = 4;

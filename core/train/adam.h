@@ -12,7 +12,7 @@
 namespace as {
 
 struct AdamOptions {
-    double beta1 = 0.9, beta2 = 0.98, eps = 1e-9;  // SPEC.md
+    double beta1 = 0.9, beta2 = 0.98, eps = 1e-9;  // core/SPEC.md §4.5
 };
 
 // What a step can measure per tensor in the same pass as the update (Trainer's health): sums

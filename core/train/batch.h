@@ -3,7 +3,7 @@
 
 namespace as {
 
-// Token ids of SPEC.md.
+// Token ids of core/SPEC.md §1.1.
 enum SpecialId : int { kPad = 0, kBos = 1, kEos = 2, kUnk = 3 };
 
 // A batch of sentence pairs as padded id matrices (row-major, row = sentence).

@@ -1,5 +1,5 @@
 #pragma once
-// Label-smoothed KL loss of SPEC.md, fused with log-softmax and its gradient. For a target t
+// Label-smoothed KL loss of core/SPEC.md §3, fused with log-softmax and its gradient. For a target t
 // (not <pad>): q[t] = 1 - eps, q[pad] = 0, every other entry eps / (V - 2), and
 //   KL(q || p) = sum_j q_j log q_j - sum_j q_j log p_j
 //              = C - (1 - eps) log p_t - eps / (V - 2) * (sum_j log p_j - log p_pad - log p_t)

@@ -2,7 +2,7 @@
 // Settings that learn each built-in task: the command line and the window both start from
 // these. The generated tasks learn in seconds; a corpus (the bundled zh-en, or a user's with
 // `train --data`) uses the recipe that learned best in 20 minutes of CPU on Tatoeba zh→en
-// (README, "What 20 minutes buy"): SPEC.md's small model with dropout 0.2 (at the engine's
+// (README, "What 20 minutes buy"): core/SPEC.md §7.2's small model with dropout 0.2 (at the engine's
 // speed it sees the ~27k pairs six to ten times in 20 minutes, too often for 0.1), batches of
 // 1,500 tokens, warmup 800, and the mean of the weights at 80, 85, 90, 95 and 100 % of the
 // budget (the paper's §6.1).

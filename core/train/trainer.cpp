@@ -18,8 +18,8 @@ const char* describe(double v)
     return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
 }
 
-// (block, layer, position in the layer) of a SPEC parameter name in the forward pass. Norm k
-// sits before sublayer k in pre-norm and after it in post-norm.
+// (block, layer, position in the layer) of a parameter name (core/SPEC.md §6.1, §6.2) in the
+// forward pass. Norm k sits before sublayer k in pre-norm and after it in post-norm.
 std::tuple<int, int, int> forwardRank(const std::string& name, bool preNorm)
 {
     auto layerRank = [&](std::string_view rest, bool decoder) -> std::tuple<int, int> {

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""The model of SPEC.md ("The model, exactly") in PyTorch, written for this project from that
+"""The model of core/SPEC.md §1 to §6 in PyTorch, written for this project from that
 page alone: the reference that tests/test_torch_parity.cpp (through scripts/torch_parity.py)
 holds the C++ engine to. Run by Debian's python3-torch (/usr/bin/python3).
 
-Nothing here is tuned for speed; every line follows a line of SPEC.md:
+Nothing here is tuned for speed; every line follows a line of core/SPEC.md §2:
   x   = dropout(E_src[src] * sqrt(d) + PE[0:S])
   pre-norm:  x = x + dropout(Sublayer(norm(x))), and a final norm after each stack
   post-norm: x = norm(x + dropout(Sublayer(x))), no final norm
   logp = log_softmax(generator(y))
 
-Parameter names are SPEC.md's ("src_embed.weight", "encoder.layers.0.self_attn.q.weight", ...):
-state_dict() holds exactly those; the sinusoid table is a non-persistent buffer.
+Parameter names are those of core/SPEC.md §6.1 ("src_embed.weight",
+"encoder.layers.0.self_attn.q.weight", ...): state_dict() holds exactly those; the sinusoid
+table is a non-persistent buffer.
 
 As a library: Model(config, p), smoothed_loss(logp, target, eps), noam_rate(...).
 config: d_model, heads, d_ff, encoder_layers, decoder_layers (or "layers" for both),
@@ -190,9 +191,10 @@ class Model(nn.Module):
 
 
 def smoothed_loss(logp, target, eps):
-    """SPEC.md's loss: for each non-pad target q[target] = 1 - eps, q[pad] = 0, every other entry
-    eps / (V - 2); sum KL(q || p) (with its q log q term) over the non-pad targets, divided by
-    their number. eps = 0 is plain cross-entropy. -> (loss, number of non-pad targets)."""
+    """The loss of core/SPEC.md §3.1: for each non-pad target q[target] = 1 - eps, q[pad] = 0,
+    every other entry eps / (V - 2); sum KL(q || p) (with its q log q term) over the non-pad
+    targets, divided by their number. eps = 0 is plain cross-entropy. -> (loss, number of
+    non-pad targets)."""
     V = logp.size(-1)
     logp = logp.reshape(-1, V)
     target = target.reshape(-1)
