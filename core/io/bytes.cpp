@@ -122,8 +122,8 @@ quint64 readU64(const char* p)
 namespace {
 
 // Slicing-by-8 tables: table[0] is the byte-at-a-time table, table[k][i] the CRC of byte i
-// followed by k zero bytes, so that eight bytes are folded in per round (about 1.5 GB/s here
-// against 0.4 GB/s a byte at a time).
+// followed by k zero bytes, so that eight bytes are folded in per round: 2.3 GB/s of CPU time
+// over 256 MB here (AMD EPYC), so checking the 35 MB of `small`'s weights takes about 15 ms.
 using Crc32cTables = std::array<std::array<quint32, 256>, 8>;
 
 Crc32cTables makeTables()
