@@ -2,6 +2,7 @@
 // the loss the loaded model computes), the header of core/SPEC.md §8, refusal of every
 // inconsistent file, a corruption sweep that must never crash, and an atomic save.
 #include "gradcheck.h"
+#include "io/bytes.h"
 #include "io/model_file.h"
 
 #include "model/rng.h"
@@ -277,9 +278,11 @@ void TestModelFile::headerAsSpec()
     const QJsonObject root = QJsonDocument::fromJson(file.mid(8, qsizetype(n))).object();
     QVERIFY(!root.isEmpty());
     const QJsonObject meta = root[u"__metadata__"_s].toObject();
-    QCOMPARE(meta.keys(), (QStringList{u"config"_s, u"format"_s, u"src_vocab"_s, u"tgt_vocab"_s,
-                                       u"tokenizer"_s}));
+    QCOMPARE(meta.keys(), (QStringList{u"config"_s, u"data_crc32c"_s, u"format"_s, u"src_vocab"_s,
+                                       u"tgt_vocab"_s, u"tokenizer"_s}));
     QCOMPARE(meta[u"format"_s].toString(), u"attention-studio/1"_s);
+    // The CRC-32C of the bytes after the header (io/bytes.h), 8 hex digits.
+    QCOMPARE(meta[u"data_crc32c"_s].toString(), crc32cHex(crc32c(QByteArrayView(file).sliced(8 + qsizetype(n)))));
     const QJsonObject config = QJsonDocument::fromJson(meta[u"config"_s].toString().toUtf8()).object();
     QCOMPARE(config, smallConfig(NormPlacement::Pre).toJson());
     QCOMPARE(config[u"norm"_s].toString(), u"pre"_s);
@@ -564,17 +567,32 @@ void TestModelFile::corruptionSweep()
     QVERIFY(accepted > 0);
     qInfo("header bit flips: %d refused, %d still valid models", refused, accepted);
 
+    // Random bytes in the data of a file without the weights' checksum (written before there
+    // was one, or by another tool).
+    Parts unchecked(good);
+    unchecked.meta.remove(QLatin1String(kModelChecksumKey));
+    const QByteArray plain = unchecked.bytes();
+    const auto plainHeaderEnd = qsizetype(8 + qFromLittleEndian<quint64>(plain.constData()));
     Rng rng(99);
     int dataAccepted = 0;
     for (int k = 0; k < 400; ++k) {
-        bytes = good;
-        const auto at = headerEnd + qsizetype(rng.below(std::uint64_t(good.size() - headerEnd)));
+        bytes = plain;
+        const auto at = plainHeaderEnd + qsizetype(rng.below(std::uint64_t(plain.size() - plainHeaderEnd)));
         bytes[at] = char(rng.below(256));
         if (!loadsCleanly(bytes, &valid, &why))
             QFAIL(qPrintable(QStringLiteral("byte %1 changed: %2").arg(at).arg(why)));
         dataAccepted += valid;
     }
     QVERIFY(dataAccepted > 300);  // only an exponent of all ones (NaN/Inf) is refused
+    // With the checksum every change to the data is refused.
+    for (int k = 0; k < 100; ++k) {
+        bytes = good;
+        const auto at = headerEnd + qsizetype(rng.below(std::uint64_t(good.size() - headerEnd)));
+        bytes[at] = char(good[at] ^ (1 + rng.below(255)));
+        QString error;
+        if (loadModelFromBytes(bytes, &error) || error.isEmpty())
+            QFAIL(qPrintable(QStringLiteral("byte %1 changed: accepted").arg(at)));
+    }
 
     // The same through files on disk.
     QTemporaryDir dir;

@@ -98,7 +98,7 @@ void IncrementalDecoder<T>::reorder(const std::vector<int>& parents)
 }
 
 template <typename T>
-void IncrementalDecoder<T>::selfAttend(int layer, const Mat<T>& x)
+void IncrementalDecoder<T>::selfAttend(int layer, const Mat<T>& x, Mat<T>& out)
 {
     MultiHeadAttention<T>& att = m_.dec_[std::size_t(layer)].self_attn;
     const int d = att.d, dk = att.dk, len = t_ + 1;
@@ -127,12 +127,11 @@ void IncrementalDecoder<T>::selfAttend(int layer, const Mat<T>& x)
     }
     for (int h = 0; h < int(att.gate.size()); ++h)  // head gates (masked heads), as forward
         ctx_.middleCols(Eigen::Index(h) * dk, dk) *= att.gate[std::size_t(h)];
-    s_.resize(n_, d);
-    linearFewRows(att.o, ctx_, s_);
+    linearFewRows(att.o, ctx_, out);
 }
 
 template <typename T>
-void IncrementalDecoder<T>::crossAttend(int layer, const Mat<T>& x)
+void IncrementalDecoder<T>::crossAttend(int layer, const Mat<T>& x, Mat<T>& out)
 {
     MultiHeadAttention<T>& att = m_.dec_[std::size_t(layer)].cross_attn;
     const int d = att.d, dk = att.dk, heads = att.heads;
@@ -161,16 +160,15 @@ void IncrementalDecoder<T>::crossAttend(int layer, const Mat<T>& x)
     }
     for (int h = 0; h < int(att.gate.size()); ++h)
         ctx_.middleCols(Eigen::Index(h) * dk, dk) *= att.gate[std::size_t(h)];
-    s_.resize(n_, d);
-    linearFewRows(att.o, ctx_, s_);
+    linearFewRows(att.o, ctx_, out);
 }
 
 template <typename T>
-void IncrementalDecoder<T>::feedForward(const FeedForward<T>& ffn, const Mat<T>& x)
+void IncrementalDecoder<T>::feedForward(const FeedForward<T>& ffn, const Mat<T>& x, Mat<T>& out)
 {
     linearFewRows(ffn.w1, x, h_);  // [n, d_ff]
     h_ = h_.cwiseMax(T(0));
-    linearFewRows(ffn.w2, h_, s_);  // [n, d]
+    linearFewRows(ffn.w2, h_, out);  // [n, d]
 }
 
 template <typename T>
@@ -190,34 +188,21 @@ void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
     y_.resize(n_, d);
     for (int i = 0; i < n_; ++i)
         y_.row(i) = table.row(tokens[i]) * embScale + pe_.row(t_);
-    a_.resize(n_, d);
-    z_.resize(n_, d);
+    // Each sublayer through the layer's residual connection (model/sublayer.h), as forward
+    // does, on the new position only.
+    const Pass eval = Pass::eval();
     for (int l = 0; l < int(m_.dec_.size()); ++l) {
         DecoderLayer<T>& layer = m_.dec_[std::size_t(l)];
-        if (layer.pre) {
-            layer.norm1.forward(y_, a_);
-            selfAttend(l, a_);
-            y_ += s_;
-            layer.norm2.forward(y_, a_);
-            crossAttend(l, a_);
-            y_ += s_;
-            layer.norm3.forward(y_, a_);
-            feedForward(layer.ffn, a_);
-            y_ += s_;
-        } else {
-            selfAttend(l, y_);
-            z_.noalias() = y_ + s_;
-            layer.norm1.forward(z_, y_);
-            crossAttend(l, y_);
-            z_.noalias() = y_ + s_;
-            layer.norm2.forward(z_, y_);
-            feedForward(layer.ffn, y_);
-            z_.noalias() = y_ + s_;
-            layer.norm3.forward(z_, y_);
-        }
+        layer.sub1.forward(y_, eval, layer.scratch,
+                           [&](const Mat<T>& in, Mat<T>& s) { selfAttend(l, in, s); }, y_);
+        layer.sub2.forward(y_, eval, layer.scratch,
+                           [&](const Mat<T>& in, Mat<T>& s) { crossAttend(l, in, s); }, y_);
+        layer.sub3.forward(y_, eval, layer.scratch,
+                           [&](const Mat<T>& in, Mat<T>& s) { feedForward(layer.ffn, in, s); }, y_);
     }
     const Mat<T>* out = &y_;
     if (c.norm == NormPlacement::Pre) {
+        a_.resize(n_, d);
         m_.decNorm_.forward(y_, a_);
         out = &a_;
     }

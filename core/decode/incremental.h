@@ -34,11 +34,11 @@ public:
     const Mat<T>& crossProbs(int layer) const { return cross_[std::size_t(layer)]; }
 
 private:
-    // x: [n, d] the sublayer's input -> s_: [n, d] the attention's output.
-    void selfAttend(int layer, const Mat<T>& x);
-    void crossAttend(int layer, const Mat<T>& x);
-    // x: [n, d] -> s_: [n, d] (dropout off)
-    void feedForward(const FeedForward<T>& ffn, const Mat<T>& x);
+    // x: [n, d] the sublayer's input -> out: [n, d] the attention's output.
+    void selfAttend(int layer, const Mat<T>& x, Mat<T>& out);
+    void crossAttend(int layer, const Mat<T>& x, Mat<T>& out);
+    // x: [n, d] -> out: [n, d] (dropout off)
+    void feedForward(const FeedForward<T>& ffn, const Mat<T>& x, Mat<T>& out);
 
     Transformer<T>& m_;
     int n_ = 0, t_ = 0, S_ = 0, cap_ = 0;
@@ -48,7 +48,7 @@ private:
     std::vector<Mat<T>> selfK_, selfV_;         // [layers] [n*cap, d], row i*cap + position
     Mat<T> spareK_, spareV_;                    // reorder scratch
     std::vector<Mat<T>> cross_;                 // [layers] [n*heads, S]
-    Mat<T> y_, a_, z_, qkv_, q_, ctx_, s_, h_;  // per-step activations, [n, ...]
+    Mat<T> y_, a_, qkv_, q_, ctx_, h_;          // per-step activations, [n, ...]
     RowVec<T> scores_;                          // [max(cap, S)]
 };
 

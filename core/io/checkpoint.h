@@ -15,12 +15,16 @@
 //   "model"    a model file (io/model_file.h): configuration, vocabularies, tokenisers, every
 //              parameter under its core/SPEC.md §6.1 name
 //   "adam"     Adam's first then second moment: 2 x n f32, in the model's parameter order
-//   "history"  loss points, validation points, attention records, the last batch (see .cpp)
+//   "history"  loss points, validation points, attention records, the last batch
+//              (io/history_codec.h)
+// The container (table, digests, atomic writing) is io/checkpoint_container.h, the meta JSON
+// io/checkpoint_meta.h, the byte primitives io/bytes.h.
 //
 // Reading checks the table against the file size before reading the rest, every checksum,
 // then every field and count against the bytes that are left before anything is allocated:
 // a damaged or hostile file gives std::nullopt and a message naming the section and field,
 // never a crash or an allocation larger than the file.
+#include "io/checkpoint_container.h"
 #include "io/model_file.h"
 #include "model/rng.h"
 #include "train/history.h"
@@ -36,13 +40,6 @@
 #include <vector>
 
 namespace as {
-
-inline constexpr char kCheckpointMagic[9] = "\x89" "ASCKPT\n";
-// 2: validation points carry their BLEU. Version 1 files are read too (BLEU not computed).
-inline constexpr quint32 kCheckpointVersion = 2;
-inline constexpr quint32 kCheckpointOldestVersion = 1;
-inline constexpr quint32 kCheckpointMaxSections = 16;
-inline constexpr char kCheckpointSuffix[] = "ckpt";
 
 // What the caller knows about a run beyond the trainer: the data stream and the settings.
 struct CheckpointRun {
@@ -90,9 +87,6 @@ std::optional<QByteArray> serializeCheckpoint(const Trainer& trainer, const Voca
 // std::nullopt and *error ("FILE: section 'adam': …") on any problem.
 std::optional<Checkpoint> loadCheckpoint(const QString& path, QString* error);
 std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QString* error);
-
-// True when the bytes begin with the checkpoint magic.
-bool looksLikeCheckpoint(const QByteArray& head);
 
 // Rng state as 64 hex digits and back (JSON numbers cannot hold 64-bit integers exactly).
 QString rngStateToHex(const Rng::State& s);

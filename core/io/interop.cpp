@@ -1,12 +1,13 @@
 #include "io/interop.h"
 
+#include "io/bytes.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringDecoder>
-#include <QtEndian>
 
 using namespace Qt::StringLiterals;
 
@@ -89,8 +90,8 @@ QByteArray withMetadata(const SafetensorsFile& file, const QByteArray& bytes,
     header.insert(u"__metadata__"_s, meta);
     QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
     json.append(QByteArray((8 - json.size() % 8) % 8, ' '));
-    QByteArray out(8, '\0');
-    qToLittleEndian(quint64(json.size()), out.data());
+    QByteArray out;
+    putU64(out, quint64(json.size()));
     out += json;
     out += QByteArrayView(bytes).sliced(qsizetype(8 + file.headerSize()));
     return out;
@@ -299,10 +300,17 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
     complete.insert(u"src_vocab"_s, *src);
     complete.insert(u"tgt_vocab"_s, *tgt);
     complete.insert(u"tokenizer"_s, tokenizer);
-    for (const QString& key : {u"step"_s, u"run"_s})  // provenance, when the file has it
+    // Provenance and the weights' checksum (the data is copied unchanged), when the file has
+    // them.
+    for (const QString& key : {u"step"_s, u"run"_s, QString::fromLatin1(kModelChecksumKey)})
         if (meta.contains(key))
             complete.insert(key, meta.value(key));
-    return loadModelFromBytes(withMetadata(*file, bytes, complete), error);
+    std::optional<ModelBundle> b = loadModelFromBytes(withMetadata(*file, bytes, complete), error);
+    if (b && notes) {
+        *notes << b->notes;
+        b->notes.clear();
+    }
+    return b;
 }
 
 std::optional<ModelBundle> importWeights(const QString& path, const ImportOptions& options,
@@ -314,16 +322,11 @@ std::optional<ModelBundle> importWeights(const QString& path, const ImportOption
             *error = msg;
         return std::nullopt;
     };
-    if (info.isDir())
-        return fail(QStringLiteral("'%1' is a folder, not a file").arg(path));
-    if (info.exists() && !info.isFile())
-        return fail(QStringLiteral("'%1' is not a regular file").arg(path));
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot open '%1': %2").arg(path, f.errorString()));
-    const QByteArray bytes = f.readAll();
-    if (f.error() != QFileDevice::NoError)
-        return fail(QStringLiteral("cannot read '%1': %2").arg(path, f.errorString()));
+    // Read as the model loader reads: the header checked against the file's size first.
+    const std::optional<SafetensorsFile> file = SafetensorsFile::read(path, error);
+    if (!file)
+        return std::nullopt;
+    const QByteArray& bytes = file->bytes();
     QString why;
     std::optional<ModelBundle> b = importWeightsFromBytes(bytes, options, notes, &why);
     if (!b)

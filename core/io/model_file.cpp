@@ -1,5 +1,6 @@
 #include "io/model_file.h"
 
+#include "io/bytes.h"
 #include "io/checkpoint.h"
 
 #include <QFile>
@@ -113,9 +114,11 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
 
 SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, const Vocab& tgt,
                                   TokenizerKind srcTok, TokenizerKind tgtTok,
+                                  const std::vector<SafetensorsEntry>& entries,
                                   const ModelProvenance& provenance = {})
 {
     SafetensorsMetadata meta;
+    meta.insert(QLatin1String(kModelChecksumKey), crc32cHex(safetensorsDataCrc32c(entries)));
     meta.insert(u"format"_s, QString::fromLatin1(kModelFormat));
     meta.insert(u"config"_s, compactJson(config.toJson()));
     meta.insert(u"src_vocab"_s, compactJson(QJsonArray::fromStringList(src.tokens())));
@@ -217,8 +220,8 @@ std::optional<QByteArray> serializeModel(const Transformer<float>& model, const 
     const auto entries = modelEntries(model, src, tgt, error);
     if (!entries)
         return std::nullopt;
-    return serializeSafetensors(*entries, modelMetadata(model.config(), src, tgt, srcTok, tgtTok),
-                                error);
+    return serializeSafetensors(
+        *entries, modelMetadata(model.config(), src, tgt, srcTok, tgtTok, *entries), error);
 }
 
 bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
@@ -229,7 +232,8 @@ bool saveModel(const QString& path, const Transformer<float>& model, const Vocab
     if (!entries)
         return false;
     return writeSafetensors(path, *entries,
-                            modelMetadata(model.config(), src, tgt, srcTok, tgtTok, provenance),
+                            modelMetadata(model.config(), src, tgt, srcTok, tgtTok, *entries,
+                                          provenance),
                             error);
 }
 
@@ -292,6 +296,16 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
                             .arg(vocab->size()));
         *field = vocab->size();
     }
+    // Each layer has at least 16 tensors, so a layer count above the file's tensor count is wrong
+    // before any list is built (a corrupt count must not make us allocate).
+    const auto fileTensors = std::uint64_t(file.tensors().size());
+    if (std::uint64_t(b.config.encoder_layers) > fileTensors
+        || std::uint64_t(b.config.decoder_layers) > fileTensors)
+        return fail(QStringLiteral("config asks for %1 encoder and %2 decoder layers but the "
+                                   "file holds only %3 tensors")
+                        .arg(b.config.encoder_layers)
+                        .arg(b.config.decoder_layers)
+                        .arg(fileTensors));
     if (const QString bad = b.config.validate(); !bad.isEmpty())
         return fail(u"config: "_s + bad);
 
@@ -317,17 +331,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         *kind = *k;
     }
 
-    // Parameters: exactly the names of core/SPEC.md §6.1, with the shapes the configuration
-    // implies. Each layer has at least 16 tensors, so a layer count above the file's tensor
-    // count is wrong before any list is built (a corrupt count must not make us allocate).
-    const auto fileTensors = std::uint64_t(file.tensors().size());
-    if (std::uint64_t(b.config.encoder_layers) > fileTensors
-        || std::uint64_t(b.config.decoder_layers) > fileTensors)
-        return fail(QStringLiteral("config asks for %1 encoder and %2 decoder layers but the "
-                                   "file holds only %3 tensors")
-                        .arg(b.config.encoder_layers)
-                        .arg(b.config.decoder_layers)
-                        .arg(fileTensors));
+    // Parameters: exactly the names of core/SPEC.md §6.1, with the shapes the configuration implies.
     const std::vector<Expected> expected = expectedParameters(b.config);
     std::set<std::string> expectedNames;
     for (const Expected& e : expected) {
@@ -384,6 +388,21 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
             return fail(QStringLiteral("tensor '%1': %2 (weights must be finite)")
                             .arg(QString::fromStdString(p.name), bad));
     }
+    // Last, the weights' checksum (every check above names what is wrong more precisely): a
+    // mismatch is damage; a file written before there was one (or by another tool) loads, with
+    // a note.
+    if (meta.contains(QLatin1String(kModelChecksumKey))) {
+        const QString stored = meta.value(QLatin1String(kModelChecksumKey));
+        const QString actual = crc32cHex(file.dataCrc32c());
+        if (stored.toLower() != actual)
+            return fail(QStringLiteral("the weights do not match their checksum (%1 %2, the data's "
+                                       "is %3): the file is damaged")
+                            .arg(QLatin1String(kModelChecksumKey), stored.left(40), actual));
+    } else {
+        b.notes << QStringLiteral("the file carries no checksum of its weights (written by an "
+                                  "older version or another tool): damage to them cannot be "
+                                  "detected");
+    }
     return b;
 }
 
@@ -420,6 +439,9 @@ std::optional<ModelBundle> loadModel(const QString& path, QString* error)
     std::optional<ModelBundle> b = loadModelFrom(*file, &why);
     if (!b && error)
         *error = QFileInfo(path).fileName() + u": "_s + why;
+    if (b)
+        for (QString& note : b->notes)
+            note.prepend(QFileInfo(path).fileName() + u": "_s);
     return b;
 }
 

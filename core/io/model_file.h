@@ -10,6 +10,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -17,6 +18,9 @@
 namespace as {
 
 inline constexpr char kModelFormat[] = "attention-studio/1";
+// The "__metadata__" key of the CRC-32C (io/bytes.h) of the data region, 8 hex digits: written
+// into every model file, verified on loading when present.
+inline constexpr char kModelChecksumKey[] = "data_crc32c";
 
 // Everything a model file holds. config.src_vocab / tgt_vocab equal the vocabulary sizes.
 // Where a model comes from, in its metadata ("step", "run"): optional, so that files written
@@ -32,6 +36,8 @@ struct ModelBundle {
     Vocab srcVocab, tgtVocab;
     TokenizerKind srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
     std::unique_ptr<Transformer<float>> model;
+    // What the user should know about the file, e.g. that it carries no checksum.
+    QStringList notes;
 };
 
 // Writes atomically (the previous file survives any failure). Refuses, with *error, a model
@@ -48,7 +54,9 @@ std::optional<QByteArray> serializeModel(const Transformer<float>& model, const 
 // Reads and checks the whole file before building the model: the container, the format tag,
 // configuration, vocabularies and tokenisers, every expected parameter present with its exact
 // shape and nothing else, every value finite. std::nullopt and *error (naming the file and
-// the tensor or field) on any problem; nothing partly loaded is returned. The metadata is
+// the tensor or field) on any problem; nothing partly loaded is returned. The weights must match
+// their checksum (kModelChecksumKey) when the file has one; without one, bundle.notes says so.
+// The metadata is
 // required: a bare weight file (e.g. from safetensors.torch.save_file) is not a model file.
 // loadModel and loadModelFromBytes also take a training checkpoint (io/checkpoint.h, told
 // apart by its magic number) and return the model it holds.

@@ -1,5 +1,8 @@
 #include "io/safetensors.h"
 
+#include "io/bytes.h"
+#include "model/memory.h"
+
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
@@ -110,6 +113,17 @@ void appendJsonString(QByteArray& out, QByteArrayView utf8)
     out += '"';
 }
 
+// The order in which the writer lays out the tensors' data.
+std::vector<std::size_t> dataOrder(const std::vector<SafetensorsEntry>& tensors)
+{
+    std::vector<std::size_t> order(tensors.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    // The reference sorts by dtype alignment, then by name; every tensor here is F32.
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return tensors[a].name < tensors[b].name; });
+    return order;
+}
+
 // The 8-byte length and the padded JSON header, and the order in which the data follows.
 struct Prepared {
     QByteArray head;
@@ -127,11 +141,7 @@ std::optional<Prepared> prepare(const std::vector<SafetensorsEntry>& tensors,
     };
     Prepared p;
     p.elements.resize(tensors.size());
-    p.order.resize(tensors.size());
-    std::iota(p.order.begin(), p.order.end(), std::size_t(0));
-    // The reference sorts by dtype alignment, then by name; every tensor here is F32.
-    std::sort(p.order.begin(), p.order.end(),
-              [&](std::size_t a, std::size_t b) { return tensors[a].name < tensors[b].name; });
+    p.order = dataOrder(tensors);
     for (std::size_t k = 0; k < p.order.size(); ++k) {
         const SafetensorsEntry& t = tensors[p.order[k]];
         if (t.name.empty() || t.name == "__metadata__")
@@ -201,10 +211,7 @@ std::optional<Prepared> prepare(const std::vector<SafetensorsEntry>& tensors,
                         .arg(json.size())
                         .arg(kSafetensorsMaxHeader));
 
-    const auto n = std::uint64_t(json.size());
-    p.head.resize(8);
-    for (int i = 0; i < 8; ++i)
-        p.head[i] = char((n >> (8 * i)) & 0xFF);
+    putU64(p.head, quint64(json.size()));
     p.head += json;
     return p;
 }
@@ -255,6 +262,27 @@ bool writeAll(QIODevice& dev, const Prepared& p, const std::vector<SafetensorsEn
 }
 
 }  // namespace
+
+quint32 safetensorsDataCrc32c(const std::vector<SafetensorsEntry>& tensors)
+{
+    static_assert(std::endian::native == std::endian::little,
+                  "the data is checksummed as it lies in memory, which is the file's order here");
+    quint32 crc = 0;
+    for (std::size_t k : dataOrder(tensors)) {
+        std::uint64_t n = 1;
+        for (std::uint64_t d : tensors[k].shape)
+            n *= d;
+        const char* p = reinterpret_cast<const char*>(tensors[k].data);
+        // In pieces: a QByteArrayView holds at most 2^63 bytes, and one piece need not be huge.
+        for (std::uint64_t left = n * 4; left > 0;) {
+            const std::uint64_t piece = std::min<std::uint64_t>(left, 1u << 30);
+            crc = crc32c(QByteArrayView(p, qsizetype(piece)), crc);
+            p += piece;
+            left -= piece;
+        }
+    }
+    return crc;
+}
 
 std::optional<QByteArray> serializeSafetensors(const std::vector<SafetensorsEntry>& tensors,
                                                const SafetensorsMetadata& metadata,
@@ -416,14 +444,14 @@ std::optional<std::uint64_t> nonNegativeInteger(const QJsonValue& v)
 
 }  // namespace
 
-std::optional<SafetensorsFile> SafetensorsFile::parse(QByteArray bytes, QString* error)
+std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
+                                                            std::uint64_t size, QString* error)
 {
     auto fail = [&](const QString& msg) -> std::optional<SafetensorsFile> {
         if (error)
             *error = msg;
         return std::nullopt;
     };
-    const auto size = std::uint64_t(bytes.size());
     if (size == 0)
         return fail(QStringLiteral("the file is empty (a safetensors file starts with an 8-byte "
                                    "header length)"));
@@ -431,9 +459,7 @@ std::optional<SafetensorsFile> SafetensorsFile::parse(QByteArray bytes, QString*
         return fail(QStringLiteral("the file is only %1 bytes long (a safetensors file starts "
                                    "with an 8-byte header length)")
                         .arg(size));
-    std::uint64_t n = 0;
-    for (int i = 7; i >= 0; --i)
-        n = (n << 8) | static_cast<unsigned char>(bytes[i]);
+    const std::uint64_t n = readU64(head.data());
     if (n > kSafetensorsMaxHeader)
         return fail(QStringLiteral("header length %1 bytes is over the format's limit of %2 "
                                    "(a corrupt file, or not a safetensors file)")
@@ -444,7 +470,10 @@ std::optional<SafetensorsFile> SafetensorsFile::parse(QByteArray bytes, QString*
                                    "bytes follow the length field)")
                         .arg(n)
                         .arg(size - 8));
-    const QByteArrayView header = QByteArrayView(bytes).sliced(8, qsizetype(n));
+    if (n == 0)
+        return fail(u"header is not valid JSON: it is empty (the length field is 0; a file of "
+                    "zeros, or not a safetensors file)"_s);
+    const QByteArrayView header = head.sliced(8, qsizetype(n));
     if (const qsizetype bad = firstInvalidUtf8(header); bad >= 0)
         return fail(QStringLiteral("header is not valid UTF-8 (byte %1 of the header)").arg(bad));
     QJsonParseError parseError;
@@ -600,7 +629,14 @@ std::optional<SafetensorsFile> SafetensorsFile::parse(QByteArray bytes, QString*
 
     for (std::size_t i = 0; i < file.tensors_.size(); ++i)
         file.index_.emplace(file.tensors_[i].name, i);
-    file.bytes_ = std::move(bytes);
+    return file;
+}
+
+std::optional<SafetensorsFile> SafetensorsFile::parse(QByteArray bytes, QString* error)
+{
+    std::optional<SafetensorsFile> file = parseHeader(bytes, std::uint64_t(bytes.size()), error);
+    if (file)
+        file->bytes_ = std::move(bytes);
     return file;
 }
 
@@ -619,14 +655,49 @@ std::optional<SafetensorsFile> SafetensorsFile::read(const QString& path, QStrin
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot open '%1': %2").arg(path, f.errorString()));
-    QByteArray bytes = f.readAll();
+    // The length field and the header first, checked against the file's size: the data (which
+    // may be many GB, or a sparse file of zeros) is read only for a header that describes it.
+    const auto size = std::uint64_t(f.size());
+    QByteArray bytes = f.read(8);
+    if (bytes.size() == 8) {
+        const std::uint64_t n = readU64(bytes.constData());
+        if (n <= kSafetensorsMaxHeader && n <= size - 8)
+            bytes += f.read(qint64(n));
+    }
     if (f.error() != QFileDevice::NoError)
         return fail(QStringLiteral("cannot read '%1': %2").arg(path, f.errorString()));
     QString why;
-    std::optional<SafetensorsFile> file = parse(std::move(bytes), &why);
+    std::optional<SafetensorsFile> file = parseHeader(bytes, size, &why);
     if (!file)
         return fail(info.fileName() + u": "_s + why);
+    const std::uint64_t memory = physicalMemoryBytes();
+    if (memory > 0 && file->dataSize_ > memory)
+        return fail(QStringLiteral("%1: its %2 of weights cannot be held in this machine's %3 of "
+                                   "memory")
+                        .arg(info.fileName(), formatBytes(double(file->dataSize_)),
+                             formatBytes(double(memory))));
+    try {
+        bytes += f.readAll();
+    } catch (const std::bad_alloc&) {
+        return fail(QStringLiteral("%1: out of memory reading its %2 of weights")
+                        .arg(info.fileName(), formatBytes(double(file->dataSize_))));
+    }
+    if (f.error() != QFileDevice::NoError)
+        return fail(QStringLiteral("cannot read '%1': %2").arg(path, f.errorString()));
+    if (std::uint64_t(bytes.size()) != size)
+        return fail(QStringLiteral("%1: the file changed size while it was read").arg(info.fileName()));
+    file->bytes_ = std::move(bytes);
     return file;
+}
+
+QByteArrayView SafetensorsFile::data() const
+{
+    return QByteArrayView(bytes_).sliced(qsizetype(8 + headerSize_));
+}
+
+quint32 SafetensorsFile::dataCrc32c() const
+{
+    return crc32c(data());
 }
 
 const SafetensorsTensor* SafetensorsFile::find(std::string_view name) const

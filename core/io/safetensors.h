@@ -46,6 +46,10 @@ std::optional<QByteArray> serializeSafetensors(const std::vector<SafetensorsEntr
 bool writeSafetensors(const QString& path, const std::vector<SafetensorsEntry>& tensors,
                       const SafetensorsMetadata& metadata, QString* error);
 
+// The CRC-32C (io/bytes.h) of the data region these tensors make when written: their values'
+// little-endian bytes in the writer's order. Equals SafetensorsFile::dataCrc32c() of the file.
+quint32 safetensorsDataCrc32c(const std::vector<SafetensorsEntry>& tensors);
+
 // A tensor of a parsed file. begin/end: byte offsets relative to the data region.
 struct SafetensorsTensor {
     std::string name;
@@ -57,8 +61,10 @@ struct SafetensorsTensor {
 // A validated file held in memory. Every accessor works on data that has passed the checks.
 class SafetensorsFile {
 public:
-    // Reads the whole file and parses it; std::nullopt and *error (naming the tensor or field
-    // and what is wrong) when the file cannot be read or is not a valid F32 safetensors file.
+    // Reads the length field and the header first and checks them, and every tensor's offsets,
+    // against the file's size; only then the data (refused when it could not fit in the
+    // machine's memory). std::nullopt and *error (naming the file, the tensor or field and what
+    // is wrong) when the file cannot be read or is not a valid F32 safetensors file.
     static std::optional<SafetensorsFile> read(const QString& path, QString* error);
     static std::optional<SafetensorsFile> parse(QByteArray bytes, QString* error);
 
@@ -75,8 +81,17 @@ public:
     // Copies the tensor's elements() values into out, converting from little-endian.
     void copyValues(const SafetensorsTensor& tensor, float* out) const;
 
+    // The whole file, and the data region (the bytes after the header).
+    const QByteArray& bytes() const { return bytes_; }
+    QByteArrayView data() const;
+    quint32 dataCrc32c() const;
+
 private:
     SafetensorsFile() = default;
+    // Checks the length field and parses the header in head (the file's first 8 + N bytes, or
+    // more) of a file of `size` bytes: everything but the data, which stays unread.
+    static std::optional<SafetensorsFile> parseHeader(QByteArrayView head, std::uint64_t size,
+                                                      QString* error);
 
     QByteArray bytes_;
     std::uint64_t headerSize_ = 0, dataSize_ = 0;

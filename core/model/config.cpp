@@ -1,5 +1,7 @@
 #include "model/config.h"
 
+#include "model/memory.h"
+
 #include <QJsonValue>
 #include <QStringList>
 
@@ -26,7 +28,8 @@ QString ModelConfig::validate() const
         return QStringLiteral("max_len must be at least 1");
     if (src_vocab < 5 || tgt_vocab < 5)
         return QStringLiteral("each vocabulary needs the 4 special tokens and at least one more");
-    return {};
+    // Before anything is allocated: a model the machine cannot hold is refused with the figures.
+    return memoryProblem(*this);
 }
 
 QJsonObject ModelConfig::toJson() const

@@ -2,6 +2,7 @@
 #include "model/attention.h"
 #include "model/feed_forward.h"
 #include "model/layer_norm.h"
+#include "model/sublayer.h"
 
 namespace as {
 
@@ -12,19 +13,15 @@ namespace as {
 // Self-attention masks padded keys and future positions; cross-attention masks padded sources.
 template <typename T>
 struct DecoderLayer {
-    bool pre = true;
-    double p = 0.0;
-    LayerNorm<T> norm1, norm2, norm3;
     MultiHeadAttention<T> self_attn, cross_attn;
     FeedForward<T> ffn;
-    Dropout<T> drop1, drop2, drop3;
+    // The residual connections around self_attn (norm1), cross_attn (norm2) and ffn (norm3).
+    SublayerConnection<T> sub1, sub2, sub3;
+    typename SublayerConnection<T>::Scratch scratch;
 
     // Activations kept for backward (all [n, d], n = B * T).
-    Mat<T> a1, a2, a3;  // pre: norm inputs' outputs (the sublayers' inputs)
-    Mat<T> s1, s2, f;   // sublayer outputs after dropout
     Mat<T> y1, y2;      // after the first and second sublayers
-    Mat<T> z;           // post: residual sums, norm inputs (scratch)
-    Mat<T> g, g2, dy1, dy2;  // backward scratch
+    Mat<T> dy1, dy2;    // backward: the gradients at y1 and y2
 
     static DecoderLayer make(ParamStore<T>& ps, const std::string& prefix, int d, int heads,
                              int d_ff, double dropout, bool pre);

@@ -2,6 +2,7 @@
 #include "model/attention.h"
 #include "model/feed_forward.h"
 #include "model/layer_norm.h"
+#include "model/sublayer.h"
 
 namespace as {
 
@@ -9,22 +10,15 @@ namespace as {
 // Post-norm: x = norm1(x + dropout(SelfAttn(x)));  x = norm2(x + dropout(FFN(x)))
 template <typename T>
 struct EncoderLayer {
-    bool pre = true;
-    double p = 0.0;  // dropout
-    LayerNorm<T> norm1, norm2;
     MultiHeadAttention<T> self_attn;
     FeedForward<T> ffn;
-    Dropout<T> drop1, drop2;
+    // The residual connections around self_attn (norm1) and ffn (norm2).
+    SublayerConnection<T> sub1, sub2;
+    typename SublayerConnection<T>::Scratch scratch;
 
     // Activations kept for backward (all [n, d], n = B * S).
-    Mat<T> a;   // pre: norm1(x)
-    Mat<T> s;   // attention sublayer output after dropout
-    Mat<T> z;   // post: x + s (norm1's input)
-    Mat<T> x1;  // after the first sublayer
-    Mat<T> b;   // pre: norm2(x1)
-    Mat<T> f;   // FFN output after dropout
-    Mat<T> z2;  // post: x1 + f
-    Mat<T> g, g2, dx1;  // backward scratch
+    Mat<T> x1;   // after the first sublayer
+    Mat<T> dx1;  // backward: the gradient at x1
 
     static EncoderLayer make(ParamStore<T>& ps, const std::string& prefix, int d, int heads,
                              int d_ff, double dropout, bool pre);

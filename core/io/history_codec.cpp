@@ -1,0 +1,298 @@
+#include "io/history_codec.h"
+
+#include "io/bytes.h"
+
+#include <cmath>
+#include <memory>
+
+namespace as {
+
+namespace {
+
+void putMatrices(QByteArray& b, const std::vector<Mat<float>>& ms)
+{
+    putU32(b, quint32(ms.size()));
+    for (const Mat<float>& m : ms) {
+        putU32(b, quint32(m.rows()));
+        putU32(b, quint32(m.cols()));
+        for (Eigen::Index r = 0; r < m.rows(); ++r)
+            for (Eigen::Index c = 0; c < m.cols(); ++c)
+                putF32(b, m(r, c));
+    }
+}
+void putInts(QByteArray& b, const std::vector<int>& v)
+{
+    for (int x : v)
+        putI32(b, x);
+}
+
+struct HistoryParser {
+    ByteReader r;
+    const ModelConfig& config;
+    QString error;
+    quint32 version;  // the checkpoint format that wrote the bytes
+
+    bool fail(const QString& what)
+    {
+        error = what;
+        return false;
+    }
+    bool truncated(const QString& what)
+    {
+        return fail(QStringLiteral("truncated in %1").arg(what));
+    }
+    // A count read from the file: each item takes at least minBytes, so a count that could
+    // not fit in what is left is wrong before anything is reserved.
+    bool count(quint64* n, qint64 minBytes, const QString& what)
+    {
+        if (!r.u64(n))
+            return truncated(what);
+        if (*n > quint64(r.left() / minBytes))
+            return fail(QStringLiteral("%1: %2 entries cannot fit in the %3 bytes left")
+                            .arg(what)
+                            .arg(*n)
+                            .arg(r.left()));
+        return true;
+    }
+    bool strings(QStringList* out, const QString& what)
+    {
+        quint32 n;
+        if (!r.u32(&n))
+            return truncated(what);
+        if (n > quint64(r.left() / 4))
+            return fail(QStringLiteral("%1: %2 tokens cannot fit in the bytes left").arg(what).arg(n));
+        out->reserve(n);
+        for (quint32 i = 0; i < n; ++i) {
+            quint32 len;
+            if (!r.u32(&len))
+                return truncated(what);
+            const char* s = r.take(len);
+            if (!s)
+                return fail(QStringLiteral("%1: token %2 runs past the end").arg(what).arg(i));
+            QByteArrayView view(s, len);
+            if (!view.isValidUtf8())
+                return fail(QStringLiteral("%1: token %2 is not valid UTF-8").arg(what).arg(i));
+            out->push_back(QString::fromUtf8(view));
+        }
+        return true;
+    }
+    // layers matrices of exactly [rows, cols] each, finite.
+    bool matrices(std::vector<Mat<float>>* out, int layers, qint64 rows, qint64 cols,
+                  const QString& what)
+    {
+        quint32 n;
+        if (!r.u32(&n))
+            return truncated(what);
+        if (qint64(n) != layers)
+            return fail(QStringLiteral("%1: %2 layers, but the model has %3").arg(what).arg(n).arg(layers));
+        for (quint32 l = 0; l < n; ++l) {
+            quint32 nr, nc;
+            if (!r.u32(&nr) || !r.u32(&nc))
+                return truncated(what);
+            if (nr != rows || nc != cols)
+                return fail(QStringLiteral("%1 layer %2: a [%3, %4] map where heads x queries "
+                                           "by keys is [%5, %6]")
+                                .arg(what)
+                                .arg(l)
+                                .arg(nr)
+                                .arg(nc)
+                                .arg(rows)
+                                .arg(cols));
+            if (double(rows) * double(cols) * 4 > double(r.left()))
+                return truncated(what);
+            Mat<float> m(rows, cols);
+            for (Eigen::Index i = 0; i < rows; ++i)
+                for (Eigen::Index j = 0; j < cols; ++j) {
+                    float v;
+                    r.f32(&v);
+                    if (!std::isfinite(v) || v < 0 || v > 1)
+                        return fail(QStringLiteral("%1 layer %2: weight (%3, %4) is %5, not a "
+                                                   "probability")
+                                        .arg(what)
+                                        .arg(l)
+                                        .arg(i)
+                                        .arg(j)
+                                        .arg(v));
+                    m(i, j) = v;
+                }
+            out->push_back(std::move(m));
+        }
+        return true;
+    }
+    bool ids(std::vector<int>* out, qint64 n, int vocab, const QString& what)
+    {
+        if (!r.has(n * 4))
+            return truncated(what);
+        out->resize(std::size_t(n));
+        for (qint64 i = 0; i < n; ++i) {
+            qint32 v;
+            r.i32(&v);
+            if (v < 0 || v >= vocab)
+                return fail(QStringLiteral("%1: id %2 at %3 is outside the vocabulary of %4")
+                                .arg(what)
+                                .arg(v)
+                                .arg(i)
+                                .arg(vocab));
+            (*out)[std::size_t(i)] = v;
+        }
+        return true;
+    }
+
+    bool parse(TrainingHistory* h)
+    {
+        quint64 n;
+        if (!count(&n, 40, QStringLiteral("the loss points")))
+            return false;
+        h->loss.resize(n);
+        for (LossPoint& p : h->loss) {
+            qint64 step, tokens;
+            r.i64(&step);
+            r.f64(&p.seconds);
+            r.f64(&p.loss);
+            r.f64(&p.lr);
+            r.i64(&tokens);
+            p.step = long(step);
+            p.tokens = long(tokens);
+        }
+        const bool withBleu = version >= 2;
+        if (!count(&n, withBleu ? 40 : 32, QStringLiteral("the validation points")))
+            return false;
+        h->eval.resize(n);
+        for (EvalPoint& p : h->eval) {
+            qint64 step;
+            r.i64(&step);
+            r.f64(&p.seconds);
+            r.f64(&p.loss);
+            r.f64(&p.accuracy);
+            if (withBleu)
+                r.f64(&p.bleu);
+            p.step = long(step);
+            if (!std::isnan(p.bleu) && !(p.bleu >= 0 && p.bleu <= 100))
+                return fail(QStringLiteral("validation point at step %1: BLEU %2 is not in [0, 100]")
+                                .arg(p.step)
+                                .arg(p.bleu));
+        }
+        // A record is at least step, heads, two empty token lists and three layer counts.
+        if (!count(&n, 8 + 4 + 4 + 4 + 3 * 4, QStringLiteral("the attention records")))
+            return false;
+        for (quint64 i = 0; i < n; ++i) {
+            const QString what = QStringLiteral("attention record %1").arg(i);
+            auto rec = std::make_shared<AttentionRecord>();
+            qint64 step;
+            qint32 heads;
+            if (!r.i64(&step) || !r.i32(&heads))
+                return truncated(what);
+            rec->step = long(step);
+            rec->heads = heads;
+            if (heads != config.heads)
+                return fail(QStringLiteral("%1: %2 heads, but the model has %3").arg(what).arg(heads).arg(config.heads));
+            if (!strings(&rec->srcTokens, what + QStringLiteral(" source tokens"))
+                || !strings(&rec->tgtTokens, what + QStringLiteral(" target tokens")))
+                return false;
+            const qint64 S = rec->srcTokens.size(), T = rec->tgtTokens.size();
+            if (!matrices(&rec->encoderSelf, config.encoder_layers, heads * S, S,
+                          what + QStringLiteral(" encoder self-attention"))
+                || !matrices(&rec->decoderSelf, config.decoder_layers, heads * T, T,
+                             what + QStringLiteral(" decoder self-attention"))
+                || !matrices(&rec->cross, config.decoder_layers, heads * T, S,
+                             what + QStringLiteral(" cross-attention")))
+                return false;
+            h->attention.push_back(std::move(rec));
+        }
+        quint8 hasBatch;
+        if (!r.u8(&hasBatch))
+            return truncated(QStringLiteral("the last batch"));
+        if (hasBatch > 1)
+            return fail(QStringLiteral("the last batch: flag %1 is neither 0 nor 1").arg(hasBatch));
+        if (hasBatch) {
+            auto b = std::make_shared<BatchRecord>();
+            const QString what = QStringLiteral("the last batch");
+            if (!r.i32(&b->B) || !r.i32(&b->S) || !r.i32(&b->T) || !r.i32(&b->tgtVocab)
+                || !r.f64(&b->labelSmoothing))
+                return truncated(what);
+            if (b->B < 0 || b->S < 0 || b->T < 0)
+                return fail(QStringLiteral("%1: negative shape [%2, %3, %4]").arg(what).arg(b->B).arg(b->S).arg(b->T));
+            if (b->tgtVocab != config.tgt_vocab)
+                return fail(QStringLiteral("%1: target vocabulary of %2, but the model's is %3")
+                                .arg(what)
+                                .arg(b->tgtVocab)
+                                .arg(config.tgt_vocab));
+            if (!std::isfinite(b->labelSmoothing) || b->labelSmoothing < 0 || b->labelSmoothing >= 1)
+                return fail(QStringLiteral("%1: label smoothing %2 is not in [0, 1)").arg(what).arg(b->labelSmoothing));
+            const qint64 bs = qint64(b->B) * b->S, bt = qint64(b->B) * b->T;
+            if ((double(bs) + 2 * double(bt)) * 4 > double(r.left()))
+                return fail(QStringLiteral("%1: a [%2, %3, %4] batch does not fit in the %5 bytes left")
+                                .arg(what)
+                                .arg(b->B)
+                                .arg(b->S)
+                                .arg(b->T)
+                                .arg(r.left()));
+            if (!ids(&b->src, bs, config.src_vocab, what + QStringLiteral(" source"))
+                || !ids(&b->tgtIn, bt, config.tgt_vocab, what + QStringLiteral(" decoder input"))
+                || !ids(&b->tgtOut, bt, config.tgt_vocab, what + QStringLiteral(" target")))
+                return false;
+            h->lastBatch = std::move(b);
+        }
+        if (r.left() != 0)
+            return fail(QStringLiteral("%1 unexpected bytes after the last batch").arg(r.left()));
+        return true;
+    }
+};
+
+}  // namespace
+
+QByteArray historyBytes(const TrainingHistory& h)
+{
+    QByteArray b;
+    putU64(b, h.loss.size());
+    for (const LossPoint& p : h.loss) {
+        putI64(b, p.step);
+        putF64(b, p.seconds);
+        putF64(b, p.loss);
+        putF64(b, p.lr);
+        putI64(b, p.tokens);
+    }
+    putU64(b, h.eval.size());
+    for (const EvalPoint& p : h.eval) {
+        putI64(b, p.step);
+        putF64(b, p.seconds);
+        putF64(b, p.loss);
+        putF64(b, p.accuracy);
+        putF64(b, p.bleu);
+    }
+    putU64(b, h.attention.size());
+    for (const auto& r : h.attention) {
+        putI64(b, r->step);
+        putI32(b, r->heads);
+        putStrings(b, r->srcTokens);
+        putStrings(b, r->tgtTokens);
+        putMatrices(b, r->encoderSelf);
+        putMatrices(b, r->decoderSelf);
+        putMatrices(b, r->cross);
+    }
+    putU8(b, h.lastBatch ? 1 : 0);
+    if (const BatchRecord* r = h.lastBatch.get()) {
+        putI32(b, r->B);
+        putI32(b, r->S);
+        putI32(b, r->T);
+        putI32(b, r->tgtVocab);
+        putF64(b, r->labelSmoothing);
+        putInts(b, r->src);
+        putInts(b, r->tgtIn);
+        putInts(b, r->tgtOut);
+    }
+    return b;
+}
+
+bool parseHistory(QByteArrayView bytes, const ModelConfig& config, quint32 version,
+                  TrainingHistory* out, QString* error)
+{
+    HistoryParser hp{ByteReader(bytes.data(), bytes.size()), config, {}, version};
+    if (hp.parse(out))
+        return true;
+    if (error)
+        *error = hp.error;
+    return false;
+}
+
+}  // namespace as

@@ -1,0 +1,93 @@
+#pragma once
+// The residual connection around every sublayer (attention, feed-forward) of the encoder and
+// decoder layers, written once, as the Annotated Transformer's SublayerConnection:
+//   pre-norm:  y = x + dropout(sublayer(norm(x)))
+//   post-norm: y = norm(x + dropout(sublayer(x)))       (the paper's own placement)
+// The layer owns what its sublayer computes; the connection owns the norm, the dropout after the
+// sublayer, the norm's output (the sublayer's input, kept for backward in pre-norm) and the
+// sublayer's output. The residual sums and the gradients are scratch that the layer's
+// connections share (Scratch), so that a layer holds no more than its three or two sublayers
+// need one at a time.
+#include "model/dropout.h"
+#include "model/layer_norm.h"
+
+namespace as {
+
+template <typename T>
+struct SublayerConnection {
+    bool pre = true;
+    double p = 0.0;  // dropout after the sublayer
+    LayerNorm<T> norm;
+    Dropout<T> drop;
+    Mat<T> a;  // pre: norm(x), the sublayer's input
+    Mat<T> s;  // the sublayer's output, after dropout
+
+    // Shared by the connections of one layer: used within one forward or backward call only.
+    struct Scratch {
+        Mat<T> z;      // post: x + s, the norm's input
+        Mat<T> g, g2;  // backward: the gradient after the dropout, at the sublayer's input or z
+    };
+
+    static SublayerConnection make(ParamStore<T>& ps, const std::string& normName, int d,
+                                   double dropout, bool pre)
+    {
+        SublayerConnection c;
+        c.pre = pre;
+        c.p = dropout;
+        c.norm = LayerNorm<T>::make(ps, normName, d);
+        return c;
+    }
+
+    // x: [n, d] -> y: [n, d] (y may be x). sublayer(in, out): in [n, d] -> out [n, d], out
+    // already sized; `in` is a, or x itself in post-norm.
+    template <typename X, typename Y, typename Sublayer>
+    void forward(const X& x, const Pass& pass, Scratch& scratch, Sublayer&& sublayer, Y&& y)
+    {
+        const Eigen::Index n = x.rows(), d = x.cols();
+        s.resize(n, d);
+        if (pre) {
+            a.resize(n, d);
+            norm.forward(x, a);
+            sublayer(a, s);
+            drop.forward(s, p, pass);
+            y.noalias() = x + s;
+        } else {
+            scratch.z.resize(n, d);
+            sublayer(x, s);
+            drop.forward(s, p, pass);
+            scratch.z.noalias() = x + s;
+            norm.forward(scratch.z, y);
+        }
+    }
+
+    // x: forward's input, dy: [n, d] -> dx: [n, d] (dx may be dy). sublayerBackward(in, dout,
+    // din, accumulate): the sublayer's backward from its input `in` (as forward gave it) and
+    // the gradient at its output; din = (or += when accumulate) the gradient at its input.
+    template <typename X, typename DY, typename DX, typename SublayerBackward>
+    void backward(const X& x, const DY& dy, Scratch& scratch, SublayerBackward&& sublayerBackward,
+                  DX&& dx)
+    {
+        const Eigen::Index n = dy.rows(), d = dy.cols();
+        Mat<T>& g = scratch.g;
+        Mat<T>& g2 = scratch.g2;
+        g.resize(n, d);
+        g2.resize(n, d);
+        if (pre) {
+            // y = x + s(norm(x))
+            g = dy;
+            drop.backward(g);
+            sublayerBackward(a, g, g2, false);
+            dx = dy;
+            norm.backward(g2, dx, true);
+        } else {
+            // y = norm(z), z = x + s(x)
+            norm.backward(dy, g2, false);  // g2 = dz
+            dx = g2;
+            g = g2;
+            drop.backward(g);
+            sublayerBackward(x, g, dx, true);
+        }
+    }
+};
+
+}  // namespace as
