@@ -119,21 +119,21 @@ int runBench(const QStringList& args)
     p.add({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
     p.addThreads("2");
     p.add({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
-                         "practical limit of the machine."});
+                   "practical limit of the machine."});
     p.add({"decode", "Instead: greedy and beam-5 latency (median ms) of a 10-token "
-                           "sentence on `small` with random weights, exactly --out-len output "
-                           "tokens (</s> suppressed), cached and plain decoding."});
+                     "sentence on `small` with random weights, exactly --out-len output "
+                     "tokens (</s> suppressed), cached and plain decoding."});
     p.add({"out-len", "Output tokens for --decode.", "N", "10"});
     p.add({"runs", "Timed runs for --decode (20 if not given) and --heads (3).", "N"});
     p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
-                          "without ΔNLL, integrated gradients, a mute and re-translation, the "
-                          "pruning curve) on --data.", "MODEL"});
+                    "without ΔNLL, integrated gradients, a mute and re-translation, the "
+                    "pruning curve) on --data.", "MODEL"});
     p.add({"data", "With --heads: the pairs (source<TAB>target).", "D.tsv"});
     p.add({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
     p.add({"ig-tokens", "With --heads: source length of the sentence explained.", "N", "15"});
     p.add({"health", "Record training health as the window does: every step each tensor's "
-                           "norms and update ratio, and every --histogram-every steps "
-                           "histograms of its weights and gradients."});
+                     "norms and update ratio, and every --histogram-every steps "
+                     "histograms of its weights and gradients."});
     p.add({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "20"});
     if (const std::optional<int> done = p.parse(args))
         return *done;

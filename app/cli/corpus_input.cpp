@@ -38,17 +38,17 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
 void addCorpusSourceOptions(Options& p)
 {
     p.add({"data", "Training corpus (source<TAB>target per line, or manythings' Anki "
-                         "format).", "TRAIN.tsv"});
+                   "format).", "TRAIN.tsv"});
     p.add({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
-                          "whatever the seed).", "VALID.tsv"});
+                    "whatever the seed).", "VALID.tsv"});
     p.add({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
-                                   "attribution): to-english or from-english.", "dir", "to-english"});
+                             "attribution): to-english or from-english.", "dir", "to-english"});
     p.add({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
-                             "(default 1,2).", "S,T", "1,2"});
+                       "(default 1,2).", "S,T", "1,2"});
     p.add({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
-                              "limit).", "S,T", "0,0"});
+                        "limit).", "S,T", "0,0"});
     p.add({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
-                           "UTF-8) instead of skipping and counting it."});
+                     "UTF-8) instead of skipping and counting it."});
     p.add({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
     p.add({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
 }

@@ -24,14 +24,14 @@ int runImport(const QStringList& args)
     p.addPositional("FILE", "The weight file (.safetensors).");
     p.add({"out", "The model file to write (.safetensors); written atomically.", "MODEL"});
     p.add({"config", "Changes to the file's configuration, e.g. heads=8 or "
-                           "heads=8,dropout=0.1,label_smoothing=0.1,max_len=256.", "SPEC"});
+                     "heads=8,dropout=0.1,label_smoothing=0.1,max_len=256.", "SPEC"});
     p.add({"src-vocab", "Source vocabulary: one token per line in id order, starting "
-                              "<pad> <s> </s> <unk>.", "FILE"});
+                        "<pad> <s> </s> <unk>.", "FILE"});
     p.add({"tgt-vocab", "Target vocabulary, likewise.", "FILE"});
     p.add({"placeholder-vocab", "Name the tokens of a vocabulary the file lacks tok4, "
-                                      "tok5, … (enough to look inside the model)."});
+                                "tok5, … (enough to look inside the model)."});
     p.add({"src-tokenizer", "Source tokenizer when the file names none: word or "
-                                  "cjk-char (default word).", "NAME"});
+                            "cjk-char (default word).", "NAME"});
     p.add({"tgt-tokenizer", "Target tokenizer, likewise.", "NAME"});
     if (const std::optional<int> done = p.parse(args))
         return *done;

@@ -109,16 +109,16 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         "the model at the end and on Ctrl+C.",
         err);
     p.add({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
-                 "name", "toy"});
+           "name", "toy"});
     p.add({"steps", "Training steps (default: the task's; with --data, give --steps or "
-                          "--minutes).", "N"});
+                    "--minutes).", "N"});
     p.add({"seed", "Random seed.", "S", "1"});
     p.add({"batch", "Sentences per batch (generated tasks).", "N"});
     p.add({"warmup", QStringLiteral("Noam warmup steps (corpus default %1).").arg(corpus.train.warmup), "N"});
     p.add({"factor", "Noam factor.", "F"});
     p.add({"config", QStringLiteral("Model: tiny, small, base and/or key=value overrides, e.g. "
-                                          "small,dropout=0.3 or d_model=128,heads=8,norm=post "
-                                          "(corpus default %1; a preset replaces it whole).")
+                                    "small,dropout=0.3 or d_model=128,heads=8,norm=post "
+                                    "(corpus default %1; a preset replaces it whole).")
                                .arg(corpusConfig), "spec"});
     p.addThreads(QString(), "Threads for the maths (0 = all cores; default 1 for the generated "
                             "tasks, whose small models gain nothing from more, else 0).");
@@ -126,25 +126,25 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     addCorpusSourceOptions(p);
     p.add({"out", "Where to save the model (.safetensors).", "MODEL"});
     p.add({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
-                               "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
+                         "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
     p.add({"checkpoint-minutes", "Minutes between checkpoint saves.", "M", "5"});
     p.add({"resume", "Continue the run saved in CKPT (by this command or the window): its "
-                           "data, model and settings; --steps counts from its start; the "
-                           "checkpoint is updated in place unless --checkpoint names another "
-                           "file.", "CKPT"});
+                     "data, model and settings; --steps counts from its start; the "
+                     "checkpoint is updated in place unless --checkpoint names another "
+                     "file.", "CKPT"});
     p.add({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
-                              "no clipping).", "N", "0"});
+                        "no clipping).", "N", "0"});
     p.add({"minutes", "Train for this much time.", "M"});
     p.add({"batch-tokens", "Token budget of a batch (corpora).", "N",
-                 QString::number(corpus.batchTokens)});
+           QString::number(corpus.batchTokens)});
     p.add({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
-                            "the last at the end (checkpoint averaging; 1 = off; corpus default "
-                            "5).", "K"});
+                      "the last at the end (checkpoint averaging; 1 = off; corpus default "
+                      "5).", "K"});
     p.add({"valid-every", "Steps between validations (default: the task's; --data 500).", "N"});
     p.add({"log", "Write one JSON line per step (step, loss, lr, tokens, grad_norm and per "
-                        "tensor grad_norm, weight_norm, update_ratio, effective_step) and one per "
-                        "validation (valid_loss, valid_accuracy) to this file, for any plotting "
-                        "tool.", "FILE.jsonl"});
+                  "tensor grad_norm, weight_norm, update_ratio, effective_step) and one per "
+                  "validation (valid_loss, valid_accuracy) to this file, for any plotting "
+                  "tool.", "FILE.jsonl"});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     if (p.isSet("resume") && !resume)

@@ -25,8 +25,8 @@ int runTranslate(const QStringList& args)
     p.addThreads("1");
     addOutputLimitOption(p);
     p.add({"mask-heads", "Mask these attention heads: kind:layer:head,… (kind encoder.self, "
-                               "decoder.self or decoder.cross, 0-based; * for every head of a "
-                               "layer).", "SPEC"});
+                         "decoder.self or decoder.cross, 0-based; * for every head of a "
+                         "layer).", "SPEC"});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     const QString model = p.required("model");
