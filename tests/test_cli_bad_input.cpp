@@ -1,7 +1,10 @@
 // The command line as a careless user drives it: unknown commands and options, missing or
 // unreadable files, bad numbers. Each gives a message on stderr (usage help for usage errors)
 // and a non-zero exit code: 2 for a usage error, 1 for a file that cannot be used. And the
-// translate command answers every kind of typed line with exactly one output line.
+// translate command answers every kind of typed line with exactly one output line. Each bad
+// option is named with its value (NaN and infinity too), a list with an empty entry is refused,
+// an output limit past the model's is capped, and a pipe given as a model is refused rather than
+// waited on.
 // Runs the attention-studio-cli built beside this test (both land in build/bin).
 #include "io/model_file.h"
 #include "text/tasks.h"
@@ -12,6 +15,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace as;
 using namespace Qt::StringLiterals;
@@ -24,6 +29,10 @@ private slots:
     void refuses();
     void lenientCorpusListsBadLines();
     void translateAnswersEveryLine();
+    void namesTheBadOption_data();
+    void namesTheBadOption();
+    void outputLimitCappedAtTheModels();
+    void refusesAPipeAsModel();
 
 private:
     struct Run {
@@ -32,6 +41,8 @@ private:
     };
     Run run(const QStringList& args, const QByteArray& input = {}, int timeoutMs = 120000);
     QString file(const QString& name, const QByteArray& bytes);
+    // $MODEL, $BAD, $GOOD (two good pairs), $GARBAGE, $MISSING, $DIR and $OUT in args.
+    QStringList expand(QStringList args);
 
     QString cli_, model_;
     QTemporaryDir dir_;
@@ -96,6 +107,22 @@ QString TestCliBadInput::file(const QString& name, const QByteArray& bytes)
     return f.fileName();
 }
 
+QStringList TestCliBadInput::expand(QStringList args)
+{
+    const QString bad = file(u"bad.tsv"_s, "我有\tI have\nno tab here\n好\tgood\n");
+    const QString good = file(u"good.tsv"_s, "我有\tI have\n好\tgood\n");
+    const QString garbage = file(u"garbage.safetensors"_s, "this is not a model file at all\n");
+    for (QString& a : args)
+        a.replace(u"$MODEL"_s, model_)
+            .replace(u"$BAD"_s, bad)
+            .replace(u"$GOOD"_s, good)
+            .replace(u"$GARBAGE"_s, garbage)
+            .replace(u"$MISSING"_s, dir_.filePath(u"missing.tsv"_s))
+            .replace(u"$DIR"_s, dir_.path())
+            .replace(u"$OUT"_s, dir_.filePath(u"out.safetensors"_s));
+    return args;
+}
+
 // Arguments with $MODEL, $BAD (no TAB on line 2), $GARBAGE (not a model) and $MISSING.
 void TestCliBadInput::refuses_data()
 {
@@ -152,17 +179,8 @@ void TestCliBadInput::refuses()
     QFETCH(QStringList, args);
     QFETCH(int, exitCode);
     QFETCH(QString, stderrHas);
-    const QString bad = file(u"bad.tsv"_s, "我有\tI have\nno tab here\n好\tgood\n");
-    const QString garbage = file(u"garbage.safetensors"_s, "this is not a model file at all\n");
     const QString out = dir_.filePath(u"out.safetensors"_s);
-    for (QString& a : args)
-        a.replace(u"$MODEL"_s, model_)
-            .replace(u"$BAD"_s, bad)
-            .replace(u"$GARBAGE"_s, garbage)
-            .replace(u"$MISSING"_s, dir_.filePath(u"missing.tsv"_s))
-            .replace(u"$DIR"_s, dir_.path())
-            .replace(u"$OUT"_s, out);
-    const Run r = run(args);
+    const Run r = run(expand(args));
     QVERIFY2(r.exitCode == exitCode,
              qPrintable(u"exit code %1, expected %2; stderr:\n%3"_s.arg(r.exitCode).arg(exitCode).arg(r.err)));
     QVERIFY2(r.err.contains(stderrHas), qPrintable(u"stderr lacks \"%1\":\n%2"_s.arg(stderrHas, r.err)));
@@ -227,6 +245,101 @@ void TestCliBadInput::translateAnswersEveryLine()
             QVERIFY2(hyps[k].startsWith(u"%1\t"_s.arg(k + 1)), qPrintable(hyps[k]));
     }
     QCOMPARE(at, nbestLines.size() - 1);  // only the empty piece after the final '\n' is left
+}
+
+// Each bad option gets a message of its own that names it and the value given (before, translate
+// said "--model MODEL is required; --beam ≥ 1; 1 ≤ --nbest ≤ --beam" whatever was wrong); NaN
+// and infinity are refused like any other bad number (--minutes nan trained for ever), in
+// --config too; a list with an empty entry is refused (--mask-heads ',,,' masked nothing).
+void TestCliBadInput::namesTheBadOption_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("stderrHas");
+    auto row = [](const char* name, const QString& args, const QStringList& has) {
+        QTest::newRow(name) << args.split(u' ', Qt::SkipEmptyParts) << has;
+    };
+    row("translate: threads -1", u"translate --model $MODEL --threads -1"_s, {u"--threads"_s, u"'-1'"_s});
+    row("translate: beam abc", u"translate --model $MODEL --beam abc"_s, {u"--beam"_s, u"'abc'"_s});
+    row("translate: nbest 0", u"translate --model $MODEL --nbest 0"_s, {u"--nbest"_s, u"'0'"_s});
+    row("translate: max-len nan", u"translate --model $MODEL --max-len nan"_s, {u"--max-len"_s, u"'nan'"_s});
+    row("translate: mask-heads ,,,", u"translate --model $MODEL --mask-heads ,,,"_s,
+        {u"--mask-heads"_s, u"empty entry"_s});
+    row("eval: mask-heads stray comma", u"eval --model $MODEL --data $GOOD --mask-heads encoder.self:0:0,"_s,
+        {u"--mask-heads"_s, u"empty entry"_s});
+    row("eval: beam -3", u"eval --model $MODEL --data $GOOD --beam -3"_s, {u"--beam"_s, u"'-3'"_s});
+    row("heads: threads x", u"heads --model $MODEL --data $GOOD --threads x"_s, {u"--threads"_s, u"'x'"_s});
+    row("heads: max-sentences 0", u"heads --model $MODEL --data $GOOD --max-sentences 0"_s,
+        {u"--max-sentences"_s, u"'0'"_s});
+    row("heads: mask-heads ,", u"heads --model $MODEL --data $GOOD --mask-heads ,"_s,
+        {u"--mask-heads"_s, u"empty entry"_s});
+    row("attribute: steps 0", u"attribute --model $MODEL --steps 0"_s, {u"--steps"_s, u"'0'"_s});
+    row("attribute: method shap", u"attribute --model $MODEL --method shap"_s, {u"--method"_s, u"'shap'"_s});
+    row("attribute: threads -2", u"attribute --model $MODEL --threads -2"_s, {u"--threads"_s, u"'-2'"_s});
+    row("train: minutes nan", u"train --task toy --minutes nan"_s, {u"--minutes"_s, u"'nan'"_s});
+    row("train --data: minutes nan", u"train --data $GOOD --min-freq 1,1 --config tiny --minutes nan --out $OUT"_s,
+        {u"--minutes"_s, u"'nan'"_s});
+    row("train: minutes inf", u"train --task toy --minutes inf"_s, {u"--minutes"_s, u"'inf'"_s});
+    row("train: clip-norm nan", u"train --task toy --steps 1 --clip-norm nan"_s, {u"--clip-norm"_s, u"'nan'"_s});
+    row("train: clip-norm inf", u"train --task toy --steps 1 --clip-norm inf"_s, {u"--clip-norm"_s, u"'inf'"_s});
+    row("train: config dropout nan", u"train --task toy --steps 1 --config dropout=nan"_s,
+        {u"--config"_s, u"dropout=nan"_s});
+    row("train: config label_smoothing inf", u"train --task toy --steps 1 --config small,label_smoothing=inf"_s,
+        {u"--config"_s, u"label_smoothing=inf"_s});
+    row("import: config dropout nan", u"import $MODEL --out $OUT --config dropout=nan"_s,
+        {u"--config"_s, u"dropout=nan"_s});
+}
+
+void TestCliBadInput::namesTheBadOption()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, stderrHas);
+    // A short timeout: the old train --minutes nan never ended.
+    const Run r = run(expand(args), "我有\n", 30000);
+    QVERIFY2(r.exitCode == 2, qPrintable(u"exit code %1, expected 2; stderr:\n%2"_s.arg(r.exitCode).arg(r.err)));
+    for (const QString& has : stderrHas)
+        QVERIFY2(r.err.contains(has), qPrintable(u"stderr lacks \"%1\":\n%2"_s.arg(has, r.err)));
+    QVERIFY(!QFile::exists(dir_.filePath(u"out.safetensors"_s)));
+}
+
+// --max-len past the model's max_len is capped at it, with a note (it used to allocate for the
+// number asked for and abort with std::bad_alloc).
+void TestCliBadInput::outputLimitCappedAtTheModels()
+{
+    const QStringList huge{u"--max-len"_s, u"1000000000"_s};
+    Run r = run(QStringList{u"translate"_s, u"--model"_s, model_} + huge, "我有\n好\n", 60000);
+    QVERIFY2(r.exitCode == 0, qPrintable(u"exit code %1; stderr:\n%2"_s.arg(r.exitCode).arg(r.err)));
+    QCOMPARE(r.out.count(u'\n'), 2);
+    QVERIFY2(r.err.contains(u"--max-len 1000000000 is more than the model's max_len"_s), qPrintable(r.err));
+    r = run(expand({u"eval"_s, u"--model"_s, model_, u"--data"_s, u"$GOOD"_s, u"--json"_s}) + huge, {}, 60000);
+    QVERIFY2(r.exitCode == 0, qPrintable(u"exit code %1; stderr:\n%2"_s.arg(r.exitCode).arg(r.err)));
+    QVERIFY2(r.out.contains(u"\"bleu\""_s), qPrintable(r.out));
+    QVERIFY2(r.err.contains(u"--max-len"_s), qPrintable(r.err));
+}
+
+// A pipe (FIFO) where a model or checkpoint belongs is refused at once: opening it used to wait
+// for a writer for ever.
+void TestCliBadInput::refusesAPipeAsModel()
+{
+    const QString fifo = dir_.filePath(u"model.fifo"_s);
+    QVERIFY2(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0, "mkfifo failed");
+    const QString out = dir_.filePath(u"fifo-out.safetensors"_s);
+    const QList<QStringList> commands = {
+        {u"translate"_s, u"--model"_s, fifo},
+        {u"eval"_s, u"--model"_s, fifo, u"--data"_s, u"$GOOD"_s},
+        {u"heads"_s, u"--model"_s, fifo, u"--data"_s, u"$GOOD"_s},
+        {u"attribute"_s, u"--model"_s, fifo},
+        {u"export"_s, u"--model"_s, fifo, u"--out"_s, out},
+        {u"import"_s, fifo, u"--out"_s, out},
+        {u"bench"_s, u"--heads"_s, fifo, u"--data"_s, u"$GOOD"_s},
+        {u"train"_s, u"--resume"_s, fifo, u"--steps"_s, u"1"_s},
+    };
+    for (const QStringList& args : commands) {
+        const Run r = run(expand(args), "我有\n", 20000);  // a hang fails here, after 20 s
+        const QString what = args.join(u' ');
+        QVERIFY2(r.exitCode == 1, qPrintable(u"%1: exit code %2; stderr:\n%3"_s.arg(what).arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.contains(u"is not a regular file"_s), qPrintable(what + u": "_s + r.err));
+        QVERIFY(!QFile::exists(out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliBadInput)

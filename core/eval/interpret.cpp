@@ -80,8 +80,15 @@ std::optional<std::vector<HeadId>> parseHeadSpec(const QString& spec, const Mode
                                                  QString* error)
 {
     std::vector<HeadId> heads;
-    for (const QString& raw : spec.split(u',', Qt::SkipEmptyParts)) {
+    if (spec.isEmpty())
+        return heads;
+    for (const QString& raw : spec.split(u',')) {
         const QString item = raw.trimmed();
+        if (item.isEmpty()) {  // ",,," or a stray comma must not pass for "no heads"
+            *error = QStringLiteral("'%1' has an empty entry (kind:layer:head between every two "
+                                    "commas)").arg(spec);
+            return std::nullopt;
+        }
         const QStringList parts = item.split(u':');
         const std::optional<AttentionKind> kind = parts.size() == 3 ? attentionKindFromName(parts[0])
                                                                     : std::nullopt;

@@ -31,7 +31,8 @@ QString attentionKindName(AttentionKind kind);
 std::optional<AttentionKind> attentionKindFromName(const QString& name);
 
 // "encoder.self:0:3,decoder.cross:2:*": kind:layer:head, 0-based, * for every head of the
-// layer. nullopt and *error for a bad item or one outside the model.
+// layer. nullopt and *error for a bad item, an empty one (",,") or one outside the model; an
+// empty spec is no heads.
 std::optional<std::vector<HeadId>> parseHeadSpec(const QString& spec, const ModelConfig& config,
                                                  QString* error);
 QString headSpec(const std::vector<HeadId>& heads);

@@ -5,6 +5,8 @@
 #include <QJsonValue>
 #include <QStringList>
 
+#include <cmath>
+
 namespace as {
 
 QString ModelConfig::validate() const
@@ -139,6 +141,10 @@ std::optional<ModelConfig> ModelConfig::fromSpec(const QString& spec, QString* e
         const QString key = part.left(eq).trimmed(), value = part.mid(eq + 1).trimmed();
         bool isNumber = false;
         const double num = value.toDouble(&isNumber);
+        if (isNumber && !std::isfinite(num)) {  // nan, inf: never a size nor a rate
+            *error = QStringLiteral("--config: %1=%2 is not a finite number").arg(key, value);
+            return std::nullopt;
+        }
         json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
     }
     for (const QString& k : json.keys())

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace as {
@@ -140,8 +141,8 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
         auto inRange = [&](double lo, double hi) {
             bool good = false;
             const double v = value.toDouble(&good);
-            if (!good || v < lo || v > hi) {
-                *error = QStringLiteral("recorded --%1 '%2' is not a number in [%3, %4]")
+            if (!good || !std::isfinite(v) || v < lo || v > hi) {
+                *error = QStringLiteral("recorded --%1 '%2' is not a finite number in [%3, %4]")
                              .arg(name, value).arg(lo).arg(hi);
                 ok = false;
             }

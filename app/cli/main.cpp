@@ -1,17 +1,13 @@
-// attention-studio-cli: train, benchmark (and, later, translate and evaluate) from a terminal.
-#include "cli.h"
+// attention-studio-cli: the list of commands and the dispatch to each (a file per command in
+// app/cli/, their options read through options.h).
+#include "commands.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
 
-#include "model/parallel.h"
 #include "train/allocator.h"
 
-void setMathThreads(int threads)
-{
-    as::setEngineThreads(threads);
-}
-
+namespace as::cli {
 namespace {
 const char* kUsage =
     "usage: attention-studio-cli COMMAND [options]\n"
@@ -60,6 +56,7 @@ int runCommand(const QString& command, const QStringList& args)
     return 2;
 }
 }  // namespace
+}  // namespace as::cli
 
 int main(int argc, char** argv)
 {
@@ -70,7 +67,7 @@ int main(int argc, char** argv)
     QStringList args = QCoreApplication::arguments();
     QTextStream out(stdout), err(stderr);
     if (args.size() < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "help") {
-        (args.size() < 2 ? err : out) << kUsage;
+        (args.size() < 2 ? err : out) << as::cli::kUsage;
         return args.size() < 2 ? 2 : 0;
     }
     if (args[1] == "--version" || args[1] == "-v") {
@@ -79,9 +76,9 @@ int main(int argc, char** argv)
     }
     const QString command = args[1];
     args.removeAt(1);  // the command's own parser sees "program --options…"
-    const int status = runCommand(command, args);
+    const int status = as::cli::runCommand(command, args);
     // 2 is a usage error (an unknown option, a bad number): say where the options are listed.
-    if (status == 2 && kCommands.contains(command))
+    if (status == 2 && as::cli::kCommands.contains(command))
         err << "(attention-studio-cli " << command << " --help lists the options)\n";
     return status;
 }

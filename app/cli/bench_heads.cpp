@@ -8,7 +8,10 @@
 //   pruning_s           the window's pruning curve (pruningCounts points, NLL and BLEU each)
 // With the matmul work of ΔNLL's passes (counted from the batches' shapes) and the rate it
 // ran at, so that the time can be compared with what the machine can do (bench --gemm).
-#include "cli.h"
+#include "commands.h"
+#include "corpus_input.h"
+#include "model_input.h"
+#include "options.h"
 
 #include "decode/decode.h"
 #include "eval/evaluate.h"
@@ -19,7 +22,6 @@
 #include "text/dataset.h"
 #include "train/batcher.h"
 
-#include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -28,6 +30,7 @@
 #include <chrono>
 #include <functional>
 
+namespace as::cli {
 namespace {
 
 double seconds(const std::function<void()>& work)
@@ -72,24 +75,20 @@ double deltaNllFlops(const as::ModelConfig& c, const std::vector<as::EncodedPair
 
 }  // namespace
 
-int benchHeads(const QCommandLineParser& p, QTextStream& out, QTextStream& err)
+int benchHeads(Options& p, QTextStream& out, QTextStream& err)
 {
-    bool okR = false, okN = false, okI = false, okT = false;
-    const int runs = p.isSet("runs") ? p.value("runs").toInt(&okR) : (okR = true, 3);
-    const int maxSentences = p.value("max-sentences").toInt(&okN);
-    const int igTokens = p.value("ig-tokens").toInt(&okI);
-    const int threads = p.value("threads").toInt(&okT);
-    if (!okR || runs < 1 || !okN || maxSentences < 1 || !okI || igTokens < 1 || !okT || threads < 0
-        || !p.isSet("data")) {
-        err << "bench --heads MODEL: --data D.tsv; --runs >= 1; --max-sentences >= 1; "
-               "--ig-tokens >= 1; --threads >= 0\n";
+    const QString data = p.required("data");
+    const int runs = int(p.intOption("runs", 1, 1000000, 3));
+    const int maxSentences = int(p.intOption("max-sentences", 1, 1000000000));
+    const int igTokens = int(p.intOption("ig-tokens", 1, 1000000));
+    const int threads = p.threads();
+    if (!p.ok())
         return 2;
-    }
     setMathThreads(threads);
-    std::optional<as::ModelBundle> b = loadModelFile(p.value("heads"), QStringLiteral("bench"), err);
+    std::optional<as::ModelBundle> b = loadModelFile(p.value("heads"), p.command(), err);
     if (!b)
         return 1;
-    std::optional<QList<as::SentencePair>> pairs = readPairs(p.value("data"), err);
+    std::optional<QList<as::SentencePair>> pairs = readPairs(data, err);
     if (!pairs)
         return 1;
     const QList<as::SentencePair> text = pairs->mid(0, maxSentences);
@@ -149,3 +148,5 @@ int benchHeads(const QCommandLineParser& p, QTextStream& out, QTextStream& err)
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;
 }
+
+}  // namespace as::cli

@@ -6,14 +6,15 @@
 // The corpus goes through as::buildCorpus, exactly as `train --data` (and the window's Open
 // corpus…) takes it: the same options, held-out pairs, vocabularies and tokenisers, and the
 // very training pairs a session trains on (SessionData::trainingPairs).
-#include "cli.h"
+#include "commands.h"
+#include "corpus_input.h"
+#include "options.h"
 
 #include "io/atomic_file.h"
 #include "text/corpus.h"
 #include "text/dataset.h"
 #include "train/corpus_run.h"
 
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -21,6 +22,7 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+namespace as::cli {
 namespace {
 
 // The format of what this command writes; scripts/train_ddp.py checks it.
@@ -57,32 +59,26 @@ QByteArray pairsFile(const std::vector<as::EncodedPair>& pairs)
 int runVocab(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
-    QCommandLineParser p;
-    p.setApplicationDescription(
+    Options p(
+        QStringLiteral("vocab"),
         "Write a corpus as `train --data` trains on it, for a trainer elsewhere (e.g. "
         "scripts/train_ddp.py with torchrun): in DIR, src.vocab and tgt.vocab (one token per "
         "line in id order, starting <pad> <s> </s> <unk>, as `import --src-vocab` reads them), "
         "train.jsonl and valid.jsonl (a pair a line: {\"src\": [ids], \"tgt\": [ids], "
         "\"line\": n}, ids without <s> and </s>), and corpus.json (the tokenisers, max_len, "
-        "the sizes, the pairs' SHA-1 and the options). The corpus options are train's.");
-    p.addHelpOption();
+        "the sizes, the pairs' SHA-1 and the options). The corpus options are train's.",
+        err);
     addCorpusSourceOptions(p);
-    p.addOption({"out", "The folder to write (made if missing; its files are replaced).", "DIR"});
-    if (!p.parse(args)) {
-        err << "vocab: " << p.errorText() << "\n";
-        return 2;
-    }
-    if (p.isSet("help")) {
-        out << p.helpText();
-        return 0;
-    }
-    if (!p.isSet("data") || !p.isSet("out") || !p.positionalArguments().isEmpty()) {
-        err << "vocab: usage: vocab --data TRAIN.tsv [--valid VALID.tsv] --out DIR\n";
-        return 2;
-    }
+    p.add({"out", "The folder to write (made if missing; its files are replaced).", "DIR"});
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
+    p.required("data");
+    p.required("out");
+    if (!p.positional().isEmpty())
+        p.refuse(QStringLiteral("unexpected argument '%1'").arg(p.positional().front()));
     as::CorpusRun run;
     QString error;
-    if (!corpusSourceFrom(p, &run.source, QStringLiteral("vocab"), err))
+    if (!p.ok() || !corpusSourceFrom(p, &run.source))
         return 2;
     const as::CorpusBuild built = as::buildCorpus(run);
     const as::CorpusBuildReport& report = built.report;
@@ -140,3 +136,5 @@ int runVocab(const QStringList& args)
         << dir.path() << "\n";
     return 0;
 }
+
+}  // namespace as::cli

@@ -1,9 +1,9 @@
 // attention-studio-cli bleu HYP REF: corpus BLEU exactly as sacreBLEU's default.
-#include "cli.h"
+#include "commands.h"
+#include "options.h"
 
 #include "eval/bleu.h"
 
-#include <QCommandLineParser>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonArray>
@@ -11,6 +11,7 @@
 #include <QStringDecoder>
 #include <QTextStream>
 
+namespace as::cli {
 namespace {
 
 // One entry per line; a TSV keeps its second column. Returns false with a message on error.
@@ -54,26 +55,20 @@ bool readLines(const QString& path, bool secondColumn, QStringList* out, QString
 int runBleu(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
-    QCommandLineParser p;
-    p.setApplicationDescription("Corpus BLEU of translations against references, as sacreBLEU's "
-                                "default computes it (BLEU-4, 13a tokenisation, exp smoothing).");
-    p.addHelpOption();
-    p.addPositionalArgument("HYP", "Translations, one per line.");
-    p.addPositionalArgument("REF", "References: a text file, or a TSV whose second column is used.");
-    p.addOption({"json", "Print a JSON object instead of the score alone."});
-    if (!p.parse(args)) {
-        err << "bleu: " << p.errorText() << "\n\n" << p.helpText();
+    Options p(QStringLiteral("bleu"),
+              "Corpus BLEU of translations against references, as sacreBLEU's default computes "
+              "it (BLEU-4, 13a tokenisation, exp smoothing).",
+              err);
+    p.addPositional("HYP", "Translations, one per line.");
+    p.addPositional("REF", "References: a text file, or a TSV whose second column is used.");
+    p.add({"json", "Print a JSON object instead of the score alone."});
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
+    if (p.positional().size() != 2) {
+        p.refuse(QStringLiteral("give HYP and REF"));
         return 2;
     }
-    if (p.isSet("help")) {
-        out << p.helpText();
-        return 0;
-    }
-    if (p.positionalArguments().size() != 2) {
-        err << "bleu: give HYP and REF\n\n" << p.helpText();
-        return 2;
-    }
-    const QString hypPath = p.positionalArguments()[0], refPath = p.positionalArguments()[1];
+    const QString hypPath = p.positional()[0], refPath = p.positional()[1];
     QStringList hyps, refs;
     QString error;
     if (!readLines(hypPath, false, &hyps, &error)
@@ -99,3 +94,5 @@ int runBleu(const QStringList& args)
     }
     return 0;
 }
+
+}  // namespace as::cli

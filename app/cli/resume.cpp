@@ -8,18 +8,19 @@
 // with the options the user gives now (how long, where to save, threads, a moved data file),
 // so the resumed run is set up by the same code as the first one and then continues from the
 // checkpoint's weights, Adam state, generators and data position.
-#include "cli_checkpoint.h"
+#include "commands.h"
+#include "model_input.h"
+#include "options.h"
 
-#include "cli.h"
 #include "io/checkpoint.h"
 #include "train/corpus_run.h"
 #include "train/session_data.h"
 
-#include <QCommandLineParser>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QTextStream>
 
+namespace as::cli {
 namespace {
 
 // Options that define the run: recorded (as::CorpusRun::args), and fixed on --resume; of those,
@@ -32,7 +33,7 @@ const QStringList kNotWithResume = {"task", "batch"};
 
 }  // namespace
 
-int runTrainResume(QCommandLineParser& p)
+int runTrainResume(Options& p)
 {
     QTextStream err(stderr);
     const QString path = p.value("resume");
@@ -43,12 +44,9 @@ int runTrainResume(QCommandLineParser& p)
             return 2;
         }
     }
-    QString error;
-    std::optional<as::Checkpoint> ck = as::loadCheckpoint(path, &error);
-    if (!ck) {
-        err << "train: " << error << "\n";
+    std::optional<as::Checkpoint> ck = loadCheckpointFile(path, QStringLiteral("train"), err);
+    if (!ck)
         return 1;
-    }
     const QJsonObject data = ck->run.data;
     const QString kind = data.value("kind").toString();
     QStringList args{QStringLiteral("train")};
@@ -61,7 +59,7 @@ int runTrainResume(QCommandLineParser& p)
             return 2;
         }
         const QJsonObject session = ck->run.session;
-        args << "--task" << task << "--config" << configSpec(ck->model.config) << "--seed"
+        args << "--task" << task << "--config" << ck->model.config.spec() << "--seed"
              << QString::number(ck->options.seed) << "--warmup" << QString::number(ck->options.warmup)
              << "--factor" << QString::number(ck->options.factor, 'g', 17);
         if (data.contains("batch_size"))
@@ -122,3 +120,5 @@ int runTrainResume(QCommandLineParser& p)
         args << "--checkpoint" << path;  // go on saving where the run was resumed from
     return runTrain(args, &*ck);
 }
+
+}  // namespace as::cli

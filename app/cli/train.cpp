@@ -1,7 +1,9 @@
 // attention-studio-cli train: a built-in task (--task), a corpus (--data) or a saved run
 // (--resume), all through one as::TrainingSession; this file only parses, prints and saves.
-#include "cli.h"
-#include "cli_checkpoint.h"
+#include "commands.h"
+#include "corpus_input.h"
+#include "model_input.h"
+#include "options.h"
 
 #include "decode/decode.h"
 #include "io/checkpoint.h"
@@ -12,7 +14,6 @@
 #include "run/resume.h"
 #include "train/session.h"
 
-#include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -24,6 +25,7 @@
 #include <csignal>
 #include <unistd.h>
 
+namespace as::cli {
 namespace {
 
 std::atomic<bool> gInterrupted{false};
@@ -47,14 +49,14 @@ struct CorpusBuild {
 
 // --data TRAIN [--valid VALID]: as::buildCorpus reads, holds out, builds the vocabularies;
 // this prints the reader's and the encoder's reports.
-CorpusBuild buildCorpus(const QCommandLineParser& p, const as::TaskRecipe& recipe,
+CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe,
                         as::Checkpoint* resume, as::ModelConfig* config, QTextStream& out,
                         QTextStream& err)
 {
     CorpusBuild r;
     as::CorpusRun run;
     run.recipe = recipe;
-    if (!corpusSourceFrom(p, &run.source, QStringLiteral("train"), err)) {
+    if (!corpusSourceFrom(p, &run.source)) {
         r.exit = 2;
         return r;
     }
@@ -100,58 +102,52 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     QTextStream out(stdout), err(stderr);
     const as::TaskRecipe corpus = as::corpusRecipe();
     const QString corpusConfig = QStringLiteral("small,dropout=%1").arg(corpus.model.dropout);
-    QCommandLineParser p;
-    p.setApplicationDescription(
+    Options p(
+        QStringLiteral("train"),
         "Train a Transformer. With --task: a built-in task (the generated toy, copy, reverse and "
         "sort, or the bundled Tatoeba corpus zh-en), then its examples' greedy translations. With "
         "--data: a parallel corpus (source<TAB>target, or manythings' Anki format). --out saves "
-        "the model at the end and on Ctrl+C.");
-    p.addHelpOption();
-    p.addOption({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
-                 "name", "toy"});
-    p.addOption({"steps", "Training steps (default: the task's; with --data, give --steps or "
-                          "--minutes).", "N"});
-    p.addOption({"seed", "Random seed.", "S", "1"});
-    p.addOption({"batch", "Sentences per batch (generated tasks).", "N"});
-    p.addOption({"warmup", QStringLiteral("Noam warmup steps (corpus default %1).").arg(corpus.train.warmup), "N"});
-    p.addOption({"factor", "Noam factor.", "F"});
-    p.addOption({"config", QStringLiteral("Model: tiny, small, base and/or key=value overrides, e.g. "
-                                          "small,dropout=0.3 or d_model=128,heads=8,norm=post "
-                                          "(corpus default %1; a preset replaces it whole).")
+        "the model at the end and on Ctrl+C.",
+        err);
+    p.add({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
+           "name", "toy"});
+    p.add({"steps", "Training steps (default: the task's; with --data, give --steps or "
+                    "--minutes).", "N"});
+    p.add({"seed", "Random seed.", "S", "1"});
+    p.add({"batch", "Sentences per batch (generated tasks).", "N"});
+    p.add({"warmup", QStringLiteral("Noam warmup steps (corpus default %1).").arg(corpus.train.warmup), "N"});
+    p.add({"factor", "Noam factor.", "F"});
+    p.add({"config", QStringLiteral("Model: tiny, small, base and/or key=value overrides, e.g. "
+                                    "small,dropout=0.3 or d_model=128,heads=8,norm=post "
+                                    "(corpus default %1; a preset replaces it whole).")
                                .arg(corpusConfig), "spec"});
-    p.addOption({"threads", "Threads for the maths (0 = all cores; default 1 for the generated "
-                            "tasks, whose small models gain nothing from more, else 0).", "N"});
-    p.addOption({"log-every", "Also print progress every N steps.", "N"});
+    p.addThreads(QString(), "Threads for the maths (0 = all cores; default 1 for the generated "
+                            "tasks, whose small models gain nothing from more, else 0).");
+    p.add({"log-every", "Also print progress every N steps.", "N"});
     addCorpusSourceOptions(p);
-    p.addOption({"out", "Where to save the model (.safetensors).", "MODEL"});
-    p.addOption({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
-                               "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
-    p.addOption({"checkpoint-minutes", "Minutes between checkpoint saves.", "M", "5"});
-    p.addOption({"resume", "Continue the run saved in CKPT (by this command or the window): its "
-                           "data, model and settings; --steps counts from its start; the "
-                           "checkpoint is updated in place unless --checkpoint names another "
-                           "file.", "CKPT"});
-    p.addOption({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
-                              "no clipping).", "N", "0"});
-    p.addOption({"minutes", "Train for this much time.", "M"});
-    p.addOption({"batch-tokens", "Token budget of a batch (corpora).", "N",
-                 QString::number(corpus.batchTokens)});
-    p.addOption({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
-                            "the last at the end (checkpoint averaging; 1 = off; corpus default "
-                            "5).", "K"});
-    p.addOption({"valid-every", "Steps between validations (default: the task's; --data 500).", "N"});
-    p.addOption({"log", "Write one JSON line per step (step, loss, lr, tokens, grad_norm and per "
-                        "tensor grad_norm, weight_norm, update_ratio, effective_step) and one per "
-                        "validation (valid_loss, valid_accuracy) to this file, for any plotting "
-                        "tool.", "FILE.jsonl"});
-    if (!p.parse(args)) {
-        err << p.errorText() << "\n\n" << p.helpText();
-        return 2;
-    }
-    if (p.isSet("help")) {
-        out << p.helpText();
-        return 0;
-    }
+    p.add({"out", "Where to save the model (.safetensors).", "MODEL"});
+    p.add({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
+                         "end and on Ctrl+C; --resume continues from it exactly.", "CKPT"});
+    p.add({"checkpoint-minutes", "Minutes between checkpoint saves.", "M", "5"});
+    p.add({"resume", "Continue the run saved in CKPT (by this command or the window): its "
+                     "data, model and settings; --steps counts from its start; the "
+                     "checkpoint is updated in place unless --checkpoint names another "
+                     "file.", "CKPT"});
+    p.add({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
+                        "no clipping).", "N", "0"});
+    p.add({"minutes", "Train for this much time.", "M"});
+    p.add({"batch-tokens", "Token budget of a batch (corpora).", "N",
+           QString::number(corpus.batchTokens)});
+    p.add({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
+                      "the last at the end (checkpoint averaging; 1 = off; corpus default "
+                      "5).", "K"});
+    p.add({"valid-every", "Steps between validations (default: the task's; --data 500).", "N"});
+    p.add({"log", "Write one JSON line per step (step, loss, lr, tokens, grad_norm and per "
+                  "tensor grad_norm, weight_norm, update_ratio, effective_step) and one per "
+                  "validation (valid_loss, valid_accuracy) to this file, for any plotting "
+                  "tool.", "FILE.jsonl"});
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
     if (p.isSet("resume") && !resume)
         return runTrainResume(p);
 
@@ -159,58 +155,46 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     const bool fromFile = p.isSet("data");
     const QString taskName = p.value("task");
     if (!fromFile && !as::trainingTaskNames().contains(taskName)) {
-        err << "train: unknown task '" << taskName << "' (built-in: "
-            << as::trainingTaskNames().join(", ") << ")\n";
+        p.refuse(QStringLiteral("unknown task '%1' (built-in: %2)")
+                     .arg(taskName, as::trainingTaskNames().join(", ")));
         return 2;
     }
     const bool generated = !fromFile && !as::isBundledCorpusTask(taskName);
     as::TaskRecipe r = fromFile ? corpus : as::recipeFor(taskName);
     if (fromFile)
         r.evalEvery = 500;
-    bool ok = true;
-    auto number = [&](const char* name, double fallback, double lo, double hi) {
-        if (!p.isSet(name))
-            return fallback;
-        bool good = false;
-        const double v = p.value(name).toDouble(&good);
-        if (!good || v < lo || v > hi) {
-            err << "train: --" << name << " must be a number in [" << lo << ", " << hi << "]\n";
-            ok = false;
-        }
-        return v;
-    };
+    constexpr qint64 kBillion = 1000000000;
     as::SessionPlan plan;
-    plan.steps = long(number("steps", fromFile ? 0 : double(r.steps), 1, 1e9));
-    plan.seconds = 60.0 * number("minutes", 0, 0.01, 1e6);
-    plan.validEvery = int(number("valid-every", r.evalEvery, 1, 1e9));
-    plan.averagePoints = int(number("average", r.averagePoints, 1, 20));
+    plan.steps = long(p.intOption("steps", 1, kBillion, fromFile ? 0 : r.steps));
+    plan.seconds = 60.0 * p.doubleOption("minutes", 0.01, 1e6, 0);
+    plan.validEvery = int(p.intOption("valid-every", 1, kBillion, r.evalEvery));
+    plan.averagePoints = int(p.intOption("average", 1, 20, r.averagePoints));
     as::DataOptions dataOptions;
-    dataOptions.seed = quint64(number("seed", 1, 0, 1e18));
-    dataOptions.batchSize = int(number("batch", r.batchSize, 1, 1e6));
-    dataOptions.batchTokens = int(number("batch-tokens", r.batchTokens, 16, 1e7));
+    dataOptions.seed = quint64(p.intOption("seed", 0, kBillion * kBillion, 1));
+    dataOptions.batchSize = int(p.intOption("batch", 1, 1000000, r.batchSize));
+    dataOptions.batchTokens = int(p.intOption("batch-tokens", 16, 10000000, r.batchTokens));
     r.train.seed = dataOptions.seed;
-    r.train.warmup = long(number("warmup", double(r.train.warmup), 1, 1e9));
-    r.train.factor = number("factor", r.train.factor, 1e-6, 1e6);
-    r.train.clipNorm = number("clip-norm", 0, 0, 1e9);
-    const int threads = int(number("threads", generated ? 1 : 0, 0, 1024));
-    const long logEvery = long(number("log-every", generated ? 25 : 0, 1, 1e9));
-    const double checkpointMinutes = number("checkpoint-minutes", 5, 0.01, 1e6);
-    if (!ok)
+    r.train.warmup = long(p.intOption("warmup", 1, kBillion, r.train.warmup));
+    r.train.factor = p.doubleOption("factor", 1e-6, 1e6, r.train.factor);
+    r.train.clipNorm = p.doubleOption("clip-norm", 0, 1e9, 0);
+    const int threads = p.threads(generated ? 1 : 0);
+    const long logEvery = long(p.intOption("log-every", 1, kBillion, generated ? 25 : 0));
+    const double checkpointMinutes = p.doubleOption("checkpoint-minutes", 0.01, 1e6, 5);
+    if (!p.ok())
         return 2;
     if (fromFile && !p.isSet("out") && !p.isSet("checkpoint")) {
-        err << "train: --out MODEL or --checkpoint CKPT is required with --data\n";
+        p.refuse(QStringLiteral("--out MODEL or --checkpoint CKPT is required with --data"));
         return 2;
     }
     if (plan.steps == 0 && plan.seconds == 0) {
-        err << "train: give --steps N or --minutes M\n";
+        p.refuse(QStringLiteral("give --steps N or --minutes M"));
         return 2;
     }
-    QString error;
-    if (p.isSet("config") && !parseConfig(p.value("config"), &r.model, &error)) {
-        err << "train: " << error << "\n";
+    p.configOption("config", &r.model);
+    if (!p.ok())
         return 2;
-    }
     setMathThreads(threads);
+    QString error;
 
     std::unique_ptr<as::SessionData> data;
     if (fromFile) {
@@ -218,7 +202,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         inForce.evalEvery = plan.validEvery;
         inForce.averagePoints = plan.averagePoints;
         inForce.batchTokens = dataOptions.batchTokens;
-        CorpusBuild built = buildCorpus(p, inForce, resume, &r.model, out, err);
+        CorpusBuild built = readCorpusData(p, inForce, resume, &r.model, out, err);
         if (!built.data)
             return built.exit;
         data = std::move(built.data);
@@ -437,3 +421,5 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     }
     return saved && checkpointed && !faulted ? 0 : 1;
 }
+
+}  // namespace as::cli

@@ -1,6 +1,8 @@
-// attention-studio-cli bench --config tiny|small|base: training steps of the benchmark
-// configurations of core/SPEC.md §7.3 on random ids, one JSON line.
-#include "cli.h"
+// attention-studio-cli bench --config tiny|small|base: training steps of SPEC.md's benchmark
+// configurations on random ids, one JSON line.
+#include "commands.h"
+#include "model_input.h"
+#include "options.h"
 
 #include "decode/decode.h"
 #include "model/gemm.h"
@@ -8,7 +10,6 @@
 #include "model/rng.h"
 #include "train/trainer.h"
 
-#include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -25,7 +26,11 @@
 
 #include <sys/resource.h>
 
+namespace as::cli {
 namespace {
+
+// --runs and --steps take at most this many.
+constexpr int kMaxRuns = 1000000;
 
 struct BenchShape {
     int batch, srcLen, tgtLen, srcVocab, tgtVocab;
@@ -109,59 +114,44 @@ int benchDecode(QTextStream& out, int runs, int outLen)
 int runBench(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
-    QCommandLineParser p;
-    p.setApplicationDescription(
-        "Time training steps of a benchmark configuration (core/SPEC.md §7.3).");
-    p.addHelpOption();
-    p.addOption({"config", "tiny, small or base.", "name", "small"});
-    p.addOption({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
-    p.addOption({"threads", "Threads for the maths (0 = all cores).", "N", "2"});
-    p.addOption({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
-                         "practical limit of the machine."});
-    p.addOption({"decode", "Instead: greedy and beam-5 latency (median ms) of a 10-token "
-                           "sentence on `small` with random weights, exactly --out-len output "
-                           "tokens (</s> suppressed), cached and plain decoding."});
-    p.addOption({"out-len", "Output tokens for --decode.", "N", "10"});
-    p.addOption({"runs", "Timed runs for --decode (20 if not given) and --heads (3).", "N"});
-    p.addOption({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
-                          "without ΔNLL, integrated gradients, a mute and re-translation, the "
-                          "pruning curve) on --data.", "MODEL"});
-    p.addOption({"data", "With --heads: the pairs (source<TAB>target).", "D.tsv"});
-    p.addOption({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
-    p.addOption({"ig-tokens", "With --heads: source length of the sentence explained.", "N", "15"});
-    p.addOption({"health", "Record training health as the window does: every step each tensor's "
-                           "norms and update ratio, and every --histogram-every steps "
-                           "histograms of its weights and gradients."});
-    p.addOption({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "20"});
-    if (!p.parse(args)) {
-        err << p.errorText() << "\n";
-        return 2;
-    }
-    if (p.isSet("help")) {
-        out << p.helpText();
-        return 0;
-    }
+    Options p(QStringLiteral("bench"), "Time training steps of a SPEC.md benchmark configuration.", err);
+    p.add({"config", "tiny, small or base.", "name", "small"});
+    p.add({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
+    p.addThreads("2");
+    p.add({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
+                   "practical limit of the machine."});
+    p.add({"decode", "Instead: greedy and beam-5 latency (median ms) of a 10-token "
+                     "sentence on `small` with random weights, exactly --out-len output "
+                     "tokens (</s> suppressed), cached and plain decoding."});
+    p.add({"out-len", "Output tokens for --decode.", "N", "10"});
+    p.add({"runs", "Timed runs for --decode (20 if not given) and --heads (3).", "N"});
+    p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
+                    "without ΔNLL, integrated gradients, a mute and re-translation, the "
+                    "pruning curve) on --data.", "MODEL"});
+    p.add({"data", "With --heads: the pairs (source<TAB>target).", "D.tsv"});
+    p.add({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
+    p.add({"ig-tokens", "With --heads: source length of the sentence explained.", "N", "15"});
+    p.add({"health", "Record training health as the window does: every step each tensor's "
+                     "norms and update ratio, and every --histogram-every steps "
+                     "histograms of its weights and gradients."});
+    p.add({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "20"});
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
     if (p.isSet("heads"))
         return benchHeads(p, out, err);
     if (p.isSet("decode")) {
-        bool okT = false, okL = false, okR = false;
-        const int threads = p.value("threads").toInt(&okT);
-        const int outLen = p.value("out-len").toInt(&okL);
-        const int runs = p.isSet("runs") ? p.value("runs").toInt(&okR) : (okR = true, 20);
-        if (!okT || threads < 0 || !okL || outLen < 1 || outLen > 200 || !okR || runs < 1) {
-            err << "bench: --threads >= 0, 1 <= --out-len <= 200, --runs >= 1\n";
+        const int threads = p.threads();
+        const int outLen = int(p.intOption("out-len", 1, 200));
+        const int runs = int(p.intOption("runs", 1, kMaxRuns, 20));
+        if (!p.ok())
             return 2;
-        }
         setMathThreads(threads);
         return benchDecode(out, runs, outLen);
     }
     if (p.isSet("gemm")) {
-        bool okT = false;
-        const int threads = p.value("threads").toInt(&okT);
-        if (!okT || threads < 0) {
-            err << "bench: --threads must be >= 0\n";
+        const int threads = p.threads();
+        if (!p.ok())
             return 2;
-        }
         setMathThreads(threads);
         const int n = 2048;
         const as::Mat<float> a = as::Mat<float>::Random(n, n), b = as::Mat<float>::Random(n, n);
@@ -196,15 +186,13 @@ int runBench(const QStringList& args)
     }
     const QString name = p.value("config");
     auto cfg = as::ModelConfig::preset(name);
-    bool okSteps = false, okThreads = false, okEvery = false;
-    const int steps = p.value("steps").toInt(&okSteps);
-    const int threads = p.value("threads").toInt(&okThreads);
-    const int histogramEvery = p.value("histogram-every").toInt(&okEvery);
-    if (!cfg || !okSteps || steps < 1 || !okThreads || threads < 0 || !okEvery || histogramEvery < 0) {
-        err << "bench: --config must be tiny, small or base; --steps >= 1; --threads >= 0; "
-               "--histogram-every >= 0\n";
+    if (!cfg)
+        p.refuse(QStringLiteral("--config must be tiny, small or base, not '%1'").arg(name));
+    const int steps = int(p.intOption("steps", 1, kMaxRuns));
+    const int threads = p.threads();
+    const int histogramEvery = int(p.intOption("histogram-every", 0, kMaxRuns));
+    if (!p.ok())
         return 2;
-    }
     const bool health = p.isSet("health");
     const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
@@ -238,7 +226,7 @@ int runBench(const QStringList& args)
         total += st.seconds;
         loss = st.loss.loss();
     }
-    const double median = ::median(times);
+    const double median = cli::median(times);
     const double tokens = double(shape.batch) * shape.tgtLen;  // as the reference counts them
     QJsonObject o{{"impl", "attention-studio"},
                   {"config", name},
@@ -246,7 +234,7 @@ int runBench(const QStringList& args)
                   {"step_s", median},
                   // Histograms come every n-th step: the mean shows their share, the median not.
                   {"mean_step_s", total / steps},
-                  {"cpu_step_s", ::median(cpu)},
+                  {"cpu_step_s", cli::median(cpu)},
                   {"cpu_mean_step_s", std::accumulate(cpu.begin(), cpu.end(), 0.0) / steps},
                   {"health", health},
                   {"histogram_every", health ? histogramEvery : 0},
@@ -260,3 +248,5 @@ int runBench(const QStringList& args)
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;
 }
+
+}  // namespace as::cli

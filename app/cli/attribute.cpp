@@ -1,0 +1,116 @@
+// attention-studio-cli attribute: what each output token rests on (core/eval/interpret.h),
+// one JSON object per line of standard input.
+#include "commands.h"
+#include "model_input.h"
+#include "options.h"
+
+#include "decode/decode.h"
+#include "eval/interpret.h"
+#include "io/model_file.h"
+#include "model/parallel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+namespace as::cli {
+
+namespace {
+
+QJsonArray tokensJson(const QStringList& tokens)
+{
+    return QJsonArray::fromStringList(tokens);
+}
+
+}  // namespace
+
+int runAttribute(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr), in(stdin);
+    Options p(
+        QStringLiteral("attribute"),
+        "For each line of standard input, how much each output token rests on each source token: "
+        "a line 'source' explains the model's greedy translation, 'source<TAB>target' that target "
+        "(teacher-forced). One JSON object per line: source_tokens, output_tokens, method, scores "
+        "(output × source) and, for ig, completeness (Σ_i IG_i − (f(e) − f(0·e)) per output) with f "
+        "and f_baseline.",
+        err);
+    p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
+    p.add({"method", "ig (integrated gradients), gradxinput, attention (last decoder layer's "
+                     "cross-attention, mean over heads) or rollout.", "name", "ig"});
+    p.add({"steps", "Integrated gradients' steps m.", "M", "32"});
+    p.add({"mask-heads", "Mask these heads first: kind:layer:head,…", "SPEC"});
+    p.add({"json", "JSON lines (the only output format; accepted for symmetry)."});
+    p.addThreads("0");
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
+    const QString model = p.required("model");
+    const std::optional<as::AttributionMethod> method = as::attributionMethodFromName(p.value("method"));
+    if (!method)
+        p.refuse(QStringLiteral("--method must be ig, gradxinput, attention or rollout, not '%1'")
+                     .arg(p.value("method")));
+    const int steps = int(p.intOption("steps", 1, 4096));
+    const int threads = p.threads();
+    if (!p.ok())
+        return 2;
+    setMathThreads(threads);
+    std::optional<as::ModelBundle> b = loadModelFile(model, p.command(), err);
+    if (!b)
+        return 1;
+    if (!applyMaskHeads(p, *b->model))
+        return 2;
+    const as::ParallelData codec = codecOf(*b);
+    const int maxLen = b->config.max_len;
+    for (long lineNo = 1; !in.atEnd(); ++lineNo) {
+        const QString line = in.readLine();
+        const qsizetype tab = line.indexOf(u'\t');
+        const as::EncodedSentence s = codec.encodeSource(tab < 0 ? line : line.left(tab));
+        std::vector<int> src = s.ids;
+        if (int(src.size()) > maxLen) {
+            err << "attribute: line " << lineNo << ": the source has " << src.size()
+                << " tokens; only the first " << maxLen << " are used\n";
+            src.resize(std::size_t(maxLen));
+        }
+        std::vector<int> target;
+        if (tab >= 0) {
+            target = codec.encodeTarget(line.mid(tab + 1)).ids;
+            if (int(target.size()) > maxLen)
+                target.resize(std::size_t(maxLen));
+        } else if (!src.empty()) {
+            as::DecodeOptions o;
+            target = as::greedyDecode(*b->model, src, o.limitFor(int(src.size()), maxLen)).nbest[0].tokens;
+        }
+        const as::Attribution a = as::attribute(*b->model, src, target, *method, steps);
+        QJsonArray scores;
+        for (const std::vector<double>& row : a.scores) {
+            QJsonArray r;
+            for (double v : row)
+                r.append(v);
+            scores.append(r);
+        }
+        QJsonObject o{{"source_tokens", tokensJson(b->srcVocab.decode(src))},
+                      {"output_tokens", tokensJson(b->tgtVocab.decode(target))},
+                      {"method", as::attributionMethodName(*method)},
+                      {"scores", scores}};
+        if (*method == as::AttributionMethod::IntegratedGradients) {
+            QJsonArray c;
+            for (double v : a.completeness)
+                c.append(v);
+            o.insert("completeness", c);
+            QJsonArray f, f0;
+            for (std::size_t t = 0; t < a.f.size(); ++t) {
+                f.append(a.f[t]);
+                f0.append(a.fBaseline[t]);
+            }
+            o.insert("f", f);  // log p(y_t) at e, and at 0·e
+            o.insert("f_baseline", f0);
+            o.insert("steps", steps);
+        }
+        out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+        out.flush();
+    }
+    return 0;
+}
+
+}  // namespace as::cli

@@ -1,0 +1,80 @@
+// What several commands read from a corpus: the corpus options of train --data and vocab, a
+// corpus file read with its report, the build report's problems.
+#include "corpus_input.h"
+
+#include "options.h"
+
+#include "text/corpus.h"
+#include "train/corpus_run.h"
+
+#include <QTextStream>
+
+namespace as::cli {
+
+std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
+                                                 bool toEnglish, bool strict)
+{
+    as::CorpusOptions o;
+    o.format = as::guessFormat(path);
+    o.anki_english_is_target = toEnglish;
+    o.strict = strict;
+    as::CorpusReport report;
+    QString error;
+    auto pairs = as::readCorpus(path, o, report, &error);
+    if (!pairs) {
+        err << error << "\n";
+        return std::nullopt;
+    }
+    if (report.skipped() > 0 || report.had_bom || report.had_crlf)
+        err << report.summary() << "\n";
+    // file:line of the first few, so that the user can look at (and fix) exactly those lines.
+    for (const as::CorpusIssue& i : report.first_issues)
+        err << "  " << i.file << ":" << i.line << ": " << i.what << "\n";
+    if (report.skipped() > report.first_issues.size())
+        err << "  … and " << report.skipped() - report.first_issues.size() << " more\n";
+    return pairs;
+}
+
+void addCorpusSourceOptions(Options& p)
+{
+    p.add({"data", "Training corpus (source<TAB>target per line, or manythings' Anki "
+                   "format).", "TRAIN.tsv"});
+    p.add({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
+                    "whatever the seed).", "VALID.tsv"});
+    p.add({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
+                             "attribution): to-english or from-english.", "dir", "to-english"});
+    p.add({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
+                       "(default 1,2).", "S,T", "1,2"});
+    p.add({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
+                        "limit).", "S,T", "0,0"});
+    p.add({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
+                     "UTF-8) instead of skipping and counting it."});
+    p.add({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
+    p.add({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
+}
+
+bool corpusSourceFrom(Options& p, as::CorpusSource* source)
+{
+    QString error;
+    for (const QString name : {"data", "valid", "anki-direction", "src-tok", "tgt-tok", "min-freq",
+                               "max-vocab", "strict"}) {
+        if (!p.isSet(name) && p.value(name).isEmpty())
+            continue;  // neither given nor with a default
+        if (!as::parseSourceOption(name, p.value(name), source, &error)) {
+            p.refuse(error);
+            return false;
+        }
+    }
+    return true;
+}
+
+void printCorpusProblems(const as::CorpusBuildReport& report, QTextStream& err)
+{
+    for (const as::CorpusReport* read : {&report.trainRead, &report.validRead})
+        if (read->skipped() > 0 || read->had_bom || read->had_crlf)
+            err << read->summary() << "\n";
+    for (const QString& line : report.problems())
+        err << "  " << line << "\n";
+}
+
+}  // namespace as::cli

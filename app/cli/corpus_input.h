@@ -1,0 +1,35 @@
+#pragma once
+// What several commands read from a corpus (corpus_input.cpp).
+#include "text/corpus.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+class QTextStream;
+namespace as {
+struct CorpusBuildReport;
+struct CorpusSource;
+}
+
+namespace as::cli {
+
+class Options;
+
+// Reads a corpus file (TSV, or manythings' Anki format, guessed), printing the reader's report
+// (skipped lines with file:line) to err. toEnglish: for Anki files, translate the other
+// language into English (true) or English into it (false). strict: refuse the file at its
+// first bad line.
+std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
+                                                 bool toEnglish = true, bool strict = false);
+// The options that say which corpus and how to read it (train --data, vocab): --data, --valid,
+// --anki-direction, --min-freq, --max-vocab, --strict, --src-tok, --tgt-tok.
+void addCorpusSourceOptions(Options& options);
+// Those options (given, or their defaults) into *source; false after refusing one.
+bool corpusSourceFrom(Options& options, as::CorpusSource* source);
+// The readers' summaries when they left something out, then each line or pair left out by
+// file:line (the first 20).
+void printCorpusProblems(const as::CorpusBuildReport& report, QTextStream& err);
+
+}  // namespace as::cli

@@ -1,0 +1,49 @@
+// attention-studio-cli export: a model's weights as SPEC.md's weight file, for PyTorch and
+// other tools. The work is core/io/interop's.
+#include "commands.h"
+#include "model_input.h"
+#include "options.h"
+
+#include "io/interop.h"
+
+#include <QTextStream>
+
+namespace as::cli {
+
+int runExport(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    Options p(
+        QStringLiteral("export"),
+        "Write a model's weights as SPEC.md's weight file (safetensors, F32, SPEC.md's parameter "
+        "names, the configuration, vocabularies and tokenizers in __metadata__), for PyTorch "
+        "and other tools; scripts/torch_parity.py loads it into the reference model.",
+        err);
+    p.add({"model", "The model (or training checkpoint) to export.", "MODEL"});
+    p.add({"out", "The weight file to write (.safetensors); written atomically.", "FILE"});
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
+    const QString model = p.required("model");
+    p.required("out");
+    if (!p.positional().isEmpty())
+        p.refuse(QStringLiteral("unexpected argument '%1'").arg(p.positional().front()));
+    if (!p.ok())
+        return 2;
+    if (!usableModelPath(model, p.command(), err))
+        return 1;
+    QString error;
+    if (!as::exportWeights(model, p.value("out"), &error)) {
+        err << "export: " << error << "\n";
+        return 1;
+    }
+    // Read back what was written: the file is a model file too.
+    const std::optional<as::ModelBundle> b = as::loadModel(p.value("out"), &error);
+    if (!b) {
+        err << "export: the file written does not read back: " << error << "\n";
+        return 1;
+    }
+    out << "export: wrote " << p.value("out") << ": " << modelSummary(*b) << "\n";
+    return 0;
+}
+
+}  // namespace as::cli

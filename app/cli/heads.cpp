@@ -1,0 +1,101 @@
+// attention-studio-cli heads: every attention head of a model scored on a corpus
+// (core/eval/interpret.h), as a table or JSON.
+#include "commands.h"
+#include "corpus_input.h"
+#include "model_input.h"
+#include "options.h"
+
+#include "decode/decode.h"
+#include "eval/interpret.h"
+#include "io/model_file.h"
+#include "model/parallel.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+namespace as::cli {
+
+int runHeads(const QStringList& args)
+{
+    QTextStream out(stdout), err(stderr);
+    Options p(
+        QStringLiteral("heads"),
+        "Score every attention head of a model on a corpus (teacher-forced, dropout off): "
+        "importance (mean over pairs of |dL/dξ|, Michel et al. 2019), ΔNLL (the mean token NLL "
+        "with that head alone masked, minus the unmasked one), confidence (mean largest "
+        "attention weight, Voita et al. 2019) and entropy (nats).",
+        err);
+    p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
+    p.add({"data", "Corpus: source<TAB>target per line (or an Anki file).", "D.tsv"});
+    p.add({"max-sentences", "Use the first N pairs.", "N", "500"});
+    p.add({"mask-heads", "Keep these heads masked throughout: kind:layer:head,… (kind "
+                         "encoder.self, decoder.self or decoder.cross; * for every head of a "
+                         "layer).", "SPEC"});
+    p.add({"no-delta", "Leave out ΔNLL (one pass over the data per head)."});
+    p.add({"json", "Print one JSON object."});
+    p.addThreads("0");
+    if (const std::optional<int> done = p.parse(args))
+        return *done;
+    const QString model = p.required("model");
+    const QString dataFile = p.required("data");
+    const int maxSentences = int(p.intOption("max-sentences", 1, 1000000000));
+    const int threads = p.threads();
+    if (!p.ok())
+        return 2;
+    setMathThreads(threads);
+    std::optional<as::ModelBundle> b = loadModelFile(model, p.command(), err);
+    if (!b)
+        return 1;
+    std::optional<QList<as::SentencePair>> pairs = readPairs(dataFile, err);
+    if (!pairs)
+        return 1;
+    const std::optional<std::vector<as::HeadId>> maskedOrNot = maskedHeads(p, b->config);
+    if (!maskedOrNot)
+        return 2;
+    const std::vector<as::HeadId>& masked = *maskedOrNot;
+    const as::ParallelData codec = codecOf(*b);
+    std::vector<as::EncodedPair> encoded = codec.encode(pairs->mid(0, maxSentences)).pairs;
+    QElapsedTimer clock;
+    clock.start();
+    const as::HeadReport r = as::scoreHeads(*b->model, encoded, masked, !p.isSet("no-delta"));
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    if (p.isSet("json")) {
+        QJsonArray heads;
+        for (const as::HeadScore& s : r.heads) {
+            QJsonObject o{{"kind", as::attentionKindName(s.id.kind)},
+                          {"layer", s.id.layer},
+                          {"head", s.id.head},
+                          {"importance", s.importance},
+                          {"confidence", s.confidence},
+                          {"entropy", s.entropy}};
+            if (!p.isSet("no-delta"))
+                o.insert("delta_nll", s.deltaNll);
+            heads.append(o);
+        }
+        out << QJsonDocument(QJsonObject{{"nll", r.nll},
+                                         {"pairs", r.pairs},
+                                         {"tokens", double(r.tokens)},
+                                         {"masked", as::headSpec(masked)},
+                                         {"seconds", seconds},
+                                         {"heads", heads}})
+                   .toJson(QJsonDocument::Compact)
+            << "\n";
+        return 0;
+    }
+    out << r.pairs << " pairs, " << r.tokens << " target tokens, NLL " << QString::number(r.nll, 'f', 4)
+        << " (" << QString::number(seconds, 'f', 2) << " s)\n"
+        << "head                     importance   ΔNLL     confidence  entropy\n";
+    for (const as::HeadScore& s : r.heads)
+        out << QStringLiteral("%1 %2 %3 %4 %5\n")
+                   .arg(QStringLiteral("%1:%2:%3").arg(as::attentionKindName(s.id.kind)).arg(s.id.layer).arg(s.id.head), -24)
+                   .arg(s.importance, 10, 'f', 4)
+                   .arg(p.isSet("no-delta") ? QStringLiteral("—") : QString::number(s.deltaNll, 'f', 4), 8)
+                   .arg(s.confidence, 10, 'f', 4)
+                   .arg(s.entropy, 9, 'f', 4);
+    return 0;
+}
+
+}  // namespace as::cli

@@ -1,0 +1,134 @@
+// What several commands read from a model: the model file (or checkpoint) itself, its codec,
+// the heads to mask and the output length limit.
+#include "model_input.h"
+
+#include "options.h"
+
+#include "eval/interpret.h"
+#include "io/checkpoint.h"
+#include "io/model_file.h"
+#include "model/parallel.h"
+
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace as::cli {
+
+bool usableModelPath(const QString& path, const QString& command, QTextStream& err)
+{
+    const QFileInfo info(path);  // stat(), which never opens the file
+    if (!info.exists() || info.isFile())
+        return true;
+    err << command << ": "
+        << (info.isDir() ? QStringLiteral("'%1' is a folder, not a model file").arg(path)
+                         : QStringLiteral("'%1' is not a regular file (a pipe, a device or a "
+                                          "socket), so it cannot be a model file")
+                               .arg(path))
+        << "\n";
+    return false;
+}
+
+std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString& command,
+                                             QTextStream& err)
+{
+    if (!usableModelPath(path, command, err))
+        return std::nullopt;
+    QString error;
+    auto bundle = as::loadModel(path, &error);
+    if (!bundle)
+        err << command << ": " << error << "\n";
+    return bundle;
+}
+
+std::optional<as::Checkpoint> loadCheckpointFile(const QString& path, const QString& command,
+                                                 QTextStream& err)
+{
+    if (!usableModelPath(path, command, err))
+        return std::nullopt;
+    QString error;
+    std::optional<as::Checkpoint> ck = as::loadCheckpoint(path, &error);
+    if (!ck)
+        err << command << ": " << error << "\n";
+    return ck;
+}
+
+as::ParallelData codecOf(const as::ModelBundle& b)
+{
+    return as::ParallelData::fromVocabularies(b.srcVocab, b.tgtVocab, b.srcTok, b.tgtTok,
+                                              b.config.max_len);
+}
+
+void addOutputLimitOption(Options& p)
+{
+    p.add({"max-len", "Longest output in tokens (default: 2 x source length + 10; at most the "
+                      "model's max_len).", "N"});
+}
+
+int outputLimitOption(Options& p)
+{
+    return int(p.intOption(QStringLiteral("max-len"), 1, 1000000000, 0));
+}
+
+int outputLimit(int asked, const as::ModelConfig& config, const QString& command, QTextStream& err)
+{
+    if (asked > config.max_len) {
+        err << command << ": --max-len " << asked << " is more than the model's max_len; outputs "
+            << "stop at " << config.max_len << " tokens\n";
+        err.flush();
+    }
+    return std::min(asked, config.max_len);
+}
+
+std::optional<std::vector<as::HeadId>> maskedHeads(Options& p, const as::ModelConfig& config)
+{
+    if (!p.isSet(QStringLiteral("mask-heads")))
+        return std::vector<as::HeadId>{};
+    QString error;
+    auto heads = as::parseHeadSpec(p.value(QStringLiteral("mask-heads")), config, &error);
+    if (!heads)
+        p.refuse(QStringLiteral("--mask-heads: ") + error);
+    return heads;
+}
+
+bool applyMaskHeads(Options& p, as::Transformer<float>& model)
+{
+    const std::optional<std::vector<as::HeadId>> heads = maskedHeads(p, model.config());
+    if (heads && !heads->empty())
+        as::maskHeads(model, *heads);
+    return heads.has_value();
+}
+
+namespace {
+
+QString configText(const as::ModelConfig& c)
+{
+    return QStringLiteral("d_model %1, heads %2, d_ff %3, %4 + %5 layers, %6-norm, vocabularies "
+                          "%7 → %8")
+        .arg(c.d_model)
+        .arg(c.heads)
+        .arg(c.d_ff)
+        .arg(c.encoder_layers)
+        .arg(c.decoder_layers)
+        .arg(c.norm == as::NormPlacement::Pre ? "pre" : "post")
+        .arg(c.src_vocab)
+        .arg(c.tgt_vocab);
+}
+
+}  // namespace
+
+QString modelSummary(const as::ModelBundle& b)
+{
+    return QStringLiteral("%1 parameters in %2 tensors (%3)")
+        .arg(b.model->params().size())
+        .arg(b.model->params().table().size())
+        .arg(configText(b.config));
+}
+
+void setMathThreads(int threads)
+{
+    as::setEngineThreads(threads);
+}
+
+}  // namespace as::cli

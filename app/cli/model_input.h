@@ -1,0 +1,59 @@
+#pragma once
+// What several commands read from a model (model_input.cpp): the model file or checkpoint, its
+// codec, the heads to mask and the output length limit.
+#include "model/head_id.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+class QTextStream;
+namespace as {
+template <typename T>
+class Transformer;
+struct Checkpoint;
+struct ModelConfig;
+struct ModelBundle;
+class ParallelData;
+}
+
+namespace as::cli {
+
+class Options;
+
+// --beam takes 1 to this many.
+inline constexpr int kMaxBeam = 1000;
+
+// The one check before a command opens a model file or a checkpoint: a folder, a pipe (FIFO),
+// a device or a socket is refused (opening a pipe would wait for a writer for ever, a device
+// could be endless). False after printing "command: why"; a missing file passes, for the
+// loader to say so.
+bool usableModelPath(const QString& path, const QString& command, QTextStream& err);
+// A model file (io/model_file.h) or checkpoint, or nullopt after printing "command: why".
+std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString& command,
+                                             QTextStream& err);
+// A training checkpoint (train --resume), likewise.
+std::optional<as::Checkpoint> loadCheckpointFile(const QString& path, const QString& command,
+                                                 QTextStream& err);
+// The model's vocabularies and tokenisers as a codec; sources cut at the model's max_len.
+as::ParallelData codecOf(const as::ModelBundle& bundle);
+
+// --max-len N (translate, eval): the option, and its value (0 when not given).
+void addOutputLimitOption(Options& options);
+int outputLimitOption(Options& options);
+// The limit for DecodeOptions::maxLen: the one asked for, at most the model's max_len (with a
+// note when it was more); 0 (not given) stays 0, DecodeOptions' default.
+int outputLimit(int asked, const as::ModelConfig& config, const QString& command, QTextStream& err);
+
+// --mask-heads SPEC: the heads it names (none when not given), or nullopt after refusing it.
+std::optional<std::vector<as::HeadId>> maskedHeads(Options& options, const as::ModelConfig& config);
+// Masks them in the model; false after refusing the option.
+bool applyMaskHeads(Options& options, as::Transformer<float>& model);
+
+// "N parameters in M tensors (d_model …)", for export and import.
+QString modelSummary(const as::ModelBundle& bundle);
+// Sets the number of threads of the maths (Eigen's GEMMs); 0 = every core.
+void setMathThreads(int threads);
+
+}  // namespace as::cli
