@@ -1,5 +1,5 @@
-// attention-studio-cli bench --config tiny|small|base: training steps of SPEC.md's benchmark
-// configurations on random ids, one JSON line.
+// attention-studio-cli bench --config tiny|small|base: training steps of the benchmark
+// configurations of core/SPEC.md §7.3 on random ids, one JSON line.
 #include "commands.h"
 #include "model_input.h"
 #include "options.h"
@@ -114,7 +114,7 @@ int benchDecode(QTextStream& out, int runs, int outLen)
 int runBench(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
-    Options p(QStringLiteral("bench"), "Time training steps of a SPEC.md benchmark configuration.", err);
+    Options p(QStringLiteral("bench"), "Time training steps of a benchmark configuration (core/SPEC.md §7.3).", err);
     p.add({"config", "tiny, small or base.", "name", "small"});
     p.add({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
     p.addThreads("2");

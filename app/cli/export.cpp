@@ -1,4 +1,4 @@
-// attention-studio-cli export: a model's weights as SPEC.md's weight file, for PyTorch and
+// attention-studio-cli export: a model's weights as a weight file (core/SPEC.md §8), for PyTorch and
 // other tools. The work is core/io/interop's.
 #include "commands.h"
 #include "model_input.h"
@@ -15,8 +15,8 @@ int runExport(const QStringList& args)
     QTextStream out(stdout), err(stderr);
     Options p(
         QStringLiteral("export"),
-        "Write a model's weights as SPEC.md's weight file (safetensors, F32, SPEC.md's parameter "
-        "names, the configuration, vocabularies and tokenizers in __metadata__), for PyTorch "
+        "Write a model's weights as a weight file of core/SPEC.md §8 (safetensors, F32, the "
+        "parameter names of core/SPEC.md §6.1, the configuration, vocabularies and tokenizers in __metadata__), for PyTorch "
         "and other tools; scripts/torch_parity.py loads it into the reference model.",
         err);
     p.add({"model", "The model (or training checkpoint) to export.", "MODEL"});

@@ -15,7 +15,7 @@ int runImport(const QStringList& args)
     QTextStream out(stdout), err(stderr);
     Options p(
         QStringLiteral("import"),
-        "Make a model of a weight file written elsewhere (SPEC.md's parameter names, F32; e.g. by "
+        "Make a model of a weight file written elsewhere (F32, the parameter names of core/SPEC.md §6.1; e.g. by "
         "scripts/torch_parity.py from the PyTorch reference). The configuration is what the "
         "tensor shapes show, then the file's __metadata__ 'config', then --config; the number "
         "of heads must come from the file or --config. Vocabularies and tokenizers missing "

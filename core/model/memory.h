@@ -14,8 +14,8 @@ std::uint64_t physicalMemoryBytes();
 // "412 GB", "1.5 GB", "300 MB", "12 kB", "7 bytes" (decimal units, as disks and `df -H`).
 QString formatBytes(double bytes);
 
-// The parameters of a configuration (vocabulary sizes included), counted from SPEC.md's
-// shapes: embeddings, per encoder layer self-attention (Q, K, V, O with biases), the
+// The parameters of a configuration (vocabulary sizes included), counted from the shapes
+// of core/SPEC.md §6.1: embeddings, per encoder layer self-attention (Q, K, V, O with biases), the
 // feed-forward network and two norms, per decoder layer two attentions, the feed-forward network
 // and three norms, the final norms in pre-norm, the generator. In double: an absurd
 // configuration's count does not fit an integer.
