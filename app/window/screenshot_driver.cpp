@@ -1,32 +1,37 @@
-// attention-studio: the window. With --screenshot DIR it trains N steps without showing the
-// window, writes one PNG per view into DIR and exits.
+#include "screenshot_driver.h"
+
 #include "attention_view.h"
+#include "comparison_actions.h"
+#include "corpus_actions.h"
 #include "embedding_view.h"
+#include "file_actions.h"
 #include "head_service.h"
+#include "heads_controller.h"
 #include "heads_view.h"
 #include "lr_view.h"
-#include "neuron_view.h"
 #include "main_window.h"
+#include "neuron_view.h"
 #include "plot_tools.h"
+#include "probe_bar.h"
 #include "run_comparer.h"
 #include "translate_view.h"
+#include "view_set.h"
+#include "worker_link.h"
 
 #include "decode/translation_record.h"
+#include "io/atomic_file.h"
+#include "model/parallel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
-#include <QJsonArray>
 #include <QEventLoop>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTabWidget>
-#include <qcustomplot.h>
 #include <QTimer>
-
-#include "io/atomic_file.h"
-#include "model/parallel.h"
-#include "train/allocator.h"
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -164,7 +169,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     w.applySettings(s);
     if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000))
         return 1;
-    QTabWidget* tabs = w.tabs();
+    QTabWidget* tabs = w.views()->tabs();
     const int nTabs = tabs->count();
     GuiLateness lateness(nTabs);
     std::vector<double> switches;
@@ -223,7 +228,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     SnapshotPace pace(w);
     timespec cpu0{}, cpu1{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
-    emit w.playRequested();
+    w.link()->play();
     clock.start();
     switcher.start();
     waitFor([&] { return clock.elapsed() >= qint64(seconds * 1000); }, int(seconds * 1000) + 5000);
@@ -233,7 +238,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
     const double guiCpu = double(cpu1.tv_sec - cpu0.tv_sec) + double(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
     const long steps = w.currentStep() - step0;  // as of the last snapshot (<= 100 ms old)
-    emit w.pauseRequested();
+    w.link()->pause();
     waitFor([&] { return !w.isRunning(); }, 10000);
 
     std::vector<double> all;
@@ -275,9 +280,9 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
 // The Attention tab shown, with the neuron view of the probe filled in (the worker answers).
 void showNeuronView(as::MainWindow& w)
 {
-    w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.attentionView()->parentWidget()->parentWidget()));
-    w.neuronPanel()->refresh();
-    waitFor([&] { return w.neuronPanel()->record() && w.neuronPanel()->record()->step == w.currentStep(); }, 10000);
+    w.views()->tabs()->setCurrentIndex(w.views()->tabs()->indexOf(w.views()->attentionPage()));
+    w.views()->neuron()->refresh();
+    waitFor([&] { return w.views()->neuron()->record() && w.views()->neuron()->record()->step == w.currentStep(); }, 10000);
 }
 
 // --compare FILE…: each run drawn beside the current one, as View > Compare with run… does,
@@ -285,17 +290,17 @@ void showNeuronView(as::MainWindow& w)
 bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
 {
     QString failed;
-    const auto connection = QObject::connect(w.runComparer(), &as::RunComparer::failed, &w,
+    const auto connection = QObject::connect(w.comparisons()->runComparer(), &as::RunComparer::failed, &w,
                                              [&](const QString& m) { failed = m; });
     for (const QString& f : files)
-        w.compareWith(f);
-    waitFor([&] { return !failed.isEmpty() || !w.runComparer()->busy(); }, 120000);
+        w.comparisons()->compareWith(f);
+    waitFor([&] { return !failed.isEmpty() || !w.comparisons()->runComparer()->busy(); }, 120000);
     QObject::disconnect(connection);
-    if (!failed.isEmpty() || w.runComparer()->busy()) {
+    if (!failed.isEmpty() || w.comparisons()->runComparer()->busy()) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed.isEmpty() ? QStringLiteral("--compare timed out") : failed));
         return false;
     }
-    for (const as::RunSeriesPtr& r : w.runComparer()->runs())
+    for (const as::RunSeriesPtr& r : w.comparisons()->runComparer()->runs())
         std::printf("attention-studio: compared with %s (%zu steps, %zu validations)\n",
                     qPrintable(r->name), r->loss.size(), r->eval.size());
     return true;
@@ -305,16 +310,16 @@ bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
 // the tab shown before is shown again.
 void showEmbeddings(as::MainWindow& w)
 {
-    as::ui::EmbeddingView* v = w.embeddingView();
-    const int shown = w.tabs()->currentIndex();
-    w.tabs()->setCurrentWidget(v);
+    as::ui::EmbeddingView* v = w.views()->embedding();
+    const int shown = w.views()->tabs()->currentIndex();
+    w.views()->tabs()->setCurrentWidget(v);
     v->refresh();
     waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
     if (v->record() && v->record()->vocabSize > as::Vocab::kSpecials) {
         v->selectToken(as::Vocab::kSpecials);
         waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
     }
-    w.tabs()->setCurrentIndex(shown);
+    w.views()->tabs()->setCurrentIndex(shown);
 }
 
 // Shows the window (1400 × 900) and opens `file` in it, a checkpoint or a weight file, waited
@@ -329,7 +334,7 @@ bool openShown(as::MainWindow& w, const QString& file)
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
         failed = true;
     });
-    w.openFile(file);
+    w.files()->openFile(file);
     if (!waitFor([&] { return opened || failed; }, 120000) || failed)
         return false;
     return true;
@@ -346,15 +351,15 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     showEmbeddings(w);
     if (!sentence.isEmpty()) {
         bool done = false;
-        QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
+        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
                          [&] { done = true; });
-        w.translateView()->setExplanation(explain);
-        w.translateView()->translate(sentence);
+        w.views()->translate()->setExplanation(explain);
+        w.views()->translate()->translate(sentence);
         waitFor([&] {
-            const as::TranslationRecordPtr r = w.translateView()->lastRecord();
-            return done && r && (explain == 0 || r->options.attribution) && !w.translateView()->isBusy();
+            const as::TranslationRecordPtr r = w.views()->translate()->lastRecord();
+            return done && r && (explain == 0 || r->options.attribution) && !w.views()->translate()->isBusy();
         }, 60000);
-        w.setProbeText(sentence);
+        w.views()->probes()->setText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
         showNeuronView(w);
@@ -362,7 +367,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     if (!compareForScreenshot(w, compare))
         return 1;
     QString error;
-    if (!w.saveViewPngs(dir, &error)) {
+    if (!w.files()->saveViewPngs(dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
@@ -378,8 +383,8 @@ int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence
 {
     if (!openShown(w, file))
         return 1;
-    as::ui::TranslateView* view = w.translateView();
-    w.tabs()->setCurrentWidget(view);
+    as::ui::TranslateView* view = w.views()->translate();
+    w.views()->tabs()->setCurrentWidget(view);
     long finished = 0;
     QObject::connect(view, &as::ui::TranslateView::translationFinished, &w, [&] { ++finished; });
     view->translate(sentence);
@@ -400,7 +405,7 @@ int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence
             for (int h = 0; h < c.heads; ++h) {
                 const long before = finished;
                 const qint64 t0 = clock.nsecsElapsed();
-                w.setMutedHeads({as::HeadId{kind, l, h}});
+                w.heads()->setMutedHeads({as::HeadId{kind, l, h}});
                 if (!waitFor([&] { return finished > before && !view->isBusy(); }, 60000))
                     return 1;
                 latency.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
@@ -422,14 +427,14 @@ int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence
 // (as clicks do), each waited for; prints what it found.
 bool scoreHeadsForScreenshot(as::MainWindow& w)
 {
-    as::ui::HeadsView* v = w.headsView();
+    as::ui::HeadsView* v = w.views()->heads();
     bool scored = false, pruned = false, figures = false;
     QString refused;
-    QObject::connect(w.headService(), &as::HeadService::refused, &w, [&](const QString& m) { refused = m; });
-    QObject::connect(w.headService(), &as::HeadService::scored, &w, [&](const as::HeadsRecordPtr& r) {
+    QObject::connect(w.heads()->service(), &as::HeadService::refused, &w, [&](const QString& m) { refused = m; });
+    QObject::connect(w.heads()->service(), &as::HeadService::scored, &w, [&](const as::HeadsRecordPtr& r) {
         (r->scored ? scored : figures) = true;
     });
-    QObject::connect(w.headService(), &as::HeadService::pruned, &w, [&](const as::PruningRecordPtr& r) {
+    QObject::connect(w.heads()->service(), &as::HeadService::pruned, &w, [&](const as::PruningRecordPtr& r) {
         pruned = pruned || r->finished;
     });
     emit v->scoreRequested();
@@ -460,11 +465,11 @@ bool scoreHeadsForScreenshot(as::MainWindow& w)
                 "percentile, %.1f ms at worst\n",
                 double(pruningClock.elapsed()) / 1000.0, percentile(lateness.bucket(0), 0.99),
                 lateness.worst(0));
-    w.setMutedHeads(std::vector<as::HeadId>(order.begin(), order.begin() + long(order.size() / 2)));
+    w.heads()->setMutedHeads(std::vector<as::HeadId>(order.begin(), order.begin() + long(order.size() / 2)));
     if (!waitFor([&] { return figures; }, 3600000))
         return false;
     std::printf("attention-studio: %s\n", qPrintable(v->summary()));
-    w.tabs()->setCurrentWidget(v);
+    w.views()->tabs()->setCurrentWidget(v);
     return true;
 }
 
@@ -511,13 +516,13 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         // As File > Open corpus… does, then the run's own settings over the corpus recipe.
         bool opened = false;
         QString failed;
-        QObject::connect(&w, &as::MainWindow::corpusOpened, &w, [&](const QStringList& report) {
+        QObject::connect(w.corpus(), &as::CorpusActions::corpusOpened, &w, [&](const QStringList& report) {
             for (const QString& line : report)
                 std::printf("attention-studio: %s\n", qPrintable(line));
             opened = true;
         });
-        QObject::connect(&w, &as::MainWindow::corpusFailed, &w, [&](const QString& m) { failed = m; });
-        w.openCorpus(run.corpus);
+        QObject::connect(w.corpus(), &as::CorpusActions::corpusFailed, &w, [&](const QString& m) { failed = m; });
+        w.corpus()->openCorpus(run.corpus);
         if (!waitFor([&] { return opened || !failed.isEmpty(); }, 600000) || !opened) {
             std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed));
             return 1;
@@ -551,10 +556,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     }
     if (!run.ab.isEmpty()) {
         // Schedules that A/B compares (a warm-up against none) differ by orders of magnitude.
-        w.lrView()->setLogScale(true);
-        w.startComparison(b);
-        if (!waitFor([&] { return w.comparison() != nullptr || !failure.isEmpty(); }, 120000)
-            || !w.comparison()) {
+        w.views()->lr()->setLogScale(true);
+        w.comparisons()->startComparison(b);
+        if (!waitFor([&] { return w.comparisons()->comparison() != nullptr || !failure.isEmpty(); }, 120000)
+            || !w.comparisons()->comparison()) {
             std::fprintf(stderr, "attention-studio: B did not start: %s\n", qPrintable(failure));
             return 1;
         }
@@ -562,16 +567,16 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     QElapsedTimer trainClock;
     trainClock.start();
     SnapshotPace pace(w);
-    emit w.stepRequested(run.steps);
+    w.link()->step(run.steps);
     if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
         std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
         return 1;
     }
-    if (const as::RunSeriesPtr b = w.comparison()) {
+    if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
         // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
         // its last validation.
-        waitFor([&] { return long(w.comparison()->loss.size()) >= run.steps || !w.isRunning(); }, 60000);
-        const as::RunSeriesPtr last = w.comparison();
+        waitFor([&] { return long(w.comparisons()->comparison()->loss.size()) >= run.steps || !w.isRunning(); }, 60000);
+        const as::RunSeriesPtr last = w.comparisons()->comparison();
         double sum = 0;
         int n = 0;
         for (auto it = last->loss.rbegin(); it != last->loss.rend() && n < 50; ++it, ++n)
@@ -586,17 +591,17 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
                 run.steps, qPrintable(s.task), seconds, pace.stepsPerSecond());
     if (!run.out.isEmpty()) {
         bool exported = false;
-        QObject::connect(&w, &as::MainWindow::weightsExported, &w, [&] { exported = true; });
-        w.exportWeightsTo(run.out);
+        QObject::connect(w.files(), &as::FileActions::weightsExported, &w, [&] { exported = true; });
+        w.files()->exportWeightsTo(run.out);
         if (!waitFor([&] { return exported || !failure.isEmpty(); }, 120000) || !exported) {
             std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failure));
             return 1;
         }
     }
     std::shared_ptr<const as::RunSummary> summary;
-    QObject::connect(&w, &as::MainWindow::summaryReady, &w,
+    QObject::connect(w.link(), &as::WorkerLink::summaryReady, &w,
                      [&](const as::SummaryPtr& r) { summary = r; });
-    emit w.summaryRequested();
+    w.link()->requestSummary();
     if (!waitFor([&] { return summary != nullptr; }, 3600000)) {
         std::fprintf(stderr, "attention-studio: no summary\n");
         return 1;
@@ -604,9 +609,9 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     // A translation of the toy task's first sentence in the Translate view.
     if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")) {
         bool done = false;
-        QObject::connect(w.translateView(), &as::ui::TranslateView::translationFinished, &w,
+        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
                          [&] { done = true; });
-        w.translateView()->translate(QStringLiteral("我有一个好朋友"));
+        w.views()->translate()->translate(QStringLiteral("我有一个好朋友"));
         waitFor([&] { return done; }, 20000);
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
@@ -618,7 +623,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     showNeuronView(w);
     QString error;
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
-        || !w.saveViewPngs(dir, &error)) {
+        || !w.files()->saveViewPngs(dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
@@ -631,72 +636,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
 
 }  // namespace
 
-int main(int argc, char** argv)
+namespace as {
+
+std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
 {
-    as::keepFreedMemoryForReuse();
-    QApplication app(argc, argv);
-    QApplication::setApplicationName("Attention Studio");
-    QApplication::setOrganizationName("attention-studio");
-    QApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION_STRING));
-    QApplication::setDesktopFileName("attention-studio");
-
-    QCommandLineParser p;
-    p.setApplicationDescription("Train a Transformer and watch it learn.");
-    p.addHelpOption();
-    p.addVersionOption();
-    p.addPositionalArgument("file", "A checkpoint to continue, or a weight file (.safetensors) "
-                                    "to look inside.", "[FILE]");
-    p.addOption({"screenshot", "Train without showing the window, write one PNG per view "
-                               "into DIR, then exit. With FILE: the views of that model, "
-                               "untrained further.", "DIR"});
-    p.addOption({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
-                 "text"});
-    p.addOption({"explain", "With --sentence: what Translate explains the output by: cross "
-                            "(default), attention, rollout, gradxinput or ig.", "method", "cross"});
-    p.addOption({"task", QStringLiteral("Built-in task for --screenshot: %1.")
-                             .arg(as::trainingTaskNames().join(", ")),
-                 "name", "toy"});
-    p.addOption({"data", "Instead of --task for --screenshot: a corpus file (source<TAB>target, or "
-                         "a manythings.org Anki file), as File > Open corpus… opens it.", "TRAIN"});
-    p.addOption({"valid", "With --data: the validation file (default: 2% of TRAIN held out).",
-                 "VALID"});
-    p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
-    p.addOption({"seed", "Seed for --screenshot (default: the task's).", "S"});
-    p.addOption({"out", "With --screenshot: write the trained model here, as "
-                        "`attention-studio-cli train --out` does.", "MODEL"});
-    p.addOption({"threads", "Threads for the maths (0 = every core).", "N", "0"});
-    p.addOption({"valid-every", "Steps between validations for --screenshot and "
-                                "--measure-responsiveness (default: the task's).", "N"});
-    p.addOption({"heads", "With --screenshot: then score the heads, draw the pruning curve and mute "
-                          "the least important half (the Heads view), printing what it found."});
-    p.addOption({"measure-mutes", "With FILE and --sentence: open the model, translate the "
-                                  "sentence, then mute each head in turn (as a click in the Heads "
-                                  "view does) and print as JSON how long each took to show the "
-                                  "new translation."});
-    p.addOption({"compare", "With --screenshot: draw the run of this checkpoint beside the "
-                            "current one, as View > Compare with run… does (repeatable, up to 4).",
-                 "CKPT"});
-    p.addOption({"set", "With --screenshot: settings over the task's recipe, e.g. "
-                        "\"norm=post,warmup=4000\" (the model's keys as --config takes them, and "
-                        "warmup, factor, clip_norm).", "SPEC"});
-    p.addOption({"ab", "With --screenshot: train a session B beside the run (View > A/B "
-                       "session…) that differs by SPEC (as --set), and print B's figures.", "SPEC"});
-    p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
-    p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
-                                           "each tab in turn, and print as JSON how late a "
-                                           "1 ms timer on the GUI thread fired (worst, 99th "
-                                           "percentile) and the steps per second.", "SECONDS"});
-    p.process(app);
-
-    bool threadsOk = false;
-    const int threads = p.value("threads").toInt(&threadsOk);
-    if (!threadsOk || threads < 0) {
-        std::fprintf(stderr, "attention-studio: --threads must be a whole number >= 0\n");
-        return 2;
-    }
-    as::setEngineThreads(threads);
-
-    as::MainWindow w;
     if (p.isSet("measure-responsiveness")) {
         bool ok = false;
         const double seconds = p.value("measure-responsiveness").toDouble(&ok);
@@ -764,10 +707,7 @@ int main(int argc, char** argv)
         w.close();
         return rc;
     }
-    w.show();
-    if (!files.isEmpty())
-        QTimer::singleShot(0, &w, [&w, f = files.first()] { w.openFile(f); });
-    else if (!p.isSet("no-restore"))
-        QTimer::singleShot(0, &w, [&w] { w.offerAutosaveRestore(); });
-    return app.exec();
+    return std::nullopt;
 }
+
+}  // namespace as
