@@ -126,7 +126,7 @@ int MainWindow::examplesShown() const
 
 void MainWindow::buildMenus()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
     file->addAction(files_->openAction());
     file->addAction(files_->saveAction());
     file->addAction(files_->saveAsAction());

@@ -11,6 +11,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QSpinBox;
 
 namespace as {
@@ -52,6 +53,7 @@ public:
     QAction* playAction() const { return play_; }
     QAction* stepAction() const { return step1_; }
     QAction* resetAction() const { return reset_; }
+    QMenu* fileMenu() const { return fileMenu_; }
 
     // A message in the status line and a box that does not wait (the session goes on); the
     // parts report what failed through here.
@@ -89,6 +91,7 @@ private:
     QSpinBox* stepCount_ = nullptr;
     QComboBox* speed_ = nullptr;
     QLabel* status_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
     QString lastFileError_;
     long step_ = 0;
     bool running_ = false;

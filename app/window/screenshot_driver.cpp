@@ -1,4 +1,8 @@
+// attention-studio --screenshot: trains a task or a corpus (or opens a file) in the window
+// without showing it, then writes one PNG per view; and the choice of mode (runDriver).
 #include "screenshot_driver.h"
+
+#include "driver_tools.h"
 
 #include "attention_view.h"
 #include "comparison_actions.h"
@@ -39,243 +43,29 @@
 #include <optional>
 #include <vector>
 
-namespace {
+namespace as::driver {
 
-// Waits until pred() holds or ms pass, in an event loop that sleeps while nothing happens, as
-// the application's own does (a loop around processEvents() would keep a core busy and take it
-// from the training thread); returns pred().
-template <typename Pred>
-bool waitFor(Pred pred, int ms)
-{
-    if (pred())
-        return true;
-    QElapsedTimer t;
-    t.start();
-    QEventLoop loop;
-    QTimer poll;
-    poll.setInterval(5);
-    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (pred() || t.elapsed() >= ms)
-            loop.quit();
-    });
-    poll.start();
-    loop.exec();
-    return pred();
-}
-
-// Training speed as the snapshots show it: steps between the first snapshot after start and
-// the last one, over the time between their arrivals. Snapshots leave the worker right after a
-// step ends, so this is the worker's own pace, free of the start-up and the final wait that a
-// clock around the whole run would add (up to 100 ms, a quarter of a 200-step toy run).
-class SnapshotPace {
-public:
-    explicit SnapshotPace(as::MainWindow& w)
-    {
-        clock_.start();
-        connection_ = QObject::connect(&w, &as::MainWindow::snapshotApplied, &w, [this](long step) {
-            if (step <= 0)
-                return;
-            const double t = double(clock_.nsecsElapsed()) / 1e9;
-            if (firstStep_ < 0) {
-                firstStep_ = step;
-                firstT_ = t;
-            }
-            lastStep_ = step;
-            lastT_ = t;
-        });
-    }
-    ~SnapshotPace() { QObject::disconnect(connection_); }
-    SnapshotPace(const SnapshotPace&) = delete;
-    SnapshotPace& operator=(const SnapshotPace&) = delete;
-
-    double stepsPerSecond() const
-    {
-        return lastT_ > firstT_ ? double(lastStep_ - firstStep_) / (lastT_ - firstT_) : 0.0;
-    }
-
-private:
-    QMetaObject::Connection connection_;
-    QElapsedTimer clock_;
-    long firstStep_ = -1, lastStep_ = -1;
-    double firstT_ = 0, lastT_ = 0;
-};
-
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, std::size_t(q * double(v.size())))];
-}
-
-// A 1 ms timer on the GUI thread that records how late each tick comes, in ms: how long the GUI
-// thread was busy with something else (snapshots arriving, replots, painting). Ticks go to the
-// current bucket (the tab shown, say); skip() leaves the interval under way uncounted.
-class GuiLateness {
-public:
-    static constexpr double kTickMs = 1.0;
-    explicit GuiLateness(int buckets = 1) : late_(std::size_t(std::max(1, buckets)))
-    {
-        tick_.setTimerType(Qt::PreciseTimer);
-        tick_.setInterval(int(kTickMs));
-        QObject::connect(&tick_, &QTimer::timeout, [this] {
-            const qint64 now = clock_.nsecsElapsed();
-            if (last_ >= 0)
-                late_[std::size_t(bucket_)].push_back(std::max(0.0, double(now - last_) / 1e6 - kTickMs));
-            last_ = now;
-        });
-    }
-    void start()
-    {
-        clock_.start();
-        last_ = -1;
-        tick_.start();
-    }
-    void stop() { tick_.stop(); }
-    void skip() { last_ = -1; }
-    void setBucket(int b)
-    {
-        bucket_ = std::clamp(b, 0, int(late_.size()) - 1);
-        last_ = -1;
-    }
-    std::vector<double>& bucket(int b) { return late_[std::size_t(b)]; }
-    double worst(int b) const
-    {
-        const std::vector<double>& v = late_[std::size_t(b)];
-        return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
-    }
-
-private:
-    QTimer tick_;
-    QElapsedTimer clock_;
-    qint64 last_ = -1;
-    int bucket_ = 0;
-    std::vector<std::vector<double>> late_;
-};
-
-// --measure-responsiveness: trains (Play) with the window shown while a 1 ms timer on the GUI
-// thread records how late each tick comes: the longest time the GUI thread was busy with
-// something else (snapshots arriving, replots, painting). Every tab is shown for an equal share
-// of the time, so every view draws live. Prints one JSON line.
-int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task, int validEvery)
+bool openShown(as::MainWindow& w, const QString& file)
 {
     w.resize(1400, 900);
     w.show();
-    as::SessionSettings s = as::SessionSettings::defaultsFor(task);
-    if (validEvery > 0)
-        s.evalEvery = validEvery;
-    // Play pauses at the planned count: plan more steps than the run can take.
-    s.plannedSteps = std::max(s.plannedSteps, long(seconds * 2000));
-    w.applySettings(s);
-    if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000))
-        return 1;
-    QTabWidget* tabs = w.views()->tabs();
-    const int nTabs = tabs->count();
-    GuiLateness lateness(nTabs);
-    std::vector<double> switches;
-    tabs->setCurrentIndex(0);
-    QCoreApplication::processEvents();
-
-    QElapsedTimer clock;
-    int tab = 0;
-    QTimer switcher;
-    switcher.setInterval(std::max(1, int(seconds * 1000 / nTabs)));
-    QObject::connect(&switcher, &QTimer::timeout, [&] {
-        if (tab + 1 >= nTabs)
-            return;
-        // Showing a tab lays it out, replots the plots that went stale while it was hidden and
-        // paints it: a cost of the user's click, not of training, so it is reported on its own
-        // (the replots run here at once rather than one per pass of the event loop after it).
-        const qint64 t0 = clock.nsecsElapsed();
-        tabs->setCurrentIndex(++tab);
-        as::ui::replotQueuedNow();
-        switches.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
-        lateness.setBucket(tab);
+    bool opened = false, failed = false;
+    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
+        failed = true;
     });
-
-    // The time each tab's plots spend in replot() (QCustomPlot draws into its buffer there,
-    // shown or not): where a stall comes from.
-    struct Cost {
-        QElapsedTimer timer;
-        double totalMs = 0, worstMs = 0;
-        long count = 0;
-    };
-    std::vector<Cost> replots(static_cast<std::size_t>(nTabs) + 1);  // the last: outside tabs
-    for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
-        int owner = nTabs;
-        for (int i = 0; i < nTabs; ++i)
-            if (tabs->widget(i)->isAncestorOf(plot))
-                owner = i;
-        Cost* c = &replots[std::size_t(owner)];
-        QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [c] { c->timer.start(); });
-        QObject::connect(plot, &QCustomPlot::afterReplot, plot, [c] {
-            const double ms = double(c->timer.nsecsElapsed()) / 1e6;
-            c->totalMs += ms;
-            c->worstMs = std::max(c->worstMs, ms);
-            ++c->count;
-        });
-    }
-
-    // The same timer with training paused: what the machine itself adds (other processes).
-    clock.start();
-    lateness.start();
-    waitFor([&] { return clock.elapsed() >= 2000; }, 3000);
-    std::vector<double> idle;
-    idle.swap(lateness.bucket(0));
-    lateness.skip();
-
-    const long step0 = w.currentStep();
-    SnapshotPace pace(w);
-    timespec cpu0{}, cpu1{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
-    w.link()->play();
-    clock.start();
-    switcher.start();
-    waitFor([&] { return clock.elapsed() >= qint64(seconds * 1000); }, int(seconds * 1000) + 5000);
-    lateness.stop();
-    switcher.stop();
-    const double elapsed = double(clock.nsecsElapsed()) / 1e9;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-    const double guiCpu = double(cpu1.tv_sec - cpu0.tv_sec) + double(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
-    const long steps = w.currentStep() - step0;  // as of the last snapshot (<= 100 ms old)
-    w.link()->pause();
-    waitFor([&] { return !w.isRunning(); }, 10000);
-
-    std::vector<double> all;
-    QJsonObject perTab;
-    for (int i = 0; i < nTabs; ++i) {
-        const std::vector<double>& v = lateness.bucket(i);
-        all.insert(all.end(), v.begin(), v.end());
-        const Cost& c = replots[std::size_t(i)];
-        perTab.insert(tabs->tabText(i).remove('&'),
-                      QJsonObject{{"ticks", double(v.size())},
-                                  {"late_ms_worst", lateness.worst(i)},
-                                  {"late_ms_p99", percentile(v, 0.99)},
-                                  {"replots", double(c.count)},
-                                  {"replot_ms_total", c.totalMs},
-                                  {"replot_ms_worst", c.worstMs}});
-    }
-    const QJsonObject o{
-        {"platform", QGuiApplication::platformName()},
-        {"task", task},
-        {"seconds", elapsed},
-        {"engine_threads", as::engineThreads()},
-        {"steps", double(steps)},
-        {"steps_per_s", pace.stepsPerSecond()},
-        {"tick_ms", GuiLateness::kTickMs},
-        {"ticks", double(all.size())},
-        {"late_ms_worst", all.empty() ? 0.0 : *std::max_element(all.begin(), all.end())},
-        {"late_ms_p99", percentile(all, 0.99)},
-        {"late_ms_p50", percentile(all, 0.5)},
-        {"gui_thread_cpu_fraction", guiCpu / elapsed},
-        {"idle_late_ms_worst", idle.empty() ? 0.0 : *std::max_element(idle.begin(), idle.end())},
-        {"idle_late_ms_p99", percentile(idle, 0.99)},
-        {"tab_switch_ms_worst",
-         switches.empty() ? 0.0 : *std::max_element(switches.begin(), switches.end())},
-        {"per_tab", perTab}};
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    return 0;
+    w.files()->openFile(file);
+    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+        return false;
+    return true;
 }
+
+}  // namespace as::driver
+
+namespace {
+
+using namespace as::driver;
 
 // The Attention tab shown, with the neuron view of the probe filled in (the worker answers).
 void showNeuronView(as::MainWindow& w)
@@ -322,24 +112,6 @@ void showEmbeddings(as::MainWindow& w)
     w.views()->tabs()->setCurrentIndex(shown);
 }
 
-// Shows the window (1400 × 900) and opens `file` in it, a checkpoint or a weight file, waited
-// for; false after printing why not.
-bool openShown(as::MainWindow& w, const QString& file)
-{
-    w.resize(1400, 900);
-    w.show();
-    bool opened = false, failed = false;
-    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
-    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
-        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
-        failed = true;
-    });
-    w.files()->openFile(file);
-    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
-        return false;
-    return true;
-}
-
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -372,54 +144,6 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         return 1;
     }
     std::printf("attention-studio: wrote the views of %s into %s\n", qPrintable(file), qPrintable(dir));
-    return 0;
-}
-
-// --measure-mutes FILE --sentence S: the window's latency of a click in the Heads view, from
-// the mute to the re-translated sentence shown in Translate (copy of the weights, decode,
-// attention record, drawing), for each head of the model in turn; and how late a 1 ms timer on
-// the GUI thread fired meanwhile. One JSON line.
-int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence)
-{
-    if (!openShown(w, file))
-        return 1;
-    as::ui::TranslateView* view = w.views()->translate();
-    w.views()->tabs()->setCurrentWidget(view);
-    long finished = 0;
-    QObject::connect(view, &as::ui::TranslateView::translationFinished, &w, [&] { ++finished; });
-    view->translate(sentence);
-    if (!waitFor([&] { return finished > 0 && !view->isBusy(); }, 60000)) {
-        std::fprintf(stderr, "attention-studio: the sentence was not translated\n");
-        return 1;
-    }
-    QElapsedTimer clock;
-    clock.start();
-    std::vector<double> latency;
-    GuiLateness lateness;
-    lateness.start();
-    const as::ModelConfig& c = w.settings().model;
-    for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
-                                   as::AttentionKind::Cross}) {
-        const int layers = kind == as::AttentionKind::EncoderSelf ? c.encoder_layers : c.decoder_layers;
-        for (int l = 0; l < layers; ++l)
-            for (int h = 0; h < c.heads; ++h) {
-                const long before = finished;
-                const qint64 t0 = clock.nsecsElapsed();
-                w.heads()->setMutedHeads({as::HeadId{kind, l, h}});
-                if (!waitFor([&] { return finished > before && !view->isBusy(); }, 60000))
-                    return 1;
-                latency.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
-            }
-    }
-    lateness.stop();
-    QJsonObject o{{"measure", "mutes"}, {"heads", int(latency.size())},
-                  {"source", sentence}, {"threads", as::engineThreads()},
-                  {"mute_to_translation_ms_median", percentile(latency, 0.5)},
-                  {"mute_to_translation_ms_p90", percentile(latency, 0.9)},
-                  {"mute_to_translation_ms_worst", percentile(latency, 1.0)},
-                  {"gui_late_ms_p99", percentile(lateness.bucket(0), 0.99)},
-                  {"gui_late_ms_worst", lateness.worst(0)}};
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
     return 0;
 }
 
