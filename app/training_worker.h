@@ -3,7 +3,7 @@
 // receives immutable snapshots (at most ~10 a second) and model copies for translation.
 #include "io/checkpoint.h"
 #include "mailbox.h"
-#include "neuron_view.h"
+#include "eval/neuron_record.h"
 #include "io/interop.h"
 #include "eval/embedding_space.h"
 #include "eval/interpret.h"

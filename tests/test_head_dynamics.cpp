@@ -13,6 +13,10 @@
 #include "head_dynamics_view.h"
 #include "attention_view.h"
 #include "main_window.h"
+#include "file_actions.h"
+#include "heads_controller.h"
+#include "view_set.h"
+#include "worker_link.h"
 
 #include "eval/attention_stats.h"
 #include "hover.h"
@@ -308,17 +312,17 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.applySettings(SessionSettings::defaultsFor("toy"));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0; }, 20000));
-    ui::HeadDynamicsView* dyn = w.headDynamicsView();
-    ui::AttentionView* att = w.attentionView();
+    ui::HeadDynamicsView* dyn = w.views()->dynamics();
+    ui::AttentionView* att = w.views()->attention();
     for (long target : {3L, 6L, 9L, 12L}) {
-        emit w.stepRequested(3);
+        w.link()->step(3);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == target && dyn->stepAt(dyn->recordCount() - 1) == target; }, 30000));
     }
     QVERIFY(dyn->recordCount() >= 4);
     QCOMPARE(dyn->recordCount(), att->historySize());
     QVERIFY(att->isLive());
 
-    QTabWidget* tabs = w.tabs();
+    QTabWidget* tabs = w.views()->tabs();
     tabs->setCurrentWidget(dyn);
     QCoreApplication::processEvents();
     ui::replotQueuedNow();
@@ -350,13 +354,13 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("run.ckpt"));
-    QSignalSpy saved(&w, &MainWindow::fileSaved);
-    w.saveCheckpointTo(path);
+    QSignalSpy saved(w.files(), &FileActions::fileSaved);
+    w.files()->saveCheckpointTo(path);
     QVERIFY(saved.wait(30000));
     w.applySettings(SessionSettings::defaultsFor("toy"));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && dyn->recordCount() <= 1; }, 20000));
     QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.openCheckpoint(path);
+    w.files()->openCheckpoint(path);
     QVERIFY(restored.wait(30000));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 12 && dyn->recordCount() == int(steps.size()); }, 20000));
     QCOMPARE(dyn->recordCount(), att->historySize());

@@ -7,6 +7,9 @@
 #include "loss_view.h"
 #include "lr_view.h"
 #include "main_window.h"
+#include "comparison_actions.h"
+#include "file_actions.h"
+#include "view_set.h"
 #include "run_comparer.h"
 
 #include "cli_process.h"
@@ -123,8 +126,8 @@ private slots:
 private:
     bool compare(const QString& path)
     {
-        QSignalSpy changed(w_->runComparer(), &RunComparer::runsChanged);
-        w_->compareWith(path);
+        QSignalSpy changed(w_->comparisons()->runComparer(), &RunComparer::runsChanged);
+        w_->comparisons()->compareWith(path);
         return changed.wait(60000);
     }
     QString copyOf(const QString& path, const QString& name)
@@ -207,8 +210,8 @@ void TestUiCompare::slotsKeepTheirColours()
 
 void TestUiCompare::overlayIsTheRunAsItsLogRecordsIt()
 {
-    ui::LossView* loss = w_->lossView();
-    ui::LrView* lr = w_->lrView();
+    ui::LossView* loss = w_->views()->loss();
+    ui::LrView* lr = w_->views()->lr();
     loss->setSmoothing(0.0);  // the drawn training curve is then the loss of each step
     const QStringList lossLegend = legendNames(loss->plot());
     QVERIFY(compare(ckptA_));
@@ -272,7 +275,7 @@ void TestUiCompare::overlayIsTheRunAsItsLogRecordsIt()
 
 void TestUiCompare::smoothedAsTheCurrentRunIs()
 {
-    ui::LossView* loss = w_->lossView();
+    ui::LossView* loss = w_->views()->loss();
     const double beta = 0.6;
     loss->setSmoothing(beta);
     QVERIFY(compare(ckptA_));
@@ -294,9 +297,9 @@ void TestUiCompare::smoothedAsTheCurrentRunIs()
 void TestUiCompare::badFilesChangeNothing()
 {
     QVERIFY(compare(ckptA_));
-    const std::vector<double> before = valuesOf(w_->lossView()->comparedRun(0).loss);
-    const int lossGraphs = w_->lossView()->plot()->graphCount();
-    const int lrGraphs = w_->lrView()->plot()->graphCount();
+    const std::vector<double> before = valuesOf(w_->views()->loss()->comparedRun(0).loss);
+    const int lossGraphs = w_->views()->loss()->plot()->graphCount();
+    const int lrGraphs = w_->views()->lr()->plot()->graphCount();
 
     QFile in(ckptB_);
     QVERIFY(in.open(QIODevice::ReadOnly));
@@ -322,16 +325,16 @@ void TestUiCompare::badFilesChangeNothing()
     };
     for (const auto& b : bad) {
         QSignalSpy error(w_.get(), &MainWindow::fileError);
-        w_->compareWith(b.path);
+        w_->comparisons()->compareWith(b.path);
         QVERIFY(error.wait(60000));
         const QString message = error.first().first().toString();
         QVERIFY2(message.contains(QFileInfo(b.path).fileName()) && message.contains(b.says),
                  qPrintable(message));
-        QCOMPARE(w_->runComparer()->runs().size(), std::size_t(1));
-        QCOMPARE(w_->lossView()->comparedRunCount(), 1);
-        QCOMPARE(valuesOf(w_->lossView()->comparedRun(0).loss), before);
-        QCOMPARE(w_->lossView()->plot()->graphCount(), lossGraphs);
-        QCOMPARE(w_->lrView()->plot()->graphCount(), lrGraphs);
+        QCOMPARE(w_->comparisons()->runComparer()->runs().size(), std::size_t(1));
+        QCOMPARE(w_->views()->loss()->comparedRunCount(), 1);
+        QCOMPARE(valuesOf(w_->views()->loss()->comparedRun(0).loss), before);
+        QCOMPARE(w_->views()->loss()->plot()->graphCount(), lossGraphs);
+        QCOMPARE(w_->views()->lr()->plot()->graphCount(), lrGraphs);
     }
     // The weight file is refused because it has no history, and says so.
     QString error;
@@ -339,7 +342,7 @@ void TestUiCompare::badFilesChangeNothing()
     QVERIFY2(error.contains("history"), qPrintable(error));
     // The same checkpoint twice is one run.
     QSignalSpy twice(w_.get(), &MainWindow::fileError);
-    w_->compareWith(ckptA_);
+    w_->comparisons()->compareWith(ckptA_);
     QCOMPARE(twice.size(), 1);
     QVERIFY(twice.first().first().toString().contains("already"));
 }
@@ -349,27 +352,27 @@ void TestUiCompare::fifthRunIsRefused()
     const QStringList files = {copyOf(ckptA_, "one.ckpt"), copyOf(ckptB_, "two.ckpt"),
                                copyOf(ckptA_, "three.ckpt"), copyOf(ckptB_, "four.ckpt")};
     for (const QString& f : files)
-        w_->compareWith(f);  // read one after the other in the background
-    QVERIFY(QTest::qWaitFor([&] { return w_->runComparer()->runs().size() == 4; }, 60000));
+        w_->comparisons()->compareWith(f);  // read one after the other in the background
+    QVERIFY(QTest::qWaitFor([&] { return w_->comparisons()->runComparer()->runs().size() == 4; }, 60000));
     QSignalSpy error(w_.get(), &MainWindow::fileError);
-    w_->compareWith(copyOf(ckptB_, "five.ckpt"));
+    w_->comparisons()->compareWith(copyOf(ckptB_, "five.ckpt"));
     QCOMPARE(error.size(), 1);  // at once, without reading the file
     QVERIFY2(error.first().first().toString().contains("at most 4"),
              qPrintable(error.first().first().toString()));
-    QCOMPARE(w_->runComparer()->runs().size(), std::size_t(4));
+    QCOMPARE(w_->comparisons()->runComparer()->runs().size(), std::size_t(4));
     QTest::qWait(200);
-    QCOMPARE(w_->lossView()->comparedRunCount(), 4);
+    QCOMPARE(w_->views()->loss()->comparedRunCount(), 4);
     // Legend entries in the order added, each in its own colour.
     QStringList names = {"one", "two", "three", "four"};
-    QCOMPARE(legendNames(w_->lossView()->plot()).mid(legendNames(w_->lossView()->plot()).size() - 4), names);
-    QCOMPARE(legendNames(w_->lrView()->plot()).mid(legendNames(w_->lrView()->plot()).size() - 4), names);
+    QCOMPARE(legendNames(w_->views()->loss()->plot()).mid(legendNames(w_->views()->loss()->plot()).size() - 4), names);
+    QCOMPARE(legendNames(w_->views()->lr()->plot()).mid(legendNames(w_->views()->lr()->plot()).size() - 4), names);
     for (int i = 0; i < 4; ++i) {
-        QCOMPARE(w_->lossView()->comparedRun(i).colour, ui::comparedRunColour(i));
-        QCOMPARE(w_->lrView()->comparedGraph(i)->pen().color(), ui::comparedRunColour(i));
+        QCOMPARE(w_->views()->loss()->comparedRun(i).colour, ui::comparedRunColour(i));
+        QCOMPARE(w_->views()->lr()->comparedGraph(i)->pen().color(), ui::comparedRunColour(i));
     }
     // The menu lists each, then "Remove all".
     QStringList items;
-    for (QAction* a : w_->removeComparedMenu()->actions())
+    for (QAction* a : w_->comparisons()->removeComparedMenu()->actions())
         if (!a->isSeparator())
             items << a->text();
     QCOMPARE(items, names + QStringList{"Remove &all"});
@@ -377,22 +380,22 @@ void TestUiCompare::fifthRunIsRefused()
 
 void TestUiCompare::removeAndReset()
 {
-    ui::LossView* loss = w_->lossView();
-    ui::LrView* lr = w_->lrView();
+    ui::LossView* loss = w_->views()->loss();
+    ui::LrView* lr = w_->views()->lr();
     const int lossGraphs = loss->plot()->graphCount(), lrGraphs = lr->plot()->graphCount();
     const QStringList lossLegend = legendNames(loss->plot());
-    QVERIFY(!w_->removeComparedMenu()->isEnabled());
-    QCOMPARE(w_->compareAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QVERIFY(!w_->comparisons()->removeComparedMenu()->isEnabled());
+    QCOMPARE(w_->comparisons()->compareAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     QVERIFY(compare(ckptA_));
     QVERIFY(compare(ckptB_));
     QVERIFY(compare(copyOf(ckptA_, "third.ckpt")));
-    QVERIFY(w_->removeComparedMenu()->isEnabled());
+    QVERIFY(w_->comparisons()->removeComparedMenu()->isEnabled());
     QCOMPARE(loss->plot()->graphCount(), lossGraphs + 3 * 4);
     QCOMPARE(lr->plot()->graphCount(), lrGraphs + 3);
 
     // Remove the middle one from the menu: the others keep their colours and points.
     const std::vector<double> thirdLoss = valuesOf(loss->comparedRun(2).loss);
-    w_->removeComparedMenu()->actions().at(1)->trigger();
+    w_->comparisons()->removeComparedMenu()->actions().at(1)->trigger();
     QCOMPARE(loss->comparedRunCount(), 2);
     QCOMPARE(lr->comparedRunCount(), 2);
     QCOMPARE(legendNames(loss->plot()), lossLegend + QStringList({"toy-a", "third"}));
@@ -412,7 +415,7 @@ void TestUiCompare::removeAndReset()
     QCOMPARE(lr->comparedGraph(1)->dataCount(), 60);
     // So does opening a checkpoint (another run's history replaces the current one's).
     QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
-    w_->openCheckpoint(ckptB_);
+    w_->files()->openCheckpoint(ckptB_);
     QVERIFY(restored.wait(60000));
     QVERIFY(QTest::qWaitFor([&] { return loss->trainPointCount() == 40; }, 20000));
     QCOMPARE(loss->comparedRunCount(), 2);
@@ -420,14 +423,14 @@ void TestUiCompare::removeAndReset()
     QCOMPARE(lr->comparedGraph(1)->dataCount(), 60);
 
     // Remove all: back to the current run's graphs and legend.
-    const QList<QAction*> items = w_->removeComparedMenu()->actions();
+    const QList<QAction*> items = w_->comparisons()->removeComparedMenu()->actions();
     items.last()->trigger();
     QCOMPARE(loss->comparedRunCount(), 0);
     QCOMPARE(lr->comparedRunCount(), 0);
     QCOMPARE(loss->plot()->graphCount(), lossGraphs);
     QCOMPARE(lr->plot()->graphCount(), lrGraphs);
     QCOMPARE(legendNames(loss->plot()), lossLegend);
-    QVERIFY(!w_->removeComparedMenu()->isEnabled());
+    QVERIFY(!w_->comparisons()->removeComparedMenu()->isEnabled());
 }
 
 void TestUiCompare::growingRunIsAppended()

@@ -8,6 +8,8 @@
 //    and a click lists the 10 neighbours a brute-force cosine over the exported rows gives.
 #include "embedding_view.h"
 #include "main_window.h"
+#include "view_set.h"
+#include "worker_link.h"
 
 #include "io/model_file.h"
 #include "model/transformer.h"
@@ -220,10 +222,10 @@ void TestUiEmbeddings::windowProjectsTheModelsTables()
     w.show();
     w.applySettings(SessionSettings::defaultsFor(u"toy"_s));
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
-    emit w.stepRequested(20);
+    w.link()->step(20);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 20 && !w.isRunning(); }, 60000));
-    ui::EmbeddingView* v = w.embeddingView();
-    w.tabs()->setCurrentWidget(v);  // asks, being shown
+    ui::EmbeddingView* v = w.views()->embedding();
+    w.views()->tabs()->setCurrentWidget(v);  // asks, being shown
     QVERIFY(QTest::qWaitFor([&] { return v->record() && v->record()->step == 20; }, 20000));
     QTemporaryDir dir;
     const QString file = dir.filePath(u"m.safetensors"_s);

@@ -10,6 +10,9 @@
 #include "neuron_view.h"
 #include "head_service.h"
 #include "main_window.h"
+#include "heads_controller.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "translate_view.h"
 
 #include "eval/interpret.h"
@@ -106,16 +109,16 @@ void TestUiHeads::windowScoresMutesAndPrunes()
     SessionSettings s = SessionSettings::defaultsFor(u"toy"_s);
     w.applySettings(s);
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
-    emit w.stepRequested(80);
+    w.link()->step(80);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 80 && !w.isRunning(); }, 60000));
     const QString model = dir_.filePath(u"toy.safetensors"_s);
     QVERIFY(test::exportFromWindow(w, model));
 
     // Score heads, as the button does.
-    QSignalSpy scored(w.headService(), &HeadService::scored);
-    emit w.headsView()->scoreRequested();
+    QSignalSpy scored(w.heads()->service(), &HeadService::scored);
+    emit w.views()->heads()->scoreRequested();
     QVERIFY(scored.wait(60000));
-    const HeadsRecordPtr r = w.headsView()->record();
+    const HeadsRecordPtr r = w.views()->heads()->record();
     QVERIFY(r && r->scored);
     QCOMPARE(r->step, 80L);
     QCOMPARE(int(r->report.heads.size()), (2 + 2 + 2) * 4);
@@ -147,7 +150,7 @@ void TestUiHeads::windowScoresMutesAndPrunes()
         QCOMPARE(h.value("confidence").toDouble(), s.confidence);
         QCOMPARE(h.value("entropy").toDouble(), s.entropy);
         // … and the grid shows it.
-        QCOMPARE(w.headsView()->cell(s.id.kind, s.id.layer, s.id.head), s.importance);
+        QCOMPARE(w.views()->heads()->cell(s.id.kind, s.id.layer, s.id.head), s.importance);
     }
 
     // Mute the most important cross-attention head by clicking it.
@@ -158,13 +161,13 @@ void TestUiHeads::windowScoresMutesAndPrunes()
             best = s.importance;
             top = s.id;
         }
-    w.tabs()->setCurrentWidget(w.headsView());
+    w.views()->tabs()->setCurrentWidget(w.views()->heads());
     ui::replotQueuedNow();
     scored.clear();
-    QTest::mouseClick(w.headsView()->grid(top.kind), Qt::LeftButton, {},
-                      w.headsView()->cellCentre(top.kind, top.layer, top.head));
-    QCOMPARE(w.mutedHeads(), std::vector<HeadId>{top});
-    QVERIFY(w.headsView()->isMutedShown(top));
+    QTest::mouseClick(w.views()->heads()->grid(top.kind), Qt::LeftButton, {},
+                      w.views()->heads()->cellCentre(top.kind, top.layer, top.head));
+    QCOMPARE(w.heads()->mutedHeads(), std::vector<HeadId>{top});
+    QVERIFY(w.views()->heads()->isMutedShown(top));
     QVERIFY(scored.wait(60000));
     const HeadsRecordPtr m = scored.last().first().value<HeadsRecordPtr>();
     QVERIFY(!m->scored);
@@ -184,20 +187,20 @@ void TestUiHeads::windowScoresMutesAndPrunes()
     QCOMPARE(m->nllUnmuted, unmutedNll);
     QCOMPARE(m->bleu, translateAndScore(*b->model, codec, text).bleu);
     QVERIFY(m->nll != m->nllUnmuted);  // the mute changes the model
-    QVERIFY(w.headsView()->summary().contains(u"1 head(s) muted"_s));
+    QVERIFY(w.views()->heads()->summary().contains(u"1 head(s) muted"_s));
 
     // Translate uses the mute.
-    QSignalSpy translated(w.translateView(), &ui::TranslateView::translationFinished);
-    w.translateView()->translate(text[0].src);
+    QSignalSpy translated(w.views()->translate(), &ui::TranslateView::translationFinished);
+    w.views()->translate()->translate(text[0].src);
     QVERIFY(translated.wait(30000));
-    QCOMPARE(w.translateView()->lastRecord()->options.masked, std::vector<HeadId>{top});
+    QCOMPARE(w.views()->translate()->lastRecord()->options.masked, std::vector<HeadId>{top});
     const std::vector<int> ids = codec.encodeSource(text[0].src).ids;
-    QCOMPARE(w.translateView()->lastTranslation(),
+    QCOMPARE(w.views()->translate()->lastTranslation(),
              codec.decodeTarget(greedyDecode(*b->model, ids).nbest[0].tokens));
 
     // The pruning curve: from nothing masked to everything masked.
-    QSignalSpy pruned(w.headService(), &HeadService::pruned);
-    emit w.headsView()->pruningRequested();
+    QSignalSpy pruned(w.heads()->service(), &HeadService::pruned);
+    emit w.views()->heads()->pruningRequested();
     QVERIFY(QTest::qWaitFor([&] {
         return !pruned.isEmpty() && pruned.last().first().value<PruningRecordPtr>()->finished;
     }, 120000));
@@ -208,28 +211,28 @@ void TestUiHeads::windowScoresMutesAndPrunes()
     QVERIFY(p->curve.points.back().nll > p->curve.points.front().nll);
 
     // Unmute all: nothing masked any more.
-    emit w.headsView()->unmuteAllRequested();
-    QVERIFY(w.mutedHeads().empty());
+    emit w.views()->heads()->unmuteAllRequested();
+    QVERIFY(w.heads()->mutedHeads().empty());
 
     // Translate explains its output: choosing integrated gradients translates again with the
     // attributions, and the grid draws the record's scores.
-    w.translateView()->setExplanation(4);
+    w.views()->translate()->setExplanation(4);
     QVERIFY(QTest::qWaitFor([&] {
-        const TranslationRecordPtr r = w.translateView()->lastRecord();
-        return r && r->options.attribution && !w.translateView()->isBusy();
+        const TranslationRecordPtr r = w.views()->translate()->lastRecord();
+        return r && r->options.attribution && !w.views()->translate()->isBusy();
     }, 60000));
-    const TranslationRecordPtr tr = w.translateView()->lastRecord();
+    const TranslationRecordPtr tr = w.views()->translate()->lastRecord();
     QCOMPARE(int(tr->attributions.size()), 4);
     const AttributionMap& ig = tr->attributions[3];
     QCOMPARE(ig.method, u"ig"_s);
     QVERIFY(!ig.scores.empty());
     for (std::size_t t = 0; t < ig.scores.size(); ++t)
         for (std::size_t i = 0; i < ig.scores[t].size(); ++i)
-            QCOMPARE(w.translateView()->gridCell(int(t), int(i)), ig.scores[t][i]);
-    QVERIFY2(w.translateView()->attributionInfo().contains(u"Completeness"_s), qPrintable(w.translateView()->attributionInfo()));
+            QCOMPARE(w.views()->translate()->gridCell(int(t), int(i)), ig.scores[t][i]);
+    QVERIFY2(w.views()->translate()->attributionInfo().contains(u"Completeness"_s), qPrintable(w.views()->translate()->attributionInfo()));
     // Switching to rollout needs no new translation.
-    w.translateView()->setExplanation(2);
-    QCOMPARE(w.translateView()->gridCell(0, 0), tr->attributions[1].scores[0][0]);
+    w.views()->translate()->setExplanation(2);
+    QCOMPARE(w.views()->translate()->gridCell(0, 0), tr->attributions[1].scores[0][0]);
     w.close();
 }
 
@@ -243,9 +246,9 @@ void TestUiHeads::neuronViewOfTheProbe()
     w.show();
     w.applySettings(SessionSettings::defaultsFor(u"toy"_s));
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
-    emit w.stepRequested(30);
+    w.link()->step(30);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 30 && !w.isRunning(); }, 60000));
-    ui::NeuronPanel* panel = w.neuronPanel();
+    ui::NeuronPanel* panel = w.views()->neuron();
     for (const auto& [kind, layer] : {std::pair{AttentionKind::EncoderSelf, 0}, std::pair{AttentionKind::Cross, 1}}) {
         const NeuronRecordPtr before = panel->record();
         panel->choose(kind, layer, 1, 2);

@@ -3,6 +3,9 @@
 // against greedy decoding of the exported model.
 #include "loss_view.h"
 #include "main_window.h"
+#include "file_actions.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "samples_view.h"
 
 #include "decode/decode.h"
@@ -40,7 +43,7 @@ bool trainToy(MainWindow& w, int steps)
     w.applySettings(s);
     if (!QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000))
         return false;
-    emit w.stepRequested(steps);
+    w.link()->step(steps);
     return QTest::qWaitFor([&] { return w.currentStep() == steps && !w.isRunning(); }, 60000);
 }
 }  // namespace
@@ -105,15 +108,15 @@ void TestUiSamples::windowShowsTheModelsGreedyTranslations()
 {
     MainWindow w;
     QVERIFY(trainToy(w, 20));
-    ui::SamplesView* v = w.samplesView();
+    ui::SamplesView* v = w.views()->samples();
     QVERIFY(QTest::qWaitFor([&] { return v->shownStep() == 20; }, 10000));
     QCOMPARE(v->previousStep(), 10L);
     QCOMPARE(v->rows(), 3);
 
     QTemporaryDir dir;
     const QString path = dir.filePath(u"toy.safetensors"_s);
-    QSignalSpy exported(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(path);
+    QSignalSpy exported(w.files(), &FileActions::weightsExported);
+    w.files()->exportWeightsTo(path);
     QVERIFY(exported.wait(20000));
     QString error;
     std::optional<ModelBundle> m = loadModel(path, &error);
@@ -137,7 +140,7 @@ void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
 {
     MainWindow w;
     QVERIFY(trainToy(w, 30));
-    ui::LossView* loss = w.lossView();
+    ui::LossView* loss = w.views()->loss();
     QVERIFY(QTest::qWaitFor([&] { return loss->validPointCount() == 3; }, 20000));
     QCOMPARE(loss->bleuPointCount(), 3);
     QVERIFY(loss->bleuAxis()->visible());
@@ -146,8 +149,8 @@ void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
 
     QTemporaryDir dir;
     const QString path = dir.filePath(u"toy.safetensors"_s);
-    QSignalSpy exported(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(path);
+    QSignalSpy exported(w.files(), &FileActions::weightsExported);
+    w.files()->exportWeightsTo(path);
     QVERIFY(exported.wait(20000));
     w.close();
     QString error;

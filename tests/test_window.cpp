@@ -4,6 +4,9 @@
 #include "loss_view.h"
 #include "lr_view.h"
 #include "main_window.h"
+#include "file_actions.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "translate_view.h"
 
 #include "learned.h"
@@ -83,12 +86,12 @@ void TestWindow::cleanup()
 
 void TestWindow::stepOnceGivesOnePoint()
 {
-    QCOMPARE(w_->lossView()->trainPointCount(), 0);
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 0);
     w_->stepAction()->trigger();
     QVERIFY(waitStep(1));
     QTest::qWait(200);  // nothing else arrives
     QCOMPARE(w_->currentStep(), 1L);
-    QCOMPARE(w_->lossView()->trainPointCount(), 1);
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 1);
     QVERIFY(!w_->isRunning());
 }
 
@@ -99,7 +102,7 @@ void TestWindow::playThenPauseStopsWithinOneStep()
     // when Pause is pressed is the worker's, up to a delivery delay of milliseconds. (At 10
     // steps/s a snapshot could be skipped: the window then lagged a step behind the worker,
     // and a pause that was on time looked late.) Pause is sent right as a snapshot arrives.
-    emit w_->stepsPerSecondRequested(2.0);
+    w_->link()->setStepsPerSecond(2.0);
     long atPause = -1;
     QMetaObject::Connection c = connect(w_.get(), &MainWindow::snapshotApplied, this, [&](long step) {
         if (atPause < 0 && step >= 3 && w_->isRunning()) {
@@ -121,26 +124,26 @@ void TestWindow::playThenPauseStopsWithinOneStep()
     }
     QVERIFY2(final <= atPause + 1, qPrintable(QStringLiteral("paused at %1, stopped at %2").arg(atPause).arg(final)));
     QVERIFY(!w_->isRunning());
-    QCOMPARE(w_->lossView()->trainPointCount(), int(final));
+    QCOMPARE(w_->views()->loss()->trainPointCount(), int(final));
 }
 
 void TestWindow::resetEmptiesCurves()
 {
-    emit w_->stepRequested(5);
+    w_->link()->step(5);
     QVERIFY(waitStep(5));
-    QCOMPARE(w_->lossView()->trainPointCount(), 5);
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 5);
     w_->resetAction()->trigger();
     QVERIFY(waitStep(0));
-    QCOMPARE(w_->lossView()->trainPointCount(), 0);
-    QCOMPARE(w_->lossView()->validPointCount(), 0);
-    QCOMPARE(w_->lrView()->appliedPointCount(), 0);
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 0);
+    QCOMPARE(w_->views()->loss()->validPointCount(), 0);
+    QCOMPARE(w_->views()->lr()->appliedPointCount(), 0);
 }
 
 void TestWindow::attentionViewShowsEveryHead()
 {
-    emit w_->stepRequested(3);
+    w_->link()->step(3);
     QVERIFY(waitStep(3));
-    ui::AttentionView* a = w_->attentionView();
+    ui::AttentionView* a = w_->views()->attention();
     const int heads = w_->settings().model.heads;
     // Toy probe: 我 有 一 个 好 朋 友 → I have a good friend .
     const QStringList src = QString::fromUtf8("我 有 一 个 好 朋 友").split(' ');
@@ -167,29 +170,29 @@ void TestWindow::attentionViewShowsEveryHead()
 
 void TestWindow::learningRateViewFollowsNoam()
 {
-    emit w_->stepRequested(2);
+    w_->link()->step(2);
     QVERIFY(waitStep(2));
     const SessionSettings& s = w_->settings();
     for (long step : {1L, 10L, s.train.warmup, s.plannedSteps}) {
         const double expected = noamRate(step, s.model.d_model, s.train.factor, s.train.warmup);
-        QVERIFY(std::abs(w_->lrView()->curveValueAt(step) - expected) <= 1e-12 * expected);
+        QVERIFY(std::abs(w_->views()->lr()->curveValueAt(step) - expected) <= 1e-12 * expected);
     }
-    QCOMPARE(w_->lrView()->appliedPointCount(), 2);
+    QCOMPARE(w_->views()->lr()->appliedPointCount(), 2);
 }
 
 void TestWindow::translatesAfterTrainingToy()
 {
-    emit w_->stepRequested(200);
+    w_->link()->step(200);
     QVERIFY(waitStep(200, 60000));
-    QSignalSpy done(w_->translateView(), &ui::TranslateView::translationFinished);
-    w_->translateView()->translate(QStringLiteral("我有一个好朋友"));
+    QSignalSpy done(w_->views()->translate(), &ui::TranslateView::translationFinished);
+    w_->views()->translate()->translate(QStringLiteral("我有一个好朋友"));
     QVERIFY(done.wait(20000) || done.count() > 0);
     const QString got = done.takeFirst().at(0).toString();
     // The window shows exactly what the engine decodes from the same weights (a promise, kept
     // bit-exact) ...
     QTemporaryDir dir;
-    QSignalSpy exported(w_.get(), &MainWindow::weightsExported);
-    w_->exportWeightsTo(dir.filePath("w.safetensors"));
+    QSignalSpy exported(w_->files(), &FileActions::weightsExported);
+    w_->files()->exportWeightsTo(dir.filePath("w.safetensors"));
     QVERIFY(exported.wait(10000) || exported.count() > 0);
     QString error;
     std::optional<ModelBundle> b = loadModel(dir.filePath("w.safetensors"), &error);
@@ -221,7 +224,7 @@ void TestWindow::closingWhileTrainingEndsTheThread()
     w_->playAction()->trigger();
     QVERIFY(QTest::qWaitFor([&] { return w_->currentStep() >= 2; }, 10000));
     QVERIFY(w_->isRunning());
-    QThread* thread = w_->workerThread();
+    QThread* thread = w_->link()->thread();
     QVERIFY(thread->isRunning());
     QElapsedTimer t;
     t.start();

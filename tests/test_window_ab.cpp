@@ -7,6 +7,10 @@
 //  - a B whose step is not finite stops alone, with a message, while A goes on;
 //  - Reset restarts both; Stop A/B removes B from the plots.
 #include "main_window.h"
+#include "comparison_actions.h"
+#include "file_actions.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "loss_view.h"
 #include "lr_view.h"
 
@@ -69,10 +73,10 @@ bool applied(MainWindow& w, const SessionSettings& s)
 bool stepped(MainWindow& w, int n, bool withB)
 {
     const long target = w.currentStep() + n;
-    emit w.stepRequested(n);
+    w.link()->step(n);
     return QTest::qWaitFor([&] {
         return w.currentStep() == target && !w.isRunning()
-               && (!withB || (w.comparison() && long(w.comparison()->loss.size()) == target));
+               && (!withB || (w.comparisons()->comparison() && long(w.comparisons()->comparison()->loss.size()) == target));
     }, 120000);
 }
 
@@ -127,8 +131,8 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
         QVERIFY(applied(w, b));
         QVERIFY(stepped(w, kSteps, false));
         QVERIFY(test::exportFromWindow(w, dir.filePath(u"b-alone.safetensors"_s)));
-        QSignalSpy saved(&w, &MainWindow::fileSaved);
-        w.saveCheckpointTo(ckB);
+        QSignalSpy saved(w.files(), &FileActions::fileSaved);
+        w.files()->saveCheckpointTo(ckB);
         QVERIFY(saved.wait(60000));
         w.close();
     }
@@ -138,21 +142,21 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
     w.show();
     QVERIFY(applied(w, a));
     QVERIFY(stepped(w, 5, false));
-    w.startComparison(settingsB());
-    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.comparison(); }, 60000));
+    w.comparisons()->startComparison(settingsB());
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.comparisons()->comparison(); }, 60000));
     QVERIFY(stepped(w, kSteps, true));
     QVERIFY(test::exportFromWindow(w, dir.filePath(u"a-ab.safetensors"_s)));
-    const RunSeriesPtr drawn = w.comparison();
+    const RunSeriesPtr drawn = w.comparisons()->comparison();
     QVERIFY(drawn->name.startsWith(u"B: post-norm, warm-up 1, factor 0.5, dropout 0, d_model 48"_s));
 
     // B on the plots, beside A, under its name.
-    QCOMPARE(w.lossView()->comparedRunCount(), 1);
-    QCOMPARE(w.lossView()->comparedRun(0).series, drawn);
-    QCOMPARE(w.lossView()->comparedRun(0).loss->data()->size(), int(kSteps));
-    QCOMPARE(w.lossView()->comparedRun(0).loss->name(), drawn->name);
-    QCOMPARE(w.lrView()->comparedRunCount(), 1);
-    QCOMPARE(w.lrView()->comparedSeries(0), drawn);
-    QCOMPARE(w.lrView()->comparedGraph(0)->data()->size(), int(kSteps));
+    QCOMPARE(w.views()->loss()->comparedRunCount(), 1);
+    QCOMPARE(w.views()->loss()->comparedRun(0).series, drawn);
+    QCOMPARE(w.views()->loss()->comparedRun(0).loss->data()->size(), int(kSteps));
+    QCOMPARE(w.views()->loss()->comparedRun(0).loss->name(), drawn->name);
+    QCOMPARE(w.views()->lr()->comparedRunCount(), 1);
+    QCOMPARE(w.views()->lr()->comparedSeries(0), drawn);
+    QCOMPARE(w.views()->lr()->comparedGraph(0)->data()->size(), int(kSteps));
 
     // B's points as its own run records them: every step's loss and rate, and the validations.
     QString error;
@@ -176,12 +180,12 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
 
     // Keep B: it becomes the session, at its step, and exports as its own run does.
     QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.keepComparison();
+    w.comparisons()->keepComparison();
     QVERIFY(restored.wait(60000));
-    QVERIFY(QTest::qWaitFor([&] { return !w.comparison() && w.currentStep() == kSteps; }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.comparisons()->comparison() && w.currentStep() == kSteps; }, 10000));
     QCOMPARE(w.settings().model.norm, NormPlacement::Post);
     QVERIFY(test::exportFromWindow(w, dir.filePath(u"b-ab.safetensors"_s)));
-    QCOMPARE(w.lossView()->comparedRunCount(), 0);
+    QCOMPARE(w.views()->loss()->comparedRunCount(), 0);
 
     QVERIFY(test::sameWeightFiles(dir.filePath(u"a-ab.safetensors"_s), dir.filePath(u"a-alone.safetensors"_s)));
     QVERIFY(test::sameWeightFiles(dir.filePath(u"b-ab.safetensors"_s), dir.filePath(u"b-alone.safetensors"_s)));
@@ -196,11 +200,11 @@ void TestWindowAb::bThatFailsStopsAlone()
     // overflows (test_window_fault). A is untouched by it.
     SessionSettings b = settingsA();
     b.train.factor = 1e30;
-    w.startComparison(b);
-    QVERIFY(QTest::qWaitFor([&] { return w.comparison() != nullptr; }, 60000));
-    emit w.stepRequested(10);
+    w.comparisons()->startComparison(b);
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 60000));
+    w.link()->step(10);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 10 && !w.isRunning(); }, 60000));
-    QCOMPARE(int(w.comparison()->loss.size()), 1);
+    QCOMPARE(int(w.comparisons()->comparison()->loss.size()), 1);
     const QString message = w.statusBar()->currentMessage();
     QVERIFY2(message.startsWith(u"B stopped at step 2: "_s), qPrintable(message));
     QVERIFY2(message.endsWith(u"A goes on."_s), qPrintable(message));
@@ -213,25 +217,25 @@ void TestWindowAb::resetRestartsBothAndStopRemovesB()
     QVERIFY(applied(w, settingsA()));
     SessionSettings b = settingsA();
     b.train.warmup = 10;
-    w.startComparison(b);
-    QVERIFY(QTest::qWaitFor([&] { return w.comparison() != nullptr; }, 60000));
+    w.comparisons()->startComparison(b);
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 60000));
     QVERIFY(stepped(w, 6, true));
-    const std::vector<LossPoint> first = w.comparison()->loss;
+    const std::vector<LossPoint> first = w.comparisons()->comparison()->loss;
     w.resetAction()->trigger();
-    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.comparison() && w.comparison()->loss.empty(); }, 60000));
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.comparisons()->comparison() && w.comparisons()->comparison()->loss.empty(); }, 60000));
     QVERIFY(stepped(w, 6, true));
     // The same B again, from step 0.
-    const std::vector<LossPoint>& again = w.comparison()->loss;
+    const std::vector<LossPoint>& again = w.comparisons()->comparison()->loss;
     for (std::size_t i = 0; i < first.size(); ++i)
         QCOMPARE(again[i].loss, first[i].loss);
-    QCOMPARE(w.lossView()->comparedRunCount(), 1);
+    QCOMPARE(w.views()->loss()->comparedRunCount(), 1);
 
-    w.stopComparison();
-    QVERIFY(QTest::qWaitFor([&] { return !w.comparison(); }, 10000));
-    QCOMPARE(w.lossView()->comparedRunCount(), 0);
-    QCOMPARE(w.lrView()->comparedRunCount(), 0);
+    w.comparisons()->stopComparison();
+    QVERIFY(QTest::qWaitFor([&] { return !w.comparisons()->comparison(); }, 10000));
+    QCOMPARE(w.views()->loss()->comparedRunCount(), 0);
+    QCOMPARE(w.views()->lr()->comparedRunCount(), 0);
     QVERIFY(stepped(w, 2, false));  // A goes on alone
-    QVERIFY(!w.comparison());
+    QVERIFY(!w.comparisons()->comparison());
 }
 
 QTEST_MAIN(TestWindowAb)

@@ -6,6 +6,9 @@
 #include "loss_view.h"
 #include "lr_view.h"
 #include "main_window.h"
+#include "file_actions.h"
+#include "view_set.h"
+#include "worker_link.h"
 
 #include "io/checkpoint.h"
 
@@ -76,9 +79,9 @@ void TestWindowCheckpoint::cleanup()
 
 void TestWindowCheckpoint::fileMenuHasItsActions()
 {
-    QCOMPARE(w_->openAction()->shortcut(), QKeySequence(QKeySequence::Open));
-    QCOMPARE(w_->saveAction()->shortcut(), QKeySequence(QKeySequence::Save));
-    QCOMPARE(w_->saveAsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    QCOMPARE(w_->files()->openAction()->shortcut(), QKeySequence(QKeySequence::Open));
+    QCOMPARE(w_->files()->saveAction()->shortcut(), QKeySequence(QKeySequence::Save));
+    QCOMPARE(w_->files()->saveAsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     const QList<QAction*> items = w_->fileMenu()->actions();
     QCOMPARE(items.last()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
 }
@@ -86,41 +89,41 @@ void TestWindowCheckpoint::fileMenuHasItsActions()
 void TestWindowCheckpoint::saveThenOpenRestoresEverything()
 {
     const QString a = dir_.filePath("a.ckpt"), b = dir_.filePath("b.ckpt");
-    emit w_->stepRequested(30);  // evaluations every 10 steps on the toy task
+    w_->link()->step(30);  // evaluations every 10 steps on the toy task
     QVERIFY(waitStep(30));
-    const int attentionRecords = w_->attentionView()->historySize();
-    QSignalSpy saved(w_.get(), &MainWindow::fileSaved);
-    w_->saveCheckpointTo(a);
+    const int attentionRecords = w_->views()->attention()->historySize();
+    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
+    w_->files()->saveCheckpointTo(a);
     QVERIFY(saved.wait(10000));
     QCOMPARE(saved.takeFirst().at(1).toLongLong(), 30LL);
-    QCOMPARE(w_->currentFile(), a);
-    QVERIFY(!w_->hasUnsavedSteps());
+    QCOMPARE(w_->files()->currentFile(), a);
+    QVERIFY(!w_->files()->hasUnsavedSteps());
 
     // On to step 50 in one go: the reference.
-    emit w_->stepRequested(20);
+    w_->link()->step(20);
     QVERIFY(waitStep(50));
-    QVERIFY(w_->hasUnsavedSteps());
-    w_->saveCheckpointTo(b);
+    QVERIFY(w_->files()->hasUnsavedSteps());
+    w_->files()->saveCheckpointTo(b);
     QVERIFY(saved.wait(10000));
 
     // Back to step 30 from the file: the views show the history as it was then.
     QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
-    w_->openCheckpoint(a);
+    w_->files()->openCheckpoint(a);
     QVERIFY(restored.wait(10000));
     QVERIFY(waitStep(30));
-    QCOMPARE(w_->lossView()->trainPointCount(), 30);
-    QCOMPARE(w_->lossView()->validPointCount(), 3);
-    QCOMPARE(w_->lrView()->appliedPointCount(), 30);
-    QCOMPARE(w_->attentionView()->historySize(), attentionRecords);
-    QCOMPARE(w_->attentionView()->shownStep(), 30L);
-    QVERIFY(!w_->hasUnsavedSteps());
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 30);
+    QCOMPARE(w_->views()->loss()->validPointCount(), 3);
+    QCOMPARE(w_->views()->lr()->appliedPointCount(), 30);
+    QCOMPARE(w_->views()->attention()->historySize(), attentionRecords);
+    QCOMPARE(w_->views()->attention()->shownStep(), 30L);
+    QVERIFY(!w_->files()->hasUnsavedSteps());
 
     // Step 30 -> 50 again gives the weights of the run that never stopped.
-    emit w_->stepRequested(20);
+    w_->link()->step(20);
     QVERIFY(waitStep(50));
-    QCOMPARE(w_->lossView()->trainPointCount(), 50);
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 50);
     const QString c = dir_.filePath("c.ckpt");
-    w_->saveCheckpointTo(c);
+    w_->files()->saveCheckpointTo(c);
     QVERIFY(saved.wait(10000));
     const std::vector<float> x = weightsIn(b), y = weightsIn(c);
     QCOMPARE(x.size(), y.size());
@@ -130,11 +133,11 @@ void TestWindowCheckpoint::saveThenOpenRestoresEverything()
 
 void TestWindowCheckpoint::badFileLeavesSessionUntouched()
 {
-    emit w_->stepRequested(5);
+    w_->link()->step(5);
     QVERIFY(waitStep(5));
     const QString good = dir_.filePath("good.ckpt"), bad = dir_.filePath("bad.ckpt");
-    QSignalSpy saved(w_.get(), &MainWindow::fileSaved);
-    w_->saveCheckpointTo(good);
+    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
+    w_->files()->saveCheckpointTo(good);
     QVERIFY(saved.wait(10000));
     QFile in(good);
     QVERIFY(in.open(QIODevice::ReadOnly));
@@ -145,41 +148,41 @@ void TestWindowCheckpoint::badFileLeavesSessionUntouched()
     out.write(bytes);
     out.close();
 
-    emit w_->stepRequested(3);
+    w_->link()->step(3);
     QVERIFY(waitStep(8));
     QSignalSpy errors(w_.get(), &MainWindow::fileError);
-    w_->openCheckpoint(bad);
+    w_->files()->openCheckpoint(bad);
     QVERIFY(errors.wait(10000));
     const QString msg = errors.takeFirst().at(0).toString();
     QVERIFY2(msg.contains("bad.ckpt") && msg.contains("checksum"), qPrintable(msg));
     QCOMPARE(w_->lastFileError(), msg);
-    w_->openCheckpoint(dir_.filePath("missing.ckpt"));
+    w_->files()->openCheckpoint(dir_.filePath("missing.ckpt"));
     QVERIFY(errors.wait(10000));
     QVERIFY(errors.takeFirst().at(0).toString().contains("missing.ckpt"));
     QTest::qWait(200);
     QCOMPARE(w_->currentStep(), 8L);  // still the running session
-    QCOMPARE(w_->lossView()->trainPointCount(), 8);
-    QCOMPARE(w_->currentFile(), good);
-    emit w_->stepRequested(1);  // and it trains on
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 8);
+    QCOMPARE(w_->files()->currentFile(), good);
+    w_->link()->step(1);  // and it trains on
     QVERIFY(waitStep(9));
 }
 
 void TestWindowCheckpoint::quitWithUnsavedStepsAutosaves()
 {
-    const QString path = MainWindow::autosavePath();
+    const QString path = FileActions::autosavePath();
     QFile::remove(path);
     QSettings().remove("autosave/cleanExit");
-    emit w_->stepRequested(4);
+    w_->link()->step(4);
     QVERIFY(waitStep(4));
     // While running: a timer autosave, and it counts as a crash's until a clean exit.
-    QSignalSpy saved(w_.get(), &MainWindow::fileSaved);
-    w_->setAutosaveInterval(50);
+    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
+    w_->files()->setAutosaveInterval(50);
     QVERIFY(saved.wait(5000));
     QVERIFY(saved.takeFirst().at(2).toBool());
-    QCOMPARE(w_->crashAutosave(), path);
-    w_->setAutosaveInterval(3 * 60 * 1000);
+    QCOMPARE(w_->files()->crashAutosave(), path);
+    w_->files()->setAutosaveInterval(3 * 60 * 1000);
 
-    emit w_->stepRequested(3);
+    w_->link()->step(3);
     QVERIFY(waitStep(7));
     QVERIFY(w_->close());
     w_.reset();
@@ -191,15 +194,15 @@ void TestWindowCheckpoint::quitWithUnsavedStepsAutosaves()
 
     // A clean exit: the autosave is not offered as a crash's.
     w_ = std::make_unique<MainWindow>();
-    QVERIFY(w_->crashAutosave().isEmpty());
+    QVERIFY(w_->files()->crashAutosave().isEmpty());
     // A later autosave (as a crashed session leaves it) is.
     QSettings().setValue("autosave/cleanExit", QDateTime::currentDateTime().addSecs(-60));
-    QCOMPARE(w_->crashAutosave(), path);
+    QCOMPARE(w_->files()->crashAutosave(), path);
     QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
-    emit w_->loadRequested(path, true);
+    w_->link()->loadCheckpoint(path, true);
     QVERIFY(restored.wait(10000));
     QVERIFY(QTest::qWaitFor([&] { return w_->currentStep() == 7; }, 10000));
-    QVERIFY(w_->currentFile().isEmpty());  // Save asks where to put a restored autosave
+    QVERIFY(w_->files()->currentFile().isEmpty());  // Save asks where to put a restored autosave
     QVERIFY(w_->close());
     w_.reset();
     QFile::remove(path);

@@ -3,6 +3,8 @@
 // through the window's worker (Step N, then Export weights), tensor by tensor. Runs the
 // attention-studio-cli built beside this test.
 #include "main_window.h"
+#include "file_actions.h"
+#include "worker_link.h"
 
 #include "io/model_file.h"
 #include "model/parallel.h"
@@ -86,7 +88,7 @@ void TestWindowCliSame::sameWeights()
         w.show();
         w.applySettings(s);
         QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
-        emit w.stepRequested(kSteps);
+        w.link()->step(kSteps);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 600000));
         QVERIFY(test::exportFromWindow(w, windowModel));
         w.close();
@@ -122,7 +124,7 @@ bool TestWindowCliSame::openAt(MainWindow& w, const QString& path, long step)
 {
     w.show();
     QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.openFile(path);
+    w.files()->openFile(path);
     // The snapshot with the loaded history follows the answer.
     return restored.wait(60000) && QTest::qWaitFor([&] { return w.currentStep() == step; }, 10000);
 }
@@ -152,10 +154,10 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
         QCOMPARE(w.settings().task, u"zh-en"_s);
         QCOMPARE(w.settings().model.d_model, 32);
         // Saved by the window at step 30, for the command line to resume.
-        QSignalSpy saved(&w, &MainWindow::fileSaved);
-        w.saveCheckpointTo(windowCkpt);
+        QSignalSpy saved(w.files(), &FileActions::fileSaved);
+        w.files()->saveCheckpointTo(windowCkpt);
         QVERIFY(saved.wait(60000));
-        emit w.stepRequested(30);
+        w.link()->step(30);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 60 && !w.isRunning(); }, 600000));
         QVERIFY(test::exportFromWindow(w, fromWindow));
         w.close();

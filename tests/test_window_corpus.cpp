@@ -11,6 +11,9 @@
 // The corpus is made here: real Tatoeba pairs from the corpus that ships with the program,
 // with a few broken lines.
 #include "main_window.h"
+#include "corpus_actions.h"
+#include "file_actions.h"
+#include "worker_link.h"
 
 #include "io/checkpoint.h"
 #include "io/model_file.h"
@@ -139,7 +142,7 @@ void TestWindowCorpus::openedCorpusTrainsAsTheCommandLine()
     useRecipe(w, w.settings(), kSteps);
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
     QCOMPARE(w.examplesShown(), 8);
-    emit w.stepRequested(kSteps);
+    w.link()->step(kSteps);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 600000));
     QVERIFY(test::exportFromWindow(w, windowModel));
     w.close();
@@ -158,7 +161,7 @@ void TestWindowCorpus::unusableCorpusLeavesTheSessionAlone()
     SessionSettings toy = SessionSettings::defaultsFor(u"toy"_s);
     w.applySettings(toy);
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
-    emit w.stepRequested(5);
+    w.link()->step(5);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 5 && !w.isRunning(); }, 60000));
 
     QFile junk(dir_.filePath(u"junk.tsv"_s));
@@ -166,10 +169,10 @@ void TestWindowCorpus::unusableCorpusLeavesTheSessionAlone()
     junk.write("no tab here\nnor here\n");
     junk.close();
     for (const QString& file : {dir_.filePath(u"absent.tsv"_s), junk.fileName(), dir_.path()}) {
-        QSignalSpy failed(&w, &MainWindow::corpusFailed);
+        QSignalSpy failed(w.corpus(), &CorpusActions::corpusFailed);
         CorpusSource source;
         source.train = file;
-        w.openCorpus(source);
+        w.corpus()->openCorpus(source);
         QVERIFY(failed.wait(60000));
         const QString message = failed.first().first().toString();
         QVERIFY2(message.contains(QFileInfo(file).fileName()), qPrintable(message));
@@ -180,7 +183,7 @@ void TestWindowCorpus::unusableCorpusLeavesTheSessionAlone()
         QCOMPARE(w.settings().task, u"toy"_s);
         QCOMPARE(w.currentStep(), 5L);
     }
-    emit w.stepRequested(1);
+    w.link()->step(1);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 6 && !w.isRunning(); }, 60000));
     w.close();
 }
@@ -198,12 +201,12 @@ void TestWindowCorpus::commandLineCheckpointContinuesInTheWindow()
     MainWindow w;
     w.show();
     QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.openFile(half);
+    w.files()->openFile(half);
     // First shown as it was saved, then continued on its corpus, found where recorded.
     QVERIFY(QTest::qWaitFor([&] { return restored.size() == 2; }, 60000));
     QVERIFY(!w.isInspecting());
     QVERIFY(w.settings().userCorpus());
-    QCOMPARE(w.currentFile(), half);
+    QCOMPARE(w.files()->currentFile(), half);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 20; }, 10000));
     const SessionSettings& s = w.settings();
     QCOMPARE(s.plannedSteps, 20L);
@@ -211,7 +214,7 @@ void TestWindowCorpus::commandLineCheckpointContinuesInTheWindow()
     QCOMPARE(s.evalEvery, 15);
     QCOMPARE(s.averagePoints, 1);
     QCOMPARE(s.model.d_model, 32);
-    emit w.stepRequested(20);
+    w.link()->step(20);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 40 && !w.isRunning(); }, 600000));
     const QString fromWindow = dir_.filePath(u"ck-window.safetensors"_s);
     QVERIFY(test::exportFromWindow(w, fromWindow));
@@ -232,9 +235,9 @@ void TestWindowCorpus::movedCorpusIsFoundOrRefused()
         MainWindow w;
         w.show();
         QSignalSpy restored(&w, &MainWindow::sessionRestored);
-        QSignalSpy failed(&w, &MainWindow::corpusFailed);
-        w.setCorpusLocation(original, other);
-        w.openFile(ckpt);
+        QSignalSpy failed(w.corpus(), &CorpusActions::corpusFailed);
+        w.corpus()->setCorpusLocation(original, other);
+        w.files()->openFile(ckpt);
         QVERIFY(failed.wait(60000));
         const QString message = failed.first().first().toString();
         QVERIFY2(message.contains(u"changed"_s) && message.contains(u"other.tsv"_s), qPrintable(message));
@@ -248,20 +251,20 @@ void TestWindowCorpus::movedCorpusIsFoundOrRefused()
         MainWindow w;
         w.show();
         QSignalSpy restored(&w, &MainWindow::sessionRestored);
-        w.openFile(ckpt);
+        w.files()->openFile(ckpt);
         QVERIFY(restored.wait(60000));
         QTest::qWait(300);
         QCOMPARE(restored.size(), 1);
         QVERIFY(w.isInspecting());
-        QVERIFY(!w.corpusOpener()->busy());
+        QVERIFY(!w.corpus()->corpusOpener()->busy());
         w.close();
     }
     // Where it moved to: continued.
     MainWindow w;
     w.show();
     QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.setCorpusLocation(original, moved);
-    w.openFile(ckpt);
+    w.corpus()->setCorpusLocation(original, moved);
+    w.files()->openFile(ckpt);
     QVERIFY(QTest::qWaitFor([&] { return restored.size() == 2; }, 60000));
     QVERIFY(!w.isInspecting());
     QCOMPARE(w.settings().source.train, moved);
@@ -279,10 +282,10 @@ void TestWindowCorpus::windowCorpusSessionResumesOnTheCommandLine()
         QVERIFY(test::openCorpusIn(w, corpus_));
         useRecipe(w, w.settings(), 40);
         QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
-        emit w.stepRequested(25);
+        w.link()->step(25);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 25 && !w.isRunning(); }, 600000));
-        QSignalSpy saved(&w, &MainWindow::fileSaved);
-        w.saveCheckpointTo(ckpt);  // as Ctrl+S does
+        QSignalSpy saved(w.files(), &FileActions::fileSaved);
+        w.files()->saveCheckpointTo(ckpt);  // as Ctrl+S does
         QVERIFY(saved.wait(60000));
         w.close();
     }

@@ -1,6 +1,9 @@
 // A step whose loss or gradient is not finite, in the window: training pauses, the user is told
 // which step and which layer, nothing is recorded, and the weights are those of the step before.
 #include "main_window.h"
+#include "file_actions.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "window_runs.h"
 #include "loss_view.h"
 
@@ -27,8 +30,8 @@ namespace {
 
 std::vector<float> exported(MainWindow& w, const QString& path)
 {
-    QSignalSpy done(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(path);
+    QSignalSpy done(w.files(), &FileActions::weightsExported);
+    w.files()->exportWeightsTo(path);
     if (!done.wait(20000) && done.isEmpty())
         return {};
     QString error;
@@ -67,7 +70,7 @@ void TestWindowFault::nonFiniteStepPausesWithItsMessage()
     QVERIFY(!afterOne.empty());
     QVERIFY(std::all_of(afterOne.begin(), afterOne.end(), [](float x) { return std::isfinite(x); }));
 
-    emit w.stepsPerSecondRequested(10.0);
+    w.link()->setStepsPerSecond(10.0);
     w.playAction()->trigger();
     QVERIFY2(QTest::qWaitFor([&] { return !boxes.isEmpty(); }, 20000), "no message");
     QVERIFY(QTest::qWaitFor([&] { return !w.isRunning(); }, 10000));
@@ -75,7 +78,7 @@ void TestWindowFault::nonFiniteStepPausesWithItsMessage()
     QVERIFY(!w.isRunning());
     QCOMPARE(boxes.size(), 1);
     QCOMPARE(w.currentStep(), 1L);
-    QCOMPARE(w.lossView()->trainPointCount(), 1);
+    QCOMPARE(w.views()->loss()->trainPointCount(), 1);
 
     const QString msg = boxes.first();
     qInfo("%s", qPrintable(msg));

@@ -3,6 +3,8 @@
 // factor of 1e30, as in test_window_fault) the marker sits at that step on the row of the tensor
 // the pause message names, and the histograms were recorded at their interval.
 #include "main_window.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "window_runs.h"
 #include "health_view.h"
 
@@ -28,10 +30,10 @@ void TestWindowHealth::heatmapFillsAsTheRunGoes()
     w.applySettings(SessionSettings::defaultsFor("toy"));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 20000));
     const int n = TrainingWorker::kHistogramEvery + 2;
-    emit w.stepRequested(n);
+    w.link()->step(n);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == n; }, 20000));
     QTest::qWait(200);  // the last snapshot
-    ui::HealthView* v = w.healthView();
+    ui::HealthView* v = w.views()->health();
     v->redrawNow();
     QCOMPARE(v->recordCount(), n);
     QCOMPARE(v->histogramCount(), 1);
@@ -64,16 +66,16 @@ void TestWindowHealth::markerAtTheFirstNonFiniteTensor()
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 20000));
     const test::MessageBoxes reader;  // closes them as a user would
     const QStringList& boxes = reader.seen();
-    emit w.stepRequested(5);
+    w.link()->step(5);
     QVERIFY2(QTest::qWaitFor([&] { return !boxes.isEmpty(); }, 20000), "no message");
     QCOMPARE(w.currentStep(), 1L);
     const QRegularExpressionMatch m =
         QRegularExpression(QStringLiteral("step 2: .*the gradient of (\\S+) is")).match(boxes.first());
     QVERIFY2(m.hasMatch(), qPrintable(boxes.first()));
 
-    w.tabs()->setCurrentWidget(w.healthView());
+    w.views()->tabs()->setCurrentWidget(w.views()->health());
     QTest::qWait(100);
-    ui::HealthView* v = w.healthView();
+    ui::HealthView* v = w.views()->health();
     v->redrawNow();
     QVERIFY(v->nonFinite());
     QCOMPARE(v->nonFinite()->step, 2L);

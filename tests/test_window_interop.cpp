@@ -5,6 +5,9 @@
 #include "attention_view.h"
 #include "loss_view.h"
 #include "main_window.h"
+#include "file_actions.h"
+#include "view_set.h"
+#include "worker_link.h"
 #include "translate_view.h"
 
 #include "io/checkpoint.h"
@@ -57,13 +60,13 @@ private:
             o.config.heads = *heads;
         o.placeholderVocab = placeholder;
         QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
-        w_->importWeightsFrom(path, o);
+        w_->files()->importWeightsFrom(path, o);
         return restored.wait(20000) || restored.count() > 0;
     }
     QString translate(const QString& text)
     {
-        QSignalSpy done(w_->translateView(), &ui::TranslateView::translationFinished);
-        w_->translateView()->translate(text);
+        QSignalSpy done(w_->views()->translate(), &ui::TranslateView::translationFinished);
+        w_->views()->translate()->translate(text);
         if (!done.wait(20000) && done.isEmpty())
             return QStringLiteral("(no answer)");
         return done.takeFirst().at(0).toString();
@@ -72,7 +75,7 @@ private:
     // the given source.
     QStringList probeTarget(const QStringList& src)
     {
-        ui::AttentionView* a = w_->attentionView();
+        ui::AttentionView* a = w_->views()->attention();
         a->setKind(AttentionKind::Cross);
         a->setLayer(0);
         (void)QTest::qWaitFor([&] { return a->headCount() > 0 && a->colLabels(0) == src; }, 10000);
@@ -104,24 +107,24 @@ void TestWindowInterop::cleanup()
 void TestWindowInterop::fileMenuHasImportAndExport()
 {
     const QList<QAction*> items = w_->fileMenu()->actions();
-    QVERIFY(items.contains(w_->importWeightsAction()));
-    QVERIFY(items.contains(w_->exportWeightsAction()));
-    QCOMPARE(w_->importWeightsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
-    QCOMPARE(w_->exportWeightsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+    QVERIFY(items.contains(w_->files()->importWeightsAction()));
+    QVERIFY(items.contains(w_->files()->exportWeightsAction()));
+    QCOMPARE(w_->files()->importWeightsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
+    QCOMPARE(w_->files()->exportWeightsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
     QCOMPARE(items.last()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));  // Quit stays last
 }
 
 void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
 {
-    emit w_->stepRequested(200);
+    w_->link()->step(200);
     QVERIFY(waitStep(200));
     // The exported weights are exactly those a checkpoint of the same moment holds.
     const QString ckpt = dir_.filePath("toy.ckpt"), weights = dir_.filePath("toy.safetensors");
-    QSignalSpy saved(w_.get(), &MainWindow::fileSaved);
-    w_->saveCheckpointTo(ckpt);
+    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
+    w_->files()->saveCheckpointTo(ckpt);
     QVERIFY(saved.wait(10000));
-    QSignalSpy exported(w_.get(), &MainWindow::weightsExported);
-    w_->exportWeightsTo(weights);
+    QSignalSpy exported(w_->files(), &FileActions::weightsExported);
+    w_->files()->exportWeightsTo(weights);
     QVERIFY(exported.wait(10000));
     QString error;
     std::optional<Checkpoint> c = loadCheckpoint(ckpt, &error);
@@ -140,7 +143,7 @@ void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
     QVERIFY(w_->isInspecting());
     QVERIFY(!w_->playAction()->isEnabled());
     QVERIFY(!w_->stepAction()->isEnabled());
-    QCOMPARE(w_->currentFile(), QString());  // Ctrl+S must not overwrite the weight file
+    QCOMPARE(w_->files()->currentFile(), QString());  // Ctrl+S must not overwrite the weight file
     // It translates as the engine does with the exported weights (bit-exact: the same weights,
     // the same decoding), and what the model learned in 200 steps is checked with margins
     // (tests/learned.h), not as an output that float rounding could tip.
@@ -157,12 +160,12 @@ void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
         QCOMPARE(got, QStringLiteral("I have a good friend."));
     // A typed probe without a target gets the model's own translation as the decoder's input.
     const QStringList src = {"我", "有", "一", "个", "好", "朋", "友"};
-    emit w_->probeRequested(src, {});
+    w_->link()->setProbe(src, {});
     QCOMPARE(probeTarget(src), QStringList{"<s>"} + m->tgtVocab.decode(engine.nbest[0].tokens));
-    QCOMPARE(w_->attentionView()->headCount(), w_->settings().model.heads);
+    QCOMPARE(w_->views()->attention()->headCount(), w_->settings().model.heads);
     // The file records the step its weights come from; stepping does nothing: there is no data.
     QCOMPARE(w_->currentStep(), 200L);
-    emit w_->stepRequested(3);
+    w_->link()->step(3);
     QTest::qWait(300);
     QCOMPARE(w_->currentStep(), 200L);
     // Applying a task leaves inspection.
@@ -174,11 +177,11 @@ void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
 void TestWindowInterop::bareWeightsWithPlaceholderVocabulary()
 {
     // Weights as PyTorch writes them: tensors only. Heads and vocabularies come from the user.
-    emit w_->stepRequested(5);
+    w_->link()->step(5);
     QVERIFY(waitStep(5));
     const QString full = dir_.filePath("full.safetensors"), bare = dir_.filePath("bare.safetensors");
-    QSignalSpy exported(w_.get(), &MainWindow::weightsExported);
-    w_->exportWeightsTo(full);
+    QSignalSpy exported(w_->files(), &FileActions::weightsExported);
+    w_->files()->exportWeightsTo(full);
     QVERIFY(exported.wait(10000));
     QString error;
     std::optional<SafetensorsFile> f = SafetensorsFile::read(full, &error);
@@ -205,7 +208,7 @@ void TestWindowInterop::bareWeightsWithPlaceholderVocabulary()
     // The default probe: the most frequent source tokens, named tok4, tok5, …
     const QStringList src = {"tok4", "tok5", "tok6", "tok7", "tok8", "tok9"};
     const QStringList rows = probeTarget(src);
-    QCOMPARE(w_->attentionView()->colLabels(0), src);
+    QCOMPARE(w_->views()->attention()->colLabels(0), src);
     QVERIFY(!rows.isEmpty());
     QCOMPARE(rows.first(), QStringLiteral("<s>"));
     for (const QString& t : rows.mid(1))
@@ -214,7 +217,7 @@ void TestWindowInterop::bareWeightsWithPlaceholderVocabulary()
 
 void TestWindowInterop::badWeightFileLeavesSessionUntouched()
 {
-    emit w_->stepRequested(4);
+    w_->link()->step(4);
     QVERIFY(waitStep(4));
     const QString junk = dir_.filePath("junk.safetensors");
     {
@@ -225,18 +228,18 @@ void TestWindowInterop::badWeightFileLeavesSessionUntouched()
     ImportOptions o;
     o.config = w_->settings().model;
     QSignalSpy failed(w_.get(), &MainWindow::fileError);
-    w_->importWeightsFrom(junk, o);
+    w_->files()->importWeightsFrom(junk, o);
     QVERIFY(failed.wait(10000));
     QVERIFY2(failed.first().at(0).toString().contains("junk.safetensors"),
              qPrintable(failed.first().at(0).toString()));
     QVERIFY(!w_->isInspecting());
     QCOMPARE(w_->currentStep(), 4L);
-    emit w_->stepRequested(1);  // and training goes on from where it was
+    w_->link()->step(1);  // and training goes on from where it was
     QVERIFY(waitStep(5));
 
     // Export into a folder that does not exist: a message, nothing else.
     QSignalSpy failedExport(w_.get(), &MainWindow::fileError);
-    w_->exportWeightsTo(dir_.filePath("missing/folder/w.safetensors"));
+    w_->files()->exportWeightsTo(dir_.filePath("missing/folder/w.safetensors"));
     QVERIFY(failedExport.wait(10000));
     QVERIFY(failedExport.first().at(0).toString().startsWith("The weights were not exported"));
 }
@@ -264,18 +267,18 @@ void TestWindowInterop::corpusCheckpointOpensForInspectionWithItsHistory()
              qPrintable(error));
 
     QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
-    w_->openCheckpoint(path);
+    w_->files()->openCheckpoint(path);
     QVERIFY(restored.wait(10000));
     QVERIFY(w_->isInspecting());
     QVERIFY(waitStep(40));  // the snapshot with the history follows sessionRestored
-    QCOMPARE(w_->lossView()->trainPointCount(), 40);
+    QCOMPARE(w_->views()->loss()->trainPointCount(), 40);
     QVERIFY(!w_->playAction()->isEnabled());
-    QCOMPARE(w_->attentionView()->headCount(), config.heads);
+    QCOMPARE(w_->views()->attention()->headCount(), config.heads);
 
     // Saved from the window and opened again, it is still an inspection of the same model.
     const QString again = dir_.filePath("again.ckpt");
-    QSignalSpy saved(w_.get(), &MainWindow::fileSaved);
-    w_->saveCheckpointTo(again);
+    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
+    w_->files()->saveCheckpointTo(again);
     QVERIFY(saved.wait(10000));
     std::optional<Checkpoint> a = loadCheckpoint(again, &error);
     QVERIFY2(a, qPrintable(error));

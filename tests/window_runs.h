@@ -2,6 +2,8 @@
 // What tests of runs through the window and the command line share: weight files compared bit
 // for bit, the window's Export weights, and File > Open corpus… waited for.
 #include "main_window.h"
+#include "corpus_actions.h"
+#include "file_actions.h"
 
 #include "io/model_file.h"
 
@@ -57,8 +59,8 @@ inline bool sameWeightFiles(const QString& a, const QString& b)
 // Export weights…, waited for.
 inline bool exportFromWindow(MainWindow& w, const QString& path)
 {
-    QSignalSpy exported(&w, &MainWindow::weightsExported);
-    w.exportWeightsTo(path);
+    QSignalSpy exported(w.files(), &FileActions::weightsExported);
+    w.files()->exportWeightsTo(path);
     return exported.wait(60000);
 }
 
@@ -66,10 +68,10 @@ inline bool exportFromWindow(MainWindow& w, const QString& path)
 // the reader's report lines.
 inline bool openCorpusIn(MainWindow& w, const QString& file, QStringList* report = nullptr)
 {
-    QSignalSpy opened(&w, &MainWindow::corpusOpened);
+    QSignalSpy opened(w.corpus(), &CorpusActions::corpusOpened);
     CorpusSource source;
     source.train = file;
-    w.openCorpus(source);
+    w.corpus()->openCorpus(source);
     if (!opened.wait(60000))
         return false;
     if (report)

@@ -9,7 +9,7 @@
 // about 20 ms (and as much again to replot), so records arriving at the snapshots' 10 per
 // second are drawn together at most every kDrawIntervalMs, and not at all while the tab is
 // hidden (when it is shown). Clicking a cell asks for that head at that
-// step (MainWindow shows it in the Attention view's replay). It keeps the same history as the
+// step (the window shows it in the Attention view's replay). It keeps the same history as the
 // Attention view, by the same policy (appendAttentionRecord).
 #include "eval/attention_stats.h"
 #include "plot_tools.h"

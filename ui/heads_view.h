@@ -5,8 +5,8 @@
 // click a head to mute or unmute it (the mutes apply to Translate, the samples and validation,
 // and the view shows the validation NLL and BLEU with them against without). Below, the
 // pruning curve: validation BLEU and NLL against the number of heads masked in increasing
-// order of importance. The view only shows records and asks; app/head_service.h computes.
-#include "eval/interpret.h"
+// order of importance. The view only shows records and asks; app/window/head_service.h computes.
+#include "eval/heads_record.h"
 #include "plot_tools.h"
 
 #include <QWidget>
@@ -20,28 +20,6 @@ class QProgressBar;
 class QPushButton;
 
 namespace as {
-
-// Every head's scores on the validation pairs at one step, with the mutes that were in force.
-struct HeadsRecord {
-    long step = 0;
-    int encoderLayers = 0, decoderLayers = 0, heads = 0;
-    bool scored = false;  // report holds every head's scores (else only the figures below)
-    HeadReport report;
-    std::vector<HeadId> muted;
-    // Validation with the mutes and without them: mean token NLL, BLEU (greedy).
-    double nll = 0, nllUnmuted = 0, bleu = 0, bleuUnmuted = 0;
-    int pairs = 0;
-};
-using HeadsRecordPtr = std::shared_ptr<const HeadsRecord>;
-
-struct PruningRecord {
-    long step = 0;
-    int totalHeads = 0;
-    PruningCurve curve;
-    bool finished = false;  // every point computed (else cancelled or still running)
-};
-using PruningRecordPtr = std::shared_ptr<const PruningRecord>;
-
 namespace ui {
 
 class HeadsView : public QWidget {
@@ -103,6 +81,3 @@ private:
 
 }  // namespace ui
 }  // namespace as
-
-Q_DECLARE_METATYPE(as::HeadsRecordPtr)
-Q_DECLARE_METATYPE(as::PruningRecordPtr)

@@ -5,7 +5,7 @@
 // into token·token, token·position, position·token, position·position and bias terms, and each
 // head's positional share (eval/interpret.h). The view asks (neuronRequested) and shows records;
 // the training worker computes them on the probe with the current weights.
-#include "eval/interpret.h"
+#include "eval/neuron_record.h"
 #include "plot_tools.h"
 
 #include <QStringList>
@@ -18,17 +18,6 @@ class QLabel;
 class QSpinBox;
 
 namespace as {
-
-struct NeuronRecord {
-    long step = 0;
-    AttentionKind kind = AttentionKind::EncoderSelf;
-    int layer = 0, head = 0, query = 0;
-    QStringList queryTokens, keyTokens;
-    NeuronView view;
-    std::vector<ScoreTerms> terms;  // first encoder layer only: one per head
-};
-using NeuronRecordPtr = std::shared_ptr<const NeuronRecord>;
-
 namespace ui {
 
 class NeuronPanel : public QWidget {
@@ -70,5 +59,3 @@ private:
 
 }  // namespace ui
 }  // namespace as
-
-Q_DECLARE_METATYPE(as::NeuronRecordPtr)

@@ -3,7 +3,7 @@
 // translation, the n-best list, the cross-attention of the best output over the source, and
 // the top-5 next-token probabilities of every step. The view never holds or runs a model: it
 // asks (translationRequested) and is answered with TranslationRecords, values made off the GUI
-// thread by whoever it is connected to (app/translation_service.h).
+// thread by whoever it is connected to (app/window/translation_service.h).
 #include "decode/translation_record.h"
 #include "plot_tools.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // A sentence in, a TranslationRecord out: the weights of one step with the vocabularies and
 // tokenisers they were trained with. What the window's Translate tab runs (off the GUI thread,
-// app/translation_service.h); the view only ever sees the records.
+// app/window/translation_service.h); the view only ever sees the records.
 //
 // Thread safety: encode(), step() and codec() only read what the constructor set, and may be
 // called from any thread at any time. translate() runs the model, which writes its activation

@@ -5,7 +5,7 @@
 // time; a new request or cancel() drops the one under way (it stops at its next unit of work).
 // Lives in the GUI thread; its signals come there.
 #include "eval/interpret.h"
-#include "heads_view.h"
+#include "eval/heads_record.h"
 #include "mailbox.h"
 #include "train/snapshot.h"
 

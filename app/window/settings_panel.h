@@ -28,7 +28,7 @@ public:
     void setComparisonMode(bool on);
 
 signals:
-    void applyRequested(as::SessionSettings settings);
+    void applyClicked(as::SessionSettings settings);
 
 private:
     QComboBox* task_;

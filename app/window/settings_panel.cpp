@@ -125,7 +125,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
         connect(s, &QSpinBox::valueChanged, this, check);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
-    connect(apply, &QPushButton::clicked, this, [this] { emit applyRequested(settings()); });
+    connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
     setSettings(SessionSettings::defaultsFor("toy"));
     check();
 }

@@ -1,0 +1,313 @@
+#include "main_window.h"
+
+#include "comparison_actions.h"
+#include "corpus_actions.h"
+#include "embedding_view.h"
+#include "file_actions.h"
+#include "heads_controller.h"
+#include "probe_bar.h"
+#include "samples_view.h"
+#include "settings_panel.h"
+#include "settings_store.h"
+#include "view_set.h"
+#include "worker_link.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+
+namespace as {
+
+namespace {
+
+// "name[*] — Attention Studio": [*] shows whether there are unsaved steps.
+QString titleFor(const QString& file)
+{
+    return QStringLiteral("%1[*] — %2")
+        .arg(file.isEmpty() ? MainWindow::tr("untitled") : QFileInfo(file).fileName(),
+             MainWindow::tr("Attention Studio"));
+}
+
+QString clock(double seconds)
+{
+    if (seconds < 0)
+        return QStringLiteral("—");
+    const long s = long(seconds + 0.5);
+    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QChar('0')).arg(s % 60, 2, 10, QChar('0'))
+                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    qRegisterMetaType<as::SnapshotPtr>();
+    qRegisterMetaType<as::ModelCopyPtr>();
+    qRegisterMetaType<as::SessionSettings>();
+    setWindowTitle(titleFor({}));
+    if (QFile::exists(":/attention-studio.svg"))  // compiled into the executable, not the tests
+        setWindowIcon(QIcon(":/attention-studio.svg"));
+
+    // The worker and its thread (started below, once everything listens).
+    link_ = new WorkerLink(this);
+    views_ = new ViewSet(link_, this);
+    setCentralWidget(views_->tabs());
+
+    settingsPanel_ = new SettingsPanel(this);
+    auto* dock = new QDockWidget(tr("Settings"), this);
+    dock->setObjectName("settings");
+    dock->setWidget(settingsPanel_);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    connect(settingsPanel_, &SettingsPanel::applyClicked, this, &MainWindow::applySettings);
+
+    status_ = new QLabel(this);
+    statusBar()->addWidget(status_, 1);
+    files_ = new FileActions(this);
+    corpus_ = new CorpusActions(this);
+    comparisons_ = new ComparisonActions(this);
+    heads_ = new HeadsController(views_, link_, [this] { return settings_.inspecting(); }, this);
+    buildMenus();
+    buildToolBar();
+
+    ProbeBar* probes = views_->probes();
+    connect(probes, &ProbeBar::probeChosen, link_, &WorkerLink::setProbe);
+    connect(probes, &ProbeBar::message, statusBar(), &QStatusBar::showMessage);
+    connect(link_, &WorkerLink::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(link_, &WorkerLink::runningChanged, this, [this](bool running) {
+        running_ = running;
+        play_->setText(running ? tr("Pause") : tr("Play"));
+    });
+    connect(link_, &WorkerLink::failed, this, [this](const QString& msg) {
+        statusBar()->showMessage(msg, 15000);
+        QMessageBox::warning(this, tr("Training paused"), msg);
+    });
+    connect(link_, &WorkerLink::summaryReady, this, [this](const SummaryPtr& summary) {
+        // The summary's translations are the samples of the weights the run hands out.
+        auto record = std::make_shared<SamplesRecord>();
+        record->step = summary->steps;
+        record->samples = summary->samples;
+        views_->samples()->setSamples(record);
+    });
+    connect(link_, &WorkerLink::taskReady, probes, [probes](const TaskPtr& task) { probes->setTask(*task); });
+    connect(link_, &WorkerLink::sessionLoaded, this, &MainWindow::onSessionLoaded);
+    link_->start();
+
+    QSettings store;
+    restoreGeometry(store.value("window/geometry").toByteArray());
+    restoreState(store.value("window/state").toByteArray());
+    if (!store.contains("window/geometry"))
+        resize(1400, 900);
+    applySettings(loadSessionSettings(store));
+}
+
+MainWindow::~MainWindow()
+{
+    link_->shutdown();
+}
+
+int MainWindow::examplesShown() const
+{
+    return views_->probes()->examples();
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
+    file->addAction(files_->openAction());
+    file->addAction(files_->saveAction());
+    file->addAction(files_->saveAsAction());
+    file->addSeparator();
+    file->addAction(corpus_->openCorpusAction());
+    file->addAction(files_->importWeightsAction());
+    file->addAction(files_->exportWeightsAction());
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(comparisons_->compareAction());
+    view->addMenu(comparisons_->removeComparedMenu());
+    view->addSeparator();
+    view->addAction(comparisons_->comparisonAction());
+    view->addAction(comparisons_->keepAction());
+    view->addAction(comparisons_->stopAction());
+}
+
+void MainWindow::buildToolBar()
+{
+    auto* bar = addToolBar(tr("Training"));
+    bar->setObjectName("training");
+    play_ = bar->addAction(tr("Play"));
+    play_->setShortcut(Qt::Key_Space);
+    play_->setToolTip(tr("Play / pause training (Space)"));
+    connect(play_, &QAction::triggered, this, [this] {
+        if (running_)
+            link_->pause();
+        else
+            link_->play();
+    });
+    step1_ = bar->addAction(tr("Step"));
+    step1_->setShortcut(Qt::Key_Right);
+    step1_->setToolTip(tr("Train one batch, then pause (→)"));
+    connect(step1_, &QAction::triggered, this, [this] { link_->step(1); });
+    stepCount_ = new QSpinBox(this);
+    stepCount_->setRange(2, 1000000);
+    stepCount_->setValue(10);
+    stepCount_->setToolTip(tr("How many steps 'Step N' takes"));
+    stepN_ = bar->addAction(tr("Step N"));
+    stepN_->setShortcut(Qt::SHIFT | Qt::Key_Right);
+    stepN_->setToolTip(tr("Train N batches, then pause (Shift+→)"));
+    connect(stepN_, &QAction::triggered, this, [this] { link_->step(stepCount_->value()); });
+    bar->addWidget(stepCount_);
+    reset_ = bar->addAction(tr("Reset"));
+    reset_->setShortcut(Qt::CTRL | Qt::Key_R);
+    reset_->setToolTip(tr("Start again from step 0 with the current settings (Ctrl+R)"));
+    connect(reset_, &QAction::triggered, this, [this] { applySettings(settings_); });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" speed "), this));
+    speed_ = new QComboBox(this);
+    speed_->setToolTip(tr("Steps per second: slow it down to watch single steps"));
+    speed_->addItem(tr("max"), 0.0);
+    for (double v : {30.0, 10.0, 5.0, 2.0, 1.0, 0.5})
+        speed_->addItem(tr("%1 steps/s").arg(v), v);
+    connect(speed_, &QComboBox::currentIndexChanged, this,
+            [this] { link_->setStepsPerSecond(speed_->currentData().toDouble()); });
+    bar->addWidget(speed_);
+}
+
+void MainWindow::updateTransport()
+{
+    // An inspected model has no training data: nothing to step, nothing to reset to.
+    const bool trainable = !settings_.inspecting();
+    for (QAction* a : {play_, step1_, stepN_, reset_})
+        a->setEnabled(trainable);
+    stepCount_->setEnabled(trainable);
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(titleFor(files_->currentFile()));
+}
+
+void MainWindow::showFileError(const QString& message, const QString& details)
+{
+    lastFileError_ = message;
+    statusBar()->showMessage(message, 15000);
+    // Not modal: the session goes on, and nothing waits on the box.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Attention Studio"), message, QMessageBox::Ok, this);
+    box->setDetailedText(details);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit fileError(message);
+}
+
+void MainWindow::applySettings(const SessionSettings& s)
+{
+    corpus_->cancelReading();  // the latest session wins over a corpus still being read
+    settings_ = s;
+    // The worker builds the data (a corpus takes a moment) and answers with taskReady.
+    views_->probes()->setTask(Task{});
+    updateTransport();
+    {
+        // Settings applied from code (--screenshot, tests) show in the panel too.
+        const QSignalBlocker block(settingsPanel_);
+        settingsPanel_->setSettings(s);
+    }
+    step_ = 0;
+    files_->setCurrentFile({}, 0);
+    updateTitle();
+    views_->reset();
+    QSettings store;
+    saveSessionSettings(store, s);
+    link_->configure(s);
+    if (views_->embedding()->isVisible())
+        views_->embedding()->refresh();  // answered after the new session is built: its projection
+    link_->setStepsPerSecond(speed_->currentData().toDouble());
+}
+
+void MainWindow::applyCorpusSettings(const SessionSettings& s)
+{
+    settingsPanel_->setUserCorpus(s.corpus, s.source);
+    applySettings(s);
+}
+
+void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
+                                 const QString& path, long step, bool untitled)
+{
+    corpus_->cancelReading();
+    settings_ = s;
+    views_->probes()->setTask(*task);
+    {
+        const QSignalBlocker block(settingsPanel_);
+        // An inspected model's shape is shown; its task stays the panel's last one, so that
+        // Apply starts a fresh built-in session.
+        SessionSettings shown = s;
+        if (s.userCorpus())
+            settingsPanel_->setUserCorpus(s.corpus, s.source);
+        if (s.inspecting())
+            shown.task = settingsPanel_->settings().task;
+        settingsPanel_->setSettings(shown);
+    }
+    updateTransport();
+    // A restored autosave or imported weights have no checkpoint of their own: Save asks where.
+    files_->setCurrentFile(untitled ? QString() : path, untitled ? -1 : step);
+    updateTitle();
+    statusBar()->showMessage(
+        s.inspecting() ? tr("Opened %1 to look inside (step %2): type a sentence as the probe or "
+                            "in Translate; Apply in Settings starts a built-in task")
+                             .arg(QFileInfo(path).fileName())
+                             .arg(step)
+                       : tr("Opened %1 at step %2").arg(path).arg(step),
+        s.inspecting() ? 15000 : 5000);
+    emit sessionRestored(path, step);
+    if (!s.corpusRecord.isEmpty())
+        corpus_->continueCorpusRun(path, s.corpusRecord, untitled);
+}
+
+void MainWindow::onSnapshot(const SnapshotPtr& s)
+{
+    step_ = s->step;
+    setWindowModified(files_->hasUnsavedSteps());
+    comparisons_->apply(s->comparison.get());
+    views_->applySnapshot(*s);
+    status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
+                         .arg(s->step)
+                         .arg(s->plannedSteps)
+                         .arg(s->epoch >= 0 ? QString::number(s->epoch) : QStringLiteral("—"))
+                         .arg(s->step > 0 ? QString::number(s->loss, 'f', 4) : QStringLiteral("—"))
+                         .arg(s->step > 0 ? QString::number(s->lr, 'e', 2) : QStringLiteral("—"))
+                         .arg(s->tokensPerSecond, 0, 'f', 0)
+                         .arg(clock(s->elapsedSeconds))
+                         .arg(clock(s->remainingSeconds))
+                     + comparisons_->statusSuffix());
+    emit snapshotApplied(s->step);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings store;
+    store.setValue("window/geometry", saveGeometry());
+    store.setValue("window/state", saveState());
+    // Steps not saved anywhere go to the autosave.
+    link_->close(files_->hasUnsavedSteps() ? FileActions::autosavePath() : QString());
+    store.setValue("autosave/cleanExit", QDateTime::currentDateTime());
+    event->accept();
+}
+
+}  // namespace as

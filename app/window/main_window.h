@@ -1,0 +1,100 @@
+#pragma once
+// The window: its layout (the views' tabs, the settings dock, the toolbar, the status line),
+// its menus, title and close. Its parts do the work: the link to the training worker in its
+// own thread (worker_link.h), the views (view_set.h), the files (file_actions.h), corpora
+// (corpus_actions.h), compared runs and A/B (comparison_actions.h) and the Heads view's work
+// (heads_controller.h). Views receive snapshots; none touches the model.
+#include "training_worker.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QSpinBox;
+
+namespace as {
+class ComparisonActions;
+class CorpusActions;
+class FileActions;
+class HeadsController;
+class SettingsPanel;
+class ViewSet;
+class WorkerLink;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Builds a fresh model with these settings (as the settings panel's Apply does).
+    void applySettings(const SessionSettings& s);
+    // A user's corpus just read: offered in the settings panel, then applied.
+    void applyCorpusSettings(const SessionSettings& s);
+
+    long currentStep() const { return step_; }
+    bool isRunning() const { return running_; }
+    const SessionSettings& settings() const { return settings_; }
+    // The session is a model opened to look inside, not a built-in task.
+    bool isInspecting() const { return settings_.inspecting(); }
+    // The session's example pairs (probes) the window has received from the worker: 0 until
+    // the worker has built the data of the settings applied last.
+    int examplesShown() const;
+
+    // The window's parts.
+    WorkerLink* link() const { return link_; }
+    ViewSet* views() const { return views_; }
+    FileActions* files() const { return files_; }
+    CorpusActions* corpus() const { return corpus_; }
+    ComparisonActions* comparisons() const { return comparisons_; }
+    HeadsController* heads() const { return heads_; }
+    QAction* playAction() const { return play_; }
+    QAction* stepAction() const { return step1_; }
+    QAction* resetAction() const { return reset_; }
+    QMenu* fileMenu() const { return fileMenu_; }
+
+    // A message in the status line and a box that does not wait (the session goes on); the
+    // parts report what failed through here.
+    void showFileError(const QString& message, const QString& details = {});
+    QString lastFileError() const { return lastFileError_; }
+    // "name[*] — Attention Studio" for the current file.
+    void updateTitle();
+
+signals:
+    void fileError(QString message);
+    void sessionRestored(QString path, long step);
+    // After a snapshot has reached every view (tests and --screenshot wait on it).
+    void snapshotApplied(long step);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildToolBar();
+    void onSnapshot(const SnapshotPtr& s);
+    void onSessionLoaded(const SessionSettings& s, const TaskPtr& task, const QString& path,
+                         long step, bool untitled);
+    void updateTransport();
+
+    SessionSettings settings_;
+    WorkerLink* link_ = nullptr;
+    ViewSet* views_ = nullptr;
+    FileActions* files_ = nullptr;
+    CorpusActions* corpus_ = nullptr;
+    ComparisonActions* comparisons_ = nullptr;
+    HeadsController* heads_ = nullptr;
+    SettingsPanel* settingsPanel_ = nullptr;
+    QAction *play_ = nullptr, *step1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;
+    QSpinBox* stepCount_ = nullptr;
+    QComboBox* speed_ = nullptr;
+    QLabel* status_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
+    QString lastFileError_;
+    long step_ = 0;
+    bool running_ = false;
+};
+
+}  // namespace as

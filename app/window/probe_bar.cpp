@@ -1,0 +1,66 @@
+#include "probe_bar.h"
+
+#include "text/tokenizer.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+
+namespace as {
+
+ProbeBar::ProbeBar(QWidget* parent) : QWidget(parent)
+{
+    probe_ = new QComboBox(this);
+    probe_->setToolTip(tr("The sentence pair whose attention is shown"));
+    probe_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    src_ = new QLineEdit(this);
+    src_->setPlaceholderText(tr("or type a source sentence…"));
+    tgt_ = new QLineEdit(this);
+    tgt_->setPlaceholderText(tr("…and its target (optional)"));
+    auto* use = new QPushButton(tr("Use"), this);
+    auto* bar = new QHBoxLayout(this);
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(new QLabel(tr("Probe:"), this));
+    bar->addWidget(probe_);
+    bar->addWidget(src_, 1);
+    bar->addWidget(tgt_, 1);
+    bar->addWidget(use);
+    connect(probe_, &QComboBox::activated, this, [this](int i) {
+        if (i < 0 || i >= int(task_.examples.size()))
+            return;
+        const TokenPair& ex = task_.examples[std::size_t(i)];
+        emit probeChosen(ex.src, ex.tgt);
+    });
+    connect(use, &QPushButton::clicked, this, &ProbeBar::useTyped);
+    connect(src_, &QLineEdit::returnPressed, this, &ProbeBar::useTyped);
+    connect(tgt_, &QLineEdit::returnPressed, this, &ProbeBar::useTyped);
+}
+
+void ProbeBar::setTask(const Task& task)
+{
+    task_ = task;
+    probe_->clear();
+    for (const TokenPair& ex : task_.examples)
+        probe_->addItem(ex.src.join(' ') + QStringLiteral("  →  ") + ex.tgt.join(' '));
+}
+
+void ProbeBar::useTyped()
+{
+    const QStringList src = tokenize(task_.srcTokenizer, src_->text());
+    if (src.isEmpty()) {
+        emit message(tr("Type a source sentence for the probe first."), 5000);
+        return;
+    }
+    emit probeChosen(src, tokenize(task_.tgtTokenizer, tgt_->text()));
+}
+
+void ProbeBar::setText(const QString& source, const QString& target)
+{
+    src_->setText(source);
+    tgt_->setText(target);
+    useTyped();
+}
+
+}  // namespace as

@@ -1,0 +1,437 @@
+// attention-studio --screenshot: trains a task or a corpus (or opens a file) in the window
+// without showing it, then writes one PNG per view; and the choice of mode (runDriver).
+#include "screenshot_driver.h"
+
+#include "driver_tools.h"
+
+#include "attention_view.h"
+#include "comparison_actions.h"
+#include "corpus_actions.h"
+#include "embedding_view.h"
+#include "file_actions.h"
+#include "head_service.h"
+#include "heads_controller.h"
+#include "heads_view.h"
+#include "lr_view.h"
+#include "main_window.h"
+#include "neuron_view.h"
+#include "plot_tools.h"
+#include "probe_bar.h"
+#include "run_comparer.h"
+#include "translate_view.h"
+#include "view_set.h"
+#include "worker_link.h"
+
+#include "decode/translation_record.h"
+#include "io/atomic_file.h"
+#include "model/parallel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTabWidget>
+#include <QTimer>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <vector>
+
+namespace as::driver {
+
+bool openShown(as::MainWindow& w, const QString& file)
+{
+    w.resize(1400, 900);
+    w.show();
+    bool opened = false, failed = false;
+    QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(m));
+        failed = true;
+    });
+    w.files()->openFile(file);
+    if (!waitFor([&] { return opened || failed; }, 120000) || failed)
+        return false;
+    return true;
+}
+
+}  // namespace as::driver
+
+namespace {
+
+using namespace as::driver;
+
+// The Attention tab shown, with the neuron view of the probe filled in (the worker answers).
+void showNeuronView(as::MainWindow& w)
+{
+    w.views()->tabs()->setCurrentIndex(w.views()->tabs()->indexOf(w.views()->attentionPage()));
+    w.views()->neuron()->refresh();
+    waitFor([&] { return w.views()->neuron()->record() && w.views()->neuron()->record()->step == w.currentStep(); }, 10000);
+}
+
+// --compare FILE…: each run drawn beside the current one, as View > Compare with run… does,
+// waited for. False (with the message printed) when one is refused.
+bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
+{
+    QString failed;
+    const auto connection = QObject::connect(w.comparisons()->runComparer(), &as::RunComparer::failed, &w,
+                                             [&](const QString& m) { failed = m; });
+    for (const QString& f : files)
+        w.comparisons()->compareWith(f);
+    waitFor([&] { return !failed.isEmpty() || !w.comparisons()->runComparer()->busy(); }, 120000);
+    QObject::disconnect(connection);
+    if (!failed.isEmpty() || w.comparisons()->runComparer()->busy()) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed.isEmpty() ? QStringLiteral("--compare timed out") : failed));
+        return false;
+    }
+    for (const as::RunSeriesPtr& r : w.comparisons()->runComparer()->runs())
+        std::printf("attention-studio: compared with %s (%zu steps, %zu validations)\n",
+                    qPrintable(r->name), r->loss.size(), r->eval.size());
+    return true;
+}
+
+// The Embeddings tab with the current weights, the most frequent word's neighbours listed;
+// the tab shown before is shown again.
+void showEmbeddings(as::MainWindow& w)
+{
+    as::ui::EmbeddingView* v = w.views()->embedding();
+    const int shown = w.views()->tabs()->currentIndex();
+    w.views()->tabs()->setCurrentWidget(v);
+    v->refresh();
+    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
+    if (v->record() && v->record()->vocabSize > as::Vocab::kSpecials) {
+        v->selectToken(as::Vocab::kSpecials);
+        waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
+    }
+    w.views()->tabs()->setCurrentIndex(shown);
+}
+
+// Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
+// `sentence` (if given) as the probe and in Translate.
+int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
+                      const QString& sentence, int explain, const QStringList& compare)
+{
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    if (!openShown(w, file))
+        return 1;
+    showEmbeddings(w);
+    if (!sentence.isEmpty()) {
+        bool done = false;
+        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
+                         [&] { done = true; });
+        w.views()->translate()->setExplanation(explain);
+        w.views()->translate()->translate(sentence);
+        waitFor([&] {
+            const as::TranslationRecordPtr r = w.views()->translate()->lastRecord();
+            return done && r && (explain == 0 || r->options.attribution) && !w.views()->translate()->isBusy();
+        }, 60000);
+        w.views()->probes()->setText(sentence);
+        QCoreApplication::processEvents();
+        waitFor([&] { return false; }, 500);  // the probe's snapshot
+        showNeuronView(w);
+    }
+    if (!compareForScreenshot(w, compare))
+        return 1;
+    QString error;
+    if (!w.files()->saveViewPngs(dir, &error)) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("attention-studio: wrote the views of %s into %s\n", qPrintable(file), qPrintable(dir));
+    return 0;
+}
+
+// --screenshot --heads: Score heads, the pruning curve, then the least important half muted
+// (as clicks do), each waited for; prints what it found.
+bool scoreHeadsForScreenshot(as::MainWindow& w)
+{
+    as::ui::HeadsView* v = w.views()->heads();
+    bool scored = false, pruned = false, figures = false;
+    QString refused;
+    QObject::connect(w.heads()->service(), &as::HeadService::refused, &w, [&](const QString& m) { refused = m; });
+    QObject::connect(w.heads()->service(), &as::HeadService::scored, &w, [&](const as::HeadsRecordPtr& r) {
+        (r->scored ? scored : figures) = true;
+    });
+    QObject::connect(w.heads()->service(), &as::HeadService::pruned, &w, [&](const as::PruningRecordPtr& r) {
+        pruned = pruned || r->finished;
+    });
+    emit v->scoreRequested();
+    if (!waitFor([&] { return scored || !refused.isEmpty(); }, 3600000) || !scored) {
+        std::fprintf(stderr, "attention-studio: heads not scored: %s\n", qPrintable(refused));
+        return false;
+    }
+    const as::HeadsRecordPtr r = v->record();
+    const std::vector<as::HeadId> order = as::headsByImportance(r->report);
+    QStringList most, least;
+    for (std::size_t i = 0; i < 5 && i < order.size(); ++i) {
+        least << as::headSpec({order[i]});
+        most << as::headSpec({order[order.size() - 1 - i]});
+    }
+    std::printf("attention-studio: NLL %.4f; most important heads %s; least important %s\n",
+                r->report.nll, qPrintable(most.join(' ')), qPrintable(least.join(' ')));
+    // The pruning curve runs in the head service's thread: how long it takes, and how late the
+    // GUI thread's timer fires meanwhile (the curve grows point by point in the view).
+    QElapsedTimer pruningClock;
+    pruningClock.start();
+    GuiLateness lateness;
+    lateness.start();
+    emit v->pruningRequested();
+    if (!waitFor([&] { return pruned; }, 3600000))
+        return false;
+    lateness.stop();
+    std::printf("attention-studio: pruning curve in %.1f s; GUI timer late by %.1f ms at the 99th "
+                "percentile, %.1f ms at worst\n",
+                double(pruningClock.elapsed()) / 1000.0, percentile(lateness.bucket(0), 0.99),
+                lateness.worst(0));
+    w.heads()->setMutedHeads(std::vector<as::HeadId>(order.begin(), order.begin() + long(order.size() / 2)));
+    if (!waitFor([&] { return figures; }, 3600000))
+        return false;
+    std::printf("attention-studio: %s\n", qPrintable(v->summary()));
+    w.views()->tabs()->setCurrentWidget(v);
+    return true;
+}
+
+// What --screenshot trains: a built-in task with its recipe, a seed, and where to put the model.
+struct ScreenshotRun {
+    QString task;
+    as::CorpusSource corpus;  // --data TRAIN [--valid VALID]: instead of the task
+    int steps = 200;
+    std::optional<quint64> seed;
+    QString out;  // the model file, as `attention-studio-cli train --out` writes it
+    int validEvery = 0;  // 0: the task's
+    bool heads = false;  // score the heads, mute the least important half, the pruning curve
+    QStringList compare;  // checkpoints of runs drawn beside this one
+    QString set;  // settings over the recipe (applySettingsSpec)
+    QString ab;   // A/B: what B changes (applySettingsSpec over the run's settings); empty: no B
+};
+
+bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
+{
+    QJsonArray samples;
+    for (const as::TranslationSample& t : r.samples)
+        samples.append(QJsonObject{{"source", t.source}, {"reference", t.reference},
+                                   {"hypothesis", t.hypothesis}});
+    const QJsonObject o{{"steps", double(r.steps)},
+                        {"train_loss", r.trainLoss},
+                        {"valid_loss", r.validLoss},
+                        {"valid_accuracy", r.validAccuracy},
+                        {"valid_bleu", r.validBleu},
+                        {"samples", samples}};
+    return as::writeFileAtomically(path, QJsonDocument(o).toJson(QJsonDocument::Indented), error);
+}
+
+int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
+{
+    if (!QDir().mkpath(dir)) {
+        std::fprintf(stderr, "attention-studio: cannot make the folder %s\n", qPrintable(dir));
+        return 1;
+    }
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    w.resize(1400, 900);
+    w.show();
+    as::SessionSettings s = as::SessionSettings::defaultsFor(run.task);
+    if (!run.corpus.train.isEmpty()) {
+        // As File > Open corpus… does, then the run's own settings over the corpus recipe.
+        bool opened = false;
+        QString failed;
+        QObject::connect(w.corpus(), &as::CorpusActions::corpusOpened, &w, [&](const QStringList& report) {
+            for (const QString& line : report)
+                std::printf("attention-studio: %s\n", qPrintable(line));
+            opened = true;
+        });
+        QObject::connect(w.corpus(), &as::CorpusActions::corpusFailed, &w, [&](const QString& m) { failed = m; });
+        w.corpus()->openCorpus(run.corpus);
+        if (!waitFor([&] { return opened || !failed.isEmpty(); }, 600000) || !opened) {
+            std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed));
+            return 1;
+        }
+        s = w.settings();
+    }
+    if (run.seed)
+        s.train.seed = *run.seed;
+    if (run.validEvery > 0)
+        s.evalEvery = run.validEvery;
+    // The plan is the run's length, as `train --steps N` makes it: the averaging points and
+    // the schedule plot depend on it.
+    if (run.steps > 0)
+        s.plannedSteps = run.steps;
+    QString specError;
+    if (!as::applySettingsSpec(run.set, &s, &specError)) {
+        std::fprintf(stderr, "attention-studio: --set: %s\n", qPrintable(specError));
+        return 2;
+    }
+    as::SessionSettings b = s;
+    if (!as::applySettingsSpec(run.ab, &b, &specError)) {
+        std::fprintf(stderr, "attention-studio: --ab: %s\n", qPrintable(specError));
+        return 2;
+    }
+    w.applySettings(s);
+    QString failure;
+    QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) { failure = m; });
+    if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000)) {
+        std::fprintf(stderr, "attention-studio: the task '%s' did not start\n", qPrintable(s.task));
+        return 1;
+    }
+    if (!run.ab.isEmpty()) {
+        // Schedules that A/B compares (a warm-up against none) differ by orders of magnitude.
+        w.views()->lr()->setLogScale(true);
+        w.comparisons()->startComparison(b);
+        if (!waitFor([&] { return w.comparisons()->comparison() != nullptr || !failure.isEmpty(); }, 120000)
+            || !w.comparisons()->comparison()) {
+            std::fprintf(stderr, "attention-studio: B did not start: %s\n", qPrintable(failure));
+            return 1;
+        }
+    }
+    QElapsedTimer trainClock;
+    trainClock.start();
+    SnapshotPace pace(w);
+    w.link()->step(run.steps);
+    if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
+        std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
+        return 1;
+    }
+    if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
+        // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
+        // its last validation.
+        waitFor([&] { return long(w.comparisons()->comparison()->loss.size()) >= run.steps || !w.isRunning(); }, 60000);
+        const as::RunSeriesPtr last = w.comparisons()->comparison();
+        double sum = 0;
+        int n = 0;
+        for (auto it = last->loss.rbegin(); it != last->loss.rend() && n < 50; ++it, ++n)
+            sum += it->loss;
+        std::printf("attention-studio: %s: %zu steps, train loss (last 50) %.4f, valid loss %s\n",
+                    qPrintable(last->name), last->loss.size(), n ? sum / n : 0.0,
+                    last->eval.empty() ? "—" : qPrintable(QString::number(last->eval.back().loss, 'f', 4)));
+    }
+    const double seconds = trainClock.elapsed() / 1000.0;
+    std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s, first to "
+                "last snapshot), window updating throughout\n",
+                run.steps, qPrintable(s.task), seconds, pace.stepsPerSecond());
+    if (!run.out.isEmpty()) {
+        bool exported = false;
+        QObject::connect(w.files(), &as::FileActions::weightsExported, &w, [&] { exported = true; });
+        w.files()->exportWeightsTo(run.out);
+        if (!waitFor([&] { return exported || !failure.isEmpty(); }, 120000) || !exported) {
+            std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failure));
+            return 1;
+        }
+    }
+    std::shared_ptr<const as::RunSummary> summary;
+    QObject::connect(w.link(), &as::WorkerLink::summaryReady, &w,
+                     [&](const as::SummaryPtr& r) { summary = r; });
+    w.link()->requestSummary();
+    if (!waitFor([&] { return summary != nullptr; }, 3600000)) {
+        std::fprintf(stderr, "attention-studio: no summary\n");
+        return 1;
+    }
+    // A translation of the toy task's first sentence in the Translate view.
+    if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")) {
+        bool done = false;
+        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
+                         [&] { done = true; });
+        w.views()->translate()->translate(QStringLiteral("我有一个好朋友"));
+        waitFor([&] { return done; }, 20000);
+    }
+    if (run.heads && !scoreHeadsForScreenshot(w))
+        return 1;
+    if (!compareForScreenshot(w, run.compare))
+        return 1;
+    showEmbeddings(w);
+    // The window's picture shows the attention of the probe sentence, and its neuron view.
+    showNeuronView(w);
+    QString error;
+    if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
+        || !w.files()->saveViewPngs(dir, &error)) {
+        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("attention-studio: wrote the views at step %ld and summary.json (valid loss %.4f, "
+                "accuracy %.4f, BLEU %.2f) into %s\n",
+                w.currentStep(), summary->validLoss, summary->validAccuracy, summary->validBleu,
+                qPrintable(dir));
+    return 0;
+}
+
+}  // namespace
+
+namespace as {
+
+std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
+{
+    if (p.isSet("measure-responsiveness")) {
+        bool ok = false;
+        const double seconds = p.value("measure-responsiveness").toDouble(&ok);
+        if (!ok || seconds <= 0 || !as::trainingTaskNames().contains(p.value("task"))) {
+            std::fprintf(stderr, "attention-studio: --measure-responsiveness needs SECONDS > 0 "
+                                 "and --task one of: %s\n",
+                         qPrintable(as::trainingTaskNames().join(", ")));
+            return 2;
+        }
+        const int rc = measureResponsiveness(w, seconds, p.value("task"), p.value("valid-every").toInt());
+        w.close();
+        return rc;
+    }
+    const QStringList files = p.positionalArguments();
+    if (files.size() > 1) {
+        std::fprintf(stderr, "attention-studio: one file at a time\n");
+        return 2;
+    }
+    if (p.isSet("measure-mutes")) {
+        if (files.size() != 1 || p.value("sentence").trimmed().isEmpty()) {
+            std::fprintf(stderr, "attention-studio: --measure-mutes needs a model FILE and --sentence\n");
+            return 2;
+        }
+        const int rc = measureMutes(w, files.first(), p.value("sentence"));
+        w.close();
+        return rc;
+    }
+    if (p.isSet("screenshot") && !files.isEmpty()) {
+        const int explain = int(QStringList{"cross", "attention", "rollout", "gradxinput", "ig"}.indexOf(p.value("explain")));
+        if (explain < 0) {
+            std::fprintf(stderr, "attention-studio: --explain must be cross, attention, rollout, gradxinput or ig\n");
+            return 2;
+        }
+        const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"),
+                                         explain, p.values("compare"));
+        w.close();
+        return rc;
+    }
+    if (p.isSet("screenshot")) {
+        ScreenshotRun run;
+        bool ok = false, seedOk = true;
+        run.task = p.value("task");
+        run.steps = p.value("steps").toInt(&ok);
+        if (p.isSet("seed"))
+            run.seed = p.value("seed").toULongLong(&seedOk);
+        run.out = p.value("out");
+        run.validEvery = p.value("valid-every").toInt();
+        run.heads = p.isSet("heads");
+        run.compare = p.values("compare");
+        run.set = p.value("set");
+        run.ab = p.value("ab");
+        run.corpus.train = p.value("data");
+        run.corpus.valid = p.value("valid");
+        if (run.corpus.train.isEmpty() && !run.corpus.valid.isEmpty()) {
+            std::fprintf(stderr, "attention-studio: --valid goes with --data\n");
+            return 2;
+        }
+        if (!ok || !seedOk || run.steps < 0 || !as::trainingTaskNames().contains(run.task)) {
+            std::fprintf(stderr, "attention-studio: --steps must be a whole number >= 0, --seed "
+                                 "one >= 0, and --task one of: %s\n",
+                         qPrintable(as::trainingTaskNames().join(", ")));
+            return 2;
+        }
+        const int rc = screenshots(w, p.value("screenshot"), run);
+        w.close();
+        return rc;
+    }
+    return std::nullopt;
+}
+
+}  // namespace as
