@@ -13,6 +13,7 @@
 #include "options.h"
 
 #include "io/checkpoint.h"
+#include "run/resume.h"
 #include "train/corpus_run.h"
 #include "train/session_data.h"
 
@@ -48,31 +49,31 @@ int runTrainResume(Options& p)
     if (!ck)
         return 1;
     const QJsonObject data = ck->run.data;
-    const QString kind = data.value("kind").toString();
+    const as::SavedRunKind kind = as::savedRunKind(*ck);
     QStringList args{QStringLiteral("train")};
-    if (kind == "task") {
+    if (kind == as::SavedRunKind::Task) {
         // A built-in task (by this command or the window): the settings are the checkpoint's own.
-        const QString task = data.value("task").toString();
-        if (!as::trainingTaskNames().contains(task)) {
-            err << "train: " << path << " was trained on the task '" << task << "', which this "
-                << "version does not have\n";
+        as::SessionSettings saved;
+        as::TokenPair probe;
+        QString why;
+        if (!as::savedTaskSettings(*ck, &saved, &probe, &why)) {
+            err << "train: " << path << ": " << why << "\n";
             return 2;
         }
-        const QJsonObject session = ck->run.session;
-        args << "--task" << task << "--config" << ck->model.config.spec() << "--seed"
-             << QString::number(ck->options.seed) << "--warmup" << QString::number(ck->options.warmup)
-             << "--factor" << QString::number(ck->options.factor, 'g', 17);
-        if (data.contains("batch_size"))
-            args << "--batch" << QString::number(data.value("batch_size").toInt());
-        if (data.contains("batch_tokens"))
-            args << "--batch-tokens" << QString::number(data.value("batch_tokens").toInt());
+        args << "--task" << saved.task << "--config" << saved.model.spec() << "--seed"
+             << QString::number(saved.train.seed) << "--warmup" << QString::number(saved.train.warmup)
+             << "--factor" << QString::number(saved.train.factor, 'g', 17);
+        if (as::isBundledCorpusTask(saved.task))
+            args << "--batch-tokens" << QString::number(saved.batchTokens);
+        else
+            args << "--batch" << QString::number(saved.batchSize);
         if (!p.isSet("clip-norm"))
-            args << "--clip-norm" << QString::number(ck->options.clipNorm, 'g', 17);
-        if (!p.isSet("valid-every") && session.value("eval_every").toInt() > 0)
-            args << "--valid-every" << QString::number(session.value("eval_every").toInt());
-        if (!p.isSet("average") && session.contains("average"))
-            args << "--average" << QString::number(session.value("average").toInt());
-    } else if (kind == "corpus") {
+            args << "--clip-norm" << QString::number(saved.train.clipNorm, 'g', 17);
+        if (!p.isSet("valid-every") && saved.evalEvery > 0)
+            args << "--valid-every" << QString::number(saved.evalEvery);
+        if (!p.isSet("average"))
+            args << "--average" << QString::number(saved.averagePoints);
+    } else if (kind == as::SavedRunKind::Corpus) {
         const QJsonArray recorded = data.value("args").toArray();
         for (qsizetype i = 0; i < recorded.size(); ++i) {
             const QString a = recorded[i].toString();
@@ -116,6 +117,10 @@ int runTrainResume(Options& p)
         if (p.isSet(name))
             args << "--" + name << p.value(name);
     }
+    // No length given now: the run goes on to the steps it planned (the checkpoint records them).
+    const double plannedSteps = ck->run.session.value("planned_steps").toDouble(0);
+    if (!p.isSet("steps") && !p.isSet("minutes") && plannedSteps >= 1)
+        args << "--steps" << QString::number(qint64(plannedSteps));
     if (!p.isSet("checkpoint"))
         args << "--checkpoint" << path;  // go on saving where the run was resumed from
     return runTrain(args, &*ck);

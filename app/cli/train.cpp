@@ -11,6 +11,7 @@
 #include "text/dataset.h"
 #include "train/corpus_run.h"
 #include "train/recipe.h"
+#include "run/make_session.h"
 #include "run/resume.h"
 #include "train/session.h"
 
@@ -49,9 +50,8 @@ struct CorpusBuild {
 
 // --data TRAIN [--valid VALID]: as::buildCorpus reads, holds out, builds the vocabularies;
 // this prints the reader's and the encoder's reports.
-CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe,
-                        as::Checkpoint* resume, as::ModelConfig* config, QTextStream& out,
-                        QTextStream& err)
+CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe, QTextStream& out,
+                           QTextStream& err)
 {
     CorpusBuild r;
     as::CorpusRun run;
@@ -77,19 +77,6 @@ CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe,
         err << "train: " << built.error << "\n";
         r.exit = 1;
         return r;
-    }
-    config->src_vocab = report.srcVocab;
-    config->tgt_vocab = report.tgtVocab;
-    if (resume) {
-        QString why = as::checkSameData(*built.data, resume->model.srcVocab, resume->model.tgtVocab,
-                                        resume->run.data);
-        if (why.isEmpty() && !(resume->model.config == *config))
-            why = QStringLiteral("the recorded --config gives another model than the checkpoint's");
-        if (!why.isEmpty()) {
-            err << "train: cannot resume " << p.value("checkpoint") << ": " << why << "\n";
-            r.exit = 1;
-            return r;
-        }
     }
     r.data = std::move(built.data);
     return r;
@@ -166,7 +153,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     constexpr qint64 kBillion = 1000000000;
     as::SessionPlan plan;
     plan.steps = long(p.intOption("steps", 1, kBillion, fromFile ? 0 : r.steps));
-    plan.seconds = 60.0 * p.doubleOption("minutes", 0.01, 1e6, 0);
+    const double minutes = p.doubleOption("minutes", 0.01, 1e6, 0);
+    plan.seconds = 60.0 * minutes;
     plan.validEvery = int(p.intOption("valid-every", 1, kBillion, r.evalEvery));
     plan.averagePoints = int(p.intOption("average", 1, 20, r.averagePoints));
     as::DataOptions dataOptions;
@@ -195,6 +183,18 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         return 2;
     setMathThreads(threads);
     QString error;
+    // The run as the window holds it too (core/run): its checkpoint records it, and a session
+    // is made from it the same way.
+    as::SessionSettings run;
+    run.task = fromFile ? QStringLiteral("corpus") : taskName;
+    run.model = r.model;
+    run.train = r.train;
+    run.batchSize = dataOptions.batchSize;
+    run.batchTokens = dataOptions.batchTokens;
+    run.plannedSteps = plan.steps;
+    run.plannedMinutes = minutes;
+    run.evalEvery = plan.validEvery;
+    run.averagePoints = plan.averagePoints;
 
     std::unique_ptr<as::SessionData> data;
     if (fromFile) {
@@ -202,38 +202,36 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         inForce.evalEvery = plan.validEvery;
         inForce.averagePoints = plan.averagePoints;
         inForce.batchTokens = dataOptions.batchTokens;
-        CorpusBuild built = readCorpusData(p, inForce, resume, &r.model, out, err);
+        CorpusBuild built = readCorpusData(p, inForce, out, err);
         if (!built.data)
             return built.exit;
         data = std::move(built.data);
     } else {
-        data = as::makeTaskData(taskName, dataOptions, &error);
+        data = as::makeSessionData(run, &error);
         if (!data) {
             err << "train: " << error << "\n";
             return 1;
         }
-        r.model.src_vocab = data->srcVocab().size();
-        r.model.tgt_vocab = data->tgtVocab().size();
         out << "task " << taskName << " (" << data->description().description << ")";
         if (!data->validation().empty())
             out << ", " << data->validation().size() << " validation pairs";
         out << "\n";
     }
-    if (error = r.model.validate(); !error.isEmpty()) {
+    if (error = as::fitModelToData(*data, &run.model); !error.isEmpty()) {
         err << "train: " << error << "\n";
         return 2;
     }
 
     std::unique_ptr<as::TrainingSession> session;
     if (resume) {
-        if (!fromFile && (data->srcVocab().tokens() != resume->model.srcVocab.tokens()
-                          || data->tgtVocab().tokens() != resume->model.tgtVocab.tokens()
-                          || data->record().value("pairs_sha1") != resume->run.data.value("pairs_sha1"))) {
-            err << "train: cannot resume: its data is not that of the built-in task '" << taskName
-                << "' in this version\n";
+        QString why = as::checkSavedRunData(*data, *resume);
+        if (why.isEmpty() && !(resume->model.config == run.model))
+            why = QStringLiteral("the recorded --config gives another model than the checkpoint's");
+        if (!why.isEmpty()) {
+            err << "train: cannot resume " << p.value("checkpoint") << ": " << why << "\n";
             return 1;
         }
-        session = as::resumeSession(std::move(data), *resume, plan, &error);
+        session = as::resumeSession(std::move(data), *resume, run.plan(), &error);
         if (!session) {
             err << "train: cannot resume: " << error << "\n";
             return 1;
@@ -241,11 +239,14 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         session->trainer().setClipNorm(r.train.clipNorm);  // the one setting a resumed run may change
         out << "resumed at step " << session->stepCount() << " (epoch " << session->epoch() << ")\n";
     } else {
-        session = std::make_unique<as::TrainingSession>(
-            std::move(data), std::make_unique<as::Trainer>(r.model, r.train), plan);
+        session = as::makeSession(std::move(data), &run, &error);
+        if (!session) {
+            err << "train: " << error << "\n";
+            return 2;
+        }
     }
     as::TrainingSession& s = *session;
-    out << "model " << QJsonDocument(r.model.toJson()).toJson(QJsonDocument::Compact) << ", "
+    out << "model " << QJsonDocument(run.model.toJson()).toJson(QJsonDocument::Compact) << ", "
         << s.model().params().size() << " parameters; ";
     if (const int perEpoch = s.data().description().batchesPerEpoch; perEpoch > 0 && !generated)
         out << perEpoch << " batches of ≤ " << dataOptions.batchTokens << " tokens per epoch; ";
@@ -253,9 +254,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     out.flush();
 
     // What the window records too, so that it can open and continue this run.
-    const QJsonObject settings{{"planned_steps", double(plan.steps)},
-                               {"eval_every", plan.validEvery},
-                               {"average", plan.averagePoints}};
+    const QJsonObject settings = as::sessionRecord(run);
     QElapsedTimer sinceCheckpoint;
     sinceCheckpoint.start();
     auto saveCheckpoint = [&]() {
@@ -348,11 +347,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         const bool byTime = sinceLine.elapsed() >= (tty ? 500 : 30000);
         if (st.validationDue || byStep || byTime) {
             const double secs = wall.elapsed() / 1000.0;
-            double remaining = -1;
-            if (plan.seconds > 0)
-                remaining = std::max(0.0, plan.seconds - s.elapsedSeconds());
-            else if (plan.steps > 0)
-                remaining = secs / double(stepsHere) * double(plan.steps - st.stats.step);
+            const double remaining = s.remainingSeconds();
             const int epoch = s.epoch();
             const QString line =
                 QStringLiteral("step %1%2 · %3loss %4 · valid %5 (acc %6) · lr %7 · %8 tok/s · %9 elapsed · %10 left")
@@ -363,7 +358,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                     .arg(std::isnan(lastValid) ? QStringLiteral("—") : QString::number(lastValid, 'f', 3))
                     .arg(std::isnan(lastAcc) ? QStringLiteral("—") : QString::number(lastAcc, 'f', 3))
                     .arg(st.stats.lr, 0, 'e', 2)
-                    .arg(double(tokens) / std::max(secs, 1e-9), 0, 'f', 0)
+                    .arg(s.tokensPerSecond(), 0, 'f', 0)
                     .arg(clock(secs))
                     .arg(remaining >= 0 ? clock(remaining) : QStringLiteral("?"));
             // On a terminal the line is rewritten in place, and kept at validations and at

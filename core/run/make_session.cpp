@@ -19,12 +19,17 @@ std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* 
     }
 }
 
+QString fitModelToData(const SessionData& data, ModelConfig* model)
+{
+    model->src_vocab = data.srcVocab().size();
+    model->tgt_vocab = data.tgtVocab().size();
+    return model->validate();
+}
+
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
                                              QString* error)
 {
-    s->model.src_vocab = data->srcVocab().size();
-    s->model.tgt_vocab = data->tgtVocab().size();
-    if (QString why = s->model.validate(); !why.isEmpty()) {
+    if (QString why = fitModelToData(*data, &s->model); !why.isEmpty()) {
         *error = why;
         return nullptr;
     }

@@ -13,8 +13,11 @@ namespace as {
 // *error (the reason alone) when it cannot be made.
 std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error);
 
-// A fresh session of `s` on `data` (step 0): the data's vocabulary sizes are written into
-// s->model, which is then checked. Null and *error (ModelConfig::validate's reason) when the
+// The data's vocabulary sizes written into *model, which is then checked: empty, or
+// ModelConfig::validate's reason.
+QString fitModelToData(const SessionData& data, ModelConfig* model);
+
+// A fresh session of `s` on `data` (step 0), s->model fitted to the data (fitModelToData). Null and *error (ModelConfig::validate's reason) when the
 // model cannot be built.
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
                                              QString* error);
