@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 build=${TSAN_BUILD:-build-tsan}
 cmake -S . -B "$build" -G Ninja -DAS_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 tests=()
-for f in tests/test_*.cpp; do
+for f in tests/*/test_*.cpp; do
   name=$(basename "$f" .cpp)
   case $name in
     test_window*|test_ui_attention_translate|test_ui_samples|test_translate_input|test_parallel|test_dropout|*worker*|*checkpoint*)

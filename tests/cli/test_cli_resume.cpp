@@ -1,0 +1,170 @@
+// attention-studio-cli train --checkpoint / --resume, end to end as a user runs them: N steps
+// saved to a checkpoint, a new process resuming to 2N, gives the same weights, bit for bit,
+// as 2N steps in one run (one thread, across epoch boundaries); --average too. Runs the
+// attention-studio-cli built beside this test.
+#include "skip.h"
+#include "io/checkpoint.h"
+#include "io/model_file.h"
+#include "cli_process.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <csignal>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+class TestCliResume : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void resumedRunEqualsStraightRun_data();
+    void resumedRunEqualsStraightRun();
+    void interruptedInsideTheAveragingWindow();
+
+private:
+    static Eigen::VectorXf weightsOf(const QString& path);
+
+    QString cli_, corpus_;
+    QTemporaryDir dir_;
+};
+
+void TestCliResume::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    cli_ = test::cliProgram();
+    QVERIFY2(QFileInfo(cli_).isExecutable(),
+             qPrintable(cli_ + u" is missing: build the attention-studio-cli target"_s));
+    // 300 pairs: a target that reverses the source's words, over a 12-word vocabulary.
+    QByteArray tsv;
+    std::uint64_t x = 12345;
+    for (int i = 0; i < 300; ++i) {
+        QStringList words;
+        const int n = 2 + int(i % 5);
+        for (int k = 0; k < n; ++k) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            words << u"w%1"_s.arg(int(x >> 60) % 12);
+        }
+        QStringList reversed(words.rbegin(), words.rend());
+        tsv += (words.join(' ') + u"\t"_s + reversed.join(' ') + u"\n"_s).toUtf8();
+    }
+    corpus_ = dir_.filePath(u"train.tsv"_s);
+    QFile f(corpus_);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(tsv), tsv.size());
+}
+
+Eigen::VectorXf TestCliResume::weightsOf(const QString& path)
+{
+    QString error;
+    std::optional<ModelBundle> m = loadModel(path, &error);
+    if (!m)
+        qFatal("%s", qPrintable(error));
+    return m->model->params().valueVector();
+}
+
+void TestCliResume::resumedRunEqualsStraightRun_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::newRow("no averaging") << QStringList{u"--average"_s, u"1"_s};
+    QTest::newRow("defaults (averaging 5)") << QStringList{};
+}
+
+void TestCliResume::resumedRunEqualsStraightRun()
+{
+    QFETCH(QStringList, extra);
+    const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(' ', '_');
+    const QStringList common = QStringList{u"train"_s, u"--data"_s, corpus_, u"--config"_s,
+                                           u"d_model=32,heads=2,d_ff=64,encoder_layers=1,decoder_layers=1,dropout=0.1"_s,
+                                           u"--batch-tokens"_s, u"150"_s, u"--warmup"_s, u"10"_s,
+                                           u"--valid-every"_s, u"7"_s, u"--threads"_s, u"1"_s,
+                                           u"--seed"_s, u"4"_s}
+                               + extra;
+    const QString straight = dir_.filePath(tag + u"-straight.safetensors"_s);
+    const QString ckpt = dir_.filePath(tag + u".ckpt"_s);
+    const QString resumed = dir_.filePath(tag + u"-resumed.safetensors"_s);
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"60"_s, u"--out"_s, straight}));
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"30"_s, u"--checkpoint"_s, ckpt}));
+
+    QString error;
+    std::optional<Checkpoint> half = loadCheckpoint(ckpt, &error);
+    QVERIFY2(half, qPrintable(error));
+    QCOMPARE(half->step, 30L);
+    QVERIFY2(half->run.epoch >= 1, "the first half should cross an epoch boundary");
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"1"_s,
+                 u"--out"_s, resumed}));
+
+    const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
+             qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
+    // The comparison can fail: the checkpoint's own weights (step 30) are not those of step 60.
+    QVERIFY((half->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
+}
+
+// Stopped by Ctrl+C (SIGINT) inside the averaging window — past the first of its 5 points (80 %
+// of 400 steps), before the end — then `train --resume CKPT` alone (no --steps: the recorded
+// plan goes on): the model written is the straight run's, bit for bit. The checkpoint holds the
+// snapshots taken before the stop; without them (a format-2 checkpoint, test_session's control)
+// the average would differ.
+void TestCliResume::interruptedInsideTheAveragingWindow()
+{
+    const QStringList common = {u"train"_s, u"--data"_s, corpus_, u"--config"_s,
+                                u"d_model=32,heads=2,d_ff=64,encoder_layers=1,decoder_layers=1,dropout=0.1"_s,
+                                u"--batch-tokens"_s, u"150"_s, u"--warmup"_s, u"10"_s,
+                                u"--valid-every"_s, u"100"_s, u"--threads"_s, u"1"_s,
+                                u"--seed"_s, u"6"_s, u"--average"_s, u"5"_s, u"--steps"_s, u"400"_s};
+    const QString straight = dir_.filePath(u"window-straight.safetensors"_s);
+    const QString ckpt = dir_.filePath(u"window.ckpt"_s);
+    const QString resumed = dir_.filePath(u"window-resumed.safetensors"_s);
+    QVERIFY(test::runCli(common + QStringList{u"--out"_s, straight}));
+
+    // The same run, interrupted once a progress line shows a step past 330 (the 80 % point is
+    // step 320, the next at 340): each step is printed (--log-every 1) and reacted to at once.
+    QProcess p;
+    p.start(cli_, common + QStringList{u"--checkpoint"_s, ckpt, u"--log-every"_s, u"1"_s});
+    QVERIFY(p.waitForStarted(10000));
+    const QRegularExpression stepLine(u"^step (\\d+)/400"_s);
+    QByteArray pending;
+    bool sent = false;
+    while (!sent && p.state() == QProcess::Running) {
+        p.waitForReadyRead(100);
+        pending += p.readAllStandardOutput();
+        qsizetype nl;
+        while (!sent && (nl = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(nl));
+            pending.remove(0, nl + 1);
+            const QRegularExpressionMatch m = stepLine.match(line);
+            if (m.hasMatch() && m.captured(1).toInt() >= 330) {
+                QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
+                sent = true;
+            }
+        }
+    }
+    QVERIFY2(sent, "the run ended before a step past 330 was printed");
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    QString error;
+    std::optional<Checkpoint> stopped = loadCheckpoint(ckpt, &error);
+    QVERIFY2(stopped, qPrintable(error));
+    QVERIFY2(stopped->step > 320 && stopped->step < 400,
+             qPrintable(u"stopped at step %1, outside the averaging window"_s.arg(stopped->step)));
+    QVERIFY(stopped->run.averageKnown);
+    QVERIFY(stopped->run.averageTaken >= 1);
+
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--threads"_s, u"1"_s, u"--out"_s, resumed}));
+    const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
+             qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
+    QVERIFY((stopped->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
+}
+
+AS_TEST_GUILESS_MAIN(TestCliResume)
+#include "test_cli_resume.moc"

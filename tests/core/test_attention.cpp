@@ -1,0 +1,176 @@
+// Masks, numerically extreme scores, and the positional-encoding table.
+#include "skip.h"
+#include "model/attention.h"
+#include "model/positional_encoding.h"
+#include "model/softmax.h"
+#include "model/transformer.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace as;
+
+class TestAttention : public QObject {
+    Q_OBJECT
+private slots:
+    void paddedAndFutureKeysGetExactlyZero();
+    void fullyMaskedRowIsUniform();
+    void modelKeepsEveryHeadOfEveryLayer();
+    void softmaxOfHugeScores();
+    void logSoftmaxOfHugeScores();
+    void positionalEncodingCells_data();
+    void positionalEncodingCells();
+};
+
+namespace {
+ModelConfig smallConfig()
+{
+    ModelConfig c;
+    c.src_vocab = 12;
+    c.tgt_vocab = 14;
+    c.d_model = 16;
+    c.heads = 4;
+    c.d_ff = 32;
+    c.encoder_layers = 2;
+    c.decoder_layers = 3;
+    c.dropout = 0.0;
+    return c;
+}
+}  // namespace
+
+void TestAttention::paddedAndFutureKeysGetExactlyZero()
+{
+    Transformer<float> model(smallConfig());
+    Rng rng(1);
+    model.initXavier(rng);
+    // Sources of lengths 5 and 2, targets of lengths 3 and 1 (+ <s>): padding everywhere.
+    const Batch b = makeBatch({{4, 5, 6, 7, 8}, {9, 10}}, {{4, 5, 6}, {7}});
+    model.evaluate(b);
+    const int H = 4;
+    for (int l = 0; l < 2; ++l) {
+        const auto& a = model.attention(AttentionKind::EncoderSelf, l);
+        QCOMPARE(a.probs.rows(), Eigen::Index(2 * H * b.S));
+        for (int h = 0; h < H; ++h)
+            for (int i = 0; i < b.S; ++i)
+                for (int j = 2; j < b.S; ++j)  // keys 2.. of sentence 1 are padding
+                    QCOMPARE(a.probs((1 * H + h) * b.S + i, j), 0.0f);
+    }
+    for (int l = 0; l < 3; ++l) {
+        const auto& self = model.attention(AttentionKind::DecoderSelf, l);
+        const auto& cross = model.attention(AttentionKind::Cross, l);
+        for (int bi = 0; bi < 2; ++bi)
+            for (int h = 0; h < H; ++h)
+                for (int i = 0; i < b.T; ++i) {
+                    const Eigen::Index row = (bi * H + h) * b.T + i;
+                    float sum = 0.0f;
+                    for (int j = 0; j < b.T; ++j) {
+                        const bool future = j > i;
+                        const bool pad = b.tgtIn[bi * b.T + j] == kPad;
+                        if (future || pad)
+                            QCOMPARE(self.probs(row, j), 0.0f);
+                        sum += self.probs(row, j);
+                    }
+                    QVERIFY(std::abs(sum - 1.0f) < 1e-5f);
+                    for (int j = 0; j < b.S; ++j)
+                        if (b.src[bi * b.S + j] == kPad)
+                            QCOMPARE(cross.probs(row, j), 0.0f);
+                }
+    }
+}
+
+void TestAttention::fullyMaskedRowIsUniform()
+{
+    // As PyTorch's masked_fill(-1e9) + softmax: a row with no real key spreads evenly.
+    ParamStore<float> ps;
+    auto attn = MultiHeadAttention<float>::make(ps, "a", 8, 2);
+    ps.allocate();
+    Rng rng(2);
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        ps.values()[i] = float(rng.uniform() - 0.5);
+    Mat<float> x = Mat<float>::Random(4, 8), y(4, 8);
+    const std::vector<std::uint8_t> valid(4, 0);
+    attn.forwardSelf(x, 1, 4, valid.data(), false, 0.0, Pass::eval(), y);
+    QVERIFY(y.allFinite());
+    for (Eigen::Index r = 0; r < attn.probs.rows(); ++r)
+        for (Eigen::Index c = 0; c < 4; ++c)
+            QCOMPARE(attn.probs(r, c), 0.25f);
+}
+
+void TestAttention::modelKeepsEveryHeadOfEveryLayer()
+{
+    Transformer<float> model(smallConfig());
+    Rng rng(3);
+    model.initXavier(rng);
+    const Batch b = makeBatch({{4, 5, 6}}, {{7, 8}});
+    model.evaluate(b);
+    QCOMPARE(model.layers(AttentionKind::EncoderSelf), 2);
+    QCOMPARE(model.layers(AttentionKind::DecoderSelf), 3);
+    QCOMPARE(model.layers(AttentionKind::Cross), 3);
+    for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf, AttentionKind::Cross})
+        for (int l = 0; l < model.layers(k); ++l) {
+            const auto& a = model.attention(k, l);
+            const int q = k == AttentionKind::EncoderSelf ? b.S : b.T;
+            const int kk = k == AttentionKind::DecoderSelf ? b.T : b.S;
+            QCOMPARE(a.probs.rows(), Eigen::Index(4 * q));  // B=1, 4 heads
+            QCOMPARE(a.probs.cols(), Eigen::Index(kk));
+            // Each row is a distribution, and heads differ from each other.
+            QVERIFY((a.probs.rowwise().sum().array() - 1.0f).abs().maxCoeff() < 1e-5f);
+        }
+}
+
+void TestAttention::softmaxOfHugeScores()
+{
+    Mat<double> s(2, 3);
+    s << 1e4, -1e4, 1e4 - 1, -1e4, -1e4, -1e4 + 2;
+    softmaxRows<double>(s);
+    QVERIFY(s.allFinite());
+    const double e = std::exp(-1.0), e2 = std::exp(-2.0);
+    QCOMPARE(s(0, 0), 1.0 / (1.0 + e));
+    QCOMPARE(s(0, 1), 0.0);
+    QCOMPARE(s(0, 2), e / (1.0 + e));
+    QCOMPARE(s(1, 0), e2 / (1.0 + 2 * e2) + 0.0);
+    QCOMPARE(s(1, 2), 1.0 / (1.0 + 2 * e2));
+    Mat<float> f(1, 2);
+    f << 1e4f, -1e4f;
+    softmaxRows<float>(f);
+    QCOMPARE(f(0, 0), 1.0f);
+    QCOMPARE(f(0, 1), 0.0f);
+}
+
+void TestAttention::logSoftmaxOfHugeScores()
+{
+    Mat<double> s(1, 3);
+    s << 1e4, -1e4, 1e4 - 1;
+    logSoftmaxRows<double>(s);
+    QVERIFY(s.allFinite());
+    const double lse = std::log(1.0 + std::exp(-1.0));
+    // x - (1e4 + lse) rounds at 1e4 * 2^-52 ~ 2e-12: that much and no more.
+    const double tol = 1e4 * 1e-15;
+    QVERIFY(std::abs(s(0, 0) - -lse) < tol);
+    QVERIFY(std::abs(s(0, 1) - (-2e4 - lse)) < tol);
+    QVERIFY(std::abs(s(0, 2) - (-1.0 - lse)) < tol);
+}
+
+void TestAttention::positionalEncodingCells_data()
+{
+    QTest::addColumn<int>("pos");
+    QTest::addColumn<int>("dim");
+    for (int pos : {0, 1, 7, 63})
+        for (int dim : {0, 1, 2, 9, 30, 31})
+            QTest::addRow("pos %d dim %d", pos, dim) << pos << dim;
+}
+
+void TestAttention::positionalEncodingCells()
+{
+    QFETCH(int, pos);
+    QFETCH(int, dim);
+    const int d = 32;
+    const Mat<double> pe = positionalEncoding<double>(64, d);
+    const int i = dim / 2;
+    const double angle = pos / std::pow(10000.0, 2.0 * i / d);
+    QCOMPARE(pe(pos, dim), dim % 2 == 0 ? std::sin(angle) : std::cos(angle));
+}
+
+AS_TEST_APPLESS_MAIN(TestAttention)
+#include "test_attention.moc"

@@ -1,0 +1,178 @@
+// model/dropout: the mask's statistics (kept fraction, scale, no correlation between
+// neighbouring elements or blocks), that it depends on the generator's key and the shape but
+// not on the thread count, that the parallel fill writes what the plain fill does, strided
+// sources and destinations, the fused relu, and backward.
+#include "skip.h"
+#include "model/dropout.h"
+#include "model/parallel.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace as;
+
+class TestDropout : public QObject {
+    Q_OBJECT
+private slots:
+    void keptFractionAndScale_data();
+    void keptFractionAndScale();
+    void neighboursUncorrelated();
+    void sameMaskOnAnyThreadCount();
+    void matchesPlainFill();
+    void keyComesFromTheGenerator();
+    void stridedViewsAndRelu();
+    void backwardMultipliesByMask();
+    void evaluationIsIdentity();
+    void cleanupTestCase() { setEngineThreads(0); }
+};
+
+namespace {
+
+Mat<float> ones(Eigen::Index r, Eigen::Index c) { return Mat<float>::Ones(r, c); }
+
+}  // namespace
+
+void TestDropout::keptFractionAndScale_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::newRow("0.1") << 0.1;
+    QTest::newRow("0.3") << 0.3;
+    QTest::newRow("0.5") << 0.5;
+}
+
+void TestDropout::keptFractionAndScale()
+{
+    QFETCH(double, p);
+    Rng rng(11);
+    Dropout<float> d;
+    Mat<float> x = ones(1000, 517);  // 517 000 elements: not a multiple of the block
+    d.forward(x, p, Pass::training(rng));
+    QVERIFY(d.active);
+    const float scale = float(1.0 / (1.0 - p));
+    long dropped = 0;
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+        const float v = x.data()[i];
+        QVERIFY2(v == 0.0f || v == scale, qPrintable(QString::number(v)));
+        dropped += v == 0.0f;
+    }
+    // Binomial: standard deviation sqrt(n p (1-p)) < 360; allow 6 of them.
+    const double n = double(x.size());
+    QVERIFY2(std::abs(double(dropped) - n * p) < 6 * std::sqrt(n * p * (1 - p)),
+             qPrintable(QString("dropped %1 of %2").arg(dropped).arg(n)));
+    // The last partial block is drawn as well, not left at one value.
+    long tailDropped = 0;
+    for (Eigen::Index i = x.size() - 1000; i < x.size(); ++i)
+        tailDropped += x.data()[i] == 0.0f;
+    QVERIFY(tailDropped > 0 && tailDropped < 1000);
+}
+
+// Each 64-bit output decides two elements, and each block has its own generator: an error in
+// either (the same half used twice, blocks seeded alike) shows as a correlation here.
+void TestDropout::neighboursUncorrelated()
+{
+    Rng rng(3);
+    Dropout<float> d;
+    Mat<float> x = ones(1, 64 * kDropoutBlock);
+    d.forward(x, 0.5, Pass::training(rng));
+    const auto corr = [&](long lag) {
+        double same = 0;
+        const long n = long(x.size()) - lag;
+        for (long i = 0; i < n; ++i)
+            same += (x.data()[i] == 0) == (x.data()[i + lag] == 0);
+        return 2 * same / double(n) - 1;  // 0 for independent fair decisions
+    };
+    // With 262 144 pairs the standard deviation is about 0.002.
+    for (long lag : {1L, 2L, 3L, kDropoutBlock, 2 * kDropoutBlock})
+        QVERIFY2(std::abs(corr(lag)) < 0.012,
+                 qPrintable(QString("lag %1: %2").arg(lag).arg(corr(lag))));
+}
+
+void TestDropout::sameMaskOnAnyThreadCount()
+{
+    Mat<float> masks[2];
+    for (int threads : {1, 2}) {
+        setEngineThreads(threads);
+        Rng rng(5);
+        Dropout<float> d;
+        Mat<float> x = ones(333, 1000);
+        d.forward(x, 0.2, Pass::training(rng));
+        masks[threads - 1] = d.mask;
+    }
+    setEngineThreads(0);
+    QVERIFY(masks[0] == masks[1]);
+}
+
+void TestDropout::matchesPlainFill()
+{
+    Rng rng(9), copy(9);
+    Dropout<float> d;
+    Mat<float> x = ones(97, 1013);
+    d.forward(x, 0.25, Pass::training(rng));
+    Mat<float> plain(97, 1013);
+    fillDropoutMask(plain.data(), 0, long(plain.size()), copy.next(), 0.25f, float(1 / 0.75));
+    QVERIFY(d.mask == plain);
+    QVERIFY(x == plain);
+}
+
+void TestDropout::keyComesFromTheGenerator()
+{
+    Rng rng(21);
+    Dropout<float> d;
+    Mat<float> a = ones(64, 256), b = ones(64, 256);
+    d.forward(a, 0.1, Pass::training(rng));
+    d.forward(b, 0.1, Pass::training(rng));
+    QVERIFY(a != b);  // successive masks differ
+    Rng again(21);
+    Mat<float> c = ones(64, 256);
+    d.forward(c, 0.1, Pass::training(again));
+    QVERIFY(a == c);  // and a generator in the same state gives the same mask
+}
+
+void TestDropout::stridedViewsAndRelu()
+{
+    Rng rng(4), copy(4);
+    Mat<float> wideSrc = Mat<float>::Random(50, 300);
+    Mat<float> wideDst = Mat<float>::Constant(50, 300, 7.0f);
+    Dropout<float> d;
+    // Columns 10..209 of both: row strides 300, rows of 200.
+    d.forward(wideSrc.middleCols(10, 200), wideDst.middleCols(10, 200), 0.4, Pass::training(rng),
+              /*relu=*/true);
+    Mat<float> mask(50, 200);
+    fillDropoutMask(mask.data(), 0, long(mask.size()), copy.next(), 0.4f, float(1 / 0.6));
+    for (int r = 0; r < 50; ++r)
+        for (int c = 0; c < 300; ++c) {
+            const float want = (c < 10 || c >= 210)
+                                   ? 7.0f
+                                   : std::max(wideSrc(r, c), 0.0f) * mask(r, c - 10);
+            QCOMPARE(wideDst(r, c), want);
+        }
+}
+
+void TestDropout::backwardMultipliesByMask()
+{
+    Rng rng(8);
+    Dropout<float> d;
+    Mat<float> x = ones(40, 600);
+    d.forward(x, 0.3, Pass::training(rng));
+    Mat<float> g = Mat<float>::Random(40, 600);
+    const Mat<float> before = g;
+    d.backward(g);
+    QVERIFY(g == Mat<float>(before.cwiseProduct(d.mask)));
+}
+
+void TestDropout::evaluationIsIdentity()
+{
+    Dropout<float> d;
+    Mat<float> x = Mat<float>::Random(10, 10);
+    const Mat<float> before = x;
+    d.forward(x, 0.5, Pass::eval());
+    QVERIFY(!d.active);
+    QVERIFY(x == before);
+    Mat<float> y(10, 10);
+    d.forward(x, y, 0.5, Pass::eval(), /*relu=*/true);
+    QVERIFY(y == Mat<float>(before.cwiseMax(0.0f)));
+}
+
+AS_TEST_APPLESS_MAIN(TestDropout)
+#include "test_dropout.moc"

@@ -1,0 +1,171 @@
+// model/gemm: the engine's products (OpenBLAS in the default build) and Eigen's own
+// (gemmEigen), both against plain loops, for every transposition, with and without
+// accumulation, on sub-blocks of larger matrices (row strides wider than the rows), on one-row
+// and one-column shapes, past Eigen's 1,024-column split and with an empty inner dimension.
+#include "model/gemm.h"
+#include "model/rng.h"
+#include "skip.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <cstdlib>
+#include <stdexcept>
+
+using namespace as;
+
+class TestGemm : public QObject {
+    Q_OBJECT
+private slots:
+    void matchesEigen_data();
+    void matchesEigen();
+    void emptyInnerDimension();
+    void mismatchedShapesThrow();
+    void openBlasKernelsFitTheCpu();
+    void environmentRestoredAfterLoading();
+};
+
+namespace {
+
+Mat<double> random(Rng& rng, Eigen::Index rows, Eigen::Index cols)
+{
+    Mat<double> m(rows, cols);
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        m.data()[i] = rng.uniform() * 2 - 1;
+    return m;
+}
+
+}  // namespace
+
+void TestGemm::matchesEigen_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<bool>("transA");
+    QTest::addColumn<bool>("transB");
+    QTest::addColumn<bool>("accumulate");
+    const int shapes[][3] = {{37, 53, 29}, {1, 40, 17}, {23, 1, 31}, {5, 7, 1}, {64, 1100, 48}};
+    for (const auto& s : shapes)
+        for (bool ta : {false, true})
+            for (bool tb : {false, true})
+                for (bool acc : {false, true})
+                    QTest::addRow("%dx%dx%d %c%c %s", s[0], s[1], s[2], ta ? 'T' : 'N',
+                                  tb ? 'T' : 'N', acc ? "+=" : "=")
+                        << s[0] << s[1] << s[2] << ta << tb << acc;
+}
+
+void TestGemm::matchesEigen()
+{
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, k);
+    QFETCH(bool, transA);
+    QFETCH(bool, transB);
+    QFETCH(bool, accumulate);
+    Rng rng(uint64_t(m * 131 + n * 17 + k));
+    // Each operand is a block inside a larger matrix, 3 rows down and 2 columns in, so that
+    // its row stride is wider than its rows.
+    const Mat<double> bigA = random(rng, (transA ? k : m) + 5, (transA ? m : k) + 4);
+    const Mat<double> bigB = random(rng, (transB ? n : k) + 5, (transB ? k : n) + 4);
+    const auto a = bigA.block(3, 2, transA ? k : m, transA ? m : k);
+    const auto b = bigB.block(3, 2, transB ? n : k, transB ? k : n);
+    const Mat<double> bigC = random(rng, m + 6, n + 3);
+    Mat<double> viaGemm = bigC, viaEigen = bigC;
+    gemm<double>(a, transA, b, transB, viaGemm.block(2, 1, m, n), accumulate);
+    gemmEigen<double>(a, transA, b, transB, viaEigen.block(2, 1, m, n), accumulate);
+
+    // The oracle: plain loops.
+    Mat<double> expected = bigC;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double sum = accumulate ? bigC(2 + i, 1 + j) : 0.0;
+            for (int l = 0; l < k; ++l)
+                sum += (transA ? a(l, i) : a(i, l)) * (transB ? b(j, l) : b(l, j));
+            expected(2 + i, 1 + j) = sum;
+        }
+    // Outside the block nothing is written; inside, both agree with the loops to rounding.
+    const double tol = 1e-13 * k;
+    const double errGemm = (viaGemm - expected).cwiseAbs().maxCoeff();
+    const double errEigen = (viaEigen - expected).cwiseAbs().maxCoeff();
+    QVERIFY2(errGemm <= tol, qPrintable(QString("gemm (%1) off by %2").arg(gemmBackend()).arg(errGemm)));
+    QVERIFY2(errEigen <= tol, qPrintable(QString("gemmEigen off by %1").arg(errEigen)));
+}
+
+void TestGemm::emptyInnerDimension()
+{
+    const Mat<double> a(4, 0), b(0, 3);
+    Mat<double> c = Mat<double>::Constant(4, 3, 7.0);
+    gemm<double>(a, false, b, false, c, true);
+    QCOMPARE(c, Mat<double>(Mat<double>::Constant(4, 3, 7.0)));
+    gemm<double>(a, false, b, false, c, false);
+    QCOMPARE(c, Mat<double>(Mat<double>::Zero(4, 3)));
+}
+
+void TestGemm::mismatchedShapesThrow()
+{
+    const Mat<double> a(4, 5), b(6, 3);
+    Mat<double> c(4, 3);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gemm<double>(a, false, b, false, c, false));
+    Mat<float> cf(4, 3);
+    const Mat<float> af(4, 5), bf(5, 2);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, gemm<float>(af, false, bf, false, cf, false));
+}
+
+// On CPUs with AVX-512, the products run in OpenBLAS's AVX-512 kernels (SkylakeX), whatever
+// core OPENBLAS_CORETYPE names (the machines here name the AVX2 "Haswell" for every program),
+// unless AS_OPENBLAS_CORETYPE asks for another. On other CPUs OpenBLAS chooses: the core
+// OPENBLAS_CORETYPE names, else its own CPUID choice, which must not be an AVX-512 core. Built
+// without OpenBLAS, Eigen computes every product. Each machine checks the branch it takes.
+void TestGemm::openBlasKernelsFitTheCpu()
+{
+    const QString backend = gemmBackend();
+#ifndef AS_OPENBLAS
+    QCOMPARE(backend, QString("Eigen"));
+#else
+    QVERIFY2(backend.startsWith("OpenBLAS ") && backend.size() > 9, qPrintable("OpenBLAS not in use: " + backend));
+    const QString core = backend.mid(9);
+    const char* asked = std::getenv("AS_OPENBLAS_CORETYPE");
+    if (asked && *asked) {
+        QCOMPARE(core.toLower(), QString(asked).toLower());
+        return;
+    }
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+        && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        QCOMPARE(backend, QString("OpenBLAS SkylakeX"));
+        return;
+    }
+    // No AVX-512: OpenBLAS's own choice, left alone (the environment was restored after
+    // loading, so OPENBLAS_CORETYPE is what the process started with).
+    const char* environment = std::getenv("OPENBLAS_CORETYPE");
+    if (environment && *environment)
+        QCOMPARE(core.toLower(), QString(environment).toLower());
+    for (const char* avx512Core : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+        QVERIFY2(core.compare(avx512Core, Qt::CaseInsensitive) != 0,
+                 qPrintable("an AVX-512 core on a CPU without AVX-512: " + backend));
+#endif
+}
+
+// Choosing the kernels sets OPENBLAS_CORETYPE for a moment before main(): afterwards it must
+// be what the process started with (/proc/self/environ keeps the environment at exec).
+void TestGemm::environmentRestoredAfterLoading()
+{
+    QFile f("/proc/self/environ");
+    if (!f.open(QIODevice::ReadOnly))
+        AS_SKIP("no /proc/self/environ (mount procfs): the restored environment is not checked");
+    QByteArray atStart;
+    bool setAtStart = false;
+    for (const QByteArray& entry : f.readAll().split('\0'))
+        if (entry.startsWith("OPENBLAS_CORETYPE=")) {
+            setAtStart = true;
+            atStart = entry.mid(18);
+        }
+    const char* now = std::getenv("OPENBLAS_CORETYPE");
+    QCOMPARE(now != nullptr, setAtStart);
+    if (now)
+        QCOMPARE(QByteArray(now), atStart);
+}
+
+AS_TEST_APPLESS_MAIN(TestGemm)
+#include "test_gemm.moc"

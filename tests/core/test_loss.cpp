@@ -1,0 +1,119 @@
+// The fused label-smoothed loss against the slow, explicit formula of core/SPEC.md §3.1.
+#include "skip.h"
+#include "model/softmax.h"
+#include "train/loss.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace as;
+
+class TestLoss : public QObject {
+    Q_OBJECT
+private slots:
+    void equalsExplicitKl_data();
+    void equalsExplicitKl();
+    void gradientIsPMinusQ();
+    void hugeLogitsStayFinite();
+    void allPadBatch();
+};
+
+namespace {
+// The smoothed distribution built the slow way ([n, V]) and sum KL(q || p) over non-pad rows,
+// with 0 log 0 = 0 — PyTorch's kl_div(reduction="sum").
+double explicitKl(const Mat<double>& logits, const std::vector<int>& targets, double eps, long* n)
+{
+    const Eigen::Index V = logits.cols();
+    Mat<double> logp = logits;
+    logSoftmaxRows<double>(logp);
+    Mat<double> q = Mat<double>::Constant(logits.rows(), V, eps / double(V - 2));
+    double kl = 0;
+    *n = 0;
+    for (Eigen::Index r = 0; r < logits.rows(); ++r) {
+        q(r, targets[r]) = 1.0 - eps;
+        q(r, 0) = 0.0;
+        if (targets[r] == 0)
+            q.row(r).setZero();
+        else
+            ++*n;
+        for (Eigen::Index j = 0; j < V; ++j)
+            if (q(r, j) > 0)
+                kl += q(r, j) * (std::log(q(r, j)) - logp(r, j));
+    }
+    return kl;
+}
+}  // namespace
+
+void TestLoss::equalsExplicitKl_data()
+{
+    QTest::addColumn<double>("eps");
+    QTest::addColumn<int>("V");
+    QTest::newRow("eps 0, V 5") << 0.0 << 5;
+    QTest::newRow("eps 0.1, V 7") << 0.1 << 7;
+    QTest::newRow("eps 0.3, V 50") << 0.3 << 50;
+}
+
+void TestLoss::equalsExplicitKl()
+{
+    QFETCH(double, eps);
+    QFETCH(int, V);
+    srand(7);
+    Mat<double> logits = Mat<double>::Random(6, V) * 4.0;
+    const std::vector<int> targets = {1 % V, 0, V - 1, 2, 0, 3};
+    long n = 0;
+    const double slow = explicitKl(logits, targets, eps, &n);
+    Mat<double> z = logits;
+    const LossStats st = labelSmoothedLoss<double>(z, targets.data(), eps, false);
+    QCOMPARE(st.ntokens, n);
+    QVERIFY2(std::abs(st.loss_sum - slow) <= 1e-12 * std::abs(slow),
+             qPrintable(QStringLiteral("fused %1 vs explicit %2").arg(st.loss_sum, 0, 'g', 17).arg(slow, 0, 'g', 17)));
+    QCOMPARE(st.loss(), st.loss_sum / double(n));
+    // Float: the same value to float precision.
+    Mat<float> zf = logits.cast<float>();
+    const LossStats sf = labelSmoothedLoss<float>(zf, targets.data(), eps, false);
+    QVERIFY(std::abs(sf.loss_sum - slow) <= 1e-5 * std::abs(slow));
+}
+
+void TestLoss::gradientIsPMinusQ()
+{
+    const int V = 6;
+    Mat<double> logits(2, V);
+    logits << 0.1, 0.5, -0.3, 2.0, 0.0, 1.0, 3.0, -1.0, 0.2, 0.2, 0.4, -2.0;
+    const std::vector<int> targets = {3, 5};
+    const double eps = 0.2;
+    Mat<double> p = logits;
+    softmaxRows<double>(p);
+    Mat<double> g = logits;
+    labelSmoothedLoss<double>(g, targets.data(), eps, true);
+    for (int r = 0; r < 2; ++r)
+        for (int j = 0; j < V; ++j) {
+            const double q = j == 0 ? 0.0 : j == targets[r] ? 1.0 - eps : eps / (V - 2);
+            QVERIFY(std::abs(g(r, j) - (p(r, j) - q) / 2.0) < 1e-15);
+        }
+}
+
+void TestLoss::hugeLogitsStayFinite()
+{
+    Mat<float> z(1, 5);
+    z << 1e4f, -1e4f, 0.0f, 1e4f, -1e4f;
+    const std::vector<int> t = {4};
+    Mat<float> g = z;
+    const LossStats st = labelSmoothedLoss<float>(g, t.data(), 0.1, true);
+    QVERIFY(std::isfinite(st.loss_sum));
+    QVERIFY(st.loss_sum > 1e3);  // the target got probability e^-20000
+    QVERIFY(g.allFinite());
+}
+
+void TestLoss::allPadBatch()
+{
+    Mat<double> z = Mat<double>::Ones(2, 5);
+    const std::vector<int> t = {0, 0};
+    const LossStats st = labelSmoothedLoss<double>(z, t.data(), 0.1, true);
+    QCOMPARE(st.ntokens, 0L);
+    QCOMPARE(st.loss(), 0.0);
+    QVERIFY(z.isZero(0.0));
+}
+
+AS_TEST_APPLESS_MAIN(TestLoss)
+#include "test_loss.moc"

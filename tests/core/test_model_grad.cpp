@@ -1,0 +1,81 @@
+// Whole-model finite-difference check, in double: embeddings, every encoder and decoder layer,
+// final norms, generator and the label-smoothed loss together, with padding in the batch and
+// dropout on (its masks fixed by re-seeding before each forward).
+#include "skip.h"
+#include "gradcheck.h"
+
+#include "model/transformer.h"
+
+#include <QTest>
+
+using namespace as;
+using namespace as::test;
+
+class TestModelGrad : public QObject {
+    Q_OBJECT
+private slots:
+    void wholeModel_data();
+    void wholeModel();
+};
+
+void TestModelGrad::wholeModel_data()
+{
+    QTest::addColumn<NormPlacement>("norm");
+    QTest::addColumn<double>("dropout");
+    QTest::newRow("pre-norm") << NormPlacement::Pre << 0.0;
+    QTest::newRow("pre-norm, dropout 0.1") << NormPlacement::Pre << 0.1;
+    QTest::newRow("post-norm") << NormPlacement::Post << 0.0;
+    QTest::newRow("post-norm, dropout 0.1") << NormPlacement::Post << 0.1;
+}
+
+void TestModelGrad::wholeModel()
+{
+    QFETCH(NormPlacement, norm);
+    QFETCH(double, dropout);
+    const ModelConfig c = gradCheckConfig(norm, dropout);
+    Transformer<D> model(c);
+    Rng init(3);
+    model.initXavier(init);
+    // Non-trivial norm parameters and biases, so that their gradients are exercised fully.
+    for (const ParamInfo& p : model.params().table())
+        if (p.shape.size() == 1)
+            fillUniform(model.params().values() + p.offset, p.size, init, -0.3, 0.3);
+    for (const ParamInfo& p : model.params().table())
+        if (p.name.find("norm") != std::string::npos && p.name.ends_with(".weight"))
+            for (std::size_t i = 0; i < p.size; ++i)
+                model.params().values()[p.offset + i] += 1.0;
+
+    // Three pairs of different lengths: padding on both sides, and one source id repeated.
+    const Batch batch = makeBatch({{4, 5, 6, 7, 4}, {8, 9}, {10, 4, 5}},
+                                  {{4, 5, 6}, {7, 8, 9, 10, 11}, {12}});
+    QCOMPARE(batch.S, 5);
+    QCOMPARE(batch.T, 6);
+    auto loss = [&] {
+        Rng drop(21);
+        return model.forwardLoss(batch, Pass::training(drop)).loss();
+    };
+    Rng drop(21);
+    model.params().zeroGrads();
+    const LossStats st = model.forwardBackward(batch, Pass::training(drop));
+    QCOMPARE(st.ntokens, 3 + 1 + 5 + 1 + 1 + 1);
+    QCOMPARE(st.loss(), loss());  // forwardBackward and forwardLoss see the same function
+
+    std::vector<Target> targets;
+    addParamTargets(model.params(), targets);
+    const std::size_t expected = norm == NormPlacement::Pre ? 2 + 2 * 16 + 2 + 2 * 26 + 2 + 2
+                                                            : 2 + 2 * 16 + 2 * 26 + 2;
+    QCOMPARE(targets.size(), expected);
+    Rng pick(5);
+    const CheckResult res = checkGradients(loss, targets, 20, pick);
+    qInfo("whole model %s: %s", QTest::currentDataTag(), qPrintable(describe(res)));
+    QVERIFY2(res.worst <= 1e-6, qPrintable(describe(res)));
+    QVERIFY2(res.kinks <= res.checked / 20, qPrintable(describe(res)));
+    // 20 coordinates of every tensor, every coordinate of the smaller ones.
+    int expectedChecks = 0;
+    for (const Target& t : targets)
+        expectedChecks += int(std::min<std::size_t>(t.analytic.size(), 20));
+    QCOMPARE(res.checked + res.kinks, expectedChecks);
+}
+
+AS_TEST_APPLESS_MAIN(TestModelGrad)
+#include "test_model_grad.moc"

@@ -1,0 +1,423 @@
+// TrainingSession (train/session.h), the one training loop of the command line and the window,
+// checked against independent computations: a plain Trainer loop on the same batches, a
+// straight run against a checkpointed-and-resumed one, the mean of the weights recorded by
+// hand at the averaging points, a fault injected into a gradient, and the validation cadence.
+#include "skip.h"
+#include "io/checkpoint.h"
+#include "io/model_file.h"
+#include "text/bundled_corpus.h"
+#include "train/recipe.h"
+#include "run/resume.h"
+#include "train/session.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <limits>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ModelConfig tinyConfig(int srcVocab, int tgtVocab)
+{
+    ModelConfig c;
+    c.d_model = 16;
+    c.heads = 2;
+    c.d_ff = 32;
+    c.encoder_layers = c.decoder_layers = 1;
+    c.dropout = 0.1;  // so that the dropout generator's state matters
+    c.max_len = 32;
+    c.src_vocab = srcVocab;
+    c.tgt_vocab = tgtVocab;
+    return c;
+}
+
+// 200 pairs over a 10-word vocabulary; the target reverses the source.
+QList<SentencePair> reversedWords(int count, std::uint64_t seed)
+{
+    QList<SentencePair> pairs;
+    std::uint64_t x = seed;
+    for (int i = 0; i < count; ++i) {
+        QStringList words;
+        for (int k = 0; k < 2 + i % 4; ++k) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            words << u"w%1"_s.arg(int(x >> 60) % 10);
+        }
+        pairs.append({words.join(' '), QStringList(words.rbegin(), words.rend()).join(' '), i + 1});
+    }
+    return pairs;
+}
+
+std::unique_ptr<SessionData> corpusData(quint64 seed)
+{
+    const QList<SentencePair> train = reversedWords(200, 7), valid = reversedWords(20, 99);
+    ParallelData data = ParallelData::build(train);
+    EncodedSplit v = data.encode(valid);
+    DataOptions o;
+    o.batchTokens = 40;  // about 30 batches an epoch: a 50-step run crosses epochs
+    o.seed = seed;
+    return makeCorpusData(std::move(data), std::move(v.pairs), valid, {}, {}, o,
+                          QJsonObject{{"kind", "corpus"}}, u"corpus"_s);
+}
+
+std::unique_ptr<TrainingSession> corpusSession(const SessionPlan& plan, quint64 seed = 5)
+{
+    std::unique_ptr<SessionData> data = corpusData(seed);
+    TrainOptions t;
+    t.seed = seed;
+    t.warmup = 20;
+    auto trainer = std::make_unique<Trainer>(
+        tinyConfig(data->srcVocab().size(), data->tgtVocab().size()), t);
+    return std::make_unique<TrainingSession>(std::move(data), std::move(trainer), plan);
+}
+
+bool sameBits(const Eigen::VectorXf& a, const Eigen::VectorXf& b)
+{
+    return a.size() == b.size()
+           && std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { setEngineThreads(1); }
+    void taskSessionEqualsPlainTrainerLoop();
+    void resumedEqualsStraight_data();
+    void resumedEqualsStraight();
+    void averagingIsTheMeanOfTheRecordedWeights();
+    void nonFiniteStepChangesAndRecordsNothing();
+    void validationCadence();
+    void attentionHistoryThinning();
+    void bundledTaskData();
+    void unknownTask();
+};
+
+// The session adds nothing to a step: with validations and attention records in between, the
+// weights and Adam's moments are those of a bare Trainer fed the task's batches in order.
+void TestSession::taskSessionEqualsPlainTrainerLoop()
+{
+    const TaskRecipe r = recipeFor(u"copy"_s);
+    DataOptions o;
+    o.batchSize = 8;
+    o.seed = 11;
+    QString error;
+    std::unique_ptr<SessionData> data = makeTaskData(u"copy"_s, o, &error);
+    QVERIFY2(data, qPrintable(error));
+    ModelConfig c = r.model;
+    c.src_vocab = data->srcVocab().size();
+    c.tgt_vocab = data->tgtVocab().size();
+    TrainOptions t = r.train;
+    t.seed = 11;
+    SessionPlan plan;
+    plan.steps = 30;
+    plan.validEvery = 5;
+    TrainingSession s(std::move(data), std::make_unique<Trainer>(c, t), plan);
+    const TokenPair probe = s.data().examples().front();
+    int validations = 0;
+    while (!s.finished()) {
+        const SessionStep st = s.step();
+        QVERIFY(st.stats.applied);
+        if (st.validationDue) {
+            s.validate();
+            ++validations;
+        }
+        s.recordAttention(probe);
+    }
+    QCOMPARE(validations, 6);
+    QCOMPARE(s.stepCount(), 30L);
+    QCOMPARE(long(s.history().loss.size()), 30L);
+
+    // The same run by hand: the copy task's batches from its generator, seeded as the
+    // command line and the window always have (seed × golden ratio + 7).
+    Task task = makeBuiltinTask(u"copy"_s, 8);
+    Rng rng(11 * 0x9e3779b97f4a7c15ULL + 7);
+    Trainer plain(c, t);
+    for (int i = 0; i < 30; ++i) {
+        const StepStats st = plain.step(task.nextBatch(rng));
+        QCOMPARE(st.loss.loss(), s.history().loss[std::size_t(i)].loss);
+    }
+    QVERIFY(sameBits(plain.model().params().valueVector(), s.model().params().valueVector()));
+    QVERIFY(sameBits(plain.adam().firstMoment(), s.trainer().adam().firstMoment()));
+    QVERIFY(sameBits(plain.adam().secondMoment(), s.trainer().adam().secondMoment()));
+}
+
+void TestSession::resumedEqualsStraight_data()
+{
+    QTest::addColumn<int>("averagePoints");
+    QTest::addColumn<int>("stopAt");
+    QTest::newRow("no averaging") << 1 << 23;
+    QTest::newRow("averaging 3 (after the resume point)") << 3 << 23;
+    // Snapshots at 90 % (step 45) and 95 % (step 48): one taken before the stop, one after.
+    QTest::newRow("averaging 3, stopped between its points") << 3 << 46;
+    // At 80 % (40) and 85 % (43) before the stop; 90 % and 95 % after.
+    QTest::newRow("averaging 5, stopped inside its window") << 5 << 44;
+}
+
+// `stopAt` steps, a checkpoint (bytes, read back), a new session resuming to 50: the same
+// weights, Adam state, averaging and history as 50 steps straight, across epoch boundaries.
+void TestSession::resumedEqualsStraight()
+{
+    QFETCH(int, averagePoints);
+    QFETCH(int, stopAt);
+    SessionPlan plan;
+    plan.steps = 50;
+    plan.validEvery = 10;
+    plan.averagePoints = averagePoints;
+    std::unique_ptr<TrainingSession> straight = corpusSession(plan);
+    while (!straight->finished())
+        if (straight->step().validationDue)
+            straight->validate();
+    QVERIFY(straight->epoch() >= 1);
+
+    std::unique_ptr<TrainingSession> first = corpusSession(plan);
+    for (int i = 0; i < stopAt; ++i)
+        if (first->step().validationDue)
+            first->validate();
+    const int takenAtStop = first->averagedPoints() > 0 ? first->averagedPoints() - 1 : 0;
+    const double busyAtStop = first->elapsedSeconds();
+    QString error;
+    // The plan as a driver records it (core/run/resume's sessionRecord): resumed with the same
+    // plan, the averaging goes on.
+    SessionSettings recorded;
+    recorded.plannedSteps = plan.steps;
+    recorded.averagePoints = plan.averagePoints;
+    const CheckpointRun run = first->checkpointRun(sessionRecord(recorded));
+    std::optional<QByteArray> bytes = serializeCheckpoint(
+        first->trainer(), first->data().srcVocab(), first->data().tgtVocab(),
+        first->data().srcTokenizer(), first->data().tgtTokenizer(), run, first->history(), &error);
+    QVERIFY2(bytes, qPrintable(error));
+    first.reset();
+    std::optional<Checkpoint> ck = loadCheckpointFromBytes(*bytes, &error);
+    QVERIFY2(ck, qPrintable(error));
+    std::unique_ptr<TrainingSession> resumed =
+        resumeSession(corpusData(5), *ck, plan, &error);
+    QVERIFY2(resumed, qPrintable(error));
+    QCOMPARE(resumed->stepCount(), long(stopAt));
+    // The busy time goes on from the stop (the clock of a planned time).
+    QCOMPARE(resumed->elapsedSeconds(), busyAtStop);
+    QCOMPARE(resumed->averagedPoints(), takenAtStop > 0 ? takenAtStop + 1 : 0);
+    while (!resumed->finished())
+        if (resumed->step().validationDue)
+            resumed->validate();
+
+    QVERIFY(sameBits(straight->model().params().valueVector(), resumed->model().params().valueVector()));
+    QVERIFY(sameBits(straight->trainer().adam().secondMoment(), resumed->trainer().adam().secondMoment()));
+    QVERIFY(sameBits(straight->finalWeights(), resumed->finalWeights()));
+    QCOMPARE(resumed->averagedPoints(), straight->averagedPoints());
+    QCOMPARE(resumed->history().loss.size(), straight->history().loss.size());
+    for (std::size_t i = 0; i < straight->history().loss.size(); ++i)
+        QCOMPARE(resumed->history().loss[i].loss, straight->history().loss[i].loss);
+    QCOMPARE(resumed->history().eval.size(), std::size_t(5));
+    QCOMPARE(resumed->history().eval.back().loss, straight->history().eval.back().loss);
+
+    // The control for a stop inside the averaging window: without the averaging state (as a
+    // checkpoint from before it was recorded) the weights trained are the same, but the
+    // average handed out is not the straight run's.
+    if (takenAtStop > 0) {
+        ck = loadCheckpointFromBytes(*bytes, &error);
+        QVERIFY(ck);
+        QCOMPARE(ck->run.averageTaken, takenAtStop);
+        ck->run.averageKnown = false;
+        QString note;
+        std::unique_ptr<TrainingSession> fresh = resumeSession(corpusData(5), *ck, plan, &error, &note);
+        QVERIFY2(fresh, qPrintable(error));
+        QVERIFY2(note.contains(u"averaging starts afresh"_s), qPrintable(note));
+        while (!fresh->finished())
+            if (fresh->step().validationDue)
+                fresh->validate();
+        QVERIFY(sameBits(straight->model().params().valueVector(), fresh->model().params().valueVector()));
+        QVERIFY(!sameBits(straight->finalWeights(), fresh->finalWeights()));
+    }
+
+    // The control: a position that is off by one batch gives other weights.
+    ck = loadCheckpointFromBytes(*bytes, &error);
+    QVERIFY(ck);
+    ck->run.position = ck->run.position > 0 ? ck->run.position - 1 : 1;
+    std::unique_ptr<TrainingSession> shifted = resumeSession(corpusData(5), *ck, plan, &error);
+    QVERIFY2(shifted, qPrintable(error));
+    while (!shifted->finished())
+        shifted->step();
+    QVERIFY(!sameBits(straight->model().params().valueVector(), shifted->model().params().valueVector()));
+}
+
+// Points 5 % apart ending at the last step: with 3 points over 20 steps, the weights after steps
+// 18 (90 %), 19 (95 %) and 20, recorded here by hand from a plain trainer on the same batches.
+void TestSession::averagingIsTheMeanOfTheRecordedWeights()
+{
+    SessionPlan plan;
+    plan.steps = 20;
+    plan.averagePoints = 3;
+    std::unique_ptr<TrainingSession> s = corpusSession(plan);
+    while (!s->finished())
+        s->step();
+    QCOMPARE(s->averagedPoints(), 3);
+
+    std::unique_ptr<SessionData> data = corpusData(5);
+    TrainOptions t;
+    t.seed = 5;
+    t.warmup = 20;
+    Trainer plain(tinyConfig(data->srcVocab().size(), data->tgtVocab().size()), t);
+    Eigen::VectorXd sum = Eigen::VectorXd::Zero(plain.model().params().size());
+    for (int step = 1; step <= 20; ++step) {
+        plain.step(data->next());
+        if (step >= 18)
+            sum += plain.model().params().valueVector().cast<double>();
+    }
+    const Eigen::VectorXf mean = (sum / 3.0).cast<float>();
+    QVERIFY(sameBits(s->finalWeights(), mean));
+    // Training itself goes on from the last weights, not the mean.
+    QVERIFY(sameBits(s->model().params().valueVector(), plain.model().params().valueVector()));
+    QVERIFY(!sameBits(mean, plain.model().params().valueVector()));
+
+    // The model file holds the mean.
+    QTemporaryDir dir;
+    QString error;
+    const QString path = dir.filePath(u"m.safetensors"_s);
+    QVERIFY2(s->saveModel(path, &error), qPrintable(error));
+    std::optional<ModelBundle> saved = loadModel(path, &error);
+    QVERIFY2(saved, qPrintable(error));
+    QVERIFY(sameBits(saved->model->params().valueVector(), mean));
+
+    // Without averaging, the last weights.
+    plan.averagePoints = 1;
+    std::unique_ptr<TrainingSession> plainRun = corpusSession(plan);
+    while (!plainRun->finished())
+        plainRun->step();
+    QCOMPARE(plainRun->averagedPoints(), 0);
+    QVERIFY(sameBits(plainRun->finalWeights(), plain.model().params().valueVector()));
+}
+
+void TestSession::nonFiniteStepChangesAndRecordsNothing()
+{
+    SessionPlan plan;
+    plan.steps = 10;
+    plan.validEvery = 1;
+    std::unique_ptr<TrainingSession> s = corpusSession(plan);
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(s->step().stats.applied);
+    const Eigen::VectorXf before = s->model().params().valueVector();
+    s->trainer().afterBackward = [](ParamStore<float>& p) {
+        p.grads()[7] = std::numeric_limits<float>::quiet_NaN();
+    };
+    const SessionStep st = s->step();
+    QVERIFY(!st.stats.applied);
+    QVERIFY(!st.validationDue);
+    QVERIFY2(st.stats.fault.contains(u"step 4"_s), qPrintable(st.stats.fault));
+    QCOMPARE(s->stepCount(), 3L);
+    QCOMPARE(s->history().loss.size(), std::size_t(3));
+    QVERIFY(sameBits(before, s->model().params().valueVector()));
+    s->trainer().afterBackward = nullptr;
+    QVERIFY(s->step().stats.applied);
+    QCOMPARE(s->history().loss.back().step, 4L);
+}
+
+void TestSession::validationCadence()
+{
+    SessionPlan plan;
+    plan.steps = 12;
+    plan.validEvery = 4;
+    std::unique_ptr<TrainingSession> s = corpusSession(plan);
+    QList<long> due;
+    while (!s->finished())
+        if (s->step().validationDue)
+            due << s->stepCount();
+    QCOMPARE(due, (QList<long>{4, 8, 12}));
+    QVERIFY(s->history().eval.empty());  // due, but the caller did not validate
+    const EvalPoint p = s->validate().point;
+    QCOMPARE(p.step, 12L);
+    QVERIFY(p.loss > 0 && p.accuracy >= 0 && p.accuracy <= 1);
+    QCOMPARE(s->history().eval.size(), std::size_t(1));
+
+    // No validation pairs: never due.
+    DataOptions o;
+    o.batchSize = 4;
+    QString error;
+    std::unique_ptr<SessionData> inspect = makeInspectionData(u"m"_s, Vocab(), Vocab(),
+                                                              TokenizerKind::Word, TokenizerKind::Word);
+    QVERIFY(!inspect->trainable());
+    QVERIFY(inspect->validation().empty());
+}
+
+// The one thinning policy of attention records, worked by hand at capacity 4.
+void TestSession::attentionHistoryThinning()
+{
+    std::vector<std::shared_ptr<const AttentionRecord>> h;
+    auto rec = [](long step) {
+        auto r = std::make_shared<AttentionRecord>();
+        r->step = step;
+        return std::shared_ptr<const AttentionRecord>(r);
+    };
+    auto steps = [&] {
+        QList<long> s;
+        for (const auto& r : h)
+            s << r->step;
+        return s;
+    };
+    for (long step = 1; step <= 4; ++step)
+        appendAttentionRecord(h, rec(step), 4);
+    QCOMPARE(steps(), (QList<long>{1, 2, 3, 4}));
+    appendAttentionRecord(h, rec(5), 4);  // full: keep 1 and 3, then 5
+    QCOMPARE(steps(), (QList<long>{1, 3, 5}));
+    const auto five = rec(5);
+    appendAttentionRecord(h, five, 4);  // the same step: replaces
+    QCOMPARE(steps(), (QList<long>{1, 3, 5}));
+    QCOMPARE(h.back(), five);
+    appendAttentionRecord(h, five, 4);  // the same record: nothing
+    QCOMPARE(h.size(), std::size_t(3));
+    appendAttentionRecord(h, rec(2), 4);  // an earlier step: a new run
+    QCOMPARE(steps(), (QList<long>{2}));
+}
+
+// zh-en: the bundled corpus as a task, with the corpus recipe.
+void TestSession::bundledTaskData()
+{
+    QVERIFY(trainingTaskNames().contains(u"zh-en"_s));
+    QVERIFY(isBundledCorpusTask(u"zh-en"_s));
+    QVERIFY(!isBundledCorpusTask(u"toy"_s));
+    DataOptions o;
+    o.batchTokens = 1500;
+    QString error;
+    std::unique_ptr<SessionData> d = makeTaskData(u"zh-en"_s, o, &error);
+    QVERIFY2(d, qPrintable(error));
+    std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
+    QVERIFY(corpus);
+    QCOMPARE(d->validationText().size(), corpus->split.valid.size());
+    QCOMPARE(int(d->examples().size()), kSamplePairs);
+    // The examples are validation pairs spread over the split: the k-th (0-based) is the pair at
+    // (k + 1) / 9 of the way, cut into characters on the source side and words on the target's.
+    const QList<SentencePair>& valid = corpus->split.valid;
+    for (int k : {0, 7}) {
+        const SentencePair& p = valid[valid.size() * (k + 1) / 9];
+        QCOMPARE(d->examples()[std::size_t(k)].src, tokenize(TokenizerKind::CjkChar, p.src));
+        QCOMPARE(d->examples()[std::size_t(k)].tgt, tokenize(TokenizerKind::Word, p.tgt));
+    }
+    QVERIFY(d->srcTokenizer() == TokenizerKind::CjkChar);
+    QVERIFY(d->tgtTokenizer() == TokenizerKind::Word);
+    QVERIFY(d->description().batchesPerEpoch > 100);
+    const QJsonObject record = d->record();
+    QCOMPARE(record.value("task").toString(), u"zh-en"_s);
+    QCOMPARE(record.value("batch_tokens").toInt(), 1500);
+    QCOMPARE(record.value("pairs_sha1").toString().size(), 40);
+    const Batch b = d->next();
+    QVERIFY(b.B > 0 && long(b.B) * std::max(b.S, b.T) <= 1500);
+    const TaskRecipe r = recipeFor(u"zh-en"_s);
+    QCOMPARE(r.model.d_model, 256);
+    QCOMPARE(r.model.dropout, 0.2);
+    QCOMPARE(r.batchTokens, 1500);
+    QCOMPARE(r.train.warmup, 800L);
+    QCOMPARE(r.averagePoints, 5);
+}
+
+void TestSession::unknownTask()
+{
+    QString error;
+    QVERIFY(!makeTaskData(u"nonsense"_s, {}, &error));
+    QVERIFY2(error.contains(u"unknown task 'nonsense'"_s), qPrintable(error));
+}
+
+AS_TEST_GUILESS_MAIN(TestSession)
+#include "test_session.moc"

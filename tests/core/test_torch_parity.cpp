@@ -1,0 +1,390 @@
+// Parity with the PyTorch reference model (tests/reference/torch_model.py), through the
+// weight files of core/SPEC.md §8, pre-norm and post-norm.
+//
+// scripts/torch_parity.py builds the reference model, trains it for a moment (so that every
+// bias and norm is off its initial value and greedy outputs end with </s>) and writes its
+// weights as plain Python writes them (no vocabularies in the metadata) and, dropout off, its
+// logits, label-smoothed loss, every parameter's gradient and its greedy outputs on a padded
+// batch. The engine imports the weights as `attention-studio-cli import --placeholder-vocab`
+// does and must agree: logits within 1e-4, loss within 1e-5 relative, each gradient within
+// 1e-4 of its norm (the key biases, whose gradient is 0 exactly, of the query bias's), the
+// same greedy outputs. The other way: a model made here, exported as
+// `attention-studio-cli export` does, loaded into the reference model, must give the engine's
+// loss and greedy outputs.
+//
+// Skips, saying how to install it, when /usr/bin/python3 cannot import torch (Debian's
+// python3-torch); fails instead with AS_REQUIRE_ALL_TESTS=1 (tests/support/skip.h), as in CI.
+#include "test_files.h"
+#include "decode/decode.h"
+#include "io/interop.h"
+#include "model/rng.h"
+#include "skip.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr double kLogitTolerance = 1e-4;   // absolute
+constexpr double kLossTolerance = 1e-5;    // relative
+constexpr double kGradTolerance = 1e-4;    // of the reference gradient's norm
+constexpr int kPythonTimeoutMs = 600'000;  // a loaded 2-core machine; a run takes ~10 s
+
+const QString kPython = u"/usr/bin/python3"_s;
+
+std::vector<std::vector<int>> intRows(const QJsonValue& v)
+{
+    std::vector<std::vector<int>> rows;
+    for (const QJsonValue& row : v.toArray()) {
+        rows.emplace_back();
+        for (const QJsonValue& x : row.toArray())
+            rows.back().push_back(x.toInt(-1));
+    }
+    return rows;
+}
+
+std::vector<int> flat(const std::vector<std::vector<int>>& rows)
+{
+    std::vector<int> out;
+    for (const auto& r : rows)
+        out.insert(out.end(), r.begin(), r.end());
+    return out;
+}
+
+QString text(const std::vector<int>& ids)
+{
+    QStringList s;
+    for (int id : ids)
+        s << QString::number(id);
+    return u'[' + s.join(u' ') + u']';
+}
+
+// The script's padded matrices as a Batch; rows must be of equal width.
+Batch batchOf(const QJsonObject& json)
+{
+    const auto src = intRows(json[u"src"_s]), in = intRows(json[u"tgt_in"_s]),
+               out = intRows(json[u"tgt_out"_s]);
+    Batch b;
+    b.B = int(src.size());
+    b.S = src.empty() ? 0 : int(src[0].size());
+    b.T = in.empty() ? 0 : int(in[0].size());
+    b.src = flat(src);
+    b.tgtIn = flat(in);
+    b.tgtOut = flat(out);
+    return b;
+}
+
+// max |a - ref[name]| over a [rows, cols] matrix; -1 (with a message) when the shapes differ.
+double maxAbsDiff(const Mat<float>& a, const SafetensorsFile& ref, const char* name)
+{
+    const SafetensorsTensor* t = ref.find(name);
+    if (!t || t->shape != std::vector<std::uint64_t>{std::uint64_t(a.rows()), std::uint64_t(a.cols())}) {
+        qWarning("reference tensor %s is missing or not [%d, %d]", name, int(a.rows()),
+                 int(a.cols()));
+        return -1.0;
+    }
+    Mat<float> r(a.rows(), a.cols());
+    ref.copyValues(*t, r.data());
+    return double((a - r).cwiseAbs().maxCoeff());
+}
+
+// The greedy outputs the reference wrote, checked against the engine's; "" when all agree.
+QString greedyDifference(Transformer<float>& m, const QJsonObject& batch, const QJsonArray& ref,
+                         int* finished)
+{
+    const auto sources = intRows(batch[u"sources"_s]);
+    const int maxLen = batch[u"greedy_max_len"_s].toInt();
+    if (ref.size() != qsizetype(sources.size()))
+        return u"the reference has %1 greedy outputs for %2 sources"_s.arg(ref.size())
+            .arg(sources.size());
+    *finished = 0;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const Hypothesis h = greedyDecode(m, sources[i], maxLen).nbest.front();
+        const QJsonObject r = ref[qsizetype(i)].toObject();
+        std::vector<int> want;
+        for (const QJsonValue& x : r[u"tokens"_s].toArray())
+            want.push_back(x.toInt());
+        if (h.tokens != want || h.finished != r[u"finished"_s].toBool())
+            return u"sentence %1 %2: the engine says %3%4, the reference %5%6"_s.arg(i)
+                .arg(text(sources[i]), text(h.tokens), h.finished ? u" </s>"_s : QString(),
+                     text(want), r[u"finished"_s].toBool() ? u" </s>"_s : QString());
+        *finished += h.finished;
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestTorchParity : public QObject {
+    Q_OBJECT
+    QString script_, referenceDir_;
+    QTemporaryDir tmp_;
+
+    bool python(const QStringList& args, QByteArray* out, QString* error);
+    // The folder of the reference's files for a norm placement, made on first use.
+    bool referenceFiles(const QString& norm, QString* dir, QString* error);
+
+private slots:
+    void initTestCase();
+    void referenceToEngine_data();
+    void referenceToEngine();
+    void engineToReference_data() { referenceToEngine_data(); }
+    void engineToReference();
+};
+
+bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* error)
+{
+    QProcess p;
+    p.start(kPython, args);
+    if (!p.waitForFinished(kPythonTimeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        *error = u"%1 %2: did not finish within %3 s (%4)"_s.arg(kPython, args.join(u' '))
+                     .arg(kPythonTimeoutMs / 1000)
+                     .arg(p.errorString());
+        return false;
+    }
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        *error = u"%1 %2: exit code %3\n%4"_s.arg(kPython, args.join(u' '))
+                     .arg(p.exitCode())
+                     .arg(QString::fromUtf8(p.readAllStandardError()));
+        return false;
+    }
+    *out = p.readAllStandardOutput();
+    return true;
+}
+
+bool TestTorchParity::referenceFiles(const QString& norm, QString* dir, QString* error)
+{
+    *dir = tmp_.filePath(norm);
+    if (QFileInfo::exists(*dir + u"/reference.safetensors"_s))
+        return true;
+    QByteArray out;
+    return python({script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm,
+                   u"--reference"_s, referenceDir_},
+                  &out, error);
+}
+
+void TestTorchParity::initTestCase()
+{
+    const QString model = ::as::test::testFile("reference/torch_model.py");
+    QVERIFY2(!model.isEmpty(), "tests/reference/torch_model.py not found beside this test");
+    referenceDir_ = QFileInfo(model).absolutePath();
+    QProcess probe;
+    probe.start(kPython, {u"-c"_s, u"import torch, numpy"_s});
+    if (!probe.waitForFinished(120'000) || probe.exitStatus() != QProcess::NormalExit
+        || probe.exitCode() != 0)
+        AS_SKIP("/usr/bin/python3 cannot import torch and numpy: install Debian's python3-torch "
+                "(bash scripts/install-deps.sh --torch) to check parity with the PyTorch reference");
+    script_ = ::as::test::testFile("../scripts/torch_parity.py");
+    QVERIFY2(!script_.isEmpty(), "scripts/torch_parity.py not found beside tests/");
+    QVERIFY(tmp_.isValid());
+}
+
+void TestTorchParity::referenceToEngine_data()
+{
+    QTest::addColumn<QString>("norm");
+    QTest::newRow("pre-norm") << u"pre"_s;
+    QTest::newRow("post-norm") << u"post"_s;
+}
+
+void TestTorchParity::referenceToEngine()
+{
+    QFETCH(QString, norm);
+    QString dir, error;
+    QVERIFY2(referenceFiles(norm, &dir, &error), qPrintable(error));
+
+    // The weights as plain Python wrote them: a config, no vocabularies.
+    const QString weights = dir + u"/model.safetensors"_s;
+    const std::optional<WeightFileInfo> info = inspectWeights(weights, &error);
+    QVERIFY2(info, qPrintable(error));
+    QVERIFY(info->hasConfig && !info->hasVocab && !info->hasTokenizer);
+    QCOMPARE(info->config.norm, norm == u"pre" ? NormPlacement::Pre : NormPlacement::Post);
+    ImportOptions o;
+    o.config = info->config;
+    o.placeholderVocab = true;
+    std::optional<ModelBundle> bundle = importWeights(weights, o, nullptr, &error);
+    QVERIFY2(bundle, qPrintable(error));
+    Transformer<float>& m = *bundle->model;
+    QVERIFY(m.config().heads > 1);
+
+    const std::optional<SafetensorsFile> ref = SafetensorsFile::read(
+        dir + u"/reference.safetensors"_s, &error);
+    QVERIFY2(ref, qPrintable(error));
+    const QJsonObject json = QJsonDocument::fromJson(ref->metadata().value(u"batch"_s).toUtf8())
+                                 .object();
+    const Batch batch = batchOf(json);
+    QVERIFY(batch.B > 1 && batch.S > 1 && batch.T > 1);
+    // The script pads as core/SPEC.md §1.3 says, and as the engine's batches are made.
+    const Batch made = makeBatch(intRows(json[u"sources"_s]), intRows(json[u"targets"_s]));
+    QVERIFY(made.src == batch.src && made.tgtIn == batch.tgtIn && made.tgtOut == batch.tgtOut);
+    QVERIFY2(std::count(batch.src.begin(), batch.src.end(), kPad) > 0
+                 && std::count(batch.tgtOut.begin(), batch.tgtOut.end(), kPad) > 0,
+             "the batch must have padding on both sides");
+
+    // Forward, dropout off: the generator's output and the log-probabilities.
+    m.encode(batch.src.data(), batch.B, batch.S, Pass::eval());
+    m.decode(batch.tgtIn.data(), batch.B, batch.T, m.memory(), m.sourceValid().data(), batch.S,
+             Pass::eval());
+    const ParamStore<float>& ps = m.params();
+    const ParamInfo* gw = ps.find("generator.weight");
+    const ParamInfo* gb = ps.find("generator.bias");
+    QVERIFY(gw && gb);
+    const ConstMatMap<float> w(ps.values() + gw->offset, gw->rows(), gw->cols());
+    Mat<float> logits(m.decoderOutput().rows(), gw->rows());
+    logits.noalias() = m.decoderOutput() * w.transpose();
+    logits.rowwise() += Eigen::Map<const RowVec<float>>(ps.values() + gb->offset, gb->rows());
+    Mat<float> logp;
+    m.allLogProbs(logp);
+    const double logitDiff = maxAbsDiff(logits, *ref, "logits");
+    const double logpDiff = maxAbsDiff(logp, *ref, "logprobs");
+    QVERIFY2(logitDiff >= 0 && logitDiff <= kLogitTolerance,
+             qPrintable(u"max |logit difference| %1 > %2"_s.arg(logitDiff).arg(kLogitTolerance)));
+    QVERIFY2(logpDiff >= 0 && logpDiff <= kLogitTolerance,
+             qPrintable(u"max |log-probability difference| %1 > %2"_s.arg(logpDiff)
+                            .arg(kLogitTolerance)));
+
+    // Loss and every gradient.
+    m.params().zeroGrads();
+    const LossStats st = m.forwardBackward(batch, Pass::eval());
+    QCOMPARE(st.ntokens, long(json[u"ntokens"_s].toInt()));
+    const double refLoss = json[u"loss"_s].toDouble(), refNll = json[u"nll"_s].toDouble();
+    const double lossRel = std::abs(st.loss() - refLoss) / std::abs(refLoss);
+    const double nllRel = std::abs(st.nll() - refNll) / std::abs(refNll);
+    QVERIFY2(lossRel <= kLossTolerance,
+             qPrintable(u"loss %1, reference %2: relative difference %3 > %4"_s.arg(st.loss())
+                            .arg(refLoss)
+                            .arg(lossRel)
+                            .arg(kLossTolerance)));
+    QVERIFY2(nllRel <= kLossTolerance,
+             qPrintable(u"NLL %1, reference %2"_s.arg(st.nll()).arg(refNll)));
+
+    double worst = 0.0;
+    std::string worstName;
+    std::size_t gradients = 0;
+    for (const SafetensorsTensor& t : ref->tensors())
+        gradients += t.name.starts_with("grad.");
+    QCOMPARE(gradients, ps.table().size());
+    for (const ParamInfo& p : ps.table()) {
+        const SafetensorsTensor* t = ref->find("grad." + p.name);
+        QVERIFY2(t && t->elements() == p.size, p.name.c_str());
+        Eigen::VectorXf g(Eigen::Index(p.size));
+        ref->copyValues(*t, g.data());
+        const Eigen::Map<const Eigen::VectorXf> mine(ps.grads() + p.offset, Eigen::Index(p.size));
+        double norm = g.cast<double>().norm();
+        // A key bias adds q·b_k to every score of a row, which softmax ignores: its gradient
+        // is 0 exactly and both sides give rounding noise (~1e-9). It is measured against the
+        // gradient of the same attention's query bias instead.
+        if (p.name.ends_with(".k.bias")) {
+            std::string q = p.name;
+            q.replace(q.size() - 6, 1, "q");
+            const SafetensorsTensor* tq = ref->find("grad." + q);
+            QVERIFY2(tq && tq->elements() == p.size, q.c_str());
+            Eigen::VectorXf gq(Eigen::Index(p.size));
+            ref->copyValues(*tq, gq.data());
+            QVERIFY2(norm <= kGradTolerance * gq.cast<double>().norm(), p.name.c_str());
+            norm = gq.cast<double>().norm();
+        }
+        QVERIFY2(norm > 0, qPrintable(u"the reference gradient of %1 is 0: comparing it would "
+                                      "prove nothing"_s.arg(QString::fromStdString(p.name))));
+        const double rel = (mine.cast<double>() - g.cast<double>()).norm() / norm;
+        if (rel > worst) {
+            worst = rel;
+            worstName = p.name;
+        }
+        QVERIFY2(rel <= kGradTolerance,
+                 qPrintable(u"gradient of %1: relative difference %2 > %3"_s
+                                .arg(QString::fromStdString(p.name))
+                                .arg(rel)
+                                .arg(kGradTolerance)));
+    }
+
+    int finished = 0;
+    const QString greedy = greedyDifference(m, json, json[u"greedy"_s].toArray(), &finished);
+    QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
+    qInfo("%s-norm, PyTorch %s -> engine: max |Δlogit| %.2e, max |Δlog p| %.2e, loss relative "
+          "%.2e, NLL relative %.2e, worst gradient relative %.2e (%s), greedy identical on %d "
+          "sentences (%d ended with </s>, smallest top-2 gap %.3f)",
+          qPrintable(norm), qPrintable(json[u"torch"_s].toString()), logitDiff, logpDiff,
+          lossRel, nllRel, worst, worstName.c_str(), int(json[u"greedy"_s].toArray().size()),
+          finished, json[u"greedy_min_gap"_s].toDouble());
+}
+
+void TestTorchParity::engineToReference()
+{
+    QFETCH(QString, norm);
+    QString dir, error;
+    QVERIFY2(referenceFiles(norm, &dir, &error), qPrintable(error));
+    const std::optional<WeightFileInfo> info = inspectWeights(dir + u"/model.safetensors"_s,
+                                                              &error);
+    QVERIFY2(info, qPrintable(error));
+
+    // A model of the engine's own: Xavier, then every bias and norm moved off its initial
+    // value, so that a dropped or swapped one would show.
+    Transformer<float> m(info->config);
+    Rng rng(norm == u"pre" ? 2024 : 2025);
+    m.initXavier(rng);
+    for (const ParamInfo& p : m.params().table())
+        if (p.shape.size() == 1) {
+            const bool gain = p.name.find("norm") != std::string::npos && p.name.ends_with(".weight");
+            for (std::size_t i = 0; i < p.size; ++i)
+                m.params().values()[p.offset + i] = float((gain ? 1.0 : 0.0)
+                                                          + 0.3 * (2.0 * rng.uniform() - 1.0));
+        }
+    Vocab src, tgt;
+    QVERIFY(Vocab::fromTokens(placeholderVocab(m.config().src_vocab), &src, &error));
+    QVERIFY(Vocab::fromTokens(placeholderVocab(m.config().tgt_vocab), &tgt, &error));
+    const QString model = dir + u"/engine.safetensors"_s;
+    const QString exported = dir + u"/engine-export.safetensors"_s;
+    QVERIFY2(saveModel(model, m, src, tgt, TokenizerKind::Word, TokenizerKind::Word, &error),
+             qPrintable(error));
+    QVERIFY2(exportWeights(model, exported, &error), qPrintable(error));
+
+    QByteArray out;
+    QVERIFY2(python({script_, u"check"_s, exported, u"--batch"_s, dir + u"/reference.safetensors"_s,
+                     u"--reference"_s, referenceDir_},
+                    &out, &error),
+             qPrintable(error));
+    const QList<QByteArray> lines = out.trimmed().split('\n');
+    const QJsonObject torch = QJsonDocument::fromJson(lines.back()).object();
+    QVERIFY2(torch.contains(u"loss"_s), out.constData());
+
+    const std::optional<SafetensorsFile> ref = SafetensorsFile::read(
+        dir + u"/reference.safetensors"_s, &error);
+    QVERIFY2(ref, qPrintable(error));
+    const QJsonObject json = QJsonDocument::fromJson(ref->metadata().value(u"batch"_s).toUtf8())
+                                 .object();
+    const LossStats st = m.evaluate(batchOf(json));
+    QCOMPARE(st.ntokens, long(torch[u"ntokens"_s].toInt()));
+    const double lossRel = std::abs(st.loss() - torch[u"loss"_s].toDouble())
+                           / std::abs(torch[u"loss"_s].toDouble());
+    const double nllRel = std::abs(st.nll() - torch[u"nll"_s].toDouble())
+                          / std::abs(torch[u"nll"_s].toDouble());
+    QVERIFY2(lossRel <= kLossTolerance,
+             qPrintable(u"engine loss %1, the reference with the exported weights %2"_s
+                            .arg(st.loss())
+                            .arg(torch[u"loss"_s].toDouble())));
+    QVERIFY2(nllRel <= kLossTolerance,
+             qPrintable(u"engine NLL %1, the reference with the exported weights %2"_s
+                            .arg(st.nll())
+                            .arg(torch[u"nll"_s].toDouble())));
+    int finished = 0;
+    const QString greedy = greedyDifference(m, json, torch[u"greedy"_s].toArray(), &finished);
+    QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
+    qInfo("%s-norm, engine -> PyTorch: loss %.6f, relative difference %.2e, NLL relative %.2e, "
+          "greedy identical (smallest top-2 gap %.3f)",
+          qPrintable(norm), st.loss(), lossRel, nllRel, torch[u"greedy_min_gap"_s].toDouble());
+}
+
+AS_TEST_GUILESS_MAIN(TestTorchParity)
+#include "test_torch_parity.moc"

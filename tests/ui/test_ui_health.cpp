@@ -1,0 +1,151 @@
+// The Health view draws the records it is given: the heatmap's cells are log10 of the records'
+// update ratios (recomputed here in double from the values put in), tensors in forward order
+// as the layout gives it, one column per step; a zero ratio is no colour; a non-finite record
+// puts the marker on its tensor's row at its step; past the capacity, records are thinned and
+// the columns stay in step order.
+#include "skip.h"
+#include "health_view.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace as;
+
+class TestUiHealth : public QObject {
+    Q_OBJECT
+private slots:
+    void cellsAreLog10OfUpdateRatios();
+    void markerAtTheNonFiniteTensor();
+    void longRunsAreThinned();
+};
+
+namespace {
+
+// Three tensors; the table order differs from the forward order.
+std::shared_ptr<const HealthLayout> layout()
+{
+    auto l = std::make_shared<HealthLayout>();
+    l->names = {"tgt_embed.weight", "src_embed.weight", "encoder.layers.0.ffn.w1.weight", "generator.weight"};
+    l->forward = {1, 2, 0, 3};
+    for (const std::string& n : l->names)
+        l->groups.push_back(tensorGroup(n));
+    return l;
+}
+
+double ratioOf(int tensor, long step)
+{
+    if (tensor == 3 && step == 2)
+        return 0;  // a tensor that did not move
+    return std::pow(10.0, -1.0 - 0.37 * tensor - 0.11 * double(step % 7));
+}
+
+std::shared_ptr<const HealthRecord> record(long step)
+{
+    auto t = std::make_shared<std::vector<TensorHealth>>(4);
+    for (int i = 0; i < 4; ++i) {
+        (*t)[std::size_t(i)].updateRatio = ratioOf(i, step);
+        (*t)[std::size_t(i)].gradNorm = 0.5 + i;
+    }
+    return std::make_shared<const HealthRecord>(HealthRecord{step, t});
+}
+
+}  // namespace
+
+void TestUiHealth::cellsAreLog10OfUpdateRatios()
+{
+    ui::HealthView v;
+    v.resize(900, 700);
+    TrainingSnapshot s;
+    s.health.layout = layout();
+    for (long step = 1; step <= 3; ++step)
+        s.health.records.push_back(record(step));
+    v.applySnapshot(s);
+    TrainingSnapshot s2;
+    s2.health.layout = s.health.layout;  // the same session
+    for (long step = 4; step <= 6; ++step)
+        s2.health.records.push_back(record(step));
+    v.applySnapshot(s2);
+    v.redrawNow();
+    QCOMPARE(v.recordCount(), 6);
+    const ui::Heatmap& h = v.ratioMap();
+    QCOMPARE(h.rows, 4);
+    QCOMPARE(h.cols, 6);
+    const int forward[] = {1, 2, 0, 3};  // as the layout says
+    for (int r = 0; r < 4; ++r) {
+        QCOMPARE(v.tensorOfRow(r), forward[r]);
+        QCOMPARE(v.rowOfTensor(forward[r]), r);
+        for (int c = 0; c < 6; ++c) {
+            QCOMPARE(v.stepOfColumn(c), long(c + 1));
+            const double want = ratioOf(forward[r], c + 1);
+            const double got = ui::heatmapCell(h, r, c);
+            if (want == 0)
+                QVERIFY2(std::isnan(got), qPrintable(QString::number(got)));
+            else
+                QVERIFY2(std::abs(got - std::log10(want)) < 1e-12,
+                         qPrintable(QStringLiteral("row %1 col %2: %3 vs %4").arg(r).arg(c).arg(got).arg(std::log10(want))));
+        }
+    }
+    // Cell c is drawn at step c + 1.
+    double key = 0, value = 0;
+    h.map->data()->cellToCoord(4, 0, &key, &value);
+    QCOMPARE(key, 5.0);
+    QVERIFY(!v.nonFiniteMarker(&key, &value));
+    // The line plots: one graph per chosen tensor, its update ratios by step.
+    v.chooseTensors({2});
+    QCOMPARE(v.chosenTensors(), std::vector<int>{2});
+    QCOMPARE(v.ratioLinesPlot()->graphCount(), 1);
+    QCOMPARE(v.ratioLinesPlot()->graph(0)->dataCount(), 6);
+    QCOMPARE(v.ratioLinesPlot()->graph(0)->data()->at(2)->value, ratioOf(2, 3));
+    QCOMPARE(v.gradLinesPlot()->graph(0)->data()->at(2)->value, 2.5);
+    QCOMPARE(v.histogramTensor(), 2);
+}
+
+void TestUiHealth::markerAtTheNonFiniteTensor()
+{
+    ui::HealthView v;
+    TrainingSnapshot s;
+    s.health.layout = layout();
+    s.health.records = {record(1), record(2)};
+    s.health.nonFinite = std::make_shared<const NonFiniteRecord>(NonFiniteRecord{3, 2, QStringLiteral("step 3: …")});
+    v.applySnapshot(s);
+    v.redrawNow();
+    double step = 0, row = 0;
+    QVERIFY(v.nonFiniteMarker(&step, &row));
+    QCOMPARE(step, 3.0);
+    QCOMPARE(row, 1.0);  // encoder.layers.0.ffn.w1.weight is second in forward order
+    QVERIFY2(v.faultText().contains(QStringLiteral("encoder.layers.0.ffn.w1.weight at step 3")), qPrintable(v.faultText()));
+    // The skipped step is in view.
+    QVERIFY(v.ratioPlot()->xAxis->range().contains(3.0));
+    // Another session: the marker is gone.
+    TrainingSnapshot other;
+    other.health.layout = layout();
+    v.applySnapshot(other);
+    v.redrawNow();
+    QVERIFY(!v.nonFiniteMarker(&step, &row));
+    QVERIFY(v.faultText().isEmpty());
+}
+
+void TestUiHealth::longRunsAreThinned()
+{
+    ui::HealthView v;
+    TrainingSnapshot s;
+    s.health.layout = layout();
+    const long n = ui::HealthView::kRecordCapacity * 2 + 5;
+    for (long step = 1; step <= n; ++step)
+        s.health.records.push_back(record(step));
+    v.applySnapshot(s);
+    v.redrawNow();
+    QVERIFY(v.recordCount() <= ui::HealthView::kRecordCapacity);
+    const ui::Heatmap& h = v.ratioMap();
+    QVERIFY(h.cols > 1 && h.cols <= ui::HealthView::kMaxColumns);
+    QCOMPARE(v.stepOfColumn(0), 1L);
+    QCOMPARE(v.stepOfColumn(h.cols - 1), n);
+    for (int c = 1; c < h.cols; ++c)
+        QVERIFY(v.stepOfColumn(c) > v.stepOfColumn(c - 1));
+    // The last column shows the last record.
+    QVERIFY(std::abs(ui::heatmapCell(h, 0, h.cols - 1) - std::log10(ratioOf(1, n))) < 1e-12);
+}
+
+AS_TEST_MAIN(TestUiHealth)
+#include "test_ui_health.moc"
