@@ -3,6 +3,7 @@
 // checksums recomputed over whatever the table now says, so that the fuzzer also reaches the
 // sections behind them (meta JSON, the model, Adam's moments, the history).
 #include "io/checkpoint.h"
+#include "run/resume.h"
 
 #include <QCryptographicHash>
 
@@ -68,7 +69,7 @@ bool load(const QByteArray& bytes)
     const auto n = Eigen::Index(c->model.model->params().size());
     if (c->adamM.size() != n || c->adamV.size() != n)
         std::abort();
-    (void)c->takeTrainer();
+    (void)as::trainerFromCheckpoint(*c);
     return true;
 }
 

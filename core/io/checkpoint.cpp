@@ -18,7 +18,10 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 
 // The sections in the order they are written; each must appear exactly once.
-const std::vector<const char*> kSections = {"meta", "model", "adam", "history"};
+// "average" (format 3 on) only when the run has taken an averaging snapshot: the sum of the
+// snapshots, one f64 per parameter.
+const std::vector<const char*> kSections = {"meta", "model", "adam", "history", "average"};
+constexpr std::size_t kRequiredSections = 4;
 
 // Everything to write, or std::nullopt and *error. The byte arrays live in *keep.
 std::optional<std::vector<ContainerSection>> buildSections(const Trainer& trainer, const Vocab& src,
@@ -43,20 +46,22 @@ std::optional<std::vector<ContainerSection>> buildSections(const Trainer& traine
     s.push_back({"adam", {{reinterpret_cast<const char*>(m.data()), momentBytes},
                           {reinterpret_cast<const char*>(v.data()), momentBytes}}});
     s.push_back({"history", {{(*keep)[2].constData(), (*keep)[2].size()}}});
+    if (run.averageTaken > 0) {
+        if (run.averageSum.size() != m.size() || !run.averageSum.allFinite()) {
+            if (error)
+                *error = QStringLiteral("the averaging sum has %1 values for %2 parameters, or "
+                                        "one that is not finite")
+                             .arg(run.averageSum.size())
+                             .arg(m.size());
+            return std::nullopt;
+        }
+        s.push_back({"average", {{reinterpret_cast<const char*>(run.averageSum.data()),
+                                  qint64(run.averageSum.size()) * 8}}});
+    }
     return s;
 }
 
 }  // namespace
-
-std::unique_ptr<Trainer> Checkpoint::takeTrainer()
-{
-    auto t = std::make_unique<Trainer>(std::move(model.model), options);
-    t->adam().firstMoment() = std::move(adamM);
-    t->adam().secondMoment() = std::move(adamV);
-    t->adam().setSteps(adamStep);
-    t->restoreState(step, dropoutRng);
-    return t;
-}
 
 std::optional<QByteArray> serializeCheckpoint(const Trainer& trainer, const Vocab& srcVocab,
                                               const Vocab& tgtVocab, TokenizerKind srcTok,
@@ -94,7 +99,8 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
             *error = msg;
         return std::nullopt;
     };
-    const std::optional<ContainerView> found = parseContainer(bytes, kSections, error);
+    const std::optional<ContainerView> found =
+        parseContainer(bytes, kSections, error, kRequiredSections);
     if (!found)
         return std::nullopt;
     const std::vector<QByteArrayView>& sections = found->sections;
@@ -135,6 +141,27 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
     }
     if (!parseHistory(sections[3], c.model.config, found->version, &c.history, &why))
         return fail(QStringLiteral("section 'history': %1").arg(why));
+    // The averaging sum: there exactly when a snapshot was taken, one f64 per parameter.
+    {
+        const auto n = qint64(c.model.model->params().size());
+        const QByteArrayView a = sections[4];
+        if ((c.run.averageTaken > 0) != !a.isEmpty())
+            return fail(QStringLiteral("section 'average': %1 bytes for %2 averaging snapshots")
+                            .arg(a.size())
+                            .arg(c.run.averageTaken));
+        if (!a.isEmpty()) {
+            if (a.size() != n * 8)
+                return fail(QStringLiteral("section 'average': %1 bytes, but the sum of the "
+                                           "model's %2 parameters takes %3")
+                                .arg(a.size())
+                                .arg(n)
+                                .arg(n * 8));
+            c.run.averageSum.resize(Eigen::Index(n));
+            std::memcpy(c.run.averageSum.data(), a.data(), std::size_t(n) * 8);
+            if (!c.run.averageSum.allFinite())
+                return fail(QStringLiteral("section 'average': a value is not finite"));
+        }
+    }
     return c;
 }
 

@@ -47,6 +47,15 @@ struct CheckpointRun {
     int epoch = 0;          // Batcher::epoch()
     qint64 position = 0;    // Batcher::position()
     double trainSeconds = 0;
+    // Time in the session's step() and validate() over the whole run (TrainingSession::
+    // elapsedSeconds): the clock of a planned time and of the averaging points. A file of
+    // format 2 or older has none: its training time stands in.
+    double busySeconds = 0;
+    // Checkpoint averaging (WeightAverage) so far: snapshots taken and their sum. False for a
+    // file of format 2 or older, which did not record it: a resumed run averages afresh.
+    bool averageKnown = true;
+    int averageTaken = 0;
+    Eigen::VectorXd averageSum;  // empty when none was taken
     QJsonObject data;     // which data: {"kind": "task", …} or {"kind": "corpus", …}
     QJsonObject session;  // settings of the program that trained (planned steps, probe, …)
 };
@@ -60,10 +69,6 @@ struct Checkpoint {
     Eigen::VectorXf adamM, adamV;
     CheckpointRun run;
     TrainingHistory history;
-
-    // A trainer that continues exactly where the saved one stopped. Takes the model (and the
-    // moments): call once.
-    std::unique_ptr<Trainer> takeTrainer();
 };
 
 struct CheckpointSaveOptions {

@@ -123,7 +123,7 @@ bool writeContainer(const QString& path, const std::vector<ContainerSection>& se
 
 std::optional<ContainerView> parseContainer(const QByteArray& bytes,
                                             const std::vector<const char*>& names,
-                                            QString* error)
+                                            QString* error, std::size_t required)
 {
     auto fail = [&](const QString& msg) -> std::optional<ContainerView> {
         if (error)
@@ -194,7 +194,7 @@ std::optional<ContainerView> parseContainer(const QByteArray& bytes,
         view.sections[k] = data;
         expectedOffset += qint64(len);
     }
-    for (std::size_t k = 0; k < known; ++k)
+    for (std::size_t k = 0; k < std::min(known, required); ++k)
         if (!seen[k])
             return fail(QStringLiteral("no '%1' section").arg(QLatin1String(names[k])));
     if (expectedOffset != size)

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QString>
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -17,7 +18,9 @@ namespace as {
 
 inline constexpr char kCheckpointMagic[9] = "\x89" "ASCKPT\n";
 // 2: validation points carry their BLEU. Version 1 files are read too (BLEU not computed).
-inline constexpr quint32 kCheckpointVersion = 2;
+// 3: the averaging state (section "average", meta "average_taken") and the busy time (meta
+// "busy_seconds"); older files are read with the averaging restarting.
+inline constexpr quint32 kCheckpointVersion = 3;
 inline constexpr quint32 kCheckpointOldestVersion = 1;
 inline constexpr quint32 kCheckpointMaxSections = 16;
 inline constexpr char kCheckpointSuffix[] = "ckpt";
@@ -49,16 +52,17 @@ bool writeContainer(const QString& path, const std::vector<ContainerSection>& se
                     const std::function<bool(qint64 written, qint64 total)>& progress,
                     QString* why);
 
-// The sections of a container whose table lists exactly `names`, each once, in any order,
-// back to back to the end of the file, every digest matching: views into `bytes`, in the order
-// of `names`. std::nullopt and *error (naming the section and what is wrong) otherwise.
+// The sections of a container whose table lists exactly `names` (those from index `required`
+// on may be missing: their views are then empty), each once, in any order, back to back to the
+// end of the file, every digest matching: views into `bytes`, in the order of `names`.
+// std::nullopt and *error (naming the section and what is wrong) otherwise.
 struct ContainerView {
     quint32 version = 0;
     std::vector<QByteArrayView> sections;
 };
 std::optional<ContainerView> parseContainer(const QByteArray& bytes,
                                             const std::vector<const char*>& names,
-                                            QString* error);
+                                            QString* error, std::size_t required = std::size_t(-1));
 
 // The bytes of an open container file. The table is read and checked against the file's size
 // first: a corrupt size must not make us read (or allocate) more than the file holds.

@@ -64,6 +64,15 @@ struct MetaParser {
             || !whole(o, "epoch", 2147483647.0, &epoch) || !whole(o, "position", kMaxJsonInt, &position)
             || !number(o, "train_seconds", 0, 1e12, &c->run.trainSeconds))
             return false;
+        // Format 3 on: the busy time and the averaging snapshots taken (the sum is a section).
+        c->run.busySeconds = c->run.trainSeconds;
+        c->run.averageKnown = o.contains("average_taken");
+        if (o.contains("busy_seconds") && !number(o, "busy_seconds", 0, 1e12, &c->run.busySeconds))
+            return false;
+        double taken = 0;
+        if (c->run.averageKnown && !whole(o, "average_taken", 1000, &taken))
+            return false;
+        c->run.averageTaken = int(taken);
         c->step = long(step);
         c->adamStep = long(adamStep);
         c->run.epoch = int(epoch);
@@ -146,6 +155,8 @@ QByteArray checkpointMetaBytes(const Trainer& t, const CheckpointRun& run)
                      {"epoch", run.epoch},
                      {"position", double(run.position)},
                      {"train_seconds", run.trainSeconds},
+                     {"busy_seconds", run.busySeconds},
+                     {"average_taken", run.averageTaken},
                      {"data", run.data},
                      {"session", run.session},
                      {"saved_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};

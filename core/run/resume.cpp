@@ -27,6 +27,17 @@ QJsonObject sessionRecord(const SessionSettings& s, const TokenPair& probe)
                        {"probe_tgt", QJsonArray::fromStringList(probe.tgt)}};
 }
 
+SessionPlan recordedPlan(const Checkpoint& ck)
+{
+    const QJsonObject session = ck.run.session;
+    SessionPlan p;
+    p.steps = std::max(0L, long(session.value("planned_steps").toDouble(0)));
+    p.seconds = std::max(0.0, session.value("planned_minutes").toDouble(0)) * 60.0;
+    p.validEvery = std::max(0, session.value("eval_every").toInt(0));
+    p.averagePoints = std::clamp(session.value("average").toInt(1), 1, 20);
+    return p;
+}
+
 void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* probe)
 {
     const QJsonObject session = ck.run.session;
@@ -62,6 +73,23 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     return true;
 }
 
+SessionSettings savedCorpusSettings(const Checkpoint& ck, std::shared_ptr<const SessionData> corpus,
+                                    const CorpusSource& source, TokenPair* probe)
+{
+    SessionSettings s = SessionSettings::defaultsFor(corpus->name());
+    s.task = corpus->name();
+    s.corpus = std::move(corpus);
+    s.source = source;
+    readSessionRecord(ck, &s, probe);
+    s.batchTokens = ck.run.data.value("batch_tokens").toInt(s.batchTokens);
+    if (std::optional<CorpusRun> run = CorpusRun::fromArgs(ck.run.data.value("args").toArray(), nullptr)) {
+        s.batchTokens = run->recipe.batchTokens;
+        if (!ck.run.session.contains("eval_every"))
+            s.evalEvery = run->recipe.evalEvery;
+    }
+    return s;
+}
+
 QString checkSavedRunData(const SessionData& data, const Checkpoint& ck)
 {
     if (savedRunKind(ck) == SavedRunKind::Task) {
@@ -84,18 +112,44 @@ QString checkSavedRunData(const SessionData& data, const Checkpoint& ck)
 
 std::unique_ptr<Trainer> trainerFromCheckpoint(Checkpoint& ck)
 {
-    return ck.takeTrainer();
+    auto t = std::make_unique<Trainer>(std::move(ck.model.model), ck.options);
+    t->adam().firstMoment() = std::move(ck.adamM);
+    t->adam().secondMoment() = std::move(ck.adamV);
+    t->adam().setSteps(ck.adamStep);
+    t->restoreState(ck.step, ck.dropoutRng);
+    return t;
 }
 
 std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data, Checkpoint& ck,
-                                               const SessionPlan& plan, QString* error)
+                                               const SessionPlan& plan, QString* error,
+                                               QString* note)
 {
     if (QString why = data->restorePosition(ck.run); !why.isEmpty()) {
         *error = QStringLiteral("the position in the data cannot be restored: %1").arg(why);
         return nullptr;
     }
+    // The averaging snapshots belong to the plan they were taken for: resumed with another
+    // (more steps, other minutes, another --average) the run averages afresh.
+    const SessionPlan recorded = recordedPlan(ck);
+    const bool samePlan = recorded.steps == plan.steps && recorded.seconds == plan.seconds
+                          && recorded.averagePoints == plan.averagePoints;
+    CheckpointRun progress = ck.run;
+    if (!samePlan) {
+        progress.averageTaken = 0;
+        progress.averageSum = Eigen::VectorXd();
+    }
     auto s = std::make_unique<TrainingSession>(std::move(data), trainerFromCheckpoint(ck), plan);
     s->restoreRecord(std::move(ck.history), ck.run.trainSeconds);
+    const bool restored = s->restoreProgress(progress);
+    if (note && plan.averagePoints > 1) {
+        if (!ck.run.averageKnown)
+            *note = QStringLiteral("the checkpoint was written before the averaging state was "
+                                   "recorded: the averaging starts afresh");
+        else if (!restored || (!samePlan && ck.run.averageTaken > 0))
+            *note = QStringLiteral("the checkpoint's %1 averaging snapshots were taken for "
+                                   "another plan: the averaging starts afresh")
+                        .arg(ck.run.averageTaken);
+    }
     return s;
 }
 

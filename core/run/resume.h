@@ -22,12 +22,21 @@ SavedRunKind savedRunKind(const Checkpoint& ck);
 // What a checkpoint records of the driver's settings (CheckpointRun::session): the plan
 // (steps, minutes, validation interval, averaging) and the probe.
 QJsonObject sessionRecord(const SessionSettings& s, const TokenPair& probe = {});
+// The plan the saved run recorded (steps 0 and seconds 0 where it recorded none; validation
+// interval and averaging as readSessionRecord reads them).
+SessionPlan recordedPlan(const Checkpoint& ck);
 // The saved run's settings over *s: its model and training options, and its session record
 // (missing keys keep *s's values); the recorded probe sentence, if any, into *probe.
 void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* probe);
 // The settings of a saved built-in-task run (savedRunKind Task): the task, its batch size,
 // and readSessionRecord. False and *error when the checkpoint names no task this version has.
 bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe, QString* error);
+
+// The settings of a saved corpus run (savedRunKind Corpus) continued on `corpus`, read again
+// from `source`: the corpus recipe, the options the run recorded (batch tokens, validation
+// interval) and readSessionRecord.
+SessionSettings savedCorpusSettings(const Checkpoint& ck, std::shared_ptr<const SessionData> corpus,
+                                    const CorpusSource& source, TokenPair* probe);
 
 // Empty when `data` is the data the saved run trained on — the built-in task of this version,
 // or the same corpus file (vocabularies, pairs and their digest) — else the reason.
@@ -38,9 +47,11 @@ QString checkSavedRunData(const SessionData& data, const Checkpoint& ck);
 std::unique_ptr<Trainer> trainerFromCheckpoint(Checkpoint& ck);
 
 // Continues the run of ck on `data` (which checkSavedRunData accepted) with `plan`: its
-// trainer, history, training time and position in the data. Null and *error when the
-// position cannot be restored.
+// trainer, history, training and busy time, averaging snapshots and position in the data.
+// Null and *error when the position cannot be restored. *note (if given) says so when the
+// averaging starts afresh (a checkpoint from before it was recorded), else is left empty.
 std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data, Checkpoint& ck,
-                                               const SessionPlan& plan, QString* error);
+                                               const SessionPlan& plan, QString* error,
+                                               QString* note = nullptr);
 
 }  // namespace as

@@ -35,6 +35,18 @@ void TrainingSession::restoreRecord(TrainingHistory history, double trainSeconds
         lastBatch_ = batchOf(*b);
 }
 
+bool TrainingSession::restoreProgress(const CheckpointRun& run)
+{
+    busySeconds_ = run.busySeconds;
+    if (plan_.averagePoints <= 1)
+        return true;  // nothing averaged, nothing to restore
+    if (!run.averageKnown || run.averageTaken > plan_.averagePoints - 1
+        || (run.averageTaken > 0 && run.averageSum.size() != trainer_->model().params().size()))
+        return false;
+    average_.restore(run.averageTaken, run.averageSum);
+    return true;
+}
+
 void TrainingSession::setPlan(const SessionPlan& plan)
 {
     if (plan.averagePoints != plan_.averagePoints)
@@ -249,6 +261,10 @@ CheckpointRun TrainingSession::checkpointRun(const QJsonObject& settings) const
     CheckpointRun run;
     data_->storePosition(&run);
     run.trainSeconds = trainSeconds_;
+    run.busySeconds = busySeconds_;
+    run.averageTaken = plan_.averagePoints > 1 ? average_.taken() : 0;
+    if (run.averageTaken > 0)
+        run.averageSum = average_.sum();
     run.data = data_->record();
     run.session = settings;
     return run;

@@ -74,6 +74,11 @@ public:
     TrainingSession(std::unique_ptr<SessionData> data, std::unique_ptr<Trainer> trainer,
                     const SessionPlan& plan);
 
+    // The busy time and the averaging snapshots of the run this session continues, as its
+    // checkpoint recorded them (run/resume.h's resumeSession does this), so that the planned
+    // time and the averaging go on where they stopped. False when the averaging starts afresh:
+    // the file did not record it (format 2 or older), or its snapshots do not fit this plan.
+    bool restoreProgress(const CheckpointRun& run);
     // The recorded history and training time of the run this session continues
     // (run/resume.h's resumeSession does this; a model opened to look inside shows its history too).
     void restoreRecord(TrainingHistory history, double trainSeconds);

@@ -32,6 +32,14 @@ public:
         sum_ += values.cast<double>();
         ++taken_;
     }
+    // The sum of the snapshots so far, in double (empty before the first): what a checkpoint
+    // stores, with taken(), for restore() to go on exactly.
+    const Eigen::VectorXd& sum() const { return sum_; }
+    void restore(int taken, Eigen::VectorXd sum)
+    {
+        taken_ = taken;
+        sum_ = std::move(sum);
+    }
     // The mean of the snapshots added so far (values unchanged when there are none).
     void writeMean(Eigen::Matrix<float, Eigen::Dynamic, 1>* values) const
     {
