@@ -1,6 +1,6 @@
 # A Debian package of what `cmake --install` installs (app/CMakeLists.txt: both programs, the
 # .desktop file and the icon): `cmake --build build --target package` writes
-# build/attention-studio_VERSION_ARCH.deb. tests/test_package.cpp unpacks one and runs it.
+# build/attention-studio_VERSION_ARCH.deb. tests/cli/test_package.cpp unpacks one and runs it.
 #
 # The package's Depends are what the programs are linked against, found by dpkg-shlibdeps (from
 # dpkg-dev, which scripts/install-deps.sh installs, as it does `file`, which CPack runs on

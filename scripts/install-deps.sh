@@ -3,7 +3,7 @@
 # it has something to install: nothing as root, sudo otherwise, a clear message when neither.
 # --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed;
 # OpenBLAS, without which its matrix products use the reference BLAS, 6x slower here),
-# for the parity test against the reference model (tests/test_torch_parity.cpp), which skips
+# for the parity test against the reference model (tests/core/test_torch_parity.cpp), which skips
 # without it (and fails with AS_REQUIRE_ALL_TESTS=1, as in CI), and for scripts/torch_parity.py.
 set -euo pipefail
 packages=(

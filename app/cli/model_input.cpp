@@ -39,6 +39,9 @@ std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString&
     auto bundle = as::loadModel(path, &error);
     if (!bundle)
         err << command << ": " << error << "\n";
+    else
+        for (const QString& note : bundle->notes)
+            err << command << ": note: " << note << "\n";
     return bundle;
 }
 

@@ -118,9 +118,9 @@ int runTrainResume(Options& p)
             args << "--" + name << p.value(name);
     }
     // No length given now: the run goes on to the steps it planned (the checkpoint records them).
-    const double plannedSteps = ck->run.session.value("planned_steps").toDouble(0);
+    const long plannedSteps = as::recordedPlan(*ck).steps;
     if (!p.isSet("steps") && !p.isSet("minutes") && plannedSteps >= 1)
-        args << "--steps" << QString::number(qint64(plannedSteps));
+        args << "--steps" << QString::number(plannedSteps);
     if (!p.isSet("checkpoint"))
         args << "--checkpoint" << path;  // go on saving where the run was resumed from
     return runTrain(args, &*ck);

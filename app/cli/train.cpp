@@ -231,7 +231,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             err << "train: cannot resume " << p.value("checkpoint") << ": " << why << "\n";
             return 1;
         }
-        session = as::resumeSession(std::move(data), *resume, run.plan(), &error);
+        QString note;
+        session = as::resumeSession(std::move(data), *resume, run.plan(), &error, &note);
+        if (session && !note.isEmpty())
+            err << "train: note: " << note << "\n";
         if (!session) {
             err << "train: cannot resume: " << error << "\n";
             return 1;

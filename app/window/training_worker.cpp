@@ -3,21 +3,17 @@
 #include "decode/decode.h"
 #include "run/make_session.h"
 #include "run/resume.h"
-#include "train/recipe.h"
 
 #include <QFileInfo>
-#include <QJsonArray>
-
-#include <chrono>
-#include <cmath>
 
 namespace as {
 
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 {
-    validationPool_.setMaxThreadCount(1);
-    inbox_ = new Mailbox(this);  // moves with the worker
+    // The mailbox is a child: it moves with the worker to the worker's thread.
+    validations_ = std::make_unique<BackgroundValidations>(
+        new Mailbox(this), [this](std::vector<Validation> done) { applyValidations(std::move(done)); });
     timer_ = new QTimer(this);
     timer_->setSingleShot(true);
     connect(timer_, &QTimer::timeout, this, &TrainingWorker::runSteps);
@@ -25,7 +21,7 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 
 TrainingWorker::~TrainingWorker()
 {
-    abandonValidations();
+    validations_->abandon();
 }
 
 std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s, QString* error)
@@ -43,6 +39,14 @@ std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s
 }
 
 void TrainingWorker::configure(const SessionSettings& settings)
+{
+    // An A/B comparison restarts with it, on the new settings' data, or ends if it cannot.
+    startSession(settings, compared_ ? std::optional<SessionSettings>(compared_->asked())
+                                     : std::nullopt);
+}
+
+void TrainingWorker::startSession(const SessionSettings& settings,
+                                  const std::optional<SessionSettings>& comparing)
 {
     timer_->stop();
     const bool wasRunning = running_;
@@ -63,11 +67,9 @@ void TrainingWorker::configure(const SessionSettings& settings)
     const TokenPair probe = examples.empty()
                                 ? TokenPair{}
                                 : examples.at(std::size_t(std::clamp(s.probe, 0, int(examples.size()) - 1)));
-    const std::optional<SessionSettings> comparing = comparing_;
     adoptSession(s, std::move(session), probe);  // ends any comparison
     restoreHistory_ = false;  // a new run: the views start empty
     session_->recordBatch(first);
-    // An A/B comparison restarts with it, on the new settings' data, or ends if it cannot.
     if (comparing)
         buildComparison(*comparing);
     emit taskReady(std::make_shared<const Task>(session_->data().description()));
@@ -123,7 +125,7 @@ void TrainingWorker::setProbe(const QStringList& src, const QStringList& tgt)
 
 void TrainingWorker::shutdown()
 {
-    abandonValidations();
+    validations_->abandon();
     timer_->stop();
     running_ = false;
     pendingSteps_ = 0;
@@ -178,7 +180,8 @@ bool TrainingWorker::runOneStep()
     newLoss_.push_back(point);
     if (r.validationDue)
         startValidation();
-    stepComparison();
+    if (compared_)
+        compared_->catchUp(session_->stepCount());
 
     // Play stops when the plan is reached (TrainingSession::finished); pressing it again
     // trains on past it.
@@ -197,67 +200,23 @@ bool TrainingWorker::runOneStep()
 
 void TrainingWorker::startValidation()
 {
-    // The copy is taken now, at the step the validation is due; the data stays alive with the
-    // job even if the session is replaced meanwhile.
+    // The copy is taken now, at the step the validation is due, with the Heads view's mutes.
     std::shared_ptr<Transformer<float>> model(session_->model().clone());
-    maskHeads(*model, muted_);  // the Heads view's mutes
-    std::shared_ptr<const SessionData> data = session_->sharedData();
-    const long step = session_->stepCount();
-    const double seconds = session_->trainSeconds();
-    const quint64 generation = generation_;
-    std::shared_ptr<std::atomic<bool>> cancel = cancel_;
-    // QThreadPool wakes its thread through a lock inside Qt, which TSan cannot see.
-    static char handOff;
-    std::function<void()> job = [this, model, data, step, seconds, generation, cancel] {
-        AS_TSAN_ACQUIRE(&handOff);
-        Validation v = validateModel(*model, *data, step, seconds, {true, true},
-                                     [&cancel](int, int) { return !cancel->load(); });
-        if (v.cancelled)
-            return;
-        {
-            const std::lock_guard<std::mutex> lock(finishedMutex_);
-            finished_.emplace_back(generation, std::move(v));
-        }
-        inbox_->post([this] { applyFinishedValidations(); });
-    };
-    AS_TSAN_RELEASE(&handOff);
-    validationPool_.start(std::move(job));
+    maskHeads(*model, muted_);
+    validations_->start(std::move(model), session_->sharedData(), session_->stepCount(),
+                        session_->trainSeconds());
 }
 
-void TrainingWorker::applyFinishedValidations()
+void TrainingWorker::applyValidations(std::vector<Validation> done)
 {
-    std::vector<std::pair<quint64, Validation>> done;
-    {
-        const std::lock_guard<std::mutex> lock(finishedMutex_);
-        done.swap(finished_);
-    }
-    bool any = false;
-    for (auto& [generation, v] : done) {
-        if (generation != generation_ || !session_)
-            continue;  // of a session that was replaced
+    if (!session_)
+        return;
+    for (Validation& v : done) {
         session_->addValidation(v.point);
         newEval_.push_back(v.point);
         samples_ = v.samples;
-        any = true;
     }
-    if (any)
-        emitSnapshot();  // every validation reaches the window (they are rare)
-}
-
-void TrainingWorker::finishValidations()
-{
-    validationPool_.waitForDone();
-    applyFinishedValidations();
-}
-
-void TrainingWorker::abandonValidations()
-{
-    cancel_->store(true);
-    validationPool_.waitForDone();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    ++generation_;
-    const std::lock_guard<std::mutex> lock(finishedMutex_);
-    finished_.clear();
+    emitSnapshot();  // every validation reaches the window (they are rare)
 }
 
 void TrainingWorker::emitSnapshot()
@@ -294,17 +253,8 @@ void TrainingWorker::emitSnapshot()
         s->newLoss.swap(newLoss_);
         s->newEval.swap(newEval_);
     }
-    if (sessionB_) {
-        auto c = std::make_shared<ComparisonUpdate>();
-        c->name = comparisonName_;
-        c->step = sessionB_->stepCount();
-        c->fault = faultB_;
-        c->replacesHistory = restoreB_;
-        restoreB_ = false;
-        c->newLoss.swap(newLossB_);
-        c->newEval.swap(newEvalB_);
-        s->comparison = c;
-    }
+    if (compared_)
+        s->comparison = compared_->takeUpdate();
     sinceSnapshot_.start();
     emit snapshotReady(s);
 }
@@ -350,8 +300,7 @@ void TrainingWorker::startComparison(const SessionSettings& b)
     }
     // Both from step 0, on the same data in the same order.
     const SessionSettings a = settings_;
-    comparing_ = b;
-    configure(a);
+    startSession(a, b);
 }
 
 void TrainingWorker::stopComparison()
@@ -362,12 +311,12 @@ void TrainingWorker::stopComparison()
 
 void TrainingWorker::keepComparison()
 {
-    if (!sessionB_)
+    if (!compared_)
         return;
     timer_->stop();
     const bool wasRunning = running_;
-    std::unique_ptr<TrainingSession> b = std::move(sessionB_);
-    const SessionSettings s = settingsB_;
+    std::unique_ptr<TrainingSession> b = compared_->takeSession();
+    const SessionSettings s = compared_->settings();
     adoptSession(s, std::move(b), probe_);  // the history comes whole with the next snapshot
     if (wasRunning)
         emit runningChanged(false);
@@ -382,44 +331,16 @@ void TrainingWorker::buildComparison(const SessionSettings& asked)
     QString error;
     std::unique_ptr<TrainingSession> session = buildSession(&b, &error);
     if (!session) {
+        compared_.reset();
         emit comparisonFailed(error);
         return;
     }
-    comparing_ = asked;
-    settingsB_ = b;
-    sessionB_ = std::move(session);
-    comparisonName_ = QStringLiteral("B: ") + settingsDifferences(settings_, b);
-    faultB_.clear();
-    newLossB_.clear();
-    newEvalB_.clear();
-    restoreB_ = true;
+    compared_ = std::make_unique<ComparedSession>(settings_, asked, b, std::move(session));
 }
 
 void TrainingWorker::endComparison()
 {
-    sessionB_.reset();
-    comparing_.reset();
-    faultB_.clear();
-    newLossB_.clear();
-    newEvalB_.clear();
-}
-
-void TrainingWorker::stepComparison()
-{
-    // B takes its step after A's, until it fails; its validations run here, loss and accuracy
-    // only (A's BLEU runs in the background; B's would double the cost of a validation).
-    if (!sessionB_ || !faultB_.isEmpty() || sessionB_->stepCount() >= session_->stepCount())
-        return;
-    const SessionStep r = sessionB_->step();
-    if (!r.stats.applied) {
-        faultB_ = r.stats.fault;
-        return;
-    }
-    newLossB_.push_back(sessionB_->history().loss.back());
-    if (r.validationDue) {
-        const Validation v = sessionB_->validate();
-        newEvalB_.push_back(v.point);
-    }
+    compared_.reset();
 }
 
 void TrainingWorker::requestEmbedding(EmbeddingTable table)
@@ -448,7 +369,7 @@ void TrainingWorker::requestModelCopy()
         return;
     // The weights change only by a step or with the session: until then the last copy is
     // still theirs (a mute re-translating with paused weights need not copy 35 MB again).
-    if (lastCopy_ && lastCopyGeneration_ == generation_ && lastCopy_->step == session_->stepCount()) {
+    if (lastCopy_ && lastCopyGeneration_ == validations_->generation() && lastCopy_->step == session_->stepCount()) {
         emit modelCopyReady(lastCopy_);
         return;
     }
@@ -462,13 +383,9 @@ void TrainingWorker::requestModelCopy()
     copy->tgtTokenizer = data.tgtTokenizer();
     copy->data = session_->sharedData();
     lastCopy_ = copy;
-    lastCopyGeneration_ = generation_;
+    lastCopyGeneration_ = validations_->generation();
     emit modelCopyReady(copy);
 }
-
-}  // namespace as
-
-namespace as {
 
 bool TrainingWorker::resumeOn(SessionSettings s, std::unique_ptr<SessionData> data, Checkpoint& ck,
                               TokenPair probe, const QString& path, bool autosave)
@@ -497,26 +414,12 @@ bool TrainingWorker::resumeOn(SessionSettings s, std::unique_ptr<SessionData> da
 void TrainingWorker::resumeCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source,
                                   std::shared_ptr<Checkpoint> ck, const QString& path, bool autosave)
 {
-    SessionSettings s = SessionSettings::defaultsFor(corpus->name());
-    s.task = corpus->name();
-    s.corpus = corpus;
-    s.source = source;
     TokenPair probe;
-    readSessionRecord(*ck, &s, &probe);
-    s.batchTokens = ck->run.data.value("batch_tokens").toInt(s.batchTokens);
-    if (std::optional<CorpusRun> run = CorpusRun::fromArgs(ck->run.data.value("args").toArray(), nullptr)) {
-        s.batchTokens = run->recipe.batchTokens;
-        if (!ck->run.session.contains("eval_every"))
-            s.evalEvery = run->recipe.evalEvery;
-    }
-    QJsonObject record = corpus->record();
-    record.insert("args", s.corpusRun().args());
-    std::unique_ptr<SessionData> data;
-    try {
-        data = corpus->restart(s.dataOptions(), record);
-    } catch (const std::invalid_argument& e) {
-        emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(),
-                                                             QString::fromUtf8(e.what())));
+    const SessionSettings s = savedCorpusSettings(*ck, std::move(corpus), source, &probe);
+    QString error;
+    std::unique_ptr<SessionData> data = makeSessionData(s, &error);
+    if (!data) {
+        emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(), error));
         return;
     }
     resumeOn(s, std::move(data), *ck, probe, path, autosave);
@@ -528,7 +431,7 @@ void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
         emit checkpointFailed(tr("There is no model to save."));
         return;
     }
-    finishValidations();
+    validations_->finish();
     QString error;
     if (!session_->saveCheckpoint(path, sessionRecord(settings_, probe_), &error)) {
         emit checkpointFailed(error);
@@ -609,16 +512,9 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
 {
     SessionSettings s;
     s.corpusRecord = corpusRecord;
-    s.task = QStringLiteral("model:") + QFileInfo(path).fileName();
-    s.model = described.config;
-    s.train = trainer->options();
-    s.plannedSteps = trainer->stepCount();
-    s.evalEvery = 0;
-    std::unique_ptr<TrainingSession> session = std::make_unique<TrainingSession>(
-        makeInspectionData(s.task, described.srcVocab, described.tgtVocab, described.srcTok,
-                           described.tgtTok),
-        std::move(trainer), s.plan());
-    session->restoreRecord(std::move(history), trainSeconds);
+    std::unique_ptr<TrainingSession> session =
+        makeInspectionSession(described, std::move(trainer), std::move(history), trainSeconds,
+                              QStringLiteral("model:") + QFileInfo(path).fileName(), &s);
 
     const bool wasRunning = adoptSession(s, std::move(session), probe);
     if (probe_.src.isEmpty())
@@ -638,7 +534,7 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     const bool wasRunning = running_;
     running_ = false;
     pendingSteps_ = 0;
-    abandonValidations();
+    validations_->abandon();
     endComparison();
     settings_ = s;
     session_ = std::move(session);
@@ -679,7 +575,7 @@ void TrainingWorker::completeProbe()
 
 void TrainingWorker::requestSummary()
 {
-    finishValidations();
+    validations_->finish();
     if (session_)
         emit summaryReady(std::make_shared<const RunSummary>(session_->summarize()));
 }

@@ -1,6 +1,12 @@
 #pragma once
-// The model lives here, in its own thread. The window sends commands as queued signals and
-// receives immutable snapshots (at most ~10 a second) and model copies for translation.
+// The model lives here, in its own thread. The window's WorkerLink (worker_link.h) posts its
+// commands to it and receives immutable snapshots (at most ~10 a second) and model copies for
+// translation. What a run is — its settings, making and resuming sessions, what a checkpoint
+// records, progress and the plan's end — is core/run's and TrainingSession's: this class keeps
+// the thread side (the step timer and slices, the throttle, validations in the background,
+// snapshots, A/B's B).
+#include "background_validations.h"
+#include "compared_session.h"
 #include "io/checkpoint.h"
 #include "mailbox.h"
 #include "eval/neuron_record.h"
@@ -44,7 +50,7 @@ public slots:
     // Builds a fresh model and data stream from the settings (step 0, paused).
     void configure(const as::SessionSettings& settings);
     // Continues the corpus run saved in `checkpoint` (read from `path`) on `settings.corpus`,
-    // which MainWindow has read and checked to be the run's data; or emits checkpointFailed.
+    // which the window's corpus actions have read and checked to be the run's data; or emits checkpointFailed.
     void resumeCorpus(std::shared_ptr<const as::SessionData> corpus, const as::CorpusSource& source,
                       std::shared_ptr<as::Checkpoint> checkpoint, const QString& path,
                       bool autosave);
@@ -116,9 +122,11 @@ signals:
 private:
     // A fresh session of `s` (its vocabulary sizes filled in), or null and *error.
     static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error);
+    // A fresh session of `settings` (step 0, paused) and, if `comparing`, A/B's B beside it.
+    void startSession(const SessionSettings& settings,
+                      const std::optional<SessionSettings>& comparing);
     void buildComparison(const SessionSettings& asked);
     void endComparison();
-    void stepComparison();  // B's step after A's (runOneStep)
     void scheduleNext();
     void runSteps();
     bool runOneStep();  // false: stop here (paused, done, or nothing to do)
@@ -142,15 +150,10 @@ private:
     // so that the decoder's attention shows what it does.
     void completeProbe();
     bool trainable() const { return session_ && session_->data().trainable(); }
-    // A validation of a copy of the weights in a thread of its own, so that training goes on:
-    // loss, accuracy, BLEU and the samples. Results are applied in order, in this thread.
+    // A validation of a copy of the weights now, in the background (validations_).
     void startValidation();
-    void applyFinishedValidations();
-    // Waits for the validations started so far and records them (before a checkpoint is
-    // saved, so that it holds every validation up to its step).
-    void finishValidations();
-    // Drops the validations of the session being replaced (they stop early).
-    void abandonValidations();
+    // Finished validations, in order: recorded, and a snapshot.
+    void applyValidations(std::vector<Validation> done);
 
     SessionSettings settings_;
     std::unique_ptr<TrainingSession> session_;
@@ -170,23 +173,10 @@ private:
     QElapsedTimer sinceSnapshot_;
     std::shared_ptr<const SamplesRecord> samples_;  // of the last validation
     HealthUpdate health_;  // the session's tensors, and the health records since the last snapshot
-    QThreadPool validationPool_;  // one thread: validations run in the order they are due
-    Mailbox* inbox_ = nullptr;    // wakes this thread when a validation is done
-    std::mutex finishedMutex_;
-    std::vector<std::pair<quint64, Validation>> finished_;  // (session generation, result)
-    quint64 generation_ = 0;  // which session the validations belong to
-    // A/B: the second session, its settings (as asked, and as built), its name in legends,
-    // why it stopped (a non-finite step), and its points since the last snapshot.
-    std::unique_ptr<TrainingSession> sessionB_;
-    std::optional<SessionSettings> comparing_;
-    SessionSettings settingsB_;
-    QString comparisonName_, faultB_;
-    std::vector<LossPoint> newLossB_;
-    std::vector<EvalPoint> newEvalB_;
-    bool restoreB_ = false;  // the next snapshot starts B's series afresh
+    std::unique_ptr<BackgroundValidations> validations_;
+    std::unique_ptr<ComparedSession> compared_;  // A/B's B, while there is one
     ModelCopyPtr lastCopy_;   // requestModelCopy's last answer, of session generation…
     quint64 lastCopyGeneration_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace as

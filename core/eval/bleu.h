@@ -1,7 +1,7 @@
 #pragma once
 // Corpus BLEU exactly as sacreBLEU 2 computes it by default: 13a tokenisation, BLEU-4,
 // case-sensitive, one reference per hypothesis, 'exp' smoothing, brevity penalty, 0 when no
-// n-gram matches. Scores are comparable with published sacreBLEU numbers; tests/test_bleu.cpp
+// n-gram matches. Scores are comparable with published sacreBLEU numbers; tests/core/test_bleu.cpp
 // checks them against sacreBLEU's own test cases and tests/reference/bleu.py.
 #include <QString>
 #include <QStringList>

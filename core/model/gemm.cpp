@@ -16,7 +16,7 @@ namespace {
 // Eigen packs all the columns of the right-hand side a product uses into one buffer (kc x n);
 // up to 1024 of them it stays under EIGEN_STACK_ALLOCATION_LIMIT and on the stack, where a
 // generator over a 5,000-word vocabulary would take megabytes from the heap at every step
-// (tests/test_no_alloc.cpp).
+// (tests/core/test_no_alloc.cpp).
 constexpr Eigen::Index kMaxColsPerProduct = 1024;
 
 template <typename T>

@@ -3,7 +3,7 @@
 // matrices (op: as is, or transposed). Built with AS_OPENBLAS (the default), they run in
 // OpenBLAS, loaded at start-up and single-threaded in the calling thread (the engine's pool
 // splits the work); without it, or if the library cannot be loaded, in Eigen. gemmEigen is the
-// plain Eigen product, kept as the oracle of tests/test_gemm.cpp.
+// plain Eigen product, kept as the oracle of tests/core/test_gemm.cpp.
 #include "model/tensor.h"
 
 namespace as {

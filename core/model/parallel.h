@@ -10,7 +10,7 @@ namespace as {
 
 // A non-owning reference to a callable, valid while the callable lives. std::function would
 // copy a lambda capturing more than two pointers to the heap at every call, and a training
-// step makes hundreds of parallel calls: it must not allocate (tests/test_no_alloc.cpp).
+// step makes hundreds of parallel calls: it must not allocate (tests/core/test_no_alloc.cpp).
 template <typename Sig>
 class FunctionRef;
 

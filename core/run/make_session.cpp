@@ -37,4 +37,23 @@ std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, 
         std::move(data), std::make_unique<Trainer>(s->model, s->train), s->plan());
 }
 
+std::unique_ptr<TrainingSession> makeInspectionSession(const ModelBundle& described,
+                                                       std::unique_ptr<Trainer> trainer,
+                                                       TrainingHistory history,
+                                                       double trainSeconds, const QString& name,
+                                                       SessionSettings* s)
+{
+    s->task = name;
+    s->model = described.config;
+    s->train = trainer->options();
+    s->plannedSteps = trainer->stepCount();
+    s->evalEvery = 0;
+    auto session = std::make_unique<TrainingSession>(
+        makeInspectionData(s->task, described.srcVocab, described.tgtVocab, described.srcTok,
+                           described.tgtTok),
+        std::move(trainer), s->plan());
+    session->restoreRecord(std::move(history), trainSeconds);
+    return session;
+}
+
 }  // namespace as

@@ -1,6 +1,7 @@
 #pragma once
 // Making a session from settings, for the window's worker (a new run, Reset, Apply, A/B's B)
 // and `attention-studio-cli train` alike.
+#include "io/model_file.h"
 #include "run/settings.h"
 #include "train/session.h"
 
@@ -21,5 +22,15 @@ QString fitModelToData(const SessionData& data, ModelConfig* model);
 // model cannot be built.
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
                                              QString* error);
+
+// A session to look inside a model (imported weights, or a saved run without its data): the
+// vocabularies, tokenisers and configuration `described` names, the trainer's weights (its own
+// model may be gone), the recorded history and training time, no data to train on. *s gets
+// its settings ("task" `name`, the trainer's options and step, no validations).
+std::unique_ptr<TrainingSession> makeInspectionSession(const ModelBundle& described,
+                                                       std::unique_ptr<Trainer> trainer,
+                                                       TrainingHistory history,
+                                                       double trainSeconds, const QString& name,
+                                                       SessionSettings* s);
 
 }  // namespace as

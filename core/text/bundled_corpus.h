@@ -14,7 +14,7 @@
 // training; each held-out part holds at most round(fraction × pairs) pairs, and in practice
 // that many (zh-en: 27,550 train / 583 valid / 1,020 test). A model trained on the bundled
 // corpus is only comparable with another if both saw this same split, so these constants (and
-// heldOutSplit) must never change: tests/test_bundled_corpus.cpp pins the result.
+// heldOutSplit) must never change: tests/core/test_bundled_corpus.cpp pins the result.
 #include "text/corpus.h"
 
 #include <QString>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes the files of tests/data/v0.1/ with the command-line program as it was at commit 8c7662c
 # (before core/io/checkpoint.cpp was split and the residual wiring was written once), for
-# tests/test_old_files.cpp: the files a user saved then must still open, train on and translate.
+# tests/cli/test_old_files.cpp: the files a user saved then must still open, train on and translate.
 # Usage: tests/data/write-v0.1-fixtures.sh path/to/attention-studio-cli [out-dir]
 # Everything runs on one thread, so the numbers depend only on the program and the machine's
 # floating-point arithmetic.

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """sacreBLEU's default corpus BLEU, written for this project as an independent reference for
-core/eval/bleu.cpp (tests/test_bleu.cpp runs both and compares): BLEU-4 over the whole corpus,
+core/eval/bleu.cpp (tests/core/test_bleu.cpp runs both and compares): BLEU-4 over the whole corpus,
 the "13a" tokeniser (mteval-v13a), case-sensitive, 'exp' smoothing, brevity penalty against
 the closest reference length, and, as sacreBLEU 2 does, a score of 0 when no n-gram of any
 order matches (sacreBLEU issue #141). Any number of reference streams, as sacreBLEU's
 corpus_bleu(hypotheses, [refs1, refs2, ...]) takes them. Standard library only.
 
 It was checked against the expected scores of sacreBLEU's own tests (mjpost/sacrebleu,
-test/test_bleu.py and test/test_sentence_bleu.py): tests/test_bleu.cpp lists those cases.
+test/test_bleu.py and test/test_sentence_bleu.py): tests/core/test_bleu.cpp lists those cases.
 
 usage:
   bleu.py score CASES.json    CASES: [{"hyps": [...], "refs": [[...], ...]}, ...]; prints a

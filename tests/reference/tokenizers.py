@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The simple tokenisers a PyTorch reference run trains with, written for this project as the
-reference that tests/test_tokenizer.cpp holds core/text/tokenizer.cpp to on ASCII text:
+reference that tests/core/test_tokenizer.cpp holds core/text/tokenizer.cpp to on ASCII text:
 
   tok_zh  (source, the engine's "cjk-char"): after NFKC, a run of ASCII letters and digits is
           one token; every other character that is not a space is a token of its own.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The model of core/SPEC.md §1 to §6 in PyTorch, written for this project from that
-page alone: the reference that tests/test_torch_parity.cpp (through scripts/torch_parity.py)
+page alone: the reference that tests/core/test_torch_parity.cpp (through scripts/torch_parity.py)
 holds the C++ engine to. Run by Debian's python3-torch (/usr/bin/python3).
 
 Nothing here is tuned for speed; every line follows a line of core/SPEC.md §2:

@@ -1,0 +1,39 @@
+#pragma once
+// A/B's B: a second session with A's data, order, seed and plan (run/settings.h's
+// comparisonOf) and the user's changes, stepped by the worker after each of A's steps. It keeps
+// its own points until the next snapshot takes them.
+#include "run/settings.h"
+#include "train/session.h"
+#include "train/snapshot.h"
+
+#include <memory>
+
+namespace as {
+
+class ComparedSession {
+public:
+    // B as asked (`asked`, its settings as the user gave them), built as `settings` (over A's
+    // data and plan), named in legends after what it changes from `a`.
+    ComparedSession(const SessionSettings& a, const SessionSettings& asked,
+                    const SessionSettings& settings, std::unique_ptr<TrainingSession> session);
+
+    const SessionSettings& asked() const { return asked_; }
+    const SessionSettings& settings() const { return settings_; }
+    // B's next step while it is behind A (`stepOfA`), until a step of B fails; its validations
+    // are loss and accuracy only (A's BLEU runs in the background; B's would double the cost).
+    void catchUp(long stepOfA);
+    // B's points since the last call, for a snapshot (the first carries B's series afresh).
+    std::shared_ptr<ComparisonUpdate> takeUpdate();
+    // B itself, to become the worker's session (A/B's Keep B).
+    std::unique_ptr<TrainingSession> takeSession() { return std::move(session_); }
+
+private:
+    SessionSettings asked_, settings_;
+    std::unique_ptr<TrainingSession> session_;
+    QString name_, fault_;
+    std::vector<LossPoint> newLoss_;
+    std::vector<EvalPoint> newEval_;
+    bool restore_ = true;  // the next update starts B's series afresh
+};
+
+}  // namespace as
