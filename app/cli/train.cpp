@@ -29,11 +29,23 @@
 namespace as::cli {
 namespace {
 
-std::atomic<bool> gInterrupted{false};
+// The signal that stopped the run: Ctrl+C (SIGINT), SIGTERM (timeout, kill, systemd, Slurm,
+// Kubernetes) or SIGHUP (a closed terminal or ssh session); 0 while none has. The run then
+// saves as at its end. The handler gives the signal back its default action: a second one ends
+// the program at once.
+std::atomic<int> gStopSignal{0};
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-extern "C" void onInterrupt(int)
+extern "C" void onStopSignal(int sig)
 {
-    gInterrupted.store(true);
+    gStopSignal.store(sig);
+    std::signal(sig, SIG_DFL);
+}
+
+QString signalName(int sig)
+{
+    return sig == SIGINT ? QStringLiteral("Ctrl+C") : sig == SIGTERM ? QStringLiteral("SIGTERM")
+                                                                     : QStringLiteral("SIGHUP");
 }
 
 QString clock(double seconds)
@@ -293,8 +305,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         log.flush();
     };
 
-    gInterrupted.store(false);
-    std::signal(SIGINT, onInterrupt);
+    gStopSignal.store(0);
+    for (int sig : kStopSignals)
+        std::signal(sig, onStopSignal);
     const bool tty = isatty(STDOUT_FILENO);
     QElapsedTimer wall;
     wall.start();
@@ -304,7 +317,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     bool faulted = false;
     QElapsedTimer sinceLine;
     sinceLine.start();
-    while (!s.finished() && !gInterrupted.load()) {
+    while (!s.finished() && gStopSignal.load() == 0) {
         const as::SessionStep st = s.step();
         if (!st.stats.applied) {
             err << "\ntrain: " << st.stats.fault << "; the weights of the step before are kept. "
@@ -374,9 +387,11 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             lossN = 0;
         }
     }
-    std::signal(SIGINT, SIG_DFL);
+    const int stopSignal = gStopSignal.load();
     const double secs = wall.elapsed() / 1000.0;
-    out << (tty ? "\r\x1b[K" : "") << (gInterrupted.load() ? "interrupted: " : "") << "trained "
+    out << (tty ? "\r\x1b[K" : "")
+        << (stopSignal != 0 ? QStringLiteral("stopped by %1: ").arg(signalName(stopSignal)) : QString())
+        << "trained "
         << stepsHere << " steps in " << QString::number(secs, 'f', 2) << " s ("
         << QString::number(double(stepsHere) / std::max(secs, 1e-9), 'f', 2) << " steps/s), "
         << QString::number(double(tokens) / std::max(secs, 1e-9), 'f', 0) << " target tok/s; step "
@@ -417,7 +432,14 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         }
         out << exact << " of " << examples.size() << " exactly right\n";
     }
-    return saved && checkpointed && !faulted ? 0 : 1;
+    // The signals' default action again (the handler restored the one that came).
+    for (int sig : kStopSignals)
+        std::signal(sig, SIG_DFL);
+    if (!(saved && checkpointed && !faulted))
+        return 1;
+    // Stopped by SIGTERM or SIGHUP, with everything saved: 128 + the signal's number, the
+    // convention of a program that signal ended. Ctrl+C is the user's own stop: 0.
+    return stopSignal == SIGTERM || stopSignal == SIGHUP ? 128 + stopSignal : 0;
 }
 
 }  // namespace as::cli

@@ -27,9 +27,15 @@ private slots:
     void resumedRunEqualsStraightRun_data();
     void resumedRunEqualsStraightRun();
     void interruptedInsideTheAveragingWindow();
+    void stoppedBySignalSavesAndResumes_data();
+    void stoppedBySignalSavesAndResumes();
 
 private:
     static Eigen::VectorXf weightsOf(const QString& path);
+    // Runs the CLI with `args` (which print every step: --log-every 1) and sends it `sig` once
+    // a progress line shows step `atLeast` or later; false if it ended before. Waits for it.
+    static bool runUntilStepThenSignal(QProcess& p, const QString& cli, const QStringList& args,
+                                       int atLeast, int sig);
 
     QString cli_, corpus_;
     QTemporaryDir dir_;
@@ -108,6 +114,31 @@ void TestCliResume::resumedRunEqualsStraightRun()
     QVERIFY((half->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
 }
 
+bool TestCliResume::runUntilStepThenSignal(QProcess& p, const QString& cli,
+                                           const QStringList& args, int atLeast, int sig)
+{
+    p.start(cli, args);
+    if (!p.waitForStarted(10000))
+        return false;
+    const QRegularExpression stepLine(u"^step (\\d+)"_s);
+    QByteArray pending;
+    bool sent = false;
+    while (!sent && p.state() == QProcess::Running) {
+        p.waitForReadyRead(100);
+        pending += p.readAllStandardOutput();
+        qsizetype nl;
+        while (!sent && (nl = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(nl));
+            pending.remove(0, nl + 1);
+            const QRegularExpressionMatch m = stepLine.match(line);
+            if (m.hasMatch() && m.captured(1).toInt() >= atLeast)
+                sent = ::kill(pid_t(p.processId()), sig) == 0;
+        }
+    }
+    p.waitForFinished(60000);
+    return sent;
+}
+
 // Stopped by Ctrl+C (SIGINT) inside the averaging window — past the first of its 5 points (80 %
 // of 400 steps), before the end — then `train --resume CKPT` alone (no --steps: the recorded
 // plan goes on): the model written is the straight run's, bit for bit. The checkpoint holds the
@@ -128,27 +159,11 @@ void TestCliResume::interruptedInsideTheAveragingWindow()
     // The same run, interrupted once a progress line shows a step past 330 (the 80 % point is
     // step 320, the next at 340): each step is printed (--log-every 1) and reacted to at once.
     QProcess p;
-    p.start(cli_, common + QStringList{u"--checkpoint"_s, ckpt, u"--log-every"_s, u"1"_s});
-    QVERIFY(p.waitForStarted(10000));
-    const QRegularExpression stepLine(u"^step (\\d+)/400"_s);
-    QByteArray pending;
-    bool sent = false;
-    while (!sent && p.state() == QProcess::Running) {
-        p.waitForReadyRead(100);
-        pending += p.readAllStandardOutput();
-        qsizetype nl;
-        while (!sent && (nl = pending.indexOf('\n')) >= 0) {
-            const QString line = QString::fromUtf8(pending.left(nl));
-            pending.remove(0, nl + 1);
-            const QRegularExpressionMatch m = stepLine.match(line);
-            if (m.hasMatch() && m.captured(1).toInt() >= 330) {
-                QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
-                sent = true;
-            }
-        }
-    }
-    QVERIFY2(sent, "the run ended before a step past 330 was printed");
-    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(runUntilStepThenSignal(p, cli_, common + QStringList{u"--checkpoint"_s, ckpt,
+                                                                  u"--log-every"_s, u"1"_s},
+                                    330, SIGINT),
+             "the run ended before a step past 330 was printed");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
     QString error;
     std::optional<Checkpoint> stopped = loadCheckpoint(ckpt, &error);
@@ -164,6 +179,44 @@ void TestCliResume::interruptedInsideTheAveragingWindow()
     QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
              qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
     QVERIFY((stopped->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
+}
+
+void TestCliResume::stoppedBySignalSavesAndResumes_data()
+{
+    QTest::addColumn<int>("sig");
+    QTest::newRow("SIGTERM") << int(SIGTERM);
+    QTest::newRow("SIGHUP") << int(SIGHUP);
+}
+
+// SIGTERM (what timeout, kill, systemd and Slurm send) and SIGHUP (a closed terminal) stop a
+// run as Ctrl+C does: the checkpoint and the model are saved, and the exit status is 128 + the
+// signal's number. The checkpoint then resumes.
+void TestCliResume::stoppedBySignalSavesAndResumes()
+{
+    QFETCH(int, sig);
+    const QString tag = QString::fromLatin1(QTest::currentDataTag());
+    const QString ckpt = dir_.filePath(tag + u".ckpt"_s), out = dir_.filePath(tag + u".safetensors"_s);
+    const QStringList args = {u"train"_s, u"--data"_s, corpus_, u"--config"_s,
+                              u"d_model=32,heads=2,d_ff=64,encoder_layers=1,decoder_layers=1"_s,
+                              u"--batch-tokens"_s, u"150"_s, u"--threads"_s, u"1"_s,
+                              u"--steps"_s, u"1000000"_s, u"--checkpoint"_s, ckpt, u"--out"_s, out,
+                              u"--log-every"_s, u"1"_s};
+    QProcess p;
+    QVERIFY2(runUntilStepThenSignal(p, cli_, args, 20, sig), "the run ended before step 20");
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);  // not killed by the signal: it saved
+    QCOMPARE(p.exitCode(), 128 + sig);
+    const QString said = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(said.contains(u"stopped by "_s + tag), qPrintable(said));
+    QString error;
+    std::optional<Checkpoint> ck = loadCheckpoint(ckpt, &error);
+    QVERIFY2(ck, qPrintable(error));
+    QVERIFY(ck->step >= 20);
+    QVERIFY(loadModel(out, &error));
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s,
+                          QString::number(ck->step + 3), u"--threads"_s, u"1"_s}));
+    std::optional<Checkpoint> after = loadCheckpoint(ckpt, &error);
+    QVERIFY2(after, qPrintable(error));
+    QCOMPARE(after->step, ck->step + 3);
 }
 
 AS_TEST_GUILESS_MAIN(TestCliResume)
