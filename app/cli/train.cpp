@@ -298,11 +298,14 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         }
         s.trainer().setRecordHealth(true);
     }
+    // A line that cannot be written (a full disk) stops the run at once, saved as at its end.
+    QString logError;
     auto logLine = [&](const QJsonObject& o) {
-        if (!log.isOpen())
+        if (!log.isOpen() || !logError.isEmpty())
             return;
-        log.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
-        log.flush();
+        const QByteArray line = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+        if (log.write(line) != line.size() || !log.flush())
+            logError = log.errorString();
     };
 
     gStopSignal.store(0);
@@ -317,7 +320,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     bool faulted = false;
     QElapsedTimer sinceLine;
     sinceLine.start();
-    while (!s.finished() && gStopSignal.load() == 0) {
+    while (!s.finished() && gStopSignal.load() == 0 && logError.isEmpty()) {
         const as::SessionStep st = s.step();
         if (!st.stats.applied) {
             err << "\ntrain: " << st.stats.fault << "; the weights of the step before are kept. "
@@ -388,6 +391,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         }
     }
     const int stopSignal = gStopSignal.load();
+    if (!logError.isEmpty())
+        err << "train: cannot write the log " << p.value("log") << ": " << logError
+            << "; the run stops at step " << s.stepCount() << " and is saved\n";
     const double secs = wall.elapsed() / 1000.0;
     out << (tty ? "\r\x1b[K" : "")
         << (stopSignal != 0 ? QStringLiteral("stopped by %1: ").arg(signalName(stopSignal)) : QString())
@@ -435,7 +441,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     // The signals' default action again (the handler restored the one that came).
     for (int sig : kStopSignals)
         std::signal(sig, SIG_DFL);
-    if (!(saved && checkpointed && !faulted))
+    if (!(saved && checkpointed && !faulted && logError.isEmpty()))
         return 1;
     // Stopped by SIGTERM or SIGHUP, with everything saved: 128 + the signal's number, the
     // convention of a program that signal ended. Ctrl+C is the user's own stop: 0.

@@ -29,6 +29,7 @@ private slots:
     void interruptedInsideTheAveragingWindow();
     void stoppedBySignalSavesAndResumes_data();
     void stoppedBySignalSavesAndResumes();
+    void logThatCannotBeWrittenStopsTheRun();
 
 private:
     static Eigen::VectorXf weightsOf(const QString& path);
@@ -217,6 +218,26 @@ void TestCliResume::stoppedBySignalSavesAndResumes()
     std::optional<Checkpoint> after = loadCheckpoint(ckpt, &error);
     QVERIFY2(after, qPrintable(error));
     QCOMPARE(after->step, ck->step + 3);
+}
+
+// --log on a full disk (/dev/full: every write fails with ENOSPC) is an error the user is told
+// about at once: the run stops, saves its checkpoint, says why and exits with 1 — it used to
+// train on, writing nothing and exiting 0.
+void TestCliResume::logThatCannotBeWrittenStopsTheRun()
+{
+    QVERIFY2(QFileInfo(u"/dev/full"_s).exists(), "this test writes to /dev/full");
+    const QString ckpt = dir_.filePath(u"full-disk.ckpt"_s);
+    const test::ProcessRun r = test::runProgram(
+        cli_, {u"train"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"300"_s, u"--threads"_s, u"1"_s,
+               u"--log"_s, u"/dev/full"_s, u"--checkpoint"_s, ckpt});
+    QVERIFY2(r.finished, qPrintable(test::describeRun(u"train --log /dev/full"_s, r)));
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("cannot write the log /dev/full: No space left on device"),
+             qPrintable(test::describeRun(u"train --log /dev/full"_s, r)));
+    QString error;
+    std::optional<Checkpoint> ck = loadCheckpoint(ckpt, &error);
+    QVERIFY2(ck, qPrintable(error));
+    QVERIFY2(ck->step < 300, qPrintable(u"it trained on to step %1"_s.arg(ck->step)));
 }
 
 AS_TEST_GUILESS_MAIN(TestCliResume)
