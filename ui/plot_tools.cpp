@@ -141,7 +141,7 @@ bool savePlotPng(QCustomPlot* plot, const QString& path, QString* error, int wid
     // Render into memory, then write atomically.
     const QPixmap pm = plot->toPixmap(width, height);
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || !pm.save(&f, "PNG") || !f.commit())
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered) || !pm.save(&f, "PNG") || !f.commit())
         return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
     return true;
 }
@@ -149,7 +149,7 @@ bool savePlotPng(QCustomPlot* plot, const QString& path, QString* error, int wid
 bool savePlotSvg(QCustomPlot* plot, const QString& path, QString* error)
 {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
     {
         QSvgGenerator gen;

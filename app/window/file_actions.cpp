@@ -301,7 +301,7 @@ bool FileActions::saveViewPngs(const QString& dir, QString* error)
         const QPixmap pm = page->grab();
         const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1).arg(names.value(i)));
         QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || !pm.save(&f, "PNG") || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered) || !pm.save(&f, "PNG") || !f.commit()) {
             if (error)
                 *error = tr("cannot write %1").arg(path);
             return false;

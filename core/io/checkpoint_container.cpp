@@ -86,7 +86,7 @@ bool writeContainer(const QString& path, const std::vector<ContainerSection>& se
         total += s.size();
 
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         return (*why = f.errorString(), false);
     qint64 written = 0;
     QString abandoned;
@@ -112,8 +112,9 @@ bool writeContainer(const QString& path, const std::vector<ContainerSection>& se
         for (const ContainerPiece& p : s.pieces)
             ok = ok && write(p.data, p.size);
     if (!ok) {
-        f.cancelWriting();
+        // The system's reason, read before cancelWriting() replaces it with its own.
         *why = abandoned.isEmpty() ? f.errorString() : abandoned;
+        f.cancelWriting();
         return false;
     }
     if (!f.commit())

@@ -312,7 +312,7 @@ bool writeSafetensors(const QString& path, const std::vector<SafetensorsEntry>& 
     // QSaveFile writes a temporary file beside the target and renames it over the target only
     // when everything has been written; until then the old file is untouched.
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         if (error)
             *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
         return false;
