@@ -2,6 +2,7 @@
 // --screenshot and --measure-* modes (screenshot_driver.h) run without the user and exit.
 #include "file_actions.h"
 #include "main_window.h"
+#include "termination_watch.h"
 #include "screenshot_driver.h"
 
 #include "model/parallel.h"
@@ -83,11 +84,12 @@ int main(int argc, char** argv)
     // A mode that runs without the user; or, with more than one FILE, the error.
     if (const std::optional<int> rc = as::runDriver(w, p))
         return *rc;
+    const as::TerminationWatch watch(&w);  // SIGTERM, SIGHUP: closed as by the user
     const QStringList files = p.positionalArguments();
     w.show();
     if (!files.isEmpty())
         QTimer::singleShot(0, &w, [&w, f = files.first()] { w.files()->openFile(f); });
     else if (!p.isSet("no-restore"))
         QTimer::singleShot(0, &w, [&w] { w.files()->offerAutosaveRestore(); });
-    return app.exec();
+    return watch.exitStatus(app.exec());
 }
