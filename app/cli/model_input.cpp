@@ -6,6 +6,7 @@
 
 #include "eval/interpret.h"
 #include "io/checkpoint.h"
+#include "io/file_open.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
 
@@ -18,15 +19,11 @@ namespace as::cli {
 
 bool usableModelPath(const QString& path, const QString& command, QTextStream& err)
 {
-    const QFileInfo info(path);  // stat(), which never opens the file
-    if (!info.exists() || info.isFile())
+    // A pipe would block the command for ever (core/io/file_open.h).
+    const QString why = as::notARegularFile(path);
+    if (why.isEmpty())
         return true;
-    err << command << ": "
-        << (info.isDir() ? QStringLiteral("'%1' is a folder, not a model file").arg(path)
-                         : QStringLiteral("'%1' is not a regular file (a pipe, a device or a "
-                                          "socket), so it cannot be a model file")
-                               .arg(path))
-        << "\n";
+    err << command << ": '" << path << "' " << why << "\n";
     return false;
 }
 

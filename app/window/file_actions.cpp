@@ -1,6 +1,7 @@
 #include "file_actions.h"
 
 #include "io/checkpoint.h"
+#include "io/file_open.h"
 #include "main_window.h"
 #include "plot_tools.h"
 #include "view_set.h"
@@ -125,9 +126,10 @@ void FileActions::chooseImport()
 
 void FileActions::openFile(const QString& path)
 {
+    // A pipe would block the window (and the worker) for ever: refused before it is opened.
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        window_->showFileError(tr("%1 was not opened: %2").arg(path, f.errorString()));
+    if (QString why; !openForReading(f, &why)) {
+        window_->showFileError(tr("%1 was not opened: %2").arg(path, why));
         return;
     }
     if (looksLikeCheckpoint(f.read(64)))

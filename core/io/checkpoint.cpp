@@ -1,6 +1,7 @@
 #include "io/checkpoint.h"
 
 #include "io/checkpoint_meta.h"
+#include "io/file_open.h"
 #include "io/history_codec.h"
 
 #include <QFileInfo>
@@ -174,9 +175,9 @@ std::optional<Checkpoint> loadCheckpoint(const QString& path, QString* error)
         return std::nullopt;
     };
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(f.errorString());
     QString why;
+    if (!openForReading(f, &why))
+        return fail(why);
     try {
         const std::optional<QByteArray> bytes = readContainerFile(f, &why);
         if (!bytes)

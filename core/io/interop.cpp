@@ -1,5 +1,6 @@
 #include "io/interop.h"
 
+#include "io/file_open.h"
 #include "io/bytes.h"
 
 #include <QFile>
@@ -350,8 +351,8 @@ std::optional<QStringList> readVocabFile(const QString& path, QString* error)
         return std::nullopt;
     };
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot open: %1").arg(f.errorString()));
+    if (QString why; !openForReading(f, &why))
+        return fail(QStringLiteral("cannot open: %1").arg(why));
     const QByteArray bytes = f.readAll();
     if (f.error() != QFileDevice::NoError)
         return fail(QStringLiteral("cannot read: %1").arg(f.errorString()));

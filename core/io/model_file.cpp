@@ -1,5 +1,6 @@
 #include "io/model_file.h"
 
+#include "io/file_open.h"
 #include "io/bytes.h"
 #include "io/checkpoint.h"
 
@@ -425,7 +426,8 @@ std::optional<ModelBundle> loadModel(const QString& path, QString* error)
 {
     // A training checkpoint (detected by its magic number) serves as a model file too.
     QFile probe(path);
-    if (probe.open(QIODevice::ReadOnly) && looksLikeCheckpoint(probe.read(8))) {
+    QString unopened;
+    if (openForReading(probe, &unopened) && looksLikeCheckpoint(probe.read(8))) {
         probe.close();
         std::optional<Checkpoint> c = loadCheckpoint(path, error);
         if (!c)

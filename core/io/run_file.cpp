@@ -1,5 +1,6 @@
 #include "io/run_file.h"
 
+#include "io/file_open.h"
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 
@@ -17,8 +18,8 @@ std::optional<RunSeries> readRunSeries(const QString& path, QString* error)
         return std::nullopt;
     };
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("%1: %2").arg(name, f.errorString()));
+    if (QString why; !openForReading(f, &why))
+        return fail(QStringLiteral("%1: %2").arg(name, why));
     const QByteArray head = f.read(64);
     f.close();
     if (!looksLikeCheckpoint(head)) {

@@ -1,5 +1,6 @@
 #include "io/safetensors.h"
 
+#include "io/file_open.h"
 #include "io/bytes.h"
 #include "model/memory.h"
 
@@ -648,13 +649,11 @@ std::optional<SafetensorsFile> SafetensorsFile::read(const QString& path, QStrin
         return std::nullopt;
     };
     const QFileInfo info(path);
-    if (info.isDir())
-        return fail(QStringLiteral("'%1' is a folder, not a file").arg(path));
-    if (info.exists() && !info.isFile())  // a device or pipe could be endless
-        return fail(QStringLiteral("'%1' is not a regular file").arg(path));
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot open '%1': %2").arg(path, f.errorString()));
+    if (const QString why = notARegularFile(path); !why.isEmpty())
+        return fail(QStringLiteral("'%1' %2").arg(path, why));
+    if (QString why; !openForReading(f, &why))
+        return fail(QStringLiteral("cannot open '%1': %2").arg(path, why));
     // The length field and the header first, checked against the file's size: the data (which
     // may be many GB, or a sparse file of zeros) is read only for a header that describes it.
     const auto size = std::uint64_t(f.size());

@@ -24,6 +24,7 @@
 #include <QTest>
 
 #include <cstring>
+#include <sys/stat.h>
 
 using namespace as;
 
@@ -160,6 +161,24 @@ void TestWindowCheckpoint::badFileLeavesSessionUntouched()
     w_->files()->openCheckpoint(dir_.filePath("missing.ckpt"));
     QVERIFY(errors.wait(10000));
     QVERIFY(errors.takeFirst().at(0).toString().contains("missing.ckpt"));
+    // A pipe (opening one would block the window for ever) and a 20 GB sparse file (read whole,
+    // it took all the memory there is): each refused with a message, the session untouched.
+    const QString fifo = dir_.filePath("pipe.safetensors"), huge = dir_.filePath("huge.safetensors");
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    w_->files()->openFile(fifo);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, 10000);
+    QVERIFY2(errors.last().at(0).toString().contains("not a regular file"),
+             qPrintable(errors.last().at(0).toString()));
+    {
+        QFile big(huge);
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        QVERIFY(big.resize(qint64(20) << 30));
+    }
+    w_->files()->openFile(huge);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, 10000);
+    QVERIFY2(errors.last().at(0).toString().contains("huge.safetensors"),
+             qPrintable(errors.last().at(0).toString()));
+    errors.clear();
     QTest::qWait(200);
     QCOMPARE(w_->currentStep(), 8L);  // still the running session
     QCOMPARE(w_->views()->loss()->trainPointCount(), 8);

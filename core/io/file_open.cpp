@@ -1,0 +1,31 @@
+#include "io/file_open.h"
+
+#include <QFileInfo>
+
+namespace as {
+
+QString notARegularFile(const QString& path)
+{
+    const QFileInfo info(path);  // stat(), which never opens the file
+    if (!info.exists() || info.isFile())
+        return {};
+    if (info.isDir())
+        return QStringLiteral("is a folder, not a file");
+    return QStringLiteral("is not a regular file (a pipe, a device or a socket cannot be read "
+                          "as one)");
+}
+
+bool openForReading(QFile& file, QString* why)
+{
+    if (QString reason = notARegularFile(file.fileName()); !reason.isEmpty()) {
+        *why = reason;
+        return false;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        *why = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace as
