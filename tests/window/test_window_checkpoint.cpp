@@ -12,6 +12,7 @@
 #include "worker_link.h"
 
 #include "io/checkpoint.h"
+#include "io/model_file.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -38,6 +39,7 @@ private slots:
     void saveThenOpenRestoresEverything();
     void badFileLeavesSessionUntouched();
     void quitWithUnsavedStepsAutosaves();
+    void reopenedInsideTheAveragingWindowPlaysToTheStraightModel();
 
 private:
     std::unique_ptr<MainWindow> w_;
@@ -47,13 +49,14 @@ private:
         return QTest::qWaitFor([&] { return w_->currentStep() == step; }, ms);
     }
     // The saved file's parameters, straight from the file.
+    // (A checkpoint's current weights, or a model file's.)
     static std::vector<float> weightsIn(const QString& path)
     {
         QString error;
-        std::optional<Checkpoint> c = loadCheckpoint(path, &error);
-        if (!c)
+        std::optional<ModelBundle> b = loadModel(path, &error);
+        if (!b)
             qFatal("%s", qPrintable(error));
-        const ParamStore<float>& ps = c->model.model->params();
+        const ParamStore<float>& ps = b->model->params();
         return {ps.values(), ps.values() + ps.size()};
     }
 };
@@ -226,6 +229,58 @@ void TestWindowCheckpoint::quitWithUnsavedStepsAutosaves()
     QVERIFY(w_->close());
     w_.reset();
     QFile::remove(path);
+}
+
+// The window's own resume inside the averaging window: a toy run of 40 steps averaging 5
+// points (80 %, 85 %, 90 %, 95 % and the end) saved at step 35 — two snapshots in — reopened
+// and played to its end exports the model of the run that never stopped, bit for bit. Without
+// the averaging state in the checkpoint the average was taken afresh after the reopening.
+void TestWindowCheckpoint::reopenedInsideTheAveragingWindowPlaysToTheStraightModel()
+{
+    SessionSettings s = SessionSettings::defaultsFor("toy");
+    s.plannedSteps = 40;
+    s.averagePoints = 5;
+    auto exported = [&](const QString& path) {
+        QSignalSpy done(w_->files(), &FileActions::weightsExported);
+        w_->files()->exportWeightsTo(path);
+        return done.wait(10000);
+    };
+    auto playToTheEnd = [&] {
+        w_->link()->play();  // Play stops at the plan's end
+        return QTest::qWaitFor([&] { return w_->currentStep() == 40 && !w_->isRunning(); }, 30000);
+    };
+    w_->applySettings(s);
+    QVERIFY(waitStep(0));
+    QVERIFY(playToTheEnd());
+    const QString straight = dir_.filePath("straight.safetensors");
+    QVERIFY(exported(straight));
+
+    w_->applySettings(s);  // the same run from step 0
+    QVERIFY(waitStep(0));
+    w_->link()->step(35);
+    QVERIFY(waitStep(35));
+    const QString ckpt = dir_.filePath("averaging.ckpt");
+    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
+    w_->files()->saveCheckpointTo(ckpt);
+    QVERIFY(saved.wait(10000));
+    QString error;
+    std::optional<Checkpoint> at35 = loadCheckpoint(ckpt, &error);
+    QVERIFY2(at35, qPrintable(error));
+    QCOMPARE(at35->run.averageTaken, 2);
+
+    w_->applySettings(SessionSettings::defaultsFor("toy"));  // something else in between
+    QVERIFY(waitStep(0));
+    QSignalSpy restored(w_.get(), &MainWindow::sessionRestored);
+    w_->files()->openCheckpoint(ckpt);
+    QVERIFY(restored.wait(10000));
+    QVERIFY(waitStep(35));
+    QVERIFY(playToTheEnd());
+    const QString resumed = dir_.filePath("resumed.safetensors");
+    QVERIFY(exported(resumed));
+    const std::vector<float> a = weightsIn(straight), b = weightsIn(resumed);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0,
+             "the reopened run's average differs from the straight run's");
 }
 
 AS_TEST_MAIN(TestWindowCheckpoint)
