@@ -1,5 +1,6 @@
 #pragma once
-// One sentence pair followed through the model (issue 25 §1): one forward pass, dropout off,
+// One sentence pair followed through the model (issue 25 §1, core/SPEC.md §2.9): one forward
+// pass, dropout off,
 // head masks (MultiHeadAttention::gate) honoured, with every intermediate of core/SPEC.md §2
 // recorded under a name. The numbers are the model's own: the pass is the model's forward
 // (Transformer::forwardLoss), and the record is read from the activations its layers keep.
