@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -30,7 +31,7 @@ QByteArray tokensJson(const Vocab& vocab, const std::vector<int>& ids)
     return QJsonDocument(a).toJson(QJsonDocument::Compact);
 }
 
-// {"shape":[…],"data":[…]}: numbers with 9 significant digits (a float's exact value back),
+// {"shape":[…],"data":[…]}: each number as the shortest text of its float value,
 // masked scores (and anything not finite) as null.
 void appendTensor(QByteArray& o, const TraceTensor& t)
 {
@@ -47,8 +48,12 @@ void appendTensor(QByteArray& o, const TraceTensor& t)
         const double v = t.data[i];
         if ((!t.masked.empty() && t.masked[i]) || !std::isfinite(v))
             o += "null";
-        else
-            o += QByteArray::number(v, 'g', 9);
+        else {
+            // The shortest text that reads back as the same float (the model's type).
+            char buf[32];
+            const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, float(v));
+            o.append(buf, r.ptr - buf);
+        }
     }
     o += "]}";
 }
@@ -126,8 +131,8 @@ int runTrace(const QStringList& args)
     const as::ParallelData codec = codecOf(*b);
     const int maxLen = b->config.max_len;
     int exitCode = 0;
-    for (long lineNo = 1; !in.atEnd(); ++lineNo) {
-        const QString line = in.readLine();
+    QString line;
+    for (long lineNo = 1; in.readLineInto(&line); ++lineNo) {
         auto bad = [&](const QString& why) {
             err << "trace: line " << lineNo << ": " << why
                 << " (expected 'source' or 'source<TAB>target'); nothing written for it\n";

@@ -1,7 +1,8 @@
 // attention-studio-cli trace as a user runs it: one JSON object per line with the keys and the
 // tensor names and shapes of issue 25 §1, the numbers those of the core's traceForward on the
-// same model file, a source-only line traced with its greedy translation, --only, and bad
-// lines refused with the line's number and why, the good lines still traced.
+// same model file (each number the float itself), a source-only line traced with its greedy
+// translation, --only, --mask-heads, and bad lines refused with the line's number and why, the
+// good lines still traced.
 #include "cli_process.h"
 #include "decode/decode.h"
 #include "eval/trace.h"
@@ -46,6 +47,7 @@ private slots:
     void initTestCase();
     void pairAndSourceOnly();
     void onlySelects();
+    void maskHeadsHonoured();
     void badLinesRefused();
 
 private:
@@ -128,9 +130,8 @@ void TestCliTrace::pairAndSourceOnly()
                     QVERIFY2(data[i].isNull(), x.name.c_str());
                     continue;
                 }
-                const double want = x.data[std::size_t(i)];
-                QVERIFY2(std::abs(data[i].toDouble() - want) <= 1e-7 * std::max(1.0, std::abs(want)),
-                         x.name.c_str());
+                // Written as the shortest text of the float: it reads back as that float.
+                QVERIFY2(float(data[i].toDouble()) == float(x.data[std::size_t(i)]), x.name.c_str());
             }
         }
         // The shapes of issue 25 §1.
@@ -172,6 +173,30 @@ void TestCliTrace::onlySelects()
     QVERIFY(unknown.out.isEmpty());
 }
 
+void TestCliTrace::maskHeadsHonoured()
+{
+    const QByteArray line = (source_ + u'\t' + target_ + u'\n').toUtf8();
+    const QStringList only{u"--only"_s, u"encoder.0.self.context,logits"_s};
+    const test::ProcessRun plain = trace(only, line);
+    const test::ProcessRun masked = trace(only + QStringList{u"--mask-heads"_s, u"encoder.self:0:1"_s},
+                                          line);
+    QVERIFY2(plain.exitCode == 0 && masked.exitCode == 0,
+             qPrintable(test::describeRun(u"trace --mask-heads"_s, masked)));
+    const QJsonObject a = QJsonDocument::fromJson(plain.out).object()[u"tensors"_s].toObject();
+    const QJsonObject b = QJsonDocument::fromJson(masked.out).object()[u"tensors"_s].toObject();
+    QString error;
+    const std::optional<ModelBundle> m = loadModel(model_, &error);
+    QVERIFY2(m, qPrintable(error));
+    const int d = m->config.d_model, dk = d / m->config.heads;
+    const QJsonArray ctx = b[u"encoder.0.self.context"_s].toObject()[u"data"_s].toArray();
+    QVERIFY(!ctx.isEmpty());
+    // Head 1's part of the context is 0 in every row; the logits move.
+    for (qsizetype r = 0; r < ctx.size() / d; ++r)
+        for (int c = dk; c < 2 * dk; ++c)
+            QCOMPARE(ctx[r * d + c].toDouble(), 0.0);
+    QVERIFY(a[u"logits"_s] != b[u"logits"_s]);
+}
+
 void TestCliTrace::badLinesRefused()
 {
     const QByteArray input = "\n" + source_.toUtf8() + "\ta\tb\n   \n\t" + target_.toUtf8() + "\n"
@@ -190,6 +215,11 @@ void TestCliTrace::badLinesRefused()
     const QList<QByteArray> lines = r.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 1);
     QVERIFY(QJsonDocument::fromJson(lines[0]).object()[u"tensors"_s].toObject().contains(u"logits"_s));
+
+    // No input, no output (and no complaint).
+    const test::ProcessRun none = trace({}, {});
+    QCOMPARE(none.exitCode, 0);
+    QVERIFY(none.out.isEmpty() && none.err.isEmpty());
 
     const test::ProcessRun noModel = test::runProgram(test::cliProgram(), {u"trace"_s});
     QCOMPARE(noModel.exitCode, 2);
