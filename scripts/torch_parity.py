@@ -23,6 +23,13 @@ usage:
       Loads a weight file written by Attention Studio (attention-studio-cli export) into the
       reference model and prints one JSON line: the loss and NLL on that batch and the greedy
       outputs.
+  torch_parity.py trace MODEL.safetensors --src IDS --tgt-in IDS --out FILE [--mask HEADS]
+      Runs the reference model with the weights of MODEL on one pair (ids comma-separated;
+      tgt-in is the decoder's input, <s> first), dropout off, and writes to FILE every
+      intermediate under the names of attention-studio-cli trace (core/eval/trace.h), each
+      read by a forward hook on the reference's own modules (the scores and weights where its
+      attention calls torch.softmax): masked scores hold -1e9, as the reference fills them.
+      --mask "encoder.0.self:1,decoder.1.cross:2" zeroes those heads' outputs before W_O.
 
 As a library: read_weights, write_weights, model_from_weights, weights_of.
 """
@@ -280,6 +287,102 @@ def check(args):
                       "greedy_min_gap": min(gap for _, _, gap in outputs)}))
 
 
+def trace(args):
+    import torch, torch.nn.functional as F
+    ref = import_reference(args.reference)
+    torch.set_num_threads(1)
+    m, spec, _ = model_from_weights(ref, args.model)
+    ints = lambda text: [int(x) for x in text.split(",") if x != ""]
+    src, tgt_in = torch.tensor([ints(args.src)]), torch.tensor([ints(args.tgt_in)])
+    d, post = m.d_model, spec.get("norm", "pre") == "post"
+    masks = {}
+    for item in filter(None, (args.mask or "").split(",")):
+        block, head = item.split(":")
+        masks.setdefault(block, []).append(int(head))
+    rec, hooks, attention_order = {}, [], []
+
+    def keep(name, fn=lambda x: x):          # a module's output, batch row 0
+        return lambda mod, inp, out: rec.__setitem__(name, fn(out.detach()[0]))
+
+    def keep_input(name):                     # a module's input, batch row 0
+        return lambda mod, inp: rec.__setitem__(name, inp[0].detach()[0])
+
+    def hook(module, name, fn=lambda x: x, pre=False):
+        hooks.append(module.register_forward_pre_hook(keep_input(name)) if pre
+                     else module.register_forward_hook(keep(name, fn)))
+
+    hook(m.src_embed, "encoder.embed", lambda x: x * math.sqrt(d))
+    hook(m.tgt_embed, "decoder.embed", lambda x: x * math.sqrt(d))
+    for stack_name, stack in (("encoder", m.encoder), ("decoder", m.decoder)):
+        for l, layer in enumerate(stack.layers):
+            p = f"{stack_name}.{l}"
+            if l == 0:
+                hook(layer, stack_name + ".input", pre=True)
+            blocks = [("self", layer.self_attn)]
+            if stack_name == "decoder":
+                blocks.append(("cross", layer.cross_attn))
+            for b, a in blocks:
+                q = f"{p}.{b}"
+                attention_order.append((q, a.heads))
+                split = lambda x, a=a: x.reshape(x.size(0), a.heads, a.d_k).permute(1, 0, 2)
+                for part in "qkv":
+                    hook(getattr(a, part), f"{q}.{part}", split)
+
+                def before_o(mod, inp, q=q, a=a):
+                    x = inp[0]
+                    if q in masks:
+                        x = x.clone()
+                        for h in masks[q]:
+                            x[..., h * a.d_k:(h + 1) * a.d_k] = 0
+                    rec[q + ".context"] = x.detach()[0]
+                    return (x,)
+                hooks.append(a.o.register_forward_pre_hook(before_o))
+                hook(a.o, q + ".out")
+            # The sublayer connections' outputs: the next norm's input in pre-norm, the
+            # connection's own norm's output in post-norm.
+            if post:
+                hook(layer.norm1, p + ".self.residual")
+                if stack_name == "decoder":
+                    hook(layer.norm2, p + ".cross.residual")
+            else:
+                hook(layer.norm2, p + ".self.residual", pre=True)
+                if stack_name == "decoder":
+                    hook(layer.norm3, p + ".cross.residual", pre=True)
+            hook(layer.ffn.w2, p + ".ff.hidden", pre=True)
+            hook(layer.ffn, p + ".ff.out")
+            hook(layer, p + ".out")
+    hook(m.generator, "decoder.out", pre=True)
+    hook(m.generator, "logits")
+
+    # The scores and weights where the reference's attention takes its softmax.
+    softmax_calls, softmax = [], torch.softmax
+
+    def recording_softmax(x, dim, *a, **k):
+        y = softmax(x, dim, *a, **k)
+        softmax_calls.append((x.detach()[0], y.detach()[0]))
+        return y
+    ref.torch.softmax = recording_softmax
+    try:
+        with torch.no_grad():
+            memory, src_mask = m.encode(src)
+            logp = m.decode(memory, src_mask, tgt_in)
+            rec["encoder.out"] = memory[0]
+            rec["log_probs"] = logp[0]
+            for l in range(len(m.decoder.layers)):
+                y = rec[f"decoder.{l}.out"].unsqueeze(0)
+                rec[f"lens.{l}"] = F.log_softmax(m.generator(m.decoder.finish(y)), dim=-1)[0]
+    finally:
+        ref.torch.softmax = softmax
+        for h in hooks:
+            h.remove()
+    if len(softmax_calls) != len(attention_order):
+        fail(f"{len(softmax_calls)} softmax calls for {len(attention_order)} attention blocks")
+    for (q, _), (scores, weights) in zip(attention_order, softmax_calls):
+        rec[q + ".scores"], rec[q + ".weights"] = scores, weights
+    write_weights(args.out, {k: v.contiguous() for k, v in rec.items()}, {"torch": torch.__version__})
+    print(json.dumps({"tensors": len(rec)}))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -291,11 +394,17 @@ def main():
     c = sub.add_parser("check", help="the reference's loss with a weight file's weights")
     c.add_argument("model")
     c.add_argument("--batch", required=True)
-    for p in (r, c):
+    t = sub.add_parser("trace", help="every intermediate of one pair, by forward hooks")
+    t.add_argument("model")
+    t.add_argument("--src", required=True)
+    t.add_argument("--tgt-in", required=True)
+    t.add_argument("--out", required=True)
+    t.add_argument("--mask", default="")
+    for p in (r, c, t):
         p.add_argument("--reference", default=DEFAULT_REFERENCE,
                        help="the folder of torch_model.py (default: tests/reference)")
     args = ap.parse_args()
-    reference(args) if args.cmd == "reference" else check(args)
+    {"reference": reference, "check": check, "trace": trace}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ int runExport(const QStringList& args);
 int runImport(const QStringList& args);
 int runHeads(const QStringList& args);
 int runAttribute(const QStringList& args);
+int runTrace(const QStringList& args);
 int runVocab(const QStringList& args);
 
 }  // namespace as::cli

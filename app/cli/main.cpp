@@ -23,11 +23,14 @@ const char* kUsage =
     "  heads      score every attention head on a corpus: importance, ΔNLL, confidence (JSON)\n"
     "  attribute  what each output token rests on: integrated gradients, gradient × input,\n"
     "             attention or rollout, per line of standard input (JSON lines)\n"
+    "  trace      every intermediate of one forward pass (embeddings, Q/K/V, scores, weights,\n"
+    "             residuals, logits, logit lens) per line of standard input (JSON lines)\n"
     "  vocab      write a corpus's vocabularies and encoded pairs (for scripts/train_ddp.py)\n"
     "\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
 const QStringList kCommands = {"train", "translate", "eval",      "bench", "bleu",
-                               "export", "import",  "heads", "attribute", "vocab"};
+                               "export", "import",  "heads", "attribute", "trace",
+                               "vocab"};
 
 int runCommand(const QString& command, const QStringList& args)
 {
@@ -50,6 +53,8 @@ int runCommand(const QString& command, const QStringList& args)
         return runHeads(args);
     if (command == "attribute")
         return runAttribute(args);
+    if (command == "trace")
+        return runTrace(args);
     if (command == "vocab")
         return runVocab(args);
     err << "attention-studio-cli: unknown command '" << command << "'\n\n" << kUsage;

@@ -118,6 +118,8 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
 {
     const T scale = T(1.0 / std::sqrt(double(dk)));
     probs.resize(Eigen::Index(B) * heads * Sq, Sk);
+    if (keepScores)
+        scores.resize(probs.rows(), probs.cols());
     ctx.resize(Eigen::Index(B) * Sq, d);
     // Each (batch, head) block is independent: one parallel range over all of them.
     parallelFor(long(B) * heads, 1, [&](long from, long to) {
@@ -133,6 +135,8 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                 for (int j = 0; j < Sk; ++j)
                     if (masked(b, i, j))
                         P(i, j) = T(kMaskedScore);
+            if (keepScores)
+                scores.middleRows((Eigen::Index(b) * heads + h) * Sq, Sq) = P;
             softmaxRows<T>(P);
         }
     });

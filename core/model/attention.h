@@ -33,6 +33,10 @@ struct MultiHeadAttention {
     Dropout<T> drop;
     Mat<T> probsDropped;  // [B*heads*Sq, Sk] after dropout (only when dropout is active)
     Mat<T> ctx;           // [B*Sq, d] heads concatenated (each head times its gate)
+    // The scores before softmax, QKᵀ/√d_k with masked entries at -1e9: [B*heads*Sq, Sk] like
+    // probs, kept only when keepScores is set (the traced pass, core/eval/trace.h).
+    bool keepScores = false;
+    Mat<T> scores;
 
     // Head gates ξ (Michel et al. 2019): head h's output (its attention-weighted values) is
     // multiplied by gate[h] before the output projection. Empty: no gates (ξ = 1, nothing

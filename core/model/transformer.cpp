@@ -146,6 +146,32 @@ void Transformer<T>::allLogProbs(Mat<T>& out)
 }
 
 template <typename T>
+void Transformer<T>::setKeepScores(bool on)
+{
+    for (EncoderLayer<T>& l : enc_)
+        l.self_attn.keepScores = on;
+    for (DecoderLayer<T>& l : dec_) {
+        l.self_attn.keepScores = on;
+        l.cross_attn.keepScores = on;
+    }
+}
+
+template <typename T>
+void Transformer<T>::lensLogProbs(In<T> states, Mat<T>& out) const
+{
+    out.resize(states.rows(), cfg_.tgt_vocab);
+    if (cfg_.norm == NormPlacement::Pre) {
+        LayerNorm<T> norm = decNorm_;  // a copy: its caches are the last forward's
+        Mat<T> normed(states.rows(), states.cols());
+        norm.forward(states, normed);
+        generator_.forward(normed, out);
+    } else {
+        generator_.forward(states, out);
+    }
+    logSoftmaxRows<T>(out);
+}
+
+template <typename T>
 LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
 {
     encode(batch.src.data(), batch.B, batch.S, pass);

@@ -73,6 +73,25 @@ public:
         return kind == AttentionKind::EncoderSelf ? int(enc_.size()) : int(dec_.size());
     }
 
+    // What the traced pass (core/eval/trace.h) reads of the last forward pass, dropout off:
+    // the layers with the activations they keep, each stack's states (l: layer l's input;
+    // l = layers: the last layer's output, before the final LayerNorm), the embedding tables
+    // and the generator's output of the last forwardLoss() (forwardBackward() leaves the
+    // loss's gradient there instead).
+    const EncoderLayer<T>& encoderLayer(int l) const { return enc_.at(std::size_t(l)); }
+    const DecoderLayer<T>& decoderLayer(int l) const { return dec_.at(std::size_t(l)); }
+    const Mat<T>& encoderState(int l) const { return encX_.at(std::size_t(l)); }
+    const Mat<T>& decoderState(int l) const { return decY_.at(std::size_t(l)); }
+    const Embedding<T>& embedding(bool target) const { return target ? tgtEmbed_ : srcEmbed_; }
+    const Mat<T>& logits() const { return logits_; }
+    // Every attention block keeps its scores before softmax in the passes that follow
+    // (MultiHeadAttention::keepScores); off again with false.
+    void setKeepScores(bool on);
+    // The logit lens: the log-softmax of the generator applied to `states` ([n, d], e.g. a
+    // decoder layer's output), through the final LayerNorm in pre-norm, as the last layer's
+    // output is -> out: [n, V_tgt]. Leaves the model's caches as they are.
+    void lensLogProbs(In<T> states, Mat<T>& out) const;
+
     // Questions to the model (issue "which heads matter, what each output word rests on").
     // Head gates ξ of one attention block (MultiHeadAttention::gate; empty: none, ξ = 1):
     // masking a head is ξ = 0; they apply to every forward pass and to incremental decoding.
