@@ -173,9 +173,13 @@ void TestOldFiles::checkpointResumesInCore()
 }
 
 // The old program resumed plain.ckpt to step 40 and saved resumed-40.safetensors (the same
-// bytes as a straight 40-step run); today's program resuming the same file reaches the same
-// weights. Bit for bit on the machine that wrote the fixtures; the bound allows another
-// machine's floating-point kernels.
+// bytes as a straight 40-step run). Today's program resuming the same file reaches those
+// weights bit for bit on a build like the one that wrote them (the same CPU kernels and
+// compiler flags; the difference is printed). Elsewhere float rounding, which ten Adam steps
+// amplify, moves them: by 0.0052 in the ASan build (-O1), 18 % of the most the ten steps
+// changed a weight (0.0295). A resume that loses part of the run moves them more: 50 % with
+// the dropout generator's state lost, 112 % with Adam's moments lost (both tried). So the
+// distance to the old program's weights must stay under 35 % of the ten steps' change.
 void TestOldFiles::checkpointResumesToTheOldProgramsWeights()
 {
     const QString cli = test::cliProgram();
@@ -192,16 +196,23 @@ void TestOldFiles::checkpointResumesToTheOldProgramsWeights()
     QVERIFY2(now, qPrintable(error));
     std::optional<ModelBundle> old = loadModel(fixture(u"resumed-40.safetensors"_s), &error);
     QVERIFY2(old, qPrintable(error));
+    std::optional<ModelBundle> start = loadModel(fixture(u"plain.ckpt"_s), &error);
+    QVERIFY2(start, qPrintable(error));
     QCOMPARE(now->provenance.step, 40L);
-    const ParamStore<float>& a = now->model->params();
-    const ParamStore<float>& b = old->model->params();
-    QCOMPARE(a.size(), b.size());
-    const Eigen::Map<const Eigen::VectorXf> va(a.values(), Eigen::Index(a.size()));
-    const Eigen::Map<const Eigen::VectorXf> vb(b.values(), Eigen::Index(b.size()));
+    auto values = [](const ModelBundle& m) {
+        const ParamStore<float>& p = m.model->params();
+        return Eigen::Map<const Eigen::VectorXf>(p.values(), Eigen::Index(p.size()));
+    };
+    const auto va = values(*now), vb = values(*old), v30 = values(*start);
+    QCOMPARE(va.size(), vb.size());
     const float diff = (va - vb).cwiseAbs().maxCoeff();
-    qInfo("largest difference from the old program's weights: %g%s", double(diff),
-          va == vb ? " (bit for bit the same)" : "");
-    QVERIFY2(diff <= 1e-5f, qPrintable(u"weights differ by %1"_s.arg(double(diff))));
+    const float steps = (vb - v30).cwiseAbs().maxCoeff();
+    qInfo("largest difference from the old program's weights: %g%s; the ten steps changed them "
+          "by up to %g",
+          double(diff), va == vb ? " (bit for bit the same)" : "", double(steps));
+    QVERIFY(steps > 0);
+    QVERIFY2(diff <= 0.35f * steps,
+             qPrintable(u"weights differ by %1, the steps changed them by %2"_s.arg(double(diff)).arg(double(steps))));
 }
 
 AS_TEST_GUILESS_MAIN(TestOldFiles)
