@@ -8,7 +8,9 @@
 //    f(0·e) against forward passes (f(0·e) with the source embedding table zeroed), and on a
 //    trained model completeness within 1 % as m grows (m = 1024; the residual far below m = 64's);
 //  - rollout against the product of the layers' matrices worked in the test;
-//  - Spearman against values worked by hand; head specs parsed and refused.
+//  - Spearman against values worked by hand; head specs parsed and refused;
+//  - the first layer's five score terms each against explicit loops over W_q, W_k, their
+//    biases, LayerNorm's γ and β, the embeddings and the sin/cos positional table.
 #include "skip.h"
 #include "eval/interpret.h"
 
@@ -84,6 +86,8 @@ private slots:
     void neuronViewIsTheForwardsSoftmax();
     void firstLayerTermsSumToTheScores_data();
     void firstLayerTermsSumToTheScores();
+    void firstLayerTermsByExplicitLoops_data();
+    void firstLayerTermsByExplicitLoops();
 };
 
 void TestInterpret::headSpecs()
@@ -462,6 +466,131 @@ void TestInterpret::firstLayerTermsSumToTheScores()
         const std::vector<ScoreTerms> other = firstLayerScoreTerms(m, {8, 9, 10, 11, 12});
         QVERIFY((other[0].positionPosition - terms[0].positionPosition).cwiseAbs().maxCoeff() < 1e-12);
         QVERIFY((other[0].tokenToken - terms[0].tokenToken).cwiseAbs().maxCoeff() > 1e-6);
+    }
+}
+
+void TestInterpret::firstLayerTermsByExplicitLoops_data()
+{
+    firstLayerTermsSumToTheScores_data();
+}
+
+// Each term on its own, worked by explicit loops from the parameters (not through the
+// function's matrices): a swapped or mis-assigned term fails here though the sum still holds.
+// The positional table is the sin/cos formula written out; LayerNorm's split (pre-norm) uses
+// x = e + p's mean and variance for the scale and each part's own mean for the centring.
+void TestInterpret::firstLayerTermsByExplicitLoops()
+{
+    QFETCH(NormPlacement, norm);
+    ModelConfig c = config();
+    c.norm = norm;
+    Transformer<double> m(c);
+    Rng rng(23);
+    m.initXavier(rng);
+    for (const ParamInfo& p : m.params().table())
+        if (p.shape.size() == 1)
+            for (std::size_t i = 0; i < p.size; ++i)
+                m.params().values()[p.offset + i] += 0.3 * (rng.uniform() - 0.5);
+    const std::vector<int> src{4, 9, 6, 4, 12, 3};
+    const int S = int(src.size()), d = c.d_model, H = c.heads, dk = d / H;
+    const std::vector<ScoreTerms> terms = firstLayerScoreTerms(m, src);
+    QCOMPARE(int(terms.size()), H);
+
+    auto param = [&](const std::string& name) {
+        const ParamInfo* p = m.params().find(name);
+        if (!p)
+            qFatal("no parameter %s", name.c_str());
+        return m.params().values() + p->offset;
+    };
+    const double* E = param("src_embed.weight");  // [vocab][d]
+    const double* Wq = param("encoder.layers.0.self_attn.q.weight");  // [out d][in d]
+    const double* Wk = param("encoder.layers.0.self_attn.k.weight");
+    const double* bq = param("encoder.layers.0.self_attn.q.bias");
+    const double* bk = param("encoder.layers.0.self_attn.k.bias");
+    const bool pre = norm == NormPlacement::Pre;
+    const double* gamma = pre ? param("encoder.layers.0.norm1.weight") : nullptr;
+    const double* beta = pre ? param("encoder.layers.0.norm1.bias") : nullptr;
+
+    // The attention's input split into token part e, position part p and constant part b.
+    std::vector<std::vector<double>> e(S, std::vector<double>(d)), p = e, b = e;
+    for (int i = 0; i < S; ++i)
+        for (int k = 0; k < d; ++k) {
+            e[i][k] = std::sqrt(double(d)) * E[src[i] * d + k];
+            const double angle = i / std::pow(10000.0, double(k - k % 2) / d);
+            p[i][k] = k % 2 == 0 ? std::sin(angle) : std::cos(angle);
+            b[i][k] = 0;
+        }
+    if (pre)
+        for (int i = 0; i < S; ++i) {
+            double meanX = 0, meanE = 0, meanP = 0;
+            for (int k = 0; k < d; ++k) {
+                meanX += (e[i][k] + p[i][k]) / d;
+                meanE += e[i][k] / d;
+                meanP += p[i][k] / d;
+            }
+            double var = 0;
+            for (int k = 0; k < d; ++k)
+                var += (e[i][k] + p[i][k] - meanX) * (e[i][k] + p[i][k] - meanX) / d;
+            const double sigma = std::sqrt(var + 1e-6);
+            for (int k = 0; k < d; ++k) {
+                e[i][k] = gamma[k] * (e[i][k] - meanE) / sigma;
+                p[i][k] = gamma[k] * (p[i][k] - meanP) / sigma;
+                b[i][k] = beta[k];
+            }
+        }
+    // Projections of each part; the projections' biases go with the constant part.
+    auto project = [&](const double* W, const double* bias, const std::vector<std::vector<double>>& x,
+                       bool withBias) {
+        std::vector<std::vector<double>> y(S, std::vector<double>(d, 0.0));
+        for (int i = 0; i < S; ++i)
+            for (int r = 0; r < d; ++r) {
+                double sum = withBias ? bias[r] : 0.0;
+                for (int k = 0; k < d; ++k)
+                    sum += W[r * d + k] * x[i][k];
+                y[i][r] = sum;
+            }
+        return y;
+    };
+    const auto qe = project(Wq, bq, e, false), qp = project(Wq, bq, p, false), qb = project(Wq, bq, b, true);
+    const auto ke = project(Wk, bk, e, false), kp = project(Wk, bk, p, false), kb = project(Wk, bk, b, true);
+
+    for (int h = 0; h < H; ++h) {
+        auto dot = [&](const std::vector<std::vector<double>>& q, int i, const std::vector<std::vector<double>>& k,
+                       int j) {
+            double sum = 0;
+            for (int cc = h * dk; cc < (h + 1) * dk; ++cc)
+                sum += q[i][cc] * k[j][cc];
+            return sum / std::sqrt(double(dk));
+        };
+        const ScoreTerms& t = terms[std::size_t(h)];
+        QCOMPARE(int(t.tokenToken.rows()), S);
+        QCOMPARE(int(t.tokenToken.cols()), S);
+        double positional = 0, all = 0;
+        for (int i = 0; i < S; ++i)
+            for (int j = 0; j < S; ++j) {
+                const double tt = dot(qe, i, ke, j), tp = dot(qe, i, kp, j), pt = dot(qp, i, ke, j),
+                             pp = dot(qp, i, kp, j);
+                const double bias = dot(qe, i, kb, j) + dot(qp, i, kb, j) + dot(qb, i, ke, j)
+                                    + dot(qb, i, kp, j) + dot(qb, i, kb, j);
+                const struct {
+                    const char* name;
+                    double got, want;
+                } checks[] = {{"token·token", t.tokenToken(i, j), tt},
+                              {"token·position", t.tokenPosition(i, j), tp},
+                              {"position·token", t.positionToken(i, j), pt},
+                              {"position·position", t.positionPosition(i, j), pp},
+                              {"bias", t.bias(i, j), bias}};
+                for (const auto& ch : checks)
+                    QVERIFY2(std::abs(ch.got - ch.want) < 1e-9 * (1 + std::abs(ch.want)),
+                             qPrintable(QStringLiteral("head %1 %2 (%3, %4): %5 vs %6 by loops")
+                                            .arg(h).arg(QString::fromUtf8(ch.name)).arg(i).arg(j)
+                                            .arg(ch.got, 0, 'g', 17).arg(ch.want, 0, 'g', 17)));
+                positional += std::abs(tp) + std::abs(pt) + std::abs(pp);
+                all += std::abs(tt) + std::abs(tp) + std::abs(pt) + std::abs(pp);
+            }
+        // The terms are not alike (else a swap would go unseen): token·position ≠ position·token.
+        QVERIFY((t.tokenPosition - t.positionToken).cwiseAbs().maxCoeff() > 1e-3);
+        QVERIFY(t.bias.cwiseAbs().maxCoeff() > 1e-3);
+        QVERIFY(std::abs(t.positionalShare - positional / all) < 1e-12);
     }
 }
 
