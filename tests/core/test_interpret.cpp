@@ -10,16 +10,22 @@
 //  - rollout against the product of the layers' matrices worked in the test;
 //  - Spearman against values worked by hand; head specs parsed and refused;
 //  - the first layer's five score terms each against explicit loops over W_q, W_k, their
-//    biases, LayerNorm's γ and β, the embeddings and the sin/cos positional table.
+//    biases, LayerNorm's γ and β, the embeddings and the sin/cos positional table;
+//  - the pruning curve: each point's NLL against evaluateLoss of a copy whose output
+//    projections have the k least important heads' columns zeroed, its BLEU against corpusBleu
+//    of that copy's greedy translations; pruningCounts and headsByImportance by hand.
 #include "skip.h"
 #include "eval/interpret.h"
 
 #include "decode/decode.h"
+#include "eval/bleu.h"
 #include "text/tasks.h"
 #include "toy_model.h"
 #include "train/batch.h"
 
 #include <QTest>
+
+#include <set>
 
 using namespace as;
 
@@ -88,6 +94,9 @@ private slots:
     void firstLayerTermsSumToTheScores();
     void firstLayerTermsByExplicitLoops_data();
     void firstLayerTermsByExplicitLoops();
+    void pruningCountsByHand();
+    void headsByImportanceByHand();
+    void pruningCurveAgainstHeadsDeletedByHand();
 };
 
 void TestInterpret::headSpecs()
@@ -592,6 +601,142 @@ void TestInterpret::firstLayerTermsByExplicitLoops()
         QVERIFY(t.bias.cwiseAbs().maxCoeff() > 1e-3);
         QVERIFY(std::abs(t.positionalShare - positional / all) < 1e-12);
     }
+}
+
+void TestInterpret::pruningCountsByHand()
+{
+    QCOMPARE(pruningCounts(1), (std::vector<int>{0, 1}));
+    QCOMPARE(pruningCounts(5), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+    QCOMPARE(pruningCounts(12), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+    QCOMPARE(pruningCounts(25), (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 25}));
+    QCOMPARE(pruningCounts(36), (std::vector<int>{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36}));
+}
+
+void TestInterpret::headsByImportanceByHand()
+{
+    HeadReport r;
+    const double importance[] = {0.3, 0.1, 0.3, 0.0, 0.2, 0.1};
+    for (int i = 0; i < 6; ++i) {
+        HeadScore h;
+        h.id = {i < 3 ? AttentionKind::EncoderSelf : AttentionKind::Cross, i % 3 / 2, i % 2};
+        h.importance = importance[i];
+        h.deltaNll = h.confidence = -double(i);  // not what the order goes by (ties by them would reverse)
+        r.heads.push_back(h);
+    }
+    // Increasing importance, ties in the report's order: 3 (0.0), 1 and 5 (0.1), 4 (0.2), 0 and 2 (0.3).
+    const std::vector<HeadId> order = headsByImportance(r);
+    QCOMPARE(int(order.size()), 6);
+    const int expected[] = {3, 1, 5, 4, 0, 2};
+    for (int i = 0; i < 6; ++i)
+        QVERIFY2(order[std::size_t(i)] == r.heads[std::size_t(expected[i])].id, qPrintable(QString::number(i)));
+    QVERIFY(headsByImportance(HeadReport{}).empty());
+}
+
+// Michel et al.'s curve on a model trained a little (so that BLEU is not 0 throughout): each
+// point against a copy of the model with the first k heads of the order deleted by hand (their
+// columns of the output projection zeroed, no gates), its NLL by evaluateLoss and its BLEU by
+// corpusBleu of greedyDecode's outputs decoded with the codec.
+void TestInterpret::pruningCurveAgainstHeadsDeletedByHand()
+{
+    QList<SentencePair> text;
+    std::uint64_t x = 11;
+    for (int i = 0; i < 60; ++i) {
+        QStringList words;
+        for (int k = 0; k < 2 + i % 3; ++k) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            words << QStringLiteral("w%1").arg(int(x >> 61));
+        }
+        text.append({words.join(QLatin1Char(' ')), QStringList(words.rbegin(), words.rend()).join(QLatin1Char(' ')), i + 1});
+    }
+    const ParallelData codec = ParallelData::build(text);
+    const std::vector<EncodedPair> encoded = codec.encode(text).pairs;
+    QCOMPARE(int(encoded.size()), 60);
+    ModelConfig c = config();
+    c.src_vocab = codec.srcVocab().size();
+    c.tgt_vocab = codec.tgtVocab().size();
+    c.dropout = 0;
+    Trainer trainer(c, TrainOptions{1.0, 50, 3});
+    for (int step = 0; step < 400; ++step) {
+        std::vector<std::vector<int>> src, tgt;
+        for (int i = 0; i < 10; ++i) {
+            const EncodedPair& p = encoded[std::size_t((step * 10 + i) % 60)];
+            src.push_back(p.src);
+            tgt.push_back(p.tgt);
+        }
+        trainer.step(makeBatch(src, tgt));
+    }
+    Transformer<float>& m = trainer.model();
+    const QList<SentencePair> shown = text.mid(0, 20);
+
+    // By hand: a copy with these heads' output-projection columns zeroed; its NLL and BLEU.
+    auto deleted = [&](const std::vector<HeadId>& heads) {
+        auto copy = m.clone();
+        const int dk = c.d_model / c.heads;
+        for (const HeadId& h : heads) {
+            const std::string name = (h.kind == AttentionKind::EncoderSelf ? "encoder.layers." : "decoder.layers.")
+                                     + std::to_string(h.layer)
+                                     + (h.kind == AttentionKind::Cross ? ".cross_attn.o.weight" : ".self_attn.o.weight");
+            const ParamInfo* o = copy->params().find(name);
+            MatMap<float>(copy->params().values() + o->offset, c.d_model, c.d_model).middleCols(h.head * dk, dk).setZero();
+        }
+        QStringList hyps, refs;
+        for (const SentencePair& p : shown) {
+            const DecodeResult r = greedyDecode(*copy, codec.encodeSource(p.src).ids, DecodeOptions{});
+            hyps << codec.decodeTarget(r.nbest.front().tokens);
+            refs << p.tgt;
+        }
+        return std::make_pair(evaluateLoss(*copy, encoded).nll(), corpusBleu(hyps, refs).score);
+    };
+
+    const HeadReport report = scoreHeads(m, encoded, {}, false);
+    const std::vector<HeadId> order = headsByImportance(report);
+    QCOMPARE(int(order.size()), 12);
+    const std::vector<int> counts = pruningCounts(int(order.size()));
+    const PruningCurve curve = pruningCurve(m, order, counts, encoded, codec, shown);
+    QVERIFY(!curve.cancelled);
+    QCOMPARE(curve.points.size(), counts.size());
+    QVERIFY(m.attention(AttentionKind::EncoderSelf, 0).gate.empty()
+            || m.attention(AttentionKind::EncoderSelf, 0).gate == std::vector<float>(2, 1.f));
+    std::set<double> bleus;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const PruningPoint& pt = curve.points[i];
+        QCOMPARE(pt.masked, counts[i]);
+        const auto [nll, bleu] = deleted(std::vector<HeadId>(order.begin(), order.begin() + counts[i]));
+        QVERIFY2(std::abs(pt.nll - nll) < 1e-5,
+                 qPrintable(QStringLiteral("%1 masked: NLL %2, deleted by hand %3").arg(counts[i]).arg(pt.nll).arg(nll)));
+        QVERIFY2(std::abs(pt.bleu - bleu) < 1e-9,
+                 qPrintable(QStringLiteral("%1 masked: BLEU %2, by hand %3").arg(counts[i]).arg(pt.bleu).arg(bleu)));
+        bleus.insert(bleu);
+    }
+    // The curve goes somewhere: the trained model translates some of it, every head masked little.
+    QVERIFY2(curve.points.front().bleu > 10, qPrintable(QString::number(curve.points.front().bleu)));
+    QVERIFY(curve.points.back().nll > curve.points.front().nll);
+    QVERIFY(bleus.size() >= 3);
+
+    // Heads kept masked throughout count on top of the order's, and stay masked afterwards;
+    // a cancel keeps the points done.
+    const std::vector<HeadId> also{order.back()};
+    const std::vector<HeadId> rest(order.begin(), order.end() - 1);
+    int calls = 0;
+    const PruningCurve part = pruningCurve(m, rest, {0, 3, 6, 9}, encoded, codec, shown, also,
+                                           [&](int done, int total) {
+                                               ++calls;
+                                               return !(done == 2 && total == 4);
+                                           });
+    QVERIFY(part.cancelled);
+    QCOMPARE(calls, 2);
+    QCOMPARE(int(part.points.size()), 2);
+    for (int i = 0; i < 2; ++i) {
+        std::vector<HeadId> heads = also;
+        heads.insert(heads.end(), rest.begin(), rest.begin() + 3 * i);
+        const auto [nll, bleu] = deleted(heads);
+        QCOMPARE(part.points[std::size_t(i)].masked, 3 * i);
+        QVERIFY2(std::abs(part.points[std::size_t(i)].nll - nll) < 1e-5, qPrintable(QString::number(i)));
+        QVERIFY2(std::abs(part.points[std::size_t(i)].bleu - bleu) < 1e-9, qPrintable(QString::number(i)));
+    }
+    std::vector<float> gate(2, 1.f);
+    gate[std::size_t(also[0].head)] = 0.f;
+    QCOMPARE(m.attention(also[0].kind, also[0].layer).gate, gate);
 }
 
 AS_TEST_APPLESS_MAIN(TestInterpret)
