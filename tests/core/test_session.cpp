@@ -50,9 +50,11 @@ QList<SentencePair> reversedWords(int count, std::uint64_t seed)
     return pairs;
 }
 
-std::unique_ptr<SessionData> corpusData(quint64 seed)
+// withValidation false: the same training data without a validation split.
+std::unique_ptr<SessionData> corpusData(quint64 seed, bool withValidation = true)
 {
-    const QList<SentencePair> train = reversedWords(200, 7), valid = reversedWords(20, 99);
+    const QList<SentencePair> train = reversedWords(200, 7),
+                              valid = withValidation ? reversedWords(20, 99) : QList<SentencePair>{};
     ParallelData data = ParallelData::build(train);
     EncodedSplit v = data.encode(valid);
     DataOptions o;
@@ -62,9 +64,10 @@ std::unique_ptr<SessionData> corpusData(quint64 seed)
                           QJsonObject{{"kind", "corpus"}}, u"corpus"_s);
 }
 
-std::unique_ptr<TrainingSession> corpusSession(const SessionPlan& plan, quint64 seed = 5)
+std::unique_ptr<TrainingSession> corpusSession(const SessionPlan& plan, quint64 seed = 5,
+                                               bool withValidation = true)
 {
-    std::unique_ptr<SessionData> data = corpusData(seed);
+    std::unique_ptr<SessionData> data = corpusData(seed, withValidation);
     TrainOptions t;
     t.seed = seed;
     t.warmup = 20;
@@ -332,10 +335,32 @@ void TestSession::validationCadence()
     QVERIFY(p.loss > 0 && p.accuracy >= 0 && p.accuracy <= 1);
     QCOMPARE(s->history().eval.size(), std::size_t(1));
 
-    // No validation pairs: never due.
-    DataOptions o;
-    o.batchSize = 4;
-    QString error;
+    // No validation pairs: never due, though the cadence asks at every step; the same run with
+    // them is due at every step.
+    SessionPlan every;
+    every.steps = 6;
+    every.validEvery = 1;
+    std::unique_ptr<TrainingSession> without = corpusSession(every, 5, false), with = corpusSession(every);
+    QVERIFY(without->data().trainable());
+    QVERIFY(without->data().validation().empty());
+    QCOMPARE(int(with->data().validation().size()), 20);
+    int steps = 0, dueWithout = 0, dueWith = 0;
+    while (!without->finished()) {
+        const SessionStep st = without->step();
+        QVERIFY(st.stats.applied);
+        ++steps;
+        dueWithout += st.validationDue ? 1 : 0;
+        dueWith += with->step().validationDue ? 1 : 0;
+    }
+    QCOMPARE(steps, 6);
+    QCOMPARE(dueWithout, 0);
+    QCOMPARE(dueWith, 6);
+    // Asked anyway: loss and accuracy 0 (train/session.h).
+    const EvalPoint none = without->validate().point;
+    QCOMPARE(none.loss, 0.0);
+    QCOMPARE(none.accuracy, 0.0);
+
+    // A model opened to look inside has no validation pairs either, and nothing to train.
     std::unique_ptr<SessionData> inspect = makeInspectionData(u"m"_s, Vocab(), Vocab(),
                                                               TokenizerKind::Word, TokenizerKind::Word);
     QVERIFY(!inspect->trainable());
