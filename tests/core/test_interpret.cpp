@@ -8,16 +8,24 @@
 //    f(0·e) against forward passes (f(0·e) with the source embedding table zeroed), and on a
 //    trained model completeness within 1 % as m grows (m = 1024; the residual far below m = 64's);
 //  - rollout against the product of the layers' matrices worked in the test;
-//  - Spearman against values worked by hand; head specs parsed and refused.
+//  - Spearman against values worked by hand; head specs parsed and refused;
+//  - the first layer's five score terms each against explicit loops over W_q, W_k, their
+//    biases, LayerNorm's γ and β, the embeddings and the sin/cos positional table;
+//  - the pruning curve: each point's NLL against evaluateLoss of a copy whose output
+//    projections have the k least important heads' columns zeroed, its BLEU against corpusBleu
+//    of that copy's greedy translations; pruningCounts and headsByImportance by hand.
 #include "skip.h"
 #include "eval/interpret.h"
 
 #include "decode/decode.h"
+#include "eval/bleu.h"
 #include "text/tasks.h"
 #include "toy_model.h"
 #include "train/batch.h"
 
 #include <QTest>
+
+#include <set>
 
 using namespace as;
 
@@ -84,6 +92,11 @@ private slots:
     void neuronViewIsTheForwardsSoftmax();
     void firstLayerTermsSumToTheScores_data();
     void firstLayerTermsSumToTheScores();
+    void firstLayerTermsByExplicitLoops_data();
+    void firstLayerTermsByExplicitLoops();
+    void pruningCountsByHand();
+    void headsByImportanceByHand();
+    void pruningCurveAgainstHeadsDeletedByHand();
 };
 
 void TestInterpret::headSpecs()
@@ -463,6 +476,267 @@ void TestInterpret::firstLayerTermsSumToTheScores()
         QVERIFY((other[0].positionPosition - terms[0].positionPosition).cwiseAbs().maxCoeff() < 1e-12);
         QVERIFY((other[0].tokenToken - terms[0].tokenToken).cwiseAbs().maxCoeff() > 1e-6);
     }
+}
+
+void TestInterpret::firstLayerTermsByExplicitLoops_data()
+{
+    firstLayerTermsSumToTheScores_data();
+}
+
+// Each term on its own, worked by explicit loops from the parameters (not through the
+// function's matrices): a swapped or mis-assigned term fails here though the sum still holds.
+// The positional table is the sin/cos formula written out; LayerNorm's split (pre-norm) uses
+// x = e + p's mean and variance for the scale and each part's own mean for the centring.
+void TestInterpret::firstLayerTermsByExplicitLoops()
+{
+    QFETCH(NormPlacement, norm);
+    ModelConfig c = config();
+    c.norm = norm;
+    Transformer<double> m(c);
+    Rng rng(23);
+    m.initXavier(rng);
+    for (const ParamInfo& p : m.params().table())
+        if (p.shape.size() == 1)
+            for (std::size_t i = 0; i < p.size; ++i)
+                m.params().values()[p.offset + i] += 0.3 * (rng.uniform() - 0.5);
+    const std::vector<int> src{4, 9, 6, 4, 12, 3};
+    const int S = int(src.size()), d = c.d_model, H = c.heads, dk = d / H;
+    const std::vector<ScoreTerms> terms = firstLayerScoreTerms(m, src);
+    QCOMPARE(int(terms.size()), H);
+
+    auto param = [&](const std::string& name) {
+        const ParamInfo* p = m.params().find(name);
+        if (!p)
+            qFatal("no parameter %s", name.c_str());
+        return m.params().values() + p->offset;
+    };
+    const double* E = param("src_embed.weight");  // [vocab][d]
+    const double* Wq = param("encoder.layers.0.self_attn.q.weight");  // [out d][in d]
+    const double* Wk = param("encoder.layers.0.self_attn.k.weight");
+    const double* bq = param("encoder.layers.0.self_attn.q.bias");
+    const double* bk = param("encoder.layers.0.self_attn.k.bias");
+    const bool pre = norm == NormPlacement::Pre;
+    const double* gamma = pre ? param("encoder.layers.0.norm1.weight") : nullptr;
+    const double* beta = pre ? param("encoder.layers.0.norm1.bias") : nullptr;
+
+    // The attention's input split into token part e, position part p and constant part b.
+    std::vector<std::vector<double>> e(S, std::vector<double>(d)), p = e, b = e;
+    for (int i = 0; i < S; ++i)
+        for (int k = 0; k < d; ++k) {
+            e[i][k] = std::sqrt(double(d)) * E[src[i] * d + k];
+            const double angle = i / std::pow(10000.0, double(k - k % 2) / d);
+            p[i][k] = k % 2 == 0 ? std::sin(angle) : std::cos(angle);
+            b[i][k] = 0;
+        }
+    if (pre)
+        for (int i = 0; i < S; ++i) {
+            double meanX = 0, meanE = 0, meanP = 0;
+            for (int k = 0; k < d; ++k) {
+                meanX += (e[i][k] + p[i][k]) / d;
+                meanE += e[i][k] / d;
+                meanP += p[i][k] / d;
+            }
+            double var = 0;
+            for (int k = 0; k < d; ++k)
+                var += (e[i][k] + p[i][k] - meanX) * (e[i][k] + p[i][k] - meanX) / d;
+            const double sigma = std::sqrt(var + 1e-6);
+            for (int k = 0; k < d; ++k) {
+                e[i][k] = gamma[k] * (e[i][k] - meanE) / sigma;
+                p[i][k] = gamma[k] * (p[i][k] - meanP) / sigma;
+                b[i][k] = beta[k];
+            }
+        }
+    // Projections of each part; the projections' biases go with the constant part.
+    auto project = [&](const double* W, const double* bias, const std::vector<std::vector<double>>& x,
+                       bool withBias) {
+        std::vector<std::vector<double>> y(S, std::vector<double>(d, 0.0));
+        for (int i = 0; i < S; ++i)
+            for (int r = 0; r < d; ++r) {
+                double sum = withBias ? bias[r] : 0.0;
+                for (int k = 0; k < d; ++k)
+                    sum += W[r * d + k] * x[i][k];
+                y[i][r] = sum;
+            }
+        return y;
+    };
+    const auto qe = project(Wq, bq, e, false), qp = project(Wq, bq, p, false), qb = project(Wq, bq, b, true);
+    const auto ke = project(Wk, bk, e, false), kp = project(Wk, bk, p, false), kb = project(Wk, bk, b, true);
+
+    for (int h = 0; h < H; ++h) {
+        auto dot = [&](const std::vector<std::vector<double>>& q, int i, const std::vector<std::vector<double>>& k,
+                       int j) {
+            double sum = 0;
+            for (int cc = h * dk; cc < (h + 1) * dk; ++cc)
+                sum += q[i][cc] * k[j][cc];
+            return sum / std::sqrt(double(dk));
+        };
+        const ScoreTerms& t = terms[std::size_t(h)];
+        QCOMPARE(int(t.tokenToken.rows()), S);
+        QCOMPARE(int(t.tokenToken.cols()), S);
+        double positional = 0, all = 0;
+        for (int i = 0; i < S; ++i)
+            for (int j = 0; j < S; ++j) {
+                const double tt = dot(qe, i, ke, j), tp = dot(qe, i, kp, j), pt = dot(qp, i, ke, j),
+                             pp = dot(qp, i, kp, j);
+                const double bias = dot(qe, i, kb, j) + dot(qp, i, kb, j) + dot(qb, i, ke, j)
+                                    + dot(qb, i, kp, j) + dot(qb, i, kb, j);
+                const struct {
+                    const char* name;
+                    double got, want;
+                } checks[] = {{"token·token", t.tokenToken(i, j), tt},
+                              {"token·position", t.tokenPosition(i, j), tp},
+                              {"position·token", t.positionToken(i, j), pt},
+                              {"position·position", t.positionPosition(i, j), pp},
+                              {"bias", t.bias(i, j), bias}};
+                for (const auto& ch : checks)
+                    QVERIFY2(std::abs(ch.got - ch.want) < 1e-9 * (1 + std::abs(ch.want)),
+                             qPrintable(QStringLiteral("head %1 %2 (%3, %4): %5 vs %6 by loops")
+                                            .arg(h).arg(QString::fromUtf8(ch.name)).arg(i).arg(j)
+                                            .arg(ch.got, 0, 'g', 17).arg(ch.want, 0, 'g', 17)));
+                positional += std::abs(tp) + std::abs(pt) + std::abs(pp);
+                all += std::abs(tt) + std::abs(tp) + std::abs(pt) + std::abs(pp);
+            }
+        // The terms are not alike (else a swap would go unseen): token·position ≠ position·token.
+        QVERIFY((t.tokenPosition - t.positionToken).cwiseAbs().maxCoeff() > 1e-3);
+        QVERIFY(t.bias.cwiseAbs().maxCoeff() > 1e-3);
+        QVERIFY(std::abs(t.positionalShare - positional / all) < 1e-12);
+    }
+}
+
+void TestInterpret::pruningCountsByHand()
+{
+    QCOMPARE(pruningCounts(1), (std::vector<int>{0, 1}));
+    QCOMPARE(pruningCounts(5), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+    QCOMPARE(pruningCounts(12), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+    QCOMPARE(pruningCounts(25), (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 25}));
+    QCOMPARE(pruningCounts(36), (std::vector<int>{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36}));
+}
+
+void TestInterpret::headsByImportanceByHand()
+{
+    HeadReport r;
+    const double importance[] = {0.3, 0.1, 0.3, 0.0, 0.2, 0.1};
+    for (int i = 0; i < 6; ++i) {
+        HeadScore h;
+        h.id = {i < 3 ? AttentionKind::EncoderSelf : AttentionKind::Cross, i % 3 / 2, i % 2};
+        h.importance = importance[i];
+        h.deltaNll = h.confidence = -double(i);  // not what the order goes by (ties by them would reverse)
+        r.heads.push_back(h);
+    }
+    // Increasing importance, ties in the report's order: 3 (0.0), 1 and 5 (0.1), 4 (0.2), 0 and 2 (0.3).
+    const std::vector<HeadId> order = headsByImportance(r);
+    QCOMPARE(int(order.size()), 6);
+    const int expected[] = {3, 1, 5, 4, 0, 2};
+    for (int i = 0; i < 6; ++i)
+        QVERIFY2(order[std::size_t(i)] == r.heads[std::size_t(expected[i])].id, qPrintable(QString::number(i)));
+    QVERIFY(headsByImportance(HeadReport{}).empty());
+}
+
+// Michel et al.'s curve on a model trained a little (so that BLEU is not 0 throughout): each
+// point against a copy of the model with the first k heads of the order deleted by hand (their
+// columns of the output projection zeroed, no gates), its NLL by evaluateLoss and its BLEU by
+// corpusBleu of greedyDecode's outputs decoded with the codec.
+void TestInterpret::pruningCurveAgainstHeadsDeletedByHand()
+{
+    QList<SentencePair> text;
+    std::uint64_t x = 11;
+    for (int i = 0; i < 60; ++i) {
+        QStringList words;
+        for (int k = 0; k < 2 + i % 3; ++k) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            words << QStringLiteral("w%1").arg(int(x >> 61));
+        }
+        text.append({words.join(QLatin1Char(' ')), QStringList(words.rbegin(), words.rend()).join(QLatin1Char(' ')), i + 1});
+    }
+    const ParallelData codec = ParallelData::build(text);
+    const std::vector<EncodedPair> encoded = codec.encode(text).pairs;
+    QCOMPARE(int(encoded.size()), 60);
+    ModelConfig c = config();
+    c.src_vocab = codec.srcVocab().size();
+    c.tgt_vocab = codec.tgtVocab().size();
+    c.dropout = 0;
+    Trainer trainer(c, TrainOptions{1.0, 50, 3});
+    for (int step = 0; step < 400; ++step) {
+        std::vector<std::vector<int>> src, tgt;
+        for (int i = 0; i < 10; ++i) {
+            const EncodedPair& p = encoded[std::size_t((step * 10 + i) % 60)];
+            src.push_back(p.src);
+            tgt.push_back(p.tgt);
+        }
+        trainer.step(makeBatch(src, tgt));
+    }
+    Transformer<float>& m = trainer.model();
+    const QList<SentencePair> shown = text.mid(0, 20);
+
+    // By hand: a copy with these heads' output-projection columns zeroed; its NLL and BLEU.
+    auto deleted = [&](const std::vector<HeadId>& heads) {
+        auto copy = m.clone();
+        const int dk = c.d_model / c.heads;
+        for (const HeadId& h : heads) {
+            const std::string name = (h.kind == AttentionKind::EncoderSelf ? "encoder.layers." : "decoder.layers.")
+                                     + std::to_string(h.layer)
+                                     + (h.kind == AttentionKind::Cross ? ".cross_attn.o.weight" : ".self_attn.o.weight");
+            const ParamInfo* o = copy->params().find(name);
+            MatMap<float>(copy->params().values() + o->offset, c.d_model, c.d_model).middleCols(h.head * dk, dk).setZero();
+        }
+        QStringList hyps, refs;
+        for (const SentencePair& p : shown) {
+            const DecodeResult r = greedyDecode(*copy, codec.encodeSource(p.src).ids, DecodeOptions{});
+            hyps << codec.decodeTarget(r.nbest.front().tokens);
+            refs << p.tgt;
+        }
+        return std::make_pair(evaluateLoss(*copy, encoded).nll(), corpusBleu(hyps, refs).score);
+    };
+
+    const HeadReport report = scoreHeads(m, encoded, {}, false);
+    const std::vector<HeadId> order = headsByImportance(report);
+    QCOMPARE(int(order.size()), 12);
+    const std::vector<int> counts = pruningCounts(int(order.size()));
+    const PruningCurve curve = pruningCurve(m, order, counts, encoded, codec, shown);
+    QVERIFY(!curve.cancelled);
+    QCOMPARE(curve.points.size(), counts.size());
+    QVERIFY(m.attention(AttentionKind::EncoderSelf, 0).gate.empty()
+            || m.attention(AttentionKind::EncoderSelf, 0).gate == std::vector<float>(2, 1.f));
+    std::set<double> bleus;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const PruningPoint& pt = curve.points[i];
+        QCOMPARE(pt.masked, counts[i]);
+        const auto [nll, bleu] = deleted(std::vector<HeadId>(order.begin(), order.begin() + counts[i]));
+        QVERIFY2(std::abs(pt.nll - nll) < 1e-5,
+                 qPrintable(QStringLiteral("%1 masked: NLL %2, deleted by hand %3").arg(counts[i]).arg(pt.nll).arg(nll)));
+        QVERIFY2(std::abs(pt.bleu - bleu) < 1e-9,
+                 qPrintable(QStringLiteral("%1 masked: BLEU %2, by hand %3").arg(counts[i]).arg(pt.bleu).arg(bleu)));
+        bleus.insert(bleu);
+    }
+    // The curve goes somewhere: the trained model translates some of it, every head masked little.
+    QVERIFY2(curve.points.front().bleu > 10, qPrintable(QString::number(curve.points.front().bleu)));
+    QVERIFY(curve.points.back().nll > curve.points.front().nll);
+    QVERIFY(bleus.size() >= 3);
+
+    // Heads kept masked throughout count on top of the order's, and stay masked afterwards;
+    // a cancel keeps the points done.
+    const std::vector<HeadId> also{order.back()};
+    const std::vector<HeadId> rest(order.begin(), order.end() - 1);
+    int calls = 0;
+    const PruningCurve part = pruningCurve(m, rest, {0, 3, 6, 9}, encoded, codec, shown, also,
+                                           [&](int done, int total) {
+                                               ++calls;
+                                               return !(done == 2 && total == 4);
+                                           });
+    QVERIFY(part.cancelled);
+    QCOMPARE(calls, 2);
+    QCOMPARE(int(part.points.size()), 2);
+    for (int i = 0; i < 2; ++i) {
+        std::vector<HeadId> heads = also;
+        heads.insert(heads.end(), rest.begin(), rest.begin() + 3 * i);
+        const auto [nll, bleu] = deleted(heads);
+        QCOMPARE(part.points[std::size_t(i)].masked, 3 * i);
+        QVERIFY2(std::abs(part.points[std::size_t(i)].nll - nll) < 1e-5, qPrintable(QString::number(i)));
+        QVERIFY2(std::abs(part.points[std::size_t(i)].bleu - bleu) < 1e-9, qPrintable(QString::number(i)));
+    }
+    std::vector<float> gate(2, 1.f);
+    gate[std::size_t(also[0].head)] = 0.f;
+    QCOMPARE(m.attention(also[0].kind, also[0].layer).gate, gate);
 }
 
 AS_TEST_APPLESS_MAIN(TestInterpret)

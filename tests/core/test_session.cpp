@@ -1,8 +1,11 @@
 // TrainingSession (train/session.h), the one training loop of the command line and the window,
 // checked against independent computations: a plain Trainer loop on the same batches, a
 // straight run against a checkpointed-and-resumed one, the mean of the weights recorded by
-// hand at the averaging points, a fault injected into a gradient, and the validation cadence.
+// hand at the averaging points, a fault injected into a gradient, the validation cadence, and
+// the run summary against evaluateLoss and corpusBleu of the final weights worked in the test.
 #include "skip.h"
+#include "decode/decode.h"
+#include "eval/bleu.h"
 #include "io/checkpoint.h"
 #include "io/model_file.h"
 #include "text/bundled_corpus.h"
@@ -50,9 +53,11 @@ QList<SentencePair> reversedWords(int count, std::uint64_t seed)
     return pairs;
 }
 
-std::unique_ptr<SessionData> corpusData(quint64 seed)
+// withValidation false: the same training data without a validation split.
+std::unique_ptr<SessionData> corpusData(quint64 seed, bool withValidation = true)
 {
-    const QList<SentencePair> train = reversedWords(200, 7), valid = reversedWords(20, 99);
+    const QList<SentencePair> train = reversedWords(200, 7),
+                              valid = withValidation ? reversedWords(20, 99) : QList<SentencePair>{};
     ParallelData data = ParallelData::build(train);
     EncodedSplit v = data.encode(valid);
     DataOptions o;
@@ -62,9 +67,10 @@ std::unique_ptr<SessionData> corpusData(quint64 seed)
                           QJsonObject{{"kind", "corpus"}}, u"corpus"_s);
 }
 
-std::unique_ptr<TrainingSession> corpusSession(const SessionPlan& plan, quint64 seed = 5)
+std::unique_ptr<TrainingSession> corpusSession(const SessionPlan& plan, quint64 seed = 5,
+                                               bool withValidation = true)
 {
-    std::unique_ptr<SessionData> data = corpusData(seed);
+    std::unique_ptr<SessionData> data = corpusData(seed, withValidation);
     TrainOptions t;
     t.seed = seed;
     t.warmup = 20;
@@ -91,6 +97,7 @@ private slots:
     void averagingIsTheMeanOfTheRecordedWeights();
     void nonFiniteStepChangesAndRecordsNothing();
     void validationCadence();
+    void summaryIsThatOfTheFinalWeights();
     void attentionHistoryThinning();
     void bundledTaskData();
     void unknownTask();
@@ -332,14 +339,85 @@ void TestSession::validationCadence()
     QVERIFY(p.loss > 0 && p.accuracy >= 0 && p.accuracy <= 1);
     QCOMPARE(s->history().eval.size(), std::size_t(1));
 
-    // No validation pairs: never due.
-    DataOptions o;
-    o.batchSize = 4;
-    QString error;
+    // No validation pairs: never due, though the cadence asks at every step; the same run with
+    // them is due at every step.
+    SessionPlan every;
+    every.steps = 6;
+    every.validEvery = 1;
+    std::unique_ptr<TrainingSession> without = corpusSession(every, 5, false), with = corpusSession(every);
+    QVERIFY(without->data().trainable());
+    QVERIFY(without->data().validation().empty());
+    QCOMPARE(int(with->data().validation().size()), 20);
+    int steps = 0, dueWithout = 0, dueWith = 0;
+    while (!without->finished()) {
+        const SessionStep st = without->step();
+        QVERIFY(st.stats.applied);
+        ++steps;
+        dueWithout += st.validationDue ? 1 : 0;
+        dueWith += with->step().validationDue ? 1 : 0;
+    }
+    QCOMPARE(steps, 6);
+    QCOMPARE(dueWithout, 0);
+    QCOMPARE(dueWith, 6);
+    // Asked anyway: loss and accuracy 0 (train/session.h).
+    const EvalPoint none = without->validate().point;
+    QCOMPARE(none.loss, 0.0);
+    QCOMPARE(none.accuracy, 0.0);
+
+    // A model opened to look inside has no validation pairs either, and nothing to train.
     std::unique_ptr<SessionData> inspect = makeInspectionData(u"m"_s, Vocab(), Vocab(),
                                                               TokenizerKind::Word, TokenizerKind::Word);
     QVERIFY(!inspect->trainable());
     QVERIFY(inspect->validation().empty());
+}
+
+// summarize() (summary.json's figures) against the final weights evaluated here: the loss and
+// accuracy of evaluateLoss over the validation pairs, the BLEU of corpusBleu over greedyDecode's
+// translations of the validation text, the train loss the mean of the last 50 steps' losses.
+// With averaging on, so that the final weights are not the current ones.
+void TestSession::summaryIsThatOfTheFinalWeights()
+{
+    SessionPlan plan;
+    plan.steps = 1000;
+    plan.averagePoints = 5;
+    std::unique_ptr<TrainingSession> s = corpusSession(plan);
+    while (!s->finished())
+        s->step();
+    QCOMPARE(s->averagedPoints(), 5);
+    const Eigen::VectorXf final = s->finalWeights();
+    QVERIFY(!sameBits(final, s->model().params().valueVector()));
+    const RunSummary r = s->summarize();
+
+    std::unique_ptr<Transformer<float>> m = s->model().clone();
+    m->params().valueVector() = final;
+    const LossStats loss = evaluateLoss(*m, s->data().validation());
+    QStringList hyps, refs;
+    for (const SentencePair& p : s->data().validationText()) {
+        const DecodeResult d = greedyDecode(*m, s->data().codec().encodeSource(p.src).ids, DecodeOptions{});
+        hyps << s->data().codec().decodeTarget(d.nbest.front().tokens);
+        refs << p.tgt;
+    }
+    QCOMPARE(int(hyps.size()), 20);
+    const double bleu = corpusBleu(hyps, refs).score;
+    double train = 0;
+    for (std::size_t i = 950; i < 1000; ++i)
+        train += s->history().loss[i].loss / 50.0;
+
+    QCOMPARE(r.steps, 1000L);
+    QVERIFY2(std::abs(r.validLoss - loss.loss()) < 1e-12,
+             qPrintable(u"valid loss %1, of the final weights %2"_s.arg(r.validLoss, 0, 'g', 17).arg(loss.loss(), 0, 'g', 17)));
+    QVERIFY2(std::abs(r.validAccuracy - loss.accuracy()) < 1e-12,
+             qPrintable(u"valid accuracy %1, of the final weights %2"_s.arg(r.validAccuracy).arg(loss.accuracy())));
+    QVERIFY2(std::abs(r.validBleu - bleu) < 1e-9,
+             qPrintable(u"valid BLEU %1, of the final weights %2"_s.arg(r.validBleu).arg(bleu)));
+    QVERIFY2(std::abs(r.trainLoss - train) < 1e-9, qPrintable(u"train loss %1 vs %2"_s.arg(r.trainLoss).arg(train)));
+    // The run learnt something, so that BLEU tells weights apart.
+    QVERIFY2(bleu > 5, qPrintable(QString::number(bleu)));  // 20.45 here; other CPUs round otherwise
+    // The current weights score otherwise (else the check above could not tell them apart).
+    const LossStats current = evaluateLoss(s->model(), s->data().validation());
+    QVERIFY(current.loss() != loss.loss());
+    // Training can go on: the session's weights are untouched.
+    QVERIFY(!sameBits(final, s->model().params().valueVector()));
 }
 
 // The one thinning policy of attention records, worked by hand at capacity 4.

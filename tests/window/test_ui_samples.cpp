@@ -13,8 +13,13 @@
 #include "eval/bleu.h"
 #include "eval/evaluate.h"
 #include "io/model_file.h"
+#include "model/parallel.h"
 #include "text/dataset.h"
+#include "cli_process.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -136,7 +141,8 @@ void TestUiSamples::windowShowsTheModelsGreedyTranslations()
 // The validations run on a copy of the weights in the background: after 30 toy steps with a
 // validation every 10, the Loss view has three points with BLEU on its own axis, and the last
 // one's loss, accuracy and BLEU are those of the weights of step 30, computed here from the
-// exported model with evaluateLoss and corpusBleu.
+// exported model with evaluateLoss and corpusBleu; all three points' loss and accuracy are those
+// `train --log` records for the same run.
 void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
 {
     MainWindow w;
@@ -147,6 +153,9 @@ void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
     QVERIFY(loss->bleuAxis()->visible());
     const EvalPoint last = loss->validPoint(2);
     QCOMPARE(last.step, 30L);
+    std::vector<EvalPoint> window;
+    for (int i = 0; i < 3; ++i)
+        window.push_back(loss->validPoint(i));
 
     QTemporaryDir dir;
     const QString path = dir.filePath(u"toy.safetensors"_s);
@@ -174,6 +183,33 @@ void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
         refs << codec.decodeTarget(codec.encodeTarget(p.tgt).ids);
     }
     QCOMPARE(last.bleu, corpusBleu(hyps, refs).score);
+
+    // Every point, not only the last (those of steps 10 and 20 were taken while training went
+    // on): the validations `train --log` records for the same task, seed, threads and cadence.
+    const QString log = dir.filePath(u"toy.jsonl"_s);
+    QVERIFY(test::runCli({u"train"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"30"_s, u"--valid-every"_s,
+                          u"10"_s, u"--seed"_s, QString::number(SessionSettings::defaultsFor(u"toy"_s).train.seed),
+                          u"--threads"_s, QString::number(engineThreads()), u"--log"_s, log}));
+    QFile logFile(log);
+    QVERIFY(logFile.open(QIODevice::ReadOnly));
+    std::vector<QJsonObject> logged;
+    for (const QByteArray& line : logFile.readAll().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.contains(u"valid_loss"_s))
+            logged.push_back(o);
+    }
+    QCOMPARE(int(logged.size()), 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const QString where = u"step %1"_s.arg(window[i].step);
+        QCOMPARE(window[i].step, long(10 * (i + 1)));
+        QCOMPARE(logged[i].value(u"step"_s).toDouble(), double(window[i].step));
+        QVERIFY2(window[i].loss == logged[i].value(u"valid_loss"_s).toDouble(),
+                 qPrintable(where + u": window %1, train --log %2"_s.arg(window[i].loss, 0, 'g', 17)
+                                        .arg(logged[i].value(u"valid_loss"_s).toDouble(), 0, 'g', 17)));
+        QVERIFY2(window[i].accuracy == logged[i].value(u"valid_accuracy"_s).toDouble(), qPrintable(where));
+    }
+    // The three differ (the weights changed between them).
+    QVERIFY(window[0].loss != window[1].loss && window[1].loss != window[2].loss);
 }
 
 AS_TEST_MAIN(TestUiSamples)

@@ -16,10 +16,14 @@
 #include "file_actions.h"
 #include "worker_link.h"
 
+#include "decode/decode.h"
+#include "eval/bleu.h"
+#include "eval/evaluate.h"
 #include "io/checkpoint.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
 #include "text/bundled_corpus.h"
+#include "train/corpus_run.h"
 #include "cli_process.h"
 #include "window_runs.h"
 
@@ -303,7 +307,8 @@ void TestWindowCorpus::windowCorpusSessionResumesOnTheCommandLine()
 
 // `attention-studio --screenshot DIR --data F`: trains on the corpus as File > Open corpus…
 // does, writes a PNG per view and summary.json, and --out the weights that
-// `attention-studio-cli train --data F` with the same steps, seed and threads writes.
+// `attention-studio-cli train --data F` with the same steps, seed and threads writes; and
+// summary.json's validation loss, accuracy and BLEU are those of those weights, worked here.
 void TestWindowCorpus::screenshotModeTrainsOnACorpusFile()
 {
     const QString shots = dir_.filePath(u"shots"_s);
@@ -342,6 +347,37 @@ void TestWindowCorpus::screenshotModeTrainsOnACorpusFile()
                           QString::number(kSeed), u"--threads"_s, u"1"_s, u"--valid-every"_s,
                           u"6"_s, u"--out"_s, cli}));
     QVERIFY2(test::sameWeightFiles(cli, model), "--screenshot --data != train --data");
+
+    // summary.json's validation figures are those of the weights it wrote (--out), worked here:
+    // evaluateLoss over the corpus's held-out pairs, corpusBleu of greedyDecode's translations.
+    QString error;
+    std::optional<ModelBundle> m = loadModel(model, &error);
+    QVERIFY2(m, qPrintable(error));
+    CorpusRun run;
+    run.source.train = corpus_;
+    const CorpusBuild built = buildCorpus(run);
+    QVERIFY2(built.data, qPrintable(built.error));
+    const SessionData& data = *built.data;
+    QCOMPARE(data.srcVocab().tokens(), m->srcVocab.tokens());
+    QCOMPARE(data.tgtVocab().tokens(), m->tgtVocab.tokens());
+    QVERIFY(!data.validation().empty());
+    const LossStats loss = evaluateLoss(*m->model, data.validation());
+    QStringList hyps, refs;
+    for (const SentencePair& p : data.validationText()) {
+        const DecodeResult d = greedyDecode(*m->model, data.codec().encodeSource(p.src).ids, DecodeOptions{});
+        hyps << data.codec().decodeTarget(d.nbest.front().tokens);
+        refs << p.tgt;
+    }
+    const double bleu = corpusBleu(hyps, refs).score;
+    auto same = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b)); };
+    QVERIFY2(same(summary.value("valid_loss").toDouble(), loss.loss()),
+             qPrintable(u"summary.json valid_loss %1, of the weights %2"_s.arg(summary.value("valid_loss").toDouble(), 0, 'g', 17)
+                            .arg(loss.loss(), 0, 'g', 17)));
+    QVERIFY2(same(summary.value("valid_accuracy").toDouble(), loss.accuracy()),
+             qPrintable(u"summary.json valid_accuracy %1, of the weights %2"_s.arg(summary.value("valid_accuracy").toDouble())
+                            .arg(loss.accuracy())));
+    QVERIFY2(same(summary.value("valid_bleu").toDouble(), bleu),
+             qPrintable(u"summary.json valid_bleu %1, of the weights %2"_s.arg(summary.value("valid_bleu").toDouble()).arg(bleu)));
 }
 
 AS_TEST_MAIN(TestWindowCorpus)
