@@ -62,8 +62,10 @@ int runAttribute(const QStringList& args)
         return 2;
     const as::ParallelData codec = codecOf(*b);
     const int maxLen = b->config.max_len;
-    for (long lineNo = 1; !in.atEnd(); ++lineNo) {
-        const QString line = in.readLine();
+    // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
+    // input was answered with one empty result.
+    QString line;
+    for (long lineNo = 1; in.readLineInto(&line); ++lineNo) {
         const qsizetype tab = line.indexOf(u'\t');
         const as::EncodedSentence s = codec.encodeSource(tab < 0 ? line : line.left(tab));
         std::vector<int> src = s.ids;

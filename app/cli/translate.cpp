@@ -49,8 +49,10 @@ int runTranslate(const QStringList& args)
     o.maxLen = outputLimit(maxLen, bundle->config, p.command(), err);
     // A pasted book must not stall the run: longer lines are cut, and said so.
     constexpr qsizetype kMaxLineChars = 2000;
-    for (long lineNo = 1; !in.atEnd(); ++lineNo) {
-        QString line = in.readLine();
+    // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
+    // input was answered with one empty line.
+    QString line;
+    for (long lineNo = 1; in.readLineInto(&line); ++lineNo) {
         if (line.size() > kMaxLineChars) {
             const qsizetype cut = line.at(kMaxLineChars - 1).isHighSurrogate() ? kMaxLineChars - 1
                                                                                  : kMaxLineChars;

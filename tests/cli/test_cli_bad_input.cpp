@@ -246,6 +246,15 @@ void TestCliBadInput::translateAnswersEveryLine()
             QVERIFY2(hyps[k].startsWith(u"%1\t"_s.arg(k + 1)), qPrintable(hyps[k]));
     }
     QCOMPARE(at, nbestLines.size() - 1);  // only the empty piece after the final '\n' is left
+
+    // Empty input is answered with nothing (it was one empty line, and attribute printed an
+    // empty result: QTextStream::atEnd() on stdin is false before anything is read).
+    for (const QStringList& args : {QStringList{u"translate"_s, u"--model"_s, model_},
+                                    QStringList{u"attribute"_s, u"--model"_s, model_}}) {
+        r = run(args, {});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), qPrintable(args.first() + u": \""_s + r.out + u"\""_s));
+    }
 }
 
 // Each bad option gets a message of its own that names it and the value given (before, translate
