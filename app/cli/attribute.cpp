@@ -54,12 +54,10 @@ int runAttribute(const QStringList& args)
     const int threads = p.threads();
     if (!p.ok())
         return 2;
-    setMathThreads(threads);
-    std::optional<as::ModelBundle> b = loadModelFile(model, p.command(), err);
+    int failed = 0;
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed);
     if (!b)
-        return 1;
-    if (!applyMaskHeads(p, *b->model))
-        return 2;
+        return failed;
     const as::ParallelData codec = codecOf(*b);
     const int maxLen = b->config.max_len;
     // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty

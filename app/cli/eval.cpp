@@ -52,12 +52,10 @@ int runEval(const QStringList& args)
     const int maxLen = outputLimitOption(p);
     if (!p.ok())
         return 2;
-    setMathThreads(threads);
-    auto bundle = loadModelFile(model, p.command(), err);
+    int failed = 0;
+    std::optional<as::ModelBundle> bundle = openModel(p, model, threads, err, &failed);
     if (!bundle)
-        return 1;
-    if (!applyMaskHeads(p, *bundle->model))
-        return 2;
+        return failed;
     std::optional<QList<as::SentencePair>> pairs;
     if (p.isSet("task")) {
         QString error;

@@ -45,10 +45,10 @@ int runHeads(const QStringList& args)
     const int threads = p.threads();
     if (!p.ok())
         return 2;
-    setMathThreads(threads);
-    std::optional<as::ModelBundle> b = loadModelFile(model, p.command(), err);
+    int failed = 0;
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed, false);
     if (!b)
-        return 1;
+        return failed;
     std::optional<QList<as::SentencePair>> pairs = readPairs(dataFile, err);
     if (!pairs)
         return 1;

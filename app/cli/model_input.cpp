@@ -131,4 +131,20 @@ void setMathThreads(int threads)
     as::setEngineThreads(threads);
 }
 
+std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int threads,
+                                         QTextStream& err, int* exitCode, bool maskHeads)
+{
+    setMathThreads(threads);
+    std::optional<as::ModelBundle> bundle = loadModelFile(path, p.command(), err);
+    if (!bundle) {
+        *exitCode = 1;
+        return std::nullopt;
+    }
+    if (maskHeads && !applyMaskHeads(p, *bundle->model)) {
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    return bundle;
+}
+
 }  // namespace as::cli

@@ -56,4 +56,10 @@ QString modelSummary(const as::ModelBundle& bundle);
 // Sets the number of threads of the maths (Eigen's GEMMs); 0 = every core.
 void setMathThreads(int threads);
 
+// The model a command works on, opened as every command opens it: the maths' threads set, the
+// file loaded (loadModelFile, its notes printed) and, with maskHeads, --mask-heads applied.
+// std::nullopt and *exitCode (1: the file cannot be used, 2: a bad --mask-heads) otherwise.
+std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int threads,
+                                         QTextStream& err, int* exitCode, bool maskHeads = true);
+
 }  // namespace as::cli

@@ -104,12 +104,10 @@ int runTrace(const QStringList& args)
     const int threads = p.threads();
     if (!p.ok())
         return 2;
-    setMathThreads(threads);
-    std::optional<as::ModelBundle> b = loadModelFile(model, p.command(), err);
+    int failed = 0;
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed);
     if (!b)
-        return 1;
-    if (!applyMaskHeads(p, *b->model))
-        return 2;
+        return failed;
     std::vector<std::string> only;
     if (p.isSet("only")) {
         const std::vector<std::string> names = traceTensorNames(b->config);

@@ -36,12 +36,10 @@ int runTranslate(const QStringList& args)
     const int maxLen = outputLimitOption(p);
     if (!p.ok())
         return 2;
-    setMathThreads(threads);
-    auto bundle = loadModelFile(model, p.command(), err);
+    int failed = 0;
+    std::optional<as::ModelBundle> bundle = openModel(p, model, threads, err, &failed);
     if (!bundle)
-        return 1;
-    if (!applyMaskHeads(p, *bundle->model))
-        return 2;
+        return failed;
     const as::ParallelData data = codecOf(*bundle);
     as::DecodeOptions o;
     o.beam = beam;

@@ -211,12 +211,15 @@ void TrainingWorker::applyValidations(std::vector<Validation> done)
 {
     if (!session_)
         return;
+    // A snapshot for each: every validation, its samples included, reaches the window (they
+    // are rare) — two finishing together would otherwise show only the later one's samples,
+    // and the Samples view would compare it with an older record.
     for (Validation& v : done) {
         session_->addValidation(v.point);
         newEval_.push_back(v.point);
         samples_ = v.samples;
+        emitSnapshot();
     }
-    emitSnapshot();  // every validation reaches the window (they are rare)
 }
 
 void TrainingWorker::emitSnapshot()
