@@ -172,6 +172,13 @@ void WorkerLink::keepComparison()
     send([](TrainingWorker* w) { w->keepComparison(); });
 }
 
+void WorkerLink::sync()
+{
+    // The answer goes through the same mailbox as the worker's signals, after them.
+    Mailbox* back = toWindow_;
+    send([this, back](TrainingWorker*) { back->post([this] { emit synced(); }); });
+}
+
 void WorkerLink::close(const QString& autosavePath)
 {
     if (stopped_)

@@ -50,6 +50,10 @@ public:
     void startComparison(const SessionSettings& b);
     void stopComparison();
     void keepComparison();
+    // Answered by synced() once the worker has run every command sent before it and everything
+    // it sent back meanwhile has arrived here: what a test waits for instead of a sleep when it
+    // checks that nothing more comes (a step, a snapshot). Not answered after shutdown().
+    void sync();
 
     // On quit: the step in progress finishes, the session is saved to autosavePath (unless
     // empty) and waited for, then shutdown().
@@ -74,6 +78,7 @@ signals:
     void comparisonFailed(QString message);
     void embeddingReady(as::EmbeddingRecordPtr record);
     void neighboursReady(as::NeighboursRecordPtr record);
+    void synced();
 
 private:
     // Runs f(worker) in the worker's thread, after every command sent before it.

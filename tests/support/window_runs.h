@@ -2,6 +2,7 @@
 // What tests of runs through the window and the command line share: weight files compared bit
 // for bit, the window's Export weights, and File > Open corpus… waited for.
 #include "main_window.h"
+#include "worker_link.h"
 #include "corpus_actions.h"
 #include "file_actions.h"
 
@@ -37,6 +38,15 @@ private:
     QTimer timer_;
     QStringList seen_;
 };
+
+// Waits until the worker has run every command sent so far and all it sent back has arrived
+// (WorkerLink::sync): after it, "nothing more came" is a fact, not a guess about how long.
+inline bool settled(MainWindow& w, int ms = 60000)
+{
+    QSignalSpy synced(w.link(), &WorkerLink::synced);
+    w.link()->sync();
+    return synced.wait(ms);
+}
 
 // Both model files load and hold the same weights, bit for bit (else says by how much).
 inline bool sameWeightFiles(const QString& a, const QString& b)

@@ -348,7 +348,10 @@ void TestUiAttentionTranslate::emptyInputDoesNotDecode()
         QVERIFY(!view.isBusy());
         QVERIFY(view.message().contains(QStringLiteral("Nothing to translate")));
     }
-    QTest::qWait(100);
+    // No decode was started, so none can answer: the service is idle, and what was posted
+    // to this thread has been delivered.
+    QVERIFY(!t.service.isBusy());
+    QCoreApplication::sendPostedEvents();
     QCOMPARE(done.count(), 0);
 }
 
@@ -362,7 +365,7 @@ void TestUiAttentionTranslate::noModelGivesMessage()
         QVERIFY(!view.isBusy());
         QVERIFY(!t.service.isBusy());
         QVERIFY(view.message().contains(QStringLiteral("No model")));
-        QTest::qWait(100);
+        QCoreApplication::sendPostedEvents();
         QCOMPARE(done.count(), 0);
     }
     TranslateView alone;  // nothing to answer it at all
@@ -370,7 +373,7 @@ void TestUiAttentionTranslate::noModelGivesMessage()
     alone.translate(QStringLiteral("我有一个好朋友"));
     QVERIFY(!alone.isBusy());
     QVERIFY(alone.message().contains(QStringLiteral("No model")));
-    QTest::qWait(100);
+    QCoreApplication::sendPostedEvents();
     QCOMPARE(done.count(), 0);
 }
 
@@ -394,7 +397,10 @@ void TestUiAttentionTranslate::staleResultIsDropped()
     view.translate(QString::fromUtf8("我有一个好朋友"));  // waits for the same copy, then runs
     QVERIFY(done.wait(5000));
     QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 5000);
-    QTest::qWait(50);
+    // Both decodes have ended and their results were taken (the service counts a decode
+    // until its result is handled): the first one's was dropped, not delayed.
+    QTRY_VERIFY_WITH_TIMEOUT(!t.service.isBusy(), 5000);
+    QCoreApplication::sendPostedEvents();
     QCOMPARE(done.count(), 1);
     QCOMPARE(done.at(0).at(0).toString(), greedyText_);
 }

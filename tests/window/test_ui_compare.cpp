@@ -361,8 +361,7 @@ void TestUiCompare::fifthRunIsRefused()
     QVERIFY2(error.first().first().toString().contains("at most 4"),
              qPrintable(error.first().first().toString()));
     QCOMPARE(w_->comparisons()->runComparer()->runs().size(), std::size_t(4));
-    QTest::qWait(200);
-    QCOMPARE(w_->views()->loss()->comparedRunCount(), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(w_->views()->loss()->comparedRunCount(), 4, 20000);
     // Legend entries in the order added, each in its own colour.
     QStringList names = {"one", "two", "three", "four"};
     QCOMPARE(legendNames(w_->views()->loss()->plot()).mid(legendNames(w_->views()->loss()->plot()).size() - 4), names);

@@ -7,6 +7,7 @@
 #include "loss_view.h"
 #include "lr_view.h"
 #include "main_window.h"
+#include "window_runs.h"
 #include "file_actions.h"
 #include "view_set.h"
 #include "worker_link.h"
@@ -182,7 +183,7 @@ void TestWindowCheckpoint::badFileLeavesSessionUntouched()
     QVERIFY2(errors.last().at(0).toString().contains("huge.safetensors"),
              qPrintable(errors.last().at(0).toString()));
     errors.clear();
-    QTest::qWait(200);
+    QVERIFY(test::settled(*w_));  // nothing was opened meanwhile
     QCOMPARE(w_->currentStep(), 8L);  // still the running session
     QCOMPARE(w_->views()->loss()->trainPointCount(), 8);
     QCOMPARE(w_->files()->currentFile(), good);

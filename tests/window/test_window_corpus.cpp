@@ -258,7 +258,7 @@ void TestWindowCorpus::movedCorpusIsFoundOrRefused()
         QSignalSpy restored(&w, &MainWindow::sessionRestored);
         w.files()->openFile(ckpt);
         QVERIFY(restored.wait(60000));
-        QTest::qWait(300);
+        QVERIFY(test::settled(w));
         QCOMPARE(restored.size(), 1);
         QVERIFY(w.isInspecting());
         QVERIFY(!w.corpus()->corpusOpener()->busy());

@@ -33,7 +33,7 @@ void TestWindowHealth::heatmapFillsAsTheRunGoes()
     const int n = TrainingWorker::kHistogramEvery + 2;
     w.link()->step(n);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == n; }, 20000));
-    QTest::qWait(200);  // the last snapshot
+    QVERIFY(test::settled(w));  // the last snapshot has arrived
     ui::HealthView* v = w.views()->health();
     v->redrawNow();
     QCOMPARE(v->recordCount(), n);
@@ -75,7 +75,7 @@ void TestWindowHealth::markerAtTheFirstNonFiniteTensor()
     QVERIFY2(m.hasMatch(), qPrintable(boxes.first()));
 
     w.views()->tabs()->setCurrentWidget(w.views()->health());
-    QTest::qWait(100);
+    QVERIFY(test::settled(w));  // the worker pauses and sends its snapshot before the message
     ui::HealthView* v = w.views()->health();
     v->redrawNow();
     QVERIFY(v->nonFinite());

@@ -6,6 +6,7 @@
 #include "attention_view.h"
 #include "loss_view.h"
 #include "main_window.h"
+#include "window_runs.h"
 #include "file_actions.h"
 #include "view_set.h"
 #include "worker_link.h"
@@ -167,7 +168,7 @@ void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
     // The file records the step its weights come from; stepping does nothing: there is no data.
     QCOMPARE(w_->currentStep(), 200L);
     w_->link()->step(3);
-    QTest::qWait(300);
+    QVERIFY(test::settled(*w_));
     QCOMPARE(w_->currentStep(), 200L);
     // Applying a task leaves inspection.
     w_->applySettings(SessionSettings::defaultsFor("toy"));
