@@ -193,7 +193,7 @@ void TestCliBadInput::lenientCorpusListsBadLines()
 {
     const QString bad = file(u"lenient.tsv"_s, "我有\tI have\nno tab here\n好\tgood\n\t\n我好\tI good\n");
     const QString out = dir_.filePath(u"lenient.safetensors"_s);
-    const Run r = run({u"train"_s, u"--data"_s, bad, u"--steps"_s, u"1"_s, u"--config"_s,
+    const Run r = run({u"train"_s, u"--threads"_s, u"1"_s, u"--data"_s, bad, u"--steps"_s, u"1"_s, u"--config"_s,
                        u"tiny"_s, u"--batch-tokens"_s, u"16"_s, u"--out"_s, out});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(u"lenient.tsv:2: no TAB"_s), qPrintable(r.err));
@@ -220,7 +220,7 @@ void TestCliBadInput::translateAnswersEveryLine()
     for (const QByteArray& l : lines)
         input += (l.size() == 30000 ? QString(10000, QChar(0x6211)).toUtf8() : l) + '\n';
     // Greedy: one line per input line; the lines with nothing to translate get an empty one.
-    Run r = run({u"translate"_s, u"--model"_s, model_}, input);
+    Run r = run({u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_}, input);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QStringList out = r.out.split(u'\n');
     QCOMPARE(out.size(), lines.size() + 1);  // the last line ends with '\n' too
@@ -230,7 +230,7 @@ void TestCliBadInput::translateAnswersEveryLine()
 
     // Beam search with an n-best list: per input line "rank<TAB>score<TAB>text" lines, then an
     // empty line; none for the lines with nothing to translate.
-    r = run({u"translate"_s, u"--model"_s, model_, u"--beam"_s, u"3"_s, u"--nbest"_s, u"2"_s}, input);
+    r = run({u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--beam"_s, u"3"_s, u"--nbest"_s, u"2"_s}, input);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QStringList nbestLines = r.out.split(u'\n');
     qsizetype at = 0;
@@ -249,8 +249,8 @@ void TestCliBadInput::translateAnswersEveryLine()
 
     // Empty input is answered with nothing (it was one empty line, and attribute printed an
     // empty result: QTextStream::atEnd() on stdin is false before anything is read).
-    for (const QStringList& args : {QStringList{u"translate"_s, u"--model"_s, model_},
-                                    QStringList{u"attribute"_s, u"--model"_s, model_}}) {
+    for (const QStringList& args : {QStringList{u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_},
+                                    QStringList{u"attribute"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_}}) {
         r = run(args, {});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.isEmpty(), qPrintable(args.first() + u": \""_s + r.out + u"\""_s));
@@ -316,11 +316,11 @@ void TestCliBadInput::namesTheBadOption()
 void TestCliBadInput::outputLimitCappedAtTheModels()
 {
     const QStringList huge{u"--max-len"_s, u"1000000000"_s};
-    Run r = run(QStringList{u"translate"_s, u"--model"_s, model_} + huge, "我有\n好\n", 60000);
+    Run r = run(QStringList{u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_} + huge, "我有\n好\n", 60000);
     QVERIFY2(r.exitCode == 0, qPrintable(u"exit code %1; stderr:\n%2"_s.arg(r.exitCode).arg(r.err)));
     QCOMPARE(r.out.count(u'\n'), 2);
     QVERIFY2(r.err.contains(u"--max-len 1000000000 is more than the model's max_len"_s), qPrintable(r.err));
-    r = run(expand({u"eval"_s, u"--model"_s, model_, u"--data"_s, u"$GOOD"_s, u"--json"_s}) + huge, {}, 60000);
+    r = run(expand({u"eval"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--data"_s, u"$GOOD"_s, u"--json"_s}) + huge, {}, 60000);
     QVERIFY2(r.exitCode == 0, qPrintable(u"exit code %1; stderr:\n%2"_s.arg(r.exitCode).arg(r.err)));
     QVERIFY2(r.out.contains(u"\"bleu\""_s), qPrintable(r.out));
     QVERIFY2(r.err.contains(u"--max-len"_s), qPrintable(r.err));
@@ -334,14 +334,14 @@ void TestCliBadInput::refusesAPipeAsModel()
     QVERIFY2(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0, "mkfifo failed");
     const QString out = dir_.filePath(u"fifo-out.safetensors"_s);
     const QList<QStringList> commands = {
-        {u"translate"_s, u"--model"_s, fifo},
-        {u"eval"_s, u"--model"_s, fifo, u"--data"_s, u"$GOOD"_s},
-        {u"heads"_s, u"--model"_s, fifo, u"--data"_s, u"$GOOD"_s},
-        {u"attribute"_s, u"--model"_s, fifo},
+        {u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, fifo},
+        {u"eval"_s, u"--threads"_s, u"1"_s, u"--model"_s, fifo, u"--data"_s, u"$GOOD"_s},
+        {u"heads"_s, u"--threads"_s, u"1"_s, u"--model"_s, fifo, u"--data"_s, u"$GOOD"_s},
+        {u"attribute"_s, u"--threads"_s, u"1"_s, u"--model"_s, fifo},
         {u"export"_s, u"--model"_s, fifo, u"--out"_s, out},
         {u"import"_s, fifo, u"--out"_s, out},
-        {u"bench"_s, u"--heads"_s, fifo, u"--data"_s, u"$GOOD"_s},
-        {u"train"_s, u"--resume"_s, fifo, u"--steps"_s, u"1"_s},
+        {u"bench"_s, u"--threads"_s, u"1"_s, u"--heads"_s, fifo, u"--data"_s, u"$GOOD"_s},
+        {u"train"_s, u"--threads"_s, u"1"_s, u"--resume"_s, fifo, u"--steps"_s, u"1"_s},
     };
     for (const QStringList& args : commands) {
         const Run r = run(expand(args), "我有\n", 20000);  // a hang fails here, after 20 s

@@ -52,7 +52,7 @@ void TestCliInterpret::initTestCase()
 {
     QVERIFY(dir_.isValid());
     model_ = dir_.filePath(u"toy.safetensors"_s);
-    QVERIFY(test::runCli({u"train"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"120"_s, u"--out"_s, model_}));
+    QVERIFY(test::runCli({u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"120"_s, u"--out"_s, model_}));
     const Task toy = makeToyTask();
     QByteArray tsv;
     for (const TokenPair& p : toy.examples)
@@ -136,7 +136,7 @@ void TestCliInterpret::attributeJsonEqualsTheEngine()
 void TestCliInterpret::maskHeadsChangesEvalAndTranslate()
 {
     const QString spec = u"decoder.cross:0:*,encoder.self:1:2"_s;
-    const QJsonObject plain = QJsonDocument::fromJson(runCliOut({u"eval"_s, u"--model"_s, model_, u"--data"_s,
+    const QJsonObject plain = QJsonDocument::fromJson(runCliOut({u"eval"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--data"_s,
                                                                  data_, u"--json"_s})).object();
     const QJsonObject masked = QJsonDocument::fromJson(runCliOut({u"eval"_s, u"--model"_s, model_, u"--data"_s,
                                                                   data_, u"--json"_s, u"--mask-heads"_s, spec,
@@ -156,7 +156,7 @@ void TestCliInterpret::maskHeadsChangesEvalAndTranslate()
     QVERIFY(masked.value("nll").toDouble() > plain.value("nll").toDouble() + 1e-3);
     // translate with the same heads masked answers as the engine does.
     const QString src = pairs[0].src;
-    const QByteArray out = runCliOut({u"translate"_s, u"--model"_s, model_, u"--mask-heads"_s, spec}, (src + u'\n').toUtf8());
+    const QByteArray out = runCliOut({u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--mask-heads"_s, spec}, (src + u'\n').toUtf8());
     const std::vector<int> ids = codec.encodeSource(src).ids;
     QCOMPARE(QString::fromUtf8(out).trimmed(),
              codec.decodeTarget(greedyDecode(*b->model, ids, DecodeOptions{}.limitFor(int(ids.size()), b->config.max_len)).nbest[0].tokens).trimmed());
@@ -164,9 +164,9 @@ void TestCliInterpret::maskHeadsChangesEvalAndTranslate()
 
 void TestCliInterpret::badSpecsRefused()
 {
-    for (const QStringList& args : {QStringList{u"eval"_s, u"--model"_s, model_, u"--data"_s, data_, u"--mask-heads"_s, u"decoder.cross:9:0"_s},
-                                    QStringList{u"translate"_s, u"--model"_s, model_, u"--mask-heads"_s, u"x:0:0"_s},
-                                    QStringList{u"attribute"_s, u"--model"_s, model_, u"--method"_s, u"shap"_s}}) {
+    for (const QStringList& args : {QStringList{u"eval"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--data"_s, data_, u"--mask-heads"_s, u"decoder.cross:9:0"_s},
+                                    QStringList{u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--mask-heads"_s, u"x:0:0"_s},
+                                    QStringList{u"attribute"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--method"_s, u"shap"_s}}) {
         QProcess p;
         p.start(test::cliProgram(), args);
         p.closeWriteChannel();

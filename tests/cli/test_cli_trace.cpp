@@ -68,7 +68,7 @@ void TestCliTrace::initTestCase()
 {
     QVERIFY(dir_.isValid());
     model_ = dir_.filePath(u"toy.safetensors"_s);
-    QVERIFY(test::runCli({u"train"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"60"_s, u"--out"_s, model_}));
+    QVERIFY(test::runCli({u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"60"_s, u"--out"_s, model_}));
     const Task toy = makeToyTask();
     QVERIFY(!toy.examples.empty());
     source_ = detokenize(toy.srcTokenizer, toy.examples.front().src);

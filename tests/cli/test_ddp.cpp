@@ -166,7 +166,7 @@ void TestDdp::vocabIsTrainsVocabulary()
 {
     // What `train --data` itself builds for the same files: the model file it writes.
     const Run t = run(test::cliProgram(),
-                      {u"train"_s, u"--data"_s, path(u"train.tsv"_s), u"--valid"_s,
+                      {u"train"_s, u"--threads"_s, u"1"_s, u"--data"_s, path(u"train.tsv"_s), u"--valid"_s,
                        path(u"valid.tsv"_s), u"--steps"_s, u"1"_s, u"--config"_s, kConfig,
                        u"--out"_s, path(u"one-step.safetensors"_s)},
                       environment());
@@ -309,7 +309,7 @@ void TestDdp::modelFileWorksHere()
     }
 
     // translate answers every line.
-    const Run tr = run(test::cliProgram(), {u"translate"_s, u"--model"_s, model}, environment(),
+    const Run tr = run(test::cliProgram(), {u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model}, environment(),
                        validSources_);
     QVERIFY2(tr.exitCode == 0, qPrintable(describe(u"attention-studio-cli translate"_s, tr)));
     QCOMPARE(tr.out.count('\n'), qsizetype(validLines_));

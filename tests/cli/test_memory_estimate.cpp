@@ -88,7 +88,7 @@ void TestMemoryEstimate::trainRefusesAbsurdConfig()
 {
     QFETCH(QString, config);
     const test::ProcessRun r = test::runProgram(
-        test::cliProgram(), {u"train"_s, u"--task"_s, u"copy"_s, u"--steps"_s, u"1"_s,
+        test::cliProgram(), {u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"copy"_s, u"--steps"_s, u"1"_s,
                              u"--config"_s, config},
         QProcessEnvironment::systemEnvironment(), {}, 120000);
     QVERIFY2(r.finished && r.exitCode > 0, qPrintable(test::describeRun(config, r)));

@@ -126,7 +126,7 @@ void TestModelIntegrity::flippedWeightBitIsRefused()
     QVERIFY2(error.contains(u"checksum"_s) && error.contains(u"damaged"_s), qPrintable(error));
     // The command line says the same and exits with an error, not a crash.
     const test::ProcessRun r = test::runProgram(
-        test::cliProgram(), {u"translate"_s, u"--model"_s, damaged},
+        test::cliProgram(), {u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, damaged},
         QProcessEnvironment::systemEnvironment(), "1 2 3\n", 60000);
     QVERIFY2(r.finished && r.exitCode > 0, qPrintable(test::describeRun(u"translate"_s, r)));
     QVERIFY2(r.err.contains("damaged.safetensors: ") && r.err.contains("checksum"),
@@ -153,7 +153,7 @@ void TestModelIntegrity::modelWithoutChecksumLoadsWithNote()
     QVERIFY2(notes.join(u'\n').contains(u"no checksum"_s), qPrintable(notes.join(u'\n')));
     // The command line translates with it and prints the note.
     const test::ProcessRun r = test::runProgram(
-        test::cliProgram(), {u"translate"_s, u"--model"_s, old},
+        test::cliProgram(), {u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, old},
         QProcessEnvironment::systemEnvironment(), "1 2 3\n", 60000);
     QVERIFY2(r.finished && r.exitCode == 0, qPrintable(test::describeRun(u"translate"_s, r)));
     QVERIFY2(r.err.contains("note: plain.safetensors: the file carries no checksum"),
@@ -179,7 +179,7 @@ void TestModelIntegrity::sparseFileIsRefused()
     QVERIFY2(error.contains(u"not an Attention Studio checkpoint"_s), qPrintable(error));
     // The command line refuses it with the reason instead of aborting.
     const test::ProcessRun r = test::runProgram(
-        test::cliProgram(), {u"translate"_s, u"--model"_s, big},
+        test::cliProgram(), {u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, big},
         QProcessEnvironment::systemEnvironment(), "1 2 3\n", 60000);
     QVERIFY2(r.finished && r.exitCode > 0, qPrintable(test::describeRun(u"translate"_s, r)));
     QVERIFY2(r.err.contains("translate: big.safetensors: header is not valid JSON: it is empty"),

@@ -196,7 +196,7 @@ void TestPackage::cliTrains()
 {
     const QString model = dir_.filePath(u"toy.safetensors"_s);
     const Run r = run(bin(u"attention-studio-cli"_s),
-                      {u"train"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"20"_s, u"--out"_s, model},
+                      {u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"20"_s, u"--out"_s, model},
                       300000, userEnvironment());
     QVERIFY2(r.exitCode == 0, qPrintable(describe(u"attention-studio-cli train"_s, r)));
     QString error;

@@ -155,9 +155,9 @@ void TestUiCompare::initTestCase()
     model_ = dir_.filePath("toy-b.safetensors");
     // Two short runs as a user makes them: validations every 20 steps; B with another seed
     // and warm-up.
-    QVERIFY(test::runCli({"train", "--task", "toy", "--steps", "60", "--valid-every", "20",
+    QVERIFY(test::runCli({"train", "--threads", "1", "--task", "toy", "--steps", "60", "--valid-every", "20",
                           "--checkpoint", ckptA_, "--log", logA_}));
-    QVERIFY(test::runCli({"train", "--task", "toy", "--steps", "40", "--valid-every", "20",
+    QVERIFY(test::runCli({"train", "--threads", "1", "--task", "toy", "--steps", "40", "--valid-every", "20",
                           "--seed", "2", "--warmup", "10", "--checkpoint", ckptB_, "--out", model_}));
 }
 
