@@ -110,8 +110,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         err);
     p.add({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
            "name", "toy"});
-    p.add({"steps", "Training steps (default: the task's; with --data, give --steps or "
-                    "--minutes).", "N"});
+    p.add({"steps", "Training steps (default: the task's unless --minutes is given; with "
+                    "--data, give --steps or --minutes).", "N"});
     p.add({"seed", "Random seed.", "S", "1"});
     p.add({"batch", "Sentences per batch (generated tasks).", "N"});
     p.add({"warmup", QStringLiteral("Noam warmup steps (corpus default %1).").arg(corpus.train.warmup), "N"});
@@ -134,7 +134,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                      "file.", "CKPT"});
     p.add({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
                         "no clipping).", "N", "0"});
-    p.add({"minutes", "Train for this much time.", "M"});
+    p.add({"minutes", "Train for this much time (alone: no step limit; with --steps: "
+                      "whichever comes first).", "M"});
     p.add({"batch-tokens", "Token budget of a batch (corpora).", "N",
            QString::number(corpus.batchTokens)});
     p.add({"average", "Save the mean of the weights at K points, 5% of the budget apart, "
@@ -164,7 +165,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         r.evalEvery = 500;
     constexpr qint64 kBillion = 1000000000;
     as::SessionPlan plan;
-    plan.steps = long(p.intOption("steps", 1, kBillion, fromFile ? 0 : r.steps));
+    // The plan is whichever limit the user gave; the recipe's step count only when neither:
+    // `--minutes 20` alone trains 20 minutes, not the recipe's steps.
+    plan.steps = long(p.intOption("steps", 1, kBillion, fromFile || p.isSet("minutes") ? 0 : r.steps));
     const double minutes = p.doubleOption("minutes", 0.01, 1e6, 0);
     plan.seconds = 60.0 * minutes;
     plan.validEvery = int(p.intOption("valid-every", 1, kBillion, r.evalEvery));

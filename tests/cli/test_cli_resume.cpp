@@ -5,6 +5,8 @@
 #include "skip.h"
 #include "io/checkpoint.h"
 #include "io/model_file.h"
+#include "run/resume.h"
+#include "train/recipe.h"
 #include "cli_process.h"
 
 #include <QCoreApplication>
@@ -30,6 +32,7 @@ private slots:
     void stoppedBySignalSavesAndResumes_data();
     void stoppedBySignalSavesAndResumes();
     void logThatCannotBeWrittenStopsTheRun();
+    void minutesAloneHaveNoStepLimit();
 
 private:
     static Eigen::VectorXf weightsOf(const QString& path);
@@ -238,6 +241,40 @@ void TestCliResume::logThatCannotBeWrittenStopsTheRun()
     std::optional<Checkpoint> ck = loadCheckpoint(ckpt, &error);
     QVERIFY2(ck, qPrintable(error));
     QVERIFY2(ck->step < 300, qPrintable(u"it trained on to step %1"_s.arg(ck->step)));
+}
+
+// The plan is whichever limit the user gave (issue 27 §3): --minutes alone trains that long,
+// past the recipe's steps; --steps with --minutes ends at the first reached; neither: the
+// recipe's steps. What each run recorded and where it stopped, read from its checkpoint.
+void TestCliResume::minutesAloneHaveNoStepLimit()
+{
+    const long recipeSteps = recipeFor(u"toy"_s).steps;
+    struct Case {
+        QStringList limits;
+        long plannedSteps;
+        double plannedSeconds;
+    };
+    const Case cases[] = {{{u"--minutes"_s, u"0.01"_s}, 0, 0.6},
+                          {{u"--steps"_s, u"7"_s, u"--minutes"_s, u"10"_s}, 7, 600.0},
+                          {{}, recipeSteps, 0.0}};
+    int i = 0;
+    for (const Case& c : cases) {
+        const QString ckpt = dir_.filePath(u"limits%1.ckpt"_s.arg(i++));
+        QVERIFY(test::runCli(QStringList{u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"toy"_s,
+                                         u"--checkpoint"_s, ckpt} + c.limits));
+        QString error;
+        const std::optional<Checkpoint> ck = loadCheckpoint(ckpt, &error);
+        QVERIFY2(ck, qPrintable(error));
+        const SessionPlan plan = recordedPlan(*ck);
+        const QString what = c.limits.join(u' ');
+        QVERIFY2(plan.steps == c.plannedSteps, qPrintable(u"%1: planned %2 steps"_s.arg(what).arg(plan.steps)));
+        QVERIFY2(std::abs(plan.seconds - c.plannedSeconds) < 1e-9, qPrintable(what));
+        if (c.plannedSteps > 0)  // it ended at the step limit (the time limit, if any, is far)
+            QCOMPARE(ck->step, c.plannedSteps);
+        else  // it ended at the time limit, whatever step that was
+            QVERIFY2(ck->run.busySeconds >= c.plannedSeconds,
+                     qPrintable(u"%1: stopped after %2 s at step %3"_s.arg(what).arg(ck->run.busySeconds).arg(ck->step)));
+    }
 }
 
 AS_TEST_GUILESS_MAIN(TestCliResume)
