@@ -2,6 +2,8 @@
 // without showing it, then writes one PNG per view; and the choice of mode (runDriver).
 #include "screenshot_driver.h"
 
+#include "model_view.h"
+
 #include "driver_tools.h"
 
 #include "attention_view.h"
@@ -112,6 +114,18 @@ void showEmbeddings(as::MainWindow& w)
     w.views()->tabs()->setCurrentIndex(shown);
 }
 
+// The Model tab with the probe traced through the current weights, the first decoder layer's
+// cross-attention selected (the block the README shows); the tab shown before is shown again.
+void showModelView(as::MainWindow& w)
+{
+    as::ui::ModelView* v = w.views()->model();
+    const int shown = w.views()->tabs()->currentIndex();
+    w.views()->tabs()->setCurrentWidget(v);
+    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
+    v->selectBlock(as::ui::ModelBlock::DecCross);
+    w.views()->tabs()->setCurrentIndex(shown);
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -121,6 +135,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     if (!openShown(w, file))
         return 1;
     showEmbeddings(w);
+    showModelView(w);
     if (!sentence.isEmpty()) {
         bool done = false;
         QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
@@ -343,6 +358,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     if (!compareForScreenshot(w, run.compare))
         return 1;
     showEmbeddings(w);
+    showModelView(w);
     // The window's picture shows the attention of the probe sentence, and its neuron view.
     showNeuronView(w);
     QString error;

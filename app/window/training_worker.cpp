@@ -239,6 +239,8 @@ void TrainingWorker::emitSnapshot()
     s->config = settings_.model;
     s->options = settings_.train;
     s->attention = probe_.src.isEmpty() ? nullptr : session_->recordAttention(probe_);
+    if (traceWanted_)
+        s->trace = session_->recordTrace(probe_);
     session_->recordBatch(session_->lastBatch());
     s->batch = session_->history().lastBatch;
     s->samples = samples_;
@@ -265,6 +267,14 @@ void TrainingWorker::emitSnapshot()
 void TrainingWorker::setMutedHeads(const std::vector<HeadId>& heads)
 {
     muted_ = heads;
+}
+
+void TrainingWorker::setTraceWanted(bool wanted)
+{
+    const bool turnedOn = wanted && !traceWanted_;
+    traceWanted_ = wanted;
+    if (turnedOn)
+        emitSnapshot();
 }
 
 void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int query)

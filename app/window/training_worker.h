@@ -64,6 +64,9 @@ public slots:
     void requestModelCopy();
     // Heads muted in the Heads view: validations (loss, BLEU, samples) run with them masked.
     void setMutedHeads(const std::vector<as::HeadId>& heads);
+    // Whether snapshots carry the probe's traced pass (the Model view is shown); turning it on
+    // sends one at once.
+    void setTraceWanted(bool wanted);
     // The neuron view of the probe for one head and query, with the current weights;
     // neuronReady answers.
     void requestNeuron(as::AttentionKind kind, int layer, int head, int query);
@@ -164,6 +167,7 @@ private:
     TokenPair probe_;
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
     std::vector<HeadId> muted_;    // masked in validations
+    bool traceWanted_ = false;
     EmbeddingProjector projector_; // the last components of each table, for their signs
 
     // Collected between snapshots.

@@ -8,6 +8,7 @@
 #include "loss_view.h"
 #include "lr_view.h"
 #include "masks_view.h"
+#include "model_view.h"
 #include "neuron_view.h"
 #include "pe_view.h"
 #include "probe_bar.h"
@@ -81,6 +82,19 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     tabs_->addTab(health_, tr("H&ealth"));
     embedding_ = new ui::EmbeddingView(window);
     tabs_->addTab(embedding_, tr("Em&beddings"));
+    // The Model tab: the architecture, and the probe's numbers behind each block, traced by the
+    // worker while the tab is shown (the trace costs a forward pass per snapshot).
+    model_ = new ui::ModelView(window);
+    tabs_->addTab(model_, tr("M&odel"));
+    connect(tabs_, &QTabWidget::currentChanged, this, [this, link] {
+        link->setTraceWanted(tabs_->currentWidget() == model_);
+    });
+    connect(model_, &ui::ModelView::attentionRequested, this, [this](const HeadId& id) {
+        attention_->setKind(id.kind);
+        attention_->setLayer(id.layer);
+        attention_->enlargeHead(id.head);
+        tabs_->setCurrentWidget(attentionPage_);
+    });
 
     // What the views ask the worker for, and its answers.
     connect(neuron_, &ui::NeuronPanel::neuronRequested, link, &WorkerLink::requestNeuron);
@@ -113,6 +127,7 @@ void ViewSet::reset()
     samples_->reset();
     embedding_->reset();
     heads_->reset();
+    model_->reset();
     emit cleared();
 }
 
@@ -151,6 +166,7 @@ void ViewSet::applySnapshot(const TrainingSnapshot& s)
     masks_->applySnapshot(s);
     samples_->applySnapshot(s);
     health_->applySnapshot(s);
+    model_->applySnapshot(s);
 }
 
 void ViewSet::setComparedRuns(const RunSeriesList& runs)

@@ -117,6 +117,11 @@ void WorkerLink::setMutedHeads(const std::vector<HeadId>& heads)
     send([heads](TrainingWorker* w) { w->setMutedHeads(heads); });
 }
 
+void WorkerLink::setTraceWanted(bool wanted)
+{
+    send([wanted](TrainingWorker* w) { w->setTraceWanted(wanted); });
+}
+
 void WorkerLink::requestNeuron(AttentionKind kind, int layer, int head, int query)
 {
     send([=](TrainingWorker* w) { w->requestNeuron(kind, layer, head, query); });

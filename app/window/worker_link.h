@@ -37,6 +37,7 @@ public:
     void setProbe(const QStringList& src, const QStringList& tgt);
     void requestModelCopy();
     void setMutedHeads(const std::vector<HeadId>& heads);
+    void setTraceWanted(bool wanted);
     void requestNeuron(AttentionKind kind, int layer, int head, int query);
     void requestEmbedding(EmbeddingTable table);
     void requestNeighbours(EmbeddingTable table, int id);

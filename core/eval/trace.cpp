@@ -4,7 +4,10 @@
 #include "text/vocab.h"
 #include "train/batch.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <stdexcept>
 
 namespace as {
@@ -224,5 +227,33 @@ template ForwardTrace traceForward(Transformer<float>&, const std::vector<int>&,
                                    const std::vector<int>&, const std::vector<std::string>&);
 template ForwardTrace traceForward(Transformer<double>&, const std::vector<int>&,
                                    const std::vector<int>&, const std::vector<std::string>&);
+
+std::vector<int> topTraceTokens(const TraceTensor& logProbs, int k)
+{
+    std::vector<int> ids;
+    if (logProbs.shape.size() != 2)
+        return ids;
+    const int T = logProbs.shape[0], V = logProbs.shape[1];
+    std::vector<double> best(std::size_t(V), -std::numeric_limits<double>::infinity());
+    for (int t = 0; t < T; ++t) {
+        const double* row = logProbs.data.data() + std::size_t(t) * std::size_t(V);
+        const int arg = int(std::max_element(row, row + V) - row);
+        if (std::find(ids.begin(), ids.end(), arg) == ids.end() && int(ids.size()) < k)
+            ids.push_back(arg);
+        for (int v = 0; v < V; ++v)
+            best[std::size_t(v)] = std::max(best[std::size_t(v)], row[v]);
+    }
+    std::vector<int> order(static_cast<std::size_t>(V));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return best[std::size_t(a)] > best[std::size_t(b)]; });
+    for (int v : order) {
+        if (int(ids.size()) >= k)
+            break;
+        if (std::find(ids.begin(), ids.end(), v) == ids.end())
+            ids.push_back(v);
+    }
+    return ids;
+}
 
 }  // namespace as

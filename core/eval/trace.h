@@ -29,6 +29,8 @@
 // where block is self for the encoder and self, cross for the decoder.
 #include "model/transformer.h"
 
+#include <QStringList>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,6 +51,25 @@ struct ForwardTrace {
     std::vector<TraceTensor> tensors;  // in the order of traceTensorNames()
     const TraceTensor* find(const std::string& name) const;
 };
+
+// One traced pass of the window's probe sentence, for the Model view (issue 25 §2): the trace
+// without the logit lens (the Decoding view's), the tokens as text, and for the generator's
+// output (logits, log_probs: T×V, too wide to draw) the few target tokens worth a column.
+struct TraceRecord {
+    long step = 0;
+    ModelConfig config;
+    QStringList srcTokens;    // encoder positions as the model sees them (<unk> for unknown)
+    QStringList tgtTokens;    // decoder input: "<s>", y1, …
+    QStringList outTokens;    // the generator's argmax at each decoder position
+    ForwardTrace trace;
+    std::vector<int> topTokens;  // target ids: each position's argmax, then the most probable others
+    QStringList topLabels;       // their text
+};
+
+// The k target ids the record's generator columns show: every position's argmax first (in
+// position order, once each), then the ids whose highest log-probability over the positions
+// is largest, until k (ties: the smaller id).
+std::vector<int> topTraceTokens(const TraceTensor& logProbs, int k);
 
 // Every name a trace of a model of this configuration holds, in order.
 std::vector<std::string> traceTensorNames(const ModelConfig& config);

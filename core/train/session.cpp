@@ -139,6 +139,38 @@ std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const To
     return rec;
 }
 
+std::shared_ptr<const TraceRecord> TrainingSession::recordTrace(const TokenPair& probe)
+{
+    if (probe.src.isEmpty())
+        return nullptr;
+    Transformer<float>& m = trainer_->model();
+    auto rec = std::make_shared<TraceRecord>();
+    rec->step = trainer_->stepCount();
+    rec->config = m.config();
+    std::vector<std::string> names;
+    for (std::string& n : traceTensorNames(m.config()))
+        if (n.rfind("lens.", 0) != 0)
+            names.push_back(std::move(n));
+    const std::vector<int> src = data_->srcVocab().encode(probe.src);
+    const std::vector<int> tgt = data_->tgtVocab().encode(probe.tgt);
+    rec->trace = traceForward(m, src, tgt, names);
+    // One label per id, specials and <unk> included: what the model saw and said.
+    auto labels = [](const Vocab& v, const std::vector<int>& ids) {
+        QStringList out;
+        for (int id : ids)
+            out.push_back(v.token(id));
+        return out;
+    };
+    rec->srcTokens = labels(data_->srcVocab(), src);
+    rec->tgtTokens = labels(data_->tgtVocab(), rec->trace.decoderInput);
+    rec->outTokens = labels(data_->tgtVocab(), rec->trace.output);
+    if (const TraceTensor* lp = rec->trace.find("log_probs")) {
+        rec->topTokens = topTraceTokens(*lp, 12);
+        rec->topLabels = labels(data_->tgtVocab(), rec->topTokens);
+    }
+    return rec;
+}
+
 void TrainingSession::recordBatch(const Batch& batch)
 {
     const ModelConfig& c = trainer_->model().config();

@@ -9,6 +9,7 @@
 // or gradient is not finite (the update is skipped and the step reported; nothing recorded).
 // What remains to its drivers is printing, options and wiring.
 #include "eval/evaluate.h"
+#include "eval/trace.h"
 #include "io/checkpoint.h"
 #include "train/history.h"
 #include "train/session_data.h"
@@ -93,6 +94,9 @@ public:
     void addValidation(const EvalPoint& point);
     // The attention of every head for the probe pair (dropout off), recorded in the history.
     std::shared_ptr<const AttentionRecord> recordAttention(const TokenPair& probe);
+    // The probe pair traced through the current weights (eval/trace.h: every intermediate but
+    // the logit lens, dropout off), teacher-forced on its target; null for an empty source.
+    std::shared_ptr<const TraceRecord> recordTrace(const TokenPair& probe);
     // The batch of the last step, for the masks view (also the history's lastBatch).
     void recordBatch(const Batch& batch);
 

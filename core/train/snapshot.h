@@ -1,6 +1,7 @@
 #pragma once
 // What the training worker tells the window: immutable values, sent by shared pointer to const.
 // The window draws from these alone and never reaches into the model.
+#include "eval/trace.h"
 #include "model/config.h"
 #include "model/tensor.h"
 #include "text/tasks.h"
@@ -41,6 +42,8 @@ struct TrainingSnapshot {
     std::vector<LossPoint> newLoss;  // every step since the previous snapshot, in order
     std::vector<EvalPoint> newEval;  // every evaluation since the previous snapshot
     std::shared_ptr<const AttentionRecord> attention;  // latest probe; may be null
+    // The probe traced (the Model view), when the window asked for it; may be null.
+    std::shared_ptr<const TraceRecord> trace;
     std::shared_ptr<const BatchRecord> batch;          // latest batch; may be null
     std::shared_ptr<const SamplesRecord> samples;      // latest validation samples; may be null
     HealthUpdate health;  // training health since the previous snapshot (the Health view)

@@ -114,6 +114,7 @@ private slots:
     void agreesWithTheReference_data();
     void agreesWithTheReference();
     void aBrokenTraceIsCaught();
+    void topTokensByHand();
 };
 
 QString TestTrace::makeModel(const QString& norm, std::unique_ptr<Transformer<float>>* model)
@@ -294,6 +295,25 @@ void TestTrace::aBrokenTraceIsCaught()
     for (double& v : s->data)
         v *= std::sqrt(double(m->config().d_model / m->config().heads));
     QVERIFY(compare(unscaled, *ref, &worst).startsWith(u"encoder.1.self.scores:"_s));
+}
+
+// The Model view's generator columns: each position's argmax in position order, then the ids
+// by their best log-probability over the positions (ties: the smaller id), k in all.
+void TestTrace::topTokensByHand()
+{
+    TraceTensor t;
+    t.shape = {3, 6};
+    t.data = {-5, -1, -3, -9, -2, -7,    // argmax 1
+              -4, -6, -8, -0.5, -3, -9,  // argmax 3
+              -6, -0.8, -9, -9, -2, -1};  // argmax 1 again
+    // Best over positions: id0 -4, id1 -0.8, id2 -3, id3 -0.5, id4 -2, id5 -1.
+    QCOMPARE(topTraceTokens(t, 6), (std::vector<int>{1, 3, 5, 4, 2, 0}));
+    QCOMPARE(topTraceTokens(t, 3), (std::vector<int>{1, 3, 5}));
+    QCOMPARE(topTraceTokens(t, 1), (std::vector<int>{1}));
+    // id2 ties id1 in the last row: that row's argmax is the smaller id, and among the rest id2
+    // (best -0.8) comes before id5 (-1).
+    t.data[2 * 6 + 2] = -0.8;
+    QCOMPARE(topTraceTokens(t, 4), (std::vector<int>{1, 3, 2, 5}));
 }
 
 AS_TEST_GUILESS_MAIN(TestTrace)
