@@ -314,8 +314,9 @@ void ArchitectureDiagram::paintEvent(QPaintEvent*)
         QFont bold = font();
         bold.setBold(true);
         p.setFont(bold);
-        p.drawText(QRectF(frame.left() + 4, frame.top() + 4, fm.horizontalAdvance(QStringLiteral("00×")) + 8, fm.height() * 1.5),
-                   Qt::AlignLeft | Qt::AlignTop, tr("%1×").arg(n));
+        const double w = fm.horizontalAdvance(QStringLiteral("00×")) + 8;
+        p.drawText(QRectF(frame.right() - w - 4, frame.top() + 2, w, fm.height() * 1.5), Qt::AlignRight | Qt::AlignTop,
+                   tr("%1×").arg(n));
         p.setFont(font());
         p.setPen(QPen(pal.color(QPalette::Mid), 1.5));
     }
@@ -377,14 +378,29 @@ void ArchitectureDiagram::paintEvent(QPaintEvent*)
         p.drawRoundedRect(d.rect, 6, 6);
         p.setBrush(Qt::NoBrush);
         p.setPen(ink);
-        // A label too wide for its box is set smaller (to 75 %), then elided.
+        // A label too wide for its box: set smaller (to 85 %), else on two lines, else elided.
+        const QRectF inner = d.rect.adjusted(4, 1, -4, -1);
         QFont f = font();
-        const double room = d.rect.width() - 8;
         const double wide = fm.horizontalAdvance(d.label);
-        if (wide > room && f.pointSizeF() > 0)
-            f.setPointSizeF(std::max(f.pointSizeF() * 0.7, f.pointSizeF() * room / wide));
+        int flags = Qt::AlignCenter;
+        QString text = d.label;
+        if (wide > inner.width() && f.pointSizeF() > 0) {
+            f.setPointSizeF(f.pointSizeF() * std::max(0.85, inner.width() / wide));
+            const QFontMetricsF small(f);
+            if (small.horizontalAdvance(text) > inner.width()) {
+                QFont two = font();
+                two.setPointSizeF(font().pointSizeF() * 0.85);
+                const QRectF need = QFontMetricsF(two).boundingRect(inner, Qt::AlignCenter | Qt::TextWordWrap, text);
+                if (need.height() <= inner.height() + 1 && need.width() <= inner.width() + 1) {
+                    f = two;
+                    flags |= Qt::TextWordWrap;
+                } else {
+                    text = small.elidedText(text, Qt::ElideRight, inner.width());
+                }
+            }
+        }
         p.setFont(f);
-        p.drawText(d.rect, Qt::AlignCenter, QFontMetrics(f).elidedText(d.label, Qt::ElideRight, int(room)));
+        p.drawText(inner, flags, text);
         p.setFont(font());
     }
     if (hasFocus()) {
@@ -753,7 +769,7 @@ void ModelView::redraw()
         head3(tr("QKᵀ/√d_k, masked"), QStringLiteral("scores"), qRows, kRows, false);
         head3(tr("softmax: attention weights"), QStringLiteral("weights"), qRows, kRows, true);
         if (const TraceTensor* ctx = find(prefix + QStringLiteral(".context")); ctx && ctx->shape.size() == 2) {
-            showMatrix(shown_++, tr("weights · V (this head's columns of the context)"), ctx->name, ctx->shape[0], dk,
+            showMatrix(shown_++, tr("weights·V: this head's columns of the context"), ctx->name, ctx->shape[0], dk,
                        [ctx, h, dk](int i, int j) { return element(*ctx, 0, i, h * dk + j); }, {}, qRows, {}, false);
         }
         const int nq = int(qRows.size()), nk = int(kRows.size());
