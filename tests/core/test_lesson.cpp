@@ -1,0 +1,263 @@
+// Lesson files (core/run/lesson.h): a lesson written and read back is the same lesson; a bad
+// file is refused with the field named; the lessons that come with the program read, in both
+// languages, and what each one tells the student happens, checked by numbers on the run it
+// describes (A and B trained here as the window's A/B trains them: B's settings over A's data).
+#include "skip.h"
+#include "run/lesson.h"
+#include "run/make_session.h"
+#include "model/parallel.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace as;
+
+class TestLesson : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { setEngineThreads(1); }
+    void roundTrip();
+    void badFilesNameTheField_data();
+    void badFilesNameTheField();
+    void textInALanguage();
+    void bundledLessonsRead();
+    void threeSentencesAreLearned();
+    void withoutWarmUpPostNormStalls();
+    void postNormStallsAtAHighRate();
+
+private:
+    static Lesson bundled(const QString& name);
+    // Trains `s` to its planned steps: the validation loss there, and the mean training loss
+    // over steps 100-200 and 300-400.
+    struct Run {
+        double valid = 0, early = 0, late = 0;
+    };
+    static Run train(SessionSettings s);
+};
+
+namespace {
+
+QByteArray minimal(const QJsonObject& extra = {})
+{
+    QJsonObject o{{"format", "attention-studio-lesson"}, {"version", 1}, {"title", "T"}, {"task", "toy"}};
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        o.insert(it.key(), it.value());
+    return QJsonDocument(o).toJson();
+}
+
+}  // namespace
+
+void TestLesson::roundTrip()
+{
+    Lesson l;
+    l.title = {QStringLiteral("Heads"), QStringLiteral("注意力头")};
+    l.notes = {QStringLiteral("# Notes\n\n*Look*"), {}};
+    l.task = QStringLiteral("reverse");
+    l.settings = QStringLiteral("norm=post,warmup=400");
+    l.seed = 12345678901ULL;
+    l.steps = 250;
+    l.probe = QStringLiteral("w1 w2 w3");
+    l.focus = {QStringLiteral("attention"), QStringLiteral("decoder.cross"), 2, 3};
+    l.ab = QStringLiteral("warmup=1");
+    l.stops = {{10, {QStringLiteral("loss"), {}, 0, 0}, {QStringLiteral("ten"), QStringLiteral("十")}},
+               {250, {QStringLiteral("model"), {}, 1, 0}, {QStringLiteral("end"), {}}}};
+    QString error;
+    const std::optional<Lesson> back = parseLesson(lessonToJson(l), &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(*back == l);
+    // What it trains: the task's recipe with the spec, seed and steps over it.
+    const std::optional<SessionSettings> s = lessonSettings(l, &error);
+    QVERIFY2(s, qPrintable(error));
+    const SessionSettings recipe = SessionSettings::defaultsFor(QStringLiteral("reverse"));
+    QCOMPARE(s->task, QStringLiteral("reverse"));
+    QVERIFY(s->model.norm == NormPlacement::Post);
+    QCOMPARE(s->train.warmup, 400L);
+    QCOMPARE(s->train.factor, recipe.train.factor);
+    QCOMPARE(s->train.seed, quint64(12345678901ULL));
+    QCOMPARE(s->plannedSteps, 250L);
+    QCOMPARE(s->model.d_model, recipe.model.d_model);
+    const std::optional<SessionSettings> b = lessonComparison(l, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(b->train.warmup, 1L);
+    QVERIFY(b->model.norm == NormPlacement::Post);
+    QCOMPARE(b->train.seed, s->train.seed);
+    QCOMPARE(b->plannedSteps, s->plannedSteps);
+    // The smallest lesson: the recipe as it is.
+    const std::optional<Lesson> m = parseLesson(minimal(), &error);
+    QVERIFY2(m, qPrintable(error));
+    QCOMPARE(lessonSettings(*m, &error)->plannedSteps, SessionSettings::defaultsFor(QStringLiteral("toy")).plannedSteps);
+    QVERIFY(!m->seed);
+    QVERIFY(m->stops.empty());
+}
+
+void TestLesson::badFilesNameTheField_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("why");
+    auto row = [](const char* name, const QByteArray& json, const char* field, const char* why) {
+        QTest::newRow(name) << json << QString::fromUtf8(field) << QString::fromUtf8(why);
+    };
+    row("not json", "{\"format\": ", "file", "not JSON");
+    row("a list", "[1, 2]", "file", "not a JSON object");
+    row("too big", QByteArray(kMaxLessonBytes + 1, ' '), "file", "at most");
+    QJsonObject noFormat = QJsonDocument::fromJson(minimal()).object();
+    noFormat.remove("format");
+    row("no format", QJsonDocument(noFormat).toJson(), "format", "attention-studio-lesson");
+    row("newer", minimal({{"version", 2}}), "version", "newer");
+    row("version text", minimal({{"version", "1"}}), "version", "whole number");
+    QJsonObject noTitle = QJsonDocument::fromJson(minimal()).object();
+    noTitle.remove("title");
+    row("no title", QJsonDocument(noTitle).toJson(), "title", "missing");
+    row("title without English", minimal({{"title", QJsonObject{{"zh_CN", "标题"}}}}), "title.en", "missing");
+    row("title in French", minimal({{"title", QJsonObject{{"en", "T"}, {"fr", "T"}}}}), "title.fr", "unknown language");
+    row("unknown field", minimal({{"colour", "red"}}), "colour", "unknown field");
+    row("unknown task", minimal({{"task", "chess"}}), "task", "not a built-in task");
+    row("bad settings", minimal({{"settings", "norm=sideways"}}), "settings", "norm");
+    row("bad warm-up", minimal({{"settings", "warmup=0"}}), "settings", "warmup");
+    row("bad A/B", minimal({{"ab", "factor=-1"}}), "ab", "factor");
+    row("settings a number", minimal({{"settings", 3}}), "settings", "must be a text");
+    row("seed negative", minimal({{"seed", -1}}), "seed", "whole number");
+    row("steps fraction", minimal({{"steps", 1.5}}), "steps", "whole number");
+    row("steps zero", minimal({{"steps", 0}}), "steps", "whole number");
+    row("unknown view", minimal({{"view", "charts"}}), "view.view", "not a view");
+    row("unknown kind", minimal({{"view", QJsonObject{{"view", "attention"}, {"kind", "encoder.cross"}}}}), "view.kind",
+        "not an attention kind");
+    row("layer 0", minimal({{"view", QJsonObject{{"view", "attention"}, {"layer", 0}}}}), "view.layer", "whole number");
+    row("layer past the model", minimal({{"view", QJsonObject{{"view", "attention"}, {"kind", "encoder.self"}, {"layer", 9}}}}),
+        "view.layer", "the model has");
+    row("head past the model", minimal({{"view", QJsonObject{{"view", "attention"}, {"head", 99}}}}), "view.head",
+        "the model has");
+    row("stops not a list", minimal({{"stops", "later"}}), "stops", "must be a list");
+    row("stop without text", minimal({{"stops", QJsonArray{QJsonObject{{"step", 5}}}}}), "stops[0].text", "missing");
+    row("stops out of order",
+        minimal({{"stops", QJsonArray{QJsonObject{{"step", 20}, {"text", "a"}}, QJsonObject{{"step", 20}, {"text", "b"}}}}}),
+        "stops[1].step", "not after");
+    row("stop past the plan", minimal({{"steps", 50}, {"stops", QJsonArray{QJsonObject{{"step", 60}, {"text", "a"}}}}}),
+        "stops[0].step", "past the lesson's 50 planned steps");
+    row("stop's unknown field", minimal({{"stops", QJsonArray{QJsonObject{{"step", 5}, {"text", "a"}, {"when", 1}}}}}),
+        "stops[0].when", "unknown field");
+}
+
+void TestLesson::badFilesNameTheField()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, field);
+    QFETCH(QString, why);
+    QString error;
+    QVERIFY(!parseLesson(json, &error));
+    QVERIFY2(error.startsWith(field + QStringLiteral(": ")), qPrintable(error));
+    QVERIFY2(error.contains(why), qPrintable(error));
+}
+
+void TestLesson::textInALanguage()
+{
+    const LessonText both{QStringLiteral("Loss"), QStringLiteral("损失")}, english{QStringLiteral("Loss"), {}};
+    QCOMPARE(both.in(QStringLiteral("zh_CN")), QStringLiteral("损失"));
+    QCOMPARE(both.in(QStringLiteral("zh")), QStringLiteral("损失"));
+    QCOMPARE(both.in(QStringLiteral("en")), QStringLiteral("Loss"));
+    QCOMPARE(both.in(QStringLiteral("de_DE")), QStringLiteral("Loss"));
+    QCOMPARE(english.in(QStringLiteral("zh_CN")), QStringLiteral("Loss"));
+}
+
+Lesson TestLesson::bundled(const QString& name)
+{
+    QFile f(QStringLiteral(":/lessons/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("%s is not bundled", qPrintable(name));
+    QString error;
+    std::optional<Lesson> l = parseLesson(f.readAll(), &error);
+    if (!l)
+        qFatal("%s: %s", qPrintable(name), qPrintable(error));
+    return *l;
+}
+
+void TestLesson::bundledLessonsRead()
+{
+    const QStringList paths = bundledLessonPaths();
+    QVERIFY2(paths.size() >= 3, qPrintable(paths.join(' ')));
+    for (const QString& p : paths) {
+        QFile f(p);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString error;
+        const std::optional<Lesson> l = parseLesson(f.readAll(), &error);
+        QVERIFY2(l, qPrintable(p + QStringLiteral(": ") + error));
+        // In English and Chinese, everything the student reads.
+        QVERIFY2(!l->title.zh.isEmpty() && !l->notes.zh.isEmpty() && !l->notes.en.isEmpty(), qPrintable(p));
+        for (const LessonStop& s : l->stops)
+            QVERIFY2(!s.text.zh.isEmpty() && !s.text.en.isEmpty(), qPrintable(p));
+    }
+}
+
+TestLesson::Run TestLesson::train(SessionSettings s)
+{
+    QString error;
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
+    if (!session)
+        qFatal("%s", qPrintable(error));
+    double sum[2] = {0, 0};
+    int n[2] = {0, 0};
+    while (!session->finished()) {
+        const SessionStep st = session->step();
+        for (int w = 0; w < 2; ++w)
+            if (st.stats.step >= 100 + 200 * w && st.stats.step <= 200 + 200 * w) {
+                sum[w] += st.stats.loss.loss();
+                ++n[w];
+            }
+    }
+    Run r;
+    r.valid = session->validate().point.loss;
+    r.early = n[0] > 0 ? sum[0] / n[0] : 0;
+    r.late = n[1] > 0 ? sum[1] / n[1] : 0;
+    return r;
+}
+
+void TestLesson::threeSentencesAreLearned()
+{
+    const Lesson l = bundled(QStringLiteral("01-three-sentences.json"));
+    QString error;
+    SessionSettings s = *lessonSettings(l, &error);
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
+    QVERIFY2(session, qPrintable(error));
+    while (!session->finished())
+        session->step();
+    QCOMPARE(session->stepCount(), l.stops.back().step);
+    // "all three sentences are translated exactly": the Samples view's translations.
+    const RunSummary r = session->summarize();
+    QCOMPARE(int(r.samples.size()), 3);
+    for (const TranslationSample& t : r.samples)
+        QVERIFY2(t.hypothesis == t.reference, qPrintable(t.source + " → " + t.hypothesis + " (" + t.reference + ")"));
+}
+
+void TestLesson::withoutWarmUpPostNormStalls()
+{
+    const Lesson l = bundled(QStringLiteral("02-warm-up.json"));
+    QString error;
+    const SessionSettings a = *lessonSettings(l, &error), b = *lessonComparison(l, &error);
+    QCOMPARE(a.plannedSteps, 400L);
+    const Run ra = train(a), rb = train(b);
+    qInfo("A (warm-up %ld): valid %.3f, train %.3f → %.3f over steps 100-200 → 300-400; B (warm-up %ld): valid %.3f, "
+          "train %.3f → %.3f", a.train.warmup, ra.valid, ra.early, ra.late, b.train.warmup, rb.valid, rb.early, rb.late);
+    // "B's loss has not moved since its first steps; A's is far below it."
+    QVERIFY(std::abs(rb.late - rb.early) < 0.03 * rb.early);
+    QVERIFY(ra.late < 0.8 * ra.early);
+    QVERIFY(rb.valid > 1.5 * ra.valid);
+}
+
+void TestLesson::postNormStallsAtAHighRate()
+{
+    const Lesson l = bundled(QStringLiteral("03-pre-and-post-norm.json"));
+    QString error;
+    const SessionSettings a = *lessonSettings(l, &error), b = *lessonComparison(l, &error);
+    QVERIFY(a.model.norm == NormPlacement::Pre);
+    QVERIFY(b.model.norm == NormPlacement::Post);
+    const double aValid = train(a).valid, bValid = train(b).valid;
+    qInfo("factor %.0f, warm-up %ld: pre-norm valid %.3f, post-norm valid %.3f", a.train.factor, a.train.warmup, aValid, bValid);
+    // "pre-norm (A) has learned much of the task; post-norm (B) has stalled."
+    QVERIFY(bValid > 2 * aValid);
+}
+
+AS_TEST_GUILESS_MAIN(TestLesson)
+#include "test_lesson.moc"
