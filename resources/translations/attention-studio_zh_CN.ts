@@ -71,6 +71,10 @@
         <source>CSV data (*.csv)</source>
         <translation>CSV 数据 (*.csv)</translation>
     </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>as::ComparisonActions</name>
@@ -572,6 +576,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8</source>
         <translation>第 %1 / %2 步 · 第 %3 轮 · 损失 %4 · 学习率 %5 · %6 词元/秒 · 已用 %7 · 剩余 %8</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
     </message>
 </context>
 <context>
@@ -1227,6 +1235,10 @@ click: this head at this step in Attention</source>
 第 %4 步（第 %5 / %6 条记录）
 熵 %7 奈特 · 置信度 %8 · 对角线 ±1 %9
 点击：在“注意力”中查看该头在该步的情况</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · 第 %2 层</translation>
     </message>
 </context>
 <context>
