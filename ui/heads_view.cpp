@@ -204,9 +204,9 @@ void HeadsView::summarize()
         r.muted.empty()
             ? tr("Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4")
                   .arg(r.step).arg(r.pairs).arg(r.nll, 0, 'f', 4).arg(r.bleu, 0, 'f', 2)
-            : tr("Step %1, %2 validation pairs, %3 head(s) muted: NLL %4 (%5 against none) · "
-                 "BLEU %6 (%7)")
-                  .arg(r.step).arg(r.pairs).arg(r.muted.size())
+            : tr("Step %1, %2 validation pairs, %n head(s) muted: NLL %3 (%4 against none) · "
+                 "BLEU %5 (%6)", nullptr, int(r.muted.size()))
+                  .arg(r.step).arg(r.pairs)
                   .arg(r.nll, 0, 'f', 4).arg(signedText(r.nll - r.nllUnmuted, 4))
                   .arg(r.bleu, 0, 'f', 2).arg(signedText(r.bleu - r.bleuUnmuted, 2)));
 }

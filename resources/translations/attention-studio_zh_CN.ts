@@ -1367,9 +1367,11 @@ click to mute</source>
         <source>Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4</source>
         <translation>第 %1 步，%2 个验证句对，没有静音的头：NLL %3 · BLEU %4</translation>
     </message>
-    <message>
-        <source>Step %1, %2 validation pairs, %3 head(s) muted: NLL %4 (%5 against none) · BLEU %6 (%7)</source>
-        <translation>第 %1 步，%2 个验证句对，%3 个头已静音：NLL %4（与不静音相比 %5）· BLEU %6（%7）</translation>
+    <message numerus="yes">
+        <source>Step %1, %2 validation pairs, %n head(s) muted: NLL %3 (%4 against none) · BLEU %5 (%6)</source>
+        <translation>
+            <numerusform>第 %1 步，%2 个验证句对，%n 个头已静音：NLL %3（与不静音相比 %4）· BLEU %5（%6）</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLibraryInfo>
 #include <QMenu>
 #include <QSet>
 #include <QSettings>
@@ -89,6 +90,7 @@ private slots:
     void tsCoversEveryTrString();
     void switchingRetranslatesAnOpenWindow();
     void languageMenuSwitchesAndRemembers();
+    void qtsOwnDialogsTooWhenInstalled();
     void startupLanguageFollowsLocaleUnlessChosen();
     void programFollowsTheLocale();
 };
@@ -223,6 +225,20 @@ void TestTranslations::languageMenuSwitchesAndRemembers()
     QTRY_COMPARE(w.languageMenu()->title(), u"&Language"_s);
     QCOMPARE(as::rememberedLanguage(store), u"en"_s);
     w.close();
+}
+
+void TestTranslations::qtsOwnDialogsTooWhenInstalled()
+{
+    // Message boxes' and file dialogs' buttons: Qt's own translation, from Debian's
+    // qt6-translations-l10n (scripts/install-deps.sh).
+    const QString dir = QLibraryInfo::path(QLibraryInfo::TranslationsPath);
+    if (!QFile::exists(QDir(dir).filePath(u"qtbase_zh_CN.qm"_s)))
+        AS_SKIP(u"no qtbase_zh_CN.qm in %1: install Debian's qt6-translations-l10n "
+                "(bash scripts/install-deps.sh)"_s.arg(dir));
+    QVERIFY(as::setLanguage(u"zh_CN"_s));
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "OK"), u"确定"_s);
+    QVERIFY(as::setLanguage(u"en"_s));
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "OK"), u"OK"_s);
 }
 
 void TestTranslations::startupLanguageFollowsLocaleUnlessChosen()
