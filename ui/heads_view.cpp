@@ -38,7 +38,6 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     for (Score s : {Score::Importance, Score::DeltaNll, Score::Confidence, Score::Entropy})
         scoreBox_->addItem(QString(), int(s));
     scoreButton_ = new QPushButton(this);
-    scoreButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
     pruneButton_ = new QPushButton(this);
     unmute_ = new QPushButton(this);
     cancel_ = new QPushButton(this);
@@ -150,6 +149,7 @@ void HeadsView::retranslate()
                              "without · confidence: mean largest attention weight (Voita et al. "
                              "2019) · entropy: mean −Σ a log a of a query's attention"));
     scoreButton_->setText(tr("Score heads"));
+    scoreButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));  // after setText, which resets it
     scoreButton_->setToolTip(tr("Score every head on the validation pairs with the current "
                                 "weights, in the background (Ctrl+H)"));
     pruneButton_->setText(tr("Pruning curve"));

@@ -92,7 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(link_, &WorkerLink::snapshotReady, this, &MainWindow::onSnapshot);
     connect(link_, &WorkerLink::runningChanged, this, [this](bool running) {
         running_ = running;
-        play_->setText(running ? tr("Pause") : tr("Play"));  // as in retranslate()
+        labelPlay();
     });
     connect(link_, &WorkerLink::failed, this, [this](const QString& msg) {
         statusBar()->showMessage(msg, 15000);
@@ -215,7 +215,7 @@ void MainWindow::retranslate()
     for (QAction* a : languages_->actions())
         a->setChecked(a->data().toString() == currentLanguage());
     toolBar_->setWindowTitle(tr("Training"));
-    play_->setText(running_ ? tr("Pause") : tr("Play"));
+    labelPlay();
     play_->setToolTip(tr("Play / pause training (Space)"));
     step1_->setText(tr("Step"));
     step1_->setToolTip(tr("Train one batch, then pause (→)"));
@@ -235,6 +235,11 @@ void MainWindow::retranslate()
     corpus_->retranslate();
     comparisons_->retranslate();
     views_->retranslate();
+}
+
+void MainWindow::labelPlay()
+{
+    play_->setText(running_ ? tr("Pause") : tr("Play"));
 }
 
 void MainWindow::changeEvent(QEvent* event)

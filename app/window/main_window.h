@@ -88,6 +88,7 @@ private:
     // language installed: from the constructor and at every language change.
     void retranslate();
     void showStatus();
+    void labelPlay();  // Play, or Pause while training runs
     void onSnapshot(const SnapshotPtr& s);
     void onSessionLoaded(const SessionSettings& s, const TaskPtr& task, const QString& path,
                          long step, bool untitled);

@@ -6,6 +6,7 @@
 #include "skip.h"
 #include "cli_process.h"
 #include "language.h"
+#include "heads_view.h"
 #include "loss_view.h"
 #include "main_window.h"
 #include "settings_store.h"
@@ -19,6 +20,7 @@
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QMenu>
+#include <QPushButton>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -189,6 +191,14 @@ void TestTranslations::switchingRetranslatesAnOpenWindow()
     QCOMPARE(w.playAction()->text(), u"播放"_s);
     QVERIFY2(statusLine().startsWith(u"第 1 / "_s), qPrintable(statusLine()));
     QVERIFY2(statusLine().contains(u"损失"_s), qPrintable(statusLine()));
+    // A button's new text keeps its shortcut (QAbstractButton::setText resets it).
+    const auto scoreShortcut = [&w] {
+        for (QPushButton* b : w.views()->heads()->findChildren<QPushButton*>())
+            if (b->text() == u"给头打分"_s)
+                return b->shortcut();
+        return QKeySequence();
+    };
+    QCOMPARE(scoreShortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
 
     // And back.
     QVERIFY(as::setLanguage(u"en"_s));
