@@ -82,7 +82,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
                                                       minutes_, evalEvery_, average_})
         row(w);
 
-    auto* problem = new QLabel(this);
+    auto* problem = problem_ = new QLabel(this);
     problem->setWordWrap(true);
     problem->setStyleSheet("color: #b00020");
     apply_ = new QPushButton(this);
@@ -94,18 +94,20 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     layout->addStretch();
     retranslate();
 
-    auto check = [this, problem, apply] {
-        const QString p = this->problem();
-        problem->setText(p);
-        apply->setEnabled(p.isEmpty());
-    };
     for (QSpinBox* s : {dModel_, heads_})
-        connect(s, &QSpinBox::valueChanged, this, check);
+        connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::check);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
     setSettings(SessionSettings::defaultsFor("toy"));
     check();
+}
+
+void SettingsPanel::check()
+{
+    const QString p = problem();
+    problem_->setText(p);
+    apply_->setEnabled(p.isEmpty());
 }
 
 void SettingsPanel::retranslate()
@@ -169,8 +171,10 @@ void SettingsPanel::retranslate()
 
 void SettingsPanel::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
         retranslate();
+        check();  // the problem, in the new language
+    }
     QWidget::changeEvent(event);
 }
 

@@ -39,8 +39,11 @@ protected:
 private:
     // Every label, tooltip and item text, in the language installed.
     void retranslate();
+    // Why the form's model cannot be built (shown under the form; Apply disabled), or nothing.
+    void check();
 
     QComboBox* task_;
+    QLabel* problem_ = nullptr;
     QFormLayout* form_ = nullptr;
     QLabel *modelHeader_ = nullptr, *scheduleHeader_ = nullptr, *trainingHeader_ = nullptr;
     QPushButton* apply_ = nullptr;

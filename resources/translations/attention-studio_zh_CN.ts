@@ -583,6 +583,49 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::ModelConfig</name>
+    <message>
+        <source>d_model and heads must be positive</source>
+        <translation>d_model 和头数必须为正</translation>
+    </message>
+    <message>
+        <source>d_model (%1) must be a multiple of heads (%2)</source>
+        <translation>d_model（%1）必须是头数（%2）的倍数</translation>
+    </message>
+    <message>
+        <source>d_model (%1) must be even for the sinusoidal positional encoding</source>
+        <translation>正弦位置编码要求 d_model（%1）为偶数</translation>
+    </message>
+    <message>
+        <source>d_ff must be positive</source>
+        <translation>d_ff 必须为正</translation>
+    </message>
+    <message>
+        <source>the encoder and the decoder need at least one layer each</source>
+        <translation>编码器和解码器各至少需要一层</translation>
+    </message>
+    <message>
+        <source>dropout must be in [0, 1)</source>
+        <translation>dropout 必须在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>label_smoothing must be in [0, 1)</source>
+        <translation>标签平滑必须在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>max_len must be at least 1</source>
+        <translation>max_len 至少为 1</translation>
+    </message>
+    <message>
+        <source>each vocabulary needs the 4 special tokens and at least one more</source>
+        <translation>每个词表需要 4 个特殊词元，另外至少还要一个词元</translation>
+    </message>
+    <message>
+        <source>this model would need %1 of memory (%2 parameters: %3 of weights, as much for their gradients and twice as much for Adam&apos;s moments, before any batch); this machine has %4</source>
+        <translation>这个模型需要 %1 内存（%2 个参数：权重 %3，梯度同样多，Adam 的矩估计再两倍，尚未计入任何批次）；本机只有 %4</translation>
+    </message>
+</context>
+<context>
     <name>as::ProbeBar</name>
     <message>
         <source>The sentence pair whose attention is shown</source>
