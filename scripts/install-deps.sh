@@ -9,6 +9,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev libeigen3-dev libqcustomplot-dev qt6-svg-dev libopenblas-dev
+  # the window's translations: lupdate and lrelease, CMake's Qt6LinguistTools, Qt's own (qtbase_zh_CN.qm)
+  qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
   fonts-noto-cjk python3
   # the Debian package (target "package"): dpkg-shlibdeps finds its Depends, CPack runs file
   dpkg-dev file

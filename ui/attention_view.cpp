@@ -2,6 +2,7 @@
 
 #include "eval/attention_stats.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -55,6 +56,13 @@ QString csvField(const QString& s)
     return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
+// A map's axes: keys across, queries down.
+void labelAxes(QCustomPlot* plot)
+{
+    plot->xAxis->setLabel(QObject::tr("key"));
+    plot->yAxis->setLabel(QObject::tr("query"));
+}
+
 void styleAxes(QCustomPlot* plot, int pointSize)
 {
     for (QCPAxis* a : {plot->xAxis, plot->yAxis}) {
@@ -65,8 +73,7 @@ void styleAxes(QCustomPlot* plot, int pointSize)
         a->setLabelPadding(2);
         a->setTickLabelPadding(3);
     }
-    plot->xAxis->setLabel(QObject::tr("key"));
-    plot->yAxis->setLabel(QObject::tr("query"));
+    labelAxes(plot);
 }
 
 }  // namespace
@@ -74,30 +81,25 @@ void styleAxes(QCustomPlot* plot, int pointSize)
 AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 {
     kindBox_ = new QComboBox(this);
-    kindBox_->addItem(tr("Encoder self-attention (source × source)"));
-    kindBox_->addItem(tr("Decoder self-attention (target × target)"));
-    kindBox_->addItem(tr("Cross-attention (target × source)"));
-    kindBox_->setToolTip(tr("Which attention to show: queries are rows, keys are columns"));
+    kindBox_->addItems({QString(), QString(), QString()});  // AttentionKind's order
     layerBox_ = new QComboBox(this);
-    layerBox_->setToolTip(tr("Layer (1 = nearest the embeddings)"));
     replay_ = new QSlider(Qt::Horizontal, this);
-    replay_->setToolTip(tr("Replay the attention recorded during training; at the right end "
-                           "the view follows the latest step"));
     replay_->setMinimumWidth(160);
     replay_->setEnabled(false);
-    auto* live = new QToolButton(this);
-    live->setText(tr("Live"));
-    live->setToolTip(tr("Follow the latest recorded step"));
+    auto* live = live_ = new QToolButton(this);
+    kindLabel_ = new QLabel(this);
+    layerLabel_ = new QLabel(this);
+    replayLabel_ = new QLabel(this);
     stepLabel_ = new QLabel(this);
     stepLabel_->setMinimumWidth(170);
 
     auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Attention:"), this));
+    controls->addWidget(kindLabel_);
     controls->addWidget(kindBox_);
-    controls->addWidget(new QLabel(tr("Layer:"), this));
+    controls->addWidget(layerLabel_);
     controls->addWidget(layerBox_);
     controls->addSpacing(16);
-    controls->addWidget(new QLabel(tr("Replay:"), this));
+    controls->addWidget(replayLabel_);
     controls->addWidget(replay_, 1);
     controls->addWidget(live);
     controls->addWidget(stepLabel_);
@@ -124,7 +126,6 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     bigPlot_->setObjectName(QStringLiteral("attentionEnlarged"));
     bigPlot_->setMinimumSize(320, 300);
     bigHeat_ = makeHeatmap(bigPlot_, true, sequentialGradient());
-    bigHeat_.scale->axis()->setLabel(tr("attention weight"));
     bigHeat_.scale->axis()->setTickLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->axis()->setLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->setBarWidth(12);
@@ -140,17 +141,13 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     entropyBars_->setBrush(QColor(107, 174, 214));
     entropyMax_ = new QCPItemStraightLine(entropyPlot_);
     entropyMax_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
-    entropyPlot_->xAxis->setLabel(tr("head"));
-    entropyPlot_->yAxis->setLabel(tr("mean row entropy (nats)"));
     for (QCPAxis* a : {entropyPlot_->xAxis, entropyPlot_->yAxis}) {
         a->setTickLabelFont(pointFont(kBigPointSize - 1));
         a->setLabelFont(pointFont(kBigPointSize - 1));
     }
     entropyPlot_->plotLayout()->insertRow(0);
-    entropyPlot_->plotLayout()->addElement(
-        0, 0,
-        new QCPTextElement(entropyPlot_, tr("Entropy per head (dashed: uniform over the keys)"),
-                           pointFont(kBigPointSize - 1)));
+    entropyTitle_ = new QCPTextElement(entropyPlot_, QString(), pointFont(kBigPointSize - 1));
+    entropyPlot_->plotLayout()->addElement(0, 0, entropyTitle_);
     enableHoverReadout(entropyPlot_, [this](QCustomPlot* plot, QPoint p) {
         if (!plot->axisRect()->rect().contains(p))
             return QString();
@@ -163,15 +160,14 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
             .arg(data_[h].uniform, 0, 'f', 3);
     });
 
-    auto* bigExport = makeExportButton(bigPlot_, [this] { return matrixCsv(enlarged_); }, this);
-    bigExport->setText(tr("Export map"));
+    auto* bigExport = makeExportButton(bigPlot_, [this] { return matrixCsv(enlarged_); }, this,
+                                       [this] { return tr("Export map"); });
     auto* entropyExport = makeExportButton(entropyPlot_, [this] {
         QString csv = QStringLiteral("head,entropy_nats,uniform_nats\n");
         for (int h = 0; h < headCount(); ++h)
             csv += QStringLiteral("%1,%2,%3\n").arg(h + 1).arg(data_[h].entropy).arg(data_[h].uniform);
         return csv;
-    }, this);
-    entropyExport->setText(tr("Export entropies"));
+    }, this, [this] { return tr("Export entropies"); });
     auto* exports = new QHBoxLayout;
     exports->addStretch(1);
     exports->addWidget(bigExport);
@@ -191,9 +187,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({kMaxColumns * kSmallWidth + 30, 560});
 
-    auto* placeholder = new QLabel(
-        tr("No attention recorded yet.\nStart training: the attention of the probe sentence "
-           "appears here at every snapshot."));
+    auto* placeholder = placeholder_ = new QLabel;
     placeholder->setAlignment(Qt::AlignCenter);
     placeholder->setWordWrap(true);
     stack_ = new QStackedWidget(this);
@@ -218,8 +212,46 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
             showHistoryIndex(v);
     });
     connect(live, &QToolButton::clicked, this, [this] { showHistoryIndex(historySize() - 1); });
-    refresh();
+    retranslate();
 }
+
+void AttentionView::retranslate()
+{
+    const QString kinds[] = {tr("Encoder self-attention (source × source)"),
+                             tr("Decoder self-attention (target × target)"),
+                             tr("Cross-attention (target × source)")};
+    for (int i = 0; i < 3; ++i)
+        kindBox_->setItemText(i, kinds[i]);
+    kindBox_->setToolTip(tr("Which attention to show: queries are rows, keys are columns"));
+    layerBox_->setToolTip(tr("Layer (1 = nearest the embeddings)"));
+    replay_->setToolTip(tr("Replay the attention recorded during training; at the right end "
+                           "the view follows the latest step"));
+    live_->setText(tr("Live"));
+    live_->setToolTip(tr("Follow the latest recorded step"));
+    kindLabel_->setText(tr("Attention:"));
+    layerLabel_->setText(tr("Layer:"));
+    replayLabel_->setText(tr("Replay:"));
+    bigHeat_.scale->axis()->setLabel(tr("attention weight"));
+    entropyPlot_->xAxis->setLabel(tr("head"));
+    entropyPlot_->yAxis->setLabel(tr("mean row entropy (nats)"));
+    entropyTitle_->setText(tr("Entropy per head (dashed: uniform over the keys)"));
+    placeholder_->setText(tr("No attention recorded yet.\nStart training: the attention of the "
+                             "probe sentence appears here at every snapshot."));
+    labelAxes(bigPlot_);
+    for (HeadPlot& hp : heads_)
+        labelAxes(hp.plot);
+    labelAxes(meanPlot_.plot);
+    refresh();  // the titles and labels drawn from the record
+}
+
+void AttentionView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+
 
 AttentionView::HeadPlot AttentionView::makeHeadPlot(int index)
 {
@@ -405,8 +437,10 @@ void AttentionView::rebuildLayerChoices()
     if (layerBox_->count() != layers) {
         layerBox_->clear();
         for (int l = 0; l < layers; ++l)
-            layerBox_->addItem(tr("layer %1").arg(l + 1));
+            layerBox_->addItem(QString());
     }
+    for (int l = 0; l < layers; ++l)
+        layerBox_->setItemText(l, tr("layer %1").arg(l + 1));
     if (layers > 0) {
         layer_ = std::clamp(layer_, 0, layers - 1);
         layerBox_->setCurrentIndex(layer_);

@@ -15,6 +15,7 @@ class QGridLayout;
 class QLabel;
 class QSlider;
 class QStackedWidget;
+class QToolButton;
 
 namespace as::ui {
 
@@ -58,8 +59,17 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
 
 private:
+    // Its controls, axis labels and titles in the language installed, set in one place: from
+    // the constructor and at every language change (then the record shown is drawn again).
+    void retranslate();
+    QLabel *kindLabel_ = nullptr, *layerLabel_ = nullptr, *replayLabel_ = nullptr,
+           *placeholder_ = nullptr;
+    QToolButton* live_ = nullptr;
+    QCPTextElement* entropyTitle_ = nullptr;
     struct HeadPlot {
         QWidget* frame = nullptr;
         QCustomPlot* plot = nullptr;

@@ -1,5 +1,6 @@
 #include "embedding_view.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -18,6 +19,17 @@ namespace {
 QString percent(double share)
 {
     return QString::number(100.0 * share, 'f', 1) + QStringLiteral(" %");
+}
+
+// embeddingTableName(t), in the window's language.
+QString tableName(EmbeddingTable t)
+{
+    switch (t) {
+    case EmbeddingTable::Source: return EmbeddingView::tr("source embedding");
+    case EmbeddingTable::Target: return EmbeddingView::tr("target embedding");
+    case EmbeddingTable::Generator: return EmbeddingView::tr("generator (output rows)");
+    }
+    return {};
 }
 
 QString tableNote(EmbeddingTable t)
@@ -43,37 +55,31 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
     qRegisterMetaType<as::EmbeddingRecordPtr>();
     qRegisterMetaType<as::NeighboursRecordPtr>();
     table_ = new QComboBox(this);
-    table_->addItem(tr("source embedding"), int(EmbeddingTable::Source));
-    table_->addItem(tr("target embedding"), int(EmbeddingTable::Target));
-    table_->addItem(tr("generator (output rows)"), int(EmbeddingTable::Generator));
-    table_->setToolTip(tr("Which table of token vectors to project"));
-    note_ = new QLabel(tableNote(EmbeddingTable::Source), this);
+    for (EmbeddingTable t : {EmbeddingTable::Source, EmbeddingTable::Target, EmbeddingTable::Generator})
+        table_->addItem(QString(), int(t));
+    note_ = new QLabel(this);
     note_->setWordWrap(true);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Table"), this));
+    tableLabel_ = new QLabel(this);
+    bar->addWidget(tableLabel_);
     bar->addWidget(table_);
     bar->addWidget(note_, 1);
 
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(320, 260);
-    title_ = addTitle(plot_, tr("Embedding space: computed while this tab is shown"), font());
-    plot_->xAxis->setLabel(tr("PC1"));
-    plot_->yAxis->setLabel(tr("PC2"));
+    title_ = addTitle(plot_, QString(), font());
     points_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     points_->setLineStyle(QCPCurve::lsNone);
     points_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180, 150),
                                              QColor(31, 119, 180, 110), 5));
-    points_->setName(tr("tokens"));
     marked_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     marked_->setLineStyle(QCPCurve::lsNone);
     marked_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(214, 39, 40), 2),
                                              Qt::NoBrush, 10));
-    marked_->setName(tr("its nearest neighbours"));
     chosen_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     chosen_->setLineStyle(QCPCurve::lsNone);
     chosen_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(214, 39, 40),
                                              QColor(214, 39, 40), 9));
-    chosen_->setName(tr("the token clicked"));
     // The marks above the labels (items of the main layer, drawn after the points).
     plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     marked_->setLayer(QStringLiteral("marks"));
@@ -96,17 +102,15 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
             .arg(record_->y[i], 0, 'g', 4);
     });
 
-    heading_ = new QLabel(tr("Click a token to list its 10 nearest neighbours by cosine similarity."), this);
+    heading_ = new QLabel(this);
     heading_->setWordWrap(true);
     list_ = new QTreeWidget(this);
     list_->setColumnCount(3);
-    list_->setHeaderLabels({tr("token"), tr("id"), tr("cosine")});
     list_->setRootIsDecorated(false);
     list_->header()->setStretchLastSection(false);
     list_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     list_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     list_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
-    list_->setToolTip(tr("Double-click a neighbour to select it"));
     connect(list_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         selectToken(item->text(1).toInt());
     });
@@ -134,7 +138,32 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
         showNeighbours();
         refresh();
     });
+    retranslate();
 }
+
+void EmbeddingView::retranslate()
+{
+    for (int i = 0; i < table_->count(); ++i)
+        table_->setItemText(i, tableName(EmbeddingTable(table_->itemData(i).toInt())));
+    table_->setToolTip(tr("Which table of token vectors to project"));
+    note_->setText(tableNote(table()));
+    tableLabel_->setText(tr("Table"));
+    points_->setName(tr("tokens"));
+    marked_->setName(tr("its nearest neighbours"));
+    chosen_->setName(tr("the token clicked"));
+    list_->setHeaderLabels({tr("token"), tr("id"), tr("cosine")});
+    list_->setToolTip(tr("Double-click a neighbour to select it"));
+    redraw();          // the title and axes
+    showNeighbours();  // the heading
+}
+
+void EmbeddingView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
 
 EmbeddingTable EmbeddingView::table() const
 {
@@ -257,7 +286,7 @@ void EmbeddingView::redraw()
                               ? tr("the %1 most frequent of %2 tokens shown").arg(shown).arg(r.vocabSize)
                               : tr("all %1 tokens").arg(r.vocabSize);
     title_->setText(tr("%1 at step %2 · %3 · principal components of all %4 rows")
-                        .arg(embeddingTableName(r.table))
+                        .arg(tableName(r.table))
                         .arg(r.step)
                         .arg(which)
                         .arg(r.vocabSize));
@@ -281,7 +310,7 @@ void EmbeddingView::showNeighbours()
     heading_->setText(tr("Nearest to “%1” (id %2) in the %3, by cosine similarity, at step %4")
                           .arg(n.token)
                           .arg(n.id)
-                          .arg(embeddingTableName(n.table))
+                          .arg(tableName(n.table))
                           .arg(n.step));
     for (std::size_t i = 0; i < n.neighbours.size(); ++i) {
         auto* item = new QTreeWidgetItem(list_);

@@ -58,7 +58,15 @@ signals:
     void embeddingRequested(as::EmbeddingTable table);
     void neighboursRequested(as::EmbeddingTable table, int id);
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    QLabel* tableLabel_ = nullptr;
     void redraw();
     void showNeighbours();
     // At every layout: labels in order of priority (the token clicked, the words by frequency,

@@ -2,6 +2,7 @@
 
 #include "eval/interpret.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -31,25 +32,16 @@ QFont smallFont(bool bold = false)
 HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
 {
     metricBox_ = new QComboBox(this);
-    metricBox_->addItem(tr("entropy (nats)"), int(Metric::Entropy));
-    metricBox_->addItem(tr("confidence"), int(Metric::Confidence));
-    metricBox_->addItem(tr("diagonal ±1"), int(Metric::Diagonal));
-    metricBox_->setToolTip(
-        tr("Each a mean over the probe's query positions (eval/attention_stats.h):\n"
-           "entropy: −Σ a ln a of a query's attention (uniform over n keys: ln n)\n"
-           "confidence: its largest weight (Voita et al. 2019)\n"
-           "diagonal ±1: its mass on the keys within ±1 of t·(S−1)/(T−1), the diagonal with the\n"
-           "source length scaled to the target length (cross-attention: a monotonic alignment;\n"
-           "self-attention: the previous, same and next token)"));
+    for (Metric m : {Metric::Entropy, Metric::Confidence, Metric::Diagonal})
+        metricBox_->addItem(QString(), int(m));
     info_ = new QLabel(this);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Colour by"), this));
+    colourLabel_ = new QLabel(this);
+    bar->addWidget(colourLabel_);
     bar->addWidget(metricBox_);
     bar->addWidget(info_, 1);
 
-    auto* placeholder = new QLabel(tr("Train to see the heads form: the probe's attention is "
-                                      "recorded as training goes, one column per record."),
-                                   this);
+    auto* placeholder = placeholder_ = new QLabel(this);
     placeholder->setAlignment(Qt::AlignCenter);
     placeholder->setWordWrap(true);
     auto* gridHost = new QWidget;
@@ -77,8 +69,43 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
     });
     connect(metricBox_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(Metric(metricBox_->itemData(i).toInt())); });
-    draw();
+    retranslate();
 }
+
+void HeadDynamicsView::retranslate()
+{
+    for (int i = 0; i < metricBox_->count(); ++i)
+        metricBox_->setItemText(i, metricName(Metric(metricBox_->itemData(i).toInt())));
+    metricBox_->setToolTip(
+        tr("Each a mean over the probe's query positions (eval/attention_stats.h):\n"
+           "entropy: −Σ a ln a of a query's attention (uniform over n keys: ln n)\n"
+           "confidence: its largest weight (Voita et al. 2019)\n"
+           "diagonal ±1: its mass on the keys within ±1 of t·(S−1)/(T−1), the diagonal with the\n"
+           "source length scaled to the target length (cross-attention: a monotonic alignment;\n"
+           "self-attention: the previous, same and next token)"));
+    colourLabel_->setText(tr("Colour by"));
+    placeholder_->setText(tr("Train to see the heads form: the probe's attention is "
+                             "recorded as training goes, one column per record."));
+    for (AttentionKind kind : kAttentionKinds)
+        for (int l = 0; l < int(panels_[int(kind)].size()); ++l)
+            labelPanel(panels_[int(kind)][l], kind, l);
+    draw();  // the line above the maps, the colour bars' label
+}
+
+void HeadDynamicsView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void HeadDynamicsView::labelPanel(Panel& p, AttentionKind kind, int layer)
+{
+    p.plot->xAxis->setLabel(tr("step (one column per record)"));
+    p.plot->yAxis->setLabel(tr("head"));
+    p.title->setText(tr("%1 · layer %2").arg(attentionKindName(kind)).arg(layer + 1));
+}
+
 
 void HeadDynamicsView::scheduleDraw()
 {
@@ -190,9 +217,9 @@ double HeadDynamicsView::valueOf(const HeadMapStats& s) const
     return s.diagonal;
 }
 
-QString HeadDynamicsView::metricName() const
+QString HeadDynamicsView::metricName(Metric m) const
 {
-    switch (metric_) {
+    switch (m) {
     case Metric::Entropy: return tr("entropy (nats)");
     case Metric::Confidence: return tr("confidence");
     case Metric::Diagonal: break;
@@ -229,10 +256,8 @@ void HeadDynamicsView::rebuildPanels(int layers[3])
                 p.heat.scale->axis()->setLabelFont(smallFont());
                 p.heat.scale->setBarWidth(10);
             }
-            p.plot->xAxis->setLabel(tr("step (one column per record)"));
-            p.plot->yAxis->setLabel(tr("head"));
-            p.title = addTitle(p.plot, QStringLiteral("%1 · layer %2").arg(attentionKindName(kind)).arg(l + 1),
-                               smallFont(true));
+            p.title = addTitle(p.plot, QString(), smallFont(true));
+            labelPanel(p, kind, l);
             enableHoverReadout(p.plot, [this, kind, l](QCustomPlot*, QPoint px) { return hoverText(kind, l, px); });
             connect(p.plot, &QCustomPlot::mousePress, this, [this, kind, l](QMouseEvent* e) {
                 const Panel* pp = panelOf(kind, l);
@@ -300,7 +325,7 @@ void HeadDynamicsView::draw()
                 return l < int(ls.size()) && h < int(ls[l].size()) ? valueOf(ls[l][h]) : std::nan("");
             }, heads, steps, range_.lower, range_.upper);
             if (p.heat.scale)
-                p.heat.scale->axis()->setLabel(metricName());
+                p.heat.scale->axis()->setLabel(metricName(metric_));
             replotIfVisible(p.plot);
         }
     info_->setText(tr("%1 records, steps %2 – %3 · probe: %4 → %5 · click a cell to see that head "

@@ -65,6 +65,8 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
 
 private:
     struct Panel {
@@ -73,11 +75,17 @@ private:
         QCPTextElement* title = nullptr;
         Heatmap heat;
     };
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    void labelPanel(Panel& p, AttentionKind kind, int layer);  // its axes and title
+    QLabel *colourLabel_ = nullptr, *placeholder_ = nullptr;
+
     void rebuildPanels(int layers[3]);
     void scheduleDraw();
     void draw();
     double valueOf(const HeadMapStats& s) const;
-    QString metricName() const;
+    QString metricName(Metric m) const;
     QString hoverText(AttentionKind kind, int layer, QPoint pixel) const;
     const Panel* panelOf(AttentionKind kind, int layer) const;
 

@@ -1,5 +1,6 @@
 #include "heads_view.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,32 +35,22 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     qRegisterMetaType<as::HeadsRecordPtr>();
     qRegisterMetaType<as::PruningRecordPtr>();
     scoreBox_ = new QComboBox(this);
-    scoreBox_->addItem(tr("importance |∂L/∂ξ|"), int(Score::Importance));
-    scoreBox_->addItem(tr("ΔNLL when masked"), int(Score::DeltaNll));
-    scoreBox_->addItem(tr("confidence"), int(Score::Confidence));
-    scoreBox_->addItem(tr("entropy (nats)"), int(Score::Entropy));
-    scoreBox_->setToolTip(tr("importance: mean over validation pairs of |∂L/∂ξ_h| (Michel et al. "
-                             "2019) · ΔNLL: the mean token NLL with the head alone masked, minus "
-                             "without · confidence: mean largest attention weight (Voita et al. "
-                             "2019) · entropy: mean −Σ a log a of a query's attention"));
-    scoreButton_ = new QPushButton(tr("Score heads"), this);
-    scoreButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
-    scoreButton_->setToolTip(tr("Score every head on the validation pairs with the current "
-                                "weights, in the background (Ctrl+H)"));
-    pruneButton_ = new QPushButton(tr("Pruning curve"), this);
-    pruneButton_->setToolTip(tr("Validation BLEU and NLL with 0, 1, 2, … heads masked, least "
-                                "important first (Michel et al. 2019, Fig. 3), in the background"));
-    unmute_ = new QPushButton(tr("Unmute all"), this);
-    cancel_ = new QPushButton(tr("Cancel"), this);
+    for (Score s : {Score::Importance, Score::DeltaNll, Score::Confidence, Score::Entropy})
+        scoreBox_->addItem(QString(), int(s));
+    scoreButton_ = new QPushButton(this);
+    pruneButton_ = new QPushButton(this);
+    unmute_ = new QPushButton(this);
+    cancel_ = new QPushButton(this);
     cancel_->setEnabled(false);
     progress_ = new QProgressBar(this);
     progress_->setVisible(false);
     progress_->setMaximumWidth(220);
-    status_ = new QLabel(tr("Score heads to colour the grids; click a head to mute it."), this);
+    status_ = new QLabel(this);
     summary_ = new QLabel(this);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Colour by"), this));
+    colourLabel_ = new QLabel(this);
+    bar->addWidget(colourLabel_);
     bar->addWidget(scoreBox_);
     bar->addWidget(scoreButton_);
     bar->addWidget(pruneButton_);
@@ -75,9 +66,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
         auto* plot = new QCustomPlot(this);
         plot->setMinimumSize(220, 180);
         maps_[i] = makeHeatmap(plot, i == 2, sequentialGradient());
-        addTitle(plot, title(k), base);
-        plot->xAxis->setLabel(tr("head"));
-        plot->yAxis->setLabel(tr("layer"));
+        titles_[i] = addTitle(plot, QString(), base);
         plots_[i] = plot;
         connect(plot, &QCustomPlot::mousePress, this, [this, k, i](QMouseEvent* e) {
             int row = 0, col = 0;
@@ -106,15 +95,12 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
 
     pruning_ = new QCustomPlot(this);
     pruning_->setMinimumHeight(200);
-    addTitle(pruning_, tr("Pruning: heads masked in increasing order of importance"), base);
-    pruning_->xAxis->setLabel(tr("heads masked"));
-    pruning_->yAxis->setLabel(tr("validation BLEU"));
+    pruningTitle_ = addTitle(pruning_, QString(), base);
     pruning_->yAxis2->setVisible(true);
-    pruning_->yAxis2->setLabel(tr("validation NLL"));
-    pruning_->addGraph(pruning_->xAxis, pruning_->yAxis)->setName(tr("BLEU"));
+    pruning_->addGraph(pruning_->xAxis, pruning_->yAxis);
     pruning_->graph(0)->setPen(QPen(QColor(31, 119, 180), 2));
     pruning_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
-    pruning_->addGraph(pruning_->xAxis, pruning_->yAxis2)->setName(tr("NLL (right axis)"));
+    pruning_->addGraph(pruning_->xAxis, pruning_->yAxis2);
     pruning_->graph(1)->setPen(QPen(QColor(214, 39, 40), 2, Qt::DashLine));
     pruning_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     pruning_->legend->setVisible(true);
@@ -148,7 +134,81 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     connect(pruneButton_, &QPushButton::clicked, this, &HeadsView::pruningRequested);
     connect(unmute_, &QPushButton::clicked, this, &HeadsView::unmuteAllRequested);
     connect(cancel_, &QPushButton::clicked, this, &HeadsView::cancelRequested);
+    showIntro();
+    retranslate();
+}
+
+void HeadsView::retranslate()
+{
+    const QString scores[] = {tr("importance |∂L/∂ξ|"), tr("ΔNLL when masked"), tr("confidence"),
+                              tr("entropy (nats)")};
+    for (int i = 0; i < 4; ++i)
+        scoreBox_->setItemText(i, scores[i]);
+    scoreBox_->setToolTip(tr("importance: mean over validation pairs of |∂L/∂ξ_h| (Michel et al. "
+                             "2019) · ΔNLL: the mean token NLL with the head alone masked, minus "
+                             "without · confidence: mean largest attention weight (Voita et al. "
+                             "2019) · entropy: mean −Σ a log a of a query's attention"));
+    scoreButton_->setText(tr("Score heads"));
+    scoreButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));  // after setText, which resets it
+    scoreButton_->setToolTip(tr("Score every head on the validation pairs with the current "
+                                "weights, in the background (Ctrl+H)"));
+    pruneButton_->setText(tr("Pruning curve"));
+    pruneButton_->setToolTip(tr("Validation BLEU and NLL with 0, 1, 2, … heads masked, least "
+                                "important first (Michel et al. 2019, Fig. 3), in the background"));
+    unmute_->setText(tr("Unmute all"));
+    cancel_->setText(tr("Cancel"));
+    colourLabel_->setText(tr("Colour by"));
+    if (introShown_)
+        showIntro();
+    for (AttentionKind k : kAttentionKinds) {
+        const int i = indexOf(k);
+        titles_[i]->setText(title(k));
+        plots_[i]->xAxis->setLabel(tr("head"));
+        plots_[i]->yAxis->setLabel(tr("layer"));
+    }
+    pruningTitle_->setText(tr("Pruning: heads masked in increasing order of importance"));
+    pruning_->xAxis->setLabel(tr("heads masked"));
+    pruning_->yAxis->setLabel(tr("validation BLEU"));
+    pruning_->yAxis2->setLabel(tr("validation NLL"));
+    pruning_->graph(0)->setName(tr("BLEU"));
+    pruning_->graph(1)->setName(tr("NLL (right axis)"));
+    summarize();
     redraw();
+    redrawPruning();
+}
+
+void HeadsView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void HeadsView::showIntro()
+{
+    showIdle(tr("Score heads to colour the grids; click a head to mute it."));
+    introShown_ = true;
+}
+
+void HeadsView::summarize()
+{
+    if (!summarized_) {
+        summary_->clear();
+        return;
+    }
+    const HeadsRecord& r = *summarized_;
+    auto signedText = [](double v, int decimals) {
+        return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
+    };
+    summary_->setText(
+        r.muted.empty()
+            ? tr("Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4")
+                  .arg(r.step).arg(r.pairs).arg(r.nll, 0, 'f', 4).arg(r.bleu, 0, 'f', 2)
+            : tr("Step %1, %2 validation pairs, %n head(s) muted: NLL %3 (%4 against none) · "
+                 "BLEU %5 (%6)", nullptr, int(r.muted.size()))
+                  .arg(r.step).arg(r.pairs)
+                  .arg(r.nll, 0, 'f', 4).arg(signedText(r.nll - r.nllUnmuted, 4))
+                  .arg(r.bleu, 0, 'f', 2).arg(signedText(r.bleu - r.bleuUnmuted, 2)));
 }
 
 void HeadsView::reset()
@@ -156,8 +216,9 @@ void HeadsView::reset()
     record_.reset();
     pruningRecord_.reset();
     muted_.clear();
-    summary_->clear();
-    showIdle(tr("Score heads to colour the grids; click a head to mute it."));
+    summarized_.reset();
+    summarize();
+    showIntro();
     redraw();
     redrawPruning();
 }
@@ -185,7 +246,8 @@ void HeadsView::setRecord(HeadsRecordPtr record)
 {
     if (!record) {
         record_.reset();
-        summary_->clear();
+        summarized_.reset();
+        summarize();
         redraw();
         return;
     }
@@ -203,19 +265,8 @@ void HeadsView::setRecord(HeadsRecordPtr record)
         merged->pairs = record->pairs;
         record_ = merged;
     }
-    const HeadsRecord& r = *record;
-    auto signedText = [](double v, int decimals) {
-        return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
-    };
-    summary_->setText(
-        r.muted.empty()
-            ? tr("Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4")
-                  .arg(r.step).arg(r.pairs).arg(r.nll, 0, 'f', 4).arg(r.bleu, 0, 'f', 2)
-            : tr("Step %1, %2 validation pairs, %3 head(s) muted: NLL %4 (%5 against none) · "
-                 "BLEU %6 (%7)")
-                  .arg(r.step).arg(r.pairs).arg(r.muted.size())
-                  .arg(r.nll, 0, 'f', 4).arg(signedText(r.nll - r.nllUnmuted, 4))
-                  .arg(r.bleu, 0, 'f', 2).arg(signedText(r.bleu - r.bleuUnmuted, 2)));
+    summarized_ = record;
+    summarize();
     redraw();
 }
 
@@ -237,6 +288,7 @@ HeadsView::Score HeadsView::score() const
 
 void HeadsView::showProgress(const QString& text, int done, int total)
 {
+    introShown_ = false;
     status_->setText(text);
     progress_->setVisible(true);
     progress_->setRange(0, std::max(1, total));
@@ -246,6 +298,7 @@ void HeadsView::showProgress(const QString& text, int done, int total)
 
 void HeadsView::showIdle(const QString& text)
 {
+    introShown_ = false;
     status_->setText(text);
     progress_->setVisible(false);
     cancel_->setEnabled(false);

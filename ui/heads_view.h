@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+class QCPTextElement;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -58,7 +59,21 @@ signals:
     void unmuteAllRequested();
     void cancelRequested();
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    void showIntro();  // the hint shown until something was scored
+    void summarize();  // the line of figures of the last record
+    QLabel* colourLabel_ = nullptr;
+    QCPTextElement* titles_[3] = {nullptr, nullptr, nullptr};
+    QCPTextElement* pruningTitle_ = nullptr;
+    HeadsRecordPtr summarized_;  // the record the figures line describes
+    bool introShown_ = false;
     void redraw();
     void redrawPruning();
     double valueOf(const HeadScore& s) const;

@@ -1,5 +1,6 @@
 #include "health_view.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -95,8 +96,6 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     const QFont base = font();
     list_ = new QListWidget(this);
     list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    list_->setToolTip(tr("Tensors in forward order. Select some (Ctrl/Shift+click) for the line "
-                         "plots; the current one's histograms are shown below."));
     list_->setMinimumWidth(200);
     fault_ = new QLabel(this);
     fault_->setWordWrap(true);
@@ -112,17 +111,12 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     diverging.setNanHandling(QCPColorGradient::nhNanColor);
     diverging.setNanColor(QColor(190, 190, 190));
     ratio_ = makeHeatmap(ratioPlot_, true, diverging);
-    ratio_.scale->axis()->setLabel(tr("log10 ‖Δw‖/‖w‖"));
     ratio_.map->setDataRange(QCPRange(kRatioLow, kRatioHigh));
-    addTitle(ratioPlot_, tr("Update ratio per tensor and step · white: the 1e-3 rule of thumb · "
-                            "blue: slower · red: faster"), base);
-    ratioPlot_->xAxis->setLabel(tr("step"));
-    setHeatmapPlaceholder(ratio_, tr("Train a few steps to see each tensor's update ratio"));
+    ratioTitle_ = addTitle(ratioPlot_, QString(), base);
     setHeatmapData(ratio_, 0, 0, {});
     marker_ = ratioPlot_->addGraph(ratioPlot_->xAxis, ratioPlot_->yAxis);
     marker_->setLineStyle(QCPGraph::lsNone);
     marker_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, QPen(Qt::black, 2), QColor(255, 230, 0), 14));
-    marker_->setName(tr("first non-finite gradient"));
     markerLabel_ = new QCPItemText(ratioPlot_);
     markerLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
     markerLabel_->setPadding(QMargins(4, 2, 4, 2));
@@ -154,13 +148,10 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
             .arg(t.weightNorm, 0, 'e', 2);
     });
 
-    const QString lineTitles[2] = {tr("Update ratio ‖Δw‖/‖w‖ (band: 1e-4 … 1e-2 around 1e-3)"),
-                                   tr("Gradient L2 norm (before clipping)")};
     for (int i = 0; i < 2; ++i) {
         auto* plot = new QCustomPlot(this);
         plot->setMinimumSize(260, 160);
-        addTitle(plot, lineTitles[i], base);
-        plot->xAxis->setLabel(tr("step"));
+        lineTitles_[i] = addTitle(plot, QString(), base);
         setLogY(plot);
         plot->legend->setVisible(true);
         QFont small = base;
@@ -204,12 +195,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         plot->setMinimumSize(260, 160);
         hist_[i] = makeHeatmap(plot, true, transparentNaN(sequentialGradient()));
         plot->yAxis->setRangeReversed(false);  // larger magnitudes up
-        plot->yAxis->setLabel(tr("log10 |x|"));
-        plot->xAxis->setLabel(tr("step"));
-        hist_[i].scale->axis()->setLabel(tr("log10 share"));
         hist_[i].map->setDataRange(QCPRange(-5, 0));
-        histTitles_[i] = addTitle(plot, i == 0 ? tr("Weights") : tr("Gradients"), base);
-        setHeatmapPlaceholder(hist_[i], tr("The chosen tensor's histograms, at intervals"));
+        histTitles_[i] = addTitle(plot, QString(), base);
         setHeatmapData(hist_[i], 0, 0, {});
         histPlots_[i] = plot;
     }
@@ -217,7 +204,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     auto* left = new QWidget(this);
     auto* lv = new QVBoxLayout(left);
     lv->setContentsMargins(0, 0, 0, 0);
-    lv->addWidget(new QLabel(tr("Tensors (forward order)"), left));
+    listLabel_ = new QLabel(left);
+    lv->addWidget(listLabel_);
     lv->addWidget(list_, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
     auto* top = new QWidget(right);
@@ -258,7 +246,47 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         redrawHistograms();
     });
     connect(list_, &QListWidget::currentRowChanged, this, [this] { redrawHistograms(); });
+    retranslate();
 }
+
+void HealthView::retranslate()
+{
+    list_->setToolTip(tr("Tensors in forward order. Select some (Ctrl/Shift+click) for the line "
+                         "plots; the current one's histograms are shown below."));
+    listLabel_->setText(tr("Tensors (forward order)"));
+    ratio_.scale->axis()->setLabel(tr("log10 ‖Δw‖/‖w‖"));
+    ratioTitle_->setText(tr("Update ratio per tensor and step · white: the 1e-3 rule of thumb · "
+                            "blue: slower · red: faster"));
+    ratioPlot_->xAxis->setLabel(tr("step"));
+    setHeatmapPlaceholder(ratio_, tr("Train a few steps to see each tensor's update ratio"));
+    marker_->setName(tr("first non-finite gradient"));
+    const QString lineTitles[2] = {tr("Update ratio ‖Δw‖/‖w‖ (band: 1e-4 … 1e-2 around 1e-3)"),
+                                   tr("Gradient L2 norm (before clipping)")};
+    for (int i = 0; i < 2; ++i) {
+        lineTitles_[i]->setText(lineTitles[i]);
+        lines_[i]->xAxis->setLabel(tr("step"));
+        QCustomPlot* plot = histPlots_[i];
+        plot->yAxis->setLabel(tr("log10 |x|"));
+        plot->xAxis->setLabel(tr("step"));
+        hist_[i].scale->axis()->setLabel(tr("log10 share"));
+        setHeatmapPlaceholder(hist_[i], tr("The chosen tensor's histograms, at intervals"));
+    }
+    redrawHistograms();  // their titles
+    // The texts drawn from the records: the fault line, the marker, the titles.
+    if (!records_.empty() || nonFinite_) {
+        dirty_ = true;
+        if (isVisible())
+            redraw();
+    }
+}
+
+void HealthView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
 
 void HealthView::reset()
 {

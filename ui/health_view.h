@@ -67,7 +67,17 @@ public:
 protected:
     void showEvent(QShowEvent* e) override;
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    QLabel* listLabel_ = nullptr;
+    QCPTextElement* ratioTitle_ = nullptr;
+    QCPTextElement* lineTitles_[2] = {nullptr, nullptr};
     void setHealthLayout(std::shared_ptr<const HealthLayout> layout);
     void redraw();
     void redrawRatioMap();

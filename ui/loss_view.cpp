@@ -3,6 +3,7 @@
 #include "plot_tools.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -36,58 +37,46 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     plot_->setObjectName("loss");
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    plot_->xAxis->setLabel(tr("step"));
-    plot_->yAxis->setLabel(tr("loss"));
     plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setLabel(tr("validation token accuracy"));
     plot_->yAxis2->setRange(0, 1);
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
     run_.raw = plot_->addGraph();
-    run_.raw->setName(tr("training loss"));
     run_.raw->setPen(QPen(QColor(31, 119, 180, 70), 1));
     run_.smoothed = plot_->addGraph();
-    run_.smoothed->setName(tr("training loss, smoothed"));
     run_.smoothed->setPen(QPen(QColor(31, 119, 180), 2));
     run_.validLoss = plot_->addGraph();
-    run_.validLoss->setName(tr("validation loss"));
     run_.validLoss->setPen(QPen(QColor(214, 39, 40), 2));
     run_.validLoss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     run_.validAcc = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
-    run_.validAcc->setName(tr("validation accuracy (right axis)"));
     run_.validAcc->setPen(QPen(QColor(44, 160, 44), 2, Qt::DashLine));
     run_.validAcc->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     bleuAxis_ = plot_->axisRect()->addAxis(QCPAxis::atRight);
-    bleuAxis_->setLabel(tr("validation BLEU"));
     bleuAxis_->setRange(0, 10);
     bleuAxis_->setVisible(false);
     run_.validBleu = plot_->addGraph(plot_->xAxis, bleuAxis_);
-    run_.validBleu->setName(tr("validation BLEU (outer right axis)"));
     run_.validBleu->setPen(QPen(QColor(148, 103, 189), 2));
     run_.validBleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
     run_.validBleu->removeFromLegend();
 
     xAxisChoice_ = new QComboBox(this);
-    xAxisChoice_->addItems({tr("by step"), tr("by wall time")});
-    log_ = new QCheckBox(tr("log scale"), this);
-    follow_ = new QCheckBox(tr("follow"), this);
+    xAxisChoice_->addItems({QString(), QString()});  // by step, by wall time
+    log_ = new QCheckBox(this);
+    follow_ = new QCheckBox(this);
     follow_->setChecked(true);
-    follow_->setToolTip(tr("Keep the whole curve in view as it grows (off after a zoom or pan)"));
     smoothing_ = new QSlider(Qt::Horizontal, this);
     smoothing_->setRange(0, 99);
     smoothing_->setValue(int(beta_ * 100));
     smoothing_->setMaximumWidth(160);
-    smoothing_->setToolTip(tr("Smoothing of the training loss (exponential moving average, "
-                              "debiased)"));
     auto* smoothingLabel = new QLabel(this);
-    auto* fit = new QPushButton(tr("Fit"), this);
-    fit->setToolTip(tr("Show all the data"));
+    smoothingName_ = new QLabel(this);
+    auto* fit = fit_ = new QPushButton(this);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(xAxisChoice_);
     bar->addWidget(log_);
-    bar->addWidget(new QLabel(tr("smoothing"), this));
+    bar->addWidget(smoothingName_);
     bar->addWidget(smoothing_);
     bar->addWidget(smoothingLabel);
     bar->addStretch();
@@ -102,6 +91,7 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
         smoothingLabel->setText(QString::number(v / 100.0, 'f', 2));
     };
     showSmoothing(smoothing_->value());
+    retranslate();
     connect(smoothing_, &QSlider::valueChanged, this, [this, showSmoothing](int v) {
         showSmoothing(v);
         setSmoothing(v / 100.0);
@@ -129,6 +119,42 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
                          + describeAt(r.series->loss, r.curves.smoothedValues, r.series->eval, xv);
         return parts.join(QStringLiteral("\n\n"));
     });
+}
+
+void LossView::retranslate()
+{
+    labelXAxis();
+    plot_->yAxis->setLabel(tr("loss"));
+    plot_->yAxis2->setLabel(tr("validation token accuracy"));
+    bleuAxis_->setLabel(tr("validation BLEU"));
+    run_.raw->setName(tr("training loss"));
+    run_.smoothed->setName(tr("training loss, smoothed"));
+    run_.validLoss->setName(tr("validation loss"));
+    run_.validAcc->setName(tr("validation accuracy (right axis)"));
+    run_.validBleu->setName(tr("validation BLEU (outer right axis)"));
+    xAxisChoice_->setItemText(0, tr("by step"));
+    xAxisChoice_->setItemText(1, tr("by wall time"));
+    log_->setText(tr("log scale"));
+    follow_->setText(tr("follow"));
+    follow_->setToolTip(tr("Keep the whole curve in view as it grows (off after a zoom or pan)"));
+    smoothing_->setToolTip(tr("Smoothing of the training loss (exponential moving average, "
+                              "debiased)"));
+    smoothingName_->setText(tr("smoothing"));
+    fit_->setText(tr("Fit"));
+    fit_->setToolTip(tr("Show all the data"));
+    replotIfVisible(plot_);
+}
+
+void LossView::labelXAxis()
+{
+    plot_->xAxis->setLabel(byTime() ? tr("training time (s)") : tr("step"));
+}
+
+void LossView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 QString LossView::describeAt(const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
@@ -394,7 +420,7 @@ LossView::ComparedGraphs LossView::comparedRun(int i) const
 
 void LossView::rebuild()
 {
-    plot_->xAxis->setLabel(byTime() ? tr("training time (s)") : tr("step"));
+    labelXAxis();
     clearCurves(run_);
     bleuAxis_->setVisible(false);
     run_.validBleu->removeFromLegend();

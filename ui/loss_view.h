@@ -12,6 +12,8 @@ class QCustomPlot;
 class QCPGraph;
 class QCheckBox;
 class QComboBox;
+class QLabel;
+class QPushButton;
 class QSlider;
 
 namespace as::ui {
@@ -65,7 +67,15 @@ public:
     int comparedRunCount() const { return int(compared_.size()); }
     ComparedGraphs comparedRun(int i) const;
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Axis titles, legend names, controls and tooltips in the language installed: from the
+    // constructor and at every language change.
+    void retranslate();
+    void labelXAxis();  // step, or training time
     // The graphs of one run and its running average, so that appending is O(new points).
     struct Curves {
         QCPGraph* raw = nullptr;  // the current run's only
@@ -102,6 +112,8 @@ private:
     QComboBox* xAxisChoice_ = nullptr;
     QCheckBox* log_ = nullptr;
     QCheckBox* follow_ = nullptr;
+    QLabel* smoothingName_ = nullptr;
+    QPushButton* fit_ = nullptr;
     QSlider* smoothing_ = nullptr;
     double beta_ = 0.9;
 

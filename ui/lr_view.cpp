@@ -4,6 +4,7 @@
 #include "train/schedule.h"
 #include "train/snapshot.h"
 
+#include <QEvent>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
@@ -79,19 +80,16 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     plot_->setObjectName(QStringLiteral("learningRatePlot"));
     plot_->setMinimumSize(360, 240);
 
-    title_ = new QCPTextElement(plot_, tr("Learning rate (Noam schedule)"),
+    title_ = new QCPTextElement(plot_, QString(),
                                 QFont(font().family(), font().pointSize() + 1, QFont::Bold));
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, title_);
-    plot_->xAxis->setLabel(tr("step"));
-    plot_->yAxis->setLabel(tr("learning rate"));
     plot_->xAxis->setNumberFormat(QStringLiteral("f"));
     plot_->xAxis->setNumberPrecision(0);
 
     for (int i = 0; i < 3; ++i) {
         const OverlayCurve& o = kOverlay[i];
         QCPGraph* g = plot_->addGraph();
-        g->setName(tr("Annotated Transformer %1 : %2").arg(o.dModel).arg(o.warmup));
         g->setPen(QPen(o.color, 1.6, Qt::DashLine));
         fillCurve(g, kOverlaySteps, o.dModel, 1.0, o.warmup);
         g->setVisible(false);
@@ -101,7 +99,6 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     // The rates applied, one per step, as a broad line under the schedule's curve: the stretch
     // already trained stands out. (A disc per step cost 16 ms a redraw after a few thousand.)
     applied_ = plot_->addGraph();
-    applied_->setName(tr("rate applied in a step"));
     applied_->setPen(QPen(QColor(240, 160, 140), 5));
     applied_->setAdaptiveSampling(true);
 
@@ -121,10 +118,7 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
-    overlayBox_ = new QCheckBox(tr("Compare with The Annotated Transformer"), this);
-    overlayBox_->setToolTip(
-        tr("Overlay the three curves of The Annotated Transformer's figure (factor 1): "
-           "d_model / warmup 512 / 4000, 512 / 8000 and 256 / 4000, over 20,000 steps"));
+    overlayBox_ = new QCheckBox(this);
     connect(overlayBox_, &QCheckBox::toggled, this, [this](bool on) {
         for (QCPGraph* g : overlay_) {
             g->setVisible(on);
@@ -139,8 +133,7 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     for (QCPGraph* g : overlay_)
         g->removeFromLegend();
 
-    logBox_ = new QCheckBox(tr("log scale"), this);
-    logBox_->setToolTip(tr("Rates on a logarithmic axis"));
+    logBox_ = new QCheckBox(this);
     connect(logBox_, &QCheckBox::toggled, this, [this](bool on) { setLogScale(on); });
 
     auto* top = new QHBoxLayout;
@@ -155,7 +148,34 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     enableHoverReadout(plot_, [this](QCustomPlot*, QPoint p) { return hoverText(p); });
 
     reset();
+    retranslate();
 }
+
+void LrView::retranslate()
+{
+    title_->setText(tr("Learning rate (Noam schedule)"));
+    plot_->xAxis->setLabel(tr("step"));
+    plot_->yAxis->setLabel(tr("learning rate"));
+    for (int i = 0; i < 3; ++i)
+        overlay_[i]->setName(tr("Annotated Transformer %1 : %2").arg(kOverlay[i].dModel).arg(kOverlay[i].warmup));
+    applied_->setName(tr("rate applied in a step"));
+    nameCurve();
+    overlayBox_->setText(tr("Compare with The Annotated Transformer"));
+    overlayBox_->setToolTip(
+        tr("Overlay the three curves of The Annotated Transformer's figure (factor 1): "
+           "d_model / warmup 512 / 4000, 512 / 8000 and 256 / 4000, over 20,000 steps"));
+    logBox_->setText(tr("log scale"));
+    logBox_->setToolTip(tr("Rates on a logarithmic axis"));
+    replotIfVisible(plot_);
+}
+
+void LrView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
 
 void LrView::reset()
 {
@@ -262,6 +282,11 @@ void LrView::setComparedRuns(const RunSeriesList& given)
 void LrView::rebuildCurve()
 {
     fillCurve(curve_, settings_.planned, settings_.dModel, settings_.factor, settings_.warmup);
+    nameCurve();
+}
+
+void LrView::nameCurve()
+{
     curve_->setName(tr("d_model %1, factor %2, warmup %3")
                         .arg(settings_.dModel)
                         .arg(settings_.factor)

@@ -49,7 +49,15 @@ public:
     QCPGraph* comparedGraph(int i) const { return compared_.at(std::size_t(i)).graph; }
     RunSeriesPtr comparedSeries(int i) const { return compared_.at(std::size_t(i)).series; }
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    void nameCurve();  // the schedule's legend entry: its settings
     struct Compared {
         RunSeriesPtr series;
         int slot = 0;

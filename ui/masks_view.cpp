@@ -3,6 +3,7 @@
 #include "train/batch.h"
 #include "train/snapshot.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -53,11 +54,11 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
 {
     sentenceBox_ = new QSpinBox(this);
     sentenceBox_->setRange(0, 0);
-    sentenceBox_->setToolTip(tr("Sentence of the batch whose decoder mask and targets are shown"));
     info_ = new QLabel(this);
 
     auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Sentence"), this));
+    sentenceLabel_ = new QLabel(this);
+    controls->addWidget(sentenceLabel_);
     controls->addWidget(sentenceBox_);
     controls->addSpacing(16);
     controls->addWidget(info_, 1);
@@ -67,30 +68,21 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
     pad_ = makeHeatmap(padPlot_, true, sequentialGradient());
     padPlot_->xAxis2->setTicks(false);  // the box's far sides: a frame, not a second scale
     padPlot_->yAxis2->setTicks(false);
-    setBinaryScale(pad_, tr("0 pad"), tr("1 token"));
-    addTitle(padPlot_, tr("Source padding mask (src ≠ <pad>)"), font());
-    padPlot_->xAxis->setLabel(tr("source position"));
-    padPlot_->yAxis->setLabel(tr("sentence"));
+    padTitle_ = addTitle(padPlot_, QString(), font());
 
     causalPlot_ = new QCustomPlot(this);
     causalPlot_->setObjectName(QStringLiteral("decoderSelfAttentionMask"));
     causal_ = makeHeatmap(causalPlot_, true, sequentialGradient());
     causalPlot_->xAxis2->setTicks(false);  // the box's far sides: a frame, not a second scale
     causalPlot_->yAxis2->setTicks(false);
-    setBinaryScale(causal_, tr("0 masked"), tr("1 allowed"));
-    addTitle(causalPlot_, tr("Decoder self-attention mask"), font());
-    causalPlot_->xAxis->setLabel(tr("key position"));
-    causalPlot_->yAxis->setLabel(tr("query position"));
+    causalTitle_ = addTitle(causalPlot_, QString(), font());
 
     smoothPlot_ = new QCustomPlot(this);
     smoothPlot_->setObjectName(QStringLiteral("labelSmoothingTarget"));
     smooth_ = makeHeatmap(smoothPlot_, true, sequentialGradient());
     smoothPlot_->xAxis2->setTicks(false);  // the box's far sides: a frame, not a second scale
     smoothPlot_->yAxis2->setTicks(false);
-    smooth_.scale->axis()->setLabel(tr("target probability q"));
-    smoothTitle_ = addTitle(smoothPlot_, tr("Label-smoothed target q"), font());
-    smoothPlot_->xAxis->setLabel(tr("vocabulary id"));
-    smoothPlot_->yAxis->setLabel(tr("target position: id"));
+    smoothTitle_ = addTitle(smoothPlot_, QString(), font());
 
     for (QCustomPlot* p : plots())
         p->setMinimumSize(300, 220);
@@ -147,6 +139,49 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
     });
 
     reset();
+    retranslate();
+}
+
+void MasksView::retranslate()
+{
+    sentenceBox_->setToolTip(tr("Sentence of the batch whose decoder mask and targets are shown"));
+    sentenceLabel_->setText(tr("Sentence"));
+    setBinaryScale(pad_, tr("0 pad"), tr("1 token"));
+    padTitle_->setText(tr("Source padding mask (src ≠ <pad>)"));
+    padPlot_->xAxis->setLabel(tr("source position"));
+    padPlot_->yAxis->setLabel(tr("sentence"));
+    setBinaryScale(causal_, tr("0 masked"), tr("1 allowed"));
+    causalTitle_->setText(tr("Decoder self-attention mask"));
+    causalPlot_->xAxis->setLabel(tr("key position"));
+    causalPlot_->yAxis->setLabel(tr("query position"));
+    smooth_.scale->axis()->setLabel(tr("target probability q"));
+    smoothPlot_->xAxis->setLabel(tr("vocabulary id"));
+    smoothPlot_->yAxis->setLabel(tr("target position: id"));
+    describeBatch();
+    drawSentence();  // its title
+    for (QCustomPlot* p : plots())
+        replotIfVisible(p);
+}
+
+void MasksView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void MasksView::describeBatch()
+{
+    if (batch_)
+        info_->setText(tr("Batch of %1 sentences · source length %2 · target length %3 · "
+                          "target vocabulary %4 · label smoothing ε = %5")
+                           .arg(batch_->B)
+                           .arg(batch_->S)
+                           .arg(batch_->T)
+                           .arg(batch_->tgtVocab)
+                           .arg(batch_->labelSmoothing));
+    else
+        info_->setText(tr("No batch yet: start training to see its masks."));
 }
 
 void MasksView::reset() { setBatch(nullptr); }
@@ -164,16 +199,7 @@ void MasksView::setBatch(std::shared_ptr<const BatchRecord> batch)
         const QSignalBlocker block(sentenceBox_);
         sentenceBox_->setRange(0, batch_ ? std::max(batch_->B - 1, 0) : 0);
     }
-    if (batch_)
-        info_->setText(tr("Batch of %1 sentences · source length %2 · target length %3 · "
-                          "target vocabulary %4 · label smoothing ε = %5")
-                           .arg(batch_->B)
-                           .arg(batch_->S)
-                           .arg(batch_->T)
-                           .arg(batch_->tgtVocab)
-                           .arg(batch_->labelSmoothing));
-    else
-        info_->setText(tr("No batch yet: start training to see its masks."));
+    describeBatch();
     drawPadding();
     drawSentence();
     for (QCustomPlot* p : plots())

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+class QCPTextElement;
 class QLabel;
 class QSpinBox;
 class QCustomPlot;
@@ -40,7 +41,17 @@ public:
     void setSentence(int sentence);
     QList<QCustomPlot*> plots() const { return {padPlot_, causalPlot_, smoothPlot_}; }
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    void describeBatch();  // the line above the plots
+    QLabel* sentenceLabel_ = nullptr;
+    QCPTextElement *padTitle_ = nullptr, *causalTitle_ = nullptr;
     void drawPadding();
     void drawSentence();
     QString padCsv() const;

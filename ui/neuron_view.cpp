@@ -1,5 +1,6 @@
 #include "neuron_view.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,24 +15,22 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
 {
     qRegisterMetaType<as::NeuronRecordPtr>();
     kind_ = new QComboBox(this);
-    kind_->addItem(tr("encoder self"), int(AttentionKind::EncoderSelf));
-    kind_->addItem(tr("decoder self"), int(AttentionKind::DecoderSelf));
-    kind_->addItem(tr("decoder cross"), int(AttentionKind::Cross));
+    for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf, AttentionKind::Cross})
+        kind_->addItem(QString(), int(k));
     layer_ = new QSpinBox(this);
-    layer_->setPrefix(tr("layer "));
     head_ = new QSpinBox(this);
-    head_->setPrefix(tr("head "));
     query_ = new QComboBox(this);
-    query_->setToolTip(tr("The query token whose attention is taken apart"));
     query_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     shares_ = new QLabel(this);
     shares_->setWordWrap(true);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("<b>Neuron view</b>"), this));
+    title_ = new QLabel(this);
+    queryLabel_ = new QLabel(this);
+    bar->addWidget(title_);
     bar->addWidget(kind_);
     bar->addWidget(layer_);
     bar->addWidget(head_);
-    bar->addWidget(new QLabel(tr("query"), this));
+    bar->addWidget(queryLabel_);
     bar->addWidget(query_);
     bar->addWidget(shares_, 1);
 
@@ -39,9 +38,7 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     vectors_ = new QCustomPlot(this);
     vectors_->setMinimumHeight(110);
     productHeat_ = makeHeatmap(vectors_, true, divergingGradient());
-    setHeatmapPlaceholder(productHeat_, tr("Choose a kind, layer, head and query token\nof the probe sentence"));
-    addTitle(vectors_, tr("q ⊙ k: each key's element-wise product with the query (row sums = q·k)"), base);
-    vectors_->xAxis->setLabel(tr("dimension of the head"));
+    vectorsTitle_ = addTitle(vectors_, QString(), base);
     enableHoverReadout(vectors_, [this](QCustomPlot*, QPoint p) {
         int r = 0, c = 0;
         if (!record_ || !heatmapCellAt(productHeat_, p, &r, &c))
@@ -55,24 +52,19 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     });
     scores_ = new QCustomPlot(this);
     scores_->setMinimumHeight(110);
-    addTitle(scores_, tr("Scores q·k/√d_k (bars) and softmax (line, right axis)"), base);
+    scoresTitle_ = addTitle(scores_, QString(), base);
     scoreBars_ = new QCPBars(scores_->xAxis, scores_->yAxis);
-    scoreBars_->setName(tr("score"));
     scoreBars_->setBrush(QColor(31, 119, 180, 150));
     scores_->yAxis2->setVisible(true);
     scores_->yAxis2->setRange(0, 1);
     probGraph_ = scores_->addGraph(scores_->xAxis, scores_->yAxis2);
-    probGraph_->setName(tr("softmax"));
     probGraph_->setPen(QPen(QColor(214, 39, 40), 2));
     probGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
     const QColor termColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
                                   QColor(148, 103, 189), QColor(127, 127, 127)};
-    const QString termNames[] = {tr("token·token"), tr("token·position"), tr("position·token"),
-                                 tr("position·position"), tr("bias")};
     auto* group = new QCPBarsGroup(scores_);
     for (int i = 0; i < 5; ++i) {
         auto* b = new QCPBars(scores_->xAxis, scores_->yAxis);
-        b->setName(termNames[i]);
         b->setBrush(termColours[i]);
         b->setPen(Qt::NoPen);
         b->setBarsGroup(group);
@@ -105,8 +97,40 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
         ask();
     });
     connect(query_, &QComboBox::currentIndexChanged, this, [this] { ask(); });
-    redraw();  // empty: the placeholder
+    retranslate();  // and draws: empty, the placeholder
 }
+
+void NeuronPanel::retranslate()
+{
+    const QString kinds[] = {tr("encoder self"), tr("decoder self"), tr("decoder cross")};
+    for (int i = 0; i < 3; ++i)
+        kind_->setItemText(i, kinds[i]);
+    layer_->setPrefix(tr("layer "));
+    head_->setPrefix(tr("head "));
+    query_->setToolTip(tr("The query token whose attention is taken apart"));
+    title_->setText(tr("<b>Neuron view</b>"));
+    queryLabel_->setText(tr("query"));
+    setHeatmapPlaceholder(productHeat_, tr("Choose a kind, layer, head and query token\nof the probe sentence"));
+    vectorsTitle_->setText(tr("q ⊙ k: each key's element-wise product with the query (row sums = q·k)"));
+    vectors_->xAxis->setLabel(tr("dimension of the head"));
+    scoresTitle_->setText(tr("Scores q·k/√d_k (bars) and softmax (line, right axis)"));
+    scoreBars_->setName(tr("score"));
+    probGraph_->setName(tr("softmax"));
+    const QString termNames[] = {tr("token·token"), tr("token·position"), tr("position·token"),
+                                 tr("position·position"), tr("bias")};
+    for (int i = 0; i < 5; ++i)
+        termBars_[std::size_t(i)]->setName(termNames[i]);
+    redraw();  // the shares line
+}
+
+void NeuronPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+
 
 void NeuronPanel::setShape(int encoderLayers, int decoderLayers, int heads)
 {

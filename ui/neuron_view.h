@@ -13,6 +13,7 @@
 
 #include <memory>
 
+class QCPTextElement;
 class QComboBox;
 class QLabel;
 class QSpinBox;
@@ -38,7 +39,16 @@ public:
 signals:
     void neuronRequested(as::AttentionKind kind, int layer, int head, int query);
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    QLabel *title_ = nullptr, *queryLabel_ = nullptr;
+    QCPTextElement *vectorsTitle_ = nullptr, *scoresTitle_ = nullptr;
     void ask();
     void redraw();
 

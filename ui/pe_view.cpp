@@ -3,6 +3,7 @@
 #include "model/positional_encoding.h"
 #include "train/snapshot.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,25 +35,25 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
     positionsBox_->setRange(1, kMaxPositions);
     positionsBox_->setValue(kDefaultPositions);
     positionsBox_->setKeyboardTracking(false);
-    positionsBox_->setToolTip(tr("Number of positions drawn (rows of the heatmap)"));
     dModelBox_ = new QSpinBox(this);
     dModelBox_->setRange(2, 4096);
     dModelBox_->setValue(kDefaultDModel);
     dModelBox_->setKeyboardTracking(false);
-    dModelBox_->setToolTip(tr("Model width; follows the training configuration"));
     dimsEdit_ = new QLineEdit(QStringLiteral("4, 5, 6, 7"), this);
-    dimsEdit_->setToolTip(tr("Up to four dimensions drawn against position, e.g. 4, 5, 6, 7"));
     dimsEdit_->setMaximumWidth(160);
     lineDims_ = {4, 5, 6, 7};
 
     auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Positions"), this));
+    positionsLabel_ = new QLabel(this);
+    dModelLabel_ = new QLabel(this);
+    dimsLabel_ = new QLabel(this);
+    controls->addWidget(positionsLabel_);
     controls->addWidget(positionsBox_);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("d_model"), this));
+    controls->addWidget(dModelLabel_);
     controls->addWidget(dModelBox_);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Dimensions"), this));
+    controls->addWidget(dimsLabel_);
     controls->addWidget(dimsEdit_);
     controls->addStretch(1);
 
@@ -62,17 +63,12 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
     heat_ = makeHeatmap(heatPlot_, true, divergingGradient());
     heatPlot_->xAxis2->setTicks(false);  // the box's far sides: a frame, not a second scale
     heatPlot_->yAxis2->setTicks(false);
-    heat_.scale->axis()->setLabel(tr("PE value"));
-    addTitle(heatPlot_, tr("Positional encoding PE[position, dimension]"), font());
-    heatPlot_->xAxis->setLabel(tr("dimension"));
-    heatPlot_->yAxis->setLabel(tr("position"));
+    heatTitle_ = addTitle(heatPlot_, QString(), font());
 
     // (b) chosen dimensions against position.
     linePlot_ = new QCustomPlot(this);
     linePlot_->setObjectName(QStringLiteral("positionalEncodingLines"));
-    addTitle(linePlot_, tr("Chosen dimensions against position"), font());
-    linePlot_->xAxis->setLabel(tr("position"));
-    linePlot_->yAxis->setLabel(tr("PE value"));
+    lineTitle_ = addTitle(linePlot_, QString(), font());
     linePlot_->yAxis->setRange(-1.1, 1.1);
     linePlot_->legend->setVisible(true);
     // The legend is one row under the title, where it never covers a curve.
@@ -89,10 +85,8 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
     sim_ = makeHeatmap(simPlot_, true, divergingGradient());
     simPlot_->xAxis2->setTicks(false);  // the box's far sides: a frame, not a second scale
     simPlot_->yAxis2->setTicks(false);
-    sim_.scale->axis()->setLabel(tr("dot product"));
-    addTitle(simPlot_, tr("Similarity PE·PEᵀ between positions"), font());
-    simPlot_->xAxis->setLabel(tr("position"));
-    simPlot_->yAxis->setLabel(tr("position"));
+    simTitle_ = addTitle(simPlot_, QString(), font());
+    retranslate();
 
     for (QCustomPlot* p : plots())
         p->setMinimumSize(320, 240);
@@ -238,6 +232,43 @@ void PeView::rebuild()
         replotIfVisible(p);
 }
 
+void PeView::retranslate()
+{
+    positionsBox_->setToolTip(tr("Number of positions drawn (rows of the heatmap)"));
+    dModelBox_->setToolTip(tr("Model width; follows the training configuration"));
+    dimsEdit_->setToolTip(tr("Up to four dimensions drawn against position, e.g. 4, 5, 6, 7"));
+    positionsLabel_->setText(tr("Positions"));
+    dModelLabel_->setText(tr("d_model"));
+    dimsLabel_->setText(tr("Dimensions"));
+    heat_.scale->axis()->setLabel(tr("PE value"));
+    heatTitle_->setText(tr("Positional encoding PE[position, dimension]"));
+    heatPlot_->xAxis->setLabel(tr("dimension"));
+    heatPlot_->yAxis->setLabel(tr("position"));
+    lineTitle_->setText(tr("Chosen dimensions against position"));
+    linePlot_->xAxis->setLabel(tr("position"));
+    linePlot_->yAxis->setLabel(tr("PE value"));
+    nameLines();
+    sim_.scale->axis()->setLabel(tr("dot product"));
+    simTitle_->setText(tr("Similarity PE·PEᵀ between positions"));
+    simPlot_->xAxis->setLabel(tr("position"));
+    simPlot_->yAxis->setLabel(tr("position"));
+    for (QCustomPlot* p : plots())
+        replotIfVisible(p);
+}
+
+void PeView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void PeView::nameLines()
+{
+    for (int i = 0; i < linePlot_->graphCount(); ++i)
+        linePlot_->graph(i)->setName(tr("dim %1").arg(linePlot_->graph(i)->property("dim").toInt()));
+}
+
 void PeView::rebuildLines()
 {
     linePlot_->clearGraphs();
@@ -254,10 +285,10 @@ void PeView::rebuildLines()
             values[p] = heatmapCell(heat_, p, dim);
         QCPGraph* g = linePlot_->addGraph();
         g->setProperty("dim", dim);
-        g->setName(tr("dim %1").arg(dim));
         g->setPen(QPen(kLineColors[colour++ % kMaxLines], 1.8));
         g->setData(keys, values, true);
     }
+    nameLines();
     linePlot_->xAxis->setRange(0, std::max(n - 1, 1));
     setIntegerTicks(linePlot_->xAxis);
 }

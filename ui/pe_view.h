@@ -9,6 +9,8 @@
 
 #include <vector>
 
+class QCPTextElement;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QCustomPlot;
@@ -42,7 +44,17 @@ public:
     QList<int> lineDims() const { return lineDims_; }
     QList<QCustomPlot*> plots() const { return {heatPlot_, linePlot_, simPlot_}; }
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    void nameLines();  // the legend: "dim 4", …
+    QLabel *positionsLabel_ = nullptr, *dModelLabel_ = nullptr, *dimsLabel_ = nullptr;
+    QCPTextElement *heatTitle_ = nullptr, *lineTitle_ = nullptr, *simTitle_ = nullptr;
     void rebuild();
     void rebuildLines();
     QString heatCsv() const;

@@ -2,10 +2,12 @@
 
 #include "io/atomic_file.h"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPointer>
 #include <QTimer>
 #include <QSaveFile>
@@ -142,7 +144,7 @@ bool savePlotPng(QCustomPlot* plot, const QString& path, QString* error, int wid
     const QPixmap pm = plot->toPixmap(width, height);
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered) || !pm.save(&f, "PNG") || !f.commit())
-        return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        return failWith(error, QObject::tr("cannot write %1: %2").arg(path, f.errorString()));
     return true;
 }
 
@@ -150,7 +152,7 @@ bool savePlotSvg(QCustomPlot* plot, const QString& path, QString* error)
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
-        return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        return failWith(error, QObject::tr("cannot write %1: %2").arg(path, f.errorString()));
     {
         QSvgGenerator gen;
         gen.setOutputDevice(&f);
@@ -161,44 +163,78 @@ bool savePlotSvg(QCustomPlot* plot, const QString& path, QString* error)
         plot->toPainter(&painter, plot->width(), plot->height());
     }
     if (!f.commit())
-        return failWith(error, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
+        return failWith(error, QObject::tr("cannot write %1: %2").arg(path, f.errorString()));
     return true;
 }
 
-QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent)
+namespace {
+
+// The Export button and its menu: its texts set in one place, again at every language change.
+class ExportButton : public QToolButton {
+public:
+    ExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent,
+                 std::function<QString()> text)
+        : QToolButton(parent), text_(std::move(text))
+    {
+        setPopupMode(QToolButton::InstantPopup);
+        auto* menu = new QMenu(this);
+        auto ask = [parent](const QString& title, const QString& filter) {
+            return QFileDialog::getSaveFileName(parent, title, QString(), filter);
+        };
+        auto report = [parent](bool ok, const QString& error) {
+            if (!ok)
+                QMessageBox::warning(parent, QObject::tr("Export failed"), error);
+        };
+        png_ = menu->addAction(QString(), parent, [=] {
+            const QString p = ask(QObject::tr("Export PNG"), QObject::tr("PNG image (*.png)"));
+            QString e;
+            if (!p.isEmpty())
+                report(savePlotPng(plot, p, &e), e);
+        });
+        svg_ = menu->addAction(QString(), parent, [=] {
+            const QString p = ask(QObject::tr("Export SVG"), QObject::tr("SVG image (*.svg)"));
+            QString e;
+            if (!p.isEmpty())
+                report(savePlotSvg(plot, p, &e), e);
+        });
+        csv_ = menu->addAction(QString(), parent, [=] {
+            const QString p = ask(QObject::tr("Export CSV"), QObject::tr("CSV data (*.csv)"));
+            QString e;
+            if (!p.isEmpty())
+                report(saveText(p, csv(), &e), e);
+        });
+        setMenu(menu);
+        retranslate();
+    }
+
+protected:
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::LanguageChange)
+            retranslate();
+        QToolButton::changeEvent(event);
+    }
+
+private:
+    void retranslate()
+    {
+        setText(text_ ? text_() : QObject::tr("Export"));
+        setToolTip(QObject::tr("Export this plot as PNG or SVG, or its data as CSV"));
+        png_->setText(QObject::tr("Export PNG…"));
+        svg_->setText(QObject::tr("Export SVG…"));
+        csv_->setText(QObject::tr("Export CSV…"));
+    }
+
+    std::function<QString()> text_;
+    QAction *png_ = nullptr, *svg_ = nullptr, *csv_ = nullptr;
+};
+
+}  // namespace
+
+QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent,
+                              std::function<QString()> text)
 {
-    auto* button = new QToolButton(parent);
-    button->setText(QObject::tr("Export"));
-    button->setToolTip(QObject::tr("Export this plot as PNG or SVG, or its data as CSV"));
-    button->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(button);
-    auto ask = [parent](const QString& title, const QString& filter) {
-        return QFileDialog::getSaveFileName(parent, title, QString(), filter);
-    };
-    auto report = [parent](bool ok, const QString& error) {
-        if (!ok)
-            QMessageBox::warning(parent, QObject::tr("Export failed"), error);
-    };
-    menu->addAction(QObject::tr("Export PNG…"), parent, [=] {
-        const QString p = ask(QObject::tr("Export PNG"), QObject::tr("PNG image (*.png)"));
-        QString e;
-        if (!p.isEmpty())
-            report(savePlotPng(plot, p, &e), e);
-    });
-    menu->addAction(QObject::tr("Export SVG…"), parent, [=] {
-        const QString p = ask(QObject::tr("Export SVG"), QObject::tr("SVG image (*.svg)"));
-        QString e;
-        if (!p.isEmpty())
-            report(savePlotSvg(plot, p, &e), e);
-    });
-    menu->addAction(QObject::tr("Export CSV…"), parent, [=] {
-        const QString p = ask(QObject::tr("Export CSV"), QObject::tr("CSV data (*.csv)"));
-        QString e;
-        if (!p.isEmpty())
-            report(saveText(p, csv(), &e), e);
-    });
-    button->setMenu(menu);
-    return button;
+    return new ExportButton(plot, std::move(csv), parent, std::move(text));
 }
 
 namespace {

@@ -19,8 +19,10 @@ bool savePlotPng(QCustomPlot* plot, const QString& path, QString* error, int wid
 bool savePlotSvg(QCustomPlot* plot, const QString& path, QString* error);
 bool saveText(const QString& path, const QString& text, QString* error);
 
-// A tool button with a menu "Export PNG… / SVG… / CSV…" that asks for a file name.
-QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
+// A tool button with a menu "Export PNG… / SVG… / CSV…" that asks for a file name. Its text is
+// "Export", or what `text` says (asked again at every language change, so give it a tr()).
+QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent,
+                              std::function<QString()> text = {});
 
 // Colour gradients: attention weights 0…1 (sequential) and signed values (diverging, 0 white).
 // The application font at `size` points (bold if asked): the views' labels and titles.

@@ -2,6 +2,7 @@
 
 #include "train/snapshot.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSet>
@@ -21,8 +22,6 @@ SamplesView::SamplesView(QWidget* parent) : QWidget(parent)
     header_->setWordWrap(true);
     table_ = new QTableWidget(0, kColumns, this);
     table_->setObjectName("samplesTable");
-    table_->setHorizontalHeaderLabels(
-        {tr("source"), tr("reference"), tr("translation"), tr("previous translation"), tr("new words")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // Two lines a row; a longer text is elided, and whole in its tooltip.
     table_->setWordWrap(true);
@@ -34,8 +33,24 @@ SamplesView::SamplesView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
     layout->addWidget(table_, 1);
-    redraw();
+    retranslate();
 }
+
+void SamplesView::retranslate()
+{
+    table_->setHorizontalHeaderLabels(
+        {tr("source"), tr("reference"), tr("translation"), tr("previous translation"), tr("new words")});
+    redraw();  // the line above the table
+}
+
+void SamplesView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+
 
 void SamplesView::applySnapshot(const TrainingSnapshot& snapshot)
 {

@@ -40,7 +40,14 @@ public:
     QStringList newWords(int row) const;
     QTableWidget* table() const { return table_; }
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
     void redraw();
 
     std::shared_ptr<const as::SamplesRecord> current_, previous_;

@@ -1,5 +1,6 @@
 #include "translate_view.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -36,10 +37,9 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignLeft 
     return item;
 }
 
-QTableWidget* makeTable(const QStringList& headers, QWidget* parent)
+QTableWidget* makeTable(int columns, QWidget* parent)
 {
-    auto* t = new QTableWidget(0, int(headers.size()), parent);
-    t->setHorizontalHeaderLabels(headers);
+    auto* t = new QTableWidget(0, columns, parent);
     t->verticalHeader()->setVisible(false);
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -53,33 +53,32 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent)
 TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
 {
     input_ = new QLineEdit(this);
-    input_->setPlaceholderText(tr("Type a sentence in the source language, e.g. 我有一个好朋友"));
     input_->setClearButtonEnabled(true);
     input_->setFont(pointFont(12));
-    go_ = new QPushButton(tr("Translate"), this);
+    go_ = new QPushButton(this);
     go_->setDefault(true);
     auto* top = new QHBoxLayout;
     top->addWidget(input_, 1);
     top->addWidget(go_);
 
     method_ = new QComboBox(this);
-    method_->addItem(tr("Greedy"));
-    method_->addItem(tr("Beam search"));
+    method_->addItems({QString(), QString()});  // greedy, beam search
     beam_ = new QSpinBox(this);
     beam_->setRange(1, 16);
     beam_->setValue(4);
-    beam_->setToolTip(tr("Beam width k (k = 1 gives the greedy output)"));
     nbest_ = new QSpinBox(this);
     nbest_->setRange(1, 16);
     nbest_->setValue(4);
-    nbest_->setToolTip(tr("How many hypotheses of the beam to list (at most k)"));
     auto* options = new QHBoxLayout;
-    options->addWidget(new QLabel(tr("Decoding:"), this));
+    decodingLabel_ = new QLabel(this);
+    beamLabel_ = new QLabel(this);
+    nbestLabel_ = new QLabel(this);
+    options->addWidget(decodingLabel_);
     options->addWidget(method_);
     options->addSpacing(12);
-    options->addWidget(new QLabel(tr("beam width k:"), this));
+    options->addWidget(beamLabel_);
     options->addWidget(beam_);
-    options->addWidget(new QLabel(tr("n-best:"), this));
+    options->addWidget(nbestLabel_);
     options->addWidget(nbest_);
     options->addStretch(1);
     auto syncOptions = [this] {
@@ -108,35 +107,24 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     output_->setMinimumHeight(output_->fontMetrics().height() + 8);
     output_->setStyleSheet(QStringLiteral("QLabel { color: #08306b; }"));
 
-    nbestTable_ = makeTable({tr("#"), tr("translation"), tr("score"), tr("log p"), tr("ends")}, this);
+    nbestTable_ = makeTable(5, this);  // #, translation, score, log p, ends
     nbestTable_->setObjectName(QStringLiteral("nbestList"));
     // The translation takes the width the rank, scores and end leave: those are as wide as
     // their contents (else each keeps the default 100 px, and the translation is squeezed to
     // a few letters in a narrow window).
     nbestTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     nbestTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
-    nbestTable_->setToolTip(tr("score = log p / ((5 + length) / 6)^0.6; "
-                               "ends: the hypothesis ended with </s>"));
-    topTable_ = makeTable({tr("step"), tr("next token"), tr("p")}, this);
+    topTable_ = makeTable(3, this);  // step, next token, p
     topTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     topTable_->setWordWrap(false);
-    topTable_->setToolTip(tr("The five likeliest next tokens at every output step (teacher-forced "
-                             "on the best output); the emitted token is in bold"));
 
     crossLayer_ = new QComboBox(this);
     crossLayer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    crossLayer_->setToolTip(tr("Decoder layer of the cross-attention"));
     crossHead_ = new QComboBox(this);
     crossHead_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    crossHead_->setToolTip(tr("One head, or the mean over the heads"));
     explain_ = new QComboBox(this);
-    explain_->addItems({tr("cross-attention"), tr("attention (last layer, mean)"), tr("rollout"),
-                        tr("gradient × input"), tr("integrated gradients")});
-    explain_->setToolTip(tr("What each output token rests on. Cross-attention: the weights of "
-                            "one layer and head. The others explain log p(output token): the last "
-                            "layer's mean cross-attention; rollout (Abnar & Zuidema 2020) through "
-                            "the encoder's self-attention; gradient × input and integrated "
-                            "gradients (32 steps) over the source embeddings"));
+    for (int i = 0; i < 5; ++i)  // cross-attention, then the four attributions
+        explain_->addItem(QString());
     attributionInfo_ = new QLabel(this);
     attributionInfo_->setWordWrap(true);
     attributionInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -144,11 +132,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossPlot_->setObjectName(QStringLiteral("crossAttention"));
     crossPlot_->setMinimumSize(320, 260);
     crossHeat_ = makeHeatmap(crossPlot_, true, sequentialGradient());
-    crossHeat_.scale->axis()->setLabel(tr("attention weight"));
     crossHeat_.scale->setBarWidth(12);
-    setHeatmapPlaceholder(crossHeat_, tr("Translate a sentence\nto see its cross-attention"));
-    crossPlot_->xAxis->setLabel(tr("source token (key)"));
-    crossPlot_->yAxis->setLabel(tr("output token (query)"));
     for (QCPAxis* a : {crossPlot_->xAxis, crossPlot_->yAxis}) {
         a->setTickLabelFont(pointFont(10));
         a->setLabelFont(pointFont(10));
@@ -178,11 +162,13 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     });
     auto* crossExport = makeExportButton(crossPlot_, [this] { return crossCsv(); }, this);
     auto* explainBar = new QHBoxLayout;
-    explainBar->addWidget(new QLabel(tr("Explained by"), this));
+    explainLabel_ = new QLabel(this);
+    crossLabel_ = new QLabel(this);
+    explainBar->addWidget(explainLabel_);
     explainBar->addWidget(explain_);
     explainBar->addStretch(1);
     auto* crossBar = new QHBoxLayout;
-    crossBar->addWidget(new QLabel(tr("Cross-attention of the best output:"), this));
+    crossBar->addWidget(crossLabel_);
     crossBar->addStretch(1);
     crossBar->addWidget(crossLayer_);
     crossBar->addWidget(crossHead_);
@@ -196,16 +182,17 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossLayout->addWidget(attributionInfo_);
 
     auto* tables = new QSplitter(Qt::Vertical, this);
-    auto labelled = [this](const QString& title, QWidget* w) {
+    auto labelled = [this](QLabel*& title, QWidget* w) {
         auto* box = new QWidget(this);
         auto* l = new QVBoxLayout(box);
         l->setContentsMargins(0, 0, 0, 0);
-        l->addWidget(new QLabel(title, box));
+        title = new QLabel(box);
+        l->addWidget(title);
         l->addWidget(w, 1);
         return box;
     };
-    tables->addWidget(labelled(tr("n-best list"), nbestTable_));
-    tables->addWidget(labelled(tr("Top-5 next tokens per step"), topTable_));
+    tables->addWidget(labelled(nbestTitle_, nbestTable_));
+    tables->addWidget(labelled(topTitle_, topTable_));
     tables->setStretchFactor(0, 1);
     tables->setStretchFactor(1, 2);
     auto* body = new QSplitter(Qt::Horizontal, this);
@@ -233,10 +220,79 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
             onTranslateClicked();
         drawCross();
     });
-    drawCross();  // empty: the placeholder, no colour scale
+    retranslate();  // and draws the cross-attention: empty, the placeholder, no colour scale
+    showIntro();
+}
+
+void TranslateView::retranslate()
+{
+    input_->setPlaceholderText(tr("Type a sentence in the source language, e.g. 我有一个好朋友"));
+    go_->setText(tr("Translate"));
+    method_->setItemText(0, tr("Greedy"));
+    method_->setItemText(1, tr("Beam search"));
+    beam_->setToolTip(tr("Beam width k (k = 1 gives the greedy output)"));
+    nbest_->setToolTip(tr("How many hypotheses of the beam to list (at most k)"));
+    decodingLabel_->setText(tr("Decoding:"));
+    beamLabel_->setText(tr("beam width k:"));
+    nbestLabel_->setText(tr("n-best:"));
+    nbestTable_->setHorizontalHeaderLabels({tr("#"), tr("translation"), tr("score"), tr("log p"), tr("ends")});
+    nbestTable_->setToolTip(tr("score = log p / ((5 + length) / 6)^0.6; "
+                               "ends: the hypothesis ended with </s>"));
+    topTable_->setHorizontalHeaderLabels({tr("step"), tr("next token"), tr("p")});
+    topTable_->setToolTip(tr("The five likeliest next tokens at every output step (teacher-forced "
+                             "on the best output); the emitted token is in bold"));
+    crossLayer_->setToolTip(tr("Decoder layer of the cross-attention"));
+    crossHead_->setToolTip(tr("One head, or the mean over the heads"));
+    const QString methods[] = {tr("cross-attention"), tr("attention (last layer, mean)"), tr("rollout"),
+                               tr("gradient × input"), tr("integrated gradients")};
+    for (int i = 0; i < 5; ++i)
+        explain_->setItemText(i, methods[i]);
+    explain_->setToolTip(tr("What each output token rests on. Cross-attention: the weights of "
+                            "one layer and head. The others explain log p(output token): the last "
+                            "layer's mean cross-attention; rollout (Abnar & Zuidema 2020) through "
+                            "the encoder's self-attention; gradient × input and integrated "
+                            "gradients (32 steps) over the source embeddings"));
+    setHeatmapPlaceholder(crossHeat_, tr("Translate a sentence\nto see its cross-attention"));
+    crossPlot_->xAxis->setLabel(tr("source token (key)"));
+    crossPlot_->yAxis->setLabel(tr("output token (query)"));
+    explainLabel_->setText(tr("Explained by"));
+    crossLabel_->setText(tr("Cross-attention of the best output:"));
+    nbestTitle_->setText(tr("n-best list"));
+    topTitle_->setText(tr("Top-5 next tokens per step"));
+    // What is shown of the last translation, in the new language too.
+    if (last_) {
+        summarize(*last_);
+        fillTables(*last_);
+        nameCrossChoices();
+    } else if (introShown_) {
+        showIntro();
+    }
+    drawCross();
+}
+
+void TranslateView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void TranslateView::showIntro()
+{
     setMessage(tr("Type a sentence and press Enter. Translation uses a copy of the current "
                   "weights, so training goes on meanwhile."),
                false);
+    introShown_ = true;
+}
+
+void TranslateView::nameCrossChoices()
+{
+    for (int l = 0; l < crossLayer_->count(); ++l)
+        crossLayer_->setItemText(l, tr("layer %1").arg(l + 1));
+    if (crossHead_->count() > 0)
+        crossHead_->setItemText(0, tr("mean of heads"));
+    for (int h = 1; h < crossHead_->count(); ++h)
+        crossHead_->setItemText(h, tr("head %1").arg(h));
 }
 
 void TranslateView::setMessage(const QString& text, bool warning)
@@ -254,6 +310,7 @@ void TranslateView::setMessage(const QStringList& info, const QStringList& warni
                      : line.toHtmlEscaped());
     status_->setText(html.join(QStringLiteral("<br>")));
     message_ = info.join(QLatin1Char('\n'));
+    introShown_ = false;
 }
 
 void TranslateView::setDecoding(bool beam, int k, int nbest)
@@ -320,9 +377,37 @@ void TranslateView::showRecord(TranslationRecordPtr record)
         setMessage(r.error.isEmpty() ? tr("Translation failed: no hypothesis") : r.error, true);
         return;
     }
+    lastTranslation_ = r.nbest.front().text;
+    summarize(r);
+    fillTables(r);
+
+    // Cross-attention: last layer, mean over heads by default.
+    const CrossAttention& ca = r.cross;
+    const bool sameShape = crossLayer_->count() == ca.layers && crossHead_->count() == ca.heads + 1;
+    if (!sameShape) {
+        const QSignalBlocker b1(crossLayer_), b2(crossHead_);
+        crossLayer_->clear();
+        for (int l = 0; l < ca.layers; ++l)
+            crossLayer_->addItem(QString());
+        crossLayer_->setCurrentIndex(ca.layers - 1);
+        crossHead_->clear();
+        for (int h = 0; h <= ca.heads; ++h)  // the mean, then each head
+            crossHead_->addItem(QString());
+        crossHead_->setCurrentIndex(0);
+        nameCrossChoices();
+    }
+    last_ = std::move(record);
+    drawCross();
+    emit translationFinished(lastTranslation_);
+    // An attribution is shown but this record was asked without: ask again with it.
+    if (explain_->currentIndex() > 0 && !last_->options.attribution && !awaiting_)
+        onTranslateClicked();
+}
+
+void TranslateView::summarize(const TranslationRecord& r)
+{
     const NbestEntry& best = r.nbest.front();
-    lastTranslation_ = best.text;
-    output_->setText(lastTranslation_.isEmpty() ? tr("(empty output)") : lastTranslation_);
+    output_->setText(best.text.isEmpty() ? tr("(empty output)") : best.text);
     showSourceChips(r);
 
     QStringList lines, warnings;
@@ -340,7 +425,10 @@ void TranslateView::showRecord(TranslationRecordPtr record)
     if (!notice_.isEmpty())
         warnings << notice_;
     setMessage(lines + warnings, warnings);
+}
 
+void TranslateView::fillTables(const TranslationRecord& r)
+{
     // n-best list.
     const int nb = int(r.nbest.size());
     nbestTable_->setRowCount(nb);
@@ -389,28 +477,6 @@ void TranslateView::showRecord(TranslationRecordPtr record)
     // Spanned cells do not count in resizeColumnToContents().
     topTable_->setColumnWidth(0, std::min(stepWidth + 16, 160));
     topTable_->resizeColumnToContents(2);
-
-    // Cross-attention: last layer, mean over heads by default.
-    const CrossAttention& ca = r.cross;
-    const bool sameShape = crossLayer_->count() == ca.layers && crossHead_->count() == ca.heads + 1;
-    if (!sameShape) {
-        const QSignalBlocker b1(crossLayer_), b2(crossHead_);
-        crossLayer_->clear();
-        for (int l = 0; l < ca.layers; ++l)
-            crossLayer_->addItem(tr("layer %1").arg(l + 1));
-        crossLayer_->setCurrentIndex(ca.layers - 1);
-        crossHead_->clear();
-        crossHead_->addItem(tr("mean of heads"));
-        for (int h = 0; h < ca.heads; ++h)
-            crossHead_->addItem(tr("head %1").arg(h + 1));
-        crossHead_->setCurrentIndex(0);
-    }
-    last_ = std::move(record);
-    drawCross();
-    emit translationFinished(lastTranslation_);
-    // An attribution is shown but this record was asked without: ask again with it.
-    if (explain_->currentIndex() > 0 && !last_->options.attribution && !awaiting_)
-        onTranslateClicked();
 }
 
 void TranslateView::showSourceChips(const TranslationRecord& r)

@@ -73,7 +73,24 @@ signals:
     void translationRequested(const QString& text, const as::TranslationOptions& options);
     void translationFinished(const QString& detokenised);
 
+protected:
+    // QEvent::LanguageChange: retranslate().
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Its titles, axis labels, legend names, controls and tooltips in the language installed,
+    // set in one place: from the constructor and at every language change.
+    void retranslate();
+    void showIntro();         // the hint shown before the first translation
+    void nameCrossChoices();  // the layer and head choices: "layer 2", "mean of heads", …
+    // What a translation shows: the output, source chips and status line; the n-best and
+    // top-5 tables.
+    void summarize(const TranslationRecord& r);
+    void fillTables(const TranslationRecord& r);
+    QLabel *decodingLabel_ = nullptr, *beamLabel_ = nullptr, *nbestLabel_ = nullptr,
+           *explainLabel_ = nullptr, *crossLabel_ = nullptr, *nbestTitle_ = nullptr,
+           *topTitle_ = nullptr;
+    bool introShown_ = false;
     void onTranslateClicked();
     void drawCross();
     void setMessage(const QString& text, bool warning);

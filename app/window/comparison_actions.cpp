@@ -32,11 +32,8 @@ ComparisonActions::ComparisonActions(MainWindow* window) : QObject(window), wind
         window_->statusBar()->showMessage(tr("Comparing with %1").arg(name), 5000);
     });
     connect(comparer_, &RunComparer::failed, this, [this](const QString& m) { window_->showFileError(m); });
-    compare_ = new QAction(tr("&Compare with run…"), window);
+    compare_ = new QAction(window);
     compare_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    compare_->setToolTip(tr("Draw another run's loss, learning rate and validation beside this "
-                            "one's, from its checkpoint (up to %1 runs; Ctrl+Shift+C)")
-                             .arg(RunComparer::kMaxRuns));
     connect(compare_, &QAction::triggered, this, [this] {
         const QString current = window_->files()->currentFile();
         const QString dir = current.isEmpty() ? QString() : QFileInfo(current).path();
@@ -46,26 +43,39 @@ ComparisonActions::ComparisonActions(MainWindow* window) : QObject(window), wind
         if (!path.isEmpty())
             compareWith(path);
     });
-    removeCompared_ = new QMenu(tr("&Remove compared run"), window);
-    abStart_ = new QAction(tr("A/&B session…"), window);
+    removeCompared_ = new QMenu(window);
+    abStart_ = new QAction(window);
     abStart_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    abStart_->setToolTip(tr("Train a second session B beside this one — other model or "
-                            "optimisation settings, the same data, order and seed — in "
-                            "alternation, both from step 0, every plot showing both (Ctrl+B)"));
     connect(abStart_, &QAction::triggered, this, &ComparisonActions::chooseComparison);
-    abKeep_ = new QAction(tr("&Keep B as the session"), window);
-    abKeep_->setToolTip(tr("B becomes the session (paused, with its history) and A is dropped: "
-                           "to go on training, save or export it"));
+    abKeep_ = new QAction(window);
     connect(abKeep_, &QAction::triggered, this, &ComparisonActions::keepComparison);
-    abStop_ = new QAction(tr("&Stop A/B"), window);
-    abStop_->setToolTip(tr("Drop B; A goes on alone"));
+    abStop_ = new QAction(window);
     connect(abStop_, &QAction::triggered, this, &ComparisonActions::stopComparison);
     abKeep_->setEnabled(false);
     abStop_->setEnabled(false);
     connect(window_->link(), &WorkerLink::comparisonFailed, this,
             [this](const QString& m) { window_->showFileError(tr("A/B: %1").arg(m)); });
     showComparedRuns();
-    listComparedRuns();
+    retranslate();
+}
+
+void ComparisonActions::retranslate()
+{
+    compare_->setText(tr("&Compare with run…"));
+    compare_->setToolTip(tr("Draw another run's loss, learning rate and validation beside this "
+                            "one's, from its checkpoint (up to %1 runs; Ctrl+Shift+C)")
+                             .arg(RunComparer::kMaxRuns));
+    removeCompared_->setTitle(tr("&Remove compared run"));
+    abStart_->setText(tr("A/&B session…"));
+    abStart_->setToolTip(tr("Train a second session B beside this one — other model or "
+                            "optimisation settings, the same data, order and seed — in "
+                            "alternation, both from step 0, every plot showing both (Ctrl+B)"));
+    abKeep_->setText(tr("&Keep B as the session"));
+    abKeep_->setToolTip(tr("B becomes the session (paused, with its history) and A is dropped: "
+                           "to go on training, save or export it"));
+    abStop_->setText(tr("&Stop A/B"));
+    abStop_->setToolTip(tr("Drop B; A goes on alone"));
+    listComparedRuns();  // its "Remove all"
 }
 
 void ComparisonActions::chooseComparison()

@@ -19,6 +19,9 @@ class ComparisonActions : public QObject {
     Q_OBJECT
 public:
     explicit ComparisonActions(MainWindow* window);
+    // The texts it shows (actions, menus, tabs) in the language installed, again: from the
+    // constructor and at MainWindow's QEvent::LanguageChange.
+    void retranslate();
 
     // Reads a checkpoint and draws its run, at most RunComparer::kMaxRuns; a file that cannot
     // be used gives a message (MainWindow::fileError) and changes nothing.

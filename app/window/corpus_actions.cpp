@@ -24,10 +24,9 @@ namespace as {
 
 CorpusActions::CorpusActions(MainWindow* window) : QObject(window), window_(window)
 {
-    openCorpus_ = new QAction(tr("Open &corpus…"), window);
+    openCorpus_ = new QAction(window);
     openCorpus_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    openCorpus_->setToolTip(tr("Train on your own parallel corpus: a TSV file (source<TAB>"
-                               "target) or a manythings.org Anki file (Ctrl+Shift+O)"));
+    retranslate();
     connect(openCorpus_, &QAction::triggered, this, &CorpusActions::chooseCorpus);
     opener_ = new CorpusOpener(window);
     connect(opener_, &CorpusOpener::finished, this, &CorpusActions::onCorpusJob);
@@ -35,6 +34,13 @@ CorpusActions::CorpusActions(MainWindow* window) : QObject(window), window_(wind
         if (progress_)
             progress_->setValue(perMille);
     });
+}
+
+void CorpusActions::retranslate()
+{
+    openCorpus_->setText(tr("Open &corpus…"));
+    openCorpus_->setToolTip(tr("Train on your own parallel corpus: a TSV file (source<TAB>"
+                               "target) or a manythings.org Anki file (Ctrl+Shift+O)"));
 }
 
 void CorpusActions::cancelReading()

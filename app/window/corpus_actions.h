@@ -21,6 +21,9 @@ class CorpusActions : public QObject {
     Q_OBJECT
 public:
     explicit CorpusActions(MainWindow* window);
+    // The texts it shows (actions, menus, tabs) in the language installed, again: from the
+    // constructor and at MainWindow's QEvent::LanguageChange.
+    void retranslate();
 
     void openCorpus(const CorpusSource& source);
     // Where a corpus file recorded in a checkpoint is now (the user pointed to it): used when

@@ -27,11 +27,10 @@ namespace as {
 
 FileActions::FileActions(MainWindow* window) : QObject(window), window_(window)
 {
-    open_ = new QAction(tr("&Open…"), window);
+    open_ = new QAction(window);
     open_->setShortcut(QKeySequence::Open);
-    open_->setToolTip(tr("Continue a saved session: model, optimiser, history (Ctrl+O)"));
     connect(open_, &QAction::triggered, this, &FileActions::chooseOpen);
-    save_ = new QAction(tr("&Save"), window);
+    save_ = new QAction(window);
     save_->setShortcut(QKeySequence::Save);
     connect(save_, &QAction::triggered, this, [this] {
         if (currentFile_.isEmpty())
@@ -39,19 +38,16 @@ FileActions::FileActions(MainWindow* window) : QObject(window), window_(window)
         else
             saveCheckpointTo(currentFile_);
     });
-    saveAs_ = new QAction(tr("Save &As…"), window);
+    saveAs_ = new QAction(window);
     saveAs_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(saveAs_, &QAction::triggered, this, &FileActions::chooseSavePath);
-    importWeights_ = new QAction(tr("&Import weights…"), window);
+    importWeights_ = new QAction(window);
     importWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    importWeights_->setToolTip(tr("Look inside a model trained elsewhere: a .safetensors weight "
-                                  "file, e.g. from PyTorch (Ctrl+I)"));
     connect(importWeights_, &QAction::triggered, this, &FileActions::chooseImport);
-    exportWeights_ = new QAction(tr("&Export weights…"), window);
+    exportWeights_ = new QAction(window);
     exportWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportWeights_->setToolTip(tr("Write the model as a .safetensors weight file that PyTorch "
-                                  "can read (Ctrl+E)"));
     connect(exportWeights_, &QAction::triggered, this, &FileActions::chooseExport);
+    retranslate();
 
     WorkerLink* link = window_->link();
     connect(link, &WorkerLink::checkpointSaved, this, &FileActions::onSaved);
@@ -65,6 +61,20 @@ FileActions::FileActions(MainWindow* window) : QObject(window), window_(window)
     autosaveTimer_->setInterval(3 * 60 * 1000);
     connect(autosaveTimer_, &QTimer::timeout, this, &FileActions::autosave);
     autosaveTimer_->start();
+}
+
+void FileActions::retranslate()
+{
+    open_->setText(tr("&Open…"));
+    open_->setToolTip(tr("Continue a saved session: model, optimiser, history (Ctrl+O)"));
+    save_->setText(tr("&Save"));
+    saveAs_->setText(tr("Save &As…"));
+    importWeights_->setText(tr("&Import weights…"));
+    importWeights_->setToolTip(tr("Look inside a model trained elsewhere: a .safetensors weight "
+                                  "file, e.g. from PyTorch (Ctrl+I)"));
+    exportWeights_->setText(tr("&Export weights…"));
+    exportWeights_->setToolTip(tr("Write the model as a .safetensors weight file that PyTorch "
+                                  "can read (Ctrl+E)"));
 }
 
 void FileActions::onSaved(const QString& path, long step, bool autosave)

@@ -19,6 +19,9 @@ class FileActions : public QObject {
     Q_OBJECT
 public:
     explicit FileActions(MainWindow* window);
+    // The texts it shows (actions, menus, tabs) in the language installed, again: from the
+    // constructor and at MainWindow's QEvent::LanguageChange.
+    void retranslate();
 
     void saveCheckpointTo(const QString& path);
     void openCheckpoint(const QString& path);

@@ -1,6 +1,7 @@
 // attention-studio: the window. With FILE it opens a checkpoint or a weight file; the
 // --screenshot and --measure-* modes (screenshot_driver.h) run without the user and exit.
 #include "file_actions.h"
+#include "language.h"
 #include "main_window.h"
 #include "termination_watch.h"
 #include "window_options.h"
@@ -12,6 +13,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
 #include <QTimer>
 
 #include <cstdio>
@@ -47,6 +49,17 @@ int main(int argc, char** argv)
         return 2;
     }
     as::setEngineThreads(threads);
+
+    // --language, else View > Language's remembered choice, else the system locale.
+    if (p.isSet("language") && as::normalizedLanguage(p.value("language")).isEmpty()) {
+        std::fprintf(stderr, "attention-studio: --language must be one of: %s\n",
+                     qPrintable(as::availableLanguages().join(", ")));
+        return 2;
+    }
+    {
+        QSettings store;
+        as::setLanguage(as::startupLanguage(p.value("language"), store));
+    }
 
     as::MainWindow w;
     // A mode that runs without the user; or, with more than one FILE, the error.

@@ -5,6 +5,7 @@
 #include "embedding_view.h"
 #include "file_actions.h"
 #include "heads_controller.h"
+#include "language.h"
 #include "probe_bar.h"
 #include "samples_view.h"
 #include "settings_panel.h"
@@ -13,6 +14,7 @@
 #include "worker_link.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -67,11 +69,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setCentralWidget(views_->tabs());
 
     settingsPanel_ = new SettingsPanel(this);
-    auto* dock = new QDockWidget(tr("Settings"), this);
-    dock->setObjectName("settings");
-    dock->setWidget(settingsPanel_);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    settingsDock_ = new QDockWidget(this);
+    settingsDock_->setObjectName("settings");
+    settingsDock_->setWidget(settingsPanel_);
+    settingsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, settingsDock_);
     connect(settingsPanel_, &SettingsPanel::applyClicked, this, &MainWindow::applySettings);
 
     status_ = new QLabel(this);
@@ -82,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     heads_ = new HeadsController(views_, link_, [this] { return settings_.inspecting(); }, this);
     buildMenus();
     buildToolBar();
+    retranslate();
 
     ProbeBar* probes = views_->probes();
     connect(probes, &ProbeBar::probeChosen, link_, &WorkerLink::setProbe);
@@ -89,7 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(link_, &WorkerLink::snapshotReady, this, &MainWindow::onSnapshot);
     connect(link_, &WorkerLink::runningChanged, this, [this](bool running) {
         running_ = running;
-        play_->setText(running ? tr("Pause") : tr("Play"));
+        labelPlay();
     });
     connect(link_, &WorkerLink::failed, this, [this](const QString& msg) {
         statusBar()->showMessage(msg, 15000);
@@ -126,7 +129,7 @@ int MainWindow::examplesShown() const
 
 void MainWindow::buildMenus()
 {
-    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(QString());
     file->addAction(files_->openAction());
     file->addAction(files_->saveAction());
     file->addAction(files_->saveAsAction());
@@ -135,60 +138,115 @@ void MainWindow::buildMenus()
     file->addAction(files_->importWeightsAction());
     file->addAction(files_->exportWeightsAction());
     file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"));
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
-    quit->setMenuRole(QAction::QuitRole);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
+    quit_ = file->addAction(QString());
+    quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit_->setMenuRole(QAction::QuitRole);
+    connect(quit_, &QAction::triggered, this, &QWidget::close);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* view = viewMenu_ = menuBar()->addMenu(QString());
     view->addAction(comparisons_->compareAction());
     view->addMenu(comparisons_->removeComparedMenu());
     view->addSeparator();
     view->addAction(comparisons_->comparisonAction());
     view->addAction(comparisons_->keepAction());
     view->addAction(comparisons_->stopAction());
+    view->addSeparator();
+    // Each language named in itself; the choice takes effect at once and is remembered.
+    languageMenu_ = view->addMenu(QString());
+    languages_ = new QActionGroup(this);
+    for (const QString& code : availableLanguages()) {
+        QAction* a = languageMenu_->addAction(languageName(code));
+        a->setData(code);
+        a->setCheckable(true);
+        languages_->addAction(a);
+        connect(a, &QAction::triggered, this, [code] {
+            if (setLanguage(code)) {
+                QSettings store;
+                rememberLanguage(store, code);
+            }
+        });
+    }
 }
 
 void MainWindow::buildToolBar()
 {
-    auto* bar = addToolBar(tr("Training"));
+    auto* bar = toolBar_ = addToolBar(QString());
     bar->setObjectName("training");
-    play_ = bar->addAction(tr("Play"));
+    play_ = bar->addAction(QString());
     play_->setShortcut(Qt::Key_Space);
-    play_->setToolTip(tr("Play / pause training (Space)"));
     connect(play_, &QAction::triggered, this, [this] {
         if (running_)
             link_->pause();
         else
             link_->play();
     });
-    step1_ = bar->addAction(tr("Step"));
+    step1_ = bar->addAction(QString());
     step1_->setShortcut(Qt::Key_Right);
-    step1_->setToolTip(tr("Train one batch, then pause (→)"));
     connect(step1_, &QAction::triggered, this, [this] { link_->step(1); });
     stepCount_ = new QSpinBox(this);
     stepCount_->setRange(2, 1000000);
     stepCount_->setValue(10);
-    stepCount_->setToolTip(tr("How many steps 'Step N' takes"));
-    stepN_ = bar->addAction(tr("Step N"));
+    stepN_ = bar->addAction(QString());
     stepN_->setShortcut(Qt::SHIFT | Qt::Key_Right);
-    stepN_->setToolTip(tr("Train N batches, then pause (Shift+→)"));
     connect(stepN_, &QAction::triggered, this, [this] { link_->step(stepCount_->value()); });
     bar->addWidget(stepCount_);
-    reset_ = bar->addAction(tr("Reset"));
+    reset_ = bar->addAction(QString());
     reset_->setShortcut(Qt::CTRL | Qt::Key_R);
-    reset_->setToolTip(tr("Start again from step 0 with the current settings (Ctrl+R)"));
     connect(reset_, &QAction::triggered, this, [this] { applySettings(settings_); });
     bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" speed "), this));
+    speedLabel_ = new QLabel(this);
+    bar->addWidget(speedLabel_);
     speed_ = new QComboBox(this);
-    speed_->setToolTip(tr("Steps per second: slow it down to watch single steps"));
-    speed_->addItem(tr("max"), 0.0);
-    for (double v : {30.0, 10.0, 5.0, 2.0, 1.0, 0.5})
-        speed_->addItem(tr("%1 steps/s").arg(v), v);
+    for (double v : {0.0, 30.0, 10.0, 5.0, 2.0, 1.0, 0.5})  // 0: as fast as it goes
+        speed_->addItem(QString(), v);
     connect(speed_, &QComboBox::currentIndexChanged, this,
             [this] { link_->setStepsPerSecond(speed_->currentData().toDouble()); });
     bar->addWidget(speed_);
+}
+
+void MainWindow::retranslate()
+{
+    updateTitle();
+    settingsDock_->setWindowTitle(tr("Settings"));
+    fileMenu_->setTitle(tr("&File"));
+    quit_->setText(tr("&Quit"));
+    viewMenu_->setTitle(tr("&View"));
+    languageMenu_->setTitle(tr("&Language"));
+    for (QAction* a : languages_->actions())
+        a->setChecked(a->data().toString() == currentLanguage());
+    toolBar_->setWindowTitle(tr("Training"));
+    labelPlay();
+    play_->setToolTip(tr("Play / pause training (Space)"));
+    step1_->setText(tr("Step"));
+    step1_->setToolTip(tr("Train one batch, then pause (→)"));
+    stepCount_->setToolTip(tr("How many steps 'Step N' takes"));
+    stepN_->setText(tr("Step N"));
+    stepN_->setToolTip(tr("Train N batches, then pause (Shift+→)"));
+    reset_->setText(tr("Reset"));
+    reset_->setToolTip(tr("Start again from step 0 with the current settings (Ctrl+R)"));
+    speedLabel_->setText(tr(" speed "));
+    speed_->setToolTip(tr("Steps per second: slow it down to watch single steps"));
+    for (int i = 0; i < speed_->count(); ++i) {
+        const double v = speed_->itemData(i).toDouble();
+        speed_->setItemText(i, v > 0 ? tr("%1 steps/s").arg(v) : tr("max"));
+    }
+    showStatus();
+    files_->retranslate();
+    corpus_->retranslate();
+    comparisons_->retranslate();
+    views_->retranslate();
+}
+
+void MainWindow::labelPlay()
+{
+    play_->setText(running_ ? tr("Pause") : tr("Play"));
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QMainWindow::changeEvent(event);
 }
 
 void MainWindow::updateTransport()
@@ -286,17 +344,31 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     setWindowModified(files_->hasUnsavedSteps());
     comparisons_->apply(s->comparison.get());
     views_->applySnapshot(*s);
-    status_->setText(tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
-                         .arg(s->step)
-                         .arg(s->plannedSteps)
-                         .arg(s->epoch >= 0 ? QString::number(s->epoch) : QStringLiteral("—"))
-                         .arg(s->step > 0 ? QString::number(s->loss, 'f', 4) : QStringLiteral("—"))
-                         .arg(s->step > 0 ? QString::number(s->lr, 'e', 2) : QStringLiteral("—"))
-                         .arg(s->tokensPerSecond, 0, 'f', 0)
-                         .arg(clock(s->elapsedSeconds))
-                         .arg(clock(s->remainingSeconds))
-                     + comparisons_->statusSuffix());
+    lastSnapshot_ = s;
+    showStatus();
     emit snapshotApplied(s->step);
+}
+
+QString MainWindow::statusText() const
+{
+    if (!lastSnapshot_)
+        return {};
+    const TrainingSnapshot& s = *lastSnapshot_;
+    return tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
+               .arg(s.step)
+               .arg(s.plannedSteps)
+               .arg(s.epoch >= 0 ? QString::number(s.epoch) : QStringLiteral("—"))
+               .arg(s.step > 0 ? QString::number(s.loss, 'f', 4) : QStringLiteral("—"))
+               .arg(s.step > 0 ? QString::number(s.lr, 'e', 2) : QStringLiteral("—"))
+               .arg(s.tokensPerSecond, 0, 'f', 0)
+               .arg(clock(s.elapsedSeconds))
+               .arg(clock(s.remainingSeconds))
+           + comparisons_->statusSuffix();
+}
+
+void MainWindow::showStatus()
+{
+    status_->setText(statusText());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

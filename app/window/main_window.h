@@ -9,10 +9,13 @@
 #include <QMainWindow>
 
 class QAction;
+class QActionGroup;
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QSpinBox;
+class QToolBar;
 
 namespace as {
 class ComparisonActions;
@@ -54,6 +57,11 @@ public:
     QAction* stepAction() const { return step1_; }
     QAction* resetAction() const { return reset_; }
     QMenu* fileMenu() const { return fileMenu_; }
+    QMenu* viewMenu() const { return viewMenu_; }
+    // View > Language: one checkable action per language (its data the code, language.h).
+    QMenu* languageMenu() const { return languageMenu_; }
+    // The status line's permanent text: step, loss, rate, time (the last snapshot's).
+    QString statusText() const;
 
     // A message in the status line and a box that does not wait (the session goes on); the
     // parts report what failed through here.
@@ -70,10 +78,17 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    // QEvent::LanguageChange (View > Language, language.h): every text again, in the new one.
+    void changeEvent(QEvent* event) override;
 
 private:
     void buildMenus();
     void buildToolBar();
+    // The window's texts, and its parts' (menus, toolbar, status line, views' tabs), in the
+    // language installed: from the constructor and at every language change.
+    void retranslate();
+    void showStatus();
+    void labelPlay();  // Play, or Pause while training runs
     void onSnapshot(const SnapshotPtr& s);
     void onSessionLoaded(const SessionSettings& s, const TaskPtr& task, const QString& path,
                          long step, bool untitled);
@@ -91,7 +106,15 @@ private:
     QSpinBox* stepCount_ = nullptr;
     QComboBox* speed_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* speedLabel_ = nullptr;
+    QDockWidget* settingsDock_ = nullptr;
+    QToolBar* toolBar_ = nullptr;
     QMenu* fileMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QMenu* languageMenu_ = nullptr;
+    QActionGroup* languages_ = nullptr;
+    QAction* quit_ = nullptr;
+    SnapshotPtr lastSnapshot_;  // what the status line shows
     QString lastFileError_;
     long step_ = 0;
     bool running_ = false;

@@ -3,6 +3,7 @@
 #include "text/tokenizer.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,29 +14,44 @@ namespace as {
 ProbeBar::ProbeBar(QWidget* parent) : QWidget(parent)
 {
     probe_ = new QComboBox(this);
-    probe_->setToolTip(tr("The sentence pair whose attention is shown"));
     probe_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     src_ = new QLineEdit(this);
-    src_->setPlaceholderText(tr("or type a source sentence…"));
     tgt_ = new QLineEdit(this);
-    tgt_->setPlaceholderText(tr("…and its target (optional)"));
-    auto* use = new QPushButton(tr("Use"), this);
+    use_ = new QPushButton(this);
+    label_ = new QLabel(this);
     auto* bar = new QHBoxLayout(this);
     bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(new QLabel(tr("Probe:"), this));
+    bar->addWidget(label_);
     bar->addWidget(probe_);
     bar->addWidget(src_, 1);
     bar->addWidget(tgt_, 1);
-    bar->addWidget(use);
+    bar->addWidget(use_);
+    retranslate();
     connect(probe_, &QComboBox::activated, this, [this](int i) {
         if (i < 0 || i >= int(task_.examples.size()))
             return;
         const TokenPair& ex = task_.examples[std::size_t(i)];
         emit probeChosen(ex.src, ex.tgt);
     });
-    connect(use, &QPushButton::clicked, this, &ProbeBar::useTyped);
+    connect(use_, &QPushButton::clicked, this, &ProbeBar::useTyped);
     connect(src_, &QLineEdit::returnPressed, this, &ProbeBar::useTyped);
     connect(tgt_, &QLineEdit::returnPressed, this, &ProbeBar::useTyped);
+}
+
+void ProbeBar::retranslate()
+{
+    probe_->setToolTip(tr("The sentence pair whose attention is shown"));
+    src_->setPlaceholderText(tr("or type a source sentence…"));
+    tgt_->setPlaceholderText(tr("…and its target (optional)"));
+    use_->setText(tr("Use"));
+    label_->setText(tr("Probe:"));
+}
+
+void ProbeBar::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void ProbeBar::setTask(const Task& task)

@@ -7,7 +7,9 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace as {
 
@@ -27,7 +29,13 @@ signals:
     void probeChosen(QStringList src, QStringList tgt);
     void message(QString text, int ms);  // for the status line
 
+protected:
+    void changeEvent(QEvent* event) override;  // QEvent::LanguageChange: retranslate()
+
 private:
+    void retranslate();  // its label, tooltip, placeholders and button
+    QLabel* label_ = nullptr;
+    QPushButton* use_ = nullptr;
     void useTyped();
 
     Task task_;  // data only (examples, vocabularies)

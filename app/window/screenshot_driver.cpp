@@ -5,6 +5,7 @@
 #include "model_view.h"
 
 #include "driver_tools.h"
+#include "language.h"
 
 #include "attention_view.h"
 #include "comparison_actions.h"
@@ -237,7 +238,9 @@ bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
                         {"valid_loss", r.validLoss},
                         {"valid_accuracy", r.validAccuracy},
                         {"valid_bleu", r.validBleu},
-                        {"samples", samples}};
+                        {"samples", samples},
+                        // The language the pictures show (--language, else the locale).
+                        {"language", as::currentLanguage()}};
     return as::writeFileAtomically(path, QJsonDocument(o).toJson(QJsonDocument::Indented), error);
 }
 

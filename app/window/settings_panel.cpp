@@ -1,6 +1,7 @@
 #include "settings_panel.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -13,20 +14,18 @@
 namespace as {
 
 namespace {
-QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& tip)
+QSpinBox* spin(QWidget* parent, int lo, int hi)
 {
     auto* s = new QSpinBox(parent);
     s->setRange(lo, hi);
-    s->setToolTip(tip);
     return s;
 }
-QDoubleSpinBox* dspin(QWidget* parent, double lo, double hi, double step, const QString& tip)
+QDoubleSpinBox* dspin(QWidget* parent, double lo, double hi, double step)
 {
     auto* s = new QDoubleSpinBox(parent);
     s->setRange(lo, hi);
     s->setSingleStep(step);
     s->setDecimals(3);
-    s->setToolTip(tip);
     return s;
 }
 }  // namespace
@@ -36,98 +35,147 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     task_ = new QComboBox(this);
     for (const QString& t : trainingTaskNames())
         task_->addItem(t);
-    task_->setToolTip(tr("toy: three Chinese→English pairs · copy, reverse, sort: random "
-                         "sequences · zh-en: the Tatoeba Chinese→English corpus that ships "
-                         "with the program (29k pairs)"));
-    dModel_ = spin(this, 2, 2048, tr("Width of every token's vector (d_model)"));
+    dModel_ = spin(this, 2, 2048);
     dModel_->setSingleStep(8);
-    heads_ = spin(this, 1, 64, tr("Attention heads; d_model must be a multiple of it"));
-    dFf_ = spin(this, 1, 16384, tr("Inner width of the feed-forward sublayer"));
+    heads_ = spin(this, 1, 64);
+    dFf_ = spin(this, 1, 16384);
     dFf_->setSingleStep(32);
-    encLayers_ = spin(this, 1, 24, tr("Encoder layers"));
-    decLayers_ = spin(this, 1, 24, tr("Decoder layers"));
-    dropout_ = dspin(this, 0.0, 0.9, 0.05, tr("Dropout probability (training only)"));
-    smoothing_ = dspin(this, 0.0, 0.9, 0.05, tr("Label smoothing ε"));
+    encLayers_ = spin(this, 1, 24);
+    decLayers_ = spin(this, 1, 24);
+    dropout_ = dspin(this, 0.0, 0.9, 0.05);
+    smoothing_ = dspin(this, 0.0, 0.9, 0.05);
     norm_ = new QComboBox(this);
-    norm_->addItem(tr("pre-norm (Annotated Transformer)"), "pre");
-    norm_->addItem(tr("post-norm (2017 paper)"), "post");
-    factor_ = dspin(this, 0.001, 100.0, 0.1, tr("Noam factor: scales the whole schedule"));
-    warmup_ = spin(this, 1, 1000000, tr("Noam warmup steps: the rate rises until here (none: "
-                                        "the rate starts at its peak and only decays — warm-up "
-                                        "1 and 0 give the same rates)"));
-    warmup_->setSpecialValueText(tr("none"));
-    clipNorm_ = dspin(this, 0.0, 1000.0, 0.5, tr("Gradient clipping: gradients are scaled down "
-                                                 "to this global L2 norm when above it"));
-    clipNorm_->setSpecialValueText(tr("off"));
-    batch_ = spin(this, 1, 4096, tr("Sentences per batch (the toy task always uses its 3)"));
-    batchTokens_ = spin(this, 16, 10000000, tr("Token budget of a corpus batch: sentences of "
-                                               "similar length are batched up to this many "
-                                               "(padded) tokens"));
+    norm_->addItem(QString(), "pre");
+    norm_->addItem(QString(), "post");
+    factor_ = dspin(this, 0.001, 100.0, 0.1);
+    warmup_ = spin(this, 1, 1000000);
+    clipNorm_ = dspin(this, 0.0, 1000.0, 0.5);
+    batch_ = spin(this, 1, 4096);
+    batchTokens_ = spin(this, 16, 10000000);
     batchTokens_->setSingleStep(100);
-    average_ = spin(this, 1, 20, tr("Checkpoint averaging: the exported model is the mean of the "
-                                    "weights at this many points, 5 % of the planned steps "
-                                    "apart, the last at the end (1 = off)"));
+    average_ = spin(this, 1, 20);
     seed_ = new QLineEdit(this);
     seed_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), seed_));
-    seed_->setToolTip(tr("Seed of the initial weights, dropout and data (any whole number up to "
-                         "19 digits, as the command line's --seed)"));
-    planned_ = spin(this, 1, 100000000, tr("Steps planned: the schedule plot and the time "
-                                           "estimate use it; Play stops there"));
-    evalEvery_ = spin(this, 0, 1000000, tr("Validation every N steps (0 = never)"));
-    minutes_ = dspin(this, 0.0, 100000.0, 1.0, tr("Training time planned: Play also stops "
-                                                  "after this many minutes, and the status bar "
-                                                  "counts down to it (off: steps only)"));
+    planned_ = spin(this, 1, 100000000);
+    evalEvery_ = spin(this, 0, 1000000);
+    minutes_ = dspin(this, 0.0, 100000.0, 1.0);
     minutes_->setDecimals(1);
-    minutes_->setSpecialValueText(tr("off"));
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("Task"), task_);
-    form->addRow(new QLabel(tr("<b>Model</b>"), this));
-    form->addRow(tr("d_model"), dModel_);
-    form->addRow(tr("heads"), heads_);
-    form->addRow(tr("d_ff"), dFf_);
-    form->addRow(tr("encoder layers"), encLayers_);
-    form->addRow(tr("decoder layers"), decLayers_);
-    form->addRow(tr("dropout"), dropout_);
-    form->addRow(tr("label smoothing"), smoothing_);
-    form->addRow(tr("norm"), norm_);
-    form->addRow(new QLabel(tr("<b>Schedule</b>"), this));
-    form->addRow(tr("factor"), factor_);
-    form->addRow(tr("warmup"), warmup_);
-    form->addRow(new QLabel(tr("<b>Training</b>"), this));
-    form->addRow(tr("batch size"), batch_);
-    form->addRow(tr("tokens per batch"), batchTokens_);
-    form->addRow(tr("seed"), seed_);
-    form->addRow(tr("clip gradient norm"), clipNorm_);
-    form->addRow(tr("planned steps"), planned_);
-    form->addRow(tr("planned minutes"), minutes_);
-    form->addRow(tr("validate every"), evalEvery_);
-    form->addRow(tr("average weights of"), average_);
+    // The rows' labels get their texts in retranslate().
+    form_ = new QFormLayout;
+    const auto row = [this](QWidget* field) { form_->addRow(new QLabel(this), field); };
+    const auto section = [this] {
+        auto* header = new QLabel(this);
+        form_->addRow(header);
+        return header;
+    };
+    row(task_);
+    modelHeader_ = section();
+    for (QWidget* w : std::initializer_list<QWidget*>{dModel_, heads_, dFf_, encLayers_, decLayers_,
+                                                      dropout_, smoothing_, norm_})
+        row(w);
+    scheduleHeader_ = section();
+    row(factor_);
+    row(warmup_);
+    trainingHeader_ = section();
+    for (QWidget* w : std::initializer_list<QWidget*>{batch_, batchTokens_, seed_, clipNorm_, planned_,
+                                                      minutes_, evalEvery_, average_})
+        row(w);
 
-    auto* problem = new QLabel(this);
+    auto* problem = problem_ = new QLabel(this);
     problem->setWordWrap(true);
     problem->setStyleSheet("color: #b00020");
-    apply_ = new QPushButton(tr("Apply and reset"), this);
+    apply_ = new QPushButton(this);
     auto* apply = apply_;
-    apply->setToolTip(tr("Build a fresh model with these settings (training restarts at step 0)"));
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(form_);
     layout->addWidget(problem);
     layout->addWidget(apply);
     layout->addStretch();
+    retranslate();
 
-    auto check = [this, problem, apply] {
-        const QString p = this->problem();
-        problem->setText(p);
-        apply->setEnabled(p.isEmpty());
-    };
     for (QSpinBox* s : {dModel_, heads_})
-        connect(s, &QSpinBox::valueChanged, this, check);
+        connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::check);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
     setSettings(SessionSettings::defaultsFor("toy"));
     check();
+}
+
+void SettingsPanel::check()
+{
+    const QString p = problem();
+    problem_->setText(p);
+    apply_->setEnabled(p.isEmpty());
+}
+
+void SettingsPanel::retranslate()
+{
+    const auto label = [this](QWidget* field, const QString& text, const QString& tip) {
+        if (auto* l = qobject_cast<QLabel*>(form_->labelForField(field)))
+            l->setText(text);
+        field->setToolTip(tip);
+    };
+    label(task_, tr("Task"),
+          tr("toy: three Chinese→English pairs · copy, reverse, sort: random "
+             "sequences · zh-en: the Tatoeba Chinese→English corpus that ships "
+             "with the program (29k pairs)"));
+    modelHeader_->setText(tr("<b>Model</b>"));
+    label(dModel_, tr("d_model"), tr("Width of every token's vector (d_model)"));
+    label(heads_, tr("heads"), tr("Attention heads; d_model must be a multiple of it"));
+    label(dFf_, tr("d_ff"), tr("Inner width of the feed-forward sublayer"));
+    label(encLayers_, tr("encoder layers"), tr("Encoder layers"));
+    label(decLayers_, tr("decoder layers"), tr("Decoder layers"));
+    label(dropout_, tr("dropout"), tr("Dropout probability (training only)"));
+    label(smoothing_, tr("label smoothing"), tr("Label smoothing ε"));
+    label(norm_, tr("norm"), {});
+    norm_->setItemText(0, tr("pre-norm (Annotated Transformer)"));
+    norm_->setItemText(1, tr("post-norm (2017 paper)"));
+    scheduleHeader_->setText(tr("<b>Schedule</b>"));
+    label(factor_, tr("factor"), tr("Noam factor: scales the whole schedule"));
+    label(warmup_, tr("warmup"),
+          tr("Noam warmup steps: the rate rises until here (none: "
+             "the rate starts at its peak and only decays — warm-up "
+             "1 and 0 give the same rates)"));
+    warmup_->setSpecialValueText(tr("none"));
+    trainingHeader_->setText(tr("<b>Training</b>"));
+    label(batch_, tr("batch size"), tr("Sentences per batch (the toy task always uses its 3)"));
+    label(batchTokens_, tr("tokens per batch"),
+          tr("Token budget of a corpus batch: sentences of "
+             "similar length are batched up to this many "
+             "(padded) tokens"));
+    label(seed_, tr("seed"),
+          tr("Seed of the initial weights, dropout and data (any whole number up to "
+             "19 digits, as the command line's --seed)"));
+    label(clipNorm_, tr("clip gradient norm"),
+          tr("Gradient clipping: gradients are scaled down "
+             "to this global L2 norm when above it"));
+    clipNorm_->setSpecialValueText(tr("off"));
+    label(planned_, tr("planned steps"),
+          tr("Steps planned: the schedule plot and the time "
+             "estimate use it; Play stops there"));
+    label(minutes_, tr("planned minutes"),
+          tr("Training time planned: Play also stops "
+             "after this many minutes, and the status bar "
+             "counts down to it (off: steps only)"));
+    minutes_->setSpecialValueText(tr("off"));
+    label(evalEvery_, tr("validate every"), tr("Validation every N steps (0 = never)"));
+    label(average_, tr("average weights of"),
+          tr("Checkpoint averaging: the exported model is the mean of the "
+             "weights at this many points, 5 % of the planned steps "
+             "apart, the last at the end (1 = off)"));
+    apply_->setText(tr("Apply and reset"));
+    apply_->setToolTip(tr("Build a fresh model with these settings (training restarts at step 0)"));
+}
+
+void SettingsPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        check();  // the problem, in the new language
+    }
+    QWidget::changeEvent(event);
 }
 
 void SettingsPanel::setComparisonMode(bool on)

@@ -7,6 +7,8 @@
 class QComboBox;
 class QSpinBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 
@@ -30,8 +32,20 @@ public:
 signals:
     void applyClicked(as::SessionSettings settings);
 
+protected:
+    // QEvent::LanguageChange: the labels and tooltips again (retranslate).
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every label, tooltip and item text, in the language installed.
+    void retranslate();
+    // Why the form's model cannot be built (shown under the form; Apply disabled), or nothing.
+    void check();
+
     QComboBox* task_;
+    QLabel* problem_ = nullptr;
+    QFormLayout* form_ = nullptr;
+    QLabel *modelHeader_ = nullptr, *scheduleHeader_ = nullptr, *trainingHeader_ = nullptr;
     QPushButton* apply_ = nullptr;
     std::shared_ptr<const SessionData> corpus_;
     CorpusSource source_;

@@ -1,5 +1,7 @@
 #include "settings_store.h"
 
+#include "language.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
@@ -58,6 +60,16 @@ SessionSettings loadSessionSettings(QSettings& st)
     s.evalEvery = st.value("evalEvery", s.evalEvery).toInt();
     st.endGroup();
     return s;
+}
+
+QString rememberedLanguage(QSettings& store)
+{
+    return normalizedLanguage(store.value("window/language").toString());
+}
+
+void rememberLanguage(QSettings& store, const QString& code)
+{
+    store.setValue("window/language", code);
 }
 
 }  // namespace as

@@ -11,4 +11,9 @@ void saveSessionSettings(QSettings& store, const SessionSettings& s);
 // Anything missing or not valid falls back to the task's defaults.
 SessionSettings loadSessionSettings(QSettings& store);
 
+// The language chosen in View > Language ("window/language": "en" or "zh_CN"); empty when the
+// user never chose one (the system locale decides then, language.h).
+QString rememberedLanguage(QSettings& store);
+void rememberLanguage(QSettings& store, const QString& code);
+
 }  // namespace as

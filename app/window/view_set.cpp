@@ -61,16 +61,16 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     });
     layout->addWidget(split, 1);
 
-    tabs_->addTab(loss_, tr("&Loss"));
-    tabs_->addTab(lr_, tr("Learning &rate"));
-    tabs_->addTab(pe_, tr("&Positional encoding"));
-    tabs_->addTab(page, tr("&Attention"));
-    tabs_->addTab(translate_, tr("&Translate"));
-    tabs_->addTab(samples_, tr("Sa&mples"));
-    tabs_->addTab(masks_, tr("&Masks and smoothing"));
-    tabs_->addTab(heads_, tr("&Heads"));
+    tabs_->addTab(loss_, QString());
+    tabs_->addTab(lr_, QString());
+    tabs_->addTab(pe_, QString());
+    tabs_->addTab(page, QString());
+    tabs_->addTab(translate_, QString());
+    tabs_->addTab(samples_, QString());
+    tabs_->addTab(masks_, QString());
+    tabs_->addTab(heads_, QString());
     dynamics_ = new ui::HeadDynamicsView(window);
-    tabs_->addTab(dynamics_, tr("Head d&ynamics"));
+    tabs_->addTab(dynamics_, QString());
     // A cell of the head dynamics: that head at that step, in the Attention view's replay.
     connect(dynamics_, &ui::HeadDynamicsView::cellClicked, this, [this, page](const HeadId& id, long step) {
         attention_->setKind(id.kind);
@@ -79,13 +79,13 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
         attention_->enlargeHead(id.head);
         tabs_->setCurrentWidget(page);
     });
-    tabs_->addTab(health_, tr("H&ealth"));
+    tabs_->addTab(health_, QString());
     embedding_ = new ui::EmbeddingView(window);
-    tabs_->addTab(embedding_, tr("Em&beddings"));
+    tabs_->addTab(embedding_, QString());
     // The Model tab: the architecture, and the probe's numbers behind each block, traced by the
     // worker while the tab is shown (the trace costs a forward pass per snapshot).
     model_ = new ui::ModelView(window);
-    tabs_->addTab(model_, tr("M&odel"));
+    tabs_->addTab(model_, QString());
     connect(tabs_, &QTabWidget::currentChanged, this, [this, link] {
         link->setTraceWanted(tabs_->currentWidget() == model_);
     });
@@ -114,6 +114,27 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     });
     connect(link, &WorkerLink::modelCopyReady, translation_, &TranslationService::setModel);
     connect(translation_, &TranslationService::modelWanted, link, &WorkerLink::requestModelCopy);
+    retranslate();
+}
+
+void ViewSet::retranslate()
+{
+    const std::pair<QWidget*, QString> names[] = {
+        {loss_, tr("&Loss")},
+        {lr_, tr("Learning &rate")},
+        {pe_, tr("&Positional encoding")},
+        {attentionPage_, tr("&Attention")},
+        {translate_, tr("&Translate")},
+        {samples_, tr("Sa&mples")},
+        {masks_, tr("&Masks and smoothing")},
+        {heads_, tr("&Heads")},
+        {dynamics_, tr("Head d&ynamics")},
+        {health_, tr("H&ealth")},
+        {embedding_, tr("Em&beddings")},
+        {model_, tr("M&odel")},
+    };
+    for (const auto& [view, name] : names)
+        tabs_->setTabText(tabs_->indexOf(view), name);
 }
 
 void ViewSet::reset()

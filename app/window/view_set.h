@@ -37,6 +37,9 @@ class ViewSet : public QObject {
 public:
     // The views are children of `window`; tabs() is its central widget.
     ViewSet(WorkerLink* link, QWidget* window);
+    // The texts it shows (actions, menus, tabs) in the language installed, again: from the
+    // constructor and at MainWindow's QEvent::LanguageChange.
+    void retranslate();
 
     QTabWidget* tabs() const { return tabs_; }
     QWidget* attentionPage() const { return attentionPage_; }

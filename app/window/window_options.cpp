@@ -49,6 +49,9 @@ void describeOptions(QCommandLineParser& p)
                         "warmup, factor, clip_norm).", "SPEC"});
     p.addOption({"ab", "With --screenshot: train a session B beside the run (View > A/B "
                        "session…) that differs by SPEC (as --set), and print B's figures.", "SPEC"});
+    p.addOption({"language", "The window's language: zh_CN (简体中文) or en (default: the one "
+                             "chosen in View > Language, else the system's, LANG). The "
+                             "command line stays in English.", "code"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "

@@ -2,6 +2,7 @@
 
 #include "model/memory.h"
 
+#include <QCoreApplication>
 #include <QJsonValue>
 #include <QStringList>
 
@@ -9,27 +10,35 @@
 
 namespace as {
 
+// The messages are English unless a translation is installed (the window's, language.h; the
+// command line installs none): QCoreApplication::translate, context "as::ModelConfig".
 QString ModelConfig::validate() const
 {
+    const auto text = [](const char* s) { return QCoreApplication::translate("as::ModelConfig", s); };
     if (d_model <= 0 || heads <= 0)
-        return QStringLiteral("d_model and heads must be positive");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_model and heads must be positive"));
     if (d_model % heads != 0)
-        return QStringLiteral("d_model (%1) must be a multiple of heads (%2)").arg(d_model).arg(heads);
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_model (%1) must be a multiple of heads (%2)"))
+            .arg(d_model)
+            .arg(heads);
     if (d_model % 2 != 0)
-        return QStringLiteral("d_model (%1) must be even for the sinusoidal positional encoding")
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                      "d_model (%1) must be even for the sinusoidal positional encoding"))
             .arg(d_model);
     if (d_ff <= 0)
-        return QStringLiteral("d_ff must be positive");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_ff must be positive"));
     if (encoder_layers < 1 || decoder_layers < 1)
-        return QStringLiteral("the encoder and the decoder need at least one layer each");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                      "the encoder and the decoder need at least one layer each"));
     if (!(dropout >= 0.0 && dropout < 1.0))
-        return QStringLiteral("dropout must be in [0, 1)");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "dropout must be in [0, 1)"));
     if (!(label_smoothing >= 0.0 && label_smoothing < 1.0))
-        return QStringLiteral("label_smoothing must be in [0, 1)");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "label_smoothing must be in [0, 1)"));
     if (max_len < 1)
-        return QStringLiteral("max_len must be at least 1");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "max_len must be at least 1"));
     if (src_vocab < 5 || tgt_vocab < 5)
-        return QStringLiteral("each vocabulary needs the 4 special tokens and at least one more");
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                      "each vocabulary needs the 4 special tokens and at least one more"));
     // Before anything is allocated: a model the machine cannot hold is refused with the figures.
     return memoryProblem(*this);
 }

@@ -1,5 +1,7 @@
 #include "model/memory.h"
 
+#include <QCoreApplication>
+
 #include <unistd.h>
 
 namespace as {
@@ -68,9 +70,11 @@ QString memoryProblem(const ModelConfig& c)
     const double need = e.total();
     if (machine == 0 || need <= double(machine))
         return {};
-    return QStringLiteral("this model would need %1 of memory (%2 parameters: %3 of weights, as "
-                          "much for their gradients and twice as much for Adam's moments, before "
-                          "any batch); this machine has %4")
+    // In the window's language (as ModelConfig::validate(): English on the command line).
+    return QCoreApplication::translate(
+               "as::ModelConfig",
+               "this model would need %1 of memory (%2 parameters: %3 of weights, as much for their "
+               "gradients and twice as much for Adam's moments, before any batch); this machine has %4")
         .arg(formatBytes(need), QString::number(parameterCount(c), 'g', 3),
              formatBytes(e.weights), formatBytes(double(machine)));
 }

@@ -1,0 +1,2196 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>encoder self</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export this plot as PNG or SVG, or its data as CSV</source>
+        <translation>将此图导出为 PNG 或 SVG，或将其数据导出为 CSV</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>导出 PNG</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export SVG…</source>
+        <translation>导出 SVG…</translation>
+    </message>
+    <message>
+        <source>Export SVG</source>
+        <translation>导出 SVG</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>CSV data (*.csv)</source>
+        <translation>CSV 数据 (*.csv)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>as::ComparisonActions</name>
+    <message>
+        <source>Comparing with %1</source>
+        <translation>正在与 %1 对比</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with run…</source>
+        <translation>与其他运行对比(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Draw another run&apos;s loss, learning rate and validation beside this one&apos;s, from its checkpoint (up to %1 runs; Ctrl+Shift+C)</source>
+        <translation>从另一次运行的检查点读取其损失、学习率和验证结果，画在本次运行旁边（最多 %1 次运行；Ctrl+Shift+C）</translation>
+    </message>
+    <message>
+        <source>Compare with run</source>
+        <translation>与其他运行对比</translation>
+    </message>
+    <message>
+        <source>Attention Studio checkpoints (*.%1);;All files (*)</source>
+        <translation>Attention Studio 检查点 (*.%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove compared run</source>
+        <translation>移除对比的运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>A/&amp;B session…</source>
+        <translation>A/B 会话(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Train a second session B beside this one — other model or optimisation settings, the same data, order and seed — in alternation, both from step 0, every plot showing both (Ctrl+B)</source>
+        <translation>在本会话旁边训练第二个会话 B：模型或优化设置不同，数据、顺序和种子相同；两者交替训练，都从第 0 步开始，每张图都同时显示两者（Ctrl+B）</translation>
+    </message>
+    <message>
+        <source>&amp;Keep B as the session</source>
+        <translation>保留 B 作为会话(&amp;K)</translation>
+    </message>
+    <message>
+        <source>B becomes the session (paused, with its history) and A is dropped: to go on training, save or export it</source>
+        <translation>B 成为当前会话（已暂停，保留其历史），A 被丢弃：之后可继续训练、保存或导出 B</translation>
+    </message>
+    <message>
+        <source>&amp;Stop A/B</source>
+        <translation>停止 A/B(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Drop B; A goes on alone</source>
+        <translation>丢弃 B；A 继续单独训练</translation>
+    </message>
+    <message>
+        <source>A/B: %1</source>
+        <translation>A/B：%1</translation>
+    </message>
+    <message>
+        <source>A/B needs a session that trains: apply a task or open a corpus first.</source>
+        <translation>A/B 需要一个可训练的会话：请先应用一个任务或打开一个语料库。</translation>
+    </message>
+    <message>
+        <source>A/B session</source>
+        <translation>A/B 会话</translation>
+    </message>
+    <message>
+        <source>Session B trains beside the current one (A) on the same data, in the same order, with the same seed: change what B should do differently. Both start again from step 0%1.</source>
+        <translation>会话 B 在当前会话（A）旁边训练，使用相同的数据、相同的顺序和相同的种子：请修改 B 要不同的设置。两者都从第 0 步重新开始%1。</translation>
+    </message>
+    <message>
+        <source> — A&apos;s %1 steps so far are not kept (save them first if you want them)</source>
+        <translation>——A 目前的 %1 步不会保留（如需保留请先保存）</translation>
+    </message>
+    <message>
+        <source>Start A/B</source>
+        <translation>开始 A/B</translation>
+    </message>
+    <message>
+        <source>B cannot be built: %1</source>
+        <translation>无法构建 B：%1</translation>
+    </message>
+    <message>
+        <source>B stopped at step %1: %2. A goes on.</source>
+        <translation>B 在第 %1 步停止：%2。A 继续训练。</translation>
+    </message>
+    <message>
+        <source> · B loss %1%2</source>
+        <translation> · B 损失 %1%2</translation>
+    </message>
+    <message>
+        <source> (stopped)</source>
+        <translation>（已停止）</translation>
+    </message>
+    <message>
+        <source>Reading %1 to compare…</source>
+        <translation>正在读取 %1 以进行对比…</translation>
+    </message>
+    <message>
+        <source>Remove &amp;all</source>
+        <translation>全部移除(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>as::CorpusActions</name>
+    <message>
+        <source>Open &amp;corpus…</source>
+        <translation>打开语料库(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Train on your own parallel corpus: a TSV file (source&lt;TAB&gt;target) or a manythings.org Anki file (Ctrl+Shift+O)</source>
+        <translation>用你自己的平行语料库训练：TSV 文件（源句&lt;TAB&gt;目标句）或 manythings.org 的 Anki 文件（Ctrl+Shift+O）</translation>
+    </message>
+    <message>
+        <source>Open corpus</source>
+        <translation>打开语料库</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Corpus file</source>
+        <translation>语料库文件</translation>
+    </message>
+    <message>
+        <source>Corpora (*.tsv *.txt);;All files (*)</source>
+        <translation>语料库 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>source&lt;TAB&gt;target per line, or an Anki file</source>
+        <translation>每行 源句&lt;TAB&gt;目标句，或一个 Anki 文件</translation>
+    </message>
+    <message>
+        <source>optional: else 2 % of the training pairs are held out</source>
+        <translation>可选：否则留出 2 % 的训练句对用于验证</translation>
+    </message>
+    <message>
+        <source>the other language into English</source>
+        <translation>另一种语言译成英语</translation>
+    </message>
+    <message>
+        <source>English into the other language</source>
+        <translation>英语译成另一种语言</translation>
+    </message>
+    <message>
+        <source>manythings.org Anki files hold English&lt;TAB&gt;other&lt;TAB&gt;attribution</source>
+        <translation>manythings.org 的 Anki 文件每行为 英语&lt;TAB&gt;另一种语言&lt;TAB&gt;出处</translation>
+    </message>
+    <message>
+        <source>Training file</source>
+        <translation>训练文件</translation>
+    </message>
+    <message>
+        <source>Validation file</source>
+        <translation>验证文件</translation>
+    </message>
+    <message>
+        <source>Anki files</source>
+        <translation>Anki 文件</translation>
+    </message>
+    <message>
+        <source>The corpus is trained with the corpus recipe (Settings shows and changes it); the current session is replaced.</source>
+        <translation>语料库按语料库配方训练（可在“设置”中查看和修改）；当前会话将被替换。</translation>
+    </message>
+    <message>
+        <source>Reading the corpus was cancelled</source>
+        <translation>已取消读取语料库</translation>
+    </message>
+    <message>
+        <source>Reading %1 and building the vocabularies…</source>
+        <translation>正在读取 %1 并构建词表…</translation>
+    </message>
+    <message>
+        <source>%1 cannot be continued: %2</source>
+        <translation>无法继续 %1：%2</translation>
+    </message>
+    <message>
+        <source>Where is the corpus?</source>
+        <translation>语料库在哪里？</translation>
+    </message>
+    <message>
+        <source>%1 was trained on %2, which is not there any more. Point to it to continue training; until then the model is shown as it was saved.</source>
+        <translation>%1 是在 %2 上训练的，但该文件已不在原处。指出它的位置即可继续训练；在此之前，模型按保存时的状态显示。</translation>
+    </message>
+    <message>
+        <source>Locate…</source>
+        <translation>定位…</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>Where is %1?</source>
+        <translation>%1 在哪里？</translation>
+    </message>
+    <message>
+        <source>The corpus of %1 is not at %2</source>
+        <translation>%1 的语料库不在 %2</translation>
+    </message>
+    <message>
+        <source>Reading the corpus of %1 to continue its training…</source>
+        <translation>正在读取 %1 的语料库以继续训练…</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation>未打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Training of %1 cannot continue on %2: %3</source>
+        <translation>%1 无法在 %2 上继续训练：%3</translation>
+    </message>
+    <message>
+        <source>Corpus opened</source>
+        <translation>已打开语料库</translation>
+    </message>
+    <message numerus="yes">
+        <source>
+
+%n line(s) or pair(s) left out: see the details.</source>
+        <translation>
+            <numerusform>
+
+有 %n 行或句对被略去：请查看详细信息。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened the corpus %1: %2</source>
+        <translation>已打开语料库 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>as::FileActions</name>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Continue a saved session: model, optimiser, history (Ctrl+O)</source>
+        <translation>继续一个已保存的会话：模型、优化器、历史（Ctrl+O）</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import weights…</source>
+        <translation>导入权重(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Look inside a model trained elsewhere: a .safetensors weight file, e.g. from PyTorch (Ctrl+I)</source>
+        <translation>查看在别处训练的模型：一个 .safetensors 权重文件，例如来自 PyTorch（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>&amp;Export weights…</source>
+        <translation>导出权重(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Write the model as a .safetensors weight file that PyTorch can read (Ctrl+E)</source>
+        <translation>将模型写成 PyTorch 可读取的 .safetensors 权重文件（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Exported the weights to %1</source>
+        <translation>已将权重导出到 %1</translation>
+    </message>
+    <message>
+        <source>Saved %1 at step %2</source>
+        <translation>已保存 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>Attention Studio checkpoints (*.%1);;All files (*)</source>
+        <translation>Attention Studio 检查点 (*.%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save checkpoint</source>
+        <translation>保存检查点</translation>
+    </message>
+    <message>
+        <source>Attention Studio checkpoints (*.%1)</source>
+        <translation>Attention Studio 检查点 (*.%1)</translation>
+    </message>
+    <message>
+        <source>Import weights</source>
+        <translation>导入权重</translation>
+    </message>
+    <message>
+        <source>Weight files (*.safetensors);;All files (*)</source>
+        <translation>权重文件 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation>未打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>未导入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 does not say how many attention heads the model has (d_model = %2).
+Heads:</source>
+        <translation>%1 没有说明模型有多少个注意力头（d_model = %2）。
+头数：</translation>
+    </message>
+    <message>
+        <source>%1 has no vocabularies. Choose vocabulary files (one token per line, in id order, starting &lt;pad&gt; &lt;s&gt; &lt;/s&gt; &lt;unk&gt;)?
+
+No: name the tokens tok4, tok5, … and type sentences as those names.</source>
+        <translation>%1 没有词表。要选择词表文件吗（每行一个词元，按 id 顺序，以 &lt;pad&gt; &lt;s&gt; &lt;/s&gt; &lt;unk&gt; 开头）？
+
+否：词元将命名为 tok4、tok5、…，输入句子时请使用这些名字。</translation>
+    </message>
+    <message>
+        <source>Source vocabulary</source>
+        <translation>源词表</translation>
+    </message>
+    <message>
+        <source>Target vocabulary</source>
+        <translation>目标词表</translation>
+    </message>
+    <message>
+        <source>Export weights</source>
+        <translation>导出权重</translation>
+    </message>
+    <message>
+        <source>Weight files (*.safetensors)</source>
+        <translation>权重文件 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Restore the autosaved session?</source>
+        <translation>恢复自动保存的会话？</translation>
+    </message>
+    <message>
+        <source>Attention Studio did not close normally last time. Its session was autosaved at %1. Restore it?</source>
+        <translation>Attention Studio 上次没有正常关闭。它的会话已于 %1 自动保存。要恢复吗？</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>as::HeadService</name>
+    <message>
+        <source>Copying the current weights…</source>
+        <translation>正在复制当前权重…</translation>
+    </message>
+    <message>
+        <source>No validation pairs to score heads on: train a task or a corpus (a model opened on its own has none).</source>
+        <translation>没有可用于给头打分的验证句对：请训练一个任务或语料库（单独打开的模型没有验证数据）。</translation>
+    </message>
+    <message>
+        <source>Pruning curve: %1 of %2 points</source>
+        <translation>剪枝曲线：第 %1 / %2 个点</translation>
+    </message>
+    <message>
+        <source>Scoring heads: %1 of %2 passes</source>
+        <translation>正在给头打分：第 %1 / %2 遍</translation>
+    </message>
+    <message>
+        <source>Translating the validation pairs with the mutes…</source>
+        <translation>正在用静音后的头翻译验证句对…</translation>
+    </message>
+    <message>
+        <source>Translating the validation pairs without them…</source>
+        <translation>正在不静音地翻译验证句对…</translation>
+    </message>
+</context>
+<context>
+    <name>as::HeadsController</name>
+    <message>
+        <source>Scored at step %1.</source>
+        <translation>已在第 %1 步打分。</translation>
+    </message>
+    <message>
+        <source>Mutes evaluated at step %1.</source>
+        <translation>已在第 %1 步评估静音效果。</translation>
+    </message>
+    <message>
+        <source>Pruning curve at step %1.</source>
+        <translation>第 %1 步的剪枝曲线。</translation>
+    </message>
+    <message>
+        <source>Score heads first: the curve masks them least important first.</source>
+        <translation>请先给头打分：曲线按重要性从低到高依次掩码各头。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>as::MainWindow</name>
+    <message>
+        <source>untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Attention Studio</source>
+        <translation>Attention Studio</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Training paused</source>
+        <translation>训练已暂停</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Play / pause training (Space)</source>
+        <translation>播放 / 暂停训练（空格）</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Train one batch, then pause (→)</source>
+        <translation>训练一个批次，然后暂停（→）</translation>
+    </message>
+    <message>
+        <source>How many steps &apos;Step N&apos; takes</source>
+        <translation>“N 步”一次训练多少步</translation>
+    </message>
+    <message>
+        <source>Step N</source>
+        <translation>N 步</translation>
+    </message>
+    <message>
+        <source>Train N batches, then pause (Shift+→)</source>
+        <translation>训练 N 个批次，然后暂停（Shift+→）</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Start again from step 0 with the current settings (Ctrl+R)</source>
+        <translation>用当前设置从第 0 步重新开始（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source> speed </source>
+        <translation> 速度 </translation>
+    </message>
+    <message>
+        <source>Steps per second: slow it down to watch single steps</source>
+        <translation>每秒步数：调慢后可以观察单步</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>每秒 %1 步</translation>
+    </message>
+    <message>
+        <source>Opened %1 to look inside (step %2): type a sentence as the probe or in Translate; Apply in Settings starts a built-in task</source>
+        <translation>已打开 %1 以查看其内部（第 %2 步）：可输入句子作为探针，或在“翻译”中输入；在“设置”中点击应用会开始一个内置任务</translation>
+    </message>
+    <message>
+        <source>Opened %1 at step %2</source>
+        <translation>已打开 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8</source>
+        <translation>第 %1 / %2 步 · 第 %3 轮 · 损失 %4 · 学习率 %5 · %6 词元/秒 · 已用 %7 · 剩余 %8</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>as::ModelConfig</name>
+    <message>
+        <source>d_model and heads must be positive</source>
+        <translation>d_model 和头数必须为正</translation>
+    </message>
+    <message>
+        <source>d_model (%1) must be a multiple of heads (%2)</source>
+        <translation>d_model（%1）必须是头数（%2）的倍数</translation>
+    </message>
+    <message>
+        <source>d_model (%1) must be even for the sinusoidal positional encoding</source>
+        <translation>正弦位置编码要求 d_model（%1）为偶数</translation>
+    </message>
+    <message>
+        <source>d_ff must be positive</source>
+        <translation>d_ff 必须为正</translation>
+    </message>
+    <message>
+        <source>the encoder and the decoder need at least one layer each</source>
+        <translation>编码器和解码器各至少需要一层</translation>
+    </message>
+    <message>
+        <source>dropout must be in [0, 1)</source>
+        <translation>dropout 必须在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>label_smoothing must be in [0, 1)</source>
+        <translation>标签平滑必须在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>max_len must be at least 1</source>
+        <translation>max_len 至少为 1</translation>
+    </message>
+    <message>
+        <source>each vocabulary needs the 4 special tokens and at least one more</source>
+        <translation>每个词表需要 4 个特殊词元，另外至少还要一个词元</translation>
+    </message>
+    <message>
+        <source>this model would need %1 of memory (%2 parameters: %3 of weights, as much for their gradients and twice as much for Adam&apos;s moments, before any batch); this machine has %4</source>
+        <translation>这个模型需要 %1 内存（%2 个参数：权重 %3，梯度同样多，Adam 的矩估计再两倍，尚未计入任何批次）；本机只有 %4</translation>
+    </message>
+</context>
+<context>
+    <name>as::ProbeBar</name>
+    <message>
+        <source>The sentence pair whose attention is shown</source>
+        <translation>显示其注意力的句对</translation>
+    </message>
+    <message>
+        <source>or type a source sentence…</source>
+        <translation>或输入一个源句…</translation>
+    </message>
+    <message>
+        <source>…and its target (optional)</source>
+        <translation>…及其目标句（可选）</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>使用</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>探针：</translation>
+    </message>
+    <message>
+        <source>Type a source sentence for the probe first.</source>
+        <translation>请先为探针输入一个源句。</translation>
+    </message>
+</context>
+<context>
+    <name>as::RunComparer</name>
+    <message>
+        <source>%1 was not added: at most %2 runs can be compared at once. Remove one first (View &gt; Remove compared run).</source>
+        <translation>未添加 %1：最多可同时对比 %2 次运行。请先移除一个（视图 &gt; 移除对比的运行）。</translation>
+    </message>
+    <message>
+        <source>%1 is already compared.</source>
+        <translation>%1 已在对比中。</translation>
+    </message>
+    <message>
+        <source>Not compared: %1</source>
+        <translation>未对比：%1</translation>
+    </message>
+</context>
+<context>
+    <name>as::SettingsPanel</name>
+    <message>
+        <source>toy: three Chinese→English pairs · copy, reverse, sort: random sequences · zh-en: the Tatoeba Chinese→English corpus that ships with the program (29k pairs)</source>
+        <translation>toy：三个中译英句对 · copy、reverse、sort：随机序列 · zh-en：随程序附带的 Tatoeba 中译英语料库（2.9 万句对）</translation>
+    </message>
+    <message>
+        <source>Width of every token&apos;s vector (d_model)</source>
+        <translation>每个词元向量的宽度（嵌入维度 d_model）</translation>
+    </message>
+    <message>
+        <source>Attention heads; d_model must be a multiple of it</source>
+        <translation>注意力头数；d_model 必须是它的倍数</translation>
+    </message>
+    <message>
+        <source>Inner width of the feed-forward sublayer</source>
+        <translation>前馈神经网络子层的隐藏层维度（d_ff）</translation>
+    </message>
+    <message>
+        <source>Encoder layers</source>
+        <translation>编码器层数</translation>
+    </message>
+    <message>
+        <source>Decoder layers</source>
+        <translation>解码器层数</translation>
+    </message>
+    <message>
+        <source>Dropout probability (training only)</source>
+        <translation>dropout（随机失活）概率（仅训练时）</translation>
+    </message>
+    <message>
+        <source>Label smoothing ε</source>
+        <translation>标签平滑 ε</translation>
+    </message>
+    <message>
+        <source>pre-norm (Annotated Transformer)</source>
+        <translation>前置归一化（Pre-Norm，Annotated Transformer）</translation>
+    </message>
+    <message>
+        <source>post-norm (2017 paper)</source>
+        <translation>后置归一化（Post-Norm，2017 年论文）</translation>
+    </message>
+    <message>
+        <source>Noam factor: scales the whole schedule</source>
+        <translation>Noam 系数：缩放整个学习率调度</translation>
+    </message>
+    <message>
+        <source>Noam warmup steps: the rate rises until here (none: the rate starts at its peak and only decays — warm-up 1 and 0 give the same rates)</source>
+        <translation>Noam 预热（warm-up）步数：学习率一直上升到这里（无：学习率从峰值开始，只下降——预热 1 和 0 给出相同的学习率）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Gradient clipping: gradients are scaled down to this global L2 norm when above it</source>
+        <translation>梯度裁剪：当全局 L2 范数超过此值时，把梯度缩小到此范数</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Sentences per batch (the toy task always uses its 3)</source>
+        <translation>每批次的句子数（toy 任务总是用它的 3 句）</translation>
+    </message>
+    <message>
+        <source>Token budget of a corpus batch: sentences of similar length are batched up to this many (padded) tokens</source>
+        <translation>语料库批次的词元预算：长度相近的句子组成一个批次，最多这么多个（含填充的）词元</translation>
+    </message>
+    <message>
+        <source>Checkpoint averaging: the exported model is the mean of the weights at this many points, 5 % of the planned steps apart, the last at the end (1 = off)</source>
+        <translation>检查点平均：导出的模型是这么多个时间点的权重的平均，各点相隔计划步数的 5 %，最后一个在结尾（1 = 关）</translation>
+    </message>
+    <message>
+        <source>Seed of the initial weights, dropout and data (any whole number up to 19 digits, as the command line&apos;s --seed)</source>
+        <translation>初始权重、dropout 和数据的种子（不超过 19 位的任意整数，同命令行的 --seed）</translation>
+    </message>
+    <message>
+        <source>Steps planned: the schedule plot and the time estimate use it; Play stops there</source>
+        <translation>计划步数：学习率调度图和时间估计使用它；播放到此停止</translation>
+    </message>
+    <message>
+        <source>Validation every N steps (0 = never)</source>
+        <translation>每 N 步验证一次（0 = 从不）</translation>
+    </message>
+    <message>
+        <source>Training time planned: Play also stops after this many minutes, and the status bar counts down to it (off: steps only)</source>
+        <translation>计划训练时间：播放在这么多分钟后也会停止，状态栏会倒计时（关：只按步数）</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Model&lt;/b&gt;</source>
+        <translation>&lt;b&gt;模型&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation>d_ff</translation>
+    </message>
+    <message>
+        <source>encoder layers</source>
+        <translation>编码器层数</translation>
+    </message>
+    <message>
+        <source>decoder layers</source>
+        <translation>解码器层数</translation>
+    </message>
+    <message>
+        <source>dropout</source>
+        <translation>dropout</translation>
+    </message>
+    <message>
+        <source>label smoothing</source>
+        <translation>标签平滑</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Schedule&lt;/b&gt;</source>
+        <translation>&lt;b&gt;学习率调度&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation>系数</translation>
+    </message>
+    <message>
+        <source>warmup</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Training&lt;/b&gt;</source>
+        <translation>&lt;b&gt;训练&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>批次大小</translation>
+    </message>
+    <message>
+        <source>tokens per batch</source>
+        <translation>每批次词元数</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>clip gradient norm</source>
+        <translation>梯度范数裁剪</translation>
+    </message>
+    <message>
+        <source>planned steps</source>
+        <translation>计划步数</translation>
+    </message>
+    <message>
+        <source>planned minutes</source>
+        <translation>计划分钟数</translation>
+    </message>
+    <message>
+        <source>validate every</source>
+        <translation>验证间隔</translation>
+    </message>
+    <message>
+        <source>average weights of</source>
+        <translation>平均权重点数</translation>
+    </message>
+    <message>
+        <source>Apply and reset</source>
+        <translation>应用并重置</translation>
+    </message>
+    <message>
+        <source>Build a fresh model with these settings (training restarts at step 0)</source>
+        <translation>用这些设置构建一个新模型（训练从第 0 步重新开始）</translation>
+    </message>
+</context>
+<context>
+    <name>as::TrainingWorker</name>
+    <message>
+        <source>The task cannot be built: %1.</source>
+        <translation>无法构建任务：%1。</translation>
+    </message>
+    <message>
+        <source>The model cannot be built: %1.</source>
+        <translation>无法构建模型：%1。</translation>
+    </message>
+    <message>
+        <source>Training is paused: %1. Try a smaller learning-rate factor, a longer warmup or gradient clipping, then Reset.</source>
+        <translation>训练已暂停：%1。请尝试更小的学习率系数、更长的预热或梯度裁剪，然后重置。</translation>
+    </message>
+    <message>
+        <source>A/B needs a session that trains (a task or a corpus).</source>
+        <translation>A/B 需要一个可训练的会话（任务或语料库）。</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation>未打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>There is no model to save.</source>
+        <translation>没有可保存的模型。</translation>
+    </message>
+    <message>
+        <source>%1 was not imported: %2</source>
+        <translation>未导入 %1：%2</translation>
+    </message>
+    <message>
+        <source>there is no model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <source>The weights were not exported: %1</source>
+        <translation>权重未导出：%1</translation>
+    </message>
+</context>
+<context>
+    <name>as::TranslationService</name>
+    <message>
+        <source>Copying the current weights…</source>
+        <translation>正在复制当前权重…</translation>
+    </message>
+    <message>
+        <source>No model yet: start training or open a model, then translate.</source>
+        <translation>还没有模型：请开始训练或打开一个模型，然后再翻译。</translation>
+    </message>
+    <message>
+        <source>Waiting for the previous translation to finish…</source>
+        <translation>正在等待上一次翻译完成…</translation>
+    </message>
+    <message>
+        <source>Translating with the weights of step %1…</source>
+        <translation>正在用第 %1 步的权重翻译…</translation>
+    </message>
+</context>
+<context>
+    <name>as::ViewSet</name>
+    <message>
+        <source>&amp;Loss</source>
+        <translation>损失(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Learning &amp;rate</source>
+        <translation>学习率(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Positional encoding</source>
+        <translation>位置编码(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Attention</source>
+        <translation>注意力(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>翻译(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Sa&amp;mples</source>
+        <translation>样例(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Masks and smoothing</source>
+        <translation>掩码与平滑(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Heads</source>
+        <translation>头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Head d&amp;ynamics</source>
+        <translation>头的演变(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>H&amp;ealth</source>
+        <translation>健康(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Em&amp;beddings</source>
+        <translation>嵌入(&amp;B)</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::AttentionView</name>
+    <message>
+        <source>Encoder self-attention (source × source)</source>
+        <translation>编码器自注意力（源序列 × 源序列）</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention (target × target)</source>
+        <translation>解码器自注意力（目标序列 × 目标序列）</translation>
+    </message>
+    <message>
+        <source>Cross-attention (target × source)</source>
+        <translation>交叉注意力（目标序列 × 源序列）</translation>
+    </message>
+    <message>
+        <source>Which attention to show: queries are rows, keys are columns</source>
+        <translation>显示哪种注意力：行是查询，列是键</translation>
+    </message>
+    <message>
+        <source>Layer (1 = nearest the embeddings)</source>
+        <translation>层（1 = 最靠近嵌入的一层）</translation>
+    </message>
+    <message>
+        <source>Replay the attention recorded during training; at the right end the view follows the latest step</source>
+        <translation>回放训练中记录的注意力；拖到最右端时视图跟随最新的步</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Follow the latest recorded step</source>
+        <translation>跟随最新记录的步</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Replay:</source>
+        <translation>回放：</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>mean row entropy (nats)</source>
+        <translation>平均行熵（奈特）</translation>
+    </message>
+    <message>
+        <source>Entropy per head (dashed: uniform over the keys)</source>
+        <translation>每个头的熵（虚线：在所有键上均匀分布）</translation>
+    </message>
+    <message>
+        <source>head %1: H = %2 nats (uniform: %3)</source>
+        <translation>头 %1：H = %2 奈特（均匀分布：%3）</translation>
+    </message>
+    <message>
+        <source>Export map</source>
+        <translation>导出热力图</translation>
+    </message>
+    <message>
+        <source>Export entropies</source>
+        <translation>导出熵</translation>
+    </message>
+    <message>
+        <source>No attention recorded yet.
+Start training: the attention of the probe sentence appears here at every snapshot.</source>
+        <translation>尚未记录注意力。
+开始训练：每次快照时，探针句的注意力会显示在这里。</translation>
+    </message>
+    <message>
+        <source>no steps recorded</source>
+        <translation>尚未记录任何步</translation>
+    </message>
+    <message>
+        <source>step %1 · live</source>
+        <translation>第 %1 步 · 实时</translation>
+    </message>
+    <message>
+        <source>step %1 · replay %2/%3</source>
+        <translation>第 %1 步 · 回放 %2/%3</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Probe at step %1 — source: %2   target input: %3</source>
+        <translation>第 %1 步的探针 — 源序列：%2   目标输入：%3</translation>
+    </message>
+    <message>
+        <source>head %1 · H=%2</source>
+        <translation>头 %1 · H=%2</translation>
+    </message>
+    <message>
+        <source>mean of heads · H=%1</source>
+        <translation>各头平均 · H=%1</translation>
+    </message>
+    <message>
+        <source>mean of %1 heads</source>
+        <translation>%1 个头的平均</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · layer %3
+entropy H = %4 nats</source>
+        <translation>%1 · %2 · 第 %3 层
+熵 H = %4 奈特</translation>
+    </message>
+    <message>
+        <source>query %1: %2</source>
+        <translation>查询 %1：%2</translation>
+    </message>
+    <message>
+        <source>key %1: %2</source>
+        <translation>键 %1：%2</translation>
+    </message>
+    <message>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>%1
+query %2 (%3) → key %4 (%5)
+weight %6</source>
+        <translation>%1
+查询 %2（%3）→ 键 %4（%5）
+权重 %6</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::EmbeddingView</name>
+    <message>
+        <source>Source embedding: the encoder&apos;s input vector of each source token.</source>
+        <translation>源嵌入：编码器中每个源词元的输入向量。</translation>
+    </message>
+    <message>
+        <source>Target embedding: the decoder&apos;s input vector of each target token.</source>
+        <translation>目标嵌入：解码器中每个目标词元的输入向量。</translation>
+    </message>
+    <message>
+        <source>Generator: the output row of each target token (its logit is the row · the decoder&apos;s state + bias). Not tied to the target embedding: a parameter of its own (core/SPEC.md §2.6).</source>
+        <translation>输出层（生成器）：每个目标词元的输出行（其 logit 为该行 · 解码器状态 + 偏置）。与目标嵌入不共享：是独立的参数（core/SPEC.md §2.6）。</translation>
+    </message>
+    <message>
+        <source>source embedding</source>
+        <translation>源嵌入</translation>
+    </message>
+    <message>
+        <source>target embedding</source>
+        <translation>目标嵌入</translation>
+    </message>
+    <message>
+        <source>generator (output rows)</source>
+        <translation>输出层（生成器）的行</translation>
+    </message>
+    <message>
+        <source>Which table of token vectors to project</source>
+        <translation>投影哪一张词元向量表</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表</translation>
+    </message>
+    <message>
+        <source>Embedding space: computed while this tab is shown</source>
+        <translation>嵌入空间：仅在显示此标签页时计算</translation>
+    </message>
+    <message>
+        <source>PC1</source>
+        <translation>PC1</translation>
+    </message>
+    <message>
+        <source>PC2</source>
+        <translation>PC2</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>its nearest neighbours</source>
+        <translation>最近邻</translation>
+    </message>
+    <message>
+        <source>the token clicked</source>
+        <translation>点击的词元</translation>
+    </message>
+    <message>
+        <source>%1 (id %2)
+PC1 %3 · PC2 %4
+click for its nearest neighbours</source>
+        <translation>%1（id %2）
+PC1 %3 · PC2 %4
+点击查看其最近邻</translation>
+    </message>
+    <message>
+        <source>Click a token to list its 10 nearest neighbours by cosine similarity.</source>
+        <translation>点击一个词元，按余弦相似度列出它的 10 个最近邻。</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>id</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>Double-click a neighbour to select it</source>
+        <translation>双击一个近邻以选中它</translation>
+    </message>
+    <message>
+        <source>PC1 (%1 of the variance)</source>
+        <translation>PC1（占方差的 %1）</translation>
+    </message>
+    <message>
+        <source>PC2 (%1 of the variance)</source>
+        <translation>PC2（占方差的 %1）</translation>
+    </message>
+    <message>
+        <source>the %1 most frequent of %2 tokens shown</source>
+        <translation>显示了 %2 个词元中最常见的 %1 个</translation>
+    </message>
+    <message>
+        <source>all %1 tokens</source>
+        <translation>全部 %1 个词元</translation>
+    </message>
+    <message>
+        <source>%1 at step %2 · %3 · principal components of all %4 rows</source>
+        <translation>%1 · 第 %2 步 · %3 · 全部 %4 行的主成分</translation>
+    </message>
+    <message>
+        <source>Nearest to “%1” (id %2) in the %3, by cosine similarity, at step %4</source>
+        <translation>按余弦相似度，第 %4 步时%3中离“%1”（id %2）最近的词元</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::HeadDynamicsView</name>
+    <message>
+        <source>entropy (nats)</source>
+        <translation>熵（奈特）</translation>
+    </message>
+    <message>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>diagonal ±1</source>
+        <translation>对角线 ±1</translation>
+    </message>
+    <message>
+        <source>Each a mean over the probe&apos;s query positions (eval/attention_stats.h):
+entropy: −Σ a ln a of a query&apos;s attention (uniform over n keys: ln n)
+confidence: its largest weight (Voita et al. 2019)
+diagonal ±1: its mass on the keys within ±1 of t·(S−1)/(T−1), the diagonal with the
+source length scaled to the target length (cross-attention: a monotonic alignment;
+self-attention: the previous, same and next token)</source>
+        <translation>均为探针各查询位置上的平均值（eval/attention_stats.h）：
+熵：一个查询的注意力的 −Σ a ln a（在 n 个键上均匀分布时为 ln n）
+置信度：其最大权重（Voita et al. 2019）
+对角线 ±1：其落在 t·(S−1)/(T−1) 附近 ±1 个键上的权重之和，即把源序列长度缩放到
+目标序列长度后的对角线（交叉注意力：单调对齐；
+自注意力：前一个、同一个和后一个词元）</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Train to see the heads form: the probe&apos;s attention is recorded as training goes, one column per record.</source>
+        <translation>训练后可看到各头逐渐成形：训练过程中会记录探针的注意力，每条记录一列。</translation>
+    </message>
+    <message>
+        <source>step (one column per record)</source>
+        <translation>步（每条记录一列）</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>head \ record</source>
+        <translation>头 \ 记录</translation>
+    </message>
+    <message>
+        <source>%1 records, steps %2 – %3 · probe: %4 → %5 · click a cell to see that head at that step in Attention</source>
+        <translation>%1 条记录，第 %2 – %3 步 · 探针：%4 → %5 · 点击一个格子，在“注意力”中查看该头在该步的情况</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 · head %3
+step %4 (record %5 of %6)
+entropy %7 nats · confidence %8 · diagonal ±1 %9
+click: this head at this step in Attention</source>
+        <translation>%1 · 第 %2 层 · 头 %3
+第 %4 步（第 %5 / %6 条记录）
+熵 %7 奈特 · 置信度 %8 · 对角线 ±1 %9
+点击：在“注意力”中查看该头在该步的情况</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · 第 %2 层</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::HeadsView</name>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder cross-attention</source>
+        <translation>解码器交叉注意力</translation>
+    </message>
+    <message>
+        <source>importance |∂L/∂ξ|</source>
+        <translation>头重要性 |∂L/∂ξ|</translation>
+    </message>
+    <message>
+        <source>ΔNLL when masked</source>
+        <translation>掩码后的 ΔNLL</translation>
+    </message>
+    <message>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>entropy (nats)</source>
+        <translation>熵（奈特）</translation>
+    </message>
+    <message>
+        <source>importance: mean over validation pairs of |∂L/∂ξ_h| (Michel et al. 2019) · ΔNLL: the mean token NLL with the head alone masked, minus without · confidence: mean largest attention weight (Voita et al. 2019) · entropy: mean −Σ a log a of a query&apos;s attention</source>
+        <translation>头重要性：验证句对上 |∂L/∂ξ_h| 的平均值（Michel et al. 2019）· ΔNLL：只掩码该头时每个词元的平均 NLL 减去不掩码时的值 · 置信度：平均最大注意力权重（Voita et al. 2019）· 熵：一个查询的注意力的平均 −Σ a log a</translation>
+    </message>
+    <message>
+        <source>Score heads</source>
+        <translation>给头打分</translation>
+    </message>
+    <message>
+        <source>Score every head on the validation pairs with the current weights, in the background (Ctrl+H)</source>
+        <translation>用当前权重在验证句对上给每个头打分，在后台进行（Ctrl+H）</translation>
+    </message>
+    <message>
+        <source>Pruning curve</source>
+        <translation>剪枝曲线</translation>
+    </message>
+    <message>
+        <source>Validation BLEU and NLL with 0, 1, 2, … heads masked, least important first (Michel et al. 2019, Fig. 3), in the background</source>
+        <translation>掩码 0、1、2、… 个头（按重要性从低到高）时的验证 BLEU 和 NLL（Michel et al. 2019，图 3），在后台进行</translation>
+    </message>
+    <message>
+        <source>Unmute all</source>
+        <translation>全部取消静音</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Score heads to colour the grids; click a head to mute it.</source>
+        <translation>给头打分后网格会着色；点击一个头可将其静音。</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>
+importance %1 · ΔNLL %2
+confidence %3 · entropy %4</source>
+        <translation>
+头重要性 %1 · ΔNLL %2
+置信度 %3 · 熵 %4</translation>
+    </message>
+    <message>
+        <source>
+muted: click to unmute</source>
+        <translation>
+已静音：点击取消静音</translation>
+    </message>
+    <message>
+        <source>
+click to mute</source>
+        <translation>
+点击静音</translation>
+    </message>
+    <message>
+        <source>Pruning: heads masked in increasing order of importance</source>
+        <translation>剪枝：按头重要性从低到高依次掩码</translation>
+    </message>
+    <message>
+        <source>heads masked</source>
+        <translation>已掩码的头数</translation>
+    </message>
+    <message>
+        <source>validation BLEU</source>
+        <translation>验证 BLEU</translation>
+    </message>
+    <message>
+        <source>validation NLL</source>
+        <translation>验证 NLL</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>NLL (right axis)</source>
+        <translation>NLL（右轴）</translation>
+    </message>
+    <message>
+        <source>%1 heads masked: BLEU %2, NLL %3</source>
+        <translation>掩码 %1 个头：BLEU %2，NLL %3</translation>
+    </message>
+    <message>
+        <source>Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4</source>
+        <translation>第 %1 步，%2 个验证句对，没有静音的头：NLL %3 · BLEU %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1, %2 validation pairs, %n head(s) muted: NLL %3 (%4 against none) · BLEU %5 (%6)</source>
+        <translation>
+            <numerusform>第 %1 步，%2 个验证句对，%n 个头已静音：NLL %3（与不静音相比 %4）· BLEU %5（%6）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::HealthView</name>
+    <message>
+        <source>Tensors in forward order. Select some (Ctrl/Shift+click) for the line plots; the current one&apos;s histograms are shown below.</source>
+        <translation>张量按前向顺序排列。选中若干个（Ctrl/Shift+点击）以绘制折线图；下方显示当前张量的直方图。</translation>
+    </message>
+    <message>
+        <source>log10 ‖Δw‖/‖w‖</source>
+        <translation>log10 ‖Δw‖/‖w‖</translation>
+    </message>
+    <message>
+        <source>Update ratio per tensor and step · white: the 1e-3 rule of thumb · blue: slower · red: faster</source>
+        <translation>每个张量每步的更新比例 · 白色：1e-3 经验值 · 蓝色：较慢 · 红色：较快</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Train a few steps to see each tensor&apos;s update ratio</source>
+        <translation>训练几步后可看到每个张量的更新比例</translation>
+    </message>
+    <message>
+        <source>first non-finite gradient</source>
+        <translation>第一个非有限梯度</translation>
+    </message>
+    <message>
+        <source>%1
+step %2 · update ratio %3 · gradient norm %4 · weight norm %5</source>
+        <translation>%1
+第 %2 步 · 更新比例 %3 · 梯度范数 %4 · 权重范数 %5</translation>
+    </message>
+    <message>
+        <source>Update ratio ‖Δw‖/‖w‖ (band: 1e-4 … 1e-2 around 1e-3)</source>
+        <translation>更新比例 ‖Δw‖/‖w‖（带：1e-3 附近的 1e-4 … 1e-2）</translation>
+    </message>
+    <message>
+        <source>Gradient L2 norm (before clipping)</source>
+        <translation>梯度 L2 范数（裁剪前）</translation>
+    </message>
+    <message>
+        <source>log10 |x|</source>
+        <translation>log10 |x|</translation>
+    </message>
+    <message>
+        <source>log10 share</source>
+        <translation>log10 占比</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>The chosen tensor&apos;s histograms, at intervals</source>
+        <translation>所选张量的直方图（按间隔记录）</translation>
+    </message>
+    <message>
+        <source>Tensors (forward order)</source>
+        <translation>张量（前向顺序）</translation>
+    </message>
+    <message>
+        <source>first non-finite gradient: %1 at step %2</source>
+        <translation>第一个非有限梯度：%1，第 %2 步</translation>
+    </message>
+    <message>
+        <source>step %1: the loss is not finite</source>
+        <translation>第 %1 步：损失不是有限值</translation>
+    </message>
+    <message>
+        <source>%1 · step %2  </source>
+        <translation>%1 · 第 %2 步  </translation>
+    </message>
+    <message>
+        <source>%1 of %2 · histogram per step</source>
+        <translation>%1 / %2 · 每步的直方图</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::LossView</name>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>validation token accuracy</source>
+        <translation>验证词元准确率</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>training loss, smoothed</source>
+        <translation>训练损失（平滑）</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>validation accuracy (right axis)</source>
+        <translation>验证准确率（右轴）</translation>
+    </message>
+    <message>
+        <source>validation BLEU</source>
+        <translation>验证 BLEU</translation>
+    </message>
+    <message>
+        <source>validation BLEU (outer right axis)</source>
+        <translation>验证 BLEU（最外侧右轴）</translation>
+    </message>
+    <message>
+        <source>by step</source>
+        <translation>按步</translation>
+    </message>
+    <message>
+        <source>by wall time</source>
+        <translation>按实际时间</translation>
+    </message>
+    <message>
+        <source>log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>follow</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <source>Keep the whole curve in view as it grows (off after a zoom or pan)</source>
+        <translation>随曲线增长保持整条曲线可见（缩放或平移后关闭）</translation>
+    </message>
+    <message>
+        <source>Smoothing of the training loss (exponential moving average, debiased)</source>
+        <translation>训练损失的平滑（指数移动平均，已去偏）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Show all the data</source>
+        <translation>显示全部数据</translation>
+    </message>
+    <message>
+        <source>smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>step %1 · %2 s
+loss %3 · smoothed %4 · lr %5</source>
+        <translation>第 %1 步 · %2 秒
+损失 %3 · 平滑后 %4 · 学习率 %5</translation>
+    </message>
+    <message>
+        <source>
+validation (step %1): loss %2 · accuracy %3</source>
+        <translation>
+验证（第 %1 步）：损失 %2 · 准确率 %3</translation>
+    </message>
+    <message>
+        <source> · BLEU %1</source>
+        <translation> · BLEU %1</translation>
+    </message>
+    <message>
+        <source>training time (s)</source>
+        <translation>训练时间（秒）</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::LrView</name>
+    <message>
+        <source>Learning rate (Noam schedule)</source>
+        <translation>学习率（Noam 学习率调度）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Annotated Transformer %1 : %2</source>
+        <translation>Annotated Transformer %1 : %2</translation>
+    </message>
+    <message>
+        <source>rate applied in a step</source>
+        <translation>每步实际使用的学习率</translation>
+    </message>
+    <message>
+        <source>Compare with The Annotated Transformer</source>
+        <translation>与 The Annotated Transformer 对比</translation>
+    </message>
+    <message>
+        <source>Overlay the three curves of The Annotated Transformer&apos;s figure (factor 1): d_model / warmup 512 / 4000, 512 / 8000 and 256 / 4000, over 20,000 steps</source>
+        <translation>叠加 The Annotated Transformer 图中的三条曲线（系数 1）：d_model / 预热 512 / 4000、512 / 8000 和 256 / 4000，共 20,000 步</translation>
+    </message>
+    <message>
+        <source>log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Rates on a logarithmic axis</source>
+        <translation>学习率使用对数坐标轴</translation>
+    </message>
+    <message>
+        <source>d_model %1, factor %2, warmup %3</source>
+        <translation>d_model %1，系数 %2，预热 %3</translation>
+    </message>
+    <message>
+        <source>%1
+step %2
+rate %3</source>
+        <translation>%1
+第 %2 步
+学习率 %3</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::MasksView</name>
+    <message>
+        <source>Sentence of the batch whose decoder mask and targets are shown</source>
+        <translation>显示其解码器掩码和目标的批次句子</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>0 pad</source>
+        <translation>0 填充</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 词元</translation>
+    </message>
+    <message>
+        <source>Source padding mask (src ≠ &lt;pad&gt;)</source>
+        <translation>源序列填充掩码（src ≠ &lt;pad&gt;）</translation>
+    </message>
+    <message>
+        <source>source position</source>
+        <translation>源序列位置</translation>
+    </message>
+    <message>
+        <source>sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>0 masked</source>
+        <translation>0 已掩码</translation>
+    </message>
+    <message>
+        <source>1 allowed</source>
+        <translation>1 允许</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention mask</source>
+        <translation>解码器自注意力掩码（因果掩码）</translation>
+    </message>
+    <message>
+        <source>key position</source>
+        <translation>键位置</translation>
+    </message>
+    <message>
+        <source>query position</source>
+        <translation>查询位置</translation>
+    </message>
+    <message>
+        <source>target probability q</source>
+        <translation>目标概率 q</translation>
+    </message>
+    <message>
+        <source>Label-smoothed target q</source>
+        <translation>标签平滑后的目标 q</translation>
+    </message>
+    <message>
+        <source>vocabulary id</source>
+        <translation>词表 id</translation>
+    </message>
+    <message>
+        <source>target position: id</source>
+        <translation>目标位置：id</translation>
+    </message>
+    <message>
+        <source>sentence %1, source position %2 (%3): %4</source>
+        <translation>句子 %1，源序列位置 %2（%3）：%4</translation>
+    </message>
+    <message>
+        <source>query %1 (%2), key %3 (%4): %5</source>
+        <translation>查询 %1（%2），键 %3（%4）：%5</translation>
+    </message>
+    <message>
+        <source>target position %1 (%2), id %3: q = %4</source>
+        <translation>目标位置 %1（%2），id %3：q = %4</translation>
+    </message>
+    <message>
+        <source>Batch of %1 sentences · source length %2 · target length %3 · target vocabulary %4 · label smoothing ε = %5</source>
+        <translation>批次共 %1 句 · 源序列长度 %2 · 目标序列长度 %3 · 目标词表 %4 · 标签平滑 ε = %5</translation>
+    </message>
+    <message>
+        <source>No batch yet: start training to see its masks.</source>
+        <translation>还没有批次：开始训练后可看到它的掩码。</translation>
+    </message>
+    <message>
+        <source>Label-smoothed target q (ε = %1)</source>
+        <translation>标签平滑后的目标 q（ε = %1）</translation>
+    </message>
+    <message>
+        <source>
+first %1 of %2 ids shown</source>
+        <translation>
+显示了 %2 个 id 中的前 %1 个</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::NeuronPanel</name>
+    <message>
+        <source>encoder self</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder cross</source>
+        <translation>解码器交叉注意力</translation>
+    </message>
+    <message>
+        <source>layer </source>
+        <translation>层 </translation>
+    </message>
+    <message>
+        <source>head </source>
+        <translation>头 </translation>
+    </message>
+    <message>
+        <source>The query token whose attention is taken apart</source>
+        <translation>要拆解其注意力的查询词元</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Neuron view&lt;/b&gt;</source>
+        <translation>&lt;b&gt;神经元视图&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Choose a kind, layer, head and query token
+of the probe sentence</source>
+        <translation>选择注意力类型、层、头和
+探针句中的查询词元</translation>
+    </message>
+    <message>
+        <source>q ⊙ k: each key&apos;s element-wise product with the query (row sums = q·k)</source>
+        <translation>q ⊙ k：每个键与查询逐元素相乘（行之和 = q·k）</translation>
+    </message>
+    <message>
+        <source>dimension of the head</source>
+        <translation>头的维度</translation>
+    </message>
+    <message>
+        <source>key %1, dimension %2: q %3 × k %4 = %5</source>
+        <translation>键 %1，维度 %2：q %3 × k %4 = %5</translation>
+    </message>
+    <message>
+        <source>Scores q·k/√d_k (bars) and softmax (line, right axis)</source>
+        <translation>注意力分数 q·k/√d_k（柱）和 softmax（线，右轴）</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>注意力分数</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>token·token</source>
+        <translation>词元·词元</translation>
+    </message>
+    <message>
+        <source>token·position</source>
+        <translation>词元·位置</translation>
+    </message>
+    <message>
+        <source>position·token</source>
+        <translation>位置·词元</translation>
+    </message>
+    <message>
+        <source>position·position</source>
+        <translation>位置·位置</translation>
+    </message>
+    <message>
+        <source>bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>head %1 %2 %</source>
+        <translation>头 %1 %2 %</translation>
+    </message>
+    <message>
+        <source>Positional share of the scores (first encoder layer): %1</source>
+        <translation>注意力分数中位置的占比（第一个编码器层）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::PeView</name>
+    <message>
+        <source>Number of positions drawn (rows of the heatmap)</source>
+        <translation>绘制的位置数（热力图的行数）</translation>
+    </message>
+    <message>
+        <source>Model width; follows the training configuration</source>
+        <translation>模型宽度；跟随训练配置</translation>
+    </message>
+    <message>
+        <source>Up to four dimensions drawn against position, e.g. 4, 5, 6, 7</source>
+        <translation>对照位置绘制的维度，最多四个，例如 4, 5, 6, 7</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置数</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>Dimensions</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>PE value</source>
+        <translation>PE 值</translation>
+    </message>
+    <message>
+        <source>Positional encoding PE[position, dimension]</source>
+        <translation>位置编码 PE[位置, 维度]</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Chosen dimensions against position</source>
+        <translation>所选维度随位置的变化</translation>
+    </message>
+    <message>
+        <source>dot product</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>Similarity PE·PEᵀ between positions</source>
+        <translation>位置之间的相似度 PE·PEᵀ</translation>
+    </message>
+    <message>
+        <source>position %1, dimension %2: %3</source>
+        <translation>位置 %1，维度 %2：%3</translation>
+    </message>
+    <message>
+        <source>positions %1 and %2: PE·PE = %3</source>
+        <translation>位置 %1 与 %2：PE·PE = %3</translation>
+    </message>
+    <message>
+        <source>dim %1</source>
+        <translation>维度 %1</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::SamplesView</name>
+    <message>
+        <source>source</source>
+        <translation>源句</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参考译文</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>previous translation</source>
+        <translation>上一次翻译</translation>
+    </message>
+    <message>
+        <source>new words</source>
+        <translation>新出现的词</translation>
+    </message>
+    <message>
+        <source>The session&apos;s example sentences are translated at each validation and shown here.</source>
+        <translation>每次验证时，会话的样例句子会被翻译并显示在这里。</translation>
+    </message>
+    <message>
+        <source>Greedy translations at step %1, next to those at step %2: %3 of %4 changed (highlighted).</source>
+        <translation>第 %1 步的贪心解码翻译，与第 %2 步的对照：%4 句中有 %3 句改变（已高亮）。</translation>
+    </message>
+    <message>
+        <source>Greedy translations at step %1.</source>
+        <translation>第 %1 步的贪心解码翻译。</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::TranslateView</name>
+    <message>
+        <source>Type a sentence in the source language, e.g. 我有一个好朋友</source>
+        <translation>输入一个源语言句子，例如 我有一个好朋友</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>束搜索</translation>
+    </message>
+    <message>
+        <source>Beam width k (k = 1 gives the greedy output)</source>
+        <translation>束宽 k（k = 1 即贪心解码的输出）</translation>
+    </message>
+    <message>
+        <source>How many hypotheses of the beam to list (at most k)</source>
+        <translation>列出束中多少个假设（最多 k 个）</translation>
+    </message>
+    <message>
+        <source>Decoding:</source>
+        <translation>解码：</translation>
+    </message>
+    <message>
+        <source>beam width k:</source>
+        <translation>束宽 k：</translation>
+    </message>
+    <message>
+        <source>n-best:</source>
+        <translation>n-best：</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>log p</source>
+        <translation>log p</translation>
+    </message>
+    <message>
+        <source>ends</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>score = log p / ((5 + length) / 6)^0.6; ends: the hypothesis ended with &lt;/s&gt;</source>
+        <translation>得分 = log p / ((5 + 长度) / 6)^0.6；结束：该假设以 &lt;/s&gt; 结束</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>The five likeliest next tokens at every output step (teacher-forced on the best output); the emitted token is in bold</source>
+        <translation>每个输出步上最可能的五个下一个词元（在最佳输出上使用教师强制）；实际输出的词元为粗体</translation>
+    </message>
+    <message>
+        <source>Decoder layer of the cross-attention</source>
+        <translation>交叉注意力所在的解码器层</translation>
+    </message>
+    <message>
+        <source>One head, or the mean over the heads</source>
+        <translation>一个头，或各头平均</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>attention (last layer, mean)</source>
+        <translation>注意力（最后一层，平均）</translation>
+    </message>
+    <message>
+        <source>rollout</source>
+        <translation>rollout（注意力展开）</translation>
+    </message>
+    <message>
+        <source>gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <source>integrated gradients</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <source>What each output token rests on. Cross-attention: the weights of one layer and head. The others explain log p(output token): the last layer&apos;s mean cross-attention; rollout (Abnar &amp; Zuidema 2020) through the encoder&apos;s self-attention; gradient × input and integrated gradients (32 steps) over the source embeddings</source>
+        <translation>每个输出词元依据的是什么。交叉注意力：某一层某一个头的权重。其余方法解释 log p(输出词元)：最后一层的平均交叉注意力；rollout（Abnar &amp; Zuidema 2020）经过编码器自注意力；梯度 × 输入和积分梯度（32 步）作用于源嵌入</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>Translate a sentence
+to see its cross-attention</source>
+        <translation>翻译一个句子
+以查看其交叉注意力</translation>
+    </message>
+    <message>
+        <source>source token (key)</source>
+        <translation>源词元（键）</translation>
+    </message>
+    <message>
+        <source>output token (query)</source>
+        <translation>输出词元（查询）</translation>
+    </message>
+    <message>
+        <source> (unknown: read as &lt;unk&gt;)</source>
+        <translation>（未知：读作 &lt;unk&gt;）</translation>
+    </message>
+    <message>
+        <source>output %1 (step %2)</source>
+        <translation>输出 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>source %1: %2%3</source>
+        <translation>源 %1：%2%3</translation>
+    </message>
+    <message>
+        <source>output %1 (step %2) → source %3%4
+weight %5</source>
+        <translation>输出 %1（第 %2 步）→ 源 %3%4
+权重 %5</translation>
+    </message>
+    <message>
+        <source>Explained by</source>
+        <translation>解释方法</translation>
+    </message>
+    <message>
+        <source>Cross-attention of the best output:</source>
+        <translation>最佳输出的交叉注意力：</translation>
+    </message>
+    <message>
+        <source>n-best list</source>
+        <translation>n-best 列表</translation>
+    </message>
+    <message>
+        <source>Top-5 next tokens per step</source>
+        <translation>每步前 5 个下一个词元</translation>
+    </message>
+    <message>
+        <source>Type a sentence and press Enter. Translation uses a copy of the current weights, so training goes on meanwhile.</source>
+        <translation>输入一个句子并按回车。翻译使用当前权重的副本，因此训练会同时继续。</translation>
+    </message>
+    <message>
+        <source>Nothing to translate: type a sentence first.</source>
+        <translation>没有可翻译的内容：请先输入一个句子。</translation>
+    </message>
+    <message>
+        <source>The input was longer than %1 characters; only the first %1 are translated.</source>
+        <translation>输入超过 %1 个字符；只翻译前 %1 个。</translation>
+    </message>
+    <message>
+        <source>No model yet: start training or open a model, then translate.</source>
+        <translation>还没有模型：请开始训练或打开一个模型，然后再翻译。</translation>
+    </message>
+    <message>
+        <source>Translation failed: no hypothesis</source>
+        <translation>翻译失败：没有假设</translation>
+    </message>
+    <message>
+        <source>(empty output)</source>
+        <translation>（空输出）</translation>
+    </message>
+    <message>
+        <source>%1 with the weights of step %2 in %3 ms%4.</source>
+        <translation>%1，使用第 %2 步的权重，用时 %3 毫秒%4。</translation>
+    </message>
+    <message>
+        <source>Beam search (k = %1)</source>
+        <translation>束搜索（k = %1）</translation>
+    </message>
+    <message>
+        <source>Greedy decoding</source>
+        <translation>贪心解码</translation>
+    </message>
+    <message>
+        <source>; the output reached the length limit without &lt;/s&gt;</source>
+        <translation>；输出达到长度上限仍没有 &lt;/s&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n source token(s) not in the vocabulary, read as &lt;unk&gt;: %1</source>
+        <translation>
+            <numerusform>有 %n 个源词元不在词表中，读作 &lt;unk&gt;：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;/s&gt;</source>
+        <translation>&lt;/s&gt;</translation>
+    </message>
+    <message>
+        <source>max length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Source tokens:</source>
+        <translation>源词元：</translation>
+    </message>
+    <message>
+        <source>Computing the attributions…</source>
+        <translation>正在计算归因…</translation>
+    </message>
+    <message>
+        <source>contribution to log p</source>
+        <translation>对 log p 的贡献</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Spearman with attention: %1 overall; per output token: %2.</source>
+        <translation>与注意力的 Spearman 相关：总体 %1；按输出词元：%2。</translation>
+    </message>
+    <message>
+        <source> Completeness: |Σ IG − (f(e) − f(0))| at most %1 over the %2 output tokens.</source>
+        <translation> 完整性：在 %2 个输出词元上，|Σ IG − (f(e) − f(0))| 最多为 %1。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,302 @@
+// The window in Chinese (zh_CN) and English, issue 26 §1: the .ts holds every tr() string of the
+// window's sources, translated (an lupdate run over the sources finds nothing new, vanished or
+// unfinished); switching the language at runtime retranslates an open window (a menu title, a
+// plot's axis, the status line, in both directions; View > Language remembers the choice); and
+// the program follows the system locale (LANG) unless told otherwise.
+#include "skip.h"
+#include "cli_process.h"
+#include "language.h"
+#include "heads_view.h"
+#include "loss_view.h"
+#include "main_window.h"
+#include "settings_store.h"
+#include "view_set.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QMenu>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// One <message> of a .ts file.
+struct TsMessage {
+    QString context, source, type;  // type: "" (finished), unfinished, vanished, obsolete
+    QStringList translations;       // the translation, or its numerus forms
+    bool numerus = false;
+    QString key() const { return context + u" | "_s + source; }
+};
+
+std::vector<TsMessage> readTs(const QString& path, QString* error)
+{
+    std::vector<TsMessage> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = path + u": "_s + f.errorString();
+        return out;
+    }
+    QXmlStreamReader xml(&f);
+    QString context;
+    TsMessage m;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement()) {
+            if (xml.name() == "name"_L1)
+                context = xml.readElementText();
+            else if (xml.name() == "message"_L1)
+                m = TsMessage{context, {}, {}, {}, xml.attributes().value("numerus"_L1) == "yes"_L1};
+            else if (xml.name() == "source"_L1)
+                m.source = xml.readElementText();
+            else if (xml.name() == "translation"_L1) {
+                m.type = xml.attributes().value("type"_L1).toString();
+                if (!m.numerus)
+                    m.translations << xml.readElementText();
+            } else if (xml.name() == "numerusform"_L1)
+                m.translations << xml.readElementText();
+        } else if (xml.isEndElement() && xml.name() == "message"_L1) {
+            out.push_back(m);
+        }
+    }
+    if (xml.hasError())
+        *error = path + u": "_s + xml.errorString();
+    return out;
+}
+
+QString program()
+{
+    return QDir(QCoreApplication::applicationDirPath()).filePath(u"attention-studio"_s);
+}
+
+}  // namespace
+
+class TestTranslations : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanup();
+    void tsCoversEveryTrString();
+    void switchingRetranslatesAnOpenWindow();
+    void languageMenuSwitchesAndRemembers();
+    void qtsOwnDialogsTooWhenInstalled();
+    void startupLanguageFollowsLocaleUnlessChosen();
+    void programFollowsTheLocale();
+};
+
+void TestTranslations::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);  // settings go to a test location
+    QSettings().clear();
+}
+
+void TestTranslations::cleanup()
+{
+    as::setLanguage(u"en"_s);
+    QSettings().clear();
+}
+
+void TestTranslations::tsCoversEveryTrString()
+{
+    QString error;
+    const std::vector<TsMessage> committed = readTs(QStringLiteral(AS_TS_FILE), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(committed.size() > 400, qPrintable(u"only %1 messages"_s.arg(committed.size())));
+    QSet<QString> keys;
+    QStringList problems;
+    for (const TsMessage& m : committed) {
+        keys.insert(m.key());
+        const bool empty = m.translations.isEmpty()
+                           || std::any_of(m.translations.begin(), m.translations.end(),
+                                          [](const QString& t) { return t.trimmed().isEmpty(); });
+        if (!m.type.isEmpty() || empty)
+            problems << u"%1 (%2)"_s.arg(m.key(), m.type.isEmpty() ? u"empty"_s : m.type);
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(u"not translated in %1:\n"_s.arg(QStringLiteral(AS_TS_FILE))
+                                            + problems.join('\n')));
+
+    // lupdate over the sources, into a copy: a tr() string not in the .ts comes back new
+    // (unfinished), one whose source is gone comes back vanished.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString copy = tmp.filePath(u"copy.ts"_s);
+    QVERIFY(QFile::copy(QStringLiteral(AS_TS_FILE), copy));
+    QProcess lupdate;
+    lupdate.setWorkingDirectory(QStringLiteral(AS_SOURCE_DIR));
+    const QStringList dirs = QStringLiteral(AS_TRANSLATED_DIRS).split(',');
+    lupdate.start(QStringLiteral(AS_LUPDATE), QStringList{u"-locations"_s, u"none"_s} + dirs
+                                                  + QStringList{u"-ts"_s, copy});
+    QVERIFY2(lupdate.waitForFinished(120000), qPrintable(lupdate.errorString()));
+    QVERIFY2(lupdate.exitStatus() == QProcess::NormalExit && lupdate.exitCode() == 0,
+             lupdate.readAllStandardError().constData());
+    const std::vector<TsMessage> updated = readTs(copy, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QStringList added, vanished;
+    QSet<QString> now;
+    for (const TsMessage& m : updated) {
+        now.insert(m.key());
+        if (!keys.contains(m.key()) || m.type == "unfinished"_L1)
+            added << m.key();
+        else if (m.type == "vanished"_L1 || m.type == "obsolete"_L1)
+            vanished << m.key();
+    }
+    for (const QString& k : keys)
+        if (!now.contains(k) && !vanished.contains(k))
+            vanished << k;
+    const QString fix = u"\nbring the .ts up to date: cmake --build build --target update_translations, "
+                        "then translate what it added"_s;
+    QVERIFY2(added.isEmpty(), qPrintable(u"tr() strings not in the .ts:\n"_s + added.join('\n') + fix));
+    QVERIFY2(vanished.isEmpty(), qPrintable(u"in the .ts, no longer in the sources:\n"_s + vanished.join('\n') + fix));
+}
+
+void TestTranslations::switchingRetranslatesAnOpenWindow()
+{
+    as::MainWindow w;
+    w.show();
+    w.applySettings(as::SessionSettings::defaultsFor(u"toy"_s));
+    w.stepAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 1; }, 20000));
+    const auto statusLine = [&w] {
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            if (l->text().contains(u" · "_s))
+                return l->text();
+        return QString();
+    };
+    QCustomPlot* loss = w.views()->loss()->plot();
+    QCOMPARE(w.fileMenu()->title(), u"&File"_s);
+    QCOMPARE(loss->xAxis->label(), u"step"_s);
+    QVERIFY2(statusLine().startsWith(u"step 1 / "_s), qPrintable(statusLine()));
+
+    // The language changes under the open window: QEvent::LanguageChange, posted to it.
+    QVERIFY(as::setLanguage(u"zh_CN"_s));
+    QCOMPARE(as::currentLanguage(), u"zh_CN"_s);
+    QTRY_COMPARE(w.fileMenu()->title(), u"文件(&F)"_s);
+    QCOMPARE(w.viewMenu()->title(), u"视图(&V)"_s);
+    QCOMPARE(loss->xAxis->label(), u"步"_s);
+    QCOMPARE(loss->yAxis->label(), u"损失"_s);
+    QCOMPARE(w.views()->tabs()->tabText(0), u"损失(&L)"_s);
+    QCOMPARE(w.playAction()->text(), u"播放"_s);
+    QVERIFY2(statusLine().startsWith(u"第 1 / "_s), qPrintable(statusLine()));
+    QVERIFY2(statusLine().contains(u"损失"_s), qPrintable(statusLine()));
+    // A button's new text keeps its shortcut (QAbstractButton::setText resets it).
+    const auto scoreShortcut = [&w] {
+        for (QPushButton* b : w.views()->heads()->findChildren<QPushButton*>())
+            if (b->text() == u"给头打分"_s)
+                return b->shortcut();
+        return QKeySequence();
+    };
+    QCOMPARE(scoreShortcut(), QKeySequence(Qt::CTRL | Qt::Key_H));
+
+    // And back.
+    QVERIFY(as::setLanguage(u"en"_s));
+    QTRY_COMPARE(w.fileMenu()->title(), u"&File"_s);
+    QCOMPARE(w.viewMenu()->title(), u"&View"_s);
+    QCOMPARE(loss->xAxis->label(), u"step"_s);
+    QCOMPARE(loss->yAxis->label(), u"loss"_s);
+    QCOMPARE(w.views()->tabs()->tabText(0), u"&Loss"_s);
+    QCOMPARE(w.playAction()->text(), u"Play"_s);
+    QVERIFY2(statusLine().startsWith(u"step 1 / "_s), qPrintable(statusLine()));
+    w.close();
+}
+
+void TestTranslations::languageMenuSwitchesAndRemembers()
+{
+    as::MainWindow w;
+    w.show();
+    const auto action = [&w](const QString& code) -> QAction* {
+        for (QAction* a : w.languageMenu()->actions())
+            if (a->data().toString() == code)
+                return a;
+        return nullptr;
+    };
+    QVERIFY(action(u"en"_s) && action(u"zh_CN"_s));
+    QCOMPARE(action(u"zh_CN"_s)->text(), u"简体中文"_s);  // each named in itself
+    QVERIFY(action(u"en"_s)->isChecked());
+    action(u"zh_CN"_s)->trigger();
+    QCOMPARE(as::currentLanguage(), u"zh_CN"_s);
+    QTRY_COMPARE(w.languageMenu()->title(), u"语言(&L)"_s);
+    QVERIFY(action(u"zh_CN"_s)->isChecked());
+    QSettings store;
+    QCOMPARE(as::rememberedLanguage(store), u"zh_CN"_s);
+    action(u"en"_s)->trigger();
+    QTRY_COMPARE(w.languageMenu()->title(), u"&Language"_s);
+    QCOMPARE(as::rememberedLanguage(store), u"en"_s);
+    w.close();
+}
+
+void TestTranslations::qtsOwnDialogsTooWhenInstalled()
+{
+    // Message boxes' and file dialogs' buttons: Qt's own translation, from Debian's
+    // qt6-translations-l10n (scripts/install-deps.sh).
+    const QString dir = QLibraryInfo::path(QLibraryInfo::TranslationsPath);
+    if (!QFile::exists(QDir(dir).filePath(u"qtbase_zh_CN.qm"_s)))
+        AS_SKIP(u"no qtbase_zh_CN.qm in %1: install Debian's qt6-translations-l10n "
+                "(bash scripts/install-deps.sh)"_s.arg(dir));
+    QVERIFY(as::setLanguage(u"zh_CN"_s));
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "OK"), u"确定"_s);
+    QVERIFY(as::setLanguage(u"en"_s));
+    QCOMPARE(QCoreApplication::translate("QPlatformTheme", "OK"), u"OK"_s);
+}
+
+void TestTranslations::startupLanguageFollowsLocaleUnlessChosen()
+{
+    QCOMPARE(as::normalizedLanguage(u"zh_CN.UTF-8"_s), u"zh_CN"_s);
+    QCOMPARE(as::normalizedLanguage(u"zh-CN"_s), u"zh_CN"_s);
+    QCOMPARE(as::normalizedLanguage(u"en_GB"_s), u"en"_s);
+    QCOMPARE(as::normalizedLanguage(u"fr"_s), QString());
+    QTemporaryDir tmp;
+    QSettings store(tmp.filePath(u"s.ini"_s), QSettings::IniFormat);
+    // Nothing chosen: the locale's.
+    QCOMPARE(as::startupLanguage({}, store), as::languageOfLocale());
+    // View > Language's choice beats the locale, --language beats both.
+    as::rememberLanguage(store, u"zh_CN"_s);
+    QCOMPARE(as::startupLanguage({}, store), u"zh_CN"_s);
+    QCOMPARE(as::startupLanguage(u"en"_s, store), u"en"_s);
+    QVERIFY(!as::setLanguage(u"fr"_s));  // unknown: the language stays
+    QCOMPARE(as::currentLanguage(), u"en"_s);
+}
+
+void TestTranslations::programFollowsTheLocale()
+{
+    // The program as started from a shell: LANG decides, --language overrides. summary.json
+    // records the language the pictures were taken in.
+    const auto languageOf = [](const QString& lang, const QStringList& extra) -> QString {
+        QTemporaryDir shots;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        for (const QString& var : {u"LC_ALL"_s, u"LC_MESSAGES"_s, u"LANGUAGE"_s})
+            env.remove(var);
+        env.insert(u"LANG"_s, lang);
+        const as::test::ProcessRun r = as::test::runProgram(
+            program(), QStringList{u"--screenshot"_s, shots.path(), u"--task"_s, u"toy"_s,
+                                   u"--steps"_s, u"2"_s, u"--threads"_s, u"1"_s} + extra, env);
+        if (!r.finished || r.exitCode != 0) {
+            qWarning().noquote() << as::test::describeRun(u"attention-studio"_s, r);
+            return u"(failed)"_s;
+        }
+        QFile f(QDir(shots.path()).filePath(u"summary.json"_s));
+        if (!f.open(QIODevice::ReadOnly))
+            return u"(no summary.json)"_s;
+        return QJsonDocument::fromJson(f.readAll()).object().value("language"_L1).toString();
+    };
+    QCOMPARE(languageOf(u"zh_CN.UTF-8"_s, {}), u"zh_CN"_s);
+    QCOMPARE(languageOf(u"C.UTF-8"_s, {}), u"en"_s);
+    QCOMPARE(languageOf(u"zh_CN.UTF-8"_s, {u"--language"_s, u"en"_s}), u"en"_s);
+    QCOMPARE(languageOf(u"C.UTF-8"_s, {u"--language"_s, u"zh_CN"_s}), u"zh_CN"_s);
+}
+
+AS_TEST_MAIN(TestTranslations)
+#include "test_translations.moc"
