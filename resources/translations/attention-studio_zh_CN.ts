@@ -958,6 +958,81 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Em&amp;beddings</source>
         <translation>嵌入(&amp;B)</translation>
     </message>
+    <message>
+        <source>M&amp;odel</source>
+        <translation>模型(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::ArchitectureDiagram</name>
+    <message>
+        <source>Click a block (or use the arrow keys) to see its numbers for the probe sentence</source>
+        <translation>点击一个模块（或用方向键）查看探针句子在其中的数值</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>相加</translation>
+    </message>
+    <message>
+        <source>Add &amp; Norm</source>
+        <translation>相加与层归一化</translation>
+    </message>
+    <message>
+        <source>Layer norm</source>
+        <translation>层归一化</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Input embedding</source>
+        <translation>输入嵌入</translation>
+    </message>
+    <message>
+        <source>+ Positional encoding</source>
+        <translation>+ 位置编码</translation>
+    </message>
+    <message>
+        <source>Multi-head attention</source>
+        <translation>多头注意力</translation>
+    </message>
+    <message>
+        <source>Feed forward</source>
+        <translation>前馈神经网络</translation>
+    </message>
+    <message>
+        <source>Outputs (shifted right)</source>
+        <translation>输出（右移一位）</translation>
+    </message>
+    <message>
+        <source>Output embedding</source>
+        <translation>输出嵌入</translation>
+    </message>
+    <message>
+        <source>Masked multi-head attention</source>
+        <translation>带掩码的多头注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性层</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>Output probabilities</source>
+        <translation>输出概率</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::AttentionView</name>
@@ -1739,6 +1814,261 @@ rate %3</source>
 first %1 of %2 ids shown</source>
         <translation>
 显示了 %2 个 id 中的前 %1 个</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::ModelView</name>
+    <message>
+        <source>Input embedding</source>
+        <translation>输入嵌入</translation>
+    </message>
+    <message>
+        <source>Positional encoding (encoder)</source>
+        <translation>位置编码（编码器）</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Encoder: residual after self-attention</source>
+        <translation>编码器：自注意力之后的残差连接</translation>
+    </message>
+    <message>
+        <source>Encoder feed-forward</source>
+        <translation>编码器前馈神经网络</translation>
+    </message>
+    <message>
+        <source>Encoder: residual after feed-forward</source>
+        <translation>编码器：前馈神经网络之后的残差连接</translation>
+    </message>
+    <message>
+        <source>Encoder&apos;s final layer normalisation</source>
+        <translation>编码器最后的层归一化</translation>
+    </message>
+    <message>
+        <source>Output embedding</source>
+        <translation>输出嵌入</translation>
+    </message>
+    <message>
+        <source>Positional encoding (decoder)</source>
+        <translation>位置编码（解码器）</translation>
+    </message>
+    <message>
+        <source>Decoder masked self-attention</source>
+        <translation>解码器带掩码的自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder: residual after self-attention</source>
+        <translation>解码器：自注意力之后的残差连接</translation>
+    </message>
+    <message>
+        <source>Cross-attention (encoder–decoder)</source>
+        <translation>交叉注意力（编码器-解码器注意力）</translation>
+    </message>
+    <message>
+        <source>Decoder: residual after cross-attention</source>
+        <translation>解码器：交叉注意力之后的残差连接</translation>
+    </message>
+    <message>
+        <source>Decoder feed-forward</source>
+        <translation>解码器前馈神经网络</translation>
+    </message>
+    <message>
+        <source>Decoder: residual after feed-forward</source>
+        <translation>解码器：前馈神经网络之后的残差连接</translation>
+    </message>
+    <message>
+        <source>Decoder&apos;s final layer normalisation</source>
+        <translation>解码器最后的层归一化</translation>
+    </message>
+    <message>
+        <source>Linear (generator)</source>
+        <translation>线性层（生成器）</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>masked: −∞ before the softmax, 0 after it</source>
+        <translation>已掩码：softmax 之前为 −∞，之后为 0</translation>
+    </message>
+    <message>
+        <source>%1
+row %2 (%3), column %4 (%5)
+%6</source>
+        <translation>%1
+第 %2 行（%3），第 %4 列（%5）
+%6</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Layer (1 = nearest the embeddings)</source>
+        <translation>层（1 = 最靠近嵌入的一层）</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Which head&apos;s Q, K, V, scores and weights to show</source>
+        <translation>显示哪个头的查询、键、值、注意力分数和注意力权重</translation>
+    </message>
+    <message>
+        <source>Show in the Attention view</source>
+        <translation>在注意力视图中显示</translation>
+    </message>
+    <message>
+        <source>Every head of this layer in the Attention view, this one enlarged</source>
+        <translation>在注意力视图中显示这一层的所有头，并放大这个头</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · 第 %2 层</translation>
+    </message>
+    <message>
+        <source>The numbers appear here once there is a probe sentence (the Attention tab&apos;s probe bar) and a model: training, or a model file opened.</source>
+        <translation>有了探针句子（注意力标签页的探针栏）和模型（正在训练，或已打开模型文件）之后，数值会显示在这里。</translation>
+    </message>
+    <message>
+        <source>embedding × √d_model</source>
+        <translation>嵌入 × √d_model</translation>
+    </message>
+    <message>
+        <source>Embedding(x) · √d_model = Embedding(x) · √%1 : %2×%3</source>
+        <translation>Embedding(x) · √d_model = Embedding(x) · √%1 : %2×%3</translation>
+    </message>
+    <message>
+        <source>positional encoding (input − embedding)</source>
+        <translation>位置编码（输入 − 嵌入）</translation>
+    </message>
+    <message>
+        <source>input = embedding + PE</source>
+        <translation>输入 = 嵌入 + 位置编码</translation>
+    </message>
+    <message>
+        <source>x · √d_model + PE(pos, 2i) = sin(pos / 10000^(2i/%1)), PE(pos, 2i+1) = cos(…) : %2×%3</source>
+        <translation>x · √d_model + PE(pos, 2i) = sin(pos / 10000^(2i/%1))，PE(pos, 2i+1) = cos(…) : %2×%3</translation>
+    </message>
+    <message>
+        <source>Q (queries)</source>
+        <translation>Q（查询）</translation>
+    </message>
+    <message>
+        <source>K (keys)</source>
+        <translation>K（键）</translation>
+    </message>
+    <message>
+        <source>V (values)</source>
+        <translation>V（值）</translation>
+    </message>
+    <message>
+        <source>QKᵀ/√d_k, masked</source>
+        <translation>QKᵀ/√d_k，加掩码</translation>
+    </message>
+    <message>
+        <source>softmax: attention weights</source>
+        <translation>softmax：注意力权重</translation>
+    </message>
+    <message>
+        <source>weights·V: this head&apos;s columns of the context</source>
+        <translation>权重·V：这个头在上下文中的列</translation>
+    </message>
+    <message>
+        <source> + causal mask</source>
+        <translation> + 因果掩码</translation>
+    </message>
+    <message>
+        <source>head %1 = softmax(Q Kᵀ / √%2%3) · V : (%4×%2)(%2×%5) → %4×%5 · %5×%2 → %4×%2;  Concat(head 1 … head %6) · W_O : %4×%7</source>
+        <translation>头 %1 = softmax(Q Kᵀ / √%2%3) · V : (%4×%2)(%2×%5) → %4×%5 · %5×%2 → %4×%2；  Concat(头 1 … 头 %6) · W_O : %4×%7</translation>
+    </message>
+    <message>
+        <source>  (queries from the decoder, keys and values from the encoder&apos;s output)</source>
+        <translation>  （查询来自解码器，键和值来自编码器的输出）</translation>
+    </message>
+    <message>
+        <source>  (Q, K, V are projections of LayerNorm(x): pre-norm)</source>
+        <translation>  （Q、K、V 是 LayerNorm(x) 的投影：前置归一化）</translation>
+    </message>
+    <message>
+        <source>sublayer output (after W_O)</source>
+        <translation>子层输出（W_O 之后）</translation>
+    </message>
+    <message>
+        <source>x + Sublayer(LayerNorm(x))</source>
+        <translation>x + Sublayer(LayerNorm(x))</translation>
+    </message>
+    <message>
+        <source>LayerNorm(x + Sublayer(x))</source>
+        <translation>LayerNorm(x + Sublayer(x))</translation>
+    </message>
+    <message>
+        <source>x + Sublayer(LayerNorm(x)) : %1×%2</source>
+        <translation>x + Sublayer(LayerNorm(x)) : %1×%2</translation>
+    </message>
+    <message>
+        <source>LayerNorm(x + Sublayer(x)) : %1×%2</source>
+        <translation>LayerNorm(x + Sublayer(x)) : %1×%2</translation>
+    </message>
+    <message>
+        <source>ReLU(x W₁ + b₁)</source>
+        <translation>ReLU(x W₁ + b₁)</translation>
+    </message>
+    <message>
+        <source>· W₂ + b₂</source>
+        <translation>· W₂ + b₂</translation>
+    </message>
+    <message>
+        <source>FFN(x) = max(0, x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2</source>
+        <translation>FFN(x) = max(0, x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2</translation>
+    </message>
+    <message>
+        <source>the layer&apos;s output</source>
+        <translation>这一层的输出</translation>
+    </message>
+    <message>
+        <source>x + FFN(LayerNorm(x)) : %1×%2</source>
+        <translation>x + FFN(LayerNorm(x)) : %1×%2</translation>
+    </message>
+    <message>
+        <source>LayerNorm(x + FFN(x)) : %1×%2</source>
+        <translation>LayerNorm(x + FFN(x)) : %1×%2</translation>
+    </message>
+    <message>
+        <source>the memory the decoder reads</source>
+        <translation>解码器读取的记忆（编码器输出）</translation>
+    </message>
+    <message>
+        <source>the decoder&apos;s output</source>
+        <translation>解码器的输出</translation>
+    </message>
+    <message>
+        <source>LayerNorm(x) = γ ⊙ (x − mean) / √(var + ε) + β : %1×%2</source>
+        <translation>LayerNorm(x) = γ ⊙ (x − 均值) / √(方差 + ε) + β : %1×%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>logits (%n of the vocabulary&apos;s columns)</source>
+        <translation>
+            <numerusform>logits（词表中的 %n 列）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>probabilities (%n of the vocabulary&apos;s columns)</source>
+        <translation>
+            <numerusform>概率（词表中的 %n 列）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>x W_gen + b : %1×%2 → %1×%3 (one score per word of the vocabulary)</source>
+        <translation>x W_gen + b : %1×%2 → %1×%3（词表中每个词一个分数）</translation>
+    </message>
+    <message>
+        <source>softmax(logits) : %1×%2; the most probable word at each position: %3</source>
+        <translation>softmax(logits) : %1×%2；每个位置上概率最大的词：%3</translation>
     </message>
 </context>
 <context>
