@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSlider>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
@@ -44,6 +45,17 @@ void styleAxes(QCustomPlot* plot)
         a->setTickLength(0, 3);
         a->setSubTickLength(0, 0);
     }
+}
+
+// No taller than its rows (with the header and a horizontal scroll bar): the space below a
+// table of a few layers goes to the plots.
+void fitHeight(QTableWidget* table)
+{
+    table->resizeRowsToContents();
+    const int rows = table->verticalHeader()->length();
+    const int h = table->horizontalHeader()->sizeHint().height() + rows + 2 * table->frameWidth()
+                  + table->horizontalScrollBar()->sizeHint().height();
+    table->setMaximumHeight(std::max(h, table->fontMetrics().height() * 4));
 }
 
 }  // namespace
@@ -174,7 +186,7 @@ void DecodingView::buildColumn(Side side)
     c.selfPlot = new QCustomPlot(c.box);
     c.selfPlot->setMinimumSize(170, 170);
     c.selfHeat = makeHeatmap(c.selfPlot, false, gradient);
-    addTitle(c.selfPlot, tr("Masked self-attention · grey: masked (a later token)"), pointFont(kPointSize, true));
+    addTitle(c.selfPlot, tr("Self-attention · grey: masked"), pointFont(kPointSize, true));
     c.selfPlot->xAxis->setLabel(tr("key (input so far)"));
     c.selfPlot->yAxis->setLabel(tr("query"));
     styleAxes(c.selfPlot);
@@ -216,7 +228,7 @@ void DecodingView::buildColumn(Side side)
     });
 
     c.crossPlot = new QCustomPlot(c.box);
-    c.crossPlot->setMinimumSize(220, 150);
+    c.crossPlot->setMinimumSize(220, 190);
     c.crossHeat = makeHeatmap(c.crossPlot, true, sequentialGradient());
     c.crossHeat.scale->setBarWidth(10);
     c.crossTitle = addTitle(c.crossPlot, QString(), pointFont(kPointSize, true));
@@ -260,13 +272,14 @@ void DecodingView::buildColumn(Side side)
     lensTitle->setWordWrap(true);
     lensLayout->addWidget(lensTitle);
     lensLayout->addWidget(c.lens, 1);
+    lensLayout->setSizeConstraint(QLayout::SetMaximumSize);  // as tall as fitHeight lets the table be
     auto* split = new QSplitter(Qt::Vertical, c.box);
     split->addWidget(upper);
     split->addWidget(c.crossPlot);
     split->addWidget(lensBox);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 2);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(c.box);
     layout->setContentsMargins(4, 0, 4, 0);
@@ -458,6 +471,7 @@ void DecodingView::clearColumn(Side side)
     c.lens->clear();
     c.lens->setRowCount(0);
     c.lens->setColumnCount(0);
+    fitHeight(c.lens);
     for (QCustomPlot* p : {c.selfPlot, c.crossPlot, c.topPlot})
         replotIfVisible(p);
 }
@@ -598,6 +612,7 @@ void DecodingView::drawColumn(Side side)
         }
     }
     c.lens->scrollToItem(c.lens->item(0, t));
+    fitHeight(c.lens);
     for (QCustomPlot* p : {c.selfPlot, c.crossPlot, c.topPlot})
         replotIfVisible(p);
 }

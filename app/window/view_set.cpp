@@ -1,6 +1,7 @@
 #include "view_set.h"
 
 #include "attention_view.h"
+#include "decoding_view.h"
 #include "embedding_view.h"
 #include "head_dynamics_view.h"
 #include "heads_view.h"
@@ -81,6 +82,8 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     tabs_->addTab(health_, tr("H&ealth"));
     embedding_ = new ui::EmbeddingView(window);
     tabs_->addTab(embedding_, tr("Em&beddings"));
+    decoding_ = new ui::DecodingView(window);
+    tabs_->addTab(decoding_, tr("&Decoding"));
 
     // What the views ask the worker for, and its answers.
     connect(neuron_, &ui::NeuronPanel::neuronRequested, link, &WorkerLink::requestNeuron);
@@ -98,6 +101,12 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
             embedding_->refresh();
         }
     });
+    // The Decoding view's record follows the weights and the probe while its tab is shown
+    // (the worker computes it with the snapshots).
+    connect(link, &WorkerLink::decodingReady, decoding_, &ui::DecodingView::setRecord);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this, link] {
+        link->setDecodingWanted(tabs_->currentWidget() == decoding_);
+    });
     connect(link, &WorkerLink::modelCopyReady, translation_, &TranslationService::setModel);
     connect(translation_, &TranslationService::modelWanted, link, &WorkerLink::requestModelCopy);
 }
@@ -112,6 +121,7 @@ void ViewSet::reset()
     dynamics_->reset();
     samples_->reset();
     embedding_->reset();
+    decoding_->reset();
     heads_->reset();
     emit cleared();
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The window's views: the twelve of them in their tabs (the Attention tab with the probe bar
+// The window's views: the thirteen of them in their tabs (the Attention tab with the probe bar
 // above and the neuron panel below), the Translate view's decoding service, the snapshot
 // handed to every view, and the one list of what a new model clears. The views' own asks
 // (neuron, embeddings, model copies) go to the worker through the link, and its answers back.
@@ -29,6 +29,7 @@ class HeadDynamicsView;
 class HealthView;
 class NeuronPanel;
 class EmbeddingView;
+class DecodingView;
 }  // namespace ui
 
 class ViewSet : public QObject {
@@ -53,6 +54,7 @@ public:
     ui::HealthView* health() const { return health_; }
     ui::NeuronPanel* neuron() const { return neuron_; }
     ui::EmbeddingView* embedding() const { return embedding_; }
+    ui::DecodingView* decoding() const { return decoding_; }
 
     // A new model (settings applied, or a snapshot that replaces the history): every view that
     // shows the one before is cleared, then cleared() tells the rest.
@@ -82,6 +84,7 @@ private:
     ui::HealthView* health_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
     ui::EmbeddingView* embedding_ = nullptr;
+    ui::DecodingView* decoding_ = nullptr;
     QElapsedTimer neuronClock_;
     QElapsedTimer embeddingClock_;  // the projection follows the weights at most this often
     long step_ = 0;                 // of the last snapshot shown
