@@ -181,6 +181,9 @@ void DecodingView::buildColumn(Side side)
     c.chosen = new QLabel(c.box);
     c.chosen->setTextFormat(Qt::RichText);
     c.chosen->setWordWrap(true);
+    // Two lines in both columns, so that their plots start at the same height.
+    c.chosen->setMinimumHeight(2 * c.chosen->fontMetrics().lineSpacing());
+    c.chosen->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
     const QCPColorGradient gradient = maskedGradient(palette());
     c.selfPlot = new QCustomPlot(c.box);
@@ -204,10 +207,10 @@ void DecodingView::buildColumn(Side side)
 
     c.topPlot = new QCustomPlot(c.box);
     c.topPlot->setMinimumSize(170, 170);
-    addTitle(c.topPlot, tr("Likeliest next tokens"), pointFont(kPointSize, true));
+    addTitle(c.topPlot, tr("Likeliest next tokens · highlighted: fed back"), pointFont(kPointSize, true));
     c.bars = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
     c.fedBar = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
-    const QColor others = sequentialGradient().color(0.45, QCPRange(0, 1));
+    const QColor others = palette().color(QPalette::Mid);
     const QColor fed = palette().color(QPalette::Highlight);
     c.bars->setBrush(others);
     c.bars->setPen(Qt::NoPen);
@@ -216,7 +219,9 @@ void DecodingView::buildColumn(Side side)
     for (QCPBars* b : {c.bars, c.fedBar})
         b->setWidth(0.7);
     c.topPlot->yAxis->setRangeReversed(true);  // the likeliest at the top
-    c.topPlot->xAxis->setRange(0, 1.18);       // room for the numbers after the bars
+    c.topPlot->yAxis->grid()->setVisible(false);
+    c.topPlot->yAxis->grid()->setZeroLinePen(Qt::NoPen);
+    c.topPlot->xAxis->setRange(0, 1.18);       // room for the numbers after the shorter bars
     c.topPlot->xAxis->setLabel(tr("probability"));
     styleAxes(c.topPlot);
     enableHoverReadout(c.topPlot, [this, side](QCustomPlot* plot, QPoint p) {
@@ -569,14 +574,20 @@ void DecodingView::drawColumn(Side side)
     for (QCPItemText* x : c.barTexts)
         c.topPlot->removeItem(x);
     c.barTexts.clear();
+    const QColor otherColour = c.bars->brush().color(), fedColour = c.fedBar->brush().color();
     for (int i = 0; i < int(c.topTokens.size()); ++i) {
         auto* label = new QCPItemText(c.topPlot);
         label->setClipToAxisRect(true);
-        label->position->setCoords(c.topProbs[std::size_t(i)], i);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->setText(QStringLiteral(" %1").arg(c.topProbs[std::size_t(i)], 0, 'f', 2));
+        // After the bar, or inside its end when it reaches far right.
+        const double p = c.topProbs[std::size_t(i)];
+        const bool inside = p > 0.7;
+        label->position->setCoords(p, i);
+        label->setPositionAlignment((inside ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        label->setText(inside ? QStringLiteral("%1 ").arg(p, 0, 'f', 2) : QStringLiteral(" %1").arg(p, 0, 'f', 2));
         label->setFont(pointFont(kPointSize - 1));
-        label->setColor(palette().color(QPalette::WindowText));
+        const QColor bar = i == fedIndex ? fedColour : otherColour;
+        label->setColor(inside ? (bar.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(Qt::black))
+                               : palette().color(QPalette::WindowText));
         c.barTexts.push_back(label);
     }
     setTokenTicks(c.topPlot->yAxis, c.topTokens);
