@@ -56,6 +56,14 @@ void fitHeight(QTableWidget* table)
     const int h = table->horizontalHeader()->sizeHint().height() + rows + 2 * table->frameWidth()
                   + table->horizontalScrollBar()->sizeHint().height();
     table->setMaximumHeight(std::max(h, table->fontMetrics().height() * 4));
+    // Every layer shown without scrolling, up to about eight of them.
+    table->setMinimumHeight(std::min(table->maximumHeight(), table->fontMetrics().height() * 14));
+}
+
+// Two decimals, or two significant digits for what would show as 0.00.
+QString probabilityText(double p)
+{
+    return p >= 0.005 ? QString::number(p, 'f', 2) : QString::number(p, 'g', 2);
 }
 
 }  // namespace
@@ -519,14 +527,14 @@ void DecodingView::drawColumn(Side side)
     QString chosen;
     if (side == FreeRunning)
         chosen = tr("Step %1: chose <b>%2</b> (p = %3) and feeds it back.")
-                     .arg(t + 1).arg(escaped(s.fed.token)).arg(s.fed.probability, 0, 'f', 3);
+                     .arg(t + 1).arg(escaped(s.fed.token)).arg(probabilityText(s.fed.probability));
     else
         chosen = tr("Step %1: predicts <b>%2</b> (p = %3); the reference's <b>%4</b> (p = %5) is fed back.")
                      .arg(t + 1)
                      .arg(escaped(s.predicted.token))
-                     .arg(s.predicted.probability, 0, 'f', 3)
+                     .arg(probabilityText(s.predicted.probability))
                      .arg(escaped(s.fed.token))
-                     .arg(s.fed.probability, 0, 'f', 3);
+                     .arg(probabilityText(s.fed.probability));
     if (step_ >= n)
         chosen += QStringLiteral(" ") + (run.finished ? tr("It has ended (</s>).").toHtmlEscaped()
                                                    : tr("It stopped at the length limit."));
@@ -583,7 +591,7 @@ void DecodingView::drawColumn(Side side)
         const bool inside = p > 0.7;
         label->position->setCoords(p, i);
         label->setPositionAlignment((inside ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
-        label->setText(inside ? QStringLiteral("%1 ").arg(p, 0, 'f', 2) : QStringLiteral(" %1").arg(p, 0, 'f', 2));
+        label->setText(inside ? probabilityText(p) + QStringLiteral(" ") : QStringLiteral(" ") + probabilityText(p));
         label->setFont(pointFont(kPointSize - 1));
         const QColor bar = i == fedIndex ? fedColour : otherColour;
         label->setColor(inside ? (bar.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(Qt::black))
@@ -607,7 +615,7 @@ void DecodingView::drawColumn(Side side)
         const DecodingStep& at = run.steps[std::size_t(pos)];
         for (int l = 0; l < record_->layers; ++l) {
             const TokenProbability& p = at.lens[std::size_t(l)];
-            auto* item = new QTableWidgetItem(QStringLiteral("%1 %2").arg(p.token).arg(p.probability, 0, 'f', 2));
+            auto* item = new QTableWidgetItem(QStringLiteral("%1 %2").arg(p.token, probabilityText(p.probability)));
             const QColor bg = QColor::fromRgb(g.color(p.probability, QCPRange(0, 1)));
             item->setBackground(bg);
             item->setForeground(bg.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(Qt::black));
