@@ -150,6 +150,10 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     divergence_->setTextFormat(Qt::RichText);
     divergence_->setToolTip(tr("From this step on the free-running decoder reads its own output, "
                                "which the reference does not contain: exposure to its own mistakes"));
+    connect(divergence_, &QLabel::linkActivated, this, [this] {
+        if (record_ && record_->divergence >= 0)
+            setStep(record_->divergence);
+    });
     placeholder_ = new QLabel(tr("Train a few steps or open a model: the probe sentence (chosen "
                                  "above the Attention view) is decoded here one token at a time."),
                               this);
@@ -273,7 +277,19 @@ void DecodingView::buildColumn(Side side)
     auto* upper = new QWidget(c.box);
     auto* upperLayout = new QVBoxLayout(upper);
     upperLayout->setContentsMargins(0, 0, 0, 0);
+    // Export of each plot: the picture, or its numbers as CSV.
+    auto* exports = new QHBoxLayout;
+    exports->addWidget(new QLabel(tr("Export:"), upper));
+    const std::pair<QCustomPlot*, QString> exported[] = {
+        {c.selfPlot, tr("self-attention")}, {c.topPlot, tr("next tokens")}, {c.crossPlot, tr("cross-attention")}};
+    for (const auto& [plot, name] : exported) {
+        QToolButton* b = makeExportButton(plot, [this, side, plot = plot] { return csvOf(side, plot); }, upper);
+        b->setText(name);
+        exports->addWidget(b);
+    }
+    exports->addStretch(1);
     upperLayout->addWidget(c.title);
+    upperLayout->addLayout(exports);
     upperLayout->addWidget(c.input);
     upperLayout->addWidget(c.chosen);
     upperLayout->addLayout(plots, 1);
@@ -450,7 +466,7 @@ void DecodingView::refresh()
             const DecodingStep* f = d < int(record_->free.steps.size()) ? &record_->free.steps[std::size_t(d)] : nullptr;
             const DecodingStep* r = d < int(record_->forced.steps.size()) ? &record_->forced.steps[std::size_t(d)] : nullptr;
             divergence_->setText(
-                tr("◆ The runs part at step %1: free-running feeds back <b>%2</b>, the reference "
+                tr("◆ The runs part at <a href=\"divergence\">step %1</a>: free-running feeds back <b>%2</b>, the reference "
                    "<b>%3</b>. From there on the free-running decoder reads its own output.%4")
                     .arg(d + 1)
                     .arg(escaped(f ? f->fed.token : tr("(nothing: it stopped)")),
@@ -634,6 +650,27 @@ void DecodingView::drawColumn(Side side)
     fitHeight(c.lens);
     for (QCustomPlot* p : {c.selfPlot, c.crossPlot, c.topPlot})
         replotIfVisible(p);
+}
+
+QString DecodingView::csvOf(Side side, QCustomPlot* plot) const
+{
+    const Column& c = columns_[side];
+    const DecodingRun* r = runOf(side);
+    if (!r)
+        return {};
+    auto quoted = [](QString s) { return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
+    if (plot == c.topPlot) {
+        QString out = QStringLiteral("token,probability\n");
+        for (int i = 0; i < int(c.topTokens.size()); ++i)
+            out += quoted(c.topTokens[i]) + QLatin1Char(',') + QString::number(c.topProbs[std::size_t(i)], 'g', 17) + QLatin1Char('\n');
+        return out;
+    }
+    if (plot == c.selfPlot)
+        return heatmapCsv(c.selfHeat, QStringLiteral("query"), inputTokens(side));
+    QStringList heads;
+    for (int h = 0; h < c.crossHeat.rows; ++h)
+        heads.push_back(QStringLiteral("head %1").arg(h + 1));
+    return heatmapCsv(c.crossHeat, QStringLiteral("head"), heads);
 }
 
 double DecodingView::selfWeight(Side side, int query, int key) const

@@ -97,6 +97,7 @@ private:
     void drawColumn(Side side);
     void clearColumn(Side side);
     void updateControls();
+    QString csvOf(Side side, QCustomPlot* plot) const;  // what a plot's Export writes as CSV
 
     DecodingRecordPtr record_;
     int step_ = 0, layer_ = 0, head_ = 0;

@@ -187,6 +187,10 @@ void TestUiDecoding::stepsThroughTheRecord()
     // A new record of the same sentence keeps the step.
     v.setRecord(makeRecord(true));
     QCOMPARE(v.step(), 2);
+    // The marker's link goes to the step where the runs part.
+    QVERIFY(v.divergenceLabel()->text().contains(QStringLiteral("<a href")));
+    emit v.divergenceLabel()->linkActivated(QStringLiteral("divergence"));
+    QCOMPARE(v.step(), 1);
     v.reset();
     QCOMPARE(v.stepCount(), 0);
     QCOMPARE(v.step(), 0);
