@@ -302,7 +302,7 @@ bool FileActions::saveViewPngs(const QString& dir, QString* error)
     }
     const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
                                "translate", "samples", "masks-and-smoothing", "heads",
-                               "head-dynamics", "health", "embeddings", "model"};
+                               "head-dynamics", "health", "embeddings", "model", "decoding"};
     QTabWidget* tabs = window_->views()->tabs();
     const int shown = tabs->currentIndex();
     for (int i = 0; i < tabs->count(); ++i) {

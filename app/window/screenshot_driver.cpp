@@ -10,6 +10,7 @@
 #include "attention_view.h"
 #include "comparison_actions.h"
 #include "corpus_actions.h"
+#include "decoding_view.h"
 #include "embedding_view.h"
 #include "file_actions.h"
 #include "head_service.h"
@@ -127,6 +128,20 @@ void showModelView(as::MainWindow& w)
     w.views()->tabs()->setCurrentIndex(shown);
 }
 
+// The Decoding tab with the probe's record of the current weights, at the step where the
+// free-running and teacher-forced runs part (the last step when they do not); the tab shown
+// before is shown again.
+void showDecoding(as::MainWindow& w)
+{
+    as::ui::DecodingView* v = w.views()->decoding();
+    const int shown = w.views()->tabs()->currentIndex();
+    w.views()->tabs()->setCurrentWidget(v);
+    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 20000);
+    if (v->record())
+        v->setStep(v->record()->divergence >= 0 ? v->record()->divergence : v->stepCount() - 1);
+    w.views()->tabs()->setCurrentIndex(shown);
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -152,6 +167,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         waitFor([&] { return false; }, 500);  // the probe's snapshot
         showNeuronView(w);
     }
+    showDecoding(w);
     if (!compareForScreenshot(w, compare))
         return 1;
     QString error;
@@ -362,6 +378,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     showEmbeddings(w);
     showModelView(w);
+    showDecoding(w);
     // The window's picture shows the attention of the probe sentence, and its neuron view.
     showNeuronView(w);
     QString error;

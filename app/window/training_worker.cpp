@@ -119,6 +119,8 @@ void TrainingWorker::setStepsPerSecond(double stepsPerSecond)
 void TrainingWorker::setProbe(const QStringList& src, const QStringList& tgt)
 {
     probe_ = {src, tgt};
+    probeHasReference_ = !tgt.isEmpty();
+    decodingStale_ = true;
     completeProbe();
     emitSnapshot();
 }
@@ -262,6 +264,34 @@ void TrainingWorker::emitSnapshot()
         s->comparison = compared_->takeUpdate();
     sinceSnapshot_.start();
     emit snapshotReady(s);
+    emitDecodingIfDue();
+}
+
+void TrainingWorker::setDecodingWanted(bool wanted)
+{
+    decodingWanted_ = wanted;
+    emitDecodingIfDue();
+}
+
+void TrainingWorker::emitDecodingIfDue()
+{
+    if (!decodingWanted_ || !session_ || probe_.src.isEmpty())
+        return;
+    const long step = session_->stepCount();
+    if (!decodingStale_ && step == decodingStep_)
+        return;
+    const bool training = running_ || pendingSteps_ > 0;
+    if (!decodingStale_ && training && sinceDecoding_.isValid() && sinceDecoding_.elapsed() < 1000)
+        return;  // the pause (or the next snapshot after a second) brings it
+    const SessionData& data = session_->data();
+    auto r = std::make_shared<DecodingRecord>(makeDecodingRecord(
+        session_->model(), data.srcVocab(), data.tgtVocab(), data.srcVocab().encode(probe_.src),
+        data.tgtVocab().encode(probe_.tgt), probeHasReference_));
+    r->step = step;
+    decodingStale_ = false;
+    decodingStep_ = step;
+    sinceDecoding_.start();
+    emit decodingReady(r);
 }
 
 void TrainingWorker::setMutedHeads(const std::vector<HeadId>& heads)
@@ -553,6 +583,8 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     session_ = std::move(session);
     projector_.forget();  // another model: its components have nothing to do with the last
     probe_ = probe;
+    probeHasReference_ = !probe.tgt.isEmpty();
+    decodingStale_ = true;
     const std::vector<LossPoint>& loss = session_->history().loss;
     lastLoss_ = loss.empty() ? 0 : loss.back().loss;
     lastLr_ = loss.empty() ? 0 : loss.back().lr;
@@ -579,6 +611,7 @@ void TrainingWorker::completeProbe()
         return;
     const SessionData& data = session_->data();
     if (probe_.tgt.isEmpty() && !probe_.src.isEmpty()) {
+        probeHasReference_ = false;  // the model's own translation, not a reference
         const DecodeResult r = greedyDecode(session_->model(), data.srcVocab().encode(probe_.src));
         probe_.tgt = data.tgtVocab().decode(r.nbest[0].tokens);
     }

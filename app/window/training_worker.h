@@ -9,6 +9,7 @@
 #include "compared_session.h"
 #include "io/checkpoint.h"
 #include "mailbox.h"
+#include "eval/decoding_record.h"
 #include "eval/neuron_record.h"
 #include "io/interop.h"
 #include "eval/embedding_space.h"
@@ -75,6 +76,10 @@ public slots:
     void requestEmbedding(as::EmbeddingTable table);
     // A token's nearest neighbours in a table by cosine similarity; neighboursReady answers.
     void requestNeighbours(as::EmbeddingTable table, int id);
+    // Whether the Decoding view is shown: while it is, the probe's decoding record
+    // (eval/decoding_record.h) follows the weights, computed with the snapshots (at most once
+    // a second while training runs) and at once for a new probe or model; decodingReady answers.
+    void setDecodingWanted(bool wanted);
     // Saves the whole session (weights, Adam, generators, history) between two steps;
     // checkpointSaved or checkpointFailed answers.
     void saveCheckpoint(const QString& path, bool autosave);
@@ -121,6 +126,7 @@ signals:
     void comparisonFailed(QString message);
     void embeddingReady(as::EmbeddingRecordPtr record);
     void neighboursReady(as::NeighboursRecordPtr record);
+    void decodingReady(as::DecodingRecordPtr record);
 
 private:
     // A fresh session of `s` (its vocabulary sizes filled in), or null and *error.
@@ -134,6 +140,9 @@ private:
     void runSteps();
     bool runOneStep();  // false: stop here (paused, done, or nothing to do)
     void emitSnapshot();
+    // The probe's decoding record, when the Decoding view is shown and the one it has is of
+    // other weights or another probe (while training runs, at most once a second).
+    void emitDecodingIfDue();
     // Continues the run of `ck` on `data` with settings `s` (paused); false: failed, emitted.
     bool resumeOn(SessionSettings s, std::unique_ptr<SessionData> data, Checkpoint& ck,
                   TokenPair probe, const QString& path, bool autosave);
@@ -165,6 +174,13 @@ private:
     long pendingSteps_ = 0;
     double stepsPerSecond_ = 0;
     TokenPair probe_;
+    // The probe's target is a reference (an example's, or typed), not the model's own
+    // translation that completeProbe filled in.
+    bool probeHasReference_ = false;
+    bool decodingWanted_ = false;
+    bool decodingStale_ = true;     // the probe or the model changed since the last record
+    long decodingStep_ = -1;        // of the last record
+    QElapsedTimer sinceDecoding_;
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole
     std::vector<HeadId> muted_;    // masked in validations
     bool traceWanted_ = false;

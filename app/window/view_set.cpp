@@ -1,6 +1,7 @@
 #include "view_set.h"
 
 #include "attention_view.h"
+#include "decoding_view.h"
 #include "embedding_view.h"
 #include "head_dynamics_view.h"
 #include "heads_view.h"
@@ -95,6 +96,8 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
         attention_->enlargeHead(id.head);
         tabs_->setCurrentWidget(attentionPage_);
     });
+    decoding_ = new ui::DecodingView(window);
+    tabs_->addTab(decoding_, QString());
 
     // What the views ask the worker for, and its answers.
     connect(neuron_, &ui::NeuronPanel::neuronRequested, link, &WorkerLink::requestNeuron);
@@ -111,6 +114,12 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
             embeddingClock_.start();
             embedding_->refresh();
         }
+    });
+    // The Decoding view's record follows the weights and the probe while its tab is shown
+    // (the worker computes it with the snapshots).
+    connect(link, &WorkerLink::decodingReady, decoding_, &ui::DecodingView::setRecord);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this, link] {
+        link->setDecodingWanted(tabs_->currentWidget() == decoding_);
     });
     connect(link, &WorkerLink::modelCopyReady, translation_, &TranslationService::setModel);
     connect(translation_, &TranslationService::modelWanted, link, &WorkerLink::requestModelCopy);
@@ -132,6 +141,7 @@ void ViewSet::retranslate()
         {health_, tr("H&ealth")},
         {embedding_, tr("Em&beddings")},
         {model_, tr("M&odel")},
+        {decoding_, tr("&Decoding")},
     };
     for (const auto& [view, name] : names)
         tabs_->setTabText(tabs_->indexOf(view), name);
@@ -147,6 +157,7 @@ void ViewSet::reset()
     dynamics_->reset();
     samples_->reset();
     embedding_->reset();
+    decoding_->reset();
     heads_->reset();
     model_->reset();
     emit cleared();

@@ -30,6 +30,7 @@ class HealthView;
 class NeuronPanel;
 class EmbeddingView;
 class ModelView;
+class DecodingView;
 }  // namespace ui
 
 class ViewSet : public QObject {
@@ -58,6 +59,7 @@ public:
     ui::NeuronPanel* neuron() const { return neuron_; }
     ui::EmbeddingView* embedding() const { return embedding_; }
     ui::ModelView* model() const { return model_; }
+    ui::DecodingView* decoding() const { return decoding_; }
 
     // A new model (settings applied, or a snapshot that replaces the history): every view that
     // shows the one before is cleared, then cleared() tells the rest.
@@ -88,6 +90,7 @@ private:
     ui::NeuronPanel* neuron_ = nullptr;
     ui::EmbeddingView* embedding_ = nullptr;
     ui::ModelView* model_ = nullptr;
+    ui::DecodingView* decoding_ = nullptr;
     QElapsedTimer neuronClock_;
     QElapsedTimer embeddingClock_;  // the projection follows the weights at most this often
     long step_ = 0;                 // of the last snapshot shown

@@ -50,6 +50,7 @@ WorkerLink::WorkerLink(QObject* parent) : QObject(parent)
     relay(worker_, &TrainingWorker::comparisonFailed, toWindow_, [this](const QString& m) { emit comparisonFailed(m); });
     relay(worker_, &TrainingWorker::embeddingReady, toWindow_, [this](const EmbeddingRecordPtr& r) { emit embeddingReady(r); });
     relay(worker_, &TrainingWorker::neighboursReady, toWindow_, [this](const NeighboursRecordPtr& r) { emit neighboursReady(r); });
+    relay(worker_, &TrainingWorker::decodingReady, toWindow_, [this](const DecodingRecordPtr& r) { emit decodingReady(r); });
 }
 
 WorkerLink::~WorkerLink()
@@ -135,6 +136,11 @@ void WorkerLink::requestEmbedding(EmbeddingTable table)
 void WorkerLink::requestNeighbours(EmbeddingTable table, int id)
 {
     send([table, id](TrainingWorker* w) { w->requestNeighbours(table, id); });
+}
+
+void WorkerLink::setDecodingWanted(bool wanted)
+{
+    send([wanted](TrainingWorker* w) { w->setDecodingWanted(wanted); });
 }
 
 void WorkerLink::saveCheckpoint(const QString& path, bool autosave)

@@ -41,6 +41,7 @@ public:
     void requestNeuron(AttentionKind kind, int layer, int head, int query);
     void requestEmbedding(EmbeddingTable table);
     void requestNeighbours(EmbeddingTable table, int id);
+    void setDecodingWanted(bool wanted);
     void saveCheckpoint(const QString& path, bool autosave);
     void loadCheckpoint(const QString& path, bool autosave);
     void importWeights(const QString& path, const ImportOptions& options);
@@ -80,6 +81,7 @@ signals:
     void embeddingReady(as::EmbeddingRecordPtr record);
     void neighboursReady(as::NeighboursRecordPtr record);
     void synced();
+    void decodingReady(as::DecodingRecordPtr record);
 
 private:
     // Runs f(worker) in the worker's thread, after every command sent before it.
