@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -76,15 +77,12 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
         return b;
     };
-    backAction_ = new QAction(tr("◀ Back"), this);
+    backAction_ = new QAction(this);
     backAction_->setShortcut(QKeySequence(Qt::Key_Left));
-    backAction_->setToolTip(tr("One step back (←; Home: the first step)"));
-    stepAction_ = new QAction(tr("Step ▶"), this);
+    stepAction_ = new QAction(this);
     stepAction_->setShortcut(QKeySequence(Qt::Key_Right));
-    stepAction_->setToolTip(tr("The next step: the chosen token is fed back (→; End: the last step)"));
-    runAction_ = new QAction(tr("Run"), this);
+    runAction_ = new QAction(this);
     runAction_->setShortcut(QKeySequence(Qt::Key_R));
-    runAction_->setToolTip(tr("Step through to the end, one step every half second (R); again to pause"));
     auto* first = new QAction(this);
     first->setShortcut(QKeySequence(Qt::Key_Home));
     auto* last = new QAction(this);
@@ -110,7 +108,6 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     });
 
     slider_ = new QSlider(Qt::Horizontal, this);
-    slider_->setToolTip(tr("The decoding step shown"));
     slider_->setPageStep(1);
     slider_->setTickPosition(QSlider::TicksBelow);
     connect(slider_, &QSlider::valueChanged, this, [this](int v) {
@@ -118,13 +115,10 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
             setStep(v);
     });
     stepLabel_ = new QLabel(this);
-    stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(tr("step %1 of %2").arg(88).arg(88)));
     layerBox_ = new QComboBox(this);
     layerBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    layerBox_->setToolTip(tr("The decoder layer whose self- and cross-attention are shown"));
     headBox_ = new QComboBox(this);
     headBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    headBox_->setToolTip(tr("The head whose causal self-attention is shown"));
     connect(layerBox_, &QComboBox::activated, this, [this](int i) { setLayer(i); });
     connect(headBox_, &QComboBox::activated, this, [this](int i) { setHead(i); });
 
@@ -135,9 +129,11 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     controls->addWidget(slider_, 1);
     controls->addWidget(stepLabel_);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Layer"), this));
+    layerLabel_ = new QLabel(this);
+    headLabel_ = new QLabel(this);
+    controls->addWidget(layerLabel_);
     controls->addWidget(layerBox_);
-    controls->addWidget(new QLabel(tr("Self-attention head"), this));
+    controls->addWidget(headLabel_);
     controls->addWidget(headBox_);
 
     source_ = new QLabel(this);
@@ -148,15 +144,11 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     divergence_->setObjectName(QStringLiteral("divergence"));
     divergence_->setWordWrap(true);
     divergence_->setTextFormat(Qt::RichText);
-    divergence_->setToolTip(tr("From this step on the free-running decoder reads its own output, "
-                               "which the reference does not contain: exposure to its own mistakes"));
     connect(divergence_, &QLabel::linkActivated, this, [this] {
         if (record_ && record_->divergence >= 0)
             setStep(record_->divergence);
     });
-    placeholder_ = new QLabel(tr("Train a few steps or open a model: the probe sentence (chosen "
-                                 "above the Attention view) is decoded here one token at a time."),
-                              this);
+    placeholder_ = new QLabel(this);
     placeholder_->setWordWrap(true);
     placeholder_->setAlignment(Qt::AlignCenter);
 
@@ -172,24 +164,69 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     layout->addWidget(divergence_);
     layout->addWidget(placeholder_, 1);
     layout->addWidget(columns, 1);
+    retranslate();
     refresh();
+}
+
+void DecodingView::retranslate()
+{
+    backAction_->setText(tr("◀ Back"));
+    backAction_->setToolTip(tr("One step back (←; Home: the first step)"));
+    stepAction_->setText(tr("Step ▶"));
+    stepAction_->setToolTip(tr("The next step: the chosen token is fed back (→; End: the last step)"));
+    runAction_->setToolTip(tr("Step through to the end, one step every half second (R); again to pause"));
+    slider_->setToolTip(tr("The decoding step shown"));
+    stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(tr("step %1 of %2").arg(88).arg(88)));
+    layerBox_->setToolTip(tr("The decoder layer whose self- and cross-attention are shown"));
+    headBox_->setToolTip(tr("The head whose causal self-attention is shown"));
+    layerLabel_->setText(tr("Layer"));
+    headLabel_->setText(tr("Self-attention head"));
+    divergence_->setToolTip(tr("From this step on the free-running decoder reads its own output, "
+                               "which the reference does not contain: exposure to its own mistakes"));
+    placeholder_->setText(tr("Train a few steps or open a model: the probe sentence (chosen "
+                             "above the Attention view) is decoded here one token at a time."));
+    for (Side side : {FreeRunning, TeacherForced}) {
+        Column& c = columns_[side];
+        c.title->setText(side == FreeRunning ? tr("Free-running: greedy decoding feeds back its own choice")
+                                             : tr("Teacher-forced: the reference is fed back"));
+        c.input->setToolTip(tr("The decoder's input at this step: <s>, then the tokens fed back so "
+                               "far; after the arrow, the token this step feeds back"));
+        c.selfTitle->setText(tr("Self-attention · grey: masked"));
+        c.selfPlot->xAxis->setLabel(tr("key (input so far)"));
+        c.selfPlot->yAxis->setLabel(tr("query"));
+        c.topTitle->setText(tr("Likeliest next tokens · highlighted: fed back"));
+                c.lens->setToolTip(tr("Logit lens: the generator applied to each decoder layer's output "
+                              "(through the final LayerNorm in pre-norm): that layer's top-1 next "
+                              "token and its probability, per input position. The last layer's is "
+                              "the model's prediction"));
+        c.exportLabel->setText(tr("Export:"));
+        c.exportButtons[0]->setText(tr("self-attention"));
+        c.exportButtons[1]->setText(tr("next tokens"));
+        c.exportButtons[2]->setText(tr("cross-attention"));
+        c.lensTitle->setText(tr("Logit lens: each layer's top-1 next token (probability)"));
+    }
+}
+
+void DecodingView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        setRecord(record_);  // the combo boxes' items and the record's texts
+    }
 }
 
 void DecodingView::buildColumn(Side side)
 {
     Column& c = columns_[side];
     c.box = new QWidget(this);
-    c.title = new QLabel(side == FreeRunning ? tr("Free-running: greedy decoding feeds back its own choice")
-                                             : tr("Teacher-forced: the reference is fed back"),
-                         c.box);
+    c.title = new QLabel(c.box);
     c.title->setFont(pointFont(kPointSize + 1, true));
     c.title->setWordWrap(true);
     c.input = new QLabel(c.box);
     c.input->setTextFormat(Qt::RichText);
     c.input->setWordWrap(true);
     c.input->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    c.input->setToolTip(tr("The decoder's input at this step: <s>, then the tokens fed back so "
-                           "far; after the arrow, the token this step feeds back"));
     c.chosen = new QLabel(c.box);
     c.chosen->setTextFormat(Qt::RichText);
     c.chosen->setWordWrap(true);
@@ -201,9 +238,7 @@ void DecodingView::buildColumn(Side side)
     c.selfPlot = new QCustomPlot(c.box);
     c.selfPlot->setMinimumSize(170, 170);
     c.selfHeat = makeHeatmap(c.selfPlot, false, gradient);
-    addTitle(c.selfPlot, tr("Self-attention · grey: masked"), pointFont(kPointSize, true));
-    c.selfPlot->xAxis->setLabel(tr("key (input so far)"));
-    c.selfPlot->yAxis->setLabel(tr("query"));
+    c.selfTitle = addTitle(c.selfPlot, QString(), pointFont(kPointSize, true));
     styleAxes(c.selfPlot);
     enableHoverReadout(c.selfPlot, [this, side](QCustomPlot*, QPoint p) {
         const Column& col = columns_[side];
@@ -219,7 +254,7 @@ void DecodingView::buildColumn(Side side)
 
     c.topPlot = new QCustomPlot(c.box);
     c.topPlot->setMinimumSize(170, 170);
-    addTitle(c.topPlot, tr("Likeliest next tokens · highlighted: fed back"), pointFont(kPointSize, true));
+    c.topTitle = addTitle(c.topPlot, QString(), pointFont(kPointSize, true));
     c.bars = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
     c.fedBar = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
     const QColor others = palette().color(QPalette::Mid);
@@ -266,10 +301,6 @@ void DecodingView::buildColumn(Side side)
     c.lens->setSelectionMode(QAbstractItemView::NoSelection);
     c.lens->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     c.lens->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    c.lens->setToolTip(tr("Logit lens: the generator applied to each decoder layer's output "
-                          "(through the final LayerNorm in pre-norm): that layer's top-1 next "
-                          "token and its probability, per input position. The last layer's is "
-                          "the model's prediction"));
 
     auto* plots = new QHBoxLayout;
     plots->addWidget(c.selfPlot, 1);
@@ -279,13 +310,13 @@ void DecodingView::buildColumn(Side side)
     upperLayout->setContentsMargins(0, 0, 0, 0);
     // Export of each plot: the picture, or its numbers as CSV.
     auto* exports = new QHBoxLayout;
-    exports->addWidget(new QLabel(tr("Export:"), upper));
-    const std::pair<QCustomPlot*, QString> exported[] = {
-        {c.selfPlot, tr("self-attention")}, {c.topPlot, tr("next tokens")}, {c.crossPlot, tr("cross-attention")}};
-    for (const auto& [plot, name] : exported) {
-        QToolButton* b = makeExportButton(plot, [this, side, plot = plot] { return csvOf(side, plot); }, upper);
-        b->setText(name);
-        exports->addWidget(b);
+    c.exportLabel = new QLabel(upper);
+    exports->addWidget(c.exportLabel);
+    const QCustomPlot* exported[] = {c.selfPlot, c.topPlot, c.crossPlot};
+    for (int i = 0; i < 3; ++i) {
+        QCustomPlot* plot = const_cast<QCustomPlot*>(exported[i]);
+        c.exportButtons[std::size_t(i)] = makeExportButton(plot, [this, side, plot] { return csvOf(side, plot); }, upper);
+        exports->addWidget(c.exportButtons[std::size_t(i)]);
     }
     exports->addStretch(1);
     upperLayout->addWidget(c.title);
@@ -296,10 +327,10 @@ void DecodingView::buildColumn(Side side)
     auto* lensBox = new QWidget(c.box);
     auto* lensLayout = new QVBoxLayout(lensBox);
     lensLayout->setContentsMargins(0, 0, 0, 0);
-    auto* lensTitle = new QLabel(tr("Logit lens: each layer's top-1 next token (probability)"), lensBox);
-    lensTitle->setFont(pointFont(kPointSize, true));
-    lensTitle->setWordWrap(true);
-    lensLayout->addWidget(lensTitle);
+    c.lensTitle = new QLabel(lensBox);
+    c.lensTitle->setFont(pointFont(kPointSize, true));
+    c.lensTitle->setWordWrap(true);
+    lensLayout->addWidget(c.lensTitle);
     lensLayout->addWidget(c.lens, 1);
     lensLayout->setSizeConstraint(QLayout::SetMaximumSize);  // as tall as fitHeight lets the table be
     auto* split = new QSplitter(Qt::Vertical, c.box);

@@ -21,6 +21,7 @@ class QLabel;
 class QSlider;
 class QTableWidget;
 class QTimer;
+class QToolButton;
 
 namespace as::ui {
 
@@ -71,6 +72,10 @@ public:
     QAction* backAction() const { return backAction_; }
     QAction* runAction() const { return runAction_; }
 
+protected:
+    // QEvent::LanguageChange: every text again (retranslate), and the record's.
+    void changeEvent(QEvent* event) override;
+
 private:
     struct Column {
         QWidget* box = nullptr;
@@ -82,6 +87,11 @@ private:
         QCustomPlot* crossPlot = nullptr;
         Heatmap crossHeat;
         QCPTextElement* crossTitle = nullptr;
+        QCPTextElement* selfTitle = nullptr;
+        QCPTextElement* topTitle = nullptr;
+        QLabel* exportLabel = nullptr;
+        std::array<QToolButton*, 3> exportButtons{};  // self-attention, next tokens, cross-attention
+        QLabel* lensTitle = nullptr;
         QCustomPlot* topPlot = nullptr;
         QCPBars* bars = nullptr;     // the other candidates
         QCPBars* fedBar = nullptr;   // the token fed back
@@ -92,6 +102,9 @@ private:
     };
 
     void buildColumn(Side side);
+    // The texts that do not depend on the record, in the language installed: from the
+    // constructor and at every language change.
+    void retranslate();
     const DecodingRun* runOf(Side side) const;
     void refresh();  // everything from the record, the step, the layer and the head
     void drawColumn(Side side);
@@ -112,6 +125,8 @@ private:
     QLabel* source_ = nullptr;
     QComboBox* layerBox_ = nullptr;
     QComboBox* headBox_ = nullptr;
+    QLabel* layerLabel_ = nullptr;
+    QLabel* headLabel_ = nullptr;
     QTimer* runTimer_ = nullptr;
 };
 

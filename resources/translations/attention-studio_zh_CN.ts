@@ -962,6 +962,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>M&amp;odel</source>
         <translation>模型(&amp;O)</translation>
     </message>
+    <message>
+        <source>&amp;Decoding</source>
+        <translation>解码(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::ArchitectureDiagram</name>
@@ -1175,6 +1179,225 @@ weight %6</source>
         <translation>%1
 查询 %2（%3）→ 键 %4（%5）
 权重 %6</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::DecodingView</name>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ 后退</translation>
+    </message>
+    <message>
+        <source>One step back (←; Home: the first step)</source>
+        <translation>后退一步（←；Home：第一步）</translation>
+    </message>
+    <message>
+        <source>Step ▶</source>
+        <translation>单步 ▶</translation>
+    </message>
+    <message>
+        <source>The next step: the chosen token is fed back (→; End: the last step)</source>
+        <translation>下一步：把选中的词元送回解码器（→；End：最后一步）</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Step through to the end, one step every half second (R); again to pause</source>
+        <translation>一直走到结束，每半秒一步（R）；再按一次暂停</translation>
+    </message>
+    <message>
+        <source>The decoding step shown</source>
+        <translation>显示的解码步</translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>The decoder layer whose self- and cross-attention are shown</source>
+        <translation>显示哪一层解码器的自注意力和交叉注意力</translation>
+    </message>
+    <message>
+        <source>The head whose causal self-attention is shown</source>
+        <translation>显示哪个头的因果自注意力</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Self-attention head</source>
+        <translation>自注意力头</translation>
+    </message>
+    <message>
+        <source>From this step on the free-running decoder reads its own output, which the reference does not contain: exposure to its own mistakes</source>
+        <translation>从这一步起，自由运行的解码器读到的是它自己的输出，而参考译文里没有这些词：它开始暴露在自己的错误之下（exposure bias）</translation>
+    </message>
+    <message>
+        <source>Train a few steps or open a model: the probe sentence (chosen above the Attention view) is decoded here one token at a time.</source>
+        <translation>训练几步或打开一个模型：探针句子（在注意力视图上方选择）会在这里逐个词元地解码。</translation>
+    </message>
+    <message>
+        <source>Free-running: greedy decoding feeds back its own choice</source>
+        <translation>自由运行：贪心解码把自己的选择送回</translation>
+    </message>
+    <message>
+        <source>Teacher-forced: the reference is fed back</source>
+        <translation>教师强制：送回的是参考译文</translation>
+    </message>
+    <message>
+        <source>The decoder&apos;s input at this step: &lt;s&gt;, then the tokens fed back so far; after the arrow, the token this step feeds back</source>
+        <translation>这一步解码器的输入：&lt;s&gt;，然后是到目前为止送回的词元；箭头之后是这一步送回的词元</translation>
+    </message>
+    <message>
+        <source>Self-attention · grey: masked</source>
+        <translation>自注意力 · 灰色：已掩码</translation>
+    </message>
+    <message>
+        <source>key (input so far)</source>
+        <translation>键（到目前为止的输入）</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>%1 → %2: masked (a later token)</source>
+        <translation>%1 → %2：已掩码（后面的词元）</translation>
+    </message>
+    <message>
+        <source>%1 → %2
+weight %3</source>
+        <translation>%1 → %2
+权重 %3</translation>
+    </message>
+    <message>
+        <source>Likeliest next tokens · highlighted: fed back</source>
+        <translation>最可能的下一个词元 · 高亮：送回的词元</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>%1: p = %2</source>
+        <translation>%1：p = %2</translation>
+    </message>
+    <message>
+        <source>source token</source>
+        <translation>源词元</translation>
+    </message>
+    <message>
+        <source>head %1 → %2
+weight %3</source>
+        <translation>头 %1 → %2
+权重 %3</translation>
+    </message>
+    <message>
+        <source>Logit lens: the generator applied to each decoder layer&apos;s output (through the final LayerNorm in pre-norm): that layer&apos;s top-1 next token and its probability, per input position. The last layer&apos;s is the model&apos;s prediction</source>
+        <translation>Logit 透镜：把输出层（生成器）用在每一层解码器的输出上（前置归一化时先经过最后的层归一化）：每个输入位置上，这一层排第一的下一个词元及其概率。最后一层的就是模型的预测</translation>
+    </message>
+    <message>
+        <source>Export:</source>
+        <translation>导出：</translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>next tokens</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Logit lens: each layer&apos;s top-1 next token (probability)</source>
+        <translation>Logit 透镜：每一层排第一的下一个词元（概率）</translation>
+    </message>
+    <message>
+        <source>decoder %1</source>
+        <translation>解码器第 %1 层</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>源序列：%1</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>参考译文：%1</translation>
+    </message>
+    <message>
+        <source>Weights of step %1</source>
+        <translation>第 %1 步的权重</translation>
+    </message>
+    <message>
+        <source>Free-running and teacher-forced feed back the same tokens at every step.</source>
+        <translation>自由运行和教师强制在每一步送回的词元都相同。</translation>
+    </message>
+    <message>
+        <source>◆ The runs part at &lt;a href=&quot;divergence&quot;&gt;step %1&lt;/a&gt;: free-running feeds back &lt;b&gt;%2&lt;/b&gt;, the reference &lt;b&gt;%3&lt;/b&gt;. From there on the free-running decoder reads its own output.%4</source>
+        <translation>◆ 两次运行在&lt;a href=&quot;divergence&quot;&gt;第 %1 步&lt;/a&gt;分开：自由运行送回 &lt;b&gt;%2&lt;/b&gt;，参考译文是 &lt;b&gt;%3&lt;/b&gt;。从那里开始，自由运行的解码器读到的是它自己的输出。%4</translation>
+    </message>
+    <message>
+        <source>(nothing: it stopped)</source>
+        <translation>（没有：它已停止）</translation>
+    </message>
+    <message>
+        <source>(nothing: it ended)</source>
+        <translation>（没有：它已结束）</translation>
+    </message>
+    <message>
+        <source> (%1 steps ahead)</source>
+        <translation>（在 %1 步之后）</translation>
+    </message>
+    <message>
+        <source>Decoder input: %1 &amp;nbsp;⟶ %2</source>
+        <translation>解码器输入：%1 &amp;nbsp;⟶ %2</translation>
+    </message>
+    <message>
+        <source>Step %1: chose &lt;b&gt;%2&lt;/b&gt; (p = %3) and feeds it back.</source>
+        <translation>第 %1 步：选择 &lt;b&gt;%2&lt;/b&gt;（p = %3）并把它送回。</translation>
+    </message>
+    <message>
+        <source>Step %1: predicts &lt;b&gt;%2&lt;/b&gt; (p = %3); the reference&apos;s &lt;b&gt;%4&lt;/b&gt; (p = %5) is fed back.</source>
+        <translation>第 %1 步：预测 &lt;b&gt;%2&lt;/b&gt;（p = %3）；送回的是参考译文的 &lt;b&gt;%4&lt;/b&gt;（p = %5）。</translation>
+    </message>
+    <message>
+        <source>It has ended (&lt;/s&gt;).</source>
+        <translation>已结束（&lt;/s&gt;）。</translation>
+    </message>
+    <message>
+        <source>It stopped at the length limit.</source>
+        <translation>在长度上限处停止。</translation>
+    </message>
+    <message>
+        <source>Cross-attention of position %1 (%2) over the source · layer %3</source>
+        <translation>位置 %1（%2）对源序列的交叉注意力 · 第 %3 层</translation>
+    </message>
+    <message>
+        <source>%1 (fed)</source>
+        <translation>%1（送回）</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer %1 at position %2 (%3): %4, p = %5</source>
+        <translation>第 %1 层，位置 %2（%3）：%4，p = %5</translation>
     </message>
 </context>
 <context>
