@@ -336,6 +336,21 @@ std::optional<SessionSettings> lessonComparison(const Lesson& l, QString* error)
     return comparisonOf(*a, b);
 }
 
+std::optional<Lesson> lessonOfSession(const SessionSettings& s, QString* error)
+{
+    if (!trainingTaskNames().contains(s.task) || s.userCorpus()) {
+        *error = QStringLiteral("a lesson trains one of the built-in tasks (%1); this session is not one of them")
+                     .arg(trainingTaskNames().join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+    Lesson l;
+    l.task = s.task;
+    l.settings = settingsSpecOver(s, SessionSettings::defaultsFor(s.task));
+    l.seed = s.train.seed;
+    l.steps = s.plannedSteps;
+    return l;
+}
+
 QStringList bundledLessonPaths()
 {
     QStringList out;

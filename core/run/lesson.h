@@ -81,6 +81,12 @@ std::optional<SessionSettings> lessonSettings(const Lesson& lesson, QString* err
 // Its B (comparisonOf A), when it has an A/B.
 std::optional<SessionSettings> lessonComparison(const Lesson& lesson, QString* error);
 
+// A lesson of the session `s` trains (File > Save as lesson…): its task, the settings that
+// differ from the task's recipe, its seed and planned steps; the caller adds the title, notes,
+// probe and views. std::nullopt and *error when `s` is not a built-in task (a lesson names no
+// files: a user's corpus or an opened model cannot travel in it).
+std::optional<Lesson> lessonOfSession(const SessionSettings& s, QString* error);
+
 // The lessons that come with the program (":/lessons/*.json"), by file name, sorted.
 QStringList bundledLessonPaths();
 

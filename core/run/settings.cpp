@@ -102,6 +102,22 @@ bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error)
     return true;
 }
 
+QString settingsSpecOver(const SessionSettings& s, const SessionSettings& base)
+{
+    QStringList parts;
+    const QStringList mine = s.model.spec().split(u','), theirs = base.model.spec().split(u',');
+    for (qsizetype i = 0; i < mine.size(); ++i)
+        if (i >= theirs.size() || mine[i] != theirs[i])
+            parts << mine[i];
+    if (s.train.warmup != base.train.warmup)
+        parts << QStringLiteral("warmup=%1").arg(s.train.warmup);
+    if (s.train.factor != base.train.factor)
+        parts << QStringLiteral("factor=%1").arg(s.train.factor, 0, 'g', 17);
+    if (s.train.clipNorm != base.train.clipNorm)
+        parts << QStringLiteral("clip_norm=%1").arg(s.train.clipNorm, 0, 'g', 17);
+    return parts.join(u',');
+}
+
 QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
 {
     QStringList d;

@@ -55,6 +55,9 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
 // and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key
 // or value is not one of them (NaN and infinity included).
 bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error);
+// The spec that applySettingsSpec turns `base` into `s` with (the model's keys and the
+// schedule's warmup, factor and clip_norm that differ; empty when none do).
+QString settingsSpecOver(const SessionSettings& s, const SessionSettings& base);
 // What B changes, as a legend says it: "warm-up 0, post-norm" ("the same settings" if nothing).
 QString settingsDifferences(const SessionSettings& a, const SessionSettings& b);
 

@@ -22,6 +22,7 @@ private slots:
     void badFilesNameTheField_data();
     void badFilesNameTheField();
     void textInALanguage();
+    void lessonOfASession();
     void bundledLessonsRead();
     void threeSentencesAreLearned();
     void withoutWarmUpPostNormStalls();
@@ -160,6 +161,37 @@ void TestLesson::textInALanguage()
     QCOMPARE(both.in(QStringLiteral("en")), QStringLiteral("Loss"));
     QCOMPARE(both.in(QStringLiteral("de_DE")), QStringLiteral("Loss"));
     QCOMPARE(english.in(QStringLiteral("zh_CN")), QStringLiteral("Loss"));
+}
+
+// Save as lesson: the lesson trains what the session trains (model, schedule, seed, plan).
+void TestLesson::lessonOfASession()
+{
+    SessionSettings s = SessionSettings::defaultsFor(QStringLiteral("reverse"));
+    QString error;
+    QVERIFY(applySettingsSpec(QStringLiteral("norm=post,d_ff=48,dropout=0.25,warmup=77,factor=1.5,clip_norm=0.5"), &s, &error));
+    s.train.seed = 99;
+    s.plannedSteps = 123;
+    const std::optional<Lesson> l = lessonOfSession(s, &error);
+    QVERIFY2(l, qPrintable(error));
+    // Only what differs from the recipe is written.
+    QCOMPARE(l->settings, QStringLiteral("d_ff=48,dropout=0.25,norm=post,warmup=77,factor=1.5,clip_norm=0.5"));
+    const std::optional<Lesson> back = parseLesson(lessonToJson(*l), &error);
+    QVERIFY2(back, qPrintable(error));
+    const std::optional<SessionSettings> t = lessonSettings(*back, &error);
+    QVERIFY2(t, qPrintable(error));
+    QVERIFY(t->model == s.model);
+    QCOMPARE(t->train.warmup, s.train.warmup);
+    QCOMPARE(t->train.factor, s.train.factor);
+    QCOMPARE(t->train.clipNorm, s.train.clipNorm);
+    QCOMPARE(t->train.seed, s.train.seed);
+    QCOMPARE(t->plannedSteps, s.plannedSteps);
+    // The recipe as it is: no settings at all.
+    QCOMPARE(lessonOfSession(SessionSettings::defaultsFor(QStringLiteral("toy")), &error)->settings, QString());
+    // A session that is no built-in task cannot be a lesson.
+    SessionSettings opened = s;
+    opened.task = QStringLiteral("model:/tmp/x.safetensors");
+    QVERIFY(!lessonOfSession(opened, &error));
+    QVERIFY2(error.contains(QStringLiteral("built-in tasks")), qPrintable(error));
 }
 
 Lesson TestLesson::bundled(const QString& name)
