@@ -34,13 +34,17 @@ int runAttribute(const QStringList& args)
         "a line 'source' explains the model's greedy translation, 'source<TAB>target' that target "
         "(teacher-forced). One JSON object per line: source_tokens, output_tokens, method, scores "
         "(output × source) and, for ig, completeness (Σ_i IG_i − (f(e) − f(0·e)) per output) with f "
-        "and f_baseline.",
+        "and f_baseline. With --contrast, lines 'source<TAB>target<TAB>alternative' (equally many "
+        "tokens): why the target and not the alternative, at each position where they differ "
+        "(core/SPEC.md §11.2); the JSON gains contrast_positions.",
         err);
     p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
     p.add({"method", "ig (integrated gradients), gradxinput, attention (last decoder layer's "
                      "cross-attention, mean over heads) or rollout.", "name", "ig"});
     p.add({"steps", "Integrated gradients' steps m.", "M", "32"});
     p.add({"mask-heads", "Mask these heads first: kind:layer:head,…", "SPEC"});
+    p.add({"contrast", "Contrastive: lines source<TAB>target<TAB>alternative, f = log p(target "
+                       "token) − log p(alternative token) where they differ (ig or gradxinput)."});
     p.add({"json", "JSON lines (the only output format; accepted for symmetry)."});
     p.addThreads("0");
     if (const std::optional<int> done = p.parse(args))
@@ -49,6 +53,12 @@ int runAttribute(const QStringList& args)
     const std::optional<as::AttributionMethod> method = as::attributionMethodFromName(p.value("method"));
     if (!method)
         p.refuse(QStringLiteral("--method must be ig, gradxinput, attention or rollout, not '%1'")
+                     .arg(p.value("method")));
+    const bool contrast = p.isSet("contrast");
+    if (contrast && method && *method != as::AttributionMethod::IntegratedGradients
+        && *method != as::AttributionMethod::GradientXInput)
+        p.refuse(QStringLiteral("--contrast explains with ig or gradxinput, not %1 (attention "
+                                "does not depend on the alternative)")
                      .arg(p.value("method")));
     const int steps = int(p.intOption("steps", 1, 4096));
     const int threads = p.threads();
@@ -63,7 +73,44 @@ int runAttribute(const QStringList& args)
     // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
     // input was answered with one empty result.
     QString line;
+    int result = 0;
     for (long lineNo = 1; in.readLineInto(&line); ++lineNo) {
+        // --contrast: source, target and alternative, checked before anything is computed.
+        std::vector<int> alternative;
+        if (contrast) {
+            const QStringList parts = line.split(u'\t');
+            QString why;
+            std::vector<int> target;
+            if (line.trimmed().isEmpty()) {
+                why = QStringLiteral("the line is empty; expected source<TAB>target<TAB>alternative");
+            } else if (parts.size() != 3) {
+                why = QStringLiteral("expected source<TAB>target<TAB>alternative, found %1 "
+                                     "field(s)").arg(parts.size());
+            } else {
+                target = codec.encodeTarget(parts[1]).ids;
+                alternative = codec.encodeTarget(parts[2]).ids;
+                if (codec.encodeSource(parts[0]).ids.empty())
+                    why = QStringLiteral("the source is empty");
+                else if (target.empty() || alternative.empty())
+                    why = QStringLiteral("the target or the alternative is empty");
+                else if (target.size() != alternative.size())
+                    why = QStringLiteral("the target has %1 tokens and the alternative %2; they "
+                                         "must have the same number")
+                              .arg(target.size()).arg(alternative.size());
+                else if (target == alternative)
+                    why = QStringLiteral("the target and the alternative are the same tokens: "
+                                         "nothing to contrast");
+            }
+            if (!why.isEmpty()) {
+                err << "attribute: line " << lineNo << ": " << why << "; skipped\n";
+                err.flush();
+                result = 1;
+                continue;
+            }
+            if (int(alternative.size()) > maxLen)
+                alternative.resize(std::size_t(maxLen));
+            line = parts[0] + u'\t' + parts[1];
+        }
         const qsizetype tab = line.indexOf(u'\t');
         const as::EncodedSentence s = codec.encodeSource(tab < 0 ? line : line.left(tab));
         std::vector<int> src = s.ids;
@@ -81,7 +128,9 @@ int runAttribute(const QStringList& args)
             as::DecodeOptions o;
             target = as::greedyDecode(*b->model, src, o.limitFor(int(src.size()), maxLen)).nbest[0].tokens;
         }
-        const as::Attribution a = as::attribute(*b->model, src, target, *method, steps);
+        const as::Attribution a = contrast ? as::attributeContrast(*b->model, src, target, alternative,
+                                                                   *method, steps)
+                                           : as::attribute(*b->model, src, target, *method, steps);
         QJsonArray scores;
         for (const std::vector<double>& row : a.scores) {
             QJsonArray r;
@@ -93,6 +142,13 @@ int runAttribute(const QStringList& args)
                       {"output_tokens", tokensJson(b->tgtVocab.decode(target))},
                       {"method", as::attributionMethodName(*method)},
                       {"scores", scores}};
+        if (contrast) {
+            QJsonArray positions;
+            for (int t : a.positions)
+                positions.append(t);
+            o.insert("contrast_positions", positions);  // row r of scores explains this position
+            o.insert("alternative_tokens", tokensJson(b->tgtVocab.decode(alternative)));
+        }
         if (*method == as::AttributionMethod::IntegratedGradients) {
             QJsonArray c;
             for (double v : a.completeness)
@@ -103,14 +159,14 @@ int runAttribute(const QStringList& args)
                 f.append(a.f[t]);
                 f0.append(a.fBaseline[t]);
             }
-            o.insert("f", f);  // log p(y_t) at e, and at 0·e
+            o.insert("f", f);  // log p(y_t) (contrast: minus log p(y'_t)) at e, and at 0·e
             o.insert("f_baseline", f0);
             o.insert("steps", steps);
         }
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         out.flush();
     }
-    return 0;
+    return result;
 }
 
 }  // namespace as::cli

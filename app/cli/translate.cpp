@@ -8,9 +8,45 @@
 #include "model/parallel.h"
 #include "text/dataset.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 namespace as::cli {
+
+namespace {
+
+// The search tree of core/SPEC.md §5.5 and the n-best list, as one JSON object.
+QJsonObject treeJson(const as::ModelBundle& b, const as::ParallelData& data,
+                     const std::vector<int>& src, const as::DecodeResult& r)
+{
+    QJsonArray nodes;
+    for (const as::BeamNode& n : r.tree.nodes) {
+        QJsonObject o{{"id", n.id},
+                      {"parent", n.parent},
+                      {"step", n.step},
+                      {"token", b.tgtVocab.token(n.token)},
+                      {"log_prob", n.logProb},
+                      {"score", n.score},
+                      {"state", as::beamNodeStateName(n.state)}};
+        if (n.final)
+            o.insert("final_score", n.finalScore);
+        nodes.append(o);
+    }
+    QJsonArray nbest;
+    for (const as::Hypothesis& h : r.nbest)
+        nbest.append(QJsonObject{{"tokens", QJsonArray::fromStringList(b.tgtVocab.decode(h.tokens))},
+                                 {"translation", data.decodeTarget(h.tokens)},
+                                 {"score", h.score},
+                                 {"finished", h.finished}});
+    return {{"source_tokens", QJsonArray::fromStringList(b.srcVocab.decode(src))},
+            {"beam", r.tree.beam},
+            {"nodes", nodes},
+            {"nbest", nbest}};
+}
+
+}  // namespace
 
 int runTranslate(const QStringList& args)
 {
@@ -22,6 +58,8 @@ int runTranslate(const QStringList& args)
     p.add({"model", "Model file (.safetensors) written by train.", "MODEL"});
     p.add({"beam", "Beam width (1 = greedy).", "K", "1"});
     p.add({"nbest", "Translations per line (≤ beam).", "N", "1"});
+    p.add({"tree", "Print beam search's tree of hypotheses (with --json)."});
+    p.add({"json", "JSON output (with --tree)."});
     p.addThreads("1");
     addOutputLimitOption(p);
     p.add({"mask-heads", "Mask these attention heads: kind:layer:head,… (kind encoder.self, "
@@ -34,6 +72,10 @@ int runTranslate(const QStringList& args)
     const int nbest = int(p.intOption("nbest", 1, beam));
     const int threads = p.threads();
     const int maxLen = outputLimitOption(p);
+    const bool tree = p.isSet("tree");
+    if (tree != p.isSet("json"))
+        p.refuse(tree ? QStringLiteral("--tree writes JSON: give --json too")
+                      : QStringLiteral("--json is the output of --tree: give --tree too"));
     if (!p.ok())
         return 2;
     int failed = 0;
@@ -45,6 +87,7 @@ int runTranslate(const QStringList& args)
     o.beam = beam;
     o.nbest = nbest;
     o.maxLen = outputLimit(maxLen, bundle->config, p.command(), err);
+    o.tree = tree;
     // A pasted book must not stall the run: longer lines are cut, and said so.
     constexpr qsizetype kMaxLineChars = 2000;
     // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
@@ -60,6 +103,16 @@ int runTranslate(const QStringList& args)
             line.truncate(cut);
         }
         const as::EncodedSentence s = data.encodeSource(line);
+        if (tree) {
+            // Beam 1 too: beam search with k = 1 is greedy (core/SPEC.md §5.3). An empty line
+            // gets an empty tree, to keep the output aligned with the input.
+            const as::DecodeResult r = s.ids.empty() ? as::DecodeResult{}
+                                                     : as::beamSearch(*bundle->model, s.ids, o);
+            out << QJsonDocument(treeJson(*bundle, data, s.ids, r)).toJson(QJsonDocument::Compact)
+                << "\n";
+            out.flush();
+            continue;
+        }
         if (s.ids.empty()) {
             // Nothing to translate (empty, spaces, control characters): an empty answer (with
             // --nbest, an empty list) keeps the output aligned with the input lines.

@@ -18,6 +18,16 @@ int DecodeOptions::limitFor(int srcLen, int modelMaxLen) const
     return std::max(limit, 1);
 }
 
+QString beamNodeStateName(BeamNode::State state)
+{
+    switch (state) {
+    case BeamNode::State::Kept: return QStringLiteral("kept");
+    case BeamNode::State::Pruned: return QStringLiteral("pruned");
+    case BeamNode::State::Finished: break;
+    }
+    return QStringLiteral("finished");
+}
+
 double lengthPenalty(int length, double alpha)
 {
     return std::pow((5.0 + length) / 6.0, alpha);
@@ -227,6 +237,28 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
         return h;
     };
 
+    DecodeResult r;
+    // The tree (§5.5), when asked for: liveNode[i] is live[i]'s node.
+    BeamTree* tree = o.tree ? &r.tree : nullptr;
+    std::vector<int> liveNode, nextNode;
+    auto addNode = [&](int parent, int step, int token, double logProb, double score,
+                       BeamNode::State state) {
+        BeamNode node;
+        node.id = int(tree->nodes.size());
+        node.parent = parent;
+        node.step = step;
+        node.token = token;
+        node.logProb = logProb;
+        node.score = score;
+        node.state = state;
+        tree->nodes.push_back(node);
+        return node.id;
+    };
+    if (tree) {
+        tree->beam = k;
+        liveNode = {addNode(-1, 0, kBos, 0.0, 0.0, BeamNode::State::Kept)};
+    }
+
     std::vector<Hypothesis> live(1), finished;
     Mat<T> logp;
     std::vector<int> parents;
@@ -253,18 +285,37 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
             return a.hyp != b.hyp ? a.hyp < b.hyp : a.token < b.token;
         };
         const std::size_t keep = std::min(cands.size(), std::size_t(k));
-        std::partial_sort(cands.begin(), cands.begin() + keep, cands.end(), better);
+        // The tree also shows the k best of the rest, as pruned.
+        const std::size_t shown = tree ? std::min(cands.size(), std::size_t(2 * k)) : keep;
+        std::partial_sort(cands.begin(), cands.begin() + shown, cands.end(), better);
 
         // The k best candidates go on; those that end with </s> finish and take their slot
         // (with k = 1 this is exactly greedy decoding).
         std::vector<Hypothesis> next;
         parents.clear();
-        for (std::size_t r = 0; r < std::min(keep, std::size_t(k)); ++r) {
-            const Candidate& c = cands[r];
+        nextNode.clear();
+        for (std::size_t rank = 0; rank < shown; ++rank) {
+            const Candidate& c = cands[rank];
+            const bool eos = c.token == kEos;
+            if (tree) {
+                const BeamNode::State state = rank >= keep ? BeamNode::State::Pruned
+                                              : eos        ? BeamNode::State::Finished
+                                                           : BeamNode::State::Kept;
+                const int id = addNode(liveNode[std::size_t(c.hyp)], len + 1, c.token,
+                                       double(logp(c.hyp, c.token)), c.logprob, state);
+                if (state == BeamNode::State::Kept)
+                    nextNode.push_back(id);
+            }
+            if (rank >= keep)
+                continue;
             Hypothesis h = live[c.hyp];
             h.logprob = c.logprob;
-            if (c.token == kEos) {
+            if (eos) {
                 finished.push_back(finish(std::move(h), true));
+                if (tree) {
+                    tree->nodes.back().final = true;
+                    tree->nodes.back().finalScore = finished.back().score;
+                }
                 continue;
             }
             h.tokens.push_back(c.token);
@@ -272,6 +323,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
             parents.push_back(c.hyp);
         }
         live = std::move(next);
+        std::swap(liveNode, nextNode);
         stepper.keep(parents);
         if (int(finished.size()) >= k && !live.empty()) {
             // Stop once no live hypothesis can beat the k-th best finished one. Its log-prob
@@ -289,12 +341,16 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
                 live.clear();
         }
     }
-    for (Hypothesis& h : live)  // reached maxLen without </s>
-        finished.push_back(finish(std::move(h), false));
+    for (std::size_t i = 0; i < live.size(); ++i) {  // reached maxLen without </s>
+        finished.push_back(finish(std::move(live[i]), false));
+        if (tree) {
+            tree->nodes[std::size_t(liveNode[i])].final = true;
+            tree->nodes[std::size_t(liveNode[i])].finalScore = finished.back().score;
+        }
+    }
 
     std::stable_sort(finished.begin(), finished.end(),
                      [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
-    DecodeResult r;
     const int nb = std::clamp(o.nbest, 1, k);
     for (int i = 0; i < nb && i < int(finished.size()); ++i)
         r.nbest.push_back(finished[i]);

@@ -2,6 +2,8 @@
 // Greedy and beam-search decoding (core/SPEC.md §5). <pad> and <s> are never emitted.
 #include "model/transformer.h"
 
+#include <QString>
+
 #include <vector>
 
 namespace as {
@@ -24,9 +26,34 @@ struct Hypothesis {
     double score = 0.0;       // logprob / lp(length), length counting </s>
 };
 
+// Beam search's tree (core/SPEC.md §5.5): one node per expanded hypothesis, in the order
+// they were made (a parent before its children), the root <s> first.
+struct BeamNode {
+    enum class State { Kept, Pruned, Finished };
+    int id = 0;
+    int parent = -1;  // -1 at the root
+    int step = 0;     // the root 0; a node at step s holds the s-th token after <s>
+    int token = 0;    // kBos at the root, kEos for a finished node
+    double logProb = 0.0;  // log p(token | source, prefix)
+    double score = 0.0;    // cumulative: the parent's score + logProb
+    State state = State::Kept;
+    // Its place in the list the n-best is read from (§5.3): finished nodes, and kept nodes
+    // that reached the length limit (finished = false). finalScore = score / lp(|y|).
+    bool final = false;
+    double finalScore = 0.0;
+};
+
+struct BeamTree {
+    std::vector<BeamNode> nodes;
+    int beam = 0;
+};
+
+QString beamNodeStateName(BeamNode::State state);  // kept, pruned, finished
+
 struct DecodeResult {
     std::vector<Hypothesis> nbest;  // best first
     CrossAttention cross;           // of nbest[0]
+    BeamTree tree;                  // beamSearch with DecodeOptions::tree only
 };
 
 struct DecodeOptions {
@@ -46,6 +73,8 @@ struct DecodeOptions {
     // Incremental decoding with cached keys and values; false re-runs the decoder on the whole
     // prefix at every step (the plain path, kept as the test oracle). Same results.
     bool cached = true;
+    // beamSearch records its search tree in DecodeResult::tree (core/SPEC.md §5.5).
+    bool tree = false;
     // The limit for a source of srcLen tokens under these options and the model's max_len.
     int limitFor(int srcLen, int modelMaxLen) const;
 };

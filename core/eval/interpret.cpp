@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace as {
 
@@ -322,13 +323,108 @@ std::optional<AttributionMethod> attributionMethodFromName(const QString& name)
     return std::nullopt;
 }
 
+namespace {
+
+// One output position explained: f = log p(chosen | source, out_<pos), minus log p(against |
+// the same) when against ≥ 0 (core/SPEC.md §11.2).
+struct Explained {
+    int pos, chosen, against;
+};
+
+// Gradient × input or integrated gradients (core/SPEC.md §11.1) of each explained f, teacher-
+// forced on out: row r of a.scores for explained[r] (a.scores already sized), and for
+// integrated gradients a.f, a.fBaseline and a.completeness.
+template <typename T>
+void gradientAttribution(Transformer<T>& model, const std::vector<int>& src,
+                         const std::vector<int>& out, const std::vector<Explained>& explained,
+                         AttributionMethod method, int steps, Attribution& a)
+{
+    const int n = int(explained.size()), S = int(src.size()), d = model.config().d_model;
+    // e_i = sqrt(d) · E[src_i]
+    const ParamInfo* table = model.params().find("src_embed.weight");
+    const ConstMatMap<T> E(model.params().values() + table->offset, model.config().src_vocab, d);
+    Mat<double> e(S, d);
+    for (int i = 0; i < S; ++i)
+        e.row(i) = E.row(src[std::size_t(i)]).template cast<double>() * std::sqrt(double(d));
+
+    // Rows of one batch: group j holds the n explained positions at scale alphas[j].
+    std::vector<double> alphas;
+    if (method == AttributionMethod::GradientXInput) {
+        alphas = {1.0};
+    } else {
+        const int m = std::max(1, steps);
+        for (int j = 1; j <= m; ++j)
+            alphas.push_back((j - 0.5) / m);
+        alphas.push_back(1.0);  // f(e)
+        alphas.push_back(0.0);  // f(0·e)
+    }
+    const int steps_ = method == AttributionMethod::GradientXInput ? 1 : int(alphas.size()) - 2;
+    Mat<double> sum = Mat<double>::Zero(Eigen::Index(n) * S, d);
+    std::vector<double> f(static_cast<std::size_t>(n), 0.0), f0(static_cast<std::size_t>(n), 0.0);
+    // In chunks of groups, so that a long sentence with many steps stays within memory.
+    const int groupsPerBatch = std::max(1, 512 / n);
+    for (int g0 = 0; g0 < int(alphas.size()); g0 += groupsPerBatch) {
+        const int g1 = std::min(int(alphas.size()), g0 + groupsPerBatch);
+        std::vector<std::vector<int>> srcs, tgts;
+        std::vector<T> scale;
+        std::vector<typename Transformer<T>::Selection> sel;
+            std::vector<std::size_t> firstSel;
+        for (int g = g0; g < g1; ++g)
+            for (int t = 0; t < n; ++t) {
+                const Explained& x = explained[std::size_t(t)];
+                const int row = int(srcs.size());
+                srcs.push_back(src);
+                tgts.push_back(out);
+                scale.push_back(T(alphas[std::size_t(g)]));
+                firstSel.push_back(sel.size());
+                sel.push_back({row, x.pos, x.chosen, 1.0});
+                if (x.against >= 0)
+                    sel.push_back({row, x.pos, x.against, -1.0});
+            }
+        model.setSourceScale(scale);
+        const std::vector<double> logp = model.logProbBackward(makeBatch(srcs, tgts), sel);
+        const Mat<T>& grad = model.sourceEmbeddingGrad();
+        for (int g = g0; g < g1; ++g)
+            for (int t = 0; t < n; ++t) {
+                const int row = (g - g0) * n + t;
+                if (method == AttributionMethod::IntegratedGradients && g >= steps_) {
+                    const std::size_t k = firstSel[std::size_t(row)];
+                    double v = logp[k];
+                    if (explained[std::size_t(t)].against >= 0)
+                        v -= logp[k + 1];
+                    (g == steps_ ? f : f0)[std::size_t(t)] = v;
+                    continue;
+                }
+                sum.middleRows(Eigen::Index(t) * S, S)
+                    += grad.middleRows(Eigen::Index(row) * S, S).template cast<double>();
+            }
+    }
+    model.setSourceScale({});
+    model.params().zeroGrads();
+    for (int t = 0; t < n; ++t) {
+        double total = 0;
+        for (int i = 0; i < S; ++i) {
+            const double v = e.row(i).dot(sum.row(Eigen::Index(t) * S + i)) / double(steps_);
+            a.scores[std::size_t(t)][std::size_t(i)] = v;
+            total += v;
+        }
+        if (method == AttributionMethod::IntegratedGradients) {
+            a.f.push_back(f[std::size_t(t)]);
+            a.fBaseline.push_back(f0[std::size_t(t)]);
+            a.completeness.push_back(total - (f[std::size_t(t)] - f0[std::size_t(t)]));
+        }
+    }
+}
+
+}  // namespace
+
 template <typename T>
 Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
                       const std::vector<int>& out, AttributionMethod method, int steps)
 {
     Attribution a;
     a.method = method;
-    const int n = int(out.size()), S = int(src.size()), d = model.config().d_model;
+    const int n = int(out.size()), S = int(src.size());
     a.scores.assign(std::size_t(n), std::vector<double>(std::size_t(S), 0.0));
     if (n == 0 || S == 0)
         return a;
@@ -365,71 +461,34 @@ Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
         return a;
     }
 
-    // e_i = sqrt(d) · E[src_i]
-    const ParamInfo* table = model.params().find("src_embed.weight");
-    const ConstMatMap<T> E(model.params().values() + table->offset, model.config().src_vocab, d);
-    Mat<double> e(S, d);
-    for (int i = 0; i < S; ++i)
-        e.row(i) = E.row(src[std::size_t(i)]).template cast<double>() * std::sqrt(double(d));
+    std::vector<Explained> explained;
+    for (int t = 0; t < n; ++t)
+        explained.push_back({t, out[std::size_t(t)], -1});
+    gradientAttribution(model, src, out, explained, method, steps, a);
+    return a;
+}
 
-    // Rows of one batch: group j holds the n output tokens at scale alphas[j].
-    std::vector<double> alphas;
-    if (method == AttributionMethod::GradientXInput) {
-        alphas = {1.0};
-    } else {
-        const int m = std::max(1, steps);
-        for (int j = 1; j <= m; ++j)
-            alphas.push_back((j - 0.5) / m);
-        alphas.push_back(1.0);  // f(e)
-        alphas.push_back(0.0);  // f(0·e)
-    }
-    const int steps_ = method == AttributionMethod::GradientXInput ? 1 : int(alphas.size()) - 2;
-    Mat<double> sum = Mat<double>::Zero(Eigen::Index(n) * S, d);
-    std::vector<double> f(static_cast<std::size_t>(n), 0.0), f0(static_cast<std::size_t>(n), 0.0);
-    // In chunks of groups, so that a long sentence with many steps stays within memory.
-    const int groupsPerBatch = std::max(1, 512 / n);
-    for (int g0 = 0; g0 < int(alphas.size()); g0 += groupsPerBatch) {
-        const int g1 = std::min(int(alphas.size()), g0 + groupsPerBatch);
-        std::vector<std::vector<int>> srcs, tgts;
-        std::vector<T> scale;
-        std::vector<typename Transformer<T>::Selection> sel;
-        for (int g = g0; g < g1; ++g)
-            for (int t = 0; t < n; ++t) {
-                const int row = int(srcs.size());
-                srcs.push_back(src);
-                tgts.push_back(out);
-                scale.push_back(T(alphas[std::size_t(g)]));
-                sel.push_back({row, t, out[std::size_t(t)], 1.0});
-            }
-        model.setSourceScale(scale);
-        const std::vector<double> logp = model.logProbBackward(makeBatch(srcs, tgts), sel);
-        const Mat<T>& grad = model.sourceEmbeddingGrad();
-        for (int g = g0; g < g1; ++g)
-            for (int t = 0; t < n; ++t) {
-                const int row = (g - g0) * n + t;
-                if (method == AttributionMethod::IntegratedGradients && g >= steps_) {
-                    (g == steps_ ? f : f0)[std::size_t(t)] = logp[std::size_t(row)];
-                    continue;
-                }
-                sum.middleRows(Eigen::Index(t) * S, S)
-                    += grad.middleRows(Eigen::Index(row) * S, S).template cast<double>();
-            }
-    }
-    model.setSourceScale({});
-    model.params().zeroGrads();
-    for (int t = 0; t < n; ++t) {
-        double total = 0;
-        for (int i = 0; i < S; ++i) {
-            const double v = e.row(i).dot(sum.row(Eigen::Index(t) * S + i)) / double(steps_);
-            a.scores[std::size_t(t)][std::size_t(i)] = v;
-            total += v;
+template <typename T>
+Attribution attributeContrast(Transformer<T>& model, const std::vector<int>& src,
+                              const std::vector<int>& out, const std::vector<int>& alternative,
+                              AttributionMethod method, int steps)
+{
+    if (method != AttributionMethod::GradientXInput && method != AttributionMethod::IntegratedGradients)
+        throw std::invalid_argument("attributeContrast: gradxinput or ig only");
+    if (alternative.size() != out.size())
+        throw std::invalid_argument("attributeContrast: the alternative's length differs from the output's");
+    Attribution a;
+    a.method = method;
+    std::vector<Explained> explained;
+    for (std::size_t t = 0; t < out.size(); ++t)
+        if (alternative[t] != out[t]) {
+            explained.push_back({int(t), out[t], alternative[t]});
+            a.positions.push_back(int(t));
         }
-        if (method == AttributionMethod::IntegratedGradients) {
-            a.f.push_back(f[std::size_t(t)]);
-            a.fBaseline.push_back(f0[std::size_t(t)]);
-            a.completeness.push_back(total - (f[std::size_t(t)] - f0[std::size_t(t)]));
-        }
-    }
+    a.scores.assign(explained.size(), std::vector<double>(src.size(), 0.0));
+    if (explained.empty() || src.empty())
+        return a;
+    gradientAttribution(model, src, out, explained, method, steps, a);
     return a;
 }
 
@@ -571,5 +630,9 @@ template Attribution attribute(Transformer<float>&, const std::vector<int>&, con
                                AttributionMethod, int);
 template Attribution attribute(Transformer<double>&, const std::vector<int>&, const std::vector<int>&,
                                AttributionMethod, int);
+template Attribution attributeContrast(Transformer<float>&, const std::vector<int>&, const std::vector<int>&,
+                                       const std::vector<int>&, AttributionMethod, int);
+template Attribution attributeContrast(Transformer<double>&, const std::vector<int>&, const std::vector<int>&,
+                                       const std::vector<int>&, AttributionMethod, int);
 
 }  // namespace as

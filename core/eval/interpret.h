@@ -15,6 +15,7 @@
 //    cross-attention, mean over heads; rollout (Abnar & Zuidema 2020): R = Ã_N ⋯ Ã_1 over the
 //    encoder's self-attention, Ã = ½(Ā + I) rows renormalised, Ā the mean over heads, and the
 //    output's score (last-layer mean cross-attention) · R.
+//  (core/SPEC.md §11.1 states the gradient methods; §11.2 their contrastive form.)
 #include "eval/evaluate.h"
 #include "model/transformer.h"
 #include "text/dataset.h"
@@ -92,10 +93,15 @@ std::optional<AttributionMethod> attributionMethodFromName(const QString& name);
 
 struct Attribution {
     AttributionMethod method = AttributionMethod::Attention;
-    // [output tokens][source tokens]: how much output token t rests on source token i.
+    // [output tokens][source tokens]: how much output token t rests on source token i. A
+    // contrastive attribution: [positions][source tokens], row r for output position
+    // positions[r].
     std::vector<std::vector<double>> scores;
-    // Integrated gradients: per output token, Σ_i IG_i − (f(e) − f(0·e)); and f(e), f(0·e).
+    // Integrated gradients: per row, Σ_i IG_i − (f(e) − f(0·e)); and f(e), f(0·e).
     std::vector<double> completeness, f, fBaseline;
+    // Contrastive attribution only: the output positions explained (where the output and the
+    // alternative differ), increasing. Empty otherwise (every output position, in order).
+    std::vector<int> positions;
 };
 
 // Attribution of each output token y_t (target ids without specials, teacher-forced) to the
@@ -104,6 +110,16 @@ struct Attribution {
 template <typename T>
 Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
                       const std::vector<int>& out, AttributionMethod method, int steps = 32);
+
+// Contrastive attribution (core/SPEC.md §11.2): "why out[t] and not alternative[t]?" At each
+// position t where they differ, gradient × input or integrated gradients (method; other
+// methods throw std::invalid_argument) of f = log p(out_t | source, out_<t) − log p(alternative_t
+// | source, out_<t), both teacher-forced on out's prefix. out and alternative must be equally
+// long (std::invalid_argument otherwise); identical ones give no rows.
+template <typename T>
+Attribution attributeContrast(Transformer<T>& model, const std::vector<int>& src,
+                              const std::vector<int>& out, const std::vector<int>& alternative,
+                              AttributionMethod method, int steps = 32);
 
 // BertViz's neuron view of one head at one query position of the model's last forward pass
 // (from the block's cached projections): the query vector, each key vector, their element-wise

@@ -34,6 +34,7 @@ private slots:
     void namesTheBadOption();
     void outputLimitCappedAtTheModels();
     void refusesAPipeAsModel();
+    void attributeContrastRefusesBadLines();
 
 private:
     struct Run {
@@ -170,6 +171,11 @@ void TestCliBadInput::refuses_data()
     row("bench heads: no data", u"bench --heads $MODEL"_s, 2, u"--data"_s);
     row("bench heads: missing model", u"bench --heads $MISSING --data $BAD"_s, 1, u"missing"_s);
     row("bench heads: bad runs", u"bench --heads $MODEL --data $BAD --runs 0"_s, 2, u"--runs"_s);
+    row("attribute: contrast with attention", u"attribute --model $MODEL --contrast --method attention"_s,
+        2, u"--contrast explains with ig or gradxinput"_s);
+    row("translate: tree without json", u"translate --model $MODEL --beam 3 --tree"_s, 2,
+        u"--tree writes JSON"_s);
+    row("translate: json without tree", u"translate --model $MODEL --json"_s, 2, u"give --tree too"_s);
     row("export: nothing", u"export"_s, 2, u"--model"_s);
     row("export: missing model", u"export --model $MISSING --out $OUT"_s, 1, u"missing"_s);
     row("import: nothing", u"import"_s, 2, u"--out"_s);
@@ -350,6 +356,32 @@ void TestCliBadInput::refusesAPipeAsModel()
         QVERIFY2(r.err.contains(u"is not a regular file"_s), qPrintable(what + u": "_s + r.err));
         QVERIFY(!QFile::exists(out));
     }
+}
+
+// attribute --contrast: a line whose target and alternative differ in length, are the same,
+// or are missing is named with its number and why, and skipped; the good lines are answered,
+// and the exit code says that some were not.
+void TestCliBadInput::attributeContrastRefusesBadLines()
+{
+    const QByteArray input = "我有\tI have\tI have good\n"   // 2 tokens against 3
+                             "我有\tI have\tI have\n"        // the same
+                             "\n"                            // empty
+                             "我有\tI have\t\n"              // empty alternative
+                             "我有\tI have\n"                // no alternative
+                             "我有\tI have\tI good\n";      // good: position 1
+    const Run r = run({u"attribute"_s, u"--model"_s, model_, u"--contrast"_s, u"--method"_s,
+                       u"gradxinput"_s, u"--json"_s}, input);
+    QVERIFY2(r.exitCode == 1, qPrintable(u"exit %1:\n%2"_s.arg(r.exitCode).arg(r.err)));
+    for (const QString& why : {u"line 1: the target has 2 tokens and the alternative 3"_s,
+                               u"line 2: the target and the alternative are the same tokens"_s,
+                               u"line 3: the line is empty"_s,
+                               u"line 4: the target or the alternative is empty"_s,
+                               u"line 5: expected source<TAB>target<TAB>alternative, found 2"_s})
+        QVERIFY2(r.err.contains(why), qPrintable(u"stderr lacks \"%1\":\n%2"_s.arg(why, r.err)));
+    QVERIFY(!r.err.contains(u"line 6"_s));
+    const QStringList out = r.out.trimmed().split(u'\n');
+    QCOMPARE(out.size(), 1);  // only the good line is answered
+    QVERIFY2(out[0].contains(u"\"contrast_positions\":[1]"_s), qPrintable(out[0]));
 }
 
 AS_TEST_GUILESS_MAIN(TestCliBadInput)

@@ -1,5 +1,6 @@
 // attention-studio-cli heads, attribute and --mask-heads as a user runs them, against the core
-// functions called here on the same model file: the JSON equals scoreHeads() and attribute(),
+// functions called here on the same model file: the JSON equals scoreHeads(), attribute() and
+// (attribute --contrast) attributeContrast(),
 // and --mask-heads gives eval the NLL of the model with those heads masked (and another one
 // than without).
 #include "skip.h"
@@ -40,6 +41,7 @@ private slots:
     void initTestCase();
     void headsJsonEqualsTheEngine();
     void attributeJsonEqualsTheEngine();
+    void attributeContrastJsonEqualsTheEngine();
     void maskHeadsChangesEvalAndTranslate();
     void badSpecsRefused();
 
@@ -130,6 +132,46 @@ void TestCliInterpret::attributeJsonEqualsTheEngine()
         }
         const QJsonObject empty = QJsonDocument::fromJson(lines[1]).object();
         QVERIFY(empty.value("scores").toArray().isEmpty());
+    }
+}
+
+// attribute --contrast (core/SPEC.md §11.2): "why 'a good' and not 'zero boy'?" — the rows of
+// the positions where they differ, as attributeContrast gives them on the same file.
+void TestCliInterpret::attributeContrastJsonEqualsTheEngine()
+{
+    QString error;
+    std::optional<ModelBundle> b = loadModel(model_, &error);
+    QVERIFY(b);
+    const ParallelData codec = ParallelData::fromVocabularies(b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok);
+    const QString src = u"我有一个好朋友"_s, tgt = u"I have a good friend ."_s, alt = u"I have zero boy friend ."_s;
+    const std::vector<int> s = codec.encodeSource(src).ids, forced = codec.encodeTarget(tgt).ids,
+                           other = codec.encodeTarget(alt).ids;
+    for (const QString& method : {u"ig"_s, u"gradxinput"_s}) {
+        const QByteArray out = runCliOut({u"attribute"_s, u"--model"_s, model_, u"--method"_s, method,
+                                          u"--steps"_s, u"8"_s, u"--contrast"_s, u"--json"_s,
+                                          u"--threads"_s, u"1"_s},
+                                         (src + u'\t' + tgt + u'\t' + alt + u'\n').toUtf8());
+        const QJsonObject o = QJsonDocument::fromJson(out).object();
+        QVERIFY2(!o.isEmpty(), out.constData());
+        const AttributionMethod m = *attributionMethodFromName(method);
+        const Attribution a = attributeContrast(*b->model, s, forced, other, m, 8);
+        QCOMPARE(a.positions, (std::vector<int>{2, 3}));
+        const QJsonArray positions = o.value("contrast_positions").toArray();
+        QCOMPARE(positions, (QJsonArray{2, 3}));
+        QCOMPARE(o.value("alternative_tokens").toArray(),
+                 QJsonArray::fromStringList(b->tgtVocab.decode(other)));
+        QCOMPARE(o.value("output_tokens").toArray().size(), qsizetype(forced.size()));
+        const QJsonArray scores = o.value("scores").toArray();
+        QCOMPARE(scores.size(), qsizetype(2));
+        for (qsizetype r = 0; r < scores.size(); ++r)
+            for (qsizetype i = 0; i < qsizetype(s.size()); ++i)
+                QCOMPARE(scores[r].toArray()[i].toDouble(), a.scores[std::size_t(r)][std::size_t(i)]);
+        QCOMPARE(o.contains("completeness"), m == AttributionMethod::IntegratedGradients);
+        if (m == AttributionMethod::IntegratedGradients)
+            for (qsizetype r = 0; r < 2; ++r) {
+                QCOMPARE(o.value("f").toArray()[r].toDouble(), a.f[std::size_t(r)]);
+                QVERIFY(a.f[std::size_t(r)] > 0);  // the trained model prefers the target
+            }
     }
 }
 
