@@ -369,7 +369,7 @@ void TestCliBadInput::attributeContrastRefusesBadLines()
                              "我有\tI have\t\n"              // empty alternative
                              "我有\tI have\n"                // no alternative
                              "我有\tI have\tI good\n";      // good: position 1
-    const Run r = run({u"attribute"_s, u"--model"_s, model_, u"--contrast"_s, u"--method"_s,
+    const Run r = run({u"attribute"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--contrast"_s, u"--method"_s,
                        u"gradxinput"_s, u"--json"_s}, input);
     QVERIFY2(r.exitCode == 1, qPrintable(u"exit %1:\n%2"_s.arg(r.exitCode).arg(r.err)));
     for (const QString& why : {u"line 1: the target has 2 tokens and the alternative 3"_s,

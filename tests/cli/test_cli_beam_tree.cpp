@@ -38,7 +38,7 @@ void TestCliBeamTree::initTestCase()
 {
     QVERIFY(dir_.isValid());
     model_ = dir_.filePath(u"toy.safetensors"_s);
-    QVERIFY(test::runCli({u"train"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"120"_s, u"--out"_s, model_}));
+    QVERIFY(test::runCli({u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"toy"_s, u"--steps"_s, u"120"_s, u"--out"_s, model_}));
     const Task toy = makeToyTask();
     for (const TokenPair& p : toy.examples)
         input_ += (detokenize(toy.srcTokenizer, p.src) + u'\n').toUtf8();
@@ -48,7 +48,7 @@ void TestCliBeamTree::initTestCase()
 void TestCliBeamTree::treeAgainstFullPassesAndNbest()
 {
     const int k = 4;
-    const QStringList common{u"translate"_s, u"--model"_s, model_, u"--beam"_s, QString::number(k),
+    const QStringList common{u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--beam"_s, QString::number(k),
                              u"--nbest"_s, QString::number(k)};
     const test::ProcessRun treeRun = test::runProgram(
         test::cliProgram(), common + QStringList{u"--tree"_s, u"--json"_s},
@@ -164,7 +164,7 @@ void TestCliBeamTree::treeAndJsonOnlyTogether()
 {
     for (const QStringList& extra : {QStringList{u"--tree"_s}, QStringList{u"--json"_s}}) {
         const test::ProcessRun r = test::runProgram(
-            test::cliProgram(), QStringList{u"translate"_s, u"--model"_s, model_, u"--beam"_s, u"3"_s} + extra,
+            test::cliProgram(), QStringList{u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, model_, u"--beam"_s, u"3"_s} + extra,
             QProcessEnvironment::systemEnvironment(), input_);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--tree") && r.err.contains("--json"), r.err.constData());
