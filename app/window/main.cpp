@@ -1,8 +1,9 @@
-// attention-studio: the window. With FILE it opens a checkpoint or a weight file; the
+// attention-studio: the window. With FILE it opens a checkpoint, a weight file or a lesson; the
 // --screenshot and --measure-* modes (screenshot_driver.h) run without the user and exit.
 #include "file_actions.h"
 #include "language.h"
 #include "main_window.h"
+#include "lesson_actions.h"
 #include "termination_watch.h"
 #include "window_options.h"
 #include "screenshot_driver.h"
@@ -69,7 +70,13 @@ int main(int argc, char** argv)
     const QStringList files = p.positionalArguments();
     w.show();
     if (!files.isEmpty())
-        QTimer::singleShot(0, &w, [&w, f = files.first()] { w.files()->openFile(f); });
+        QTimer::singleShot(0, &w, [&w, f = files.first()] {
+            // A lesson (.json), or a checkpoint or weight file.
+            if (f.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+                w.lessons()->openLessonFile(f);
+            else
+                w.files()->openFile(f);
+        });
     else if (!p.isSet("no-restore"))
         QTimer::singleShot(0, &w, [&w] { w.files()->offerAutosaveRestore(); });
     return watch.exitStatus(app.exec());

@@ -6,6 +6,7 @@
 #include "file_actions.h"
 #include "heads_controller.h"
 #include "language.h"
+#include "lesson_actions.h"
 #include "probe_bar.h"
 #include "samples_view.h"
 #include "settings_panel.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     corpus_ = new CorpusActions(this);
     comparisons_ = new ComparisonActions(this);
     heads_ = new HeadsController(views_, link_, [this] { return settings_.inspecting(); }, this);
+    lessons_ = new LessonActions(this);
     buildMenus();
     buildToolBar();
     retranslate();
@@ -95,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         labelPlay();
     });
     connect(link_, &WorkerLink::failed, this, [this](const QString& msg) {
+        endLessonLeg();
         statusBar()->showMessage(msg, 15000);
         QMessageBox::warning(this, tr("Training paused"), msg);
     });
@@ -112,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     QSettings store;
     restoreGeometry(store.value("window/geometry").toByteArray());
     restoreState(store.value("window/state").toByteArray());
+    lessons_->dock()->setVisible(false);  // shown by a lesson, not by the last session's layout
     if (!store.contains("window/geometry"))
         resize(1400, 900);
     applySettings(loadSessionSettings(store));
@@ -142,6 +146,8 @@ void MainWindow::buildMenus()
     quit_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit_->setMenuRole(QAction::QuitRole);
     connect(quit_, &QAction::triggered, this, &QWidget::close);
+
+    menuBar()->addMenu(lessons_->menu());
 
     QMenu* view = viewMenu_ = menuBar()->addMenu(QString());
     view->addAction(comparisons_->compareAction());
@@ -175,10 +181,18 @@ void MainWindow::buildToolBar()
     play_ = bar->addAction(QString());
     play_->setShortcut(Qt::Key_Space);
     connect(play_, &QAction::triggered, this, [this] {
-        if (running_)
+        if (running_) {
             link_->pause();
-        else
+            endLessonLeg();
+        } else if (const long stop = lessons_->nextStop(step_); stop > step_) {
+            // A lesson pauses at its stops: the worker runs exactly the steps to the next one.
+            toStop_ = stop;
+            running_ = true;
+            labelPlay();
+            link_->step(int(std::min<long>(stop - step_, 1000000000L)));
+        } else {
             link_->play();
+        }
     });
     step1_ = bar->addAction(QString());
     step1_->setShortcut(Qt::Key_Right);
@@ -235,6 +249,16 @@ void MainWindow::retranslate()
     corpus_->retranslate();
     comparisons_->retranslate();
     views_->retranslate();
+    lessons_->retranslate();
+}
+
+void MainWindow::endLessonLeg()
+{
+    if (toStop_ == 0)
+        return;
+    toStop_ = 0;
+    running_ = false;
+    labelPlay();
 }
 
 void MainWindow::labelPlay()
@@ -277,6 +301,7 @@ void MainWindow::showFileError(const QString& message, const QString& details)
 
 void MainWindow::applySettings(const SessionSettings& s)
 {
+    endLessonLeg();  // a new session: no lesson leg under way
     corpus_->cancelReading();  // the latest session wins over a corpus still being read
     settings_ = s;
     // The worker builds the data (a corpus takes a moment) and answers with taskReady.
@@ -344,6 +369,9 @@ void MainWindow::onSnapshot(const SnapshotPtr& s)
     setWindowModified(files_->hasUnsavedSteps());
     comparisons_->apply(s->comparison.get());
     views_->applySnapshot(*s);
+    if (toStop_ > 0 && s->step >= toStop_)
+        endLessonLeg();
+    lessons_->onSnapshot(*s);
     lastSnapshot_ = s;
     showStatus();
     emit snapshotApplied(s->step);

@@ -22,6 +22,7 @@ class ComparisonActions;
 class CorpusActions;
 class FileActions;
 class HeadsController;
+class LessonActions;
 class SettingsPanel;
 class ViewSet;
 class WorkerLink;
@@ -53,6 +54,7 @@ public:
     CorpusActions* corpus() const { return corpus_; }
     ComparisonActions* comparisons() const { return comparisons_; }
     HeadsController* heads() const { return heads_; }
+    LessonActions* lessons() const { return lessons_; }
     QAction* playAction() const { return play_; }
     QAction* stepAction() const { return step1_; }
     QAction* resetAction() const { return reset_; }
@@ -89,6 +91,7 @@ private:
     void retranslate();
     void showStatus();
     void labelPlay();  // Play, or Pause while training runs
+    void endLessonLeg();  // the steps to a lesson's stop are done (or paused, or failed)
     void onSnapshot(const SnapshotPtr& s);
     void onSessionLoaded(const SessionSettings& s, const TaskPtr& task, const QString& path,
                          long step, bool untitled);
@@ -101,6 +104,7 @@ private:
     CorpusActions* corpus_ = nullptr;
     ComparisonActions* comparisons_ = nullptr;
     HeadsController* heads_ = nullptr;
+    LessonActions* lessons_ = nullptr;
     SettingsPanel* settingsPanel_ = nullptr;
     QAction *play_ = nullptr, *step1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;
     QSpinBox* stepCount_ = nullptr;
@@ -118,6 +122,7 @@ private:
     QString lastFileError_;
     long step_ = 0;
     bool running_ = false;
+    long toStop_ = 0;  // a lesson's stop Play is training to (0: none)
 };
 
 }  // namespace as

@@ -3,6 +3,8 @@
 #include "screenshot_driver.h"
 
 #include "model_view.h"
+#include "lesson_actions.h"
+#include "run/lesson.h"
 
 #include "driver_tools.h"
 #include "language.h"
@@ -241,6 +243,7 @@ struct ScreenshotRun {
     QStringList compare;  // checkpoints of runs drawn beside this one
     QString set;  // settings over the recipe (applySettingsSpec)
     QString ab;   // A/B: what B changes (applySettingsSpec over the run's settings); empty: no B
+    std::optional<as::Lesson> lesson;  // a lesson run as File > Open lesson… runs it (task, set, seed, steps, ab are its)
 };
 
 bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
@@ -305,7 +308,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         std::fprintf(stderr, "attention-studio: --ab: %s\n", qPrintable(specError));
         return 2;
     }
-    w.applySettings(s);
+    if (run.lesson)
+        w.lessons()->startLesson(*run.lesson);  // its settings (the same as s), probe, B and panel
+    else
+        w.applySettings(s);
     QString failure;
     QObject::connect(&w, &as::MainWindow::fileError, &w, [&](const QString& m) { failure = m; });
     if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000)) {
@@ -315,7 +321,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     if (!run.ab.isEmpty()) {
         // Schedules that A/B compares (a warm-up against none) differ by orders of magnitude.
         w.views()->lr()->setLogScale(true);
-        w.comparisons()->startComparison(b);
+        if (!run.lesson)
+            w.comparisons()->startComparison(b);
         if (!waitFor([&] { return w.comparisons()->comparison() != nullptr || !failure.isEmpty(); }, 120000)
             || !w.comparisons()->comparison()) {
             std::fprintf(stderr, "attention-studio: B did not start: %s\n", qPrintable(failure));
@@ -424,6 +431,31 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
             return 2;
         }
         const int rc = measureMutes(w, files.first(), p.value("sentence"));
+        w.close();
+        return rc;
+    }
+    if (p.isSet("screenshot") && !files.isEmpty() && files.first().endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        // A lesson: trained to its planned steps as its settings say, its panel beside the views.
+        QFile f(files.first());
+        QString error;
+        std::optional<Lesson> lesson;
+        if (!f.open(QIODevice::ReadOnly))
+            error = f.errorString();
+        else
+            lesson = parseLesson(f.read(kMaxLessonBytes + 1), &error);
+        std::optional<SessionSettings> s = lesson ? lessonSettings(*lesson, &error) : std::nullopt;
+        if (!s) {
+            std::fprintf(stderr, "attention-studio: %s: %s\n", qPrintable(files.first()), qPrintable(error));
+            return 2;
+        }
+        ScreenshotRun run;
+        run.task = lesson->task;
+        run.steps = int(s->plannedSteps);
+        run.seed = s->train.seed;
+        run.set = lesson->settings;
+        run.ab = lesson->ab;
+        run.lesson = lesson;
+        const int rc = screenshots(w, p.value("screenshot"), run);
         w.close();
         return rc;
     }

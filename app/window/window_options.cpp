@@ -12,8 +12,8 @@ void describeOptions(QCommandLineParser& p)
     p.setApplicationDescription("Train a Transformer and watch it learn.");
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument("file", "A checkpoint to continue, or a weight file (.safetensors) "
-                                    "to look inside.", "[FILE]");
+    p.addPositionalArgument("file", "A checkpoint to continue, a weight file (.safetensors) "
+                                    "to look inside, or a lesson (.json) to run.", "[FILE]");
     p.addOption({"screenshot", "Train without showing the window, write one PNG per view "
                                "into DIR, then exit. With FILE: the views of that model, "
                                "untrained further.", "DIR"});

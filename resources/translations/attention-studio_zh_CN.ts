@@ -476,6 +476,77 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::LessonActions</name>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open lesson…</source>
+        <translation>打开课程…</translation>
+    </message>
+    <message>
+        <source>A lesson file: settings, notes and the views to look at on the way</source>
+        <translation>课程文件：设置、讲义，以及途中要看的视图</translation>
+    </message>
+    <message>
+        <source>Save as lesson…</source>
+        <translation>另存为课程…</translation>
+    </message>
+    <message>
+        <source>The current settings, probe and view as a lesson file to hand out</source>
+        <translation>把当前的设置、探针句子和视图保存为可以分发的课程文件</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: %2</source>
+        <translation>未打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a lesson this version can run: %2</source>
+        <translation>%1 不是这个版本能运行的课程：%2</translation>
+    </message>
+    <message>
+        <source>The lesson cannot run: %1</source>
+        <translation>课程无法运行：%1</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json);;All files (*)</source>
+        <translation>课程 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save as lesson</source>
+        <translation>另存为课程</translation>
+    </message>
+    <message>
+        <source>What to look at, in Markdown</source>
+        <translation>要看什么（Markdown 格式）</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>讲义</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json)</source>
+        <translation>课程 (*.json)</translation>
+    </message>
+    <message>
+        <source>The lesson was not saved: %1</source>
+        <translation>课程未保存：%1</translation>
+    </message>
+</context>
+<context>
     <name>as::MainWindow</name>
     <message>
         <source>untitled</source>
@@ -1794,6 +1865,33 @@ step %2 · update ratio %3 · gradient norm %4 · weight norm %5</source>
     <message>
         <source>%1 of %2 · histogram per step</source>
         <translation>%1 / %2 · 每步的直方图</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::LessonPanel</name>
+    <message>
+        <source>Along the way</source>
+        <translation>途中</translation>
+    </message>
+    <message>
+        <source>Training pauses at each stop and shows its view; double-click a stop to see its view again</source>
+        <translation>训练在每个停靠点暂停并显示相应的视图；双击一个停靠点可再次查看它的视图</translation>
+    </message>
+    <message>
+        <source>Start again</source>
+        <translation>重新开始</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s run from step 0</source>
+        <translation>从第 0 步重新训练这节课</translation>
+    </message>
+    <message>
+        <source>Close the lesson</source>
+        <translation>关闭课程</translation>
+    </message>
+    <message>
+        <source>Step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
     </message>
 </context>
 <context>
