@@ -92,7 +92,7 @@ LessonActions::LessonActions(MainWindow* window) : QObject(window), window_(wind
             return;
         probePending_ = false;
         if (!lesson_->probe.isEmpty())
-            window_->views()->probes()->setText(lesson_->probe);
+            window_->views()->probes()->setText(lesson_->probe, lesson_->reference);
     }, Qt::QueuedConnection);  // after the probe bar has taken the task (connected before)
     retranslate();
 }

@@ -170,7 +170,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
     }
     const QJsonObject o = doc.object();
     static const QStringList known = {"format", "version", "title", "notes", "task", "settings", "seed",
-                                      "steps", "probe", "view", "ab", "stops"};
+                                      "steps", "probe", "reference", "view", "ab", "stops"};
     for (auto it = o.begin(); it != o.end(); ++it)
         if (!known.contains(it.key())) {
             r.fail(it.key(), QStringLiteral("unknown field"));
@@ -198,7 +198,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
                                            .arg(l.task, trainingTaskNames().join(QStringLiteral(", "))));
         return done();
     }
-    for (const char* key : {"settings", "probe", "ab"}) {
+    for (const char* key : {"settings", "probe", "reference", "ab"}) {
         const QJsonValue v = o.value(QLatin1String(key));
         if (!v.isUndefined() && !v.isString()) {
             r.fail(QLatin1String(key), QStringLiteral("must be a text"));
@@ -208,6 +208,11 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
     l.settings = o.value(QLatin1String("settings")).toString();
     l.probe = o.value(QLatin1String("probe")).toString();
     l.ab = o.value(QLatin1String("ab")).toString();
+    l.reference = o.value(QLatin1String("reference")).toString();
+    if (!l.reference.isEmpty() && l.probe.isEmpty()) {
+        r.fail(QStringLiteral("reference"), QStringLiteral("a reference goes with a probe"));
+        return done();
+    }
     if (o.contains(QLatin1String("seed"))) {
         if (!readWhole(r, o.value(QLatin1String("seed")), QStringLiteral("seed"), 0, 9007199254740991.0, &x))
             return done();
@@ -292,6 +297,8 @@ QByteArray lessonToJson(const Lesson& l)
         o.insert("steps", double(l.steps));
     if (!l.probe.isEmpty())
         o.insert("probe", l.probe);
+    if (!l.reference.isEmpty())
+        o.insert("reference", l.reference);
     if (!l.focus.view.isEmpty())
         o.insert("view", focusJson(l.focus));
     if (!l.ab.isEmpty())

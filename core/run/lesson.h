@@ -9,12 +9,13 @@
 //   {"format": "attention-studio-lesson", "version": 1,
 //    "title": TEXT, "notes": TEXT,
 //    "task": "toy", "settings": "norm=post,warmup=1", "seed": 3, "steps": 300,
-//    "probe": "我有一个好朋友", "view": FOCUS, "ab": "warmup=4000",
+//    "probe": "我有一个好朋友", "reference": "I have a good friend .", "view": FOCUS,
+//    "ab": "warmup=4000",
 //    "stops": [{"step": 50, "view": FOCUS, "text": TEXT}, …]}
 // where TEXT is a string or {"en": "…", "zh_CN": "…"} (en required) and FOCUS is a view name
 // (lessonViewNames()) or {"view": "attention", "kind": "decoder.cross", "layer": 2, "head": 5}
 // (layers and heads numbered from 1, as the window shows them). Only format, version, title and
-// task are required; settings, ab, probe and stops are optional; seed and steps default to the
+// task are required; settings, ab, probe, reference (with a probe) and stops are optional; seed and steps default to the
 // task's recipe.
 #include "run/settings.h"
 
@@ -57,6 +58,8 @@ struct Lesson {
     std::optional<quint64> seed;   // none: the recipe's
     long steps = 0;                // 0: the recipe's
     QString probe;                 // source sentence as typed; empty: the task's own
+    QString reference;             // the probe's target as typed (the Decoding view's
+                                   // teacher-forced run); empty: none
     LessonFocus focus;
     QString ab;                    // what B changes (applySettingsSpec over A); empty: no A/B
     std::vector<LessonStop> stops; // in step order

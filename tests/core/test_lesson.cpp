@@ -6,6 +6,8 @@
 #include "run/lesson.h"
 #include "run/make_session.h"
 #include "model/parallel.h"
+#include "eval/decoding_record.h"
+#include "text/tokenizer.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -27,6 +29,7 @@ private slots:
     void threeSentencesAreLearned();
     void withoutWarmUpPostNormStalls();
     void postNormStallsAtAHighRate();
+    void decodingLoopPartsEarlyAndAgreesLate();
 
 private:
     static Lesson bundled(const QString& name);
@@ -60,6 +63,7 @@ void TestLesson::roundTrip()
     l.seed = 12345678901ULL;
     l.steps = 250;
     l.probe = QStringLiteral("w1 w2 w3");
+    l.reference = QStringLiteral("w3 w2 w1");
     l.focus = {QStringLiteral("attention"), QStringLiteral("decoder.cross"), 2, 3};
     l.ab = QStringLiteral("warmup=1");
     l.stops = {{10, {QStringLiteral("loss"), {}, 0, 0}, {QStringLiteral("ten"), QStringLiteral("十")}},
@@ -131,6 +135,7 @@ void TestLesson::badFilesNameTheField_data()
         "view.layer", "the model has");
     row("head past the model", minimal({{"view", QJsonObject{{"view", "attention"}, {"head", 99}}}}), "view.head",
         "the model has");
+    row("reference without a probe", minimal({{"reference", "I have"}}), "reference", "goes with a probe");
     row("stops not a list", minimal({{"stops", "later"}}), "stops", "must be a list");
     row("stop without text", minimal({{"stops", QJsonArray{QJsonObject{{"step", 5}}}}}), "stops[0].text", "missing");
     row("stops out of order",
@@ -289,6 +294,32 @@ void TestLesson::postNormStallsAtAHighRate()
     qInfo("factor %.0f, warm-up %ld: pre-norm valid %.3f, post-norm valid %.3f", a.train.factor, a.train.warmup, aValid, bValid);
     // "pre-norm (A) has learned much of the task; post-norm (B) has stalled."
     QVERIFY(bValid > 2 * aValid);
+}
+
+void TestLesson::decodingLoopPartsEarlyAndAgreesLate()
+{
+    const Lesson l = bundled(QStringLiteral("04-decoding-loop.json"));
+    QString error;
+    SessionSettings s = *lessonSettings(l, &error);
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
+    QVERIFY2(session, qPrintable(error));
+    const Task& task = session->data().description();
+    const std::vector<int> src = task.srcVocab.encode(tokenize(task.srcTokenizer, l.probe));
+    const std::vector<int> ref = task.tgtVocab.encode(tokenize(task.tgtTokenizer, l.reference));
+    QCOMPARE(int(src.size()), 7);
+    QCOMPARE(int(ref.size()), 6);
+    // The record the Decoding view shows at each stop (the probe with its reference).
+    std::vector<int> divergence;
+    for (const LessonStop& stop : l.stops) {
+        while (session->stepCount() < stop.step)
+            session->step();
+        const DecodingRecord r = makeDecodingRecord(session->model(), task.srcVocab, task.tgtVocab, src, ref, true);
+        divergence.push_back(r.divergence);
+        qInfo("step %ld: greedy '%s', parts at step %d", stop.step, qPrintable(r.free.fedTokens().join(' ')), r.divergence);
+    }
+    // "The runs part" at the first stop; "they agree at every step" at the last.
+    QVERIFY(divergence.front() >= 0);
+    QCOMPARE(divergence.back(), -1);
 }
 
 AS_TEST_GUILESS_MAIN(TestLesson)
