@@ -5,6 +5,7 @@
 #include "options.h"
 
 #include "decode/decode.h"
+#include "eval/trace.h"
 #include "model/gemm.h"
 #include "model/parallel.h"
 #include "model/rng.h"
@@ -110,6 +111,28 @@ int benchDecode(QTextStream& out, int runs, int outLen, int srcLen)
         o.insert(prefix + "beam5_ms", median(beam));
         o.insert(prefix + "beam5_tree_ms", median(tree));
     }
+    // One traced pass (eval/trace.h) of the sentence with an outLen-token target: every tensor
+    // (`trace`, the Decoding view's passes) and all but the logit lens (the Model view's).
+    std::vector<int> tgt;
+    for (int i = 0; i < outLen; ++i)
+        tgt.push_back(4 + int(rng.below(cfg.tgt_vocab - 4)));
+    const std::vector<std::string> withoutLens = as::traceNamesWithoutLens(cfg);
+    std::vector<double> full, modelView;
+    for (int r = 0; r < runs + 2; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        const as::ForwardTrace a = as::traceForward(model, src, tgt);
+        auto t1 = std::chrono::steady_clock::now();
+        const as::ForwardTrace b = as::traceForward(model, src, tgt, withoutLens);
+        auto t2 = std::chrono::steady_clock::now();
+        if (a.tensors.size() <= b.tensors.size())
+            return 1;
+        if (r < 2)
+            continue;
+        full.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        modelView.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    }
+    o.insert("trace_ms", median(full));
+    o.insert("trace_without_lens_ms", median(modelView));
     o.insert("peak_rss_mb", peakRssMb());
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;
@@ -126,7 +149,7 @@ int runBench(const QStringList& args)
     p.addThreads("2");
     p.add({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
                    "practical limit of the machine."});
-    p.add({"decode", "Instead: greedy, beam-5 and beam-5-with-its-tree latency (median ms) "
+    p.add({"decode", "Instead: greedy, beam-5 and beam-5-with-its-tree latency, and one traced pass with and without the logit lens (median ms) "
                      "of a --src-len-token sentence on `small` with random weights, exactly "
                      "--out-len output tokens (</s> suppressed), cached and plain decoding."});
     p.add({"out-len", "Output tokens for --decode.", "N", "10"});

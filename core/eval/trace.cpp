@@ -228,6 +228,15 @@ template ForwardTrace traceForward(Transformer<float>&, const std::vector<int>&,
 template ForwardTrace traceForward(Transformer<double>&, const std::vector<int>&,
                                    const std::vector<int>&, const std::vector<std::string>&);
 
+std::vector<std::string> traceNamesWithoutLens(const ModelConfig& config)
+{
+    std::vector<std::string> names;
+    for (std::string& n : traceTensorNames(config))
+        if (n.rfind("lens.", 0) != 0)
+            names.push_back(std::move(n));
+    return names;
+}
+
 std::vector<int> topTraceTokens(const TraceTensor& logProbs, int k)
 {
     std::vector<int> ids;

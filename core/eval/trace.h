@@ -73,6 +73,8 @@ std::vector<int> topTraceTokens(const TraceTensor& logProbs, int k);
 
 // Every name a trace of a model of this configuration holds, in order.
 std::vector<std::string> traceTensorNames(const ModelConfig& config);
+// Every name but the logit lens's (lens.*): what the Model view shows.
+std::vector<std::string> traceNamesWithoutLens(const ModelConfig& config);
 // Whether `selection` picks `name`: an entry equal to it, or a prefix of it ending where one
 // of its dot-separated parts ends ("encoder.0" picks "encoder.0.self.q", not "encoder.01…").
 // An empty selection picks every name.

@@ -147,10 +147,7 @@ std::shared_ptr<const TraceRecord> TrainingSession::recordTrace(const TokenPair&
     auto rec = std::make_shared<TraceRecord>();
     rec->step = trainer_->stepCount();
     rec->config = m.config();
-    std::vector<std::string> names;
-    for (std::string& n : traceTensorNames(m.config()))
-        if (n.rfind("lens.", 0) != 0)
-            names.push_back(std::move(n));
+    const std::vector<std::string> names = traceNamesWithoutLens(m.config());
     const std::vector<int> src = data_->srcVocab().encode(probe.src);
     const std::vector<int> tgt = data_->tgtVocab().encode(probe.tgt);
     rec->trace = traceForward(m, src, tgt, names);
