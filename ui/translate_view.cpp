@@ -193,8 +193,58 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     };
     tables->addWidget(labelled(nbestTitle_, nbestTable_));
     tables->addWidget(labelled(topTitle_, topTable_));
+    // Why this token and not that one: a position of the best output, one of its other top-5
+    // candidates, and the two gradient attributions of the difference of their log-probs.
+    auto* contrastBox = new QWidget(this);
+    auto* contrastLayout = new QVBoxLayout(contrastBox);
+    contrastLayout->setContentsMargins(0, 0, 0, 0);
+    auto* whyBar = new QHBoxLayout;
+    whyLabel_ = new QLabel(contrastBox);
+    andNotLabel_ = new QLabel(contrastBox);
+    contrastPositionBox_ = new QComboBox(contrastBox);
+    contrastTokenBox_ = new QComboBox(contrastBox);
+    contrastTokenBox_->setEditable(true);  // any token of the vocabulary, not only the top 5
+    contrastGo_ = new QPushButton(contrastBox);
+    whyBar->addWidget(whyLabel_);
+    whyBar->addWidget(contrastPositionBox_);
+    whyBar->addWidget(andNotLabel_);
+    whyBar->addWidget(contrastTokenBox_, 1);
+    whyBar->addWidget(contrastGo_);
+    contrastPlot_ = new QCustomPlot(contrastBox);
+    contrastPlot_->setMinimumHeight(150);
+    contrastTitle_ = addTitle(contrastPlot_, QString(), font());
+    for (int m = 0; m < 2; ++m) {
+        contrastBars_[m] = new QCPBars(contrastPlot_->xAxis, contrastPlot_->yAxis);
+        contrastBars_[m]->setWidth(0.38);
+        contrastBars_[m]->setPen(Qt::NoPen);
+    }
+    contrastBars_[0]->setBrush(palette().color(QPalette::Highlight));
+    contrastBars_[1]->setBrush(palette().color(QPalette::Mid));
+    contrastPlot_->legend->setVisible(true);
+    contrastPlot_->legend->setFont(pointFont(8));
+    contrastPlot_->legend->setBrush(Qt::NoBrush);  // the bars stay visible behind it
+    contrastPlot_->legend->setBorderPen(Qt::NoPen);
+    contrastLayout->addLayout(whyBar);
+    contrastLayout->addWidget(contrastPlot_, 1);
+    tables->addWidget(contrastBox);
     tables->setStretchFactor(0, 1);
     tables->setStretchFactor(1, 2);
+    tables->setStretchFactor(2, 2);
+    connect(contrastPositionBox_, &QComboBox::currentIndexChanged, this, [this] {
+        // The other top-5 candidates of that step.
+        contrastTokenBox_->clear();
+        const int t = contrastPositionBox_->currentIndex();
+        if (!last_ || t < 0 || t >= int(last_->topFive.size()))
+            return;
+        const QString chosen = last_->nbest.front().tokens.value(t);
+        for (const auto& [token, p] : last_->topFive[std::size_t(t)])
+            if (token != chosen)
+                contrastTokenBox_->addItem(token);
+    });
+    connect(contrastGo_, &QPushButton::clicked, this, [this] {
+        explainContrast(contrastPositionBox_->currentIndex(), contrastTokenBox_->currentText().trimmed());
+    });
+    connect(input_, &QLineEdit::textEdited, this, [this] { contrastPosition_ = -1; });
     auto* body = new QSplitter(Qt::Horizontal, this);
     body->addWidget(tables);
     body->addWidget(crossBox);
@@ -259,11 +309,22 @@ void TranslateView::retranslate()
     crossLabel_->setText(tr("Cross-attention of the best output:"));
     nbestTitle_->setText(tr("n-best list"));
     topTitle_->setText(tr("Top-5 next tokens per step"));
+    whyLabel_->setText(tr("Why"));
+    andNotLabel_->setText(tr("and not"));
+    contrastGo_->setText(tr("Explain"));
+    contrastPositionBox_->setToolTip(tr("A token of the best translation"));
+    contrastTokenBox_->setToolTip(tr("Another token it could have been (the step's other likeliest, or type one)"));
+    contrastGo_->setToolTip(tr("Gradient × input and integrated gradients of log p(chosen) − log p(other), "
+                               "the same prefix, over the source tokens"));
+    contrastBars_[0]->setName(tr("gradient × input"));
+    contrastBars_[1]->setName(tr("integrated gradients"));
+    contrastPlot_->xAxis->setLabel(tr("source token"));
     // What is shown of the last translation, in the new language too.
     if (last_) {
         summarize(*last_);
         fillTables(*last_);
         nameCrossChoices();
+        drawContrast();
     } else if (introShown_) {
         showIntro();
     }
@@ -348,6 +409,8 @@ void TranslateView::onTranslateClicked()
     options.k = options.beam ? beam_->value() : 1;
     options.nbest = options.beam ? std::min(nbest_->value(), beam_->value()) : 1;
     options.attribution = explain_->currentIndex() > 0;
+    options.contrastPosition = contrastPosition_;
+    options.contrastToken = contrastToken_;
     if (!isSignalConnected(QMetaMethod::fromSignal(&TranslateView::translationRequested))) {
         showRefusal(tr("No model yet: start training or open a model, then translate."));
         return;
@@ -397,11 +460,84 @@ void TranslateView::showRecord(TranslationRecordPtr record)
         nameCrossChoices();
     }
     last_ = std::move(record);
+    fillContrastChoices();
+    drawContrast();
     drawCross();
     emit translationFinished(lastTranslation_);
     // An attribution is shown but this record was asked without: ask again with it.
     if (explain_->currentIndex() > 0 && !last_->options.attribution && !awaiting_)
         onTranslateClicked();
+}
+
+void TranslateView::explainContrast(int position, const QString& alternative)
+{
+    contrastPosition_ = position;
+    contrastToken_ = alternative;
+    onTranslateClicked();
+}
+
+void TranslateView::fillContrastChoices()
+{
+    const QSignalBlocker b(contrastPositionBox_);
+    const int keep = contrastPositionBox_->currentIndex();
+    contrastPositionBox_->clear();
+    if (!last_ || !last_->ok())
+        return;
+    const QStringList& tokens = last_->nbest.front().tokens;
+    for (int t = 0; t < tokens.size(); ++t)
+        contrastPositionBox_->addItem(QStringLiteral("%1 · %2").arg(t + 1).arg(tokens[t]));
+    const int want = last_->contrast.position >= 0 ? last_->contrast.position : keep;
+    contrastPositionBox_->setCurrentIndex(std::clamp(want, 0, int(tokens.size()) - 1));
+    emit contrastPositionBox_->currentIndexChanged(contrastPositionBox_->currentIndex());
+    if (last_->contrast.position >= 0)
+        contrastTokenBox_->setCurrentText(last_->contrast.alternative);
+}
+
+void TranslateView::drawContrast()
+{
+    const bool shown = last_ && last_->contrast.position >= 0;
+    for (QCPBars* b : contrastBars_)
+        b->data()->clear();
+    if (!shown) {
+        contrastTitle_->setText(last_ && !last_->contrastError.isEmpty()
+                                    ? last_->contrastError
+                                    : tr("Choose a token of the translation and another it could have been"));
+        contrastPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        replotIfVisible(contrastPlot_);
+        return;
+    }
+    const ContrastMap& c = last_->contrast;
+    const int n = int(c.gradxinput.size());
+    double lo = 0, hi = 0;
+    for (int i = 0; i < n; ++i) {
+        contrastBars_[0]->addData(i - 0.2, c.gradxinput[std::size_t(i)]);
+        contrastBars_[1]->addData(i + 0.2, c.ig[std::size_t(i)]);
+        lo = std::min({lo, c.gradxinput[std::size_t(i)], c.ig[std::size_t(i)]});
+        hi = std::max({hi, c.gradxinput[std::size_t(i)], c.ig[std::size_t(i)]});
+    }
+    setTokenTicks(contrastPlot_->xAxis, last_->sourceTokens);
+    contrastPlot_->xAxis->setRange(-0.6, n - 0.4);
+    const double pad = 0.08 * std::max(1e-9, hi - lo);
+    contrastPlot_->yAxis->setRange(lo - pad, hi + pad);
+    contrastTitle_->setText(tr("Why “%1” and not “%2” at position %3 · log p difference %4 · IG completeness %5")
+                                .arg(c.chosen, c.alternative)
+                                .arg(c.position + 1)
+                                .arg(c.f, 0, 'f', 3)
+                                .arg(c.igCompleteness, 0, 'g', 2));
+    replotIfVisible(contrastPlot_);
+}
+
+std::vector<double> TranslateView::contrastBars(int method) const
+{
+    std::vector<double> out;
+    for (auto it = contrastBars_[method]->data()->constBegin(); it != contrastBars_[method]->data()->constEnd(); ++it)
+        out.push_back(it->value);
+    return out;
+}
+
+QString TranslateView::contrastTitle() const
+{
+    return contrastTitle_->text();
 }
 
 void TranslateView::summarize(const TranslationRecord& r)

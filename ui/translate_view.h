@@ -64,6 +64,14 @@ public:
     QList<QPair<QString, double>> topFive(int step) const;
     int topFiveSteps() const { return last_ ? int(last_->topFive.size()) : 0; }
     QString message() const { return message_; }  // the status lines as plain text
+    // "Why this token and not that one?": translates again, explaining output position
+    // `position` (0-based) of the best translation against `alternative` (a target token;
+    // core/SPEC.md §11.2). The choice stays for later translations of the same text.
+    void explainContrast(int position, const QString& alternative);
+    // What the contrast plot shows: its bars per source token, method 0 gradient × input,
+    // 1 integrated gradients (empty when nothing is explained), and its title.
+    std::vector<double> contrastBars(int method) const;
+    QString contrastTitle() const;
     // A request is out and its answer has not come.
     bool isBusy() const { return awaiting_; }
 
@@ -97,6 +105,8 @@ private:
     void setMessage(const QStringList& info, const QStringList& warnings);  // lines; warnings red
     void showSourceChips(const TranslationRecord& r);
     QString crossCsv() const;
+    void fillContrastChoices();   // positions and alternatives of the last record
+    void drawContrast();
 
     bool awaiting_ = false;
     QString notice_;  // about the request out, e.g. the input was cut
@@ -120,6 +130,16 @@ private:
     QLabel* attributionInfo_ = nullptr;
     QCustomPlot* crossPlot_ = nullptr;
     Heatmap crossHeat_;
+    // The contrast: the choice asked for (position -1: none), its controls and plot.
+    int contrastPosition_ = -1;
+    QString contrastToken_;
+    QLabel *whyLabel_ = nullptr, *andNotLabel_ = nullptr;
+    QComboBox* contrastPositionBox_ = nullptr;
+    QComboBox* contrastTokenBox_ = nullptr;
+    QPushButton* contrastGo_ = nullptr;
+    QCustomPlot* contrastPlot_ = nullptr;
+    QCPTextElement* contrastTitle_ = nullptr;
+    QCPBars* contrastBars_[2] = {nullptr, nullptr};
 };
 
 }  // namespace as::ui

@@ -378,6 +378,13 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
                          [&] { done = true; });
         w.views()->translate()->translate(QStringLiteral("我有一个好朋友"));
         waitFor([&] { return done; }, 20000);
+        // And "why that word and not the runner-up?" at the output's third token.
+        const as::TranslationRecordPtr r = w.views()->translate()->lastRecord();
+        if (r && r->ok() && r->topFive.size() > 2 && r->topFive[2].size() > 1) {
+            done = false;
+            w.views()->translate()->explainContrast(2, r->topFive[2][1].first);
+            waitFor([&] { return done; }, 20000);
+        }
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;

@@ -25,6 +25,22 @@ struct TranslationOptions {
     // agreement. Costs a backward pass per IG step: asked for only when shown.
     bool attribution = false;
     int igSteps = 32;
+    // "Why this token and not that one?" (core/SPEC.md §11.2): at output position
+    // contrastPosition of the best translation, the alternative target token contrastToken
+    // (as the vocabulary spells it). -1 / empty: none.
+    int contrastPosition = -1;
+    QString contrastToken;
+};
+
+// The contrastive attribution of one output position to the source tokens: gradient × input
+// and integrated gradients of f = log p(chosen) − log p(alternative), the same prefix.
+struct ContrastMap {
+    int position = -1;
+    QString chosen, alternative;
+    double f = 0;                    // log p(chosen) − log p(alternative)
+    std::vector<double> gradxinput;  // [source token]
+    std::vector<double> ig;          // [source token]
+    double igCompleteness = 0;       // Σ_i IG_i − (f(e) − f(0·e))
 };
 
 // One attribution of nbest[0]'s output tokens (</s> not included) to the source tokens.
@@ -59,6 +75,10 @@ struct TranslationRecord {
     // probabilities, most likely first (teacher-forced on nbest[0]; <pad> and <s> left out).
     std::vector<QList<QPair<QString, double>>> topFive;
     std::vector<AttributionMap> attributions;  // when options.attribution; attention first
+    // When options.contrastPosition names a position of nbest[0] and the token is another one
+    // the vocabulary has; otherwise position -1 (and contrastError says why, when asked).
+    ContrastMap contrast;
+    QString contrastError;
     double milliseconds = 0;  // decoding and the top-5 pass (and the attributions)
     // Why there is no translation: the sentence has no token, or the decoder failed. A whole
     // sentence, shown as it is.

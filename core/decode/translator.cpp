@@ -132,6 +132,32 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
                 r.attributions.push_back(std::move(map));
             }
         }
+        if (r.options.contrastPosition >= 0) {
+            const int t = r.options.contrastPosition;
+            const int alt = tgt.contains(r.options.contrastToken) ? tgt.id(r.options.contrastToken) : -1;
+            if (t >= int(best.tokens.size()))
+                r.contrastError = QStringLiteral("position %1 is past the translation's %2 tokens").arg(t + 1).arg(best.tokens.size());
+            else if (alt < 0 || alt == Vocab::kPad || alt == Vocab::kBos)  // </s> and <unk> may be asked about
+                r.contrastError = QStringLiteral("'%1' is not a token of the target vocabulary").arg(r.options.contrastToken);
+            else if (alt == best.tokens[std::size_t(t)])
+                r.contrastError = QStringLiteral("'%1' is the token chosen there").arg(r.options.contrastToken);
+            else {
+                std::vector<int> alternative = best.tokens;
+                alternative[std::size_t(t)] = alt;
+                const Attribution g = attributeContrast(model, source.ids, best.tokens, alternative,
+                                                        AttributionMethod::GradientXInput);
+                const Attribution ig = attributeContrast(model, source.ids, best.tokens, alternative,
+                                                         AttributionMethod::IntegratedGradients, r.options.igSteps);
+                ContrastMap& c = r.contrast;
+                c.position = t;
+                c.chosen = tgt.token(best.tokens[std::size_t(t)]);
+                c.alternative = tgt.token(alt);
+                c.gradxinput = g.scores.at(0);
+                c.ig = ig.scores.at(0);
+                c.f = ig.f.at(0);
+                c.igCompleteness = ig.completeness.at(0);
+            }
+        }
     } catch (const std::exception& e) {
         r.nbest.clear();
         r.cross = {};

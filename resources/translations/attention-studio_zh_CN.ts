@@ -2843,5 +2843,41 @@ weight %5</source>
         <source> Completeness: |Σ IG − (f(e) − f(0))| at most %1 over the %2 output tokens.</source>
         <translation> 完整性：在 %2 个输出词元上，|Σ IG − (f(e) − f(0))| 最多为 %1。</translation>
     </message>
+    <message>
+        <source>Why</source>
+        <translation>为什么是</translation>
+    </message>
+    <message>
+        <source>and not</source>
+        <translation>而不是</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
+    <message>
+        <source>A token of the best translation</source>
+        <translation>最佳译文中的一个词元</translation>
+    </message>
+    <message>
+        <source>Another token it could have been (the step&apos;s other likeliest, or type one)</source>
+        <translation>它本来可能是的另一个词元（这一步其他最可能的词元，或自己输入）</translation>
+    </message>
+    <message>
+        <source>Gradient × input and integrated gradients of log p(chosen) − log p(other), the same prefix, over the source tokens</source>
+        <translation>在同样的前缀下，log p(选中) − log p(另一个) 对源词元的梯度 × 输入和积分梯度</translation>
+    </message>
+    <message>
+        <source>source token</source>
+        <translation>源词元</translation>
+    </message>
+    <message>
+        <source>Choose a token of the translation and another it could have been</source>
+        <translation>选择译文中的一个词元，以及它本来可能是的另一个词元</translation>
+    </message>
+    <message>
+        <source>Why “%1” and not “%2” at position %3 · log p difference %4 · IG completeness %5</source>
+        <translation>位置 %3 为什么是“%1”而不是“%2” · log p 之差 %4 · 积分梯度完整性 %5</translation>
+    </message>
 </context>
 </TS>

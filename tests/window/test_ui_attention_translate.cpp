@@ -18,6 +18,7 @@
 
 #include "text/tasks.h"
 #include "train/trainer.h"
+#include "eval/interpret.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -50,6 +51,7 @@ private slots:
     void replayHistory();
     void historyCapKeepsTheRange();
     void translatesToySentence();
+    void contrastExplainsOnePosition();
     void beamListsNBest();
     void unknownTokensAreListed();
     void emptyInputDoesNotDecode();
@@ -268,6 +270,75 @@ void TestUiAttentionTranslate::historyCapKeepsTheRange()
     QCOMPARE(view.shownStep(), 1200L);
     view.showHistoryIndex(0);
     QCOMPARE(view.shownStep(), 1L);
+}
+
+// "Why 'good' and not another token?": the translator answers with the two contrastive
+// attributions of that position (core/SPEC.md §11.2), the same numbers attributeContrast gives
+// for the output with that token swapped (itself checked against finite differences in
+// test_interpret), drawn as the plot's bars; refusals for a position past the output, the
+// chosen token itself and a token the vocabulary lacks.
+void TestUiAttentionTranslate::contrastExplainsOnePosition()
+{
+    Translating t(copy());
+    TranslateView& view = t.view;
+    QSignalSpy done(&view, &TranslateView::translationFinished);
+    view.translate(QStringLiteral("我有一个好朋友"));
+    QVERIFY(done.wait(5000));
+    const int position = int(greedyTokens_.indexOf(QStringLiteral("good")));
+    QVERIFY(position >= 0);
+    const TranslationRecordPtr first = view.lastRecord();
+    QCOMPARE(first->contrast.position, -1);
+    // The other candidates offered are that step's top five but the chosen one.
+    QString alternative;
+    for (const auto& [token, p] : first->topFive[std::size_t(position)])
+        if (token != QStringLiteral("good") && alternative.isEmpty())
+            alternative = token;
+    QVERIFY(!alternative.isEmpty());
+    view.explainContrast(position, alternative);
+    QVERIFY(done.wait(5000));
+    const TranslationRecordPtr r = view.lastRecord();
+    QCOMPARE(r->contrast.position, position);
+    QCOMPARE(r->contrast.chosen, QStringLiteral("good"));
+    QCOMPARE(r->contrast.alternative, alternative);
+    // The same computation made here, on another copy of the weights.
+    ModelCopyPtr c = copy();
+    const std::vector<int> src = task_.srcVocab.encode(r->sourceTokens);
+    std::vector<int> out = r->nbest.front().ids, alt = out;
+    alt[std::size_t(position)] = task_.tgtVocab.id(alternative);
+    const Attribution g = attributeContrast(*c->model, src, out, alt, AttributionMethod::GradientXInput);
+    const Attribution ig = attributeContrast(*c->model, src, out, alt, AttributionMethod::IntegratedGradients, 32);
+    QCOMPARE(g.positions, std::vector<int>{position});
+    const std::vector<double> bars0 = view.contrastBars(0), bars1 = view.contrastBars(1);
+    QCOMPARE(int(bars0.size()), 7);
+    for (int i = 0; i < 7; ++i) {
+        QCOMPARE(r->contrast.gradxinput[std::size_t(i)], g.scores[0][std::size_t(i)]);
+        QCOMPARE(r->contrast.ig[std::size_t(i)], ig.scores[0][std::size_t(i)]);
+        QCOMPARE(bars0[std::size_t(i)], g.scores[0][std::size_t(i)]);
+        QCOMPARE(bars1[std::size_t(i)], ig.scores[0][std::size_t(i)]);
+    }
+    // f is the difference of the two log-probabilities.
+    const auto five = r->topFive[std::size_t(position)];
+    double pGood = 0, pAlt = 0;
+    for (const auto& [token, p] : five) {
+        if (token == QStringLiteral("good"))
+            pGood = p;
+        else if (token == alternative)
+            pAlt = p;
+    }
+    QVERIFY(std::abs(r->contrast.f - (std::log(pGood) - std::log(pAlt))) < 1e-4);
+    QVERIFY2(view.contrastTitle().contains(QStringLiteral("“good”")) && view.contrastTitle().contains(alternative),
+             qPrintable(view.contrastTitle()));
+    // Refused: past the output, the chosen token itself, a token the vocabulary lacks.
+    for (const auto& [pos, token, why] : {std::tuple{99, QStringLiteral("a"), QStringLiteral("past")},
+                                          std::tuple{position, QStringLiteral("good"), QStringLiteral("chosen")},
+                                          std::tuple{position, QStringLiteral("zzz"), QStringLiteral("not a token")}}) {
+        view.explainContrast(pos, token);
+        QVERIFY(done.wait(5000));
+        QCOMPARE(view.lastRecord()->contrast.position, -1);
+        QVERIFY2(view.lastRecord()->contrastError.contains(why), qPrintable(view.lastRecord()->contrastError));
+        QVERIFY2(view.contrastTitle().contains(why), qPrintable(view.contrastTitle()));
+        QVERIFY(view.contrastBars(0).empty());
+    }
 }
 
 void TestUiAttentionTranslate::translatesToySentence()
