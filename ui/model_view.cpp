@@ -769,7 +769,7 @@ void ModelView::redraw()
         head3(tr("QKᵀ/√d_k, masked"), QStringLiteral("scores"), qRows, kRows, false);
         head3(tr("softmax: attention weights"), QStringLiteral("weights"), qRows, kRows, true);
         if (const TraceTensor* ctx = find(prefix + QStringLiteral(".context")); ctx && ctx->shape.size() == 2) {
-            showMatrix(shown_++, tr("weights·V: this head's columns of the context"), ctx->name, ctx->shape[0], dk,
+            showMatrix(shown_++, tr("weights·V: this head's context"), ctx->name, ctx->shape[0], dk,
                        [ctx, h, dk](int i, int j) { return element(*ctx, 0, i, h * dk + j); }, {}, qRows, {}, false);
         }
         const int nq = int(qRows.size()), nk = int(kRows.size());

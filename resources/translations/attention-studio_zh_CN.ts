@@ -2296,10 +2296,6 @@ row %2 (%3), column %4 (%5)
         <translation>softmax：注意力权重</translation>
     </message>
     <message>
-        <source>weights·V: this head&apos;s columns of the context</source>
-        <translation>权重·V：这个头在上下文中的列</translation>
-    </message>
-    <message>
         <source> + causal mask</source>
         <translation> + 因果掩码</translation>
     </message>
@@ -2390,6 +2386,10 @@ row %2 (%3), column %4 (%5)
     <message>
         <source>softmax(logits) : %1×%2; the most probable word at each position: %3</source>
         <translation>softmax(logits) : %1×%2；每个位置上概率最大的词：%3</translation>
+    </message>
+    <message>
+        <source>weights·V: this head&apos;s context</source>
+        <translation>权重·V：这个头的上下文</translation>
     </message>
 </context>
 <context>
