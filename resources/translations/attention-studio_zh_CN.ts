@@ -853,6 +853,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Build a fresh model with these settings (training restarts at step 0)</source>
         <translation>用这些设置构建一个新模型（训练从第 0 步重新开始）</translation>
     </message>
+    <message>
+        <source>Model: the opened model&apos;s own configuration. Training: the %1 recipe — the model&apos;s file says it was trained on %1; its training settings themselves are not recorded in a model file.</source>
+        <translation>模型：所打开模型自身的配置。训练：%1 的默认配方——模型文件记录它是在 %1 上训练的；训练设置本身不记录在模型文件中。</translation>
+    </message>
+    <message>
+        <source>Model: the opened model&apos;s own configuration. Training: not recorded in a model file; shown: the %1 recipe, which Apply would train.</source>
+        <translation>模型：所打开模型自身的配置。训练：模型文件中没有记录；显示的是 %1 的默认配方，点击“应用并重置”将按它训练。</translation>
+    </message>
 </context>
 <context>
     <name>as::TrainingWorker</name>
