@@ -81,7 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     files_ = new FileActions(this);
     corpus_ = new CorpusActions(this);
     comparisons_ = new ComparisonActions(this);
-    heads_ = new HeadsController(views_, link_, [this] { return settings_.inspecting(); }, this);
+    heads_ = new HeadsController(views_, link_, [this]() -> const SessionSettings& { return settings_; }, this);
     buildMenus();
     buildToolBar();
     retranslate();

@@ -18,6 +18,8 @@
 
 #include "eval/interpret.h"
 #include "io/model_file.h"
+#include "io/interop.h"
+#include "file_actions.h"
 #include "text/tasks.h"
 #include "cli_process.h"
 #include "window_runs.h"
@@ -40,6 +42,7 @@ private slots:
     void initTestCase();
     void viewDrawsRecordsAndAsks();
     void windowScoresMutesAndPrunes();
+    void openedModelScoresOnItsTasksValidationOrAFile();
     void neuronViewOfTheProbe();
 
 private:
@@ -240,6 +243,59 @@ void TestUiHeads::windowScoresMutesAndPrunes()
 // The neuron view in the Attention tab: asked for a head and query, the worker answers for the
 // probe with the current weights; the record's softmax is its scores', the products sum to the
 // scores, and in the first encoder layer the five terms (drawn as bars) sum to them too.
+void TestUiHeads::openedModelScoresOnItsTasksValidationOrAFile()
+{
+    // A model trained on toy, exported: its file records the task, not its data.
+    const QString model = dir_.filePath(u"opened.safetensors"_s);
+    {
+        MainWindow trained;
+        trained.applySettings(SessionSettings::defaultsFor(u"toy"_s));
+        trained.link()->step(10);
+        QVERIFY(QTest::qWaitFor([&] { return trained.currentStep() == 10 && !trained.isRunning(); }, 60000));
+        QVERIFY(test::exportFromWindow(trained, model));
+        trained.close();
+    }
+    MainWindow w;
+    w.show();
+    QString error;
+    const std::optional<WeightFileInfo> info = inspectWeights(model, &error);
+    QVERIFY2(info, qPrintable(error));
+    ImportOptions o;
+    o.config = info->config;
+    QSignalSpy restored(&w, &MainWindow::sessionRestored);
+    w.files()->importWeightsFrom(model, o);
+    QVERIFY(restored.wait(20000) || !restored.isEmpty());
+    QVERIFY(w.isInspecting());
+
+    // Score heads: on the toy task's validation split, which the model's record names (not
+    // "No validation pairs to score heads on").
+    const Task toy = makeToyTask();
+    QSignalSpy scored(w.heads()->service(), &HeadService::scored);
+    QSignalSpy refused(w.heads()->service(), &HeadService::refused);
+    emit w.views()->heads()->scoreRequested();
+    QVERIFY2(scored.wait(60000), refused.isEmpty() ? "" : qPrintable(refused.first().first().toString()));
+    HeadsRecordPtr r = scored.last().first().value<HeadsRecordPtr>();
+    QVERIFY(r->scored);
+    QCOMPARE(r->pairs, int(toy.validation.size()));
+    QCOMPARE(int(r->report.heads.size()), (2 + 2 + 2) * 4);
+    QVERIFY(w.heads()->service()->source().label.contains(u"toy"_s));
+
+    // Score on… a corpus file: its pairs, as `heads --data` reads them.
+    const QString data = dir_.filePath(u"two.tsv"_s);
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QStringLiteral("我有一个好朋友\tI have a good friend.\n他是学生\tHe is a student.\n").toUtf8());
+    f.close();
+    scored.clear();
+    QVERIFY(w.heads()->scoreOn(data));
+    QVERIFY(scored.wait(60000));
+    r = scored.last().first().value<HeadsRecordPtr>();
+    QVERIFY(r->scored);
+    QCOMPARE(r->pairs, 2);
+    // A file that is not there: said in the view, nothing scored.
+    QVERIFY(!w.heads()->scoreOn(dir_.filePath(u"missing.tsv"_s)));
+}
+
 void TestUiHeads::neuronViewOfTheProbe()
 {
     MainWindow w;
