@@ -1018,6 +1018,22 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>&amp;Decoding</source>
         <translation>解码(&amp;D)</translation>
     </message>
+    <message>
+        <source>Training</source>
+        <translation>训练过程</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型内部</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力分析</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译与解码</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::ArchitectureDiagram</name>

@@ -165,7 +165,7 @@ void TestUiHeads::windowScoresMutesAndPrunes()
             best = s.importance;
             top = s.id;
         }
-    w.views()->tabs()->setCurrentWidget(w.views()->heads());
+    w.views()->showView(w.views()->heads());
     ui::replotQueuedNow();
     scored.clear();
     QTest::mouseClick(w.views()->heads()->grid(top.kind), Qt::LeftButton, {},
