@@ -369,10 +369,11 @@ void HeadsView::redraw()
     for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
         QStringList rows, cols;
+        // Numbered from 1, as everywhere in the window (the command line's JSON counts from 0).
         for (int l = 0; l < layers_[i]; ++l)
-            rows << QString::number(l);
+            rows << QString::number(l + 1);
         for (int h = 0; h < heads_; ++h)
-            cols << QString::number(h);
+            cols << QString::number(h + 1);
         setHeatmapData(
             maps_[i], layers_[i], heads_,
             [&](int l, int h) {

@@ -29,6 +29,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -79,6 +80,15 @@ void TestUiHeads::viewDrawsRecordsAndAsks()
     r->pairs = 3;
     v.setRecord(r);
     QCOMPARE(v.cell(AttentionKind::EncoderSelf, 1, 0), 3.0);  // importance, the default
+    // Layers and heads numbered from 1, as in the attention grid.
+    for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::Cross}) {
+        const auto x = v.grid(k)->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        const auto y = v.grid(k)->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(x && y);
+        QCOMPARE(x->ticks().value(0), u"1"_s);
+        QCOMPARE(x->ticks().value(1), u"2"_s);
+        QCOMPARE(y->ticks().value(0), u"1"_s);
+    }
     QCOMPARE(v.cell(AttentionKind::Cross, 0, 1), 8.0);
     v.setScore(ui::HeadsView::Score::DeltaNll);
     QCOMPARE(v.cell(AttentionKind::DecoderSelf, 0, 1), 60.0);
@@ -313,6 +323,11 @@ void TestUiHeads::neuronViewOfTheProbe()
         const NeuronRecordPtr r = panel->record();
         QCOMPARE(r->kind, kind);
         QCOMPARE(r->head, 1);
+        // Shown from 1, as in the attention grid: layer `layer` is "layer layer+1", head 1 "head 2".
+        const QList<QSpinBox*> spins = panel->findChildren<QSpinBox*>();
+        QCOMPARE(spins.size(), qsizetype(2));
+        QCOMPARE(spins[0]->text(), u"layer %1"_s.arg(layer + 1));
+        QCOMPARE(spins[1]->text(), u"head 2"_s);
         QCOMPARE(r->query, 2);
         QCOMPARE(r->step, 30L);
         const NeuronView& v = r->view;
