@@ -38,6 +38,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     for (Score s : {Score::Importance, Score::DeltaNll, Score::Confidence, Score::Entropy})
         scoreBox_->addItem(QString(), int(s));
     scoreButton_ = new QPushButton(this);
+    scoreOnButton_ = new QPushButton(this);
     pruneButton_ = new QPushButton(this);
     unmute_ = new QPushButton(this);
     cancel_ = new QPushButton(this);
@@ -53,6 +54,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     bar->addWidget(colourLabel_);
     bar->addWidget(scoreBox_);
     bar->addWidget(scoreButton_);
+    bar->addWidget(scoreOnButton_);
     bar->addWidget(pruneButton_);
     bar->addWidget(unmute_);
     bar->addWidget(progress_);
@@ -131,6 +133,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
 
     connect(scoreBox_, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
     connect(scoreButton_, &QPushButton::clicked, this, &HeadsView::scoreRequested);
+    connect(scoreOnButton_, &QPushButton::clicked, this, &HeadsView::scoreOnRequested);
     connect(pruneButton_, &QPushButton::clicked, this, &HeadsView::pruningRequested);
     connect(unmute_, &QPushButton::clicked, this, &HeadsView::unmuteAllRequested);
     connect(cancel_, &QPushButton::clicked, this, &HeadsView::cancelRequested);
@@ -152,6 +155,11 @@ void HeadsView::retranslate()
     scoreButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));  // after setText, which resets it
     scoreButton_->setToolTip(tr("Score every head on the validation pairs with the current "
                                 "weights, in the background (Ctrl+H)"));
+    scoreOnButton_->setText(tr("Score on…"));
+    scoreOnButton_->setToolTip(tr("Score every head on the sentence pairs of a corpus file you "
+                                  "choose (source<TAB>target per line, or an Anki file), as "
+                                  "attention-studio-cli heads --data does: for a model opened "
+                                  "without its data, or to compare with other text"));
     pruneButton_->setText(tr("Pruning curve"));
     pruneButton_->setToolTip(tr("Validation BLEU and NLL with 0, 1, 2, … heads masked, least "
                                 "important first (Michel et al. 2019, Fig. 3), in the background"));
@@ -361,10 +369,11 @@ void HeadsView::redraw()
     for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
         QStringList rows, cols;
+        // Numbered from 1, as everywhere in the window (the command line's JSON counts from 0).
         for (int l = 0; l < layers_[i]; ++l)
-            rows << QString::number(l);
+            rows << QString::number(l + 1);
         for (int h = 0; h < heads_; ++h)
-            cols << QString::number(h);
+            cols << QString::number(h + 1);
         setHeatmapData(
             maps_[i], layers_[i], heads_,
             [&](int l, int h) {

@@ -55,6 +55,8 @@ public:
 signals:
     void headToggled(as::HeadId head);
     void scoreRequested();
+    // "Score on…": score the heads on pairs from a file the user picks.
+    void scoreOnRequested();
     void pruningRequested();
     void unmuteAllRequested();
     void cancelRequested();
@@ -84,6 +86,7 @@ private:
     HeadsRecordPtr record_;
     PruningRecordPtr pruningRecord_;
     QComboBox* scoreBox_ = nullptr;
+    QPushButton* scoreOnButton_ = nullptr;
     QPushButton *scoreButton_ = nullptr, *pruneButton_ = nullptr, *unmute_ = nullptr, *cancel_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* status_ = nullptr;

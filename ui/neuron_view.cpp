@@ -17,8 +17,12 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     kind_ = new QComboBox(this);
     for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf, AttentionKind::Cross})
         kind_->addItem(QString(), int(k));
+    // Layers and heads numbered from 1, as in the attention grid and the Model and Decoding
+    // views; neuronRequested and choose() take them from 0, as the engine does.
     layer_ = new QSpinBox(this);
     head_ = new QSpinBox(this);
+    layer_->setRange(1, 1);
+    head_->setRange(1, 1);
     query_ = new QComboBox(this);
     query_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     shares_ = new QLabel(this);
@@ -93,7 +97,7 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
         connect(s, &QSpinBox::valueChanged, this, [this] { ask(); });
     connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
         const QSignalBlocker b(layer_);
-        layer_->setMaximum(std::max(0, layers_[kind_->currentIndex() == 0 ? 0 : 1] - 1));
+        layer_->setMaximum(std::max(1, layers_[kind_->currentIndex() == 0 ? 0 : 1]));
         ask();
     });
     connect(query_, &QComboBox::currentIndexChanged, this, [this] { ask(); });
@@ -137,16 +141,16 @@ void NeuronPanel::setShape(int encoderLayers, int decoderLayers, int heads)
     const QSignalBlocker b1(layer_), b2(head_);
     layers_[0] = encoderLayers;
     layers_[1] = decoderLayers;
-    layer_->setMaximum(std::max(0, layers_[kind_->currentIndex() == 0 ? 0 : 1] - 1));
-    head_->setMaximum(std::max(0, heads - 1));
+    layer_->setMaximum(std::max(1, layers_[kind_->currentIndex() == 0 ? 0 : 1]));
+    head_->setMaximum(std::max(1, heads));
 }
 
 void NeuronPanel::choose(AttentionKind kind, int layer, int head, int query)
 {
     updating_ = true;
     kind_->setCurrentIndex(kind_->findData(int(kind)));
-    layer_->setValue(layer);
-    head_->setValue(head);
+    layer_->setValue(layer + 1);
+    head_->setValue(head + 1);
     updating_ = false;
     emit neuronRequested(kind, layer, head, query);
 }
@@ -160,8 +164,8 @@ void NeuronPanel::ask()
 {
     if (updating_)
         return;
-    emit neuronRequested(AttentionKind(kind_->currentData().toInt()), layer_->value(),
-                         head_->value(), std::max(0, query_->currentIndex()));
+    emit neuronRequested(AttentionKind(kind_->currentData().toInt()), layer_->value() - 1,
+                         head_->value() - 1, std::max(0, query_->currentIndex()));
 }
 
 void NeuronPanel::setRecord(NeuronRecordPtr record)
@@ -261,7 +265,7 @@ void NeuronPanel::redraw()
     if (split) {
         QStringList s;
         for (std::size_t h = 0; h < record_->terms.size(); ++h)
-            s << tr("head %1 %2 %").arg(h).arg(100.0 * record_->terms[h].positionalShare, 0, 'f', 0);
+            s << tr("head %1 %2 %").arg(h + 1).arg(100.0 * record_->terms[h].positionalShare, 0, 'f', 0);
         shares_->setText(tr("Positional share of the scores (first encoder layer): %1").arg(s.join(QStringLiteral(" · "))));
     }
     replotIfVisible(vectors_);

@@ -26,14 +26,16 @@ int runHeads(const QStringList& args)
         "Score every attention head of a model on a corpus (teacher-forced, dropout off): "
         "importance (mean over pairs of |dL/dξ|, Michel et al. 2019), ΔNLL (the mean token NLL "
         "with that head alone masked, minus the unmasked one), confidence (mean largest "
-        "attention weight, Voita et al. 2019) and entropy (nats).",
+        "attention weight, Voita et al. 2019) and entropy (nats). Layers and heads are "
+        "numbered from 0 (the JSON's \"layer\" and \"head\", the table, --mask-heads); the "
+        "window numbers them from 1.",
         err);
     p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
     p.add({"data", "Corpus: source<TAB>target per line (or an Anki file).", "D.tsv"});
     p.add({"max-sentences", "Use the first N pairs.", "N", "500"});
     p.add({"mask-heads", "Keep these heads masked throughout: kind:layer:head,… (kind "
-                         "encoder.self, decoder.self or decoder.cross; * for every head of a "
-                         "layer).", "SPEC"});
+                         "encoder.self, decoder.self or decoder.cross, 0-based; * for every head "
+                         "of a layer).", "SPEC"});
     p.add({"no-delta", "Leave out ΔNLL (one pass over the data per head)."});
     p.add({"json", "Print one JSON object."});
     p.addThreads("0");

@@ -27,6 +27,8 @@ const char* kUsage =
     "             residuals, logits, logit lens) per line of standard input (JSON lines)\n"
     "  vocab      write a corpus's vocabularies and encoded pairs (for scripts/train_ddp.py)\n"
     "\n"
+    "Layers and heads are numbered from 0 in every command's options and output (JSON,\n"
+    "--mask-heads kind:layer:head); the window numbers them from 1.\n"
     "'attention-studio-cli COMMAND --help' describes a command's options.\n";
 const QStringList kCommands = {"train", "translate", "eval",      "bench", "bleu",
                                "export", "import",  "heads", "attribute", "trace",

@@ -20,7 +20,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTimer>
 
 namespace as {
@@ -300,18 +299,16 @@ bool FileActions::saveViewPngs(const QString& dir, QString* error)
             *error = tr("cannot create %1").arg(dir);
         return false;
     }
-    const QStringList names = {"loss", "learning-rate", "positional-encoding", "attention",
-                               "translate", "samples", "masks-and-smoothing", "heads",
-                               "head-dynamics", "health", "embeddings", "model", "decoding"};
-    QTabWidget* tabs = window_->views()->tabs();
-    const int shown = tabs->currentIndex();
-    for (int i = 0; i < tabs->count(); ++i) {
-        tabs->setCurrentIndex(i);
-        QWidget* page = tabs->widget(i);
+    ViewSet* views = window_->views();
+    QWidget* const shown = views->currentView();
+    const QList<QWidget*> pages = views->viewPages();
+    for (int i = 0; i < pages.size(); ++i) {
+        QWidget* page = pages[i];
+        views->showView(page);
         QCoreApplication::processEvents();
         ui::replotQueuedNow();
         const QPixmap pm = page->grab();
-        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1).arg(names.value(i)));
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1).arg(views->fileName(page)));
         QSaveFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered) || !pm.save(&f, "PNG") || !f.commit()) {
             if (error)
@@ -320,7 +317,7 @@ bool FileActions::saveViewPngs(const QString& dir, QString* error)
         }
     }
     // The whole window with the tab that was shown.
-    tabs->setCurrentIndex(shown);
+    views->showView(shown);
     QCoreApplication::processEvents();
     ui::replotQueuedNow();
     const QPixmap whole = window_->grab();

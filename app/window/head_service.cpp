@@ -1,5 +1,7 @@
 #include "head_service.h"
 
+#include "run/make_session.h"
+
 #include <QMetaMethod>
 
 #include <functional>
@@ -54,15 +56,60 @@ void HeadService::setModel(ModelCopyPtr model)
     }
 }
 
+void HeadService::setSource(Source source)
+{
+    cancel();
+    source_ = std::move(source);
+}
+
+namespace {
+// The pairs a job scores on: the session's validation split, or the source's pairs encoded
+// with the model's vocabularies. Empty pairs and *error when there are none.
+struct ScoringPairs {
+    std::vector<EncodedPair> pairs;
+    QList<SentencePair> text;
+};
+ScoringPairs scoringPairs(const ModelCopy& copy, const HeadService::Source& source, int most,
+                          QString* error)
+{
+    ScoringPairs r;
+    const SessionData& own = *copy.data;
+    if (!source.isSet()) {
+        const int n = std::min<int>(most, int(own.validation().size()));
+        r.pairs.assign(own.validation().begin(), own.validation().begin() + n);
+        r.text = own.validationText().mid(0, n);
+        return r;
+    }
+    std::unique_ptr<SessionData> task;
+    if (!source.task.isEmpty()) {
+        task = makeSessionData(SessionSettings::defaultsFor(source.task), error);
+        if (!task)
+            return r;
+        // The task's own vocabularies are the model's: its encoded pairs as they are.
+        if (task->srcVocab().tokens() == copy.srcVocab.tokens()
+            && task->tgtVocab().tokens() == copy.tgtVocab.tokens()) {
+            const int n = std::min<int>(most, int(task->validation().size()));
+            r.pairs.assign(task->validation().begin(), task->validation().begin() + n);
+            r.text = task->validationText().mid(0, n);
+            return r;
+        }
+    }
+    r.text = (task ? task->validationText() : source.pairs).mid(0, most);
+    r.pairs = own.codec().encode(r.text).pairs;
+    return r;
+}
+}  // namespace
+
 void HeadService::start()
 {
     if (!pending_)
         return;
-    if (!model_ || !model_->model || !model_->data || model_->data->validation().empty()) {
+    const bool hasPairs = source_.isSet() || (model_ && model_->data && !model_->data->validation().empty());
+    if (!model_ || !model_->model || !model_->data || !hasPairs) {
         pending_.reset();
         busy_ = false;
-        emit refused(tr("No validation pairs to score heads on: train a task or a corpus (a model "
-                        "opened on its own has none)."));
+        emit refused(tr("No validation pairs to score heads on: train a task or a corpus, or "
+                        "choose a corpus file with Score on…"));
         return;
     }
     const std::shared_ptr<const Job> job(std::move(pending_));
@@ -72,21 +119,36 @@ void HeadService::start()
     const quint64 generation = generation_;
     // QThreadPool wakes its thread through a lock inside Qt, which TSan cannot see.
     static char handOff;
-    std::function<void()> run = [this, job, copy, stop, generation] {
+    const Source source = source_;
+    std::function<void()> run = [this, job, copy, stop, generation, source] {
         AS_TSAN_ACQUIRE(&handOff);
         // A clone of its own: the copy may be translating for the Translate tab meanwhile.
         std::unique_ptr<Transformer<float>> model = copy->model->clone();
-        const SessionData& data = *copy->data;
-        const int n = std::min<int>(kMaxPairs, int(data.validation().size()));
-        const std::vector<EncodedPair> pairs(data.validation().begin(), data.validation().begin() + n);
-        const QList<SentencePair> text = data.validationText().mid(0, n);
-        const ParallelData codec = data.codec();
         auto report = [this, generation](QString what, int done, int total) {
             results_->post([this, generation, what, done, total] {
                 if (generation == generation_)
                     emit progress(what, done, total);
             });
         };
+        const SessionData& data = *copy->data;
+        if (source.isSet())
+            report(tr("Reading %1…").arg(source.label), 0, 1);
+        QString error;
+        const ScoringPairs scoring = scoringPairs(*copy, source, kMaxPairs, &error);
+        if (scoring.pairs.empty()) {
+            results_->post([this, generation, error, source] {
+                if (generation != generation_)
+                    return;
+                busy_ = false;
+                emit refused(error.isEmpty() ? tr("No pair of %1 fits the model's vocabularies and length.").arg(source.label)
+                                             : tr("%1: %2").arg(source.label, error));
+            });
+            return;
+        }
+        const std::vector<EncodedPair>& pairs = scoring.pairs;
+        const QList<SentencePair>& text = scoring.text;
+        const int n = int(pairs.size());
+        const ParallelData codec = data.codec();
         const ModelConfig& c = model->config();
         if (job->kind == Kind::Prune) {
             auto record = std::make_shared<PruningRecord>();

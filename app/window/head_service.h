@@ -35,6 +35,19 @@ public:
     void cancel();
     bool busy() const { return busy_; }
 
+    // What the jobs score on instead of the session's validation pairs, for a model opened
+    // without its data (as `attention-studio-cli heads --data` does): the validation split of
+    // the built-in task `task` (made in the job's thread), or `pairs` read from a file, named
+    // `label`; both encoded with the model's own vocabularies. Default (empty): the session's.
+    struct Source {
+        QString task;
+        QList<SentencePair> pairs;
+        QString label;
+        bool isSet() const { return !task.isEmpty() || !pairs.isEmpty(); }
+    };
+    void setSource(Source source);
+    const Source& source() const { return source_; }
+
 signals:
     void modelWanted();
     void progress(const QString& text, int done, int total);
@@ -51,6 +64,7 @@ private:
     void start();
 
     ModelCopyPtr model_;
+    Source source_;
     std::unique_ptr<Job> pending_;
     bool waiting_ = false, busy_ = false;
     quint64 generation_ = 0;

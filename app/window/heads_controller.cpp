@@ -7,11 +7,17 @@
 #include "view_set.h"
 #include "worker_link.h"
 
+#include "run/settings.h"
+#include "text/corpus.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+
 namespace as {
 
-HeadsController::HeadsController(ViewSet* views, WorkerLink* link, std::function<bool()> inspecting,
-                                 QObject* parent)
-    : QObject(parent), views_(views), link_(link), inspecting_(std::move(inspecting))
+HeadsController::HeadsController(ViewSet* views, WorkerLink* link,
+                                 std::function<const SessionSettings&()> settings, QObject* parent)
+    : QObject(parent), views_(views), link_(link), settings_(std::move(settings))
 {
     ui::HeadsView* heads = views_->heads();
     service_ = new HeadService(this);
@@ -20,17 +26,29 @@ HeadsController::HeadsController(ViewSet* views, WorkerLink* link, std::function
     connect(service_, &HeadService::modelWanted, link_, &WorkerLink::requestModelCopy);
     connect(service_, &HeadService::progress, heads, &ui::HeadsView::showProgress);
     connect(service_, &HeadService::refused, heads, &ui::HeadsView::showIdle);
-    connect(service_, &HeadService::scored, this, [heads](const HeadsRecordPtr& r) {
+    connect(service_, &HeadService::scored, this, [this, heads](const HeadsRecordPtr& r) {
         heads->setRecord(r);
-        heads->showIdle(r->scored ? tr("Scored at step %1.").arg(r->step)
-                                  : tr("Mutes evaluated at step %1.").arg(r->step));
+        const QString on = service_->source().label;
+        if (on.isEmpty())
+            heads->showIdle(r->scored ? tr("Scored at step %1.").arg(r->step)
+                                      : tr("Mutes evaluated at step %1.").arg(r->step));
+        else
+            heads->showIdle(r->scored ? tr("Scored at step %1 on %2 (%3 pairs).").arg(r->step).arg(on).arg(r->pairs)
+                                      : tr("Mutes evaluated at step %1 on %2 (%3 pairs).").arg(r->step).arg(on).arg(r->pairs));
     });
     connect(service_, &HeadService::pruned, this, [heads](const PruningRecordPtr& r) {
         heads->setPruning(r);
         if (r->finished)
             heads->showIdle(tr("Pruning curve at step %1.").arg(r->step));
     });
-    connect(heads, &ui::HeadsView::scoreRequested, this, [this] { service_->score(muted_, true); });
+    connect(heads, &ui::HeadsView::scoreRequested, this, &HeadsController::scoreRequested);
+    connect(heads, &ui::HeadsView::scoreOnRequested, this, [this, heads] {
+        const QString path = QFileDialog::getOpenFileName(
+            heads, tr("Score heads on a corpus"), QString(),
+            tr("Corpora: source<TAB>target per line, or an Anki file (*.tsv *.txt);;All files (*)"));
+        if (!path.isEmpty())
+            scoreOn(path);
+    });
     connect(heads, &ui::HeadsView::pruningRequested, this, [this, heads] {
         const HeadsRecordPtr r = heads->record();
         if (!r || !r->scored) {
@@ -56,9 +74,44 @@ HeadsController::HeadsController(ViewSet* views, WorkerLink* link, std::function
     connect(views_, &ViewSet::cleared, this, &HeadsController::clear);
 }
 
+void HeadsController::scoreRequested()
+{
+    const SessionSettings& s = settings_();
+    if (s.inspecting() && !service_->source().isSet()) {
+        const QString task = s.recordedTask();
+        if (task.isEmpty()) {
+            views_->heads()->showIdle(tr("This model has no validation pairs and its file names no "
+                                         "built-in task: choose a corpus with Score on…"));
+            return;
+        }
+        // The model's record names the task it was trained on: that task's validation split.
+        service_->setSource({task, {}, tr("the %1 validation split").arg(task)});
+    }
+    service_->score(muted_, true);
+}
+
+bool HeadsController::scoreOn(const QString& path)
+{
+    CorpusOptions o;
+    o.format = guessFormat(path);
+    CorpusReport report;
+    QString error;
+    std::optional<QList<SentencePair>> pairs = readCorpus(path, o, report, &error);
+    if (!pairs || pairs->isEmpty()) {
+        views_->heads()->showIdle(tr("%1 was not read: %2")
+                                      .arg(QFileInfo(path).fileName(),
+                                           error.isEmpty() ? tr("no sentence pairs") : error));
+        return false;
+    }
+    service_->setSource({{}, std::move(*pairs), QFileInfo(path).fileName()});
+    service_->score(muted_, true);
+    return true;
+}
+
 void HeadsController::clear()
 {
     service_->cancel();
+    service_->setSource({});
     if (!muted_.empty()) {
         muted_.clear();
         views_->translation()->setMaskedHeads(muted_);
@@ -74,7 +127,7 @@ void HeadsController::setMutedHeads(const std::vector<HeadId>& heads)
     link_->setMutedHeads(muted_);
     // What the mutes do: the validation NLL and BLEU with them against without, and the
     // sentence in Translate again.
-    if (!inspecting_())
+    if (!settings_().inspecting() || service_->source().isSet())
         service_->score(muted_, false);
     ui::TranslateView* translate = views_->translate();
     if (!translate->inputText().trimmed().isEmpty())

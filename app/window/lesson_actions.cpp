@@ -224,7 +224,7 @@ void LessonActions::showFocus(const LessonFocus& focus)
         if (focus.head > 0)
             v->decoding()->setHead(focus.head - 1);
     }
-    v->tabs()->setCurrentWidget(page);
+    v->showView(page);
 }
 
 void LessonActions::onSnapshot(const TrainingSnapshot& s)
@@ -256,7 +256,7 @@ bool LessonActions::saveLesson(const QString& path, const LessonText& title, con
     // The probe as text, and the view shown (with the Attention view's kind, layer and head).
     l->probe = detokenize(srcTokenizer_, probe_);
     ViewSet* v = window_->views();
-    QWidget* current = v->tabs()->currentWidget();
+    QWidget* current = v->currentView();
     if (current == v->attentionPage()) {
         l->focus.view = QStringLiteral("attention");
         l->focus.kind = attentionKindName(v->attention()->kind());

@@ -82,7 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     files_ = new FileActions(this);
     corpus_ = new CorpusActions(this);
     comparisons_ = new ComparisonActions(this);
-    heads_ = new HeadsController(views_, link_, [this] { return settings_.inspecting(); }, this);
+    heads_ = new HeadsController(views_, link_, [this]() -> const SessionSettings& { return settings_; }, this);
     lessons_ = new LessonActions(this);
     buildMenus();
     buildToolBar();
@@ -338,14 +338,14 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
     views_->probes()->setTask(*task);
     {
         const QSignalBlocker block(settingsPanel_);
-        // An inspected model's shape is shown; its task stays the panel's last one, so that
-        // Apply starts a fresh built-in session.
-        SessionSettings shown = s;
+        // An inspected model's shape is shown, with the training recipe of the task it was
+        // trained on (or of the panel's last), so that Apply starts a fresh built-in session.
         if (s.userCorpus())
             settingsPanel_->setUserCorpus(s.corpus, s.source);
         if (s.inspecting())
-            shown.task = settingsPanel_->settings().task;
-        settingsPanel_->setSettings(shown);
+            settingsPanel_->showOpenedModel(s);
+        else
+            settingsPanel_->setSettings(s);
     }
     updateTransport();
     // A restored autosave or imported weights have no checkpoint of their own: Save asks where.
@@ -386,9 +386,10 @@ QString MainWindow::statusText() const
                .arg(s.step)
                .arg(s.plannedSteps)
                .arg(s.epoch >= 0 ? QString::number(s.epoch) : QStringLiteral("—"))
-               .arg(s.step > 0 ? QString::number(s.loss, 'f', 4) : QStringLiteral("—"))
-               .arg(s.step > 0 ? QString::number(s.lr, 'e', 2) : QStringLiteral("—"))
-               .arg(s.tokensPerSecond, 0, 'f', 0)
+               .arg(s.lossRecorded ? QString::number(s.loss, 'f', 4) : QStringLiteral("—"))
+               .arg(s.lossRecorded ? QString::number(s.lr, 'e', 2) : QStringLiteral("—"))
+               .arg(s.tokensPerSecond > 0 ? QString::number(s.tokensPerSecond, 'f', 0)
+                                          : QStringLiteral("—"))
                .arg(clock(s.elapsedSeconds))
                .arg(clock(s.remainingSeconds))
            + comparisons_->statusSuffix();

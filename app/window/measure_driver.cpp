@@ -36,11 +36,11 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     w.applySettings(s);
     if (!waitFor([&] { return w.currentStep() == 0 && w.examplesShown() > 0; }, 120000))
         return 1;
-    QTabWidget* tabs = w.views()->tabs();
-    const int nTabs = tabs->count();
+    const QList<QWidget*> pages = w.views()->viewPages();
+    const int nTabs = int(pages.size());
     GuiLateness lateness(nTabs);
     std::vector<double> switches;
-    tabs->setCurrentIndex(0);
+    w.views()->showView(pages[0]);
     QCoreApplication::processEvents();
 
     QElapsedTimer clock;
@@ -54,7 +54,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         // paints it: a cost of the user's click, not of training, so it is reported on its own
         // (the replots run here at once rather than one per pass of the event loop after it).
         const qint64 t0 = clock.nsecsElapsed();
-        tabs->setCurrentIndex(++tab);
+        w.views()->showView(pages[++tab]);
         as::ui::replotQueuedNow();
         switches.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
         lateness.setBucket(tab);
@@ -71,7 +71,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
         int owner = nTabs;
         for (int i = 0; i < nTabs; ++i)
-            if (tabs->widget(i)->isAncestorOf(plot))
+            if (pages[i]->isAncestorOf(plot))
                 owner = i;
         Cost* c = &replots[std::size_t(owner)];
         QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [c] { c->timer.start(); });
@@ -114,7 +114,7 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         const std::vector<double>& v = lateness.bucket(i);
         all.insert(all.end(), v.begin(), v.end());
         const Cost& c = replots[std::size_t(i)];
-        perTab.insert(tabs->tabText(i).remove('&'),
+        perTab.insert(w.views()->viewTitle(pages[i]).remove('&'),
                       QJsonObject{{"ticks", double(v.size())},
                                   {"late_ms_worst", lateness.worst(i)},
                                   {"late_ms_p99", percentile(v, 0.99)},
@@ -153,7 +153,7 @@ int measureMutes(as::MainWindow& w, const QString& file, const QString& sentence
     if (!openShown(w, file))
         return 1;
     as::ui::TranslateView* view = w.views()->translate();
-    w.views()->tabs()->setCurrentWidget(view);
+    w.views()->showView(view);
     long finished = 0;
     QObject::connect(view, &as::ui::TranslateView::translationFinished, &w, [&] { ++finished; });
     view->translate(sentence);

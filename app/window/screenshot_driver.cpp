@@ -76,7 +76,7 @@ using namespace as::driver;
 // The Attention tab shown, with the neuron view of the probe filled in (the worker answers).
 void showNeuronView(as::MainWindow& w)
 {
-    w.views()->tabs()->setCurrentIndex(w.views()->tabs()->indexOf(w.views()->attentionPage()));
+    w.views()->showView(w.views()->attentionPage());
     w.views()->neuron()->refresh();
     waitFor([&] { return w.views()->neuron()->record() && w.views()->neuron()->record()->step == w.currentStep(); }, 10000);
 }
@@ -107,15 +107,15 @@ bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
 void showEmbeddings(as::MainWindow& w)
 {
     as::ui::EmbeddingView* v = w.views()->embedding();
-    const int shown = w.views()->tabs()->currentIndex();
-    w.views()->tabs()->setCurrentWidget(v);
+    QWidget* const shown = w.views()->currentView();
+    w.views()->showView(v);
     v->refresh();
     waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
     if (v->record() && v->record()->vocabSize > as::Vocab::kSpecials) {
         v->selectToken(as::Vocab::kSpecials);
         waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
     }
-    w.views()->tabs()->setCurrentIndex(shown);
+    w.views()->showView(shown);
 }
 
 // The Model tab with the probe traced through the current weights, the first decoder layer's
@@ -123,11 +123,11 @@ void showEmbeddings(as::MainWindow& w)
 void showModelView(as::MainWindow& w)
 {
     as::ui::ModelView* v = w.views()->model();
-    const int shown = w.views()->tabs()->currentIndex();
-    w.views()->tabs()->setCurrentWidget(v);
+    QWidget* const shown = w.views()->currentView();
+    w.views()->showView(v);
     waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
     v->selectBlock(as::ui::ModelBlock::DecCross);
-    w.views()->tabs()->setCurrentIndex(shown);
+    w.views()->showView(shown);
 }
 
 // The Decoding tab with the probe's record of the current weights, at the step where the
@@ -136,12 +136,12 @@ void showModelView(as::MainWindow& w)
 void showDecoding(as::MainWindow& w)
 {
     as::ui::DecodingView* v = w.views()->decoding();
-    const int shown = w.views()->tabs()->currentIndex();
-    w.views()->tabs()->setCurrentWidget(v);
+    QWidget* const shown = w.views()->currentView();
+    w.views()->showView(v);
     waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 20000);
     if (v->record())
         v->setStep(v->record()->divergence >= 0 ? v->record()->divergence : v->stepCount() - 1);
-    w.views()->tabs()->setCurrentIndex(shown);
+    w.views()->showView(shown);
 }
 
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
@@ -227,7 +227,7 @@ bool scoreHeadsForScreenshot(as::MainWindow& w)
     if (!waitFor([&] { return figures; }, 3600000))
         return false;
     std::printf("attention-studio: %s\n", qPrintable(v->summary()));
-    w.views()->tabs()->setCurrentWidget(v);
+    w.views()->showView(v);
     return true;
 }
 

@@ -82,6 +82,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
                                                       minutes_, evalEvery_, average_})
         row(w);
 
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->hide();
     auto* problem = problem_ = new QLabel(this);
     problem->setWordWrap(true);
     problem->setStyleSheet("color: #b00020");
@@ -89,6 +92,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     auto* apply = apply_;
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form_);
+    layout->addWidget(note_);
     layout->addWidget(problem);
     layout->addWidget(apply);
     layout->addStretch();
@@ -165,6 +169,7 @@ void SettingsPanel::retranslate()
           tr("Checkpoint averaging: the exported model is the mean of the "
              "weights at this many points, 5 % of the planned steps "
              "apart, the last at the end (1 = off)"));
+    note_->setText(note());
     apply_->setText(tr("Apply and reset"));
     apply_->setToolTip(tr("Build a fresh model with these settings (training restarts at step 0)"));
 }
@@ -176,6 +181,35 @@ void SettingsPanel::changeEvent(QEvent* event)
         check();  // the problem, in the new language
     }
     QWidget::changeEvent(event);
+}
+
+QString SettingsPanel::note() const
+{
+    if (openedRecipe_.isEmpty())
+        return {};
+    return openedRecorded_
+               ? tr("Model: the opened model's own configuration. Training: the %1 recipe — the "
+                    "model's file says it was trained on %1; its training settings themselves "
+                    "are not recorded in a model file.")
+                     .arg(openedRecipe_)
+               : tr("Model: the opened model's own configuration. Training: not recorded in a "
+                    "model file; shown: the %1 recipe, which Apply would train.")
+                     .arg(openedRecipe_);
+}
+
+void SettingsPanel::showOpenedModel(const SessionSettings& opened)
+{
+    const QString recorded = opened.recordedTask();
+    const QString task = recorded.isEmpty() ? settings().task : recorded;
+    SessionSettings shown = settings();  // a user's corpus keeps its own settings
+    if (shown.task != task || !shown.userCorpus())
+        shown = SessionSettings::defaultsFor(task);
+    shown.model = opened.model;
+    setSettings(shown);
+    openedRecipe_ = task;
+    openedRecorded_ = !recorded.isEmpty();
+    note_->setText(note());
+    note_->setVisible(true);
 }
 
 void SettingsPanel::setComparisonMode(bool on)
@@ -228,6 +262,9 @@ SessionSettings SettingsPanel::settings() const
 
 void SettingsPanel::setSettings(const SessionSettings& s)
 {
+    openedRecipe_.clear();
+    note_->clear();
+    note_->hide();
     const QSignalBlocker block(task_);
     task_->setCurrentText(s.task);
     dModel_->setValue(s.model.d_model);

@@ -20,6 +20,14 @@ public:
     explicit SettingsPanel(QWidget* parent = nullptr);
     SessionSettings settings() const;
     void setSettings(const SessionSettings& s);
+    // A model opened to look inside (SessionSettings::inspecting): the form shows its own
+    // configuration, and for the training fields (never in a model file) the recipe of the task
+    // its file records having been trained on (SessionSettings::recordedTask), or, when it
+    // records none, of the form's task; a note under the form says which (note()). Apply then
+    // trains that task as its recipe does, validations included. setSettings clears the note.
+    void showOpenedModel(const SessionSettings& opened);
+    // The note showOpenedModel left, in the language installed; empty otherwise.
+    QString note() const;
     // Empty when the form describes a model that can be built; otherwise why not.
     QString problem() const;
     // A user's corpus, read once: offered in the task list (under its name) after the
@@ -44,6 +52,10 @@ private:
 
     QComboBox* task_;
     QLabel* problem_ = nullptr;
+    QLabel* note_ = nullptr;
+    // What showOpenedModel showed: the recipe's task, and whether the model's file named it.
+    QString openedRecipe_;
+    bool openedRecorded_ = false;
     QFormLayout* form_ = nullptr;
     QLabel *modelHeader_ = nullptr, *scheduleHeader_ = nullptr, *trainingHeader_ = nullptr;
     QPushButton* apply_ = nullptr;

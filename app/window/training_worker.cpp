@@ -235,6 +235,7 @@ void TrainingWorker::emitSnapshot()
     s->running = running_ || pendingSteps_ > 0;
     s->lr = lastLr_;
     s->loss = lastLoss_;
+    s->lossRecorded = !session_->history().loss.empty();
     s->elapsedSeconds = session_->trainSeconds();
     s->tokensPerSecond = session_->tokensPerSecond();
     s->remainingSeconds = session_->remainingSeconds();
@@ -555,6 +556,7 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
 {
     SessionSettings s;
     s.corpusRecord = corpusRecord;
+    s.recordedRun = described.provenance.run;
     std::unique_ptr<TrainingSession> session =
         makeInspectionSession(described, std::move(trainer), std::move(history), trainSeconds,
                               QStringLiteral("model:") + QFileInfo(path).fileName(), &s);

@@ -18,9 +18,14 @@
 #include "translation_service.h"
 #include "worker_link.h"
 
+#include <QKeySequence>
+#include <QRegularExpression>
+#include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace as {
 
@@ -56,48 +61,70 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     split->setCollapsible(1, true);
     split->setSizes({640, 220});
     neuronClock_.start();
-    connect(tabs_, &QTabWidget::currentChanged, this, [this, page] {
-        if (tabs_->currentWidget() == page && (!neuron_->record() || neuron_->record()->step != step_))
+    connect(this, &ViewSet::currentViewChanged, this, [this, page](QWidget* shown) {
+        if (shown == page && (!neuron_->record() || neuron_->record()->step != step_))
             neuron_->refresh();
     });
     layout->addWidget(split, 1);
 
-    tabs_->addTab(loss_, QString());
-    tabs_->addTab(lr_, QString());
-    tabs_->addTab(pe_, QString());
-    tabs_->addTab(page, QString());
-    tabs_->addTab(translate_, QString());
-    tabs_->addTab(samples_, QString());
-    tabs_->addTab(masks_, QString());
-    tabs_->addTab(heads_, QString());
     dynamics_ = new ui::HeadDynamicsView(window);
-    tabs_->addTab(dynamics_, QString());
+    embedding_ = new ui::EmbeddingView(window);
+    model_ = new ui::ModelView(window);
+    decoding_ = new ui::DecodingView(window);
+    // The groups and their views, in the order of their tabs; the PNG files keep the numbers
+    // and names they had when the views were thirteen tabs in a row.
+    for (QTabWidget*& g : groups_) {
+        g = new QTabWidget(window);
+        g->setDocumentMode(true);
+        tabs_->addTab(g, QString());
+    }
+    const auto add = [this, window](QWidget* view, int number, const char* file, int group) {
+        groups_[group]->addTab(view, QString());
+        auto* key = new QShortcut(window);
+        connect(key, &QShortcut::activated, this, [this, view] { showView(view); });
+        // Views of one letter (Sa&mples, &Masks…): each press shows the next of them.
+        connect(key, &QShortcut::activatedAmbiguously, this, [this, key] { showNextOf(key->key()); });
+        entries_.push_back({view, number, file, groups_[group], key, {}});
+    };
+    add(loss_, 1, "loss", 0);
+    add(lr_, 2, "learning-rate", 0);
+    add(health_, 10, "health", 0);
+    add(model_, 12, "model", 1);
+    add(pe_, 3, "positional-encoding", 1);
+    add(embedding_, 11, "embeddings", 1);
+    add(masks_, 7, "masks-and-smoothing", 1);
+    add(page, 4, "attention", 2);
+    add(dynamics_, 9, "head-dynamics", 2);
+    add(heads_, 8, "heads", 2);
+    add(translate_, 5, "translate", 3);
+    add(decoding_, 13, "decoding", 3);
+    add(samples_, 6, "samples", 3);
+    const auto changed = [this] { emit currentViewChanged(currentView()); };
+    connect(tabs_, &QTabWidget::currentChanged, this, changed);
+    for (QTabWidget* g : groups_)
+        connect(g, &QTabWidget::currentChanged, this, [this, g, changed] {
+            if (tabs_->currentWidget() == g)
+                changed();
+        });
     // A cell of the head dynamics: that head at that step, in the Attention view's replay.
     connect(dynamics_, &ui::HeadDynamicsView::cellClicked, this, [this, page](const HeadId& id, long step) {
         attention_->setKind(id.kind);
         attention_->setLayer(id.layer);
         attention_->showStep(step);
         attention_->enlargeHead(id.head);
-        tabs_->setCurrentWidget(page);
+        showView(page);
     });
-    tabs_->addTab(health_, QString());
-    embedding_ = new ui::EmbeddingView(window);
-    tabs_->addTab(embedding_, QString());
     // The Model tab: the architecture, and the probe's numbers behind each block, traced by the
     // worker while the tab is shown (the trace costs a forward pass per snapshot).
-    model_ = new ui::ModelView(window);
-    tabs_->addTab(model_, QString());
-    connect(tabs_, &QTabWidget::currentChanged, this, [this, link] {
-        link->setTraceWanted(tabs_->currentWidget() == model_);
+    connect(this, &ViewSet::currentViewChanged, this, [this, link](QWidget* shown) {
+        link->setTraceWanted(shown == model_);
     });
     connect(model_, &ui::ModelView::attentionRequested, this, [this](const HeadId& id) {
         attention_->setKind(id.kind);
         attention_->setLayer(id.layer);
         attention_->enlargeHead(id.head);
-        tabs_->setCurrentWidget(attentionPage_);
+        showView(attentionPage_);
     });
-    decoding_ = new ui::DecodingView(window);
-    tabs_->addTab(decoding_, QString());
 
     // What the views ask the worker for, and its answers.
     connect(neuron_, &ui::NeuronPanel::neuronRequested, link, &WorkerLink::requestNeuron);
@@ -109,8 +136,8 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     connect(link, &WorkerLink::embeddingReady, embedding_, &ui::EmbeddingView::setRecord);
     connect(link, &WorkerLink::neighboursReady, embedding_, &ui::EmbeddingView::setNeighbours);
     embeddingClock_.start();
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (tabs_->currentWidget() == embedding_ && (!embedding_->record() || embedding_->record()->step != step_)) {
+    connect(this, &ViewSet::currentViewChanged, this, [this](QWidget* shown) {
+        if (shown == embedding_ && (!embedding_->record() || embedding_->record()->step != step_)) {
             embeddingClock_.start();
             embedding_->refresh();
         }
@@ -118,8 +145,8 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     // The Decoding view's record follows the weights and the probe while its tab is shown
     // (the worker computes it with the snapshots).
     connect(link, &WorkerLink::decodingReady, decoding_, &ui::DecodingView::setRecord);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this, link] {
-        link->setDecodingWanted(tabs_->currentWidget() == decoding_);
+    connect(this, &ViewSet::currentViewChanged, this, [this, link](QWidget* shown) {
+        link->setDecodingWanted(shown == decoding_);
     });
     connect(link, &WorkerLink::modelCopyReady, translation_, &TranslationService::setModel);
     connect(translation_, &TranslationService::modelWanted, link, &WorkerLink::requestModelCopy);
@@ -128,6 +155,9 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
 
 void ViewSet::retranslate()
 {
+    const QString groups[] = {tr("Training"), tr("Model"), tr("Attention"), tr("Translation")};
+    for (int i = 0; i < 4; ++i)
+        tabs_->setTabText(i, groups[i]);
     const std::pair<QWidget*, QString> names[] = {
         {loss_, tr("&Loss")},
         {lr_, tr("Learning &rate")},
@@ -143,8 +173,86 @@ void ViewSet::retranslate()
         {model_, tr("M&odel")},
         {decoding_, tr("&Decoding")},
     };
-    for (const auto& [view, name] : names)
-        tabs_->setTabText(tabs_->indexOf(view), name);
+    for (const auto& [view, name] : names) {
+        Entry* e = const_cast<Entry*>(entryOf(view));
+        e->title = name;
+        // The tab shows the name without its mnemonic: Alt+letter is this window-wide shortcut,
+        // which reaches the view from any group (a tab bar's own would act only while its group
+        // is shown, and beside this one would be ambiguous).
+        const QKeySequence key = QKeySequence::mnemonic(name);
+        e->mnemonic->setKey(key);
+        QString shown = name;
+        shown.remove(QRegularExpression(QStringLiteral("\\s*\\(&[^&]\\)")));  // "损失(&L)"
+        shown.replace(QRegularExpression(QStringLiteral("&(.)")), QStringLiteral("\\1"));
+        const int index = e->group->indexOf(view);
+        e->group->setTabText(index, shown);
+        e->group->setTabToolTip(index, key.toString(QKeySequence::NativeText));
+    }
+}
+
+const ViewSet::Entry* ViewSet::entryOf(QWidget* view) const
+{
+    for (const Entry& e : entries_)
+        if (e.page == view || (view && e.page->isAncestorOf(view)))
+            return &e;
+    return nullptr;
+}
+
+QList<QWidget*> ViewSet::viewPages() const
+{
+    std::vector<Entry> byFile = entries_;
+    std::sort(byFile.begin(), byFile.end(), [](const Entry& a, const Entry& b) { return a.fileNumber < b.fileNumber; });
+    QList<QWidget*> pages;
+    for (const Entry& e : byFile)
+        pages << e.page;
+    return pages;
+}
+
+QString ViewSet::fileName(QWidget* page) const
+{
+    const Entry* e = entryOf(page);
+    return e ? QString::fromLatin1(e->fileName) : QString();
+}
+
+void ViewSet::showView(QWidget* view)
+{
+    const Entry* e = entryOf(view);
+    if (!e)
+        return;
+    e->group->setCurrentWidget(e->page);
+    tabs_->setCurrentWidget(e->group);
+}
+
+QWidget* ViewSet::currentView() const
+{
+    auto* group = qobject_cast<QTabWidget*>(tabs_->currentWidget());
+    return group ? group->currentWidget() : nullptr;
+}
+
+QString ViewSet::viewTitle(QWidget* view) const
+{
+    const Entry* e = entryOf(view);
+    return e ? e->title : QString();
+}
+
+void ViewSet::showNextOf(const QKeySequence& key)
+{
+    const Entry* current = entryOf(currentView());
+    const std::size_t n = entries_.size();
+    const std::size_t from = current ? std::size_t(current - entries_.data()) : n - 1;
+    for (std::size_t i = 1; i <= n; ++i) {
+        const Entry& e = entries_[(from + i) % n];
+        if (e.mnemonic->key() == key) {
+            showView(e.page);
+            return;
+        }
+    }
+}
+
+QTabWidget* ViewSet::groupOf(QWidget* view) const
+{
+    const Entry* e = entryOf(view);
+    return e ? e->group : nullptr;
 }
 
 void ViewSet::reset()

@@ -1,6 +1,9 @@
 #pragma once
-// The window's views: the thirteen of them in their tabs (the Attention tab with the probe bar
-// above and the neuron panel below), the Translate view's decoding service, the snapshot
+// The window's views: the thirteen of them in tabs grouped by question — Training (Loss,
+// Learning rate, Health), Model (Model, Positional encoding, Embeddings, Masks and smoothing),
+// Attention (Attention, Head dynamics, Heads), Translation (Translate, Decoding, Samples) — so
+// that every tab fits at 1280×800 in either language (the Attention tab with the probe bar
+// above and the neuron panel below); Alt and a view's underlined letter shows it from anywhere, the Translate view's decoding service, the snapshot
 // handed to every view, and the one list of what a new model clears. The views' own asks
 // (neuron, embeddings, model copies) go to the worker through the link, and its answers back.
 #include "train/run_series.h"
@@ -9,6 +12,8 @@
 #include <QElapsedTimer>
 #include <QObject>
 
+class QKeySequence;
+class QShortcut;
 class QTabWidget;
 class QWidget;
 
@@ -42,7 +47,21 @@ public:
     // constructor and at MainWindow's QEvent::LanguageChange.
     void retranslate();
 
+    // The groups' tabs (the window's central widget); each group a QTabWidget of its views.
     QTabWidget* tabs() const { return tabs_; }
+    // Every view's page (the Attention view's is attentionPage()), in the order of their PNG
+    // files (FileActions::saveViewPngs), and the name of that file ("loss", "learning-rate", …).
+    QList<QWidget*> viewPages() const;
+    QString fileName(QWidget* page) const;
+    // Shows a view (or the page holding it): its group, then its tab.
+    void showView(QWidget* view);
+    // The page of the view shown.
+    QWidget* currentView() const;
+    // A view's name with its mnemonic marked ("&Loss", "损失(&L)"), in the language installed;
+    // its tab shows it without the mark, Alt and the letter being a window-wide shortcut.
+    QString viewTitle(QWidget* view) const;
+    // The tab widget of the group that holds a view (or its page).
+    QTabWidget* groupOf(QWidget* view) const;
     QWidget* attentionPage() const { return attentionPage_; }
     ProbeBar* probes() const { return probes_; }
     TranslationService* translation() const { return translation_; }  // decodes for translate()
@@ -71,8 +90,25 @@ public:
 
 signals:
     void cleared();
+    // Another view is shown (its page: currentView()).
+    void currentViewChanged(QWidget* page);
 
 private:
+    // The one table of the views: page, PNG file (number and name), group; in the order of
+    // the tabs.
+    struct Entry {
+        QWidget* page;
+        int fileNumber;
+        const char* fileName;
+        QTabWidget* group;
+        QShortcut* mnemonic;  // Alt+letter, from anywhere in the window
+        QString title;        // "&Loss", in the language installed
+    };
+    const Entry* entryOf(QWidget* view) const;
+    // The view after the one shown (in the tabs' order) whose mnemonic is `key`.
+    void showNextOf(const QKeySequence& key);
+    std::vector<Entry> entries_;
+    QTabWidget* groups_[4] = {nullptr, nullptr, nullptr, nullptr};
     QTabWidget* tabs_ = nullptr;
     QWidget* attentionPage_ = nullptr;
     ProbeBar* probes_ = nullptr;

@@ -19,6 +19,16 @@ SessionSettings SessionSettings::defaultsFor(const QString& task)
     return s;
 }
 
+QString SessionSettings::recordedTask() const
+{
+    // "zh-en", "zh-en, the mean of 5 checkpoints", "corpus:train.tsv train.tsv": the run's
+    // data name comes first (TrainingSession::saveModel).
+    QString first = recordedRun.section(u' ', 0, 0);
+    if (first.endsWith(u','))
+        first.chop(1);
+    return trainingTaskNames().contains(first) ? first : QString();
+}
+
 CorpusRun SessionSettings::corpusRun() const
 {
     CorpusRun run;

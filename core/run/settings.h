@@ -34,6 +34,13 @@ struct SessionSettings {
     // A model opened from a checkpoint of a corpus run: that run's record ("kind": "corpus"),
     // so that the window can find the corpus and continue it.
     QJsonObject corpusRecord;
+    // A model opened to look inside: what its file says it was trained on (ModelProvenance::run,
+    // e.g. "zh-en" or "zh-en, the mean of 5 checkpoints"); empty when not recorded.
+    QString recordedRun;
+
+    // The built-in task recordedRun names (its first word), or empty: a model of another
+    // task, a corpus run's or one that does not say.
+    QString recordedTask() const;
 
     // The task's recipe (train/recipe.h), as the command line uses it.
     static SessionSettings defaultsFor(const QString& task);

@@ -34,6 +34,9 @@ struct TrainingSnapshot {
     bool running = false;
     double lr = 0;
     double loss = 0;              // of the last step
+    // loss and lr are figures of a recorded step: false for a model opened without its
+    // history (imported weights), whose status shows "—" for them.
+    bool lossRecorded = false;
     double tokensPerSecond = 0;   // over the last few seconds of training
     double elapsedSeconds = 0;    // training time, pauses excluded
     double remainingSeconds = -1; // estimate to plannedSteps; < 0 when unknown

@@ -432,10 +432,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>正在复制当前权重…</translation>
     </message>
     <message>
-        <source>No validation pairs to score heads on: train a task or a corpus (a model opened on its own has none).</source>
-        <translation>没有可用于给头打分的验证句对：请训练一个任务或语料库（单独打开的模型没有验证数据）。</translation>
-    </message>
-    <message>
         <source>Pruning curve: %1 of %2 points</source>
         <translation>剪枝曲线：第 %1 / %2 个点</translation>
     </message>
@@ -450,6 +446,22 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Translating the validation pairs without them…</source>
         <translation>正在不静音地翻译验证句对…</translation>
+    </message>
+    <message>
+        <source>No validation pairs to score heads on: train a task or a corpus, or choose a corpus file with Score on…</source>
+        <translation>没有可用于给头打分的验证句对：请训练一个任务或语料库，或用“在…上打分”选择一个语料文件</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>No pair of %1 fits the model&apos;s vocabularies and length.</source>
+        <translation>%1 中没有适合该模型词表和长度的句对。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -473,6 +485,38 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Cancelled.</source>
         <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Scored at step %1 on %2 (%3 pairs).</source>
+        <translation>已在第 %1 步于 %2 上打分（%3 个句对）。</translation>
+    </message>
+    <message>
+        <source>Mutes evaluated at step %1 on %2 (%3 pairs).</source>
+        <translation>已在第 %1 步于 %2 上评估静音效果（%3 个句对）。</translation>
+    </message>
+    <message>
+        <source>Score heads on a corpus</source>
+        <translation>在语料库上给头打分</translation>
+    </message>
+    <message>
+        <source>Corpora: source&lt;TAB&gt;target per line, or an Anki file (*.tsv *.txt);;All files (*)</source>
+        <translation>语料库：每行 源句&lt;TAB&gt;目标句，或 Anki 文件 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>This model has no validation pairs and its file names no built-in task: choose a corpus with Score on…</source>
+        <translation>该模型没有验证句对，其文件也没有注明内置任务：请用“在…上打分”选择一个语料库</translation>
+    </message>
+    <message>
+        <source>the %1 validation split</source>
+        <translation>%1 的验证集</translation>
+    </message>
+    <message>
+        <source>%1 was not read: %2</source>
+        <translation>未能读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>no sentence pairs</source>
+        <translation>没有句对</translation>
     </message>
 </context>
 <context>
@@ -924,6 +968,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Build a fresh model with these settings (training restarts at step 0)</source>
         <translation>用这些设置构建一个新模型（训练从第 0 步重新开始）</translation>
     </message>
+    <message>
+        <source>Model: the opened model&apos;s own configuration. Training: the %1 recipe — the model&apos;s file says it was trained on %1; its training settings themselves are not recorded in a model file.</source>
+        <translation>模型：所打开模型自身的配置。训练：%1 的默认配方——模型文件记录它是在 %1 上训练的；训练设置本身不记录在模型文件中。</translation>
+    </message>
+    <message>
+        <source>Model: the opened model&apos;s own configuration. Training: not recorded in a model file; shown: the %1 recipe, which Apply would train.</source>
+        <translation>模型：所打开模型自身的配置。训练：模型文件中没有记录；显示的是 %1 的默认配方，点击“应用并重置”将按它训练。</translation>
+    </message>
 </context>
 <context>
     <name>as::TrainingWorker</name>
@@ -1036,6 +1088,22 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>&amp;Decoding</source>
         <translation>解码(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练过程</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型内部</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力分析</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译与解码</translation>
     </message>
 </context>
 <context>
@@ -1784,6 +1852,14 @@ click to mute</source>
         <translation>
             <numerusform>第 %1 步，%2 个验证句对，%n 个头已静音：NLL %3（与不静音相比 %4）· BLEU %5（%6）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Score on…</source>
+        <translation>在…上打分</translation>
+    </message>
+    <message>
+        <source>Score every head on the sentence pairs of a corpus file you choose (source&lt;TAB&gt;target per line, or an Anki file), as attention-studio-cli heads --data does: for a model opened without its data, or to compare with other text</source>
+        <translation>在你选择的语料文件（每行 源句&lt;TAB&gt;目标句，或 Anki 文件）的句对上给每个头打分，与 attention-studio-cli heads --data 相同：用于打开时不带数据的模型，或与其他文本比较</translation>
     </message>
 </context>
 <context>

@@ -44,6 +44,7 @@ private slots:
     void attributeContrastJsonEqualsTheEngine();
     void maskHeadsChangesEvalAndTranslate();
     void badSpecsRefused();
+    void helpSaysLayersAndHeadsCountFromZero();
 
 private:
     QTemporaryDir dir_;
@@ -215,6 +216,19 @@ void TestCliInterpret::badSpecsRefused()
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(!p.readAllStandardError().isEmpty());
+    }
+}
+
+void TestCliInterpret::helpSaysLayersAndHeadsCountFromZero()
+{
+    // The window numbers layers and heads from 1; the command line's JSON and options from 0,
+    // and its help says so.
+    for (const QStringList& args : {QStringList{u"--help"_s}, QStringList{u"heads"_s, u"--help"_s}}) {
+        const test::ProcessRun r = test::runProgram(test::cliProgram(), args,
+                                                    QProcessEnvironment::systemEnvironment(), {});
+        const QString text = QString::fromUtf8(r.out + r.err).simplified();
+        QVERIFY2(text.contains(u"numbered from 0"_s) && text.contains(u"window numbers them from 1"_s),
+                 qPrintable(args.join(u' ') + u": "_s + text));
     }
 }
 

@@ -323,8 +323,7 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QCOMPARE(dyn->recordCount(), att->historySize());
     QVERIFY(att->isLive());
 
-    QTabWidget* tabs = w.views()->tabs();
-    tabs->setCurrentWidget(dyn);
+    w.views()->showView(dyn);
     QCoreApplication::processEvents();
     ui::replotQueuedNow();
     const int index = 1;  // an early record, not the live one

@@ -226,7 +226,7 @@ void TestUiEmbeddings::windowProjectsTheModelsTables()
     w.link()->step(20);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 20 && !w.isRunning(); }, 60000));
     ui::EmbeddingView* v = w.views()->embedding();
-    w.views()->tabs()->setCurrentWidget(v);  // asks, being shown
+    w.views()->showView(v);  // asks, being shown
     QVERIFY(QTest::qWaitFor([&] { return v->record() && v->record()->step == 20; }, 20000));
     QTemporaryDir dir;
     const QString file = dir.filePath(u"m.safetensors"_s);

@@ -18,6 +18,8 @@
 
 #include "eval/interpret.h"
 #include "io/model_file.h"
+#include "io/interop.h"
+#include "file_actions.h"
 #include "text/tasks.h"
 #include "cli_process.h"
 #include "window_runs.h"
@@ -27,6 +29,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -40,6 +43,7 @@ private slots:
     void initTestCase();
     void viewDrawsRecordsAndAsks();
     void windowScoresMutesAndPrunes();
+    void openedModelScoresOnItsTasksValidationOrAFile();
     void neuronViewOfTheProbe();
 
 private:
@@ -76,6 +80,15 @@ void TestUiHeads::viewDrawsRecordsAndAsks()
     r->pairs = 3;
     v.setRecord(r);
     QCOMPARE(v.cell(AttentionKind::EncoderSelf, 1, 0), 3.0);  // importance, the default
+    // Layers and heads numbered from 1, as in the attention grid.
+    for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::Cross}) {
+        const auto x = v.grid(k)->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        const auto y = v.grid(k)->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(x && y);
+        QCOMPARE(x->ticks().value(0), u"1"_s);
+        QCOMPARE(x->ticks().value(1), u"2"_s);
+        QCOMPARE(y->ticks().value(0), u"1"_s);
+    }
     QCOMPARE(v.cell(AttentionKind::Cross, 0, 1), 8.0);
     v.setScore(ui::HeadsView::Score::DeltaNll);
     QCOMPARE(v.cell(AttentionKind::DecoderSelf, 0, 1), 60.0);
@@ -162,7 +175,7 @@ void TestUiHeads::windowScoresMutesAndPrunes()
             best = s.importance;
             top = s.id;
         }
-    w.views()->tabs()->setCurrentWidget(w.views()->heads());
+    w.views()->showView(w.views()->heads());
     ui::replotQueuedNow();
     scored.clear();
     QTest::mouseClick(w.views()->heads()->grid(top.kind), Qt::LeftButton, {},
@@ -240,6 +253,59 @@ void TestUiHeads::windowScoresMutesAndPrunes()
 // The neuron view in the Attention tab: asked for a head and query, the worker answers for the
 // probe with the current weights; the record's softmax is its scores', the products sum to the
 // scores, and in the first encoder layer the five terms (drawn as bars) sum to them too.
+void TestUiHeads::openedModelScoresOnItsTasksValidationOrAFile()
+{
+    // A model trained on toy, exported: its file records the task, not its data.
+    const QString model = dir_.filePath(u"opened.safetensors"_s);
+    {
+        MainWindow trained;
+        trained.applySettings(SessionSettings::defaultsFor(u"toy"_s));
+        trained.link()->step(10);
+        QVERIFY(QTest::qWaitFor([&] { return trained.currentStep() == 10 && !trained.isRunning(); }, 60000));
+        QVERIFY(test::exportFromWindow(trained, model));
+        trained.close();
+    }
+    MainWindow w;
+    w.show();
+    QString error;
+    const std::optional<WeightFileInfo> info = inspectWeights(model, &error);
+    QVERIFY2(info, qPrintable(error));
+    ImportOptions o;
+    o.config = info->config;
+    QSignalSpy restored(&w, &MainWindow::sessionRestored);
+    w.files()->importWeightsFrom(model, o);
+    QVERIFY(restored.wait(20000) || !restored.isEmpty());
+    QVERIFY(w.isInspecting());
+
+    // Score heads: on the toy task's validation split, which the model's record names (not
+    // "No validation pairs to score heads on").
+    const Task toy = makeToyTask();
+    QSignalSpy scored(w.heads()->service(), &HeadService::scored);
+    QSignalSpy refused(w.heads()->service(), &HeadService::refused);
+    emit w.views()->heads()->scoreRequested();
+    QVERIFY2(scored.wait(60000), refused.isEmpty() ? "" : qPrintable(refused.first().first().toString()));
+    HeadsRecordPtr r = scored.last().first().value<HeadsRecordPtr>();
+    QVERIFY(r->scored);
+    QCOMPARE(r->pairs, int(toy.validation.size()));
+    QCOMPARE(int(r->report.heads.size()), (2 + 2 + 2) * 4);
+    QVERIFY(w.heads()->service()->source().label.contains(u"toy"_s));
+
+    // Score on… a corpus file: its pairs, as `heads --data` reads them.
+    const QString data = dir_.filePath(u"two.tsv"_s);
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QStringLiteral("我有一个好朋友\tI have a good friend.\n他是学生\tHe is a student.\n").toUtf8());
+    f.close();
+    scored.clear();
+    QVERIFY(w.heads()->scoreOn(data));
+    QVERIFY(scored.wait(60000));
+    r = scored.last().first().value<HeadsRecordPtr>();
+    QVERIFY(r->scored);
+    QCOMPARE(r->pairs, 2);
+    // A file that is not there: said in the view, nothing scored.
+    QVERIFY(!w.heads()->scoreOn(dir_.filePath(u"missing.tsv"_s)));
+}
+
 void TestUiHeads::neuronViewOfTheProbe()
 {
     MainWindow w;
@@ -257,6 +323,11 @@ void TestUiHeads::neuronViewOfTheProbe()
         const NeuronRecordPtr r = panel->record();
         QCOMPARE(r->kind, kind);
         QCOMPARE(r->head, 1);
+        // Shown from 1, as in the attention grid: layer `layer` is "layer layer+1", head 1 "head 2".
+        const QList<QSpinBox*> spins = panel->findChildren<QSpinBox*>();
+        QCOMPARE(spins.size(), qsizetype(2));
+        QCOMPARE(spins[0]->text(), u"layer %1"_s.arg(layer + 1));
+        QCOMPARE(spins[1]->text(), u"head 2"_s);
         QCOMPARE(r->query, 2);
         QCOMPARE(r->step, 30L);
         const NeuronView& v = r->view;

@@ -69,7 +69,7 @@ void TestWindowDecoding::recordArrivesForTheProbe()
     QCOMPARE(arrived.count(), 0);  // the tab is hidden: nothing computed for it
     QVERIFY(!v->record());
 
-    w.views()->tabs()->setCurrentWidget(v);
+    w.views()->showView(v);
     QVERIFY(QTest::qWaitFor([&] { return v->record() && v->record()->step == 12; }, 20000));
     const DecodingRecordPtr r = v->record();
     const TokenPair probe = makeToyTask().examples.at(std::size_t(settings.probe));

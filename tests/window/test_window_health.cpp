@@ -203,7 +203,7 @@ void TestWindowHealth::markerAtTheFirstNonFiniteTensor()
         QRegularExpression(QStringLiteral("step 2: .*the gradient of (\\S+) is")).match(boxes.first());
     QVERIFY2(m.hasMatch(), qPrintable(boxes.first()));
 
-    w.views()->tabs()->setCurrentWidget(w.views()->health());
+    w.views()->showView(w.views()->health());
     QVERIFY(test::settled(w));  // the worker pauses and sends its snapshot before the message
     ui::HealthView* v = w.views()->health();
     v->redrawNow();

@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "window_runs.h"
 #include "file_actions.h"
+#include "settings_panel.h"
 #include "view_set.h"
 #include "worker_link.h"
 #include "translate_view.h"
@@ -21,6 +22,7 @@
 #include <QAction>
 #include <QFile>
 #include <QMenu>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -37,6 +39,7 @@ private slots:
     void fileMenuHasImportAndExport();
     void exportedWeightsAreTheModelsAndImportShowsThem();
     void bareWeightsWithPlaceholderVocabulary();
+    void openedModelShowsItsConfigurationAndItsTasksRecipe();
     void badWeightFileLeavesSessionUntouched();
     void corpusCheckpointOpensForInspectionWithItsHistory();
 
@@ -207,6 +210,16 @@ void TestWindowInterop::bareWeightsWithPlaceholderVocabulary()
 
     QVERIFY(importFile(bare, heads, true));
     QVERIFY(w_->isInspecting());
+    // The bare file says nothing of its training: the form shows the panel's task's recipe
+    // (validations included, not "validate every 0"), and says so.
+    auto* panel = w_->findChild<SettingsPanel*>();
+    QVERIFY(panel);
+    QVERIFY2(panel->note().contains("not recorded in a model file"), qPrintable(panel->note()));
+    const SessionSettings toy = SessionSettings::defaultsFor("toy");
+    QCOMPARE(panel->settings().task, QStringLiteral("toy"));
+    QCOMPARE(panel->settings().evalEvery, toy.evalEvery);
+    QCOMPARE(panel->settings().train.warmup, toy.train.warmup);
+    QCOMPARE(panel->settings().model.heads, heads);
     // The default probe: the most frequent source tokens, named tok4, tok5, …
     const QStringList src = {"tok4", "tok5", "tok6", "tok7", "tok8", "tok9"};
     const QStringList rows = probeTarget(src);
@@ -215,6 +228,67 @@ void TestWindowInterop::bareWeightsWithPlaceholderVocabulary()
     QCOMPARE(rows.first(), QStringLiteral("<s>"));
     for (const QString& t : rows.mid(1))
         QVERIFY2(t.startsWith("tok"), qPrintable(t));
+}
+
+void TestWindowInterop::openedModelShowsItsConfigurationAndItsTasksRecipe()
+{
+    // A model trained on "reverse", of a shape of its own, exported: its file records the task.
+    SessionSettings trained = SessionSettings::defaultsFor("reverse");
+    trained.model.d_model = 32;
+    trained.model.heads = 2;
+    trained.model.d_ff = 48;
+    trained.model.encoder_layers = 1;
+    trained.train.seed = 7;
+    w_->applySettings(trained);
+    QVERIFY(waitStep(0));
+    w_->link()->step(3);
+    QVERIFY(waitStep(3));
+    const QString path = dir_.filePath("reverse.safetensors");
+    QSignalSpy exported(w_->files(), &FileActions::weightsExported);
+    w_->files()->exportWeightsTo(path);
+    QVERIFY(exported.wait(10000));
+
+    // A fresh window (on toy) opens it.
+    cleanup();
+    init();
+    QVERIFY(importFile(path));
+    QVERIFY(w_->isInspecting());
+    auto* panel = w_->findChild<SettingsPanel*>();
+    QVERIFY(panel);
+    const SessionSettings shown = panel->settings();
+    const SessionSettings recipe = SessionSettings::defaultsFor("reverse");
+    // The model's own configuration…
+    QCOMPARE(shown.model.d_model, 32);
+    QCOMPARE(shown.model.heads, 2);
+    QCOMPARE(shown.model.d_ff, 48);
+    QCOMPARE(shown.model.encoder_layers, 1);
+    // …and the recorded task's recipe for what a model file does not hold (not seed 0,
+    // warm-up 400, validate every 0).
+    QCOMPARE(shown.task, QStringLiteral("reverse"));
+    QCOMPARE(shown.train.seed, recipe.train.seed);
+    QCOMPARE(shown.train.warmup, recipe.train.warmup);
+    QCOMPARE(shown.evalEvery, recipe.evalEvery);
+    QCOMPARE(shown.averagePoints, recipe.averagePoints);
+    QCOMPARE(shown.plannedSteps, recipe.plannedSteps);
+    QVERIFY2(panel->note().contains("reverse"), qPrintable(panel->note()));
+    // No step of this session was measured: no figures, not zeros.
+    QVERIFY(QTest::qWaitFor([&] { return !w_->statusText().isEmpty(); }, 10000));
+    const QString status = w_->statusText();
+    QVERIFY2(status.contains(QStringLiteral("loss — · lr — · — tok/s")), qPrintable(status));
+    QVERIFY2(!status.contains("0.0000"), qPrintable(status));
+
+    // Apply trains that task with its validations.
+    QPushButton* apply = nullptr;
+    for (QPushButton* b : panel->findChildren<QPushButton*>())
+        if (b->text() == SettingsPanel::tr("Apply and reset"))
+            apply = b;
+    QVERIFY(apply);
+    apply->click();
+    QVERIFY(!w_->isInspecting());
+    QCOMPARE(w_->settings().task, QStringLiteral("reverse"));
+    QCOMPARE(w_->settings().evalEvery, recipe.evalEvery);
+    QCOMPARE(w_->settings().model.d_model, 32);
+    QVERIFY(panel->note().isEmpty());
 }
 
 void TestWindowInterop::badWeightFileLeavesSessionUntouched()

@@ -60,7 +60,7 @@ void TestWindowLessons::bundledLessonPausesAtItsStops()
     QVERIFY(panel->notesText().contains(QStringLiteral("我有零个女朋友")));
     QCOMPARE(panel->stopCount(), 2);
     QVERIFY(!panel->stopReached(0));
-    QCOMPARE(w.views()->tabs()->currentWidget(), w.views()->loss());  // "view": "loss"
+    QCOMPARE(w.views()->currentView(), w.views()->loss());  // "view": "loss"
     // The probe typed once the data is there: the Attention view shows its characters.
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
     QVERIFY(QTest::qWaitFor([&] {
@@ -74,7 +74,7 @@ void TestWindowLessons::bundledLessonPausesAtItsStops()
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == l.stops[0].step && !w.isRunning(); }, 60000));
     QVERIFY(test::settled(w));
     QCOMPARE(w.currentStep(), l.stops[0].step);  // not one step more
-    QCOMPARE(w.views()->tabs()->currentWidget(), w.views()->attentionPage());
+    QCOMPARE(w.views()->currentView(), w.views()->attentionPage());
     QCOMPARE(w.views()->attention()->kind(), AttentionKind::Cross);
     QCOMPARE(w.views()->attention()->layer(), 1);  // "layer": 2, counted from 1
     QVERIFY(panel->stopReached(0));
@@ -85,13 +85,13 @@ void TestWindowLessons::bundledLessonPausesAtItsStops()
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == l.stops[1].step && !w.isRunning(); }, 60000));
     QVERIFY(test::settled(w));
     QCOMPARE(w.currentStep(), l.stops[1].step);
-    QCOMPARE(w.views()->tabs()->currentWidget(), w.views()->samples());
+    QCOMPARE(w.views()->currentView(), w.views()->samples());
     QVERIFY(panel->stopReached(1));
     QCOMPARE(panel->currentStop(), 1);
     QCOMPARE(w.lessons()->nextStop(w.currentStep()), -1L);
     // Double-clicking the first stop shows its view again.
     emit panel->stopActivated(0);
-    QCOMPARE(w.views()->tabs()->currentWidget(), w.views()->attentionPage());
+    QCOMPARE(w.views()->currentView(), w.views()->attentionPage());
     // The panel in the window's language.
     QVERIFY(setLanguage(QStringLiteral("zh_CN")));
     QTRY_COMPARE(panel->title(), l.title.zh);
@@ -124,7 +124,7 @@ void TestWindowLessons::abLessonStartsB()
     w.playAction()->trigger();  // to the first stop (step 100)
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == l.stops[0].step && !w.isRunning(); }, 120000));
     QVERIFY2(comparison.contains(QStringLiteral("warm-up 1")), qPrintable(comparison));
-    QCOMPARE(w.views()->tabs()->currentWidget(), w.views()->lr());
+    QCOMPARE(w.views()->currentView(), w.views()->lr());
     w.close();
 }
 
@@ -171,7 +171,7 @@ void TestWindowLessons::savedLessonReadsBack()
     QVERIFY(test::settled(w));
     w.views()->attention()->setKind(AttentionKind::DecoderSelf);
     w.views()->attention()->setLayer(1);
-    w.views()->tabs()->setCurrentWidget(w.views()->attentionPage());
+    w.views()->showView(w.views()->attentionPage());
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("mine.json"));
     QVERIFY2(w.lessons()->saveLesson(path, {QStringLiteral("Mine"), {}}, {QStringLiteral("*Look* here"), {}}, &error),
@@ -194,7 +194,7 @@ void TestWindowLessons::savedLessonReadsBack()
     QCOMPARE(other.settings().train.warmup, 123L);
     QCOMPARE(other.settings().train.seed, quint64(42));
     QCOMPARE(other.settings().plannedSteps, 222L);
-    QCOMPARE(other.views()->tabs()->currentWidget(), other.views()->attentionPage());
+    QCOMPARE(other.views()->currentView(), other.views()->attentionPage());
     QCOMPARE(other.views()->attention()->kind(), AttentionKind::DecoderSelf);
     other.close();
     // A session that is not a built-in task is not saved as one.

@@ -43,7 +43,7 @@ void TestWindowModel::tracedWhileShown()
     QVERIFY(!v->record());
 
     // Shown: a trace at once, of this step's weights and the probe.
-    w.views()->tabs()->setCurrentWidget(v);
+    w.views()->showView(v);
     QVERIFY(QTest::qWaitFor([&] { return v->record() && v->record()->step == 3; }, 20000));
     const ui::AttentionView* a = w.views()->attention();
     QCOMPARE(v->record()->srcTokens, a->colLabels(0).mid(0, v->record()->srcTokens.size()));
@@ -71,7 +71,7 @@ void TestWindowModel::tracedWhileShown()
             button = b;
     QVERIFY(button);
     button->click();
-    QCOMPARE(w.views()->tabs()->currentWidget(), w.views()->attentionPage());
+    QCOMPARE(w.views()->currentView(), w.views()->attentionPage());
     QCOMPARE(a->kind(), AttentionKind::Cross);
     QCOMPARE(a->layer(), 1);
     QCOMPARE(a->enlargedHead(), 2);
