@@ -249,6 +249,13 @@ void AttentionView::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        // A frame with a style sheet keeps the palette it was polished with: polished again,
+        // its plot takes the theme's, and the ring the theme's highlight.
+        for (HeadPlot& hp : heads_)
+            hp.frame->setStyleSheet(QString());
+        updateFrames();
+    }
 }
 
 

@@ -797,14 +797,27 @@ public:
     bool eventFilter(QObject* watched, QEvent* event) override
     {
         const QEvent::Type t = event->type();
-        if (t == QEvent::PaletteChange || t == QEvent::ApplicationPaletteChange ||
-            t == QEvent::StyleChange) {
+        if ((t == QEvent::PaletteChange || t == QEvent::ApplicationPaletteChange ||
+             t == QEvent::StyleChange) &&
+            !pending_) {
+            // The filter sees the event before the widget has taken the new palette: applied
+            // once the event loop comes back.
+            pending_ = true;
             auto* plot = static_cast<QCustomPlot*>(watched);
-            applyPalette(plot);
-            replotIfVisible(plot);
+            QMetaObject::invokeMethod(
+                this,
+                [this, plot] {
+                    pending_ = false;
+                    applyPalette(plot);
+                    replotIfVisible(plot);
+                },
+                Qt::QueuedConnection);
         }
         return false;
     }
+
+private:
+    bool pending_ = false;
 };
 
 // Keeps a label's text in the alert colour of the application's palette.
@@ -815,8 +828,11 @@ public:
     {
         const QEvent::Type t = event->type();
         if (t == QEvent::PaletteChange || t == QEvent::ApplicationPaletteChange ||
-            t == QEvent::StyleChange)
-            colour(static_cast<QLabel*>(watched));
+            t == QEvent::StyleChange) {
+            QPointer<QLabel> label = static_cast<QLabel*>(watched);
+            QMetaObject::invokeMethod(
+                this, [label] { if (label) colour(label); }, Qt::QueuedConnection);
+        }
         return false;
     }
     static void colour(QLabel* label)
@@ -889,16 +905,24 @@ void applyPalette(QCustomPlot* plot)
 void followPalette(QCustomPlot* plot)
 {
     applyPalette(plot);
-    if (plot->findChild<PaletteFollower*>(QString(), Qt::FindDirectChildrenOnly))
+    // (Found by name: a class without Q_OBJECT matches any child in findChild.)
+    static const QString name = QStringLiteral("as_palette_follower");
+    if (plot->findChild<QObject*>(name, Qt::FindDirectChildrenOnly))
         return;
-    plot->installEventFilter(new PaletteFollower(plot));
+    auto* follower = new PaletteFollower(plot);
+    follower->setObjectName(name);
+    plot->installEventFilter(follower);
 }
 
 void showAsAlert(QLabel* label)
 {
     AlertFollower::colour(label);
-    if (!label->findChild<AlertFollower*>(QString(), Qt::FindDirectChildrenOnly))
-        label->installEventFilter(new AlertFollower(label));
+    static const QString name = QStringLiteral("as_alert_follower");
+    if (label->findChild<QObject*>(name, Qt::FindDirectChildrenOnly))
+        return;
+    auto* follower = new AlertFollower(label);
+    follower->setObjectName(name);
+    label->installEventFilter(follower);
 }
 
 }  // namespace as::ui
