@@ -581,6 +581,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelConfig</name>
@@ -852,6 +856,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Build a fresh model with these settings (training restarts at step 0)</source>
         <translation>用这些设置构建一个新模型（训练从第 0 步重新开始）</translation>
+    </message>
+</context>
+<context>
+    <name>as::Theme</name>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
     </message>
 </context>
 <context>
