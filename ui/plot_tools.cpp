@@ -797,8 +797,10 @@ public:
     bool eventFilter(QObject* watched, QEvent* event) override
     {
         const QEvent::Type t = event->type();
+        // Polish too: colours a view set after making the plot (a legend's box) are taken
+        // over before the plot is first shown.
         if ((t == QEvent::PaletteChange || t == QEvent::ApplicationPaletteChange ||
-             t == QEvent::StyleChange) &&
+             t == QEvent::StyleChange || t == QEvent::Polish) &&
             !pending_) {
             // The filter sees the event before the widget has taken the new palette: applied
             // once the event loop comes back.
