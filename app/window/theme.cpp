@@ -100,6 +100,8 @@ bool setTheme(const QString& requested)
         a.captured = true;
     }
     if (code == QLatin1String("system")) {
+        if (a.code == code)
+            return true;  // the desktop's already: the style left as the platform chose it
         QApplication::setStyle(a.systemStyle);
         QApplication::setPalette(a.systemPalette);
     } else {
