@@ -137,7 +137,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     entropyPlot_->setMinimumHeight(150);
     entropyBars_ = new QCPBars(entropyPlot_->xAxis, entropyPlot_->yAxis);
     entropyBars_->setWidth(0.6);
-    entropyBars_->setPen(QPen(QColor(8, 48, 107)));
+    entropyBars_->setPen(QPen(QColor(33, 113, 181)));  // a mid blue: seen on light and dark
     entropyBars_->setBrush(QColor(107, 174, 214));
     entropyMax_ = new QCPItemStraightLine(entropyPlot_);
     entropyMax_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
@@ -249,6 +249,13 @@ void AttentionView::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        // A frame with a style sheet keeps the palette it was polished with: polished again,
+        // its plot takes the theme's, and the ring the theme's highlight.
+        for (HeadPlot& hp : heads_)
+            hp.frame->setStyleSheet(QString());
+        updateFrames();
+    }
 }
 
 
@@ -525,9 +532,10 @@ void AttentionView::refresh()
 
 void AttentionView::updateFrames()
 {
-    auto style = [](HeadPlot& hp, bool selected) {
+    const QString ring = palette().color(QPalette::Highlight).name();
+    auto style = [&ring](HeadPlot& hp, bool selected) {
         hp.frame->setStyleSheet(selected ? QStringLiteral("QFrame#headFrame { border: 2px solid "
-                                                          "#2171b5; border-radius: 3px; }")
+                                                          "%1; border-radius: 3px; }").arg(ring)
                                          : QStringLiteral("QFrame#headFrame { border: 2px solid "
                                                           "transparent; }"));
     };

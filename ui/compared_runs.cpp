@@ -10,7 +10,7 @@ QColor comparedRunColour(int slot)
     // green and purple, and from each other in hue or lightness.
     static const QColor colours[kComparedColours] = {
         QColor(255, 127, 14), QColor(23, 166, 180), QColor(140, 86, 75),
-        QColor(40, 40, 40),   QColor(160, 160, 20), QColor(214, 40, 180)};
+        QColor(127, 127, 127), QColor(160, 160, 20), QColor(214, 40, 180)};
     return colours[((slot % kComparedColours) + kComparedColours) % kComparedColours];
 }
 

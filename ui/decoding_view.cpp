@@ -642,7 +642,9 @@ void DecodingView::drawColumn(Side side)
         label->setFont(pointFont(kPointSize - 1));
         const QColor bar = i == fedIndex ? fedColour : otherColour;
         label->setColor(inside ? (bar.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(Qt::black))
-                               : palette().color(QPalette::WindowText));
+                               : palette().color(QPalette::Text));
+        if (inside)  // ink for its bar, not for the background (plot_tools.h, kInkProperty)
+            label->setProperty(kInkProperty, QStringLiteral("own"));
         c.barTexts.push_back(label);
     }
     setTokenTicks(c.topPlot->yAxis, c.topTokens);

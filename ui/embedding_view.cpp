@@ -269,17 +269,21 @@ void EmbeddingView::redraw()
         label->setPadding(QMargins(2, 0, 2, 0));
         label->setText(r.tokens.value(i));
         label->setFont(small);
-        label->setBrush(QColor(255, 255, 255, 190));  // readable over the cloud
+        // On a box of the background's colour, readable over the cloud; ink from the palette
+        // (plot_tools.h, applyPalette below).
+        label->setBrush(QColor(255, 255, 255, 190));
         // The specials (<pad>, <s>, </s>, <unk>) are not words: greyed.
-        label->setColor(i < Vocab::kSpecials ? QColor(130, 130, 130) : QColor(20, 20, 20));
+        if (i < Vocab::kSpecials)
+            label->setProperty(kInkProperty, QStringLiteral("muted"));
         if (neighbours_ && i == neighbours_->id) {
             QFont bold = small;
             bold.setBold(true);
             label->setFont(bold);
-            label->setColor(QColor(214, 39, 40));
+            label->setProperty(kInkProperty, QStringLiteral("alert"));
         }
         labels_.push_back(label);
     }
+    applyPalette(plot_);
     plot_->xAxis->setLabel(tr("PC1 (%1 of the variance)").arg(percent(r.explained(0))));
     plot_->yAxis->setLabel(tr("PC2 (%1 of the variance)").arg(percent(r.explained(1))));
     const QString which = shown < r.vocabSize

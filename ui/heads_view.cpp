@@ -395,9 +395,10 @@ void HeadsView::redraw()
             f.setPointSizeF(f.pointSizeF() * 1.6);
             f.setBold(true);
             mark->setFont(f);
-            mark->setColor(QColor(200, 0, 0));
+            mark->setProperty(kInkProperty, QStringLiteral("alert"));  // red for the theme
             marks_.push_back(mark);
         }
+        applyPalette(plots_[i]);
         replotIfVisible(plots_[i]);
     }
     if (maps_[2].scale)

@@ -99,7 +99,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     list_->setMinimumWidth(200);
     fault_ = new QLabel(this);
     fault_->setWordWrap(true);
-    fault_->setStyleSheet(QStringLiteral("color: #b2182b; font-weight: bold"));
+    fault_->setStyleSheet(QStringLiteral("font-weight: bold"));
+    showAsAlert(fault_);
     fault_->setVisible(false);
     fault_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -122,7 +123,7 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     markerLabel_->setPadding(QMargins(4, 2, 4, 2));
     markerLabel_->setBrush(QColor(255, 255, 255, 230));
     markerLabel_->setPen(QPen(QColor(178, 24, 43)));
-    markerLabel_->setColor(QColor(178, 24, 43));
+    markerLabel_->setProperty(kInkProperty, QStringLiteral("alert"));
     markerLabel_->setClipToAxisRect(false);
     markerLabel_->setVisible(false);
     connect(ratioPlot_, &QCustomPlot::afterLayout, this, [this] { fitGroupLabels(); });
@@ -493,7 +494,7 @@ void HealthView::redrawRatioMap()
                 auto* line = new QCPItemStraightLine(plot);
                 line->point1->setCoords(0, r - 0.5);
                 line->point2->setCoords(1, r - 0.5);
-                line->setPen(QPen(QColor(60, 60, 60), 1));
+                line->setPen(QPen(palette().color(QPalette::Mid), 1));
                 separators_.push_back(line);
             }
             from = r;

@@ -106,7 +106,7 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     curve_->setPen(QPen(QColor(33, 102, 172), 2.2));
 
     stepLine_ = new QCPItemStraightLine(plot_);
-    stepLine_->setPen(QPen(QColor(90, 90, 90), 1, Qt::DotLine));
+    stepLine_->setPen(QPen(QColor(128, 128, 128), 1, Qt::DotLine));  // mid grey: light and dark
     tracer_ = new QCPItemTracer(plot_);  // follows curve_ once it has data (see reset())
     tracer_->setInterpolating(true);
     tracer_->setStyle(QCPItemTracer::tsCircle);

@@ -251,7 +251,9 @@ void NeuronPanel::redraw()
         top = std::max(top, s);
     }
     scoreBars_->setWidth(split ? 0.9 : 0.6);
-    scoreBars_->setBrush(split ? QColor(0, 0, 0, 25) : QColor(31, 119, 180, 150));
+    QColor shade = palette().color(QPalette::Text);  // a faint shade of the ink, either theme
+    shade.setAlpha(35);
+    scoreBars_->setBrush(split ? shade : QColor(31, 119, 180, 150));
     for (QCPBars* b : termBars_) {
         b->setVisible(split);
         if (split)

@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.h"
 
+#include <QApplication>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -234,6 +235,7 @@ private:
 QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent,
                               std::function<QString()> text)
 {
+    followPalette(plot);
     return new ExportButton(plot, std::move(csv), parent, std::move(text));
 }
 
@@ -469,9 +471,24 @@ QFont pointFont(int size, bool bold)
 
 QCPColorGradient sequentialGradient()
 {
-    // White to deep blue: weights near 0 recede, strong attention stands out.
+    return sequentialGradient(isDarkPalette(QApplication::palette()));
+}
+
+QCPColorGradient sequentialGradient(bool dark)
+{
+    // White to deep blue: weights near 0 recede, strong attention stands out. On a dark
+    // palette the same hues (ColorBrewer's Blues) run from near the background to pale: still
+    // ordered in lightness, 0 receding into the dark and 1 standing out.
     QCPColorGradient g;
     g.setColorInterpolation(QCPColorGradient::ciRGB);
+    if (dark) {
+        g.setColorStopAt(0.0, QColor(22, 28, 40));
+        g.setColorStopAt(0.25, QColor(8, 64, 129));
+        g.setColorStopAt(0.5, QColor(33, 113, 181));
+        g.setColorStopAt(0.75, QColor(107, 174, 214));
+        g.setColorStopAt(1.0, QColor(222, 235, 247));
+        return g;
+    }
     g.setColorStopAt(0.0, QColor(255, 255, 255));
     g.setColorStopAt(0.25, QColor(198, 219, 239));
     g.setColorStopAt(0.5, QColor(107, 174, 214));
@@ -515,6 +532,7 @@ Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradie
         plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
         h.scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     }
+    followPalette(plot);
     return h;
 }
 
@@ -605,7 +623,8 @@ void setHeatmapPlaceholder(Heatmap& h, const QString& text)
         h.placeholder->position->setCoords(0.5, 0.5);
         h.placeholder->setPositionAlignment(Qt::AlignCenter);
         h.placeholder->setTextAlignment(Qt::AlignCenter);
-        h.placeholder->setColor(QColor(110, 110, 110));
+        h.placeholder->setProperty(kInkProperty, QStringLiteral("muted"));
+        applyPalette(plot);
     }
     h.placeholder->setText(text);
     h.placeholder->setVisible(h.rows == 0 || h.cols == 0);
@@ -697,6 +716,7 @@ QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& ba
     top->insertRow(0);
     top->addElement(0, 0, title);
     LayoutFitter::of(plot)->addTitle(title);
+    followPalette(plot);
     return title;
 }
 
@@ -712,6 +732,199 @@ QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent)
     v->addLayout(row);
     v->addWidget(plot, 1);
     return w;
+}
+
+bool isDarkPalette(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightnessF() < 0.5;
+}
+
+QColor alertColour(const QPalette& palette)
+{
+    // ColorBrewer's RdBu ends: #b2182b on light (6.3:1 on white), #f4a582 on dark (9:1 on #1e1e1e).
+    return isDarkPalette(palette) ? QColor(244, 165, 130) : QColor(178, 24, 43);
+}
+
+QColor blend(const QColor& a, const QColor& b, double t)
+{
+    auto mix = [t](double x, double y) { return x * (1 - t) + y * t; };
+    return QColor::fromRgbF(float(mix(a.redF(), b.redF())), float(mix(a.greenF(), b.greenF())),
+                            float(mix(a.blueF(), b.blueF())), float(mix(a.alphaF(), b.alphaF())));
+}
+
+namespace {
+
+void inkAxis(QCPAxis* axis, const QColor& ink, const QColor& grid, const QColor& subGrid)
+{
+    auto recolour = [](QPen pen, const QColor& c) {
+        pen.setColor(c);
+        return pen;
+    };
+    axis->setBasePen(recolour(axis->basePen(), ink));
+    axis->setTickPen(recolour(axis->tickPen(), ink));
+    axis->setSubTickPen(recolour(axis->subTickPen(), ink));
+    axis->setTickLabelColor(ink);
+    axis->setLabelColor(ink);
+    if (QCPGrid* g = axis->grid()) {
+        g->setPen(recolour(g->pen(), grid));
+        g->setSubGridPen(recolour(g->subGridPen(), subGrid));
+        g->setZeroLinePen(g->zeroLinePen().style() == Qt::NoPen ? g->zeroLinePen()
+                                                                : recolour(g->zeroLinePen(), grid));
+    }
+}
+
+void inkLegend(QCPLegend* legend, const QColor& ink, const QColor& base)
+{
+    QColor box = base;
+    box.setAlpha(legend->brush().style() == Qt::NoBrush ? 255 : legend->brush().color().alpha());
+    if (legend->brush().style() != Qt::NoBrush)
+        legend->setBrush(box);
+    QPen border = legend->borderPen();
+    if (border.style() != Qt::NoPen) {
+        border.setColor(ink);
+        legend->setBorderPen(border);
+    }
+    legend->setTextColor(ink);
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = legend->item(i))
+            item->setTextColor(ink);
+}
+
+// Re-applies the palette when it changes (the application's, by View > Theme) or the style does.
+class PaletteFollower : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        const QEvent::Type t = event->type();
+        // Polish too: colours a view set after making the plot (a legend's box) are taken
+        // over before the plot is first shown.
+        if ((t == QEvent::PaletteChange || t == QEvent::ApplicationPaletteChange ||
+             t == QEvent::StyleChange || t == QEvent::Polish) &&
+            !pending_) {
+            // The filter sees the event before the widget has taken the new palette: applied
+            // once the event loop comes back.
+            pending_ = true;
+            auto* plot = static_cast<QCustomPlot*>(watched);
+            QMetaObject::invokeMethod(
+                this,
+                [this, plot] {
+                    pending_ = false;
+                    applyPalette(plot);
+                    replotIfVisible(plot);
+                },
+                Qt::QueuedConnection);
+        }
+        return false;
+    }
+
+private:
+    bool pending_ = false;
+};
+
+// Keeps a label's text in the alert colour of the application's palette.
+class AlertFollower : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        const QEvent::Type t = event->type();
+        if (t == QEvent::PaletteChange || t == QEvent::ApplicationPaletteChange ||
+            t == QEvent::StyleChange) {
+            QPointer<QLabel> label = static_cast<QLabel*>(watched);
+            QMetaObject::invokeMethod(
+                this, [label] { if (label) colour(label); }, Qt::QueuedConnection);
+        }
+        return false;
+    }
+    static void colour(QLabel* label)
+    {
+        const QColor c = alertColour(QApplication::palette());
+        if (label->palette().color(QPalette::WindowText) == c)
+            return;  // no change, no new PaletteChange
+        QPalette p = label->palette();
+        p.setColor(QPalette::WindowText, c);
+        p.setColor(QPalette::Text, c);
+        label->setPalette(p);
+    }
+};
+
+}  // namespace
+
+void applyPalette(QCustomPlot* plot)
+{
+    const QPalette pal = plot->palette();
+    const bool dark = isDarkPalette(pal);
+    const QColor ink = pal.color(QPalette::Text), base = pal.color(QPalette::Base);
+    const QColor grid = blend(base, ink, 0.22), subGrid = blend(base, ink, 0.12);
+    plot->setBackground(base);
+    for (QCPAxisRect* r : plot->axisRects())
+        for (QCPAxis* a : r->axes())
+            inkAxis(a, ink, grid, subGrid);
+    if (plot->legend)
+        inkLegend(plot->legend, ink, base);
+    const QCPColorGradient lightMap = sequentialGradient(false), darkMap = sequentialGradient(true);
+    auto turned = [&](QCPColorGradient g) {
+        const QCPColorGradient& from = dark ? lightMap : darkMap;
+        const QCPColorGradient& to = dark ? darkMap : lightMap;
+        if (g.colorStops() == from.colorStops()) {
+            g.clearColorStops();
+            g.setColorStops(to.colorStops());
+        }
+        return g;
+    };
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        if (auto* text = qobject_cast<QCPTextElement*>(e))
+            text->setTextColor(ink);
+        else if (auto* legend = qobject_cast<QCPLegend*>(e); legend && legend != plot->legend)
+            inkLegend(legend, ink, base);
+        else if (auto* scale = qobject_cast<QCPColorScale*>(e)) {
+            inkAxis(scale->axis(), ink, grid, subGrid);
+            scale->setGradient(turned(scale->gradient()));
+        }
+    }
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i)))
+            map->setGradient(turned(map->gradient()));
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!text)
+            continue;
+        const QString role = text->property(kInkProperty).toString();
+        if (role == QLatin1String("own"))
+            continue;
+        text->setColor(role == QLatin1String("alert")   ? alertColour(pal)
+                       : role == QLatin1String("muted") ? blend(base, ink, 0.55)
+                                                        : ink);
+        if (text->brush().style() != Qt::NoBrush) {
+            QColor box = base;
+            box.setAlpha(text->brush().color().alpha());
+            text->setBrush(box);
+        }
+    }
+}
+
+void followPalette(QCustomPlot* plot)
+{
+    applyPalette(plot);
+    // (Found by name: a class without Q_OBJECT matches any child in findChild.)
+    static const QString name = QStringLiteral("as_palette_follower");
+    if (plot->findChild<QObject*>(name, Qt::FindDirectChildrenOnly))
+        return;
+    auto* follower = new PaletteFollower(plot);
+    follower->setObjectName(name);
+    plot->installEventFilter(follower);
+}
+
+void showAsAlert(QLabel* label)
+{
+    AlertFollower::colour(label);
+    static const QString name = QStringLiteral("as_alert_follower");
+    if (label->findChild<QObject*>(name, Qt::FindDirectChildrenOnly))
+        return;
+    auto* follower = new AlertFollower(label);
+    follower->setObjectName(name);
+    label->installEventFilter(follower);
 }
 
 }  // namespace as::ui

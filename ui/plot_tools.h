@@ -3,6 +3,7 @@
 // are drawn as cells (no interpolation) with token labels on the axes.
 #include <qcustomplot.h>
 
+#include <QLabel>
 #include <QStringList>
 
 #include <functional>
@@ -24,10 +25,33 @@ bool saveText(const QString& path, const QString& text, QString* error);
 QToolButton* makeExportButton(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent,
                               std::function<QString()> text = {});
 
+// Colours follow the widgets' palette (View > Theme): a plot's background is QPalette::Base,
+// its axes, tick labels, axis labels, titles, legend texts and item texts QPalette::Text, its
+// grid a blend of the two, its legend's box Base. followPalette() applies that now and again at
+// every palette or style change of the plot (an event filter it installs once); makeHeatmap,
+// addTitle, panel and makeExportButton call it, so every plot made through them follows.
+// An item text may ask for another ink with the property kInkProperty: "alert" (alertColour),
+// "muted" (a grey between Base and Text, still >= 4.5:1), "own" (the view sets its colour and brush itself).
+inline constexpr const char* kInkProperty = "asInk";
+bool isDarkPalette(const QPalette& palette);
+// A red for warnings and errors that reads (>= 4.5:1) on the palette's Window and Base.
+QColor alertColour(const QPalette& palette);
+// a * (1 - t) + b * t, channel by channel (alpha too).
+QColor blend(const QColor& a, const QColor& b, double t);
+void applyPalette(QCustomPlot* plot);
+void followPalette(QCustomPlot* plot);
+// A label whose text is a warning: coloured alertColour() of the application's palette, now and
+// at every palette change.
+void showAsAlert(QLabel* label);
+
 // Colour gradients: attention weights 0…1 (sequential) and signed values (diverging, 0 white).
+// The sequential map runs from the background's end: white to dark blue on a light palette,
+// dark to light blue on a dark one (both ordered in lightness); followPalette swaps a map's
+// sequential gradient when the palette turns.
 // The application font at `size` points (bold if asked): the views' labels and titles.
 QFont pointFont(int size, bool bold = false);
 QCPColorGradient sequentialGradient();
+QCPColorGradient sequentialGradient(bool dark);
 QCPColorGradient divergingGradient();
 
 // A heatmap of a [rows, cols] matrix: row 0 at the top, column 0 at the left, one cell per

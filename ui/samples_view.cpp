@@ -1,5 +1,7 @@
 #include "samples_view.h"
 
+#include "plot_tools.h"
+
 #include "train/snapshot.h"
 
 #include <QEvent>
@@ -150,7 +152,9 @@ void SamplesView::redraw()
                                      .arg(rows())
                                : tr("Greedy translations at step %1.").arg(current_->step));
     table_->setRowCount(rows());
-    const QColor highlight(255, 243, 176);
+    // Pale yellow under dark text, deep amber under light text (both above 4.5:1).
+    const bool dark = isDarkPalette(palette());
+    const QColor highlight = dark ? QColor(96, 74, 0) : QColor(255, 243, 176);
     for (int r = 0; r < rows(); ++r) {
         const TranslationSample& s = current_->samples[std::size_t(r)];
         const QString texts[kColumns] = {s.source, s.reference, s.hypothesis, previousTranslation(r),
@@ -160,6 +164,7 @@ void SamplesView::redraw()
             item->setToolTip(texts[c]);
             if (c == kTranslation && changed(r)) {
                 item->setBackground(highlight);
+                item->setForeground(palette().color(QPalette::Text));
                 QFont f = item->font();
                 f.setBold(true);
                 item->setFont(f);

@@ -1,5 +1,7 @@
 #include "translate_view.h"
 
+#include "plot_tools.h"
+
 #include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -105,7 +107,6 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     output_->setTextFormat(Qt::PlainText);  // an output may contain <unk>
     output_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     output_->setMinimumHeight(output_->fontMetrics().height() + 8);
-    output_->setStyleSheet(QStringLiteral("QLabel { color: #08306b; }"));
 
     nbestTable_ = makeTable(5, this);  // #, translation, score, log p, ends
     nbestTable_->setObjectName(QStringLiteral("nbestList"));
@@ -366,8 +367,8 @@ void TranslateView::setMessage(const QStringList& info, const QStringList& warni
     QStringList html;
     for (const QString& line : info)
         html << (warnings.contains(line)
-                     ? QStringLiteral("<span style=\"color:#b2182b;\">%1</span>")
-                           .arg(line.toHtmlEscaped())
+                     ? QStringLiteral("<span style=\"color:%1;\">%2</span>")
+                           .arg(alertColour(palette()).name(), line.toHtmlEscaped())
                      : line.toHtmlEscaped());
     status_->setText(html.join(QStringLiteral("<br>")));
     message_ = info.join(QLatin1Char('\n'));
@@ -585,6 +586,15 @@ void TranslateView::fillTables(const TranslationRecord& r)
     topTable_->clearSpans();
     topTable_->setRowCount(0);
     int row = 0, stepWidth = topTable_->fontMetrics().horizontalAdvance(tr("step"));
+    // A probability's bar, as the cell's tint: light blue under dark text, a deeper blue under
+    // light text (the dark theme), so that the number stays readable at any strength.
+    const QColor tintColour =
+        isDarkPalette(palette()) ? QColor(33, 113, 181) : QColor(107, 174, 214);
+    auto tint = [&tintColour](int alpha) {
+        QColor c = tintColour;
+        c.setAlpha(alpha);
+        return c;
+    };
     for (int t = 0; t < int(r.topFive.size()); ++t) {
         const QList<QPair<QString, double>>& five = r.topFive[t];
         const QString chosen = r.outputSteps.value(t);
@@ -598,7 +608,7 @@ void TranslateView::fillTables(const TranslationRecord& r)
             auto* token = cell(five[i].first);
             auto* p = cell(QString::number(five[i].second, 'f', 3), right);
             // A bar of the probability as the cell's tint.
-            p->setBackground(QColor(107, 174, 214, int(40 + 180 * five[i].second)));
+            p->setBackground(tint(int(40 + 180 * five[i].second)));
             if (five[i].first == chosen) {
                 QFont f = token->font();
                 f.setBold(true);
@@ -627,7 +637,8 @@ void TranslateView::showSourceChips(const TranslationRecord& r)
                 : QStringLiteral("background-color:#deebf7; color:#08306b;");
         html += QStringLiteral("<span style=\"%1\">&nbsp;%2&nbsp;</span>%3 ")
                     .arg(style, t.toHtmlEscaped(),
-                         unk ? QStringLiteral("<sub style=\"color:#b2182b;\">&lt;unk&gt;</sub>")
+                         unk ? QStringLiteral("<sub style=\"color:%1;\">&lt;unk&gt;</sub>")
+                                   .arg(alertColour(palette()).name())
                              : QString());
     }
     chips_->setText(html);

@@ -2,6 +2,7 @@
 // --screenshot and --measure-* modes (screenshot_driver.h) run without the user and exit.
 #include "file_actions.h"
 #include "language.h"
+#include "theme.h"
 #include "main_window.h"
 #include "lesson_actions.h"
 #include "termination_watch.h"
@@ -60,6 +61,16 @@ int main(int argc, char** argv)
     {
         QSettings store;
         as::setLanguage(as::startupLanguage(p.value("language"), store));
+    }
+    // --theme, else View > Theme's remembered choice, else the desktop's.
+    if (p.isSet("theme") && as::normalizedTheme(p.value("theme")).isEmpty()) {
+        std::fprintf(stderr, "attention-studio: --theme must be one of: %s\n",
+                     qPrintable(as::availableThemes().join(", ")));
+        return 2;
+    }
+    {
+        QSettings store;
+        as::setTheme(as::startupTheme(p.value("theme"), store));
     }
 
     as::MainWindow w;

@@ -7,6 +7,7 @@
 #include "heads_controller.h"
 #include "language.h"
 #include "lesson_actions.h"
+#include "theme.h"
 #include "probe_bar.h"
 #include "samples_view.h"
 #include "settings_panel.h"
@@ -172,6 +173,29 @@ void MainWindow::buildMenus()
             }
         });
     }
+    // The desktop's colours, light or dark: at once (every plot follows, ui/plot_tools.h) and
+    // remembered.
+    themeMenu_ = view->addMenu(QString());
+    themes_ = new QActionGroup(this);
+    for (const QString& code : availableThemes()) {
+        QAction* a = themeMenu_->addAction(QString());
+        a->setData(code);
+        a->setCheckable(true);
+        themes_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] {
+            if (setTheme(code)) {
+                QSettings store;
+                rememberTheme(store, code);
+            }
+            checkTheme();
+        });
+    }
+}
+
+void MainWindow::checkTheme()
+{
+    for (QAction* a : themes_->actions())
+        a->setChecked(a->data().toString() == currentTheme());
 }
 
 void MainWindow::buildToolBar()
@@ -228,6 +252,10 @@ void MainWindow::retranslate()
     languageMenu_->setTitle(tr("&Language"));
     for (QAction* a : languages_->actions())
         a->setChecked(a->data().toString() == currentLanguage());
+    themeMenu_->setTitle(tr("&Theme"));
+    for (QAction* a : themes_->actions())
+        a->setText(themeName(a->data().toString()));
+    checkTheme();
     toolBar_->setWindowTitle(tr("Training"));
     labelPlay();
     play_->setToolTip(tr("Play / pause training (Space)"));
@@ -270,6 +298,8 @@ void MainWindow::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    else if (event->type() == QEvent::PaletteChange && themes_)
+        checkTheme();  // a theme applied elsewhere (setTheme) is checked in the menu too
     QMainWindow::changeEvent(event);
 }
 

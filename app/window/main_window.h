@@ -62,6 +62,8 @@ public:
     QMenu* viewMenu() const { return viewMenu_; }
     // View > Language: one checkable action per language (its data the code, language.h).
     QMenu* languageMenu() const { return languageMenu_; }
+    // View > Theme: one checkable action per theme (its data the code, theme.h).
+    QMenu* themeMenu() const { return themeMenu_; }
     // The status line's permanent text: step, loss, rate, time (the last snapshot's).
     QString statusText() const;
 
@@ -92,6 +94,7 @@ private:
     void showStatus();
     void labelPlay();  // Play, or Pause while training runs
     void endLessonLeg();  // the steps to a lesson's stop are done (or paused, or failed)
+    void checkTheme();  // View > Theme's check on the theme applied (theme.h)
     void onSnapshot(const SnapshotPtr& s);
     void onSessionLoaded(const SessionSettings& s, const TaskPtr& task, const QString& path,
                          long step, bool untitled);
@@ -117,6 +120,8 @@ private:
     QMenu* viewMenu_ = nullptr;
     QMenu* languageMenu_ = nullptr;
     QActionGroup* languages_ = nullptr;
+    QMenu* themeMenu_ = nullptr;
+    QActionGroup* themes_ = nullptr;
     QAction* quit_ = nullptr;
     SnapshotPtr lastSnapshot_;  // what the status line shows
     QString lastFileError_;

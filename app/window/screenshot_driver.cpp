@@ -8,6 +8,7 @@
 
 #include "driver_tools.h"
 #include "language.h"
+#include "theme.h"
 
 #include "attention_view.h"
 #include "comparison_actions.h"
@@ -259,7 +260,9 @@ bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
                         {"valid_bleu", r.validBleu},
                         {"samples", samples},
                         // The language the pictures show (--language, else the locale).
-                        {"language", as::currentLanguage()}};
+                        {"language", as::currentLanguage()},
+                        // Their colours (--theme, else system).
+                        {"theme", as::currentTheme()}};
     return as::writeFileAtomically(path, QJsonDocument(o).toJson(QJsonDocument::Indented), error);
 }
 

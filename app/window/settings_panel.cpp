@@ -1,5 +1,7 @@
 #include "settings_panel.h"
 
+#include "plot_tools.h"
+
 #include <QComboBox>
 #include <QEvent>
 #include <QDoubleSpinBox>
@@ -87,7 +89,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     note_->hide();
     auto* problem = problem_ = new QLabel(this);
     problem->setWordWrap(true);
-    problem->setStyleSheet("color: #b00020");
+    ui::showAsAlert(problem);  // red that reads on the theme (plot_tools.h)
     apply_ = new QPushButton(this);
     auto* apply = apply_;
     auto* layout = new QVBoxLayout(this);

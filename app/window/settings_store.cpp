@@ -1,6 +1,7 @@
 #include "settings_store.h"
 
 #include "language.h"
+#include "theme.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -70,6 +71,16 @@ QString rememberedLanguage(QSettings& store)
 void rememberLanguage(QSettings& store, const QString& code)
 {
     store.setValue("window/language", code);
+}
+
+QString rememberedTheme(QSettings& store)
+{
+    return normalizedTheme(store.value("window/theme").toString());
+}
+
+void rememberTheme(QSettings& store, const QString& code)
+{
+    store.setValue("window/theme", code);
 }
 
 }  // namespace as

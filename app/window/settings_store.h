@@ -16,4 +16,9 @@ SessionSettings loadSessionSettings(QSettings& store);
 QString rememberedLanguage(QSettings& store);
 void rememberLanguage(QSettings& store, const QString& code);
 
+// The theme chosen in View > Theme ("window/theme": "system", "light" or "dark"); empty when
+// the user never chose one (theme.h).
+QString rememberedTheme(QSettings& store);
+void rememberTheme(QSettings& store, const QString& code);
+
 }  // namespace as

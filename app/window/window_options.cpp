@@ -52,6 +52,8 @@ void describeOptions(QCommandLineParser& p)
     p.addOption({"language", "The window's language: zh_CN (简体中文) or en (default: the one "
                              "chosen in View > Language, else the system's, LANG). The "
                              "command line stays in English.", "code"});
+    p.addOption({"theme", "The window's colours: system, light or dark (default: the one chosen "
+                          "in View > Theme, else system), e.g. for dark screenshots.", "name"});
     p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
     p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "

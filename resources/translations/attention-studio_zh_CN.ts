@@ -696,6 +696,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelConfig</name>
@@ -975,6 +979,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Model: the opened model&apos;s own configuration. Training: not recorded in a model file; shown: the %1 recipe, which Apply would train.</source>
         <translation>模型：所打开模型自身的配置。训练：模型文件中没有记录；显示的是 %1 的默认配方，点击“应用并重置”将按它训练。</translation>
+    </message>
+</context>
+<context>
+    <name>as::Theme</name>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
     </message>
 </context>
 <context>
