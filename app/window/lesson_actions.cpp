@@ -99,7 +99,7 @@ LessonActions::LessonActions(MainWindow* window) : QObject(window), window_(wind
 
 void LessonActions::retranslate()
 {
-    menu_->setTitle(tr("&Lessons"));
+    menu_->setTitle(tr("Lesso&ns"));
     open_->setText(tr("Open lesson…"));
     open_->setToolTip(tr("A lesson file: settings, notes and the views to look at on the way"));
     save_->setText(tr("Save as lesson…"));

@@ -522,10 +522,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
 <context>
     <name>as::LessonActions</name>
     <message>
-        <source>&amp;Lessons</source>
-        <translation>课程(&amp;L)</translation>
-    </message>
-    <message>
         <source>Open lesson…</source>
         <translation>打开课程…</translation>
     </message>
@@ -588,6 +584,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>The lesson was not saved: %1</source>
         <translation>课程未保存：%1</translation>
+    </message>
+    <message>
+        <source>Lesso&amp;ns</source>
+        <translation>课程(&amp;N)</translation>
     </message>
 </context>
 <context>
