@@ -126,7 +126,9 @@ void showModelView(as::MainWindow& w)
     as::ui::ModelView* v = w.views()->model();
     QWidget* const shown = w.views()->currentView();
     w.views()->showView(v);
-    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
+    // A trace made now (of the probe shown now), not one from an earlier visit.
+    const std::shared_ptr<const as::TraceRecord> before = v->record();
+    waitFor([&] { return v->record() && v->record() != before && v->record()->step == w.currentStep(); }, 10000);
     v->selectBlock(as::ui::ModelBlock::DecCross);
     w.views()->showView(shown);
 }
@@ -154,7 +156,6 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     if (!openShown(w, file))
         return 1;
     showEmbeddings(w);
-    showModelView(w);
     if (!sentence.isEmpty()) {
         bool done = false;
         QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
@@ -170,6 +171,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
         waitFor([&] { return false; }, 500);  // the probe's snapshot
         showNeuronView(w);
     }
+    showModelView(w);  // of the probe sentence
     showDecoding(w);
     if (!compareForScreenshot(w, compare))
         return 1;
