@@ -31,6 +31,7 @@
 
 #include <QTest>
 
+#include <functional>
 #include <set>
 
 using namespace as;
@@ -81,6 +82,34 @@ template <typename T>
 double nllOf(Transformer<T>& m, const EncodedPair& p)
 {
     return m.forwardLoss(makeBatch({p.src}, {p.tgt}), Pass::eval()).nll_sum;
+}
+
+// Integrated gradients' exact m-step sum for one source token, by directional central
+// differences in double at each α_j = (j − ½)/m: with the source scaled by α_j, scaling the
+// token's embedding row by (1 ± h/α_j) moves its input by ± h·e alone. f evaluates the
+// explained function on the model as it stands.
+double igByDifferences(Transformer<double>& m, int srcId, int steps, const std::function<double()>& f)
+{
+    const ParamInfo* table = m.params().find("src_embed.weight");
+    const int d = table->shape[1];
+    double* row = m.params().values() + table->offset + std::size_t(srcId) * std::size_t(d);
+    const std::vector<double> old(row, row + d);
+    auto at = [&](double alpha, double s) {
+        for (int k = 0; k < d; ++k)
+            row[k] = old[std::size_t(k)] * s;
+        m.setSourceScale({alpha});
+        const double v = f();
+        m.setSourceScale({});
+        for (int k = 0; k < d; ++k)
+            row[k] = old[std::size_t(k)];
+        return v;
+    };
+    double ig = 0;
+    for (int j = 1; j <= steps; ++j) {
+        const double alpha = (j - 0.5) / steps, h = 1e-6;
+        ig += (at(alpha, 1 + h / alpha) - at(alpha, 1 - h / alpha)) / (2 * h) / steps;
+    }
+    return ig;
 }
 
 }  // namespace
@@ -237,28 +266,14 @@ void TestInterpret::integratedGradients()
     const int m = 4;
     const Attribution a = attribute(*dm, src, out, AttributionMethod::IntegratedGradients, m);
     QCOMPARE(int(a.completeness.size()), 4);
-    const ParamInfo* table = dm->params().find("src_embed.weight");
     for (int t = 0; t < 4; ++t)
         for (int i = 0; i < 6; ++i) {
-            double* row = dm->params().values() + table->offset + std::size_t(src[std::size_t(i)]) * 16;
-            const std::vector<double> old(row, row + 16);
-            double ig = 0;
-            for (int j = 1; j <= m; ++j) {
-                const double alpha = (j - 0.5) / m, h = 1e-6;
-                auto f = [&](double s) {
-                    for (int k = 0; k < 16; ++k)
-                        row[k] = old[std::size_t(k)] * s;
-                    dm->setSourceScale({alpha});
-                    Mat<double> lp;
-                    dm->forwardLoss(makeBatch({src}, {out}), Pass::eval());
-                    dm->allLogProbs(lp);
-                    dm->setSourceScale({});
-                    for (int k = 0; k < 16; ++k)
-                        row[k] = old[std::size_t(k)];
-                    return lp(t, out[std::size_t(t)]);
-                };
-                ig += (f(1 + h / alpha) - f(1 - h / alpha)) / (2 * h) / m;
-            }
+            const double ig = igByDifferences(*dm, src[std::size_t(i)], m, [&] {
+                Mat<double> lp;
+                dm->forwardLoss(makeBatch({src}, {out}), Pass::eval());
+                dm->allLogProbs(lp);
+                return lp(t, out[std::size_t(t)]);
+            });
             const double got = a.scores[std::size_t(t)][std::size_t(i)];
             QVERIFY2(std::abs(got - ig) < 1e-7 + 1e-6 * std::abs(ig),
                      qPrintable(QStringLiteral("t %1 i %2: %3 vs %4").arg(t).arg(i).arg(got).arg(ig)));
@@ -414,26 +429,11 @@ void TestInterpret::contrastiveIntegratedGradients()
     const Attribution a = attributeContrast(*dm, src, out, alt, AttributionMethod::IntegratedGradients, m);
     QCOMPARE(a.positions, (std::vector<int>{0, 2}));
     QCOMPARE(int(a.completeness.size()), 2);
-    const ParamInfo* table = dm->params().find("src_embed.weight");
     for (int r = 0; r < 2; ++r)
         for (int i = 0; i < 6; ++i) {
-            double* row = dm->params().values() + table->offset + std::size_t(src[std::size_t(i)]) * 16;
-            const std::vector<double> old(row, row + 16);
-            double ig = 0;
-            for (int j = 1; j <= m; ++j) {
-                const double alpha = (j - 0.5) / m, h = 1e-6;
-                auto f = [&](double s) {
-                    for (int k = 0; k < 16; ++k)
-                        row[k] = old[std::size_t(k)] * s;
-                    dm->setSourceScale({alpha});
-                    const double v = contrastF(*dm, src, out, alt)[std::size_t(a.positions[std::size_t(r)])];
-                    dm->setSourceScale({});
-                    for (int k = 0; k < 16; ++k)
-                        row[k] = old[std::size_t(k)];
-                    return v;
-                };
-                ig += (f(1 + h / alpha) - f(1 - h / alpha)) / (2 * h) / m;
-            }
+            const double ig = igByDifferences(*dm, src[std::size_t(i)], m, [&] {
+                return contrastF(*dm, src, out, alt)[std::size_t(a.positions[std::size_t(r)])];
+            });
             const double got = a.scores[std::size_t(r)][std::size_t(i)];
             QVERIFY2(std::abs(got - ig) < 1e-7 + 1e-6 * std::abs(ig),
                      qPrintable(QStringLiteral("row %1 i %2: %3 vs %4").arg(r).arg(i).arg(got).arg(ig)));
