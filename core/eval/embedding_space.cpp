@@ -97,7 +97,8 @@ QString embeddingTableName(EmbeddingTable table)
 ConstMatMap<float> embeddingRows(const Transformer<float>& model, EmbeddingTable table)
 {
     static const char* const names[] = {"src_embed.weight", "tgt_embed.weight", "generator.weight"};
-    const ParamInfo* info = model.params().find(names[int(table)]);
+    // A tied table is the shared matrix (core/SPEC.md §6.1).
+    const ParamInfo* info = model.params().find(model.config().storedName(names[int(table)]));
     if (!info)
         throw std::logic_error("embeddingRows: the model has no such table");
     return {model.params().values() + info->offset, info->rows(), info->cols()};

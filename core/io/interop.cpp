@@ -180,8 +180,13 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
     ModelConfig& c = info.config;
     c.heads = 0;
     std::uint64_t vs = 0, vt = 0, d = 0, dt = 0, ff = 0, dff = 0;
+    // Weight tying shows as absent tensors (core/SPEC.md §6.1): no generator.weight (tgt), and
+    // no tgt_embed.weight either (all: the source embedding is the target's).
+    c.tie = file.find("generator.weight") ? Tie::None
+            : file.find("tgt_embed.weight") ? Tie::Tgt
+                                            : Tie::All;
     if (!requiredMatrix(file, "src_embed.weight", &vs, &d, &why)
-        || !requiredMatrix(file, "tgt_embed.weight", &vt, &dt, &why)
+        || !requiredMatrix(file, c.storedName("tgt_embed.weight").c_str(), &vt, &dt, &why)
         || !requiredMatrix(file, "encoder.layers.0.ffn.w1.weight", &ff, &dff, &why))
         return fail(why);
     if (dt != d)
@@ -268,9 +273,10 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
                                                  notes, &why);
     if (!src)
         return fail(why);
+    // tie=all: the target's rows are the source embedding's (core/SPEC.md §6.1).
     const std::optional<QString> tgt = vocabText(o.tgtVocab, *file, "tgt_vocab",
-                                                 "tgt_embed.weight", "target", o.placeholderVocab,
-                                                 notes, &why);
+                                                 o.config.storedName("tgt_embed.weight").c_str(),
+                                                 "target", o.placeholderVocab, notes, &why);
     if (!tgt)
         return fail(why);
 

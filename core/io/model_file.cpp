@@ -110,6 +110,8 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
     if (pre)
         norm("decoder.norm");
     linear("generator", d, std::uint64_t(c.tgt_vocab));
+    // A tied model stores the shared matrix once, under its first use's name.
+    std::erase_if(out, [&](const Expected& e) { return c.storedName(e.name) != e.name; });
     return out;
 }
 
@@ -309,6 +311,9 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
                         .arg(fileTensors));
     if (const QString bad = b.config.validate(); !bad.isEmpty())
         return fail(u"config: "_s + bad);
+    if (b.config.tie == Tie::All && b.srcVocab.tokens() != b.tgtVocab.tokens())
+        return fail(u"config says tie=all (one embedding for both sides) but src_vocab and "
+                    "tgt_vocab differ: tie=all needs one shared vocabulary"_s);
 
     // Tokenisers.
     const std::optional<QJsonDocument> tokDoc = parseJsonText(meta.value(u"tokenizer"_s),

@@ -39,13 +39,60 @@ QString ModelConfig::validate() const
     if (src_vocab < 5 || tgt_vocab < 5)
         return text(QT_TRANSLATE_NOOP("as::ModelConfig",
                                       "each vocabulary needs the 4 special tokens and at least one more"));
+    if (tie == Tie::All && src_vocab != tgt_vocab)
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                      "tie=all shares one embedding between source and target: it "
+                                      "needs a shared vocabulary (--shared-vocab), here %1 source "
+                                      "and %2 target tokens"))
+            .arg(src_vocab)
+            .arg(tgt_vocab);
     // Before anything is allocated: a model the machine cannot hold is refused with the figures.
     return memoryProblem(*this);
 }
 
+QString tieName(Tie tie)
+{
+    switch (tie) {
+    case Tie::None: return QStringLiteral("none");
+    case Tie::Tgt: return QStringLiteral("tgt");
+    case Tie::All: return QStringLiteral("all");
+    }
+    return {};
+}
+
+std::optional<Tie> tieFromName(const QString& name)
+{
+    for (Tie t : {Tie::None, Tie::Tgt, Tie::All})
+        if (name == tieName(t))
+            return t;
+    return std::nullopt;
+}
+
+std::string ModelConfig::storedName(const std::string& name) const
+{
+    if (tie == Tie::None)
+        return name;
+    if (name == "generator.weight")
+        return tie == Tie::All ? "src_embed.weight" : "tgt_embed.weight";
+    if (name == "tgt_embed.weight" && tie == Tie::All)
+        return "src_embed.weight";
+    return name;
+}
+
+double ModelConfig::tiedWeights() const
+{
+    const double d = d_model;
+    switch (tie) {
+    case Tie::None: return 0;
+    case Tie::Tgt: return double(tgt_vocab) * d;
+    case Tie::All: return 2.0 * double(tgt_vocab) * d;  // the target embedding and the generator
+    }
+    return 0;
+}
+
 QJsonObject ModelConfig::toJson() const
 {
-    return QJsonObject{{"d_model", d_model},
+    QJsonObject json{{"d_model", d_model},
                        {"heads", heads},
                        {"d_ff", d_ff},
                        {"encoder_layers", encoder_layers},
@@ -54,6 +101,10 @@ QJsonObject ModelConfig::toJson() const
                        {"label_smoothing", label_smoothing},
                        {"norm", norm == NormPlacement::Pre ? "pre" : "post"},
                        {"max_len", max_len}};
+    // Untied: no key, as files were before tying existed (they load as "none").
+    if (tie != Tie::None)
+        json.insert("tie", tieName(tie));
+    return json;
 }
 
 std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QString* error,
@@ -98,6 +149,12 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
         else
             return fail(QStringLiteral("config: 'norm' must be \"pre\" or \"post\""));
     }
+    if (json.contains("tie")) {
+        const std::optional<Tie> t = tieFromName(json.value("tie").toString());
+        if (!t)
+            return fail(QStringLiteral("config: 'tie' must be \"none\", \"tgt\" or \"all\""));
+        c.tie = *t;
+    }
     return c;
 }
 
@@ -119,7 +176,7 @@ std::optional<ModelConfig> ModelConfig::preset(const QString& name)
 namespace {
 // The keys a spec takes after (or instead of) a preset.
 const QStringList kSpecKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
-                               "dropout", "label_smoothing", "norm", "max_len"};
+                               "dropout", "label_smoothing", "norm", "max_len", "tie"};
 }  // namespace
 
 QString ModelConfig::spec() const
@@ -127,7 +184,7 @@ QString ModelConfig::spec() const
     QStringList parts;
     const QJsonObject json = toJson();
     for (const QString& key : kSpecKeys)
-        parts << key + u'=' + json.value(key).toVariant().toString();
+        parts << key + u'=' + (key == u"tie" ? tieName(tie) : json.value(key).toVariant().toString());
     return parts.join(u',');
 }
 

@@ -3,10 +3,15 @@
 #include <QString>
 
 #include <optional>
+#include <string>
 
 namespace as {
 
 enum class NormPlacement { Pre, Post };  // Pre: The Annotated Transformer; Post: the 2017 paper
+
+// Weight tying (core/SPEC.md §2.6, the paper's §3.4): none; the generator's weight is the target
+// embedding (tgt); the source embedding is that matrix too (all: one shared vocabulary).
+enum class Tie { None, Tgt, All };
 
 struct ModelConfig {
     int src_vocab = 0, tgt_vocab = 0;  // set from the vocabularies
@@ -19,6 +24,7 @@ struct ModelConfig {
     double label_smoothing = 0.1;
     NormPlacement norm = NormPlacement::Pre;
     int max_len = 256;  // longest sequence decoded (and the positional-encoding range)
+    Tie tie = Tie::None;
 
     // Empty when the configuration can be built; otherwise what is wrong with it.
     QString validate() const;
@@ -39,8 +45,19 @@ struct ModelConfig {
     // The spec of this configuration with every key written out (vocabulary sizes aside).
     QString spec() const;
 
+    // The parameter that holds `name`'s values (core/SPEC.md §6.1): `name` itself, or in a tied
+    // model the shared matrix ("tgt_embed.weight" for tie=tgt's generator.weight,
+    // "src_embed.weight" for tie=all's tgt_embed.weight and generator.weight).
+    std::string storedName(const std::string& name) const;
+    // The number of weights tying removes: V_tgt·d for tgt, 2·V_tgt·d for all.
+    double tiedWeights() const;
+
     bool operator==(const ModelConfig&) const = default;
 };
+
+// "none", "tgt", "all" (core/SPEC.md §7.1) and back.
+QString tieName(Tie tie);
+std::optional<Tie> tieFromName(const QString& name);
 
 inline std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QString* error)
 {

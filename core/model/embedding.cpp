@@ -18,6 +18,17 @@ Embedding<T> Embedding<T>::make(ParamStore<T>& ps, const std::string& name, int 
 }
 
 template <typename T>
+Embedding<T> Embedding<T>::makeTied(ParamStore<T>& ps, std::size_t weight, int vocab, int d)
+{
+    Embedding e;
+    e.ps = &ps;
+    e.vocab = vocab;
+    e.d = d;
+    e.w = weight;
+    return e;
+}
+
+template <typename T>
 void Embedding<T>::forward(const int* ids, int B, int L, Out<T> x, double p, const Pass& pass)
 {
     if (pe.rows() < L)

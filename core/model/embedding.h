@@ -15,6 +15,9 @@ struct Embedding {
     Mat<T> g;   // [n, d] backward scratch
 
     static Embedding make(ParamStore<T>& ps, const std::string& name, int vocab, int d);
+    // An embedding reading a table already registered at offset `weight` ([vocab, d]: weight
+    // tying); nothing is registered.
+    static Embedding makeTied(ParamStore<T>& ps, std::size_t weight, int vocab, int d);
 
     // ids: [B * L] (row-major batch), all in [0, vocab) -> x: [B * L, d]
     void forward(const int* ids, int B, int L, Out<T> x, double p, const Pass& pass);

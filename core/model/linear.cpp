@@ -17,6 +17,19 @@ Linear<T> Linear<T>::make(ParamStore<T>& ps, const std::string& prefix, int in, 
     return l;
 }
 
+template <typename T>
+Linear<T> Linear<T>::makeTied(ParamStore<T>& ps, const std::string& prefix, std::size_t weight,
+                              int in, int out)
+{
+    Linear l;
+    l.ps = &ps;
+    l.in = in;
+    l.out = out;
+    l.w = weight;
+    l.b = ps.addVector(prefix + ".bias", out);
+    return l;
+}
+
 // Rows per thread below which splitting a product costs more than it saves.
 constexpr long kMinRows = 32;
 

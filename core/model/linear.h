@@ -14,6 +14,11 @@ struct Linear {
     int in = 0, out = 0;
 
     static Linear make(ParamStore<T>& ps, const std::string& prefix, int in, int out);
+    // A Linear whose weight is a matrix already registered at offset `weight` ([out, in], e.g.
+    // an embedding table: weight tying); only its bias is registered. Its backward
+    // accumulates into that matrix's gradient like any other use of it.
+    static Linear makeTied(ParamStore<T>& ps, const std::string& prefix, std::size_t weight,
+                           int in, int out);
 
     ConstMatMap<T> weight() const { return {ps->values() + w, out, in}; }
     MatMap<T> weight() { return {ps->values() + w, out, in}; }

@@ -39,7 +39,8 @@ double parameterCount(const ModelConfig& c)
     const double decoderLayer = 2 * attention + feedForward + 3 * norm;
     const double finalNorms = c.norm == NormPlacement::Pre ? 2 * norm : 0;
     return double(c.src_vocab) * d + double(c.tgt_vocab) * d + c.encoder_layers * encoderLayer
-           + c.decoder_layers * decoderLayer + finalNorms + d * double(c.tgt_vocab) + c.tgt_vocab;
+           + c.decoder_layers * decoderLayer + finalNorms + d * double(c.tgt_vocab) + c.tgt_vocab
+           - c.tiedWeights();
 }
 
 // Activations, per token of a layer, the [n, d] matrices the layers keep for backward (inputs,

@@ -17,7 +17,8 @@ QString formatBytes(double bytes);
 // The parameters of a configuration (vocabulary sizes included), counted from the shapes
 // of core/SPEC.md §6.1: embeddings, per encoder layer self-attention (Q, K, V, O with biases), the
 // feed-forward network and two norms, per decoder layer two attentions, the feed-forward network
-// and three norms, the final norms in pre-norm, the generator. In double: an absurd
+// and three norms, the final norms in pre-norm, the generator; a matrix shared by weight tying
+// once (ModelConfig::tiedWeights). In double: an absurd
 // configuration's count does not fit an integer.
 double parameterCount(const ModelConfig& c);
 

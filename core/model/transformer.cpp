@@ -15,8 +15,12 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
         throw std::invalid_argument("model configuration: " + err.toStdString());
     const int d = cfg_.d_model;
     const bool pre = cfg_.norm == NormPlacement::Pre;
+    // Weight tying (core/SPEC.md §2.6, §6.1): the shared matrix is registered once, under the
+    // name of its first use in §6.2's order; the other uses read and accumulate into it.
     srcEmbed_ = Embedding<T>::make(ps_, "src_embed.weight", cfg_.src_vocab, d);
-    tgtEmbed_ = Embedding<T>::make(ps_, "tgt_embed.weight", cfg_.tgt_vocab, d);
+    tgtEmbed_ = cfg_.tie == Tie::All
+                    ? Embedding<T>::makeTied(ps_, srcEmbed_.w, cfg_.tgt_vocab, d)
+                    : Embedding<T>::make(ps_, "tgt_embed.weight", cfg_.tgt_vocab, d);
     for (int i = 0; i < cfg_.encoder_layers; ++i)
         enc_.push_back(EncoderLayer<T>::make(ps_, "encoder.layers." + std::to_string(i), d,
                                              cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
@@ -27,7 +31,9 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
                                              cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
     if (pre)
         decNorm_ = LayerNorm<T>::make(ps_, "decoder.norm", d);
-    generator_ = Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab);
+    generator_ = cfg_.tie == Tie::None
+                     ? Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab)
+                     : Linear<T>::makeTied(ps_, "generator", tgtEmbed_.w, d, cfg_.tgt_vocab);
     ps_.allocate();
     // LayerNorm weights start at 1 even before initXavier, so a fresh model is usable.
     for (const ParamInfo& p : ps_.table())

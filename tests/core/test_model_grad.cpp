@@ -1,12 +1,15 @@
 // Whole-model finite-difference check, in double: embeddings, every encoder and decoder layer,
 // final norms, generator and the label-smoothed loss together, with padding in the batch and
-// dropout on (its masks fixed by re-seeding before each forward).
+// dropout on (its masks fixed by re-seeding before each forward). Tied models (core/SPEC.md
+// §2.6): the shared matrix's gradient is the sum of its uses, every coordinate checked.
 #include "skip.h"
 #include "gradcheck.h"
 
 #include "model/transformer.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace as;
 using namespace as::test;
@@ -16,23 +19,17 @@ class TestModelGrad : public QObject {
 private slots:
     void wholeModel_data();
     void wholeModel();
+    void tiedModel_data();
+    void tiedModel();
 };
 
-void TestModelGrad::wholeModel_data()
-{
-    QTest::addColumn<NormPlacement>("norm");
-    QTest::addColumn<double>("dropout");
-    QTest::newRow("pre-norm") << NormPlacement::Pre << 0.0;
-    QTest::newRow("pre-norm, dropout 0.1") << NormPlacement::Pre << 0.1;
-    QTest::newRow("post-norm") << NormPlacement::Post << 0.0;
-    QTest::newRow("post-norm, dropout 0.1") << NormPlacement::Post << 0.1;
-}
+namespace {
 
-void TestModelGrad::wholeModel()
+// The whole model's gradient against central differences: every tensor of the store, `samples`
+// coordinates each (all of a smaller one), with non-trivial norms and biases, on three pairs with
+// padding on both sides and dropout masks fixed by re-seeding. Returns the tensors checked.
+std::vector<std::string> checkWholeModel(const ModelConfig& c, int samples)
 {
-    QFETCH(NormPlacement, norm);
-    QFETCH(double, dropout);
-    const ModelConfig c = gradCheckConfig(norm, dropout);
     Transformer<D> model(c);
     Rng init(3);
     model.initXavier(init);
@@ -48,8 +45,10 @@ void TestModelGrad::wholeModel()
     // Three pairs of different lengths: padding on both sides, and one source id repeated.
     const Batch batch = makeBatch({{4, 5, 6, 7, 4}, {8, 9}, {10, 4, 5}},
                                   {{4, 5, 6}, {7, 8, 9, 10, 11}, {12}});
-    QCOMPARE(batch.S, 5);
-    QCOMPARE(batch.T, 6);
+    [&] {
+        QCOMPARE(batch.S, 5);
+        QCOMPARE(batch.T, 6);
+    }();
     auto loss = [&] {
         Rng drop(21);
         return model.forwardLoss(batch, Pass::training(drop)).loss();
@@ -57,24 +56,83 @@ void TestModelGrad::wholeModel()
     Rng drop(21);
     model.params().zeroGrads();
     const LossStats st = model.forwardBackward(batch, Pass::training(drop));
-    QCOMPARE(st.ntokens, 3 + 1 + 5 + 1 + 1 + 1);
-    QCOMPARE(st.loss(), loss());  // forwardBackward and forwardLoss see the same function
-
     std::vector<Target> targets;
     addParamTargets(model.params(), targets);
+    std::vector<std::string> names;
+    for (const Target& t : targets)
+        names.push_back(t.name);
+    [&] {
+        QCOMPARE(st.ntokens, 3 + 1 + 5 + 1 + 1 + 1);
+        QCOMPARE(st.loss(), loss());  // forwardBackward and forwardLoss see the same function
+        Rng pick(5);
+        const CheckResult res = checkGradients(loss, targets, samples, pick);
+        qInfo("whole model %s: %s", QTest::currentDataTag(), qPrintable(describe(res)));
+        QVERIFY2(res.worst <= 1e-6, qPrintable(describe(res)));
+        QVERIFY2(res.kinks <= res.checked / 20, qPrintable(describe(res)));
+        // `samples` coordinates of every tensor, every coordinate of the smaller ones.
+        int expectedChecks = 0;
+        for (const Target& t : targets)
+            expectedChecks += int(std::min<std::size_t>(t.analytic.size(), std::size_t(samples)));
+        QCOMPARE(res.checked + res.kinks, expectedChecks);
+    }();
+    return names;
+}
+
+}  // namespace
+
+void TestModelGrad::wholeModel_data()
+{
+    QTest::addColumn<NormPlacement>("norm");
+    QTest::addColumn<double>("dropout");
+    QTest::newRow("pre-norm") << NormPlacement::Pre << 0.0;
+    QTest::newRow("pre-norm, dropout 0.1") << NormPlacement::Pre << 0.1;
+    QTest::newRow("post-norm") << NormPlacement::Post << 0.0;
+    QTest::newRow("post-norm, dropout 0.1") << NormPlacement::Post << 0.1;
+}
+
+void TestModelGrad::wholeModel()
+{
+    QFETCH(NormPlacement, norm);
+    QFETCH(double, dropout);
+    const std::vector<std::string> names = checkWholeModel(gradCheckConfig(norm, dropout), 20);
+    if (QTest::currentTestFailed())
+        return;
     const std::size_t expected = norm == NormPlacement::Pre ? 2 + 2 * 16 + 2 + 2 * 26 + 2 + 2
                                                             : 2 + 2 * 16 + 2 * 26 + 2;
-    QCOMPARE(targets.size(), expected);
-    Rng pick(5);
-    const CheckResult res = checkGradients(loss, targets, 20, pick);
-    qInfo("whole model %s: %s", QTest::currentDataTag(), qPrintable(describe(res)));
-    QVERIFY2(res.worst <= 1e-6, qPrintable(describe(res)));
-    QVERIFY2(res.kinks <= res.checked / 20, qPrintable(describe(res)));
-    // 20 coordinates of every tensor, every coordinate of the smaller ones.
-    int expectedChecks = 0;
-    for (const Target& t : targets)
-        expectedChecks += int(std::min<std::size_t>(t.analytic.size(), 20));
-    QCOMPARE(res.checked + res.kinks, expectedChecks);
+    QCOMPARE(names.size(), expected);
+}
+
+void TestModelGrad::tiedModel_data()
+{
+    QTest::addColumn<Tie>("tie");
+    QTest::addColumn<NormPlacement>("norm");
+    QTest::newRow("tgt, pre-norm") << Tie::Tgt << NormPlacement::Pre;
+    QTest::newRow("tgt, post-norm") << Tie::Tgt << NormPlacement::Post;
+    QTest::newRow("all, pre-norm") << Tie::All << NormPlacement::Pre;
+    QTest::newRow("all, post-norm") << Tie::All << NormPlacement::Post;
+}
+
+void TestModelGrad::tiedModel()
+{
+    QFETCH(Tie, tie);
+    QFETCH(NormPlacement, norm);
+    ModelConfig c = gradCheckConfig(norm, 0.1);
+    c.tie = tie;
+    if (tie == Tie::All)
+        c.src_vocab = c.tgt_vocab;  // one shared vocabulary
+    // Every coordinate of the shared matrix (13 x 8; as many of each larger tensor): a
+    // backward that kept only one of its uses fails there.
+    const std::vector<std::string> names = checkWholeModel(c, 13 * 8);
+    if (QTest::currentTestFailed())
+        return;
+    const auto has = [&](const char* n) { return std::ranges::count(names, n) == 1; };
+    QVERIFY(!has("generator.weight"));
+    QVERIFY(has("generator.bias"));
+    QVERIFY(has("src_embed.weight"));
+    QCOMPARE(has("tgt_embed.weight"), tie == Tie::Tgt);
+    const std::size_t untied = norm == NormPlacement::Pre ? 2 + 2 * 16 + 2 + 2 * 26 + 2 + 2
+                                                          : 2 + 2 * 16 + 2 * 26 + 2;
+    QCOMPARE(names.size(), untied - (tie == Tie::All ? 2 : 1));
 }
 
 AS_TEST_APPLESS_MAIN(TestModelGrad)
