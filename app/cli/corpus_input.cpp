@@ -49,6 +49,10 @@ void addCorpusSourceOptions(Options& p)
                         "limit).", "S,T", "0,0"});
     p.add({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
                      "UTF-8) instead of skipping and counting it."});
+    p.add({"shared-vocab", "One vocabulary for both sides, built from both sides' tokens (each "
+                           "side keeps its tokeniser; with --min-freq and --max-vocab, the smaller "
+                           "count and the larger size): what --tie all needs. Also with --task "
+                           "zh-en."});
     p.add({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
     p.add({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
 }
@@ -57,7 +61,7 @@ bool corpusSourceFrom(Options& p, as::CorpusSource* source)
 {
     QString error;
     for (const QString name : {"data", "valid", "anki-direction", "src-tok", "tgt-tok", "min-freq",
-                               "max-vocab", "strict"}) {
+                               "max-vocab", "strict", "shared-vocab"}) {
         if (!p.isSet(name) && p.value(name).isEmpty())
             continue;  // neither given nor with a default
         if (!as::parseSourceOption(name, p.value(name), source, &error)) {

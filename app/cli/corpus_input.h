@@ -24,7 +24,7 @@ class Options;
 std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStream& err,
                                                  bool toEnglish = true, bool strict = false);
 // The options that say which corpus and how to read it (train --data, vocab): --data, --valid,
-// --anki-direction, --min-freq, --max-vocab, --strict, --src-tok, --tgt-tok.
+// --anki-direction, --min-freq, --max-vocab, --strict, --shared-vocab, --src-tok, --tgt-tok.
 void addCorpusSourceOptions(Options& options);
 // Those options (given, or their defaults) into *source; false after refusing one.
 bool corpusSourceFrom(Options& options, as::CorpusSource* source);

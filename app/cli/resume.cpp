@@ -63,6 +63,8 @@ int runTrainResume(Options& p)
         args << "--task" << saved.task << "--config" << saved.model.spec() << "--seed"
              << QString::number(saved.train.seed) << "--warmup" << QString::number(saved.train.warmup)
              << "--factor" << QString::number(saved.train.factor, 'g', 17);
+        if (saved.sharedVocab)
+            args << "--shared-vocab";
         if (as::isBundledCorpusTask(saved.task))
             args << "--batch-tokens" << QString::number(saved.batchTokens);
         else
@@ -83,7 +85,7 @@ int runTrainResume(Options& p)
                 return 1;
             }
             const QString name = a.mid(2);
-            const bool flag = name == "strict";
+            const bool flag = name == "strict" || name == "shared-vocab";
             if (!flag && i + 1 >= recorded.size()) {
                 err << "train: " << path << ": recorded option --" << name << " has no value\n";
                 return 1;

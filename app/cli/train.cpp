@@ -122,6 +122,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                                .arg(corpusConfig), "spec"});
     p.addThreads(QString(), "Threads for the maths (0 = all cores; default 1 for the generated "
                             "tasks, whose small models gain nothing from more, else 0).");
+    p.add({"tie", "Weight tying (core/SPEC.md §2.6): none, tgt (the generator is the target "
+                  "embedding) or all (the source embedding too; needs --shared-vocab). As "
+                  "--config tie=…", "how"});
     p.add({"log-every", "Also print progress every N steps.", "N"});
     addCorpusSourceOptions(p);
     p.add({"out", "Where to save the model (.safetensors).", "MODEL"});
@@ -166,9 +169,13 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     constexpr qint64 kBillion = 1000000000;
     as::SessionPlan plan;
     // The plan is whichever limit the user gave; the recipe's step count only when neither:
-    // `--minutes 20` alone trains 20 minutes, not the recipe's steps.
-    plan.steps = long(p.intOption("steps", 1, kBillion, fromFile || p.isSet("minutes") ? 0 : r.steps));
-    const double minutes = p.doubleOption("minutes", 0.01, 1e6, 0);
+    // `--minutes 20` alone trains 20 minutes, not the recipe's steps (as::plannedLimits, which
+    // the window's settings panel follows too).
+    const as::PlannedLimits limits = as::plannedLimits(
+        long(p.intOption("steps", 1, kBillion, 0)), p.doubleOption("minutes", 0.01, 1e6, 0),
+        fromFile ? 0 : r.steps);
+    plan.steps = limits.steps;
+    const double minutes = limits.minutes;
     plan.seconds = 60.0 * minutes;
     plan.validEvery = int(p.intOption("valid-every", 1, kBillion, r.evalEvery));
     plan.averagePoints = int(p.intOption("average", 1, 20, r.averagePoints));
@@ -194,6 +201,12 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         return 2;
     }
     p.configOption("config", &r.model);
+    if (p.isSet("tie")) {
+        if (const std::optional<as::Tie> tie = as::tieFromName(p.value("tie")))
+            r.model.tie = *tie;
+        else
+            p.refuse(QStringLiteral("--tie must be none, tgt or all"));
+    }
     if (!p.ok())
         return 2;
     setMathThreads(threads);
@@ -208,6 +221,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     run.batchTokens = dataOptions.batchTokens;
     run.plannedSteps = plan.steps;
     run.plannedMinutes = minutes;
+    run.sharedVocab = !fromFile && p.isSet("shared-vocab");  // --data: in the corpus source
     run.evalEvery = plan.validEvery;
     run.averagePoints = plan.averagePoints;
 

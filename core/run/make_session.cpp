@@ -1,5 +1,7 @@
 #include "run/make_session.h"
 
+#include <QCoreApplication>
+
 #include <stdexcept>
 
 namespace as {
@@ -23,7 +25,15 @@ QString fitModelToData(const SessionData& data, ModelConfig* model)
 {
     model->src_vocab = data.srcVocab().size();
     model->tgt_vocab = data.tgtVocab().size();
-    return model->validate();
+    if (QString why = model->validate(); !why.isEmpty())
+        return why;
+    // Sizes alone do not make one vocabulary: tie=all shares each id's row between the sides.
+    if (model->tie == Tie::All && data.srcVocab().tokens() != data.tgtVocab().tokens())
+        return QCoreApplication::translate(
+            "as::ModelConfig",
+            "tie=all shares one embedding between source and target: it needs one vocabulary "
+            "for both sides (--shared-vocab)");
+    return {};
 }
 
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,

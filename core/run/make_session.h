@@ -15,7 +15,7 @@ namespace as {
 std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error);
 
 // The data's vocabulary sizes written into *model, which is then checked: empty, or
-// ModelConfig::validate's reason.
+// ModelConfig::validate's reason, or that tie=all has no shared vocabulary.
 QString fitModelToData(const SessionData& data, ModelConfig* model);
 
 // A fresh session of `s` on `data` (step 0), s->model fitted to the data (fitModelToData). Null and *error (ModelConfig::validate's reason) when the

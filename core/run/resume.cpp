@@ -70,6 +70,7 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
         return false;
     }
     (corpus ? s->batchTokens : s->batchSize) = size;
+    s->sharedVocab = data.value("shared_vocab").toBool(false);
     return true;
 }
 

@@ -53,7 +53,7 @@ SessionPlan SessionSettings::plan() const
 
 DataOptions SessionSettings::dataOptions() const
 {
-    return {batchSize, batchTokens, train.seed};
+    return {batchSize, batchTokens, train.seed, sharedVocab};
 }
 
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
@@ -64,6 +64,7 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     b.corpusRecord = a.corpusRecord;
     b.batchSize = a.batchSize;
     b.batchTokens = a.batchTokens;
+    b.sharedVocab = a.sharedVocab;
     b.train.seed = a.train.seed;
     b.plannedSteps = a.plannedSteps;
     b.plannedMinutes = a.plannedMinutes;

@@ -168,10 +168,21 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
     d.tgtTok_ = chooseTokenizer(options.tgt_tok, train, &SentencePair::tgt);
     d.maxLen_ = std::max(0, options.max_len);
     const Tokenized t = tokenizeAndFilter(train, d.srcTok_, d.tgtTok_, d.maxLen_);
-    d.srcVocab_ = Vocab::build(t.src, std::max(1, options.src_min_freq),
-                               std::max(0, options.src_max_vocab));
-    d.tgtVocab_ = Vocab::build(t.tgt, std::max(1, options.tgt_min_freq),
-                               std::max(0, options.tgt_max_vocab));
+    if (options.shared_vocab) {
+        std::vector<QStringList> both = t.src;
+        both.insert(both.end(), t.tgt.begin(), t.tgt.end());
+        const int srcMax = std::max(0, options.src_max_vocab);
+        const int tgtMax = std::max(0, options.tgt_max_vocab);
+        d.srcVocab_ = Vocab::build(both, std::max(1, std::min(options.src_min_freq,
+                                                              options.tgt_min_freq)),
+                                   srcMax > 0 && tgtMax > 0 ? std::max(srcMax, tgtMax) : 0);
+        d.tgtVocab_ = d.srcVocab_;
+    } else {
+        d.srcVocab_ = Vocab::build(t.src, std::max(1, options.src_min_freq),
+                                   std::max(0, options.src_max_vocab));
+        d.tgtVocab_ = Vocab::build(t.tgt, std::max(1, options.tgt_min_freq),
+                                   std::max(0, options.tgt_max_vocab));
+    }
     d.train_ = encodeTokenized(t, d.srcVocab_, d.tgtVocab_);
     return d;
 }

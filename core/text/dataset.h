@@ -23,6 +23,10 @@ struct DatasetOptions {
     int src_min_freq = 1, tgt_min_freq = 2;
     // Total vocabulary size including the four specials (Vocab::build's maxSize); 0 = no limit.
     int src_max_vocab = 0, tgt_max_vocab = 0;
+    // One vocabulary for both sides (core/SPEC.md §10.3; what tie=all needs), built from both
+    // sides' token streams together with the smaller minimum count and the larger size limit
+    // (0 if either side has none); each side keeps its own tokeniser.
+    bool shared_vocab = false;
     // Tokens per side, specials not counted (the decoder sees max_len + 1 positions). A pair
     // with a longer side is skipped and counted. 0 = no limit.
     int max_len = 100;

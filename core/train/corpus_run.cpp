@@ -44,7 +44,7 @@ QStringList CorpusRun::recordedOptions()
 {
     return {"config",   "seed",    "warmup",  "factor",    "batch-tokens", "anki-direction",
             "min-freq", "max-vocab", "src-tok", "tgt-tok", "clip-norm",    "valid-every",
-            "average",  "strict"};
+            "average",  "strict",    "shared-vocab"};
 }
 
 QStringList CorpusRun::fileOptions()
@@ -68,6 +68,8 @@ QJsonArray CorpusRun::sourceArgs() const
         a << "--tgt-tok" << tokenizerName(*d.tgt_tok);
     if (s.strict)
         a << "--strict";
+    if (d.shared_vocab)
+        a << "--shared-vocab";
     return a;
 }
 
@@ -106,6 +108,8 @@ bool parseSourceOption(const QString& name, const QString& value, CorpusSource* 
         return sides(name, value, &d.src_max_vocab, &d.tgt_max_vocab, error);
     } else if (name == "strict") {
         s->strict = true;
+    } else if (name == "shared-vocab") {
+        d.shared_vocab = true;
     } else if (name == "data") {
         s->train = value;
     } else if (name == "valid") {
@@ -128,8 +132,8 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
             *error = QStringLiteral("recorded argument '%1' is not an option of a corpus run").arg(a);
             return std::nullopt;
         }
-        if (name == "strict") {
-            run.source.strict = true;
+        if (name == "strict" || name == "shared-vocab") {  // flags
+            (name == "strict" ? run.source.strict : run.source.dataset.shared_vocab) = true;
             continue;
         }
         if (i + 1 >= args.size() || !args[i + 1].isString()) {

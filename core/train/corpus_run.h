@@ -58,7 +58,8 @@ struct CorpusRun {
     static QStringList fileOptions();  // of those, the ones that name files
 };
 
-// --anki-direction, --src-tok / --tgt-tok, --min-freq, --max-vocab and --strict as the command
+// --anki-direction, --src-tok / --tgt-tok, --min-freq, --max-vocab, --strict and --shared-vocab
+// (flags: any value) as the command
 // line takes them, into *source; false and *error for a bad value.
 bool parseSourceOption(const QString& name, const QString& value, CorpusSource* source,
                        QString* error);

@@ -2,6 +2,8 @@
 
 #include "train/session_data.h"
 
+#include <algorithm>
+
 namespace as {
 
 TaskRecipe corpusRecipe()
@@ -43,6 +45,15 @@ TaskRecipe recipeFor(const QString& task)
         r.evalEvery = 10;
     }
     return r;
+}
+
+PlannedLimits plannedLimits(long givenSteps, double givenMinutes, long recipeSteps)
+{
+    givenSteps = std::max(0L, givenSteps);
+    givenMinutes = std::max(0.0, givenMinutes);
+    if (givenSteps == 0 && givenMinutes == 0)
+        return {std::max(0L, recipeSteps), 0.0};
+    return {givenSteps, givenMinutes};
 }
 
 }  // namespace as

@@ -28,4 +28,14 @@ TaskRecipe recipeFor(const QString& task);
 // The recipe of a corpus run: recipeFor("zh-en").
 TaskRecipe corpusRecipe();
 
+// How long a run plans to train (core/SPEC.md §7.4), from the limits the user gave (0: not
+// given): whichever the user gave — steps, minutes, or both, the first reached ending the run;
+// the recipe's steps only when the user gave neither (recipeSteps 0: the run has none, e.g.
+// `train --data`, and then neither limit is set). `train` and the window's settings panel.
+struct PlannedLimits {
+    long steps = 0;      // 0: no step limit
+    double minutes = 0;  // 0: no time limit
+};
+PlannedLimits plannedLimits(long givenSteps, double givenMinutes, long recipeSteps);
+
 }  // namespace as

@@ -171,8 +171,16 @@ std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<Sentence
 
 std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions& o, QString* error)
 {
-    if (builtinTaskNames().contains(name))
+    if (builtinTaskNames().contains(name)) {
+        if (o.sharedVocab) {
+            *error = QStringLiteral("a shared vocabulary is built from a corpus (zh-en, --data); "
+                                    "the generated task '%1' has fixed vocabularies (copy, "
+                                    "reverse and sort share one already)")
+                         .arg(name);
+            return nullptr;
+        }
         return std::make_unique<TaskData>(makeBuiltinTask(name, o.batchSize), o.batchSize, o.seed);
+    }
     if (!isBundledCorpusTask(name)) {
         *error = QStringLiteral("unknown task '%1' (built-in: %2)")
                      .arg(name, trainingTaskNames().join(", "));
@@ -181,16 +189,20 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
     std::optional<BundledCorpus> corpus = loadBundledCorpus(name, error);
     if (!corpus)
         return nullptr;
-    ParallelData data = ParallelData::build(corpus->split.train);
+    DatasetOptions dataset;
+    dataset.shared_vocab = o.sharedVocab;
+    ParallelData data = ParallelData::build(corpus->split.train, dataset);
     EncodedSplit valid = data.encode(corpus->split.valid);
     const QString description = corpus->description;
     QList<SentencePair> exampleText;
     std::vector<TokenPair> examples = tokenPairs(data, corpus->split.valid, kSamplePairs, &exampleText);
-    const QJsonObject record{{"kind", "task"},
-                             {"task", name},
-                             {"batch_tokens", o.batchTokens},
-                             {"pairs", double(data.train().pairs.size())},
-                             {"pairs_sha1", pairsDigest(data.train().pairs)}};
+    QJsonObject record{{"kind", "task"},
+                       {"task", name},
+                       {"batch_tokens", o.batchTokens},
+                       {"pairs", double(data.train().pairs.size())},
+                       {"pairs_sha1", pairsDigest(data.train().pairs)}};
+    if (o.sharedVocab)  // absent: two vocabularies, as before there was a choice
+        record.insert("shared_vocab", true);
     auto made = makeCorpusData(std::move(data), std::move(valid.pairs), corpus->split.valid,
                                std::move(examples), std::move(exampleText), o, record, name);
     static_cast<CorpusData*>(made.get())->setDescription(description);

@@ -88,6 +88,9 @@ struct DataOptions {
     int batchSize = 32;      // sentences per batch (generated tasks)
     int batchTokens = 1500;  // token budget of a batch (corpora)
     quint64 seed = 1;        // the order of the batches
+    // A bundled corpus: one vocabulary for both sides (DatasetOptions::shared_vocab). The
+    // generated tasks refuse it (copy, reverse and sort have one already).
+    bool sharedVocab = false;
 };
 
 // A built-in task by name, or nullptr and *error. For a bundled corpus this reads, splits and
