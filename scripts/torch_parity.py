@@ -9,7 +9,8 @@ state_dict holds exactly the parameter names of core/SPEC.md §6.1 and its confi
 core/SPEC.md §7.1.
 
 usage:
-  torch_parity.py reference --out DIR [--norm pre|post] [--seed S] [--reference DIR]
+  torch_parity.py reference --out DIR [--norm pre|post] [--tie none|tgt|all] [--seed S]
+                            [--reference DIR]
       Builds the reference model, trains it for a moment on a toy task (so that no bias or
       norm sits at its initial value and greedy decoding ends with </s>), then, dropout off,
       writes
@@ -135,12 +136,14 @@ def spec_config(c, dropout, label_smoothing, max_len):
     return {"d_model": c["d_model"], "heads": c["heads"], "d_ff": c["d_ff"],
             "encoder_layers": c["encoder_layers"], "decoder_layers": c["decoder_layers"],
             "dropout": dropout, "label_smoothing": label_smoothing,
-            "norm": c.get("norm", "pre"), "max_len": max_len}
+            "norm": c.get("norm", "pre"), "max_len": max_len,
+            **({"tie": c["tie"]} if c.get("tie", "none") != "none" else {})}
 
 
 def weights_of(model, spec):
-    """(tensors, metadata) for write_weights: every parameter (state_dict holds nothing else)."""
-    return dict(model.state_dict()), {"format": FORMAT,
+    """(tensors, metadata) for write_weights: every parameter (state_dict holds nothing else),
+    a tied matrix once (core/SPEC.md §6.1)."""
+    return model.stored_state_dict(), {"format": FORMAT,
                                       "config": json.dumps(spec, separators=(",", ":"))}
 
 
@@ -151,15 +154,17 @@ def model_from_weights(ref, path):
     if "config" not in metadata:
         fail(f"{path}: no __metadata__ 'config' (the number of heads is needed)")
     spec = json.loads(metadata["config"])
-    for key in ("src_embed.weight", "tgt_embed.weight"):
+    tie = spec.get("tie", "none")
+    tgt_name = ref.TIED.get(tie, {}).get("tgt_embed.weight", "tgt_embed.weight")
+    for key in ("src_embed.weight", tgt_name):
         if key not in tensors:
             fail(f"{path}: no tensor {key!r}")
     c = dict(spec, src_vocab=tensors["src_embed.weight"].shape[0],
-             tgt_vocab=tensors["tgt_embed.weight"].shape[0])
-    m = ref.Model(c, p=spec.get("dropout", 0.1))
+             tgt_vocab=tensors[tgt_name].shape[0])
     try:
-        m.load_state_dict(tensors, strict=True)
-    except RuntimeError as e:
+        m = ref.Model(c, p=spec.get("dropout", 0.1))
+        m.load_stored(tensors)
+    except (RuntimeError, KeyError, ValueError) as e:
         fail(f"{path}: does not fit the reference model: {e}")
     m.eval()
     return m, spec, metadata
@@ -225,7 +230,7 @@ def reference(args):
     torch.set_num_threads(1)
     eps, dropout, max_len, greedy_len = 0.1, 0.1, 64, 12
     c = dict(d_model=32, heads=4, d_ff=64, encoder_layers=2, decoder_layers=2, norm=args.norm,
-             src_vocab=23, tgt_vocab=29)
+             src_vocab=29 if args.tie == "all" else 23, tgt_vocab=29, tie=args.tie)
     m = ref.Model(c, p=dropout)
 
     # A moment of training with dropout on: every parameter moves off its initial value.
@@ -390,6 +395,8 @@ def main():
     r.add_argument("--out", required=True)
     r.add_argument("--norm", choices=["pre", "post"], default="pre")
     r.add_argument("--seed", type=int, default=7)
+    r.add_argument("--tie", choices=["none", "tgt", "all"], default="none",
+                   help="weight tying (core/SPEC.md §2.6)")
     r.add_argument("--steps", type=int, default=150)
     c = sub.add_parser("check", help="the reference's loss with a weight file's weights")
     c.add_argument("model")

@@ -131,8 +131,9 @@ class TestTorchParity : public QObject {
     QTemporaryDir tmp_;
 
     bool python(const QStringList& args, QByteArray* out, QString* error);
-    // The folder of the reference's files for a norm placement, made on first use.
-    bool referenceFiles(const QString& norm, QString* dir, QString* error);
+    // The folder of the reference's files for a norm placement and a weight tying, made on
+    // first use.
+    bool referenceFiles(const QString& norm, const QString& tie, QString* dir, QString* error);
 
 private slots:
     void initTestCase();
@@ -164,13 +165,14 @@ bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* 
     return true;
 }
 
-bool TestTorchParity::referenceFiles(const QString& norm, QString* dir, QString* error)
+bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, QString* dir,
+                                     QString* error)
 {
-    *dir = tmp_.filePath(norm);
+    *dir = tmp_.filePath(norm + u'-' + tie);
     if (QFileInfo::exists(*dir + u"/reference.safetensors"_s))
         return true;
     QByteArray out;
-    return python({script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm,
+    return python({script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm, u"--tie"_s, tie,
                    u"--reference"_s, referenceDir_},
                   &out, error);
 }
@@ -194,15 +196,20 @@ void TestTorchParity::initTestCase()
 void TestTorchParity::referenceToEngine_data()
 {
     QTest::addColumn<QString>("norm");
-    QTest::newRow("pre-norm") << u"pre"_s;
-    QTest::newRow("post-norm") << u"post"_s;
+    QTest::addColumn<QString>("tie");
+    QTest::newRow("pre-norm") << u"pre"_s << u"none"_s;
+    QTest::newRow("post-norm") << u"post"_s << u"none"_s;
+    // Weight tying (core/SPEC.md §2.6): one nn.Parameter in the reference, one matrix here.
+    QTest::newRow("pre-norm, tie=tgt") << u"pre"_s << u"tgt"_s;
+    QTest::newRow("post-norm, tie=all") << u"post"_s << u"all"_s;
 }
 
 void TestTorchParity::referenceToEngine()
 {
     QFETCH(QString, norm);
+    QFETCH(QString, tie);
     QString dir, error;
-    QVERIFY2(referenceFiles(norm, &dir, &error), qPrintable(error));
+    QVERIFY2(referenceFiles(norm, tie, &dir, &error), qPrintable(error));
 
     // The weights as plain Python wrote them: a config, no vocabularies.
     const QString weights = dir + u"/model.safetensors"_s;
@@ -210,6 +217,7 @@ void TestTorchParity::referenceToEngine()
     QVERIFY2(info, qPrintable(error));
     QVERIFY(info->hasConfig && !info->hasVocab && !info->hasTokenizer);
     QCOMPARE(info->config.norm, norm == u"pre" ? NormPlacement::Pre : NormPlacement::Post);
+    QCOMPARE(tieName(info->config.tie), tie);
     ImportOptions o;
     o.config = info->config;
     o.placeholderVocab = true;
@@ -237,7 +245,8 @@ void TestTorchParity::referenceToEngine()
     m.decode(batch.tgtIn.data(), batch.B, batch.T, m.memory(), m.sourceValid().data(), batch.S,
              Pass::eval());
     const ParamStore<float>& ps = m.params();
-    const ParamInfo* gw = ps.find("generator.weight");
+    QCOMPARE(ps.find("generator.weight") != nullptr, tie == u"none");
+    const ParamInfo* gw = ps.find(m.config().storedName("generator.weight"));
     const ParamInfo* gb = ps.find("generator.bias");
     QVERIFY(gw && gb);
     const ConstMatMap<float> w(ps.values() + gw->offset, gw->rows(), gw->cols());
@@ -323,11 +332,13 @@ void TestTorchParity::referenceToEngine()
 void TestTorchParity::engineToReference()
 {
     QFETCH(QString, norm);
+    QFETCH(QString, tie);
     QString dir, error;
-    QVERIFY2(referenceFiles(norm, &dir, &error), qPrintable(error));
+    QVERIFY2(referenceFiles(norm, tie, &dir, &error), qPrintable(error));
     const std::optional<WeightFileInfo> info = inspectWeights(dir + u"/model.safetensors"_s,
                                                               &error);
     QVERIFY2(info, qPrintable(error));
+    QCOMPARE(tieName(info->config.tie), tie);
 
     // A model of the engine's own: Xavier, then every bias and norm moved off its initial
     // value, so that a dropped or swapped one would show.

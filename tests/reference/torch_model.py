@@ -13,6 +13,13 @@ Parameter names are those of core/SPEC.md §6.1 ("src_embed.weight",
 "encoder.layers.0.self_attn.q.weight", ...): state_dict() holds exactly those; the sinusoid
 table is a non-persistent buffer.
 
+Weight tying (core/SPEC.md §2.6), config "tie": "none" (default), "tgt" (generator.weight is
+tgt_embed.weight: one nn.Parameter) or "all" (tgt_embed.weight is src_embed.weight too; one
+vocabulary). The embedding lookup keeps its sqrt(d) scale; the generator uses the matrix as it is,
+with its own bias. state_dict() then lists the shared parameter under every name;
+stored_state_dict() is what a weight file holds (each shared matrix once, under the name
+named_parameters() gives it, core/SPEC.md §6.1), load_stored() reads such a dict.
+
 As a library: Model(config, p), smoothed_loss(logp, target, eps), noam_rate(...).
 config: d_model, heads, d_ff, encoder_layers, decoder_layers (or "layers" for both),
 norm ("pre" | "post"), src_vocab, tgt_vocab.
@@ -25,6 +32,10 @@ import torch.nn.functional as F
 
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 MASKED_SCORE = -1e9
+# Weight tying: the names a tied matrix's other uses would have -> the name it is stored under.
+TIED = {"none": {},
+        "tgt": {"generator.weight": "tgt_embed.weight"},
+        "all": {"tgt_embed.weight": "src_embed.weight", "generator.weight": "src_embed.weight"}}
 LAYER_NORM_EPS = 1e-6
 
 
@@ -157,6 +168,15 @@ class Model(nn.Module):
         self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
         self.decoder = Stack(lambda: DecoderLayer(d, heads, d_ff, p, post), n_dec, d, post)
         self.generator = nn.Linear(d, config["tgt_vocab"])
+        self.tie = config.get("tie", "none")
+        if self.tie not in TIED:
+            raise ValueError(f"tie must be 'none', 'tgt' or 'all', not {self.tie!r}")
+        if self.tie == "all":
+            if config["src_vocab"] != config["tgt_vocab"]:
+                raise ValueError("tie 'all' needs one vocabulary for both sides")
+            self.tgt_embed.weight = self.src_embed.weight
+        if self.tie in ("tgt", "all"):
+            self.generator.weight = self.tgt_embed.weight
         self.dropout = nn.Dropout(p)
         self.register_buffer("pe", sinusoid_table(max_len, d), persistent=False)
         # Xavier-uniform for every weight with two dimensions, biases 0, LayerNorm 1 and 0.
@@ -165,6 +185,19 @@ class Model(nn.Module):
                 nn.init.xavier_uniform_(w)
             elif name.endswith(".bias") and "norm" not in name:
                 nn.init.zeros_(w)
+
+    def stored_state_dict(self):
+        """state_dict() without the names of a tied matrix's other uses (core/SPEC.md §6.1)."""
+        return {k: v for k, v in self.state_dict().items() if k not in TIED[self.tie]}
+
+    def load_stored(self, tensors):
+        """Loads a stored_state_dict() (a weight file's tensors), strictly."""
+        full = dict(tensors)
+        for alias, stored in TIED[self.tie].items():
+            if alias in full:
+                raise KeyError(f"{alias!r} is stored as {stored!r} in a model with tie {self.tie!r}")
+            full[alias] = tensors[stored]
+        self.load_state_dict(full, strict=True)
 
     def embed(self, table, ids):                   # ids: [B, L] -> [B, L, d]
         return self.dropout(table(ids) * math.sqrt(self.d_model) + self.pe[: ids.size(1)])
