@@ -101,6 +101,8 @@ private slots:
     void modelFileImportsAsItIs();
     void exportEqualsTheModelFile();
     void vocabFiles();
+    void tiedModels_data();
+    void tiedModels();
 };
 
 void TestInterop::shapesGiveTheConfiguration_data()
@@ -388,6 +390,98 @@ void TestInterop::vocabFiles()
     QVERIFY2(error.contains(u"UTF-8"_s), qPrintable(error));
     QVERIFY(!readVocabFile(dir.filePath(u"absent.txt"_s), &error));
     QVERIFY2(error.contains(u"absent.txt"_s), qPrintable(error));
+}
+
+void TestInterop::tiedModels_data()
+{
+    QTest::addColumn<Tie>("tie");
+    QTest::newRow("tie=tgt") << Tie::Tgt;
+    QTest::newRow("tie=all") << Tie::All;
+}
+
+// A tied model (core/SPEC.md §2.6, §6.1): the shared matrix stored once under its first use's
+// name, "tie" in the config; a bare file shows the tying by the tensors it lacks.
+void TestInterop::tiedModels()
+{
+    QFETCH(Tie, tie);
+    ModelConfig c = config(NormPlacement::Pre);
+    c.tie = tie;
+    if (tie == Tie::All)
+        c.src_vocab = c.tgt_vocab;
+    auto m = randomModel(c);
+    QCOMPARE(m->params().find("generator.weight"), nullptr);
+    QCOMPARE(m->params().find("tgt_embed.weight") != nullptr, tie == Tie::Tgt);
+    QString error;
+
+    // As plain PyTorch writes it (stored_state_dict(), no metadata): the shapes show the tying.
+    const QByteArray bare = bareFile(*m);
+    const std::optional<WeightFileInfo> shown = inspect(bare, &error);
+    QVERIFY2(shown, qPrintable(error));
+    QCOMPARE(shown->config.tie, tie);
+    QCOMPARE(shown->config.src_vocab, c.src_vocab);
+    QCOMPARE(shown->config.tgt_vocab, c.tgt_vocab);
+    ImportOptions o;
+    o.config = shown->config;
+    o.config.heads = 2;
+    o.placeholderVocab = true;
+    std::optional<ModelBundle> b = importWeightsFromBytes(bare, o, nullptr, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(b->config.tie, tie);
+    QVERIFY(sameWeights(*b->model, *m));
+
+    // The model file: "tie" in its config, and it loads and saves again as the same bytes.
+    Vocab src, tgt;
+    Vocab::fromTokens(placeholderVocab(c.src_vocab), &src, nullptr);
+    Vocab::fromTokens(placeholderVocab(c.tgt_vocab), &tgt, nullptr);
+    const std::optional<QByteArray> bytes = serializeModel(*m, src, tgt, TokenizerKind::Word,
+                                                           TokenizerKind::Word, &error);
+    QVERIFY2(bytes, qPrintable(error));
+    const std::optional<SafetensorsFile> file = SafetensorsFile::parse(*bytes, &error);
+    QVERIFY2(file, qPrintable(error));
+    QCOMPARE(file->tensors().size(), m->params().table().size());
+    const QJsonObject written = QJsonDocument::fromJson(file->metadata().value(u"config"_s).toUtf8())
+                                    .object();
+    QCOMPARE(written.value(u"tie"_s).toString(), tieName(tie));
+    b = loadModelFromBytes(*bytes, &error);
+    QVERIFY2(b, qPrintable(error));
+    QVERIFY(b->config == c);
+    QVERIFY(sameWeights(*b->model, *m));
+    const std::optional<QByteArray> again = serializeModel(*b->model, b->srcVocab, b->tgtVocab,
+                                                           b->srcTok, b->tgtTok, &error);
+    QVERIFY(again);
+    QCOMPARE(*again, *bytes);
+
+    // The untied generator.weight in a tied model's file is not a parameter of it.
+    const std::string extraName = "generator.weight";
+    std::vector<float> extra(std::size_t(c.tgt_vocab) * std::size_t(c.d_model), 0.5f);
+    std::vector<SafetensorsEntry> entries;
+    for (const ParamInfo& p : m->params().table()) {
+        SafetensorsEntry e{p.name, {}, m->params().values() + p.offset};
+        for (int s : p.shape)
+            e.shape.push_back(std::uint64_t(s));
+        entries.push_back(std::move(e));
+    }
+    entries.push_back({extraName, {std::uint64_t(c.tgt_vocab), std::uint64_t(c.d_model)},
+                       extra.data()});
+    SafetensorsMetadata meta = file->metadata();
+    meta.remove(QLatin1String(kModelChecksumKey));
+    const std::optional<QByteArray> withGenerator = serializeSafetensors(entries, meta, &error);
+    QVERIFY2(withGenerator, qPrintable(error));
+    QVERIFY(!loadModelFromBytes(*withGenerator, &error));
+    QVERIFY2(error.contains(u"unexpected tensor 'generator.weight'"_s), qPrintable(error));
+
+    if (tie == Tie::All) {
+        // tie=all with two vocabularies of the same size: one row per id cannot serve both.
+        Vocab other;
+        QStringList tokens = placeholderVocab(c.tgt_vocab);
+        tokens.last() = u"other"_s;
+        Vocab::fromTokens(tokens, &other, nullptr);
+        const std::optional<QByteArray> mixed = serializeModel(*m, src, other, TokenizerKind::Word,
+                                                               TokenizerKind::Word, &error);
+        QVERIFY2(mixed, qPrintable(error));
+        QVERIFY(!loadModelFromBytes(*mixed, &error));
+        QVERIFY2(error.contains(u"shared vocabulary"_s), qPrintable(error));
+    }
 }
 
 AS_TEST_GUILESS_MAIN(TestInterop)
