@@ -414,7 +414,8 @@ QString MainWindow::statusText() const
     const TrainingSnapshot& s = *lastSnapshot_;
     return tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
                .arg(s.step)
-               .arg(s.plannedSteps)
+               .arg(s.plannedSteps > 0 ? QString::number(s.plannedSteps)  // 0: minutes only
+                                       : QStringLiteral("—"))
                .arg(s.epoch >= 0 ? QString::number(s.epoch) : QStringLiteral("—"))
                .arg(s.lossRecorded ? QString::number(s.loss, 'f', 4) : QStringLiteral("—"))
                .arg(s.lossRecorded ? QString::number(s.lr, 'e', 2) : QStringLiteral("—"))

@@ -2,6 +2,9 @@
 
 #include "plot_tools.h"
 
+#include "text/tasks.h"
+
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QDoubleSpinBox>
@@ -49,6 +52,10 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     norm_ = new QComboBox(this);
     norm_->addItem(QString(), "pre");
     norm_->addItem(QString(), "post");
+    tie_ = new QComboBox(this);
+    for (Tie t : {Tie::None, Tie::Tgt, Tie::All})
+        tie_->addItem(QString(), tieName(t));
+    sharedVocab_ = new QCheckBox(this);
     factor_ = dspin(this, 0.001, 100.0, 0.1);
     warmup_ = spin(this, 1, 1000000);
     clipNorm_ = dspin(this, 0.0, 1000.0, 0.5);
@@ -58,7 +65,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     average_ = spin(this, 1, 20);
     seed_ = new QLineEdit(this);
     seed_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), seed_));
-    planned_ = spin(this, 1, 100000000);
+    planned_ = spin(this, 0, 100000000);  // 0: no step limit (minutes only)
     evalEvery_ = spin(this, 0, 1000000);
     minutes_ = dspin(this, 0.0, 100000.0, 1.0);
     minutes_->setDecimals(1);
@@ -74,14 +81,15 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     row(task_);
     modelHeader_ = section();
     for (QWidget* w : std::initializer_list<QWidget*>{dModel_, heads_, dFf_, encLayers_, decLayers_,
-                                                      dropout_, smoothing_, norm_})
+                                                      dropout_, smoothing_, norm_, tie_})
         row(w);
     scheduleHeader_ = section();
     row(factor_);
     row(warmup_);
     trainingHeader_ = section();
-    for (QWidget* w : std::initializer_list<QWidget*>{batch_, batchTokens_, seed_, clipNorm_, planned_,
-                                                      minutes_, evalEvery_, average_})
+    for (QWidget* w : std::initializer_list<QWidget*>{batch_, batchTokens_, sharedVocab_, seed_,
+                                                      clipNorm_, planned_, minutes_, evalEvery_,
+                                                      average_})
         row(w);
 
     note_ = new QLabel(this);
@@ -102,11 +110,30 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
 
     for (QSpinBox* s : {dModel_, heads_})
         connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::check);
+    connect(tie_, &QComboBox::currentIndexChanged, this, &SettingsPanel::check);
+    connect(sharedVocab_, &QCheckBox::toggled, this, &SettingsPanel::check);
+    // The plan is whichever limit the user gave (plannedLimits): a step count the user sets
+    // stays; otherwise the steps field follows the minutes.
+    connect(planned_, &QSpinBox::valueChanged, this, [this](int v) { stepsGiven_ = v > 0; });
+    connect(minutes_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::followMinutes);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
     setSettings(SessionSettings::defaultsFor("toy"));
     check();
+}
+
+long SettingsPanel::recipeSteps() const
+{
+    return SessionSettings::defaultsFor(task_->currentText()).plannedSteps;
+}
+
+void SettingsPanel::followMinutes()
+{
+    if (stepsGiven_)
+        return;
+    const QSignalBlocker block(planned_);
+    planned_->setValue(int(plannedLimits(0, minutes_->value(), recipeSteps()).steps));
 }
 
 void SettingsPanel::check()
@@ -138,6 +165,13 @@ void SettingsPanel::retranslate()
     label(norm_, tr("norm"), {});
     norm_->setItemText(0, tr("pre-norm (Annotated Transformer)"));
     norm_->setItemText(1, tr("post-norm (2017 paper)"));
+    label(tie_, tr("weight tying"),
+          tr("Share one matrix between the target embedding and the generator (the paper's "
+             "§3.4), and with the source embedding too (needs a shared vocabulary): fewer "
+             "parameters to learn from the same pairs"));
+    tie_->setItemText(0, tr("none"));
+    tie_->setItemText(1, tr("target embedding = generator"));
+    tie_->setItemText(2, tr("source, target embedding = generator"));
     scheduleHeader_->setText(tr("<b>Schedule</b>"));
     label(factor_, tr("factor"), tr("Noam factor: scales the whole schedule"));
     label(warmup_, tr("warmup"),
@@ -151,6 +185,10 @@ void SettingsPanel::retranslate()
           tr("Token budget of a corpus batch: sentences of "
              "similar length are batched up to this many "
              "(padded) tokens"));
+    label(sharedVocab_, tr("shared vocabulary"),
+          tr("One vocabulary for both sides, built from both sides' tokens (each side keeps its "
+             "tokeniser), as the command line's --shared-vocab; the bundled corpus only (a "
+             "corpus opened from a file keeps how it was read)"));
     label(seed_, tr("seed"),
           tr("Seed of the initial weights, dropout and data (any whole number up to "
              "19 digits, as the command line's --seed)"));
@@ -161,6 +199,10 @@ void SettingsPanel::retranslate()
     label(planned_, tr("planned steps"),
           tr("Steps planned: the schedule plot and the time "
              "estimate use it; Play stops there"));
+    planned_->setToolTip(planned_->toolTip() + u'\n'
+                         + tr("Set: the run stops at whichever limit comes first. Not set: the "
+                              "task's recipe without planned minutes, no step limit with them."));
+    planned_->setSpecialValueText(tr("no limit"));
     label(minutes_, tr("planned minutes"),
           tr("Training time planned: Play also stops "
              "after this many minutes, and the status bar "
@@ -218,17 +260,34 @@ void SettingsPanel::setComparisonMode(bool on)
 {
     // B trains on A's data, in A's order, with A's seed and plan: only the model and the
     // optimisation can differ.
-    for (QWidget* w : std::initializer_list<QWidget*>{task_, batch_, batchTokens_, seed_, planned_,
-                                                      minutes_, evalEvery_, average_})
+    for (QWidget* w : std::initializer_list<QWidget*>{task_, batch_, batchTokens_, sharedVocab_, seed_,
+                                                      planned_, minutes_, evalEvery_, average_})
         w->setEnabled(!on);
     apply_->setVisible(!on);
 }
 
 QString SettingsPanel::problem() const
 {
-    ModelConfig c = settings().model;
+    const SessionSettings s = settings();
+    ModelConfig c = s.model;
     c.src_vocab = c.tgt_vocab = 100;  // the task supplies the real sizes
-    return c.validate();
+    if (QString why = c.validate(); !why.isEmpty())
+        return why;
+    if (c.tie != Tie::All)
+        return {};
+    // tie=all needs one vocabulary: the bundled corpus's shared one, a user's corpus read with
+    // one, or a generated task whose two are the same (copy, reverse, sort).
+    bool shared = s.sharedVocab;
+    if (s.userCorpus())
+        shared = s.source.dataset.shared_vocab;
+    else if (!isBundledCorpusTask(s.task)) {
+        const Task task = makeBuiltinTask(s.task, 1);
+        shared = task.srcVocab.tokens() == task.tgtVocab.tokens();
+    }
+    return shared ? QString()
+                  : tr("Tying the source embedding too needs one vocabulary for both sides: tick "
+                       "\"shared vocabulary\" (the bundled corpus), or tie the target embedding "
+                       "and the generator only.");
 }
 
 SessionSettings SettingsPanel::settings() const
@@ -244,6 +303,7 @@ SessionSettings SettingsPanel::settings() const
     s.model.label_smoothing = smoothing_->value();
     s.model.norm = norm_->currentData().toString() == "post" ? NormPlacement::Post
                                                              : NormPlacement::Pre;
+    s.model.tie = tieFromName(tie_->currentData().toString()).value_or(Tie::None);
     s.model.max_len = SessionSettings::defaultsFor(s.task).model.max_len;
     s.train.factor = factor_->value();
     s.train.warmup = warmup_->value();
@@ -252,8 +312,11 @@ SessionSettings SettingsPanel::settings() const
     s.batchSize = batch_->value();
     s.batchTokens = batchTokens_->value();
     s.averagePoints = average_->value();
-    s.plannedSteps = planned_->value();
-    s.plannedMinutes = minutes_->value();
+    const PlannedLimits limits = plannedLimits(stepsGiven_ ? planned_->value() : 0,
+                                               minutes_->value(), recipeSteps());
+    s.plannedSteps = limits.steps;
+    s.plannedMinutes = limits.minutes;
+    s.sharedVocab = isBundledCorpusTask(s.task) && sharedVocab_->isChecked();
     s.evalEvery = evalEvery_->value();
     if (corpus_ && s.task == corpus_->name()) {
         s.corpus = corpus_;
@@ -277,6 +340,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     dropout_->setValue(s.model.dropout);
     smoothing_->setValue(s.model.label_smoothing);
     norm_->setCurrentIndex(s.model.norm == NormPlacement::Post ? 1 : 0);
+    tie_->setCurrentIndex(tie_->findData(tieName(s.model.tie)));
     factor_->setValue(s.train.factor);
     warmup_->setValue(int(s.train.warmup));
     seed_->setText(QString::number(s.train.seed));
@@ -289,9 +353,22 @@ void SettingsPanel::setSettings(const SessionSettings& s)
                         || (corpus_ && s.task == corpus_->name());
     batch_->setEnabled(!corpus);
     batchTokens_->setEnabled(corpus);
-    planned_->setValue(int(s.plannedSteps));
+    // The user's corpus was read with or without a shared vocabulary; the bundled one is built
+    // with the choice; the generated tasks have theirs.
+    const bool userCorpus = s.userCorpus() || (corpus_ && s.task == corpus_->name());
+    sharedVocab_->setChecked(userCorpus ? (s.userCorpus() ? s.source : source_).dataset.shared_vocab
+                                        : s.sharedVocab);
+    sharedVocab_->setEnabled(isBundledCorpusTask(s.task));
+    {
+        const QSignalBlocker blockSteps(planned_), blockMinutes(minutes_);
+        planned_->setValue(int(s.plannedSteps));
+        minutes_->setValue(s.plannedMinutes);
+    }
+    // Steps the recipe would plan anyway are not the user's (a step limit with minutes is).
+    stepsGiven_ = s.plannedSteps > 0
+                  && !(s.plannedMinutes == 0 && s.plannedSteps == recipeSteps());
     evalEvery_->setValue(s.evalEvery);
-    minutes_->setValue(s.plannedMinutes);
+    check();
 }
 
 void SettingsPanel::setUserCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source)

@@ -1,9 +1,11 @@
 #pragma once
-// The training settings form: task, model, schedule, batch, seed, planned steps.
+// The training settings form: task, model (weight tying included), schedule, batch, seed, shared
+// vocabulary, planned steps and minutes.
 #include "training_worker.h"
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QSpinBox;
 class QDoubleSpinBox;
@@ -49,6 +51,11 @@ private:
     void retranslate();
     // Why the form's model cannot be built (shown under the form; Apply disabled), or nothing.
     void check();
+    // The recipe's step count of the form's task (SessionSettings::defaultsFor).
+    long recipeSteps() const;
+    // The steps field after the minutes changed: the plan's steps (plannedLimits) when the user
+    // gave none — the recipe's without minutes, no limit with them.
+    void followMinutes();
 
     QComboBox* task_;
     QLabel* problem_ = nullptr;
@@ -64,7 +71,11 @@ private:
     QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_,
         *planned_, *evalEvery_;
     QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
-    QComboBox* norm_;
+    QComboBox *norm_, *tie_;
+    QCheckBox* sharedVocab_;
+    // The user set the planned steps (else the field shows what plannedLimits makes of the
+    // minutes and the recipe: the plan is whichever limit the user gave, core/SPEC.md §7.4).
+    bool stepsGiven_ = false;
     QLineEdit* seed_;  // 64-bit: beyond a QSpinBox's int
 };
 

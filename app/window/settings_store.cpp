@@ -25,6 +25,7 @@ void saveSessionSettings(QSettings& st, const SessionSettings& s)
     st.setValue("batchTokens", s.batchTokens);
     st.setValue("average", s.averagePoints);
     st.setValue("planned", qlonglong(s.plannedSteps));
+    st.setValue("sharedVocab", s.sharedVocab);
     st.setValue("evalEvery", s.evalEvery);
     st.endGroup();
 }
@@ -58,6 +59,7 @@ SessionSettings loadSessionSettings(QSettings& st)
     s.batchTokens = std::max(16, positive("batchTokens", s.batchTokens));
     s.averagePoints = std::clamp(positive("average", s.averagePoints), 1, 20);
     s.plannedSteps = positive("planned", s.plannedSteps);
+    s.sharedVocab = isBundledCorpusTask(task) && st.value("sharedVocab", false).toBool();
     s.evalEvery = st.value("evalEvery", s.evalEvery).toInt();
     st.endGroup();
     return s;
