@@ -1,12 +1,25 @@
 // The settings form gives back what it was given: setSettings(s), then settings() equals s in
 // every field the form shows, for every built-in task's defaults and for values that differ
 // from each default (so that a field read from the wrong widget, or not written at all, shows).
+// The planned steps and minutes follow core/SPEC.md §7.4 (plannedLimits): the plan is whichever
+// limit the user gave, the recipe's steps only when neither, and a run planned in minutes alone
+// trains past the recipe's steps until its time is up. Weight tying's tie=all needs a shared
+// vocabulary, which the form says before Apply.
 #include "skip.h"
 #include "settings_panel.h"
+#include "window_runs.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QtTest>
 
 using namespace as;
+using namespace Qt::StringLiterals;
 
 class TestSettingsPanel : public QObject {
     Q_OBJECT
@@ -14,6 +27,10 @@ private slots:
     void roundTrip_data();
     void roundTrip();
     void largeSeedRoundTrips();
+    void plannedLimitsPolicy();
+    void minutesAloneHaveNoStepLimit();
+    void minutesAloneRunInTheWindow();
+    void tieAllNeedsSharedVocabulary();
 };
 
 namespace {
@@ -43,6 +60,8 @@ SessionSettings changed(const QString& task)
     s.plannedSteps = s.plannedSteps + 4321;
     s.plannedMinutes = s.plannedMinutes == 12.5 ? 7.5 : 12.5;
     s.evalEvery = s.evalEvery + 13;
+    s.model.tie = s.model.tie == Tie::Tgt ? Tie::None : Tie::Tgt;
+    s.sharedVocab = isBundledCorpusTask(task);  // the bundled corpus only
     return s;
 }
 
@@ -75,6 +94,8 @@ QStringList differences(const SessionSettings& a, const SessionSettings& b)
     check("plannedSteps", a.plannedSteps, b.plannedSteps);
     check("plannedMinutes", a.plannedMinutes, b.plannedMinutes);
     check("evalEvery", a.evalEvery, b.evalEvery);
+    check("tie", int(a.model.tie), int(b.model.tie));
+    check("sharedVocab", a.sharedVocab, b.sharedVocab);
     return d;
 }
 
@@ -118,6 +139,152 @@ void TestSettingsPanel::largeSeedRoundTrips()
     s.train.seed = 5000000000ULL;
     panel.setSettings(s);
     QCOMPARE(panel.settings().train.seed, s.train.seed);
+}
+
+namespace {
+
+// The field of the form's row whose label says `label`.
+template <typename W>
+W* field(QWidget& panel, const QString& label)
+{
+    auto* form = panel.findChild<QFormLayout*>();
+    for (int row = 0; form && row < form->rowCount(); ++row) {
+        QLayoutItem* l = form->itemAt(row, QFormLayout::LabelRole);
+        QLayoutItem* f = form->itemAt(row, QFormLayout::FieldRole);
+        if (l && f && qobject_cast<QLabel*>(l->widget())
+            && qobject_cast<QLabel*>(l->widget())->text() == label)
+            return qobject_cast<W*>(f->widget());
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+void TestSettingsPanel::plannedLimitsPolicy()
+{
+    // Neither: the recipe's steps; steps, minutes or both: as given (the first reached ends).
+    QCOMPARE(plannedLimits(0, 0, 1500).steps, 1500L);
+    QCOMPARE(plannedLimits(0, 0, 1500).minutes, 0.0);
+    QCOMPARE(plannedLimits(0, 20, 1500).steps, 0L);
+    QCOMPARE(plannedLimits(0, 20, 1500).minutes, 20.0);
+    QCOMPARE(plannedLimits(300, 0, 1500).steps, 300L);
+    QCOMPARE(plannedLimits(300, 20, 1500).steps, 300L);
+    QCOMPARE(plannedLimits(300, 20, 1500).minutes, 20.0);
+    QCOMPARE(plannedLimits(0, 0, 0).steps, 0L);  // --data: no recipe steps, nothing planned
+}
+
+void TestSettingsPanel::minutesAloneHaveNoStepLimit()
+{
+    SettingsPanel panel;
+    panel.setSettings(SessionSettings::defaultsFor(u"zh-en"_s));
+    auto* steps = field<QSpinBox>(panel, SettingsPanel::tr("planned steps"));
+    auto* minutes = field<QDoubleSpinBox>(panel, SettingsPanel::tr("planned minutes"));
+    QVERIFY(steps && minutes);
+    const long recipe = SessionSettings::defaultsFor(u"zh-en"_s).plannedSteps;
+    QCOMPARE(panel.settings().plannedSteps, recipe);
+
+    // Minutes alone: no step limit, the field says so.
+    minutes->setValue(20);
+    QCOMPARE(panel.settings().plannedSteps, 0L);
+    QCOMPARE(panel.settings().plannedMinutes, 20.0);
+    QCOMPARE(steps->value(), 0);
+    QCOMPARE(steps->text(), SettingsPanel::tr("no limit"));
+    QCOMPARE(panel.settings().plan().steps, 0L);
+    QCOMPARE(panel.settings().plan().seconds, 1200.0);
+    // Given back, it stays (setSettings of settings() changes nothing).
+    panel.setSettings(panel.settings());
+    QCOMPARE(panel.settings().plannedSteps, 0L);
+    QCOMPARE(panel.settings().plannedMinutes, 20.0);
+    // Minutes off again: the recipe's steps.
+    minutes->setValue(0);
+    QCOMPARE(panel.settings().plannedSteps, recipe);
+    QCOMPARE(steps->value(), int(recipe));
+
+    // Steps the user set stay, with minutes too: whichever comes first.
+    steps->setValue(300);
+    minutes->setValue(2.5);
+    QCOMPARE(steps->value(), 300);
+    QCOMPARE(panel.settings().plannedSteps, 300L);
+    QCOMPARE(panel.settings().plannedMinutes, 2.5);
+    panel.setSettings(panel.settings());
+    minutes->setValue(4);
+    QCOMPARE(panel.settings().plannedSteps, 300L);
+    // "no limit" chosen by the user with minutes: minutes alone.
+    steps->setValue(0);
+    QCOMPARE(panel.settings().plannedSteps, 0L);
+    QCOMPARE(panel.settings().plannedMinutes, 4.0);
+    // Another task: its recipe again.
+    panel.setSettings(SessionSettings::defaultsFor(u"toy"_s));
+    QCOMPARE(panel.settings().plannedSteps, SessionSettings::defaultsFor(u"toy"_s).plannedSteps);
+    QCOMPARE(panel.settings().plannedMinutes, 0.0);
+}
+
+void TestSettingsPanel::minutesAloneRunInTheWindow()
+{
+    // The toy task's recipe plans 200 steps; a tenth of a minute alone (the form's smallest
+    // time) trains past them and stops when the time is up.
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* panel = w.findChild<SettingsPanel*>();
+    QVERIFY(panel);
+    panel->setSettings(SessionSettings::defaultsFor(u"toy"_s));
+    auto* minutes = field<QDoubleSpinBox>(*panel, SettingsPanel::tr("planned minutes"));
+    QVERIFY(minutes);
+    minutes->setValue(0.1);
+    const SessionSettings s = panel->settings();
+    QCOMPARE(s.plannedSteps, 0L);
+    QCOMPARE(s.plannedMinutes, 0.1);
+    const long recipe = SessionSettings::defaultsFor(u"toy"_s).plannedSteps;
+    QSignalSpy running(w.link(), &WorkerLink::runningChanged);
+    auto* apply = panel->findChild<QPushButton*>();
+    QVERIFY(apply && apply->isEnabled());
+    apply->click();
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0; }, 30000));
+    QVERIFY(as::test::settled(w));
+    w.link()->play();
+    QVERIFY(QTest::qWaitFor([&] { return w.isRunning(); }, 30000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isRunning(); }, 120000));
+    QVERIFY(as::test::settled(w));
+    QVERIFY2(w.currentStep() > recipe,
+             qPrintable(u"stopped at step %1, the recipe plans %2"_s.arg(w.currentStep()).arg(recipe)));
+}
+
+void TestSettingsPanel::tieAllNeedsSharedVocabulary()
+{
+    SettingsPanel panel;
+    panel.setSettings(SessionSettings::defaultsFor(u"zh-en"_s));
+    auto* tie = field<QComboBox>(panel, SettingsPanel::tr("weight tying"));
+    auto* shared = field<QCheckBox>(panel, SettingsPanel::tr("shared vocabulary"));
+    auto* apply = panel.findChild<QPushButton*>();
+    QVERIFY(tie && shared && apply);
+    QCOMPARE(tie->count(), 3);
+    QVERIFY(shared->isEnabled() && !shared->isChecked());
+    tie->setCurrentIndex(tie->findData(u"tgt"_s));
+    QCOMPARE(panel.settings().model.tie, Tie::Tgt);
+    QVERIFY(panel.problem().isEmpty());
+    tie->setCurrentIndex(tie->findData(u"all"_s));
+    QCOMPARE(panel.settings().model.tie, Tie::All);
+    QVERIFY(panel.problem().contains(SettingsPanel::tr("shared vocabulary")));
+    QVERIFY(!apply->isEnabled());
+    shared->setChecked(true);
+    QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
+    QVERIFY(apply->isEnabled());
+    QVERIFY(panel.settings().sharedVocab);
+    QCOMPARE(panel.settings().dataOptions().sharedVocab, true);
+
+    // A generated task: copy's two vocabularies are one already; toy's are not.
+    SessionSettings copy = SessionSettings::defaultsFor(u"copy"_s);
+    copy.model.tie = Tie::All;
+    panel.setSettings(copy);
+    QVERIFY(!shared->isEnabled());
+    QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
+    SessionSettings toy = SessionSettings::defaultsFor(u"toy"_s);
+    toy.model.tie = Tie::All;
+    panel.setSettings(toy);
+    QVERIFY(!panel.problem().isEmpty());
+    QVERIFY(!apply->isEnabled());
 }
 
 AS_TEST_MAIN(TestSettingsPanel)
