@@ -50,6 +50,14 @@ QString ModelConfig::validate() const
     return memoryProblem(*this);
 }
 
+QString ModelConfig::sharedVocabularyNeeded()
+{
+    return QCoreApplication::translate(
+        "as::ModelConfig",
+        "tie=all shares one embedding between source and target: it needs one vocabulary for "
+        "both sides (--shared-vocab)");
+}
+
 QString tieName(Tie tie)
 {
     switch (tie) {

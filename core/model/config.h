@@ -28,6 +28,9 @@ struct ModelConfig {
 
     // Empty when the configuration can be built; otherwise what is wrong with it.
     QString validate() const;
+    // What tie=all on two different vocabularies of one size is told (validate() sees sizes
+    // only; fitModelToData compares the tokens), in the window's language.
+    static QString sharedVocabularyNeeded();
 
     // The "config" object of weight files (core/SPEC.md §7.1, §8.2); vocabulary sizes are not
     // part of it.

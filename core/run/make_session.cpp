@@ -1,7 +1,5 @@
 #include "run/make_session.h"
 
-#include <QCoreApplication>
-
 #include <stdexcept>
 
 namespace as {
@@ -29,10 +27,7 @@ QString fitModelToData(const SessionData& data, ModelConfig* model)
         return why;
     // Sizes alone do not make one vocabulary: tie=all shares each id's row between the sides.
     if (model->tie == Tie::All && data.srcVocab().tokens() != data.tgtVocab().tokens())
-        return QCoreApplication::translate(
-            "as::ModelConfig",
-            "tie=all shares one embedding between source and target: it needs one vocabulary "
-            "for both sides (--shared-vocab)");
+        return ModelConfig::sharedVocabularyNeeded();
     return {};
 }
 

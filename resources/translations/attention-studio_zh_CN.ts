@@ -743,6 +743,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>this model would need %1 of memory (%2 parameters: %3 of weights, as much for their gradients and twice as much for Adam&apos;s moments, before any batch); this machine has %4</source>
         <translation>这个模型需要 %1 内存（%2 个参数：权重 %3，梯度同样多，Adam 的矩估计再两倍，尚未计入任何批次）；本机只有 %4</translation>
     </message>
+    <message>
+        <source>tie=all shares one embedding between source and target: it needs a shared vocabulary (--shared-vocab), here %1 source and %2 target tokens</source>
+        <translation>tie=all 让源端与目标端共用一个嵌入：需要共享词表（--shared-vocab），这里源端 %1 个、目标端 %2 个词元</translation>
+    </message>
+    <message>
+        <source>tie=all shares one embedding between source and target: it needs one vocabulary for both sides (--shared-vocab)</source>
+        <translation>tie=all 让源端与目标端共用一个嵌入：两端需要同一个词表（--shared-vocab）</translation>
+    </message>
 </context>
 <context>
     <name>as::ProbeBar</name>
@@ -979,6 +987,42 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Model: the opened model&apos;s own configuration. Training: not recorded in a model file; shown: the %1 recipe, which Apply would train.</source>
         <translation>模型：所打开模型自身的配置。训练：模型文件中没有记录；显示的是 %1 的默认配方，点击“应用并重置”将按它训练。</translation>
+    </message>
+    <message>
+        <source>weight tying</source>
+        <translation>权重共享</translation>
+    </message>
+    <message>
+        <source>Share one matrix between the target embedding and the generator (the paper&apos;s §3.4), and with the source embedding too (needs a shared vocabulary): fewer parameters to learn from the same pairs</source>
+        <translation>目标端嵌入与输出层（生成器）共用一个矩阵（论文 §3.4），也可再与源端嵌入共用（需要共享词表）：从同样的句对中要学的参数更少</translation>
+    </message>
+    <message>
+        <source>target embedding = generator</source>
+        <translation>目标端嵌入 = 生成器</translation>
+    </message>
+    <message>
+        <source>source, target embedding = generator</source>
+        <translation>源端、目标端嵌入 = 生成器</translation>
+    </message>
+    <message>
+        <source>shared vocabulary</source>
+        <translation>共享词表</translation>
+    </message>
+    <message>
+        <source>One vocabulary for both sides, built from both sides&apos; tokens (each side keeps its tokeniser), as the command line&apos;s --shared-vocab; the bundled corpus only (a corpus opened from a file keeps how it was read)</source>
+        <translation>两端用同一个词表，由两端的词元共同构建（各端保留自己的分词器），与命令行的 --shared-vocab 相同；仅用于自带语料（从文件打开的语料保持读入时的方式）</translation>
+    </message>
+    <message>
+        <source>Set: the run stops at whichever limit comes first. Not set: the task&apos;s recipe without planned minutes, no step limit with them.</source>
+        <translation>设定时：先到达哪个限制就在哪里停止。未设定时：没有计划分钟数则用任务配方的步数，有计划分钟数则不限步数。</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Tying the source embedding too needs one vocabulary for both sides: tick &quot;shared vocabulary&quot; (the bundled corpus), or tie the target embedding and the generator only.</source>
+        <translation>连源端嵌入也共享，需要两端用同一个词表：勾选“共享词表”（自带语料），或只共享目标端嵌入与生成器。</translation>
     </message>
 </context>
 <context>
