@@ -43,7 +43,8 @@ private:
     };
     Run run(const QStringList& args, const QByteArray& input = {}, int timeoutMs = 120000);
     QString file(const QString& name, const QByteArray& bytes);
-    // $MODEL, $BAD, $GOOD (two good pairs), $GARBAGE, $MISSING, $DIR and $OUT in args.
+    // $MODEL, $BAD, $GOOD (two good pairs), $SAME (vocabularies of one size, not one),
+    // $GARBAGE, $MISSING, $DIR and $OUT in args.
     QStringList expand(QStringList args);
 
     QString cli_, model_;
@@ -114,10 +115,13 @@ QStringList TestCliBadInput::expand(QStringList args)
     const QString bad = file(u"bad.tsv"_s, "我有\tI have\nno tab here\n好\tgood\n");
     const QString good = file(u"good.tsv"_s, "我有\tI have\n好\tgood\n");
     const QString garbage = file(u"garbage.safetensors"_s, "this is not a model file at all\n");
+    // Two vocabularies of one size (6) that are not one: a b on one side, c d on the other.
+    const QString same = file(u"same-size.tsv"_s, QByteArray("a b\tc d\n").repeated(50));
     for (QString& a : args)
         a.replace(u"$MODEL"_s, model_)
             .replace(u"$BAD"_s, bad)
             .replace(u"$GOOD"_s, good)
+            .replace(u"$SAME"_s, same)
             .replace(u"$GARBAGE"_s, garbage)
             .replace(u"$MISSING"_s, dir_.filePath(u"missing.tsv"_s))
             .replace(u"$DIR"_s, dir_.path())
@@ -152,6 +156,15 @@ void TestCliBadInput::refuses_data()
     row("train: minutes not a number", u"train --data $BAD --minutes soon --out $OUT"_s, 2,
         u"--minutes must be"_s);
     row("train: no out", u"train --data $BAD --steps 1"_s, 2, u"--out"_s);
+    row("train: bad tie", u"train --task toy --tie both"_s, 2, u"--tie must be none, tgt or all"_s);
+    row("train: bad tie in config", u"train --task toy --config tie=yes"_s, 2, u"'tie' must be"_s);
+    row("train: tie all, two vocabularies", u"train --task toy --tie all --steps 1 --out $OUT"_s, 2,
+        u"needs a shared vocabulary (--shared-vocab)"_s);
+    row("train: tie all, same sizes, two vocabularies",
+        u"train --data $SAME --tie all --config tiny --steps 1 --out $OUT"_s, 2,
+        u"needs one vocabulary for both sides (--shared-vocab)"_s);
+    row("train: shared vocabulary of a generated task",
+        u"train --task toy --shared-vocab --steps 1 --out $OUT"_s, 1, u"a shared vocabulary is built from a corpus"_s);
     row("translate: no model", u"translate"_s, 2, u"--model MODEL is required"_s);
     row("translate: missing model", u"translate --model $MISSING"_s, 1, u"cannot open"_s);
     row("translate: not a model", u"translate --model $GARBAGE"_s, 1, u"garbage.safetensors"_s);

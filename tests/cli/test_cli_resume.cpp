@@ -84,6 +84,10 @@ void TestCliResume::resumedRunEqualsStraightRun_data()
     QTest::addColumn<QStringList>("extra");
     QTest::newRow("no averaging") << QStringList{u"--average"_s, u"1"_s};
     QTest::newRow("defaults (averaging 5)") << QStringList{};
+    // Weight tying (core/SPEC.md §2.6): the checkpoint keeps it, and the shared vocabulary.
+    QTest::newRow("tie=tgt") << QStringList{u"--average"_s, u"1"_s, u"--tie"_s, u"tgt"_s};
+    QTest::newRow("tie=all, shared vocabulary")
+        << QStringList{u"--average"_s, u"1"_s, u"--tie"_s, u"all"_s, u"--shared-vocab"_s};
 }
 
 void TestCliResume::resumedRunEqualsStraightRun()
@@ -107,6 +111,12 @@ void TestCliResume::resumedRunEqualsStraightRun()
     QVERIFY2(half, qPrintable(error));
     QCOMPARE(half->step, 30L);
     QVERIFY2(half->run.epoch >= 1, "the first half should cross an epoch boundary");
+    const qsizetype tieAt = extra.indexOf(u"--tie"_s);
+    const Tie tie = tieAt < 0 ? Tie::None : *tieFromName(extra[tieAt + 1]);
+    QCOMPARE(half->model.config.tie, tie);
+    QCOMPARE(half->model.model->params().find("generator.weight") == nullptr, tie != Tie::None);
+    if (tie == Tie::All)
+        QCOMPARE(half->model.srcVocab.tokens(), half->model.tgtVocab.tokens());
     QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"1"_s,
                  u"--out"_s, resumed}));
 
