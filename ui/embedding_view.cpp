@@ -32,8 +32,19 @@ QString tableName(EmbeddingTable t)
     return {};
 }
 
-QString tableNote(EmbeddingTable t)
+QString tableNote(EmbeddingTable t, Tie tie)
 {
+    // A tied model (core/SPEC.md §2.6): the generator's rows are the target embedding's, and with
+    // tie=all the source embedding's too.
+    if (t == EmbeddingTable::Generator && tie != Tie::None)
+        return EmbeddingView::tr("Generator: the output row of each target token (its logit is the "
+                                 "row · the decoder's state + bias). Tied: the same matrix as the "
+                                 "target embedding, used without its √d_model scale "
+                                 "(core/SPEC.md §2.6).");
+    if (t == EmbeddingTable::Source && tie == Tie::All)
+        return EmbeddingView::tr("Source embedding: the encoder's input vector of each token. "
+                                 "Tied: one matrix with the target embedding and the generator, "
+                                 "over one shared vocabulary (core/SPEC.md §2.6).");
     switch (t) {
     case EmbeddingTable::Source:
         return EmbeddingView::tr("Source embedding: the encoder's input vector of each source token.");
@@ -132,7 +143,7 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
     layout->addWidget(split, 1);
 
     connect(table_, &QComboBox::currentIndexChanged, this, [this] {
-        note_->setText(tableNote(table()));
+        note_->setText(tableNote(table(), tie_));
         selected_ = -1;
         neighbours_.reset();
         showNeighbours();
@@ -146,7 +157,7 @@ void EmbeddingView::retranslate()
     for (int i = 0; i < table_->count(); ++i)
         table_->setItemText(i, tableName(EmbeddingTable(table_->itemData(i).toInt())));
     table_->setToolTip(tr("Which table of token vectors to project"));
-    note_->setText(tableNote(table()));
+    note_->setText(tableNote(table(), tie_));
     tableLabel_->setText(tr("Table"));
     points_->setName(tr("tokens"));
     marked_->setName(tr("its nearest neighbours"));
@@ -194,6 +205,10 @@ void EmbeddingView::setRecord(EmbeddingRecordPtr record)
     if (!record || record->table != table())
         return;
     record_ = std::move(record);
+    if (record_->tie != tie_) {
+        tie_ = record_->tie;
+        note_->setText(tableNote(table(), tie_));
+    }
     redraw();
     // The neighbours follow the weights too.
     if (selected_ >= 0 && (!neighbours_ || neighbours_->step < record_->step))

@@ -75,6 +75,7 @@ private:
     QString csv() const;
 
     EmbeddingRecordPtr record_;
+    Tie tie_ = Tie::None;  // of the model the last record came from (the note says it)
     NeighboursRecordPtr neighbours_;
     int selected_ = -1;
     QComboBox* table_ = nullptr;

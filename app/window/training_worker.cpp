@@ -394,7 +394,8 @@ void TrainingWorker::requestEmbedding(EmbeddingTable table)
     const SessionData& data = session_->data();
     const Vocab& vocab = table == EmbeddingTable::Source ? data.srcVocab() : data.tgtVocab();
     emit embeddingReady(projector_.project(embeddingRows(session_->model(), table), vocab, table,
-                                           session_->stepCount()));
+                                           session_->stepCount(), EmbeddingProjector::kMaxShown,
+                                           session_->model().config().tie));
 }
 
 void TrainingWorker::requestNeighbours(EmbeddingTable table, int id)

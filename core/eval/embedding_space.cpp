@@ -105,7 +105,8 @@ ConstMatMap<float> embeddingRows(const Transformer<float>& model, EmbeddingTable
 }
 
 EmbeddingRecordPtr EmbeddingProjector::project(In<float> rows, const Vocab& vocab,
-                                               EmbeddingTable table, long step, int maxShown)
+                                               EmbeddingTable table, long step, int maxShown,
+                                               Tie tie)
 {
     Eigen::MatrixXd& previous = previous_[std::size_t(table)];
     const Pca2 pca = principalComponents(rows, previous.size() ? &previous : nullptr);
@@ -113,6 +114,7 @@ EmbeddingRecordPtr EmbeddingProjector::project(In<float> rows, const Vocab& voca
     auto r = std::make_shared<EmbeddingRecord>();
     r->step = step;
     r->table = table;
+    r->tie = tie;
     r->vocabSize = int(rows.rows());
     const int shown = std::min(r->vocabSize, std::max(1, maxShown));
     const Eigen::MatrixX2d xy = projectRows(rows.topRows(shown), pca);

@@ -3,6 +3,7 @@
 // projected on their first two principal components, with the components' signs kept from
 // one projection to the next so that a cloud redrawn as training goes does not flip, and the
 // nearest neighbours of a token by cosine similarity.
+#include "model/config.h"
 #include "model/tensor.h"
 #include "text/vocab.h"
 
@@ -74,6 +75,7 @@ struct EmbeddingRecord {
     QStringList tokens;       // of the points
     Eigen::Vector2d explained{0, 0};  // share of the variance along PC1, PC2 (0…1)
     Eigen::MatrixXd components;       // [d, 2], as oriented
+    Tie tie = Tie::None;  // the model's weight tying: tied tables are one matrix (core/SPEC.md §2.6)
 };
 using EmbeddingRecordPtr = std::shared_ptr<const EmbeddingRecord>;
 
@@ -95,8 +97,9 @@ public:
     static constexpr int kMaxShown = 2000;  // points drawn of a larger vocabulary
     static constexpr int kNeighbours = 10;
 
+    // tie: the model's weight tying, recorded for the view (EmbeddingRecord::tie).
     EmbeddingRecordPtr project(In<float> rows, const Vocab& vocab, EmbeddingTable table, long step,
-                               int maxShown = kMaxShown);
+                               int maxShown = kMaxShown, Tie tie = Tie::None);
     static NeighboursRecordPtr neighbours(In<float> rows, const Vocab& vocab, EmbeddingTable table,
                                           int id, long step, int k = kNeighbours);
     void forget();

@@ -1712,6 +1712,14 @@ PC1 %3 · PC2 %4
         <source>Nearest to “%1” (id %2) in the %3, by cosine similarity, at step %4</source>
         <translation>按余弦相似度，第 %4 步时%3中离“%1”（id %2）最近的词元</translation>
     </message>
+    <message>
+        <source>Generator: the output row of each target token (its logit is the row · the decoder&apos;s state + bias). Tied: the same matrix as the target embedding, used without its √d_model scale (core/SPEC.md §2.6).</source>
+        <translation>输出层（生成器）：每个目标词元的输出行（其 logit 为该行 · 解码器状态 + 偏置）。与目标嵌入共享：是同一个矩阵，使用时不乘 √d_model（core/SPEC.md §2.6）。</translation>
+    </message>
+    <message>
+        <source>Source embedding: the encoder&apos;s input vector of each token. Tied: one matrix with the target embedding and the generator, over one shared vocabulary (core/SPEC.md §2.6).</source>
+        <translation>源端嵌入：编码器中每个词元的输入向量。已共享：与目标端嵌入和生成器是同一个矩阵，基于同一个共享词表（core/SPEC.md §2.6）。</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HeadDynamicsView</name>
