@@ -994,15 +994,15 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
     <message>
         <source>Share one matrix between the target embedding and the generator (the paper&apos;s §3.4), and with the source embedding too (needs a shared vocabulary): fewer parameters to learn from the same pairs</source>
-        <translation>目标端嵌入与输出层（生成器）共用一个矩阵（论文 §3.4），也可再与源端嵌入共用（需要共享词表）：从同样的句对中要学的参数更少</translation>
+        <translation>目标嵌入与输出层（生成器）共用一个矩阵（论文 §3.4），也可再与源嵌入共用（需要共享词表）：从同样的句对中要学的参数更少</translation>
     </message>
     <message>
         <source>target embedding = generator</source>
-        <translation>目标端嵌入 = 生成器</translation>
+        <translation>目标嵌入 = 生成器</translation>
     </message>
     <message>
         <source>source, target embedding = generator</source>
-        <translation>源端、目标端嵌入 = 生成器</translation>
+        <translation>源端、目标嵌入 = 生成器</translation>
     </message>
     <message>
         <source>shared vocabulary</source>
@@ -1022,7 +1022,7 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
     <message>
         <source>Tying the source embedding too needs one vocabulary for both sides: tick &quot;shared vocabulary&quot; (the bundled corpus), or tie the target embedding and the generator only.</source>
-        <translation>连源端嵌入也共享，需要两端用同一个词表：勾选“共享词表”（自带语料），或只共享目标端嵌入与生成器。</translation>
+        <translation>连源嵌入也共享，需要两端用同一个词表：勾选“共享词表”（自带语料），或只共享目标嵌入与生成器。</translation>
     </message>
 </context>
 <context>
@@ -1718,7 +1718,7 @@ PC1 %3 · PC2 %4
     </message>
     <message>
         <source>Source embedding: the encoder&apos;s input vector of each token. Tied: one matrix with the target embedding and the generator, over one shared vocabulary (core/SPEC.md §2.6).</source>
-        <translation>源端嵌入：编码器中每个词元的输入向量。已共享：与目标端嵌入和生成器是同一个矩阵，基于同一个共享词表（core/SPEC.md §2.6）。</translation>
+        <translation>源嵌入：编码器中每个词元的输入向量。与目标嵌入和输出层（生成器）共享：是同一个矩阵，基于同一个共享词表（core/SPEC.md §2.6）。</translation>
     </message>
 </context>
 <context>
