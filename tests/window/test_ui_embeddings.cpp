@@ -32,6 +32,7 @@ private slots:
     void initTestCase();
     void viewDrawsRecordAndAsks();
     void windowProjectsTheModelsTables();
+    void tiedGeneratorIsTheTargetEmbedding();
 };
 
 namespace {
@@ -265,6 +266,42 @@ void TestUiEmbeddings::windowProjectsTheModelsTables()
         QCOMPARE(v->neighbourList()->topLevelItem(k)->text(0), m->tgtVocab.token(all[std::size_t(k)].second));
         QVERIFY(std::abs(v->neighbours()->neighbours[std::size_t(k)].cosine - all[std::size_t(k)].first) < 1e-9);
     }
+    w.close();
+}
+
+// Weight tying (core/SPEC.md §2.6): the generator's table is the target embedding's matrix, and
+// the view's note says so instead of "a parameter of its own".
+void TestUiEmbeddings::tiedGeneratorIsTheTargetEmbedding()
+{
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    SessionSettings s = SessionSettings::defaultsFor(u"toy"_s);
+    s.model.tie = Tie::Tgt;
+    w.applySettings(s);
+    QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
+    w.link()->step(10);
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 10 && !w.isRunning(); }, 60000));
+    ui::EmbeddingView* v = w.views()->embedding();
+    v->setTable(EmbeddingTable::Generator);
+    w.views()->showView(v);
+    QVERIFY(QTest::qWaitFor([&] { return v->record() && v->record()->step == 10
+                                         && v->record()->table == EmbeddingTable::Generator; }, 20000));
+    QCOMPARE(v->record()->tie, Tie::Tgt);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"tied.safetensors"_s);
+    QVERIFY(test::exportFromWindow(w, file));
+    QString error;
+    const std::optional<ModelBundle> m = loadModel(file, &error);
+    QVERIFY2(m, qPrintable(error));
+    QCOMPARE(m->config.tie, Tie::Tgt);
+    QVERIFY(!m->model->params().find("generator.weight"));
+    QVERIFY(matchesSvd(*v->record(), tableOf(*m, "tgt_embed.weight")));
+    bool said = false;
+    for (const QLabel* l : v->findChildren<QLabel*>())
+        said = said || (l->text().contains(u"Tied: the same matrix as the target embedding"_s)
+                        && !l->text().contains(u"a parameter of its own"_s));
+    QVERIFY(said);
     w.close();
 }
 
