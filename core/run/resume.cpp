@@ -43,8 +43,10 @@ void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     const QJsonObject session = ck.run.session;
     s->model = ck.model.config;
     s->train = ck.options;
-    s->plannedSteps = std::max(1L, long(session.value("planned_steps").toDouble(double(ck.step))));
     s->plannedMinutes = std::max(0.0, session.value("planned_minutes").toDouble(0));
+    // A run planned in minutes alone has no step limit (plannedLimits): 0 stays 0.
+    const long steps = long(session.value("planned_steps").toDouble(double(ck.step)));
+    s->plannedSteps = steps < 1 && s->plannedMinutes > 0 ? 0 : std::max(1L, steps);
     s->evalEvery = std::max(0, session.value("eval_every").toInt(s->evalEvery));
     s->averagePoints = std::clamp(session.value("average").toInt(s->averagePoints), 1, 20);
     s->probe = std::max(0, session.value("probe").toInt(0));

@@ -151,6 +151,8 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
                  .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers);
     if (x.max_len != y.max_len)
         d << QStringLiteral("max_len %1").arg(y.max_len);
+    if (x.tie != y.tie)
+        d << QStringLiteral("tie %1").arg(tieName(y.tie));
     return d.isEmpty() ? QStringLiteral("the same settings") : d.join(QStringLiteral(", "));
 }
 
