@@ -233,6 +233,16 @@ void TestRun::readSessionRecordKeepsDefaultsForMissingKeys()
     QCOMPARE(read.averagePoints, 20);
     QCOMPARE(read.evalEvery, 0);
     QCOMPARE(read.plannedMinutes, 0.0);
+    // Planned in minutes alone (plannedLimits): no step limit, read back as none.
+    ck.run.session = QJsonObject{{"planned_steps", 0}, {"planned_minutes", 3}};
+    readSessionRecord(ck, &read, &probe);
+    QCOMPARE(read.plannedSteps, 0L);
+    QCOMPARE(read.plannedMinutes, 3.0);
+    QCOMPARE(read.plan().steps, 0L);
+    // Neither: a step limit still (the step it was saved at at least 1).
+    ck.run.session = QJsonObject{{"planned_steps", 0}, {"planned_minutes", 0}};
+    readSessionRecord(ck, &read, &probe);
+    QCOMPARE(read.plannedSteps, 1L);
 }
 
 void TestRun::savedTaskSettingsNamesWhatIsWrong()
