@@ -49,8 +49,10 @@ void addCorpusSourceOptions(Options& p)
                         "limit).", "S,T", "0,0"});
     p.add({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
                      "UTF-8) instead of skipping and counting it."});
-    p.add({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
-    p.add({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
+    p.add({"src-tok", "Source tokeniser: cjk-char, word, or a SentencePiece model trained on "
+                      "the training split, bpe:N or unigram:N (at most N pieces; default: "
+                      "guessed). Also for --task zh-en.", "name"});
+    p.add({"tgt-tok", "Target tokeniser, likewise.", "name"});
 }
 
 bool corpusSourceFrom(Options& p, as::CorpusSource* source)

@@ -53,7 +53,7 @@ SessionPlan SessionSettings::plan() const
 
 DataOptions SessionSettings::dataOptions() const
 {
-    return {batchSize, batchTokens, train.seed};
+    return {batchSize, batchTokens, train.seed, srcTok, tgtTok};
 }
 
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
@@ -64,6 +64,8 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     b.corpusRecord = a.corpusRecord;
     b.batchSize = a.batchSize;
     b.batchTokens = a.batchTokens;
+    b.srcTok = a.srcTok;
+    b.tgtTok = a.tgtTok;
     b.train.seed = a.train.seed;
     b.plannedSteps = a.plannedSteps;
     b.plannedMinutes = a.plannedMinutes;

@@ -28,6 +28,9 @@ struct SessionSettings {
     int averagePoints = 1;  // checkpoint averaging (1 = off)
     int probe = 0;          // index of the task example whose attention is recorded
     double plannedMinutes = 0;  // the run also ends after this much training time (0: no limit)
+    // A bundled corpus's tokenisers (DataOptions::srcTok); a user's corpus has its own in
+    // source.dataset.
+    std::optional<Tokenizer> srcTok, tgtTok;
     // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
     std::shared_ptr<const SessionData> corpus;
     CorpusSource source;  // where it was read from, as a checkpoint records it
