@@ -35,6 +35,62 @@ private:
     std::string current_;
 };
 
+// trainer_spec.model_type of a serialized ModelProto (sentencepiece_model.proto: ModelProto
+// field 2 is trainer_spec, TrainerSpec field 3 its model_type, UNIGRAM 1 (the default), BPE 2,
+// WORD 3, CHAR 4), read by hand: Debian installs no header of the proto. 0 when unreadable.
+int modelType(const QByteArray& proto)
+{
+    auto varint = [](const char*& p, const char* end, quint64* v) {
+        *v = 0;
+        for (int shift = 0; p < end && shift < 64; shift += 7) {
+            const auto b = quint8(*p++);
+            *v |= quint64(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                return true;
+        }
+        return false;
+    };
+    // The value of varint field `field` in the message [p, end), or of the length-delimited one
+    // (its bounds into *inner); false when absent or malformed.
+    auto find = [&](const char* p, const char* end, quint64 field, quint64* value,
+                    std::pair<const char*, const char*>* inner) {
+        while (p < end) {
+            quint64 key = 0, v = 0;
+            if (!varint(p, end, &key))
+                return false;
+            switch (key & 7) {
+            case 0:
+                if (!varint(p, end, &v))
+                    return false;
+                if ((key >> 3) == field && value) {
+                    *value = v;
+                    return true;
+                }
+                break;
+            case 1: p += 8; break;
+            case 5: p += 4; break;
+            case 2:
+                if (!varint(p, end, &v) || v > quint64(end - p))
+                    return false;
+                if ((key >> 3) == field && inner) {
+                    *inner = {p, p + v};
+                    return true;
+                }
+                p += v;
+                break;
+            default: return false;
+            }
+        }
+        return false;
+    };
+    std::pair<const char*, const char*> spec;
+    if (!find(proto.constData(), proto.constData() + proto.size(), 2, nullptr, &spec))
+        return 0;
+    quint64 type = 1;  // absent: the proto's default, UNIGRAM
+    find(spec.first, spec.second, 3, &type, nullptr);
+    return int(type);
+}
+
 QString statusText(const sentencepiece::util::Status& s)
 {
     return QString::fromStdString(s.ToString());
@@ -113,6 +169,14 @@ std::shared_ptr<const SubwordModel> SubwordModel::fromProto(const QByteArray& pr
                          .arg(p.GetPieceSize());
         return nullptr;
     }
+    const int type = modelType(proto);
+    if (type != 1 && type != 2) {
+        if (error)
+            *error = QStringLiteral("the SentencePiece model is neither BPE nor unigram (model_type %1)")
+                         .arg(type);
+        return nullptr;
+    }
+    m->type_ = type == 2 ? Type::Bpe : Type::Unigram;
     m->proto_ = proto;
     m->pieces_.reserve(p.GetPieceSize());
     for (int i = 0; i < p.GetPieceSize(); ++i)

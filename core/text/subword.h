@@ -34,6 +34,8 @@ public:
     SubwordModel& operator=(const SubwordModel&) = delete;
 
     const QByteArray& proto() const { return proto_; }
+    // The model's kind, as its trainer_spec.model_type says (word and char models are refused).
+    Type type() const { return type_; }
     // Every piece, index = id: "<pad>", "<s>", "</s>", "<unk>", "▁the", …
     const QStringList& pieces() const { return pieces_; }
     // The pieces of a sentence, as spm_encode --output_format=piece prints them. A character
@@ -47,6 +49,7 @@ private:
     std::unique_ptr<sentencepiece::SentencePieceProcessor> processor_;
     QByteArray proto_;
     QStringList pieces_;
+    Type type_ = Type::Unigram;
 };
 
 }  // namespace as

@@ -267,6 +267,13 @@ std::optional<Tokenizer> Tokenizer::withModel(const QByteArray& proto, QString* 
     t.model_ = SubwordModel::fromProto(proto, error);
     if (!t.model_)
         return std::nullopt;
+    const bool bpe = t.model_->type() == SubwordModel::Type::Bpe;
+    if (bpe != (kind_ == TokenizerKind::Bpe)) {
+        if (error)
+            *error = QStringLiteral("named %1 but it is a %2 model")
+                         .arg(tokenizerName(*this), bpe ? QStringLiteral("BPE") : QStringLiteral("unigram"));
+        return std::nullopt;
+    }
     if (t.model_->pieces().size() > vocabSize_) {
         if (error)
             *error = QStringLiteral("the SentencePiece model of %1 has %2 pieces, over %3")
