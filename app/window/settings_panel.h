@@ -65,6 +65,14 @@ private:
         *planned_, *evalEvery_;
     QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
     QComboBox* norm_;
+    // A bundled corpus's tokenisers: guessed, cjk-char, word, BPE or unigram, and the pieces of
+    // a BPE or unigram model (SessionSettings::srcTok, tgtTok).
+    QComboBox *srcTok_, *tgtTok_;
+    QSpinBox *srcPieces_, *tgtPieces_;
+    std::optional<Tokenizer> tokenizerOf(const QComboBox* kind, const QSpinBox* pieces) const;
+    void showTokenizer(const std::optional<Tokenizer>& t, QComboBox* kind, QSpinBox* pieces);
+    void enableTokenizers();
+    bool comparison_ = false;
     QLineEdit* seed_;  // 64-bit: beyond a QSpinBox's int
 };
 

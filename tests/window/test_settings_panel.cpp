@@ -43,6 +43,11 @@ SessionSettings changed(const QString& task)
     s.plannedSteps = s.plannedSteps + 4321;
     s.plannedMinutes = s.plannedMinutes == 12.5 ? 7.5 : 12.5;
     s.evalEvery = s.evalEvery + 13;
+    // A bundled corpus's tokenisers (the form offers them there only).
+    if (isBundledCorpusTask(task)) {
+        s.srcTok = tokenizerFromName(QStringLiteral("unigram:6000"));
+        s.tgtTok = tokenizerFromName(QStringLiteral("bpe:7000"));
+    }
     return s;
 }
 
@@ -75,6 +80,11 @@ QStringList differences(const SessionSettings& a, const SessionSettings& b)
     check("plannedSteps", a.plannedSteps, b.plannedSteps);
     check("plannedMinutes", a.plannedMinutes, b.plannedMinutes);
     check("evalEvery", a.evalEvery, b.evalEvery);
+    for (auto [name, x, y] : {std::tuple{"srcTok", a.srcTok, b.srcTok}, std::tuple{"tgtTok", a.tgtTok, b.tgtTok}})
+        if (x.has_value() != y.has_value() || (x && tokenizerName(*x) != tokenizerName(*y)))
+            d << QStringLiteral("%1: %2 != %3")
+                     .arg(QLatin1String(name), x ? tokenizerName(*x) : QStringLiteral("guessed"),
+                          y ? tokenizerName(*y) : QStringLiteral("guessed"));
     return d;
 }
 
