@@ -81,6 +81,8 @@ class TestSubword : public QObject {
     Q_OBJECT
     QList<SentencePair> train_, test_;
     QTemporaryDir tmp_;
+    // The test split under the guessed tokenisers (cjk-char, word), for comparison in the log.
+    DatasetStats guessedTest_;
 
     // A tiny model whose vocabularies are those of the tokenisers, random weights.
     std::unique_ptr<Transformer<float>> tinyModel(int srcVocab, int tgtVocab);
@@ -105,6 +107,8 @@ void TestSubword::initTestCase()
     test_ = corpus->split.test;
     QCOMPARE(test_.size(), 1020);
     QVERIFY(tmp_.isValid());
+    guessedTest_ = ParallelData::build(train_).encode(test_).stats;
+    qInfo("guessed tokenisers on the test split: %s", qPrintable(guessedTest_.summary()));
 }
 
 void TestSubword::names()
@@ -159,6 +163,7 @@ void TestSubword::matchesSpmEncode_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<bool>("source");
     QTest::newRow("en bpe:8000") << u"bpe:8000"_s << false;
+    QTest::newRow("en unigram:8000") << u"unigram:8000"_s << false;
     QTest::newRow("en unigram:4000") << u"unigram:4000"_s << false;
     QTest::newRow("zh bpe:4000") << u"bpe:4000"_s << true;
     QTest::newRow("zh unigram:6000") << u"unigram:6000"_s << true;
@@ -171,7 +176,10 @@ void TestSubword::matchesSpmEncode()
     const QString spm = QStandardPaths::findExecutable(u"spm_encode"_s);
     QVERIFY2(!spm.isEmpty(), "spm_encode not found: install Debian's sentencepiece "
                              "(scripts/install-deps.sh)");
+    QElapsedTimer clock;
+    clock.start();
     const Tokenizer t = trainedTokenizer(name, side(train_, source));
+    const qint64 trainMs = clock.elapsed();
     const QString modelPath = tmp_.filePath(name.replace(u':', u'-') + (source ? u"-zh"_s : u"-en"_s)
                                             + u".model"_s);
     QFile f(modelPath);
@@ -206,10 +214,15 @@ void TestSubword::matchesSpmEncode()
         for (const QString& s : ours)
             unknown += !vocab.contains(s);
     }
-    qInfo("%s on the %s side: %lld test sentences identical, %.2f pieces per sentence, %.3f%% "
-          "<unk>",
-          qPrintable(tokenizerName(t)), source ? "zh" : "en", qlonglong(lines.size()),
-          double(pieces) / double(lines.size()), 100.0 * double(unknown) / double(pieces));
+    const qint64 guessedTokens = source ? guessedTest_.src_tokens : guessedTest_.tgt_tokens;
+    const qint64 guessedUnknown = source ? guessedTest_.src_unknown : guessedTest_.tgt_unknown;
+    qInfo("%s on the %s side (%d pieces, trained in %lld ms): %lld test sentences identical, "
+          "%.2f pieces per sentence, %.3f%% <unk>; %s: %.2f tokens per sentence, %.3f%% <unk>",
+          qPrintable(tokenizerName(t)), source ? "zh" : "en", int(t.pieces().size()), trainMs,
+          qlonglong(lines.size()), double(pieces) / double(lines.size()),
+          100.0 * double(unknown) / double(pieces), source ? "cjk-char" : "word",
+          double(guessedTokens) / double(guessedTest_.pairs),
+          100.0 * double(guessedUnknown) / double(guessedTokens));
 }
 
 void TestSubword::vocabularyIsThePieces()
