@@ -358,11 +358,13 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
                             .arg(QLatin1String(side), QLatin1String(key)));
         const std::optional<Tokenizer> k = tokenizerFromName(v.toString());
         if (!k)
-            return fail(QStringLiteral("tokenizer: unknown %1 tokenizer '%2' (known: %3, %4, "
-                                       "bpe:N, unigram:N)")
+            return fail(QStringLiteral("tokenizer: unknown %1 tokenizer '%2' (known: %3, %4), "
+                                       "nor a subword one, bpe:N or unigram:N with N from %5 to %6")
                             .arg(QLatin1String(side), v.toString(),
                                  tokenizerName(TokenizerKind::CjkChar),
-                                 tokenizerName(TokenizerKind::Word)));
+                                 tokenizerName(TokenizerKind::Word))
+                            .arg(kMinSubwordVocab)
+                            .arg(kMaxSubwordVocab));
         *kind = *k;
         // A subword side carries its SentencePiece model, whose pieces are its vocabulary.
         const QString mk = QLatin1String(modelKey);
