@@ -12,6 +12,9 @@ packages=(
   # the window's translations: lupdate and lrelease, CMake's Qt6LinguistTools, Qt's own (qtbase_zh_CN.qm)
   qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
   fonts-noto-cjk python3
+  # the bpe:N and unigram:N tokenisers (the library), and the tests that hold them to Debian's
+  # spm_encode and to the Python reference (tests/core/test_subword.cpp)
+  libsentencepiece-dev sentencepiece python3-sentencepiece
   # the Debian package (target "package"): dpkg-shlibdeps finds its Depends, CPack runs file
   dpkg-dev file
 )

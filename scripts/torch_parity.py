@@ -24,6 +24,12 @@ usage:
       Loads a weight file written by Attention Studio (attention-studio-cli export) into the
       reference model and prints one JSON line: the loss and NLL on that batch and the greedy
       outputs.
+  torch_parity.py text MODEL.safetensors --pairs PAIRS.json [--reference DIR]
+      Cuts sentence pairs given as text (PAIRS.json: [[source, target], …]) with the
+      tokenisers MODEL's metadata names (tests/reference/tokenizers.py: a bpe:N or unigram:N
+      side by its SentencePiece model, carried in the file), encodes them with its
+      vocabularies (<unk> for a token they lack) and prints one JSON line: the ids of each
+      side and the teacher-forced NLL (core/SPEC.md §3) of the pairs, dropout off.
   torch_parity.py trace MODEL.safetensors --src IDS --tgt-in IDS --out FILE [--mask HEADS]
       Runs the reference model with the weights of MODEL on one pair (ids comma-separated;
       tgt-in is the decoder's input, <s> first), dropout off, and writes to FILE every
@@ -292,6 +298,29 @@ def check(args):
                       "greedy_min_gap": min(gap for _, _, gap in outputs)}))
 
 
+def text(args):
+    import torch, torch.nn.functional as F
+    ref = import_reference(args.reference)
+    import tokenizers
+    torch.set_num_threads(1)
+    m, _, metadata = model_from_weights(ref, args.model)
+    with open(args.pairs, encoding="utf-8") as f:
+        pairs = json.load(f)
+    ids = {}
+    for side in ("src", "tgt"):
+        cut = tokenizers.tokenizer_of(metadata, side)
+        vocab = {t: i for i, t in enumerate(json.loads(metadata[side + "_vocab"]))}
+        ids[side] = [[vocab.get(t, 3) for t in cut(p[0 if side == "src" else 1])] for p in pairs]
+    batch = make_batch(list(zip(ids["src"], ids["tgt"])))
+    with torch.no_grad():
+        logp = m(torch.tensor(batch["src"]), torch.tensor(batch["tgt_in"]))
+        tgt_out = torch.tensor(batch["tgt_out"])
+        ntok = int((tgt_out != 0).sum())
+        nll = F.nll_loss(logp.reshape(-1, logp.size(-1)), tgt_out.reshape(-1), ignore_index=0,
+                         reduction="sum") / ntok
+    print(json.dumps({"src": ids["src"], "tgt": ids["tgt"], "nll": float(nll), "ntokens": ntok}))
+
+
 def trace(args):
     import torch, torch.nn.functional as F
     ref = import_reference(args.reference)
@@ -401,17 +430,20 @@ def main():
     c = sub.add_parser("check", help="the reference's loss with a weight file's weights")
     c.add_argument("model")
     c.add_argument("--batch", required=True)
+    x = sub.add_parser("text", help="sentence pairs cut by the file's tokenisers, and their NLL")
+    x.add_argument("model")
+    x.add_argument("--pairs", required=True)
     t = sub.add_parser("trace", help="every intermediate of one pair, by forward hooks")
     t.add_argument("model")
     t.add_argument("--src", required=True)
     t.add_argument("--tgt-in", required=True)
     t.add_argument("--out", required=True)
     t.add_argument("--mask", default="")
-    for p in (r, c, t):
+    for p in (r, c, x, t):
         p.add_argument("--reference", default=DEFAULT_REFERENCE,
                        help="the folder of torch_model.py (default: tests/reference)")
     args = ap.parse_args()
-    {"reference": reference, "check": check, "trace": trace}[args.cmd](args)
+    {"reference": reference, "check": check, "text": text, "trace": trace}[args.cmd](args)
 
 
 if __name__ == "__main__":

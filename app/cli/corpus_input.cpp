@@ -50,11 +50,13 @@ void addCorpusSourceOptions(Options& p)
     p.add({"strict", "Refuse a corpus with any bad line (no TAB, an empty side, invalid "
                      "UTF-8) instead of skipping and counting it."});
     p.add({"shared-vocab", "One vocabulary for both sides, built from both sides' tokens (each "
-                           "side keeps its tokeniser; with --min-freq and --max-vocab, the smaller "
-                           "count and the larger size): what --tie all needs. Also with --task "
-                           "zh-en."});
-    p.add({"src-tok", "Source tokeniser: cjk-char or word (default: guessed).", "name"});
-    p.add({"tgt-tok", "Target tokeniser: cjk-char or word (default: guessed).", "name"});
+                           "side keeps its tokeniser, cjk-char or word; with --min-freq and "
+                           "--max-vocab, the smaller count and the larger size): what --tie all "
+                           "needs. Also with --task zh-en."});
+    p.add({"src-tok", "Source tokeniser: cjk-char, word, or a SentencePiece model trained on "
+                      "the training split, bpe:N or unigram:N (at most N pieces; default: "
+                      "guessed). Also for --task zh-en.", "name"});
+    p.add({"tgt-tok", "Target tokeniser, likewise.", "name"});
 }
 
 bool corpusSourceFrom(Options& p, as::CorpusSource* source)

@@ -67,6 +67,10 @@ int runTrainResume(Options& p)
             args << "--shared-vocab";
         if (as::isBundledCorpusTask(saved.task))
             args << "--batch-tokens" << QString::number(saved.batchTokens);
+        if (saved.srcTok)
+            args << "--src-tok" << as::tokenizerName(*saved.srcTok);
+        if (saved.tgtTok)
+            args << "--tgt-tok" << as::tokenizerName(*saved.tgtTok);
         else
             args << "--batch" << QString::number(saved.batchSize);
         if (!p.isSet("clip-norm"))

@@ -224,6 +224,28 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     run.sharedVocab = !fromFile && p.isSet("shared-vocab");  // --data: in the corpus source
     run.evalEvery = plan.validEvery;
     run.averagePoints = plan.averagePoints;
+    // A bundled corpus takes --src-tok / --tgt-tok too (a resumed run: the checkpoint's models).
+    if (!fromFile && !generated) {
+        for (auto [name, tok] : {std::pair{"src-tok", &run.srcTok}, std::pair{"tgt-tok", &run.tgtTok}}) {
+            if (!p.isSet(name))
+                continue;
+            *tok = as::tokenizerFromName(p.value(name));
+            if (!*tok) {
+                p.refuse(QStringLiteral("--%1 must be cjk-char or word, or a subword model bpe:N or "
+                                        "unigram:N (N from %2 to %3)")
+                             .arg(QLatin1String(name))
+                             .arg(as::kMinSubwordVocab)
+                             .arg(as::kMaxSubwordVocab));
+                return 2;
+            }
+            if (!resume)
+                continue;
+            const as::Tokenizer& saved = name == QLatin1String("src-tok") ? resume->model.srcTok
+                                                                         : resume->model.tgtTok;
+            if (as::tokenizerName(saved) == as::tokenizerName(**tok))
+                *tok = saved;
+        }
+    }
 
     std::unique_ptr<as::SessionData> data;
     if (fromFile) {

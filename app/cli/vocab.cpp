@@ -22,6 +22,9 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <tuple>
+#include <vector>
+
 namespace as::cli {
 namespace {
 
@@ -66,7 +69,10 @@ int runVocab(const QStringList& args)
         "line in id order, starting <pad> <s> </s> <unk>, as `import --src-vocab` reads them), "
         "train.jsonl and valid.jsonl (a pair a line: {\"src\": [ids], \"tgt\": [ids], "
         "\"line\": n}, ids without <s> and </s>), and corpus.json (the tokenisers, max_len, "
-        "the sizes, the pairs' SHA-1 and the options). The corpus options are train's.",
+        "the sizes, the pairs' SHA-1 and the options). A bpe:N or unigram:N side's vocabulary "
+        "is its SentencePiece model's pieces (\"▁friend\", \"s\"), and the model itself is "
+        "written as src.model or tgt.model (for spm_encode and Python's sentencepiece). The "
+        "corpus options are train's.",
         err);
     addCorpusSourceOptions(p);
     p.add({"out", "The folder to write (made if missing; its files are replaced).", "DIR"});
@@ -117,13 +123,18 @@ int runVocab(const QStringList& args)
                                {"warmup", double(run.recipe.train.warmup)},
                                {"factor", run.recipe.train.factor},
                                {"batch_tokens", run.recipe.batchTokens}}}};
-    const std::pair<const char*, QByteArray> files[] = {
+    std::vector<std::pair<const char*, QByteArray>> files = {
         {"src.vocab", vocabFile(data.srcVocab())},
         {"tgt.vocab", vocabFile(data.tgtVocab())},
         {"train.jsonl", pairsFile(*train)},
-        {"valid.jsonl", pairsFile(data.validation())},
-        // Last: a folder with corpus.json is complete.
-        {"corpus.json", QJsonDocument(info).toJson(QJsonDocument::Indented)}};
+        {"valid.jsonl", pairsFile(data.validation())}};
+    // A subword side's SentencePiece model, as spm_train would have written it.
+    if (data.srcTokenizer().isSubword())
+        files.push_back({"src.model", data.srcTokenizer().modelProto()});
+    if (data.tgtTokenizer().isSubword())
+        files.push_back({"tgt.model", data.tgtTokenizer().modelProto()});
+    // Last: a folder with corpus.json is complete.
+    files.push_back({"corpus.json", QJsonDocument(info).toJson(QJsonDocument::Indented)});
     for (const auto& [name, bytes] : files)
         if (!as::writeFileAtomically(dir.filePath(name), bytes, &error)) {
             err << "vocab: " << error << "\n";
@@ -131,6 +142,12 @@ int runVocab(const QStringList& args)
         }
     for (const QString& line : report.summary())
         out << "vocab: " << line << "\n";
+    for (const auto& [name, tok, vocab] :
+         {std::tuple{"source", data.srcTokenizer(), &data.srcVocab()},
+          std::tuple{"target", data.tgtTokenizer(), &data.tgtVocab()}})
+        if (tok.isSubword())
+            out << "vocab: " << name << " pieces (" << as::tokenizerName(tok) << "): "
+                << vocab->tokens().mid(as::Vocab::kSpecials, 12).join(u' ') << " …\n";
     out << "vocab: wrote src.vocab, tgt.vocab, train.jsonl (" << train->size()
         << " pairs), valid.jsonl (" << data.validation().size() << " pairs) and corpus.json in "
         << dir.path() << "\n";

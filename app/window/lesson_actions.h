@@ -64,7 +64,7 @@ private:
     int shownStop_ = -1;   // the last stop whose view was shown
     bool probePending_ = false;
     QStringList probe_;  // the probe's source tokens, as the last snapshot's attention shows them
-    TokenizerKind srcTokenizer_ = TokenizerKind::Word;
+    Tokenizer srcTokenizer_ = TokenizerKind::Word;
     QMenu* menu_ = nullptr;
     QAction* open_ = nullptr;
     QAction* save_ = nullptr;

@@ -69,6 +69,17 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     evalEvery_ = spin(this, 0, 1000000);
     minutes_ = dspin(this, 0.0, 100000.0, 1.0);
     minutes_->setDecimals(1);
+    for (QComboBox** kind : {&srcTok_, &tgtTok_}) {
+        *kind = new QComboBox(this);
+        // The item texts are set in retranslate(); the data is the tokeniser's name.
+        for (const char* name : {"", "cjk-char", "word", "bpe", "unigram"})
+            (*kind)->addItem(QString(), QString::fromLatin1(name));
+    }
+    for (QSpinBox** pieces : {&srcPieces_, &tgtPieces_}) {
+        *pieces = spin(this, kMinSubwordVocab, kMaxSubwordVocab);
+        (*pieces)->setSingleStep(1000);
+        (*pieces)->setValue(8000);
+    }
 
     // The rows' labels get their texts in retranslate().
     form_ = new QFormLayout;
@@ -79,6 +90,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
         return header;
     };
     row(task_);
+    for (QWidget* w : std::initializer_list<QWidget*>{srcTok_, srcPieces_, tgtTok_, tgtPieces_})
+        row(w);
     modelHeader_ = section();
     for (QWidget* w : std::initializer_list<QWidget*>{dModel_, heads_, dFf_, encLayers_, decLayers_,
                                                       dropout_, smoothing_, norm_, tie_})
@@ -116,6 +129,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     // stays; otherwise the steps field follows the minutes.
     connect(planned_, &QSpinBox::valueChanged, this, [this](int v) { stepsGiven_ = v > 0; });
     connect(minutes_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::followMinutes);
+    for (QComboBox* kind : {srcTok_, tgtTok_})
+        connect(kind, &QComboBox::currentIndexChanged, this, &SettingsPanel::enableTokenizers);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
@@ -154,6 +169,21 @@ void SettingsPanel::retranslate()
           tr("toy: three Chinese→English pairs · copy, reverse, sort: random "
              "sequences · zh-en: the Tatoeba Chinese→English corpus that ships "
              "with the program (29k pairs)"));
+    for (auto [kind, pieces, isSource] : {std::tuple{srcTok_, srcPieces_, true},
+                                          std::tuple{tgtTok_, tgtPieces_, false}}) {
+        label(kind, isSource ? tr("source tokens") : tr("target tokens"),
+              tr("How the zh-en corpus's sentences are cut: guessed (cjk-char for Chinese, word "
+                 "for English), or a SentencePiece model (BPE or unigram) trained on the "
+                 "training split when the session is made, whose pieces are the vocabulary"));
+        kind->setItemText(0, tr("guessed"));
+        kind->setItemText(1, tr("cjk-char (one per character)"));
+        kind->setItemText(2, tr("word"));
+        kind->setItemText(3, tr("BPE (SentencePiece)"));
+        kind->setItemText(4, tr("unigram (SentencePiece)"));
+        label(pieces, isSource ? tr("source pieces") : tr("target pieces"),
+              tr("Vocabulary size of the BPE or unigram model: at most this many pieces, the "
+                 "four special tokens included"));
+    }
     modelHeader_->setText(tr("<b>Model</b>"));
     label(dModel_, tr("d_model"), tr("Width of every token's vector (d_model)"));
     label(heads_, tr("heads"), tr("Attention heads; d_model must be a multiple of it"));
@@ -263,6 +293,8 @@ void SettingsPanel::setComparisonMode(bool on)
     for (QWidget* w : std::initializer_list<QWidget*>{task_, batch_, batchTokens_, sharedVocab_, seed_,
                                                       planned_, minutes_, evalEvery_, average_})
         w->setEnabled(!on);
+    comparison_ = on;
+    enableTokenizers();
     apply_->setVisible(!on);
 }
 
@@ -322,7 +354,43 @@ SessionSettings SettingsPanel::settings() const
         s.corpus = corpus_;
         s.source = source_;
     }
+    if (isBundledCorpusTask(s.task)) {
+        s.srcTok = tokenizerOf(srcTok_, srcPieces_);
+        s.tgtTok = tokenizerOf(tgtTok_, tgtPieces_);
+    }
     return s;
+}
+
+std::optional<Tokenizer> SettingsPanel::tokenizerOf(const QComboBox* kind, const QSpinBox* pieces) const
+{
+    const QString name = kind->currentData().toString();
+    if (name.isEmpty())
+        return std::nullopt;
+    const bool subword = name == u"bpe" || name == u"unigram";
+    return tokenizerFromName(subword ? name + u':' + QString::number(pieces->value()) : name);
+}
+
+void SettingsPanel::showTokenizer(const std::optional<Tokenizer>& t, QComboBox* kind, QSpinBox* pieces)
+{
+    QString name;
+    if (t) {
+        name = tokenizerName(*t).section(u':', 0, 0);
+        if (t->isSubword())
+            pieces->setValue(t->vocabSize());
+    }
+    kind->setCurrentIndex(std::max(0, kind->findData(name)));
+}
+
+void SettingsPanel::enableTokenizers()
+{
+    // Only the bundled corpus is cut here (a user's corpus was cut when it was opened); B of an
+    // A/B trains on A's data.
+    const bool bundled = isBundledCorpusTask(task_->currentText()) && !comparison_;
+    for (auto [kind, pieces] : {std::pair{srcTok_, srcPieces_}, std::pair{tgtTok_, tgtPieces_}}) {
+        kind->setEnabled(bundled);
+        const QString name = kind->currentData().toString();
+        pieces->setEnabled(bundled && (name == u"bpe" || name == u"unigram"));
+    }
 }
 
 void SettingsPanel::setSettings(const SessionSettings& s)
@@ -368,6 +436,9 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     stepsGiven_ = s.plannedSteps > 0
                   && !(s.plannedMinutes == 0 && s.plannedSteps == recipeSteps());
     evalEvery_->setValue(s.evalEvery);
+    showTokenizer(s.srcTok, srcTok_, srcPieces_);
+    showTokenizer(s.tgtTok, tgtTok_, tgtPieces_);
+    enableTokenizers();
     check();
 }
 

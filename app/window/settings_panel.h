@@ -76,6 +76,14 @@ private:
     // The user set the planned steps (else the field shows what plannedLimits makes of the
     // minutes and the recipe: the plan is whichever limit the user gave, core/SPEC.md §7.4).
     bool stepsGiven_ = false;
+    // A bundled corpus's tokenisers: guessed, cjk-char, word, BPE or unigram, and the pieces of
+    // a BPE or unigram model (SessionSettings::srcTok, tgtTok).
+    QComboBox *srcTok_, *tgtTok_;
+    QSpinBox *srcPieces_, *tgtPieces_;
+    std::optional<Tokenizer> tokenizerOf(const QComboBox* kind, const QSpinBox* pieces) const;
+    void showTokenizer(const std::optional<Tokenizer>& t, QComboBox* kind, QSpinBox* pieces);
+    void enableTokenizers();
+    bool comparison_ = false;
     QLineEdit* seed_;  // 64-bit: beyond a QSpinBox's int
 };
 

@@ -51,7 +51,7 @@ std::vector<QList<QPair<QString, double>>> topFiveOf(Transformer<float>& model, 
 }  // namespace
 
 Translator::Translator(std::shared_ptr<Transformer<float>> model, long step, Vocab srcVocab,
-                       Vocab tgtVocab, TokenizerKind srcTokenizer, TokenizerKind tgtTokenizer)
+                       Vocab tgtVocab, Tokenizer srcTokenizer, Tokenizer tgtTokenizer)
     : model_(std::move(model)),
       step_(step),
       codec_(ParallelData::fromVocabularies(std::move(srcVocab), std::move(tgtVocab),

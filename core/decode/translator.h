@@ -19,7 +19,7 @@ namespace as {
 class Translator {
 public:
     Translator(std::shared_ptr<Transformer<float>> model, long step, Vocab srcVocab,
-               Vocab tgtVocab, TokenizerKind srcTokenizer, TokenizerKind tgtTokenizer);
+               Vocab tgtVocab, Tokenizer srcTokenizer, Tokenizer tgtTokenizer);
 
     long step() const { return step_; }
     const ParallelData& codec() const { return codec_; }

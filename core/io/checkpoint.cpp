@@ -26,8 +26,8 @@ constexpr std::size_t kRequiredSections = 4;
 
 // Everything to write, or std::nullopt and *error. The byte arrays live in *keep.
 std::optional<std::vector<ContainerSection>> buildSections(const Trainer& trainer, const Vocab& src,
-                                                  const Vocab& tgt, TokenizerKind srcTok,
-                                                  TokenizerKind tgtTok, const CheckpointRun& run,
+                                                  const Vocab& tgt, Tokenizer srcTok,
+                                                  Tokenizer tgtTok, const CheckpointRun& run,
                                                   const TrainingHistory& history,
                                                   std::array<QByteArray, 3>* keep, QString* error)
 {
@@ -65,8 +65,8 @@ std::optional<std::vector<ContainerSection>> buildSections(const Trainer& traine
 }  // namespace
 
 std::optional<QByteArray> serializeCheckpoint(const Trainer& trainer, const Vocab& srcVocab,
-                                              const Vocab& tgtVocab, TokenizerKind srcTok,
-                                              TokenizerKind tgtTok, const CheckpointRun& run,
+                                              const Vocab& tgtVocab, Tokenizer srcTok,
+                                              Tokenizer tgtTok, const CheckpointRun& run,
                                               const TrainingHistory& history, QString* error)
 {
     std::array<QByteArray, 3> keep;
@@ -78,7 +78,7 @@ std::optional<QByteArray> serializeCheckpoint(const Trainer& trainer, const Voca
 }
 
 bool saveCheckpoint(const QString& path, const Trainer& trainer, const Vocab& srcVocab,
-                    const Vocab& tgtVocab, TokenizerKind srcTok, TokenizerKind tgtTok,
+                    const Vocab& tgtVocab, Tokenizer srcTok, Tokenizer tgtTok,
                     const CheckpointRun& run, const TrainingHistory& history, QString* error,
                     const CheckpointSaveOptions& options)
 {

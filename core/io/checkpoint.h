@@ -81,12 +81,12 @@ struct CheckpointSaveOptions {
 // at `path` is left as it was. Refuses (with *error) a model whose weights are not finite or
 // whose vocabularies do not fit its embeddings.
 bool saveCheckpoint(const QString& path, const Trainer& trainer, const Vocab& srcVocab,
-                    const Vocab& tgtVocab, TokenizerKind srcTok, TokenizerKind tgtTok,
+                    const Vocab& tgtVocab, Tokenizer srcTok, Tokenizer tgtTok,
                     const CheckpointRun& run, const TrainingHistory& history, QString* error,
                     const CheckpointSaveOptions& options = {});
 std::optional<QByteArray> serializeCheckpoint(const Trainer& trainer, const Vocab& srcVocab,
-                                              const Vocab& tgtVocab, TokenizerKind srcTok,
-                                              TokenizerKind tgtTok, const CheckpointRun& run,
+                                              const Vocab& tgtVocab, Tokenizer srcTok,
+                                              Tokenizer tgtTok, const CheckpointRun& run,
                                               const TrainingHistory& history, QString* error);
 
 // std::nullopt and *error ("FILE: section 'adam': …") on any problem.

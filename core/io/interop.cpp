@@ -312,6 +312,13 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
     for (const QString& key : {u"step"_s, u"run"_s, QString::fromLatin1(kModelChecksumKey)})
         if (meta.contains(key))
             complete.insert(key, meta.value(key));
+    // A subword side's SentencePiece model, when that side stays a subword one.
+    const QJsonObject finalTok = QJsonDocument::fromJson(tokenizer.toUtf8()).object();
+    for (auto [side, key] : {std::pair{"src", kSrcSentencePieceKey}, std::pair{"tgt", kTgtSentencePieceKey}}) {
+        const std::optional<Tokenizer> t = tokenizerFromName(finalTok.value(QLatin1String(side)).toString());
+        if (t && t->isSubword() && meta.contains(QLatin1String(key)))
+            complete.insert(QLatin1String(key), meta.value(QLatin1String(key)));
+    }
     std::optional<ModelBundle> b = loadModelFromBytes(withMetadata(*file, bytes, complete), error);
     if (b && notes) {
         *notes << b->notes;

@@ -50,7 +50,7 @@ struct ImportOptions {
     std::optional<QStringList> srcVocab, tgtVocab;
     // Without a vocabulary from the caller or the file: placeholders (true) or an error.
     bool placeholderVocab = false;
-    std::optional<TokenizerKind> srcTok, tgtTok;
+    std::optional<Tokenizer> srcTok, tgtTok;
 };
 
 // The model of a weight file, checked as loadModel checks; std::nullopt and *error (naming

@@ -116,7 +116,7 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
 }
 
 SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, const Vocab& tgt,
-                                  TokenizerKind srcTok, TokenizerKind tgtTok,
+                                  Tokenizer srcTok, Tokenizer tgtTok,
                                   const std::vector<SafetensorsEntry>& entries,
                                   const ModelProvenance& provenance = {})
 {
@@ -128,6 +128,10 @@ SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, c
     meta.insert(u"tgt_vocab"_s, compactJson(QJsonArray::fromStringList(tgt.tokens())));
     meta.insert(u"tokenizer"_s, compactJson(QJsonObject{{"src", tokenizerName(srcTok)},
                                                         {"tgt", tokenizerName(tgtTok)}}));
+    // A subword side's SentencePiece model, base64 (core/SPEC.md §8.2).
+    for (auto [key, tok] : {std::pair{kSrcSentencePieceKey, &srcTok}, std::pair{kTgtSentencePieceKey, &tgtTok}})
+        if (tok->isSubword())
+            meta.insert(QLatin1String(key), QString::fromLatin1(tok->modelProto().toBase64()));
     if (provenance.step >= 0)
         meta.insert(u"step"_s, QString::number(provenance.step));
     if (!provenance.run.isEmpty())
@@ -169,6 +173,24 @@ std::optional<std::vector<SafetensorsEntry>> modelEntries(const Transformer<floa
         entries.push_back(std::move(e));
     }
     return entries;
+}
+
+// Why these tokenisers cannot be saved with these vocabularies (a subword side needs its model,
+// and its vocabulary is that model's pieces); empty when they can.
+QString tokenizerProblem(const Vocab& src, const Vocab& tgt, const Tokenizer& srcTok,
+                         const Tokenizer& tgtTok)
+{
+    for (auto [side, tok, vocab] : {std::tuple{"source", &srcTok, &src}, std::tuple{"target", &tgtTok, &tgt}}) {
+        if (!tok->isSubword())
+            continue;
+        if (!tok->ready())
+            return QStringLiteral("the %1 tokenizer %2 has no SentencePiece model (not trained)")
+                .arg(QLatin1String(side), tokenizerName(*tok));
+        if (tok->pieces() != vocab->tokens())
+            return QStringLiteral("the %1 vocabulary is not the pieces of its tokenizer %2")
+                .arg(QLatin1String(side), tokenizerName(*tok));
+    }
+    return {};
 }
 
 std::optional<QJsonDocument> parseJsonText(const QString& text, const QString& field,
@@ -217,9 +239,14 @@ bool parseVocab(const SafetensorsMetadata& meta, const QString& field, Vocab* ou
 }  // namespace
 
 std::optional<QByteArray> serializeModel(const Transformer<float>& model, const Vocab& src,
-                                         const Vocab& tgt, TokenizerKind srcTok,
-                                         TokenizerKind tgtTok, QString* error)
+                                         const Vocab& tgt, Tokenizer srcTok,
+                                         Tokenizer tgtTok, QString* error)
 {
+    if (const QString why = tokenizerProblem(src, tgt, srcTok, tgtTok); !why.isEmpty()) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
     const auto entries = modelEntries(model, src, tgt, error);
     if (!entries)
         return std::nullopt;
@@ -228,9 +255,14 @@ std::optional<QByteArray> serializeModel(const Transformer<float>& model, const 
 }
 
 bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
-               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error,
+               const Vocab& tgt, Tokenizer srcTok, Tokenizer tgtTok, QString* error,
                const ModelProvenance& provenance)
 {
+    if (const QString why = tokenizerProblem(src, tgt, srcTok, tgtTok); !why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
     const auto entries = modelEntries(model, src, tgt, error);
     if (!entries)
         return false;
@@ -322,19 +354,47 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         return fail(why);
     if (!tokDoc->isObject())
         return fail(u"__metadata__ 'tokenizer' must be a JSON object {\"src\": …, \"tgt\": …}"_s);
-    for (auto [key, side, kind] : {std::tuple{"src", "source", &b.srcTok},
-                                   std::tuple{"tgt", "target", &b.tgtTok}}) {
+    for (auto [key, side, kind, modelKey, vocab] :
+         {std::tuple{"src", "source", &b.srcTok, kSrcSentencePieceKey, &b.srcVocab},
+          std::tuple{"tgt", "target", &b.tgtTok, kTgtSentencePieceKey, &b.tgtVocab}}) {
         const QJsonValue v = tokDoc->object().value(QLatin1String(key));
         if (!v.isString())
             return fail(QStringLiteral("tokenizer: no %1 tokenizer name ('%2')")
                             .arg(QLatin1String(side), QLatin1String(key)));
-        const std::optional<TokenizerKind> k = tokenizerFromName(v.toString());
+        const std::optional<Tokenizer> k = tokenizerFromName(v.toString());
         if (!k)
-            return fail(QStringLiteral("tokenizer: unknown %1 tokenizer '%2' (known: %3, %4)")
+            return fail(QStringLiteral("tokenizer: unknown %1 tokenizer '%2' (known: %3, %4), "
+                                       "nor a subword one, bpe:N or unigram:N with N from %5 to %6")
                             .arg(QLatin1String(side), v.toString(),
                                  tokenizerName(TokenizerKind::CjkChar),
-                                 tokenizerName(TokenizerKind::Word)));
+                                 tokenizerName(TokenizerKind::Word))
+                            .arg(kMinSubwordVocab)
+                            .arg(kMaxSubwordVocab));
         *kind = *k;
+        // A subword side carries its SentencePiece model, whose pieces are its vocabulary.
+        const QString mk = QLatin1String(modelKey);
+        if (!kind->isSubword()) {
+            if (meta.contains(mk))
+                return fail(QStringLiteral("__metadata__ has '%1' but the %2 tokenizer is %3")
+                                .arg(mk, QLatin1String(side), tokenizerName(*kind)));
+            continue;
+        }
+        if (!meta.contains(mk))
+            return fail(QStringLiteral("__metadata__ has no '%1': the %2 tokenizer %3 needs its "
+                                       "SentencePiece model")
+                            .arg(mk, QLatin1String(side), tokenizerName(*kind)));
+        const QByteArray::FromBase64Result proto = QByteArray::fromBase64Encoding(
+            meta.value(mk).toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (!proto)
+            return fail(QStringLiteral("__metadata__ '%1' is not base64").arg(mk));
+        const std::optional<Tokenizer> trained = kind->withModel(*proto, &why);
+        if (!trained)
+            return fail(QStringLiteral("__metadata__ '%1': %2").arg(mk, why));
+        *kind = *trained;
+        if (kind->pieces() != vocab->tokens())
+            return fail(QStringLiteral("the %1 vocabulary is not the pieces of its SentencePiece "
+                                       "model ('%2')")
+                            .arg(QLatin1String(side), mk));
     }
 
     // Parameters: exactly the names of core/SPEC.md §6.1, with the shapes the configuration implies.

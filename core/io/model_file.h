@@ -21,6 +21,10 @@ inline constexpr char kModelFormat[] = "attention-studio/1";
 // The "__metadata__" key of the CRC-32C (io/bytes.h) of the data region, 8 hex digits: written
 // into every model file, verified on loading when present.
 inline constexpr char kModelChecksumKey[] = "data_crc32c";
+// The "__metadata__" keys of a subword side's SentencePiece model (core/SPEC.md §8.2): the
+// serialized model, base64; present exactly when that side's tokenizer is bpe:N or unigram:N.
+inline constexpr char kSrcSentencePieceKey[] = "src_sentencepiece";
+inline constexpr char kTgtSentencePieceKey[] = "tgt_sentencepiece";
 
 // Everything a model file holds. config.src_vocab / tgt_vocab equal the vocabulary sizes.
 // Where a model comes from, in its metadata ("step", "run"): optional, so that files written
@@ -34,7 +38,7 @@ struct ModelBundle {
     ModelConfig config;
     ModelProvenance provenance;
     Vocab srcVocab, tgtVocab;
-    TokenizerKind srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
+    Tokenizer srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
     std::unique_ptr<Transformer<float>> model;
     // What the user should know about the file, e.g. that it carries no checksum.
     QStringList notes;
@@ -44,12 +48,12 @@ struct ModelBundle {
 // whose vocabularies do not fit its embeddings or whose weights are not all finite: such a
 // file could not be loaded again.
 bool saveModel(const QString& path, const Transformer<float>& model, const Vocab& src,
-               const Vocab& tgt, TokenizerKind srcTok, TokenizerKind tgtTok, QString* error,
+               const Vocab& tgt, Tokenizer srcTok, Tokenizer tgtTok, QString* error,
                const ModelProvenance& provenance = {});
 // The same file as bytes.
 std::optional<QByteArray> serializeModel(const Transformer<float>& model, const Vocab& src,
-                                         const Vocab& tgt, TokenizerKind srcTok,
-                                         TokenizerKind tgtTok, QString* error);
+                                         const Vocab& tgt, Tokenizer srcTok,
+                                         Tokenizer tgtTok, QString* error);
 
 // Reads and checks the whole file before building the model: the container, the format tag,
 // configuration, vocabularies and tokenisers, every expected parameter present with its exact

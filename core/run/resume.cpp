@@ -73,6 +73,11 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     }
     (corpus ? s->batchTokens : s->batchSize) = size;
     s->sharedVocab = data.value("shared_vocab").toBool(false);
+    // The tokenisers the run chose, with the models it trained (in the checkpoint's model).
+    if (data.contains("src_tok"))
+        s->srcTok = ck.model.srcTok;
+    if (data.contains("tgt_tok"))
+        s->tgtTok = ck.model.tgtTok;
     return true;
 }
 

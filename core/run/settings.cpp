@@ -53,7 +53,7 @@ SessionPlan SessionSettings::plan() const
 
 DataOptions SessionSettings::dataOptions() const
 {
-    return {batchSize, batchTokens, train.seed, sharedVocab};
+    return {batchSize, batchTokens, train.seed, sharedVocab, srcTok, tgtTok};
 }
 
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
@@ -65,6 +65,8 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     b.batchSize = a.batchSize;
     b.batchTokens = a.batchTokens;
     b.sharedVocab = a.sharedVocab;
+    b.srcTok = a.srcTok;
+    b.tgtTok = a.tgtTok;
     b.train.seed = a.train.seed;
     b.plannedSteps = a.plannedSteps;
     b.plannedMinutes = a.plannedMinutes;

@@ -31,6 +31,9 @@ struct SessionSettings {
     // A bundled corpus with one vocabulary for both sides (DataOptions::sharedVocab; a user's
     // corpus has it in source.dataset), which model.tie == Tie::All needs.
     bool sharedVocab = false;
+    // A bundled corpus's tokenisers (DataOptions::srcTok); a user's corpus has its own in
+    // source.dataset.
+    std::optional<Tokenizer> srcTok, tgtTok;
     // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
     std::shared_ptr<const SessionData> corpus;
     CorpusSource source;  // where it was read from, as a checkpoint records it

@@ -19,7 +19,7 @@ struct Tokenized {
 };
 
 Tokenized tokenizeRange(const QList<SentencePair>& pairs, qsizetype begin, qsizetype end,
-                        TokenizerKind srcTok, TokenizerKind tgtTok, int maxLen)
+                        Tokenizer srcTok, Tokenizer tgtTok, int maxLen)
 {
     Tokenized t;
     t.src.reserve(std::size_t(end - begin));
@@ -59,8 +59,8 @@ Tokenized tokenizeRange(const QList<SentencePair>& pairs, qsizetype begin, qsize
 // nearly all of the time it takes to open a corpus: 300,000 pairs take seconds), merged in
 // order, so that the result is the same whatever the number of threads. Its own threads, not
 // the engine's pool: the window opens a corpus while a session trains on that pool.
-Tokenized tokenizeAndFilter(const QList<SentencePair>& pairs, TokenizerKind srcTok,
-                            TokenizerKind tgtTok, int maxLen)
+Tokenized tokenizeAndFilter(const QList<SentencePair>& pairs, Tokenizer srcTok,
+                            Tokenizer tgtTok, int maxLen)
 {
     constexpr qsizetype kMinPerThread = 4096;
     const qsizetype n = pairs.size();
@@ -115,19 +115,35 @@ EncodedSplit encodeTokenized(const Tokenized& t, const Vocab& srcVocab, const Vo
     return out;
 }
 
-TokenizerKind chooseTokenizer(const std::optional<TokenizerKind>& given,
-                              const QList<SentencePair>& pairs, QString SentencePair::*side)
+// The tokeniser given (trained on that side's sentences when it is a subword one without its
+// model), or the one guessTokenizer() picks.
+std::optional<Tokenizer> chooseTokenizer(const std::optional<Tokenizer>& given,
+                                         const QList<SentencePair>& pairs,
+                                         QString SentencePair::*side, QString* error)
 {
-    if (given)
+    if (given && given->ready())
         return *given;
-    QStringList sample;
-    sample.reserve(pairs.size());
+    QStringList sentences;
+    sentences.reserve(pairs.size());
     for (const SentencePair& p : pairs)
-        sample.push_back(p.*side);
-    return guessTokenizer(sample);
+        sentences.push_back(p.*side);
+    if (given)
+        return given->trained(sentences, error);
+    return Tokenizer(guessTokenizer(sentences));
 }
 
-EncodedSentence encodeSentence(TokenizerKind kind, const Vocab& vocab, const QString& text)
+// A subword side's vocabulary is its model's pieces (core/SPEC.md §1.2); the others are built
+// from the tokens.
+Vocab sideVocab(const Tokenizer& tok, const std::vector<QStringList>& tokens, int minFreq,
+                int maxSize)
+{
+    Vocab v;
+    if (tok.isSubword() && Vocab::fromTokens(tok.pieces(), &v, nullptr))
+        return v;
+    return Vocab::build(tokens, std::max(1, minFreq), std::max(0, maxSize));
+}
+
+EncodedSentence encodeSentence(const Tokenizer& kind, const Vocab& vocab, const QString& text)
 {
     EncodedSentence e;
     e.tokens = tokenize(kind, text);
@@ -161,14 +177,33 @@ QString DatasetStats::summary() const
         .arg(percent(tgt_unknown, tgt_tokens));
 }
 
-ParallelData ParallelData::build(const QList<SentencePair>& train, const DatasetOptions& options)
+ParallelData ParallelData::build(const QList<SentencePair>& train, const DatasetOptions& options,
+                                 QString* error)
 {
     ParallelData d;
-    d.srcTok_ = chooseTokenizer(options.src_tok, train, &SentencePair::src);
-    d.tgtTok_ = chooseTokenizer(options.tgt_tok, train, &SentencePair::tgt);
+    QString why;
+    const std::optional<Tokenizer> src = chooseTokenizer(options.src_tok, train, &SentencePair::src, &why);
+    const std::optional<Tokenizer> tgt = src ? chooseTokenizer(options.tgt_tok, train, &SentencePair::tgt, &why)
+                                             : std::nullopt;
+    if (!src || !tgt) {
+        if (error)
+            *error = QStringLiteral("%1 tokeniser: %2").arg(src ? QStringLiteral("target") : QStringLiteral("source"), why);
+        return d;
+    }
+    d.srcTok_ = *src;
+    d.tgtTok_ = *tgt;
     d.maxLen_ = std::max(0, options.max_len);
     const Tokenized t = tokenizeAndFilter(train, d.srcTok_, d.tgtTok_, d.maxLen_);
     if (options.shared_vocab) {
+        if (d.srcTok_.isSubword() || d.tgtTok_.isSubword()) {
+            // One vocabulary would need one SentencePiece model for both sides, which a
+            // subword side does not have yet (core/SPEC.md §10.3).
+            if (error)
+                *error = QStringLiteral("a shared vocabulary needs the cjk-char or word "
+                                        "tokeniser on both sides; a bpe:N or unigram:N side "
+                                        "has its own model's pieces");
+            return d;
+        }
         std::vector<QStringList> both = t.src;
         both.insert(both.end(), t.tgt.begin(), t.tgt.end());
         const int srcMax = std::max(0, options.src_max_vocab);
@@ -178,17 +213,15 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
                                    srcMax > 0 && tgtMax > 0 ? std::max(srcMax, tgtMax) : 0);
         d.tgtVocab_ = d.srcVocab_;
     } else {
-        d.srcVocab_ = Vocab::build(t.src, std::max(1, options.src_min_freq),
-                                   std::max(0, options.src_max_vocab));
-        d.tgtVocab_ = Vocab::build(t.tgt, std::max(1, options.tgt_min_freq),
-                                   std::max(0, options.tgt_max_vocab));
+        d.srcVocab_ = sideVocab(d.srcTok_, t.src, options.src_min_freq, options.src_max_vocab);
+        d.tgtVocab_ = sideVocab(d.tgtTok_, t.tgt, options.tgt_min_freq, options.tgt_max_vocab);
     }
     d.train_ = encodeTokenized(t, d.srcVocab_, d.tgtVocab_);
     return d;
 }
 
-ParallelData ParallelData::fromVocabularies(Vocab src, Vocab tgt, TokenizerKind srcTok,
-                                            TokenizerKind tgtTok, int maxLen)
+ParallelData ParallelData::fromVocabularies(Vocab src, Vocab tgt, Tokenizer srcTok,
+                                            Tokenizer tgtTok, int maxLen)
 {
     ParallelData d;
     d.srcVocab_ = std::move(src);

@@ -17,11 +17,14 @@
 namespace as {
 
 struct DatasetOptions {
-    // nullopt: guessTokenizer() on that side of the training pairs.
-    std::optional<TokenizerKind> src_tok, tgt_tok;
+    // nullopt: guessTokenizer() on that side of the training pairs. A subword tokeniser
+    // without its model (bpe:N, unigram:N) is trained on that side of the training pairs (all
+    // of them, before max_len); one with its model is used as it is.
+    std::optional<Tokenizer> src_tok, tgt_tok;
     // As torch_mt.py: every source token, target tokens seen at least twice.
     int src_min_freq = 1, tgt_min_freq = 2;
     // Total vocabulary size including the four specials (Vocab::build's maxSize); 0 = no limit.
+    // Neither applies to a subword side, whose vocabulary is its model's pieces.
     int src_max_vocab = 0, tgt_max_vocab = 0;
     // One vocabulary for both sides (core/SPEC.md §10.3; what tie=all needs), built from both
     // sides' token streams together with the smaller minimum count and the larger size limit
@@ -86,13 +89,15 @@ public:
     // vocabularies from the pairs kept (tokens of skipped pairs do not enter them). The
     // training pairs are then encoded with those vocabularies: tokens under the minimum
     // frequency count as unknown in train().stats. No pair kept is not an error here:
-    // train().pairs is then empty (and Batcher refuses it).
-    static ParallelData build(const QList<SentencePair>& train, const DatasetOptions& options = {});
+    // train().pairs is then empty (and Batcher refuses it). A subword tokeniser SentencePiece
+    // cannot train gives *error and the empty data.
+    static ParallelData build(const QList<SentencePair>& train, const DatasetOptions& options = {},
+                              QString* error = nullptr);
 
     // From vocabularies and tokenisers saved with a model (a checkpoint or weight file); no
     // training pairs. maxLen as DatasetOptions::max_len.
-    static ParallelData fromVocabularies(Vocab src, Vocab tgt, TokenizerKind srcTok,
-                                         TokenizerKind tgtTok, int maxLen = 100);
+    static ParallelData fromVocabularies(Vocab src, Vocab tgt, Tokenizer srcTok,
+                                         Tokenizer tgtTok, int maxLen = 100);
 
     // Another split (valid, test) with the same tokenisers, vocabularies and max_len.
     EncodedSplit encode(const QList<SentencePair>& pairs) const;
@@ -105,14 +110,14 @@ public:
 
     const Vocab& srcVocab() const { return srcVocab_; }
     const Vocab& tgtVocab() const { return tgtVocab_; }
-    TokenizerKind srcTokenizer() const { return srcTok_; }
-    TokenizerKind tgtTokenizer() const { return tgtTok_; }
+    Tokenizer srcTokenizer() const { return srcTok_; }
+    Tokenizer tgtTokenizer() const { return tgtTok_; }
     int maxLen() const { return maxLen_; }
     const EncodedSplit& train() const { return train_; }
 
 private:
     Vocab srcVocab_, tgtVocab_;
-    TokenizerKind srcTok_ = TokenizerKind::Word, tgtTok_ = TokenizerKind::Word;
+    Tokenizer srcTok_ = TokenizerKind::Word, tgtTok_ = TokenizerKind::Word;
     int maxLen_ = 100;
     EncodedSplit train_;
 };

@@ -19,7 +19,7 @@ struct Task {
     QString description;
     Vocab srcVocab, tgtVocab;
     // How a sentence the user types becomes tokens, and output tokens become text.
-    TokenizerKind srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
+    Tokenizer srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
     std::vector<TokenPair> examples;    // shown after training and used as probe sentences
     std::vector<TokenPair> validation;  // evaluated at intervals during training
     // Batches in one pass over the data; 0 for a task that generates endless fresh data.

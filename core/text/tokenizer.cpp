@@ -1,5 +1,7 @@
 #include "text/tokenizer.h"
 
+#include "text/subword.h"
+
 #include <QTextBoundaryFinder>
 #include <vector>
 
@@ -241,31 +243,121 @@ bool isCjk(char32_t c)
         || (c >= 0x20000 && c <= 0x3FFFF);
 }
 
-QString tokenizerName(TokenizerKind kind)
+Tokenizer::Tokenizer(TokenizerKind kind, int vocabSize)
+    : kind_(kind), vocabSize_(isSubword() ? vocabSize : 0)
 {
-    switch (kind) {
+}
+
+std::optional<Tokenizer> Tokenizer::trained(const QStringList& sentences, QString* error) const
+{
+    if (!isSubword())
+        return *this;
+    Tokenizer t = *this;
+    t.model_ = SubwordModel::train(kind_ == TokenizerKind::Bpe ? SubwordModel::Type::Bpe
+                                                               : SubwordModel::Type::Unigram,
+                                   vocabSize_, sentences, error);
+    if (!t.model_)
+        return std::nullopt;
+    return t;
+}
+
+std::optional<Tokenizer> Tokenizer::withModel(const QByteArray& proto, QString* error) const
+{
+    Tokenizer t = *this;
+    t.model_ = SubwordModel::fromProto(proto, error);
+    if (!t.model_)
+        return std::nullopt;
+    const bool bpe = t.model_->type() == SubwordModel::Type::Bpe;
+    if (bpe != (kind_ == TokenizerKind::Bpe)) {
+        if (error)
+            *error = QStringLiteral("named %1 but it is a %2 model")
+                         .arg(tokenizerName(*this), bpe ? QStringLiteral("BPE") : QStringLiteral("unigram"));
+        return std::nullopt;
+    }
+    if (t.model_->pieces().size() > vocabSize_) {
+        if (error)
+            *error = QStringLiteral("the SentencePiece model of %1 has %2 pieces, over %3")
+                         .arg(tokenizerName(*this))
+                         .arg(t.model_->pieces().size())
+                         .arg(vocabSize_);
+        return std::nullopt;
+    }
+    return t;
+}
+
+QByteArray Tokenizer::modelProto() const
+{
+    return model_ ? model_->proto() : QByteArray();
+}
+
+QStringList Tokenizer::pieces() const
+{
+    return model_ ? model_->pieces() : QStringList();
+}
+
+bool operator==(const Tokenizer& a, const Tokenizer& b)
+{
+    return a.kind_ == b.kind_ && a.vocabSize_ == b.vocabSize_
+           && (a.model_ == b.model_ || a.modelProto() == b.modelProto());
+}
+
+QString tokenizerName(const Tokenizer& t)
+{
+    switch (t.kind()) {
     case TokenizerKind::CjkChar: return QStringLiteral("cjk-char");
     case TokenizerKind::Word: return QStringLiteral("word");
+    case TokenizerKind::Bpe: return QStringLiteral("bpe:%1").arg(t.vocabSize());
+    case TokenizerKind::Unigram: return QStringLiteral("unigram:%1").arg(t.vocabSize());
     }
     return {};
 }
 
-std::optional<TokenizerKind> tokenizerFromName(const QString& name)
+std::optional<Tokenizer> tokenizerFromName(const QString& name)
 {
+    const QString n = name.trimmed().toLower();
     for (TokenizerKind k : {TokenizerKind::CjkChar, TokenizerKind::Word})
-        if (name.trimmed().compare(tokenizerName(k), Qt::CaseInsensitive) == 0) return k;
+        if (n == tokenizerName(k))
+            return Tokenizer(k);
+    for (auto [kind, prefix] : {std::pair{TokenizerKind::Bpe, QStringLiteral("bpe:")},
+                                std::pair{TokenizerKind::Unigram, QStringLiteral("unigram:")}}) {
+        if (!n.startsWith(prefix))
+            continue;
+        bool ok = false;
+        const QString digits = n.mid(prefix.size());
+        const int size = digits.toInt(&ok);
+        // Digits only: no sign, no spaces, as the name is written back.
+        if (!ok || digits != QString::number(size) || size < kMinSubwordVocab || size > kMaxSubwordVocab)
+            return std::nullopt;
+        return Tokenizer(kind, size);
+    }
     return std::nullopt;
 }
 
-QStringList tokenize(TokenizerKind kind, const QString& text)
+QStringList tokenize(const Tokenizer& tokenizer, const QString& text)
 {
-    const QString nfkc = text.normalized(QString::NormalizationForm_KC);
-    return kind == TokenizerKind::CjkChar ? tokenizeCjkChar(nfkc) : tokenizeWord(nfkc);
+    switch (tokenizer.kind()) {
+    case TokenizerKind::CjkChar:
+        return tokenizeCjkChar(text.normalized(QString::NormalizationForm_KC));
+    case TokenizerKind::Word:
+        return tokenizeWord(text.normalized(QString::NormalizationForm_KC));
+    case TokenizerKind::Bpe:
+    case TokenizerKind::Unigram:
+        // SentencePiece normalises (NFKC) itself, as spm_encode does.
+        return tokenizer.model() ? tokenizer.model()->encode(text) : QStringList();
+    }
+    return {};
 }
 
-QString detokenize(TokenizerKind kind, const QStringList& tokens)
+QString detokenize(const Tokenizer& tokenizer, const QStringList& tokens)
 {
-    return kind == TokenizerKind::CjkChar ? detokenizeCjkChar(tokens) : detokenizeWord(tokens);
+    switch (tokenizer.kind()) {
+    case TokenizerKind::CjkChar: return detokenizeCjkChar(tokens);
+    case TokenizerKind::Word: return detokenizeWord(tokens);
+    case TokenizerKind::Bpe:
+    case TokenizerKind::Unigram:
+        return tokenizer.model() ? tokenizer.model()->decode(tokens) : tokens.join(QString());
+    }
+    return {};
 }
 
 TokenizerKind guessTokenizer(const QStringList& sampleSentences)

@@ -1,26 +1,75 @@
 #pragma once
 // Sentence tokenisers for the model's source and target side, and their inverse for display
-// and BLEU. Both work on grapheme clusters after NFKC, so a surrogate pair, an emoji sequence
-// or a letter with a combining mark is never cut apart.
+// and BLEU (core/SPEC.md §10.1). cjk-char and word work on grapheme clusters after NFKC, so a
+// surrogate pair, an emoji sequence or a letter with a combining mark is never cut apart;
+// bpe:N and unigram:N are SentencePiece models (text/subword.h) trained on the training pairs.
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 namespace as {
 
+class SubwordModel;
+
 enum class TokenizerKind {
     CjkChar, // one token per Han/kana/Hangul character; other-script words kept whole
     Word,    // words (any script, with 's / n't style contractions) and single symbols
+    Bpe,     // SentencePiece BPE of at most N pieces, trained on the training pairs
+    Unigram, // SentencePiece unigram model of at most N pieces, likewise
 };
 
-QString tokenizerName(TokenizerKind kind);                     // "cjk-char", "word"
-std::optional<TokenizerKind> tokenizerFromName(const QString& name); // case-insensitive
+// A tokeniser: a kind, and for bpe/unigram the size asked for and (once trained, or read from
+// a model file) the SentencePiece model. Cheap to copy (the model is shared, immutable).
+class Tokenizer {
+public:
+    // cjk-char or word; or a subword tokeniser of `vocabSize` pieces not yet trained.
+    Tokenizer(TokenizerKind kind = TokenizerKind::Word, int vocabSize = 0); // implicit: a kind is a tokeniser
 
-QStringList tokenize(TokenizerKind kind, const QString& text);
+    // A subword tokeniser trained on `sentences` (one side of the training pairs); any other
+    // kind is returned as it is. nullopt and *error when SentencePiece refuses.
+    std::optional<Tokenizer> trained(const QStringList& sentences, QString* error) const;
+    // This subword tokeniser with the model `proto` (a serialized SentencePiece model, as a
+    // model file carries it); nullopt and *error when it is not a usable one.
+    std::optional<Tokenizer> withModel(const QByteArray& proto, QString* error) const;
+
+    TokenizerKind kind() const { return kind_; }
+    bool isSubword() const { return kind_ == TokenizerKind::Bpe || kind_ == TokenizerKind::Unigram; }
+    // N of bpe:N / unigram:N (the most pieces, specials included); 0 for the others.
+    int vocabSize() const { return vocabSize_; }
+    // False for a subword tokeniser without its model: it cuts nothing until trained().
+    bool ready() const { return !isSubword() || model_ != nullptr; }
+    const SubwordModel* model() const { return model_.get(); }
+    // The serialized SentencePiece model; empty without one.
+    QByteArray modelProto() const;
+    // The model's pieces, index = id (the vocabulary of that side); empty without a model.
+    QStringList pieces() const;
+
+    // Same kind, size and model.
+    friend bool operator==(const Tokenizer& a, const Tokenizer& b);
+    friend bool operator!=(const Tokenizer& a, const Tokenizer& b) { return !(a == b); }
+
+private:
+    TokenizerKind kind_ = TokenizerKind::Word;
+    int vocabSize_ = 0;
+    std::shared_ptr<const SubwordModel> model_;
+};
+
+// The smallest and largest N of bpe:N / unigram:N.
+inline constexpr int kMinSubwordVocab = 8, kMaxSubwordVocab = 1000000;
+
+QString tokenizerName(const Tokenizer& tokenizer); // "cjk-char", "word", "bpe:8000", "unigram:8000"
+// Case-insensitive; a subword name gives a tokeniser still to be trained (or given its model).
+std::optional<Tokenizer> tokenizerFromName(const QString& name);
+
+// Subword tokenisers: SentencePiece's pieces ("▁friend", "s"); nothing without a model.
+QStringList tokenize(const Tokenizer& tokenizer, const QString& text);
 
 // Word: bleu.py's detok_en (no space before . , ! ? ; : % ) ] nor after ( [ $).
 // CjkChar: no spaces, except one between two adjacent non-CJK letter/digit tokens.
-QString detokenize(TokenizerKind kind, const QStringList& tokens);
+// Subword: SentencePiece's decoding (▁ is a space; <unk> shows as " ⁇ ").
+QString detokenize(const Tokenizer& tokenizer, const QStringList& tokens);
 
 // CjkChar when more than 30% of the letters are Han, kana, Hangul or Bopomofo.
 TokenizerKind guessTokenizer(const QStringList& sampleSentences);

@@ -96,9 +96,12 @@ bool parseSourceOption(const QString& name, const QString& value, CorpusSource* 
         }
         s->ankiToEnglish = value == "to-english";
     } else if (name == "src-tok" || name == "tgt-tok") {
-        const std::optional<TokenizerKind> kind = tokenizerFromName(value);
+        const std::optional<Tokenizer> kind = tokenizerFromName(value);
         if (!kind) {
-            *error = QStringLiteral("--%1 must be cjk-char or word").arg(name);
+            *error = QStringLiteral("--%1 must be cjk-char or word, or a subword model bpe:N or unigram:N (N from %2 to %3)")
+                         .arg(name)
+                         .arg(kMinSubwordVocab)
+                         .arg(kMaxSubwordVocab);
             return false;
         }
         (name == "src-tok" ? d.src_tok : d.tgt_tok) = kind;
@@ -286,7 +289,12 @@ CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress)
     }
     if (progress && !progress(500, 1000))
         return stop();
-    ParallelData data = ParallelData::build(*train, s.dataset);
+    QString why;
+    ParallelData data = ParallelData::build(*train, s.dataset, &why);
+    if (!why.isEmpty()) {
+        b.error = why;
+        return b;
+    }
     if (progress && !progress(900, 1000))
         return stop();
     EncodedSplit encodedValid = data.encode(valid);

@@ -71,7 +71,7 @@ struct CorpusBuildReport {
     CorpusReport trainRead, validRead;
     DatasetStats trainStats, validStats;
     int srcVocab = 0, tgtVocab = 0;
-    TokenizerKind srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
+    Tokenizer srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
 
     // One line each for the training pairs, the validation pairs and the vocabularies.
     QStringList summary() const;

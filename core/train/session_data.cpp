@@ -114,7 +114,7 @@ private:
 
 class InspectionData final : public SessionData {
 public:
-    InspectionData(QString name, Vocab src, Vocab tgt, TokenizerKind srcTok, TokenizerKind tgtTok)
+    InspectionData(QString name, Vocab src, Vocab tgt, Tokenizer srcTok, Tokenizer tgtTok)
     {
         description_.name = std::move(name);
         description_.srcVocab = std::move(src);
@@ -191,7 +191,14 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
         return nullptr;
     DatasetOptions dataset;
     dataset.shared_vocab = o.sharedVocab;
-    ParallelData data = ParallelData::build(corpus->split.train, dataset);
+    dataset.src_tok = o.srcTok;
+    dataset.tgt_tok = o.tgtTok;
+    QString why;
+    ParallelData data = ParallelData::build(corpus->split.train, dataset, &why);
+    if (!why.isEmpty()) {
+        *error = why;
+        return nullptr;
+    }
     EncodedSplit valid = data.encode(corpus->split.valid);
     const QString description = corpus->description;
     QList<SentencePair> exampleText;
@@ -203,6 +210,11 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
                        {"pairs_sha1", pairsDigest(data.train().pairs)}};
     if (o.sharedVocab)  // absent: two vocabularies, as before there was a choice
         record.insert("shared_vocab", true);
+    // Tokenisers chosen, by name (core/SPEC.md §9.5); their models are in the checkpoint's model.
+    if (o.srcTok)
+        record.insert("src_tok", tokenizerName(*o.srcTok));
+    if (o.tgtTok)
+        record.insert("tgt_tok", tokenizerName(*o.tgtTok));
     auto made = makeCorpusData(std::move(data), std::move(valid.pairs), corpus->split.valid,
                                std::move(examples), std::move(exampleText), o, record, name);
     static_cast<CorpusData*>(made.get())->setDescription(description);
@@ -228,7 +240,7 @@ ParallelData SessionData::codec() const
 }
 
 std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
-                                                TokenizerKind srcTok, TokenizerKind tgtTok)
+                                                Tokenizer srcTok, Tokenizer tgtTok)
 {
     return std::make_unique<InspectionData>(std::move(name), std::move(src), std::move(tgt), srcTok,
                                             tgtTok);

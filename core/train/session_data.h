@@ -55,8 +55,8 @@ public:
     const Task& description() const { return description_; }
     const Vocab& srcVocab() const { return description_.srcVocab; }
     const Vocab& tgtVocab() const { return description_.tgtVocab; }
-    TokenizerKind srcTokenizer() const { return description_.srcTokenizer; }
-    TokenizerKind tgtTokenizer() const { return description_.tgtTokenizer; }
+    Tokenizer srcTokenizer() const { return description_.srcTokenizer; }
+    Tokenizer tgtTokenizer() const { return description_.tgtTokenizer; }
     const std::vector<TokenPair>& examples() const { return description_.examples; }
     // The same pairs as text (for a corpus, as the file has them): the samples translated at
     // each validation.
@@ -91,6 +91,9 @@ struct DataOptions {
     // A bundled corpus: one vocabulary for both sides (DatasetOptions::shared_vocab). The
     // generated tasks refuse it (copy, reverse and sort have one already).
     bool sharedVocab = false;
+    // A bundled corpus's tokenisers (bpe:N / unigram:N trained on its training split);
+    // nullopt: guessed, as before (zh-en: cjk-char, word).
+    std::optional<Tokenizer> srcTok, tgtTok;
 };
 
 // A built-in task by name, or nullptr and *error. For a bundled corpus this reads, splits and
@@ -111,7 +114,7 @@ std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<Encod
 
 // Vocabularies and tokenisers only: a model to look inside.
 std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
-                                                TokenizerKind srcTok, TokenizerKind tgtTok);
+                                                Tokenizer srcTok, Tokenizer tgtTok);
 
 // Where the k-th of `count` samples of n items is taken: (k + 1) / (count + 1) of the way, so that
 // samples spread over a corpus file (often sorted by length, as Tatoeba's is).

@@ -66,7 +66,7 @@ struct ModelCopy {
     long step = 0;
     std::shared_ptr<Transformer<float>> model;
     Vocab srcVocab, tgtVocab;
-    TokenizerKind srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
+    Tokenizer srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
     // The session's data (validation pairs as ids and text, the codec), read only; null for a
     // model opened to look inside without data.
     std::shared_ptr<const SessionData> data;

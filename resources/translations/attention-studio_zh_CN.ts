@@ -1024,6 +1024,50 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Tying the source embedding too needs one vocabulary for both sides: tick &quot;shared vocabulary&quot; (the bundled corpus), or tie the target embedding and the generator only.</source>
         <translation>连源嵌入也共享，需要两端用同一个词表：勾选“共享词表”（自带语料），或只共享目标嵌入与生成器。</translation>
     </message>
+    <message>
+        <source>source tokens</source>
+        <translation>源端词元</translation>
+    </message>
+    <message>
+        <source>target tokens</source>
+        <translation>目标端词元</translation>
+    </message>
+    <message>
+        <source>How the zh-en corpus&apos;s sentences are cut: guessed (cjk-char for Chinese, word for English), or a SentencePiece model (BPE or unigram) trained on the training split when the session is made, whose pieces are the vocabulary</source>
+        <translation>zh-en 语料的句子如何切分：自动判断（中文用 cjk-char，英文用 word），或在建立会话时用训练集训练一个 SentencePiece 模型（BPE 或 unigram），其子词片段即为词表</translation>
+    </message>
+    <message>
+        <source>guessed</source>
+        <translation>自动判断</translation>
+    </message>
+    <message>
+        <source>cjk-char (one per character)</source>
+        <translation>cjk-char（每个字一个）</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>word（按词）</translation>
+    </message>
+    <message>
+        <source>BPE (SentencePiece)</source>
+        <translation>BPE（SentencePiece）</translation>
+    </message>
+    <message>
+        <source>unigram (SentencePiece)</source>
+        <translation>unigram（SentencePiece）</translation>
+    </message>
+    <message>
+        <source>source pieces</source>
+        <translation>源端片段数</translation>
+    </message>
+    <message>
+        <source>target pieces</source>
+        <translation>目标端片段数</translation>
+    </message>
+    <message>
+        <source>Vocabulary size of the BPE or unigram model: at most this many pieces, the four special tokens included</source>
+        <translation>BPE 或 unigram 模型的词表大小：最多这么多个片段，含四个特殊词元</translation>
+    </message>
 </context>
 <context>
     <name>as::Theme</name>

@@ -245,7 +245,7 @@ void TestCliSuccess::exportReadByTorchThenImport()
                         a->model->params().size() * sizeof(float)) == 0);
     QCOMPARE(b->srcVocab.size(), a->srcVocab.size());
     QCOMPARE(b->tgtVocab.size(), a->tgtVocab.size());
-    QCOMPARE(int(b->srcTok), int(a->srcTok));
+    QCOMPARE(int(b->srcTok.kind()), int(a->srcTok.kind()));
     QCOMPARE(b->config.heads, a->config.heads);
     QCOMPARE(int(b->config.norm), int(a->config.norm));
 

@@ -235,8 +235,8 @@ void TestModelFile::roundTrip()
     QVERIFY(b->model->config() == model->config());
     QCOMPARE(b->srcVocab.tokens(), src.tokens());
     QCOMPARE(b->tgtVocab.tokens(), tgt.tokens());
-    QCOMPARE(int(b->srcTok), srcTok);
-    QCOMPARE(int(b->tgtTok), tgtTok);
+    QCOMPARE(int(b->srcTok.kind()), srcTok);
+    QCOMPARE(int(b->tgtTok.kind()), tgtTok);
 
     // Same table, every value bit-identical.
     const ParamStore<float>& a = model->params();

@@ -12,6 +12,12 @@
 // `attention-studio-cli export` does, loaded into the reference model, must give the engine's
 // loss and greedy outputs.
 //
+// Subword tokenisers (core/SPEC.md §10.1): a model file whose sides are a unigram and a BPE
+// SentencePiece model (carried in its metadata, §8.2) is read by the reference alone
+// (`torch_parity.py text`, tests/reference/tokenizers.py with python3-sentencepiece): it cuts
+// and encodes sentence pairs of the bundled test split as the engine does, id for id, and their
+// NLL is the engine's within 1e-5 relative.
+//
 // Skips, saying how to install it, when /usr/bin/python3 cannot import torch (Debian's
 // python3-torch); fails instead with AS_REQUIRE_ALL_TESTS=1 (tests/support/skip.h), as in CI.
 #include "test_files.h"
@@ -19,6 +25,9 @@
 #include "io/interop.h"
 #include "model/rng.h"
 #include "skip.h"
+#include "text/bundled_corpus.h"
+#include "text/dataset.h"
+#include "train/batch.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -141,6 +150,7 @@ private slots:
     void referenceToEngine();
     void engineToReference_data() { referenceToEngine_data(); }
     void engineToReference();
+    void subwordText();
 };
 
 bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* error)
@@ -395,6 +405,81 @@ void TestTorchParity::engineToReference()
     qInfo("%s-norm, engine -> PyTorch: loss %.6f, relative difference %.2e, NLL relative %.2e, "
           "greedy identical (smallest top-2 gap %.3f)",
           qPrintable(norm), st.loss(), lossRel, nllRel, torch[u"greedy_min_gap"_s].toDouble());
+}
+
+void TestTorchParity::subwordText()
+{
+    QString error;
+    const std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
+    QVERIFY2(corpus, qPrintable(error));
+    DatasetOptions o;
+    o.src_tok = tokenizerFromName(u"unigram:2500"_s);
+    o.tgt_tok = tokenizerFromName(u"bpe:1000"_s);
+    const ParallelData data = ParallelData::build(corpus->split.train.mid(0, 5000), o, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+
+    ModelConfig c;
+    c.src_vocab = data.srcVocab().size();
+    c.tgt_vocab = data.tgtVocab().size();
+    c.d_model = 32;
+    c.heads = 4;
+    c.d_ff = 64;
+    c.encoder_layers = c.decoder_layers = 2;
+    Transformer<float> m(c);
+    Rng rng(2027);
+    m.initXavier(rng);
+    const QString model = tmp_.filePath(u"subword.safetensors"_s);
+    QVERIFY2(saveModel(model, m, data.srcVocab(), data.tgtVocab(), data.srcTokenizer(),
+                       data.tgtTokenizer(), &error),
+             qPrintable(error));
+
+    // Every 20th pair of the test split, and one with a character no model covers.
+    QList<SentencePair> pairs;
+    for (qsizetype i = 0; i < corpus->split.test.size(); i += 20)
+        pairs << corpus->split.test[i];
+    pairs << SentencePair{u"我有一个好朋友𠀀。"_s, u"I have a good friend ☃."_s, 0};
+    QJsonArray json;
+    for (const SentencePair& p : pairs)
+        json.append(QJsonArray{p.src, p.tgt});
+    const QString pairsFile = tmp_.filePath(u"pairs.json"_s);
+    QFile f(pairsFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(json).toJson(QJsonDocument::Compact));
+    f.close();
+
+    QByteArray out;
+    QVERIFY2(python({script_, u"text"_s, model, u"--pairs"_s, pairsFile, u"--reference"_s, referenceDir_},
+                    &out, &error),
+             qPrintable(error));
+    const QJsonObject torch = QJsonDocument::fromJson(out.trimmed().split('\n').back()).object();
+    QVERIFY2(torch.contains(u"nll"_s), out.constData());
+    const auto srcIds = intRows(torch[u"src"_s]), tgtIds = intRows(torch[u"tgt"_s]);
+    QCOMPARE(qsizetype(srcIds.size()), pairs.size());
+    QCOMPARE(qsizetype(tgtIds.size()), pairs.size());
+    int unknown = 0;
+    for (qsizetype i = 0; i < pairs.size(); ++i) {
+        const EncodedSentence s = data.encodeSource(pairs[i].src), t = data.encodeTarget(pairs[i].tgt);
+        QVERIFY2(s.ids == srcIds[std::size_t(i)],
+                 qPrintable(u"source %1 '%2': engine %3, reference %4"_s.arg(i).arg(pairs[i].src,
+                                                                                  text(s.ids),
+                                                                                  text(srcIds[std::size_t(i)]))));
+        QVERIFY2(t.ids == tgtIds[std::size_t(i)],
+                 qPrintable(u"target %1 '%2': engine %3, reference %4"_s.arg(i).arg(pairs[i].tgt,
+                                                                                  text(t.ids),
+                                                                                  text(tgtIds[std::size_t(i)]))));
+        unknown += int(s.unknown.size() + t.unknown.size());
+    }
+    QVERIFY(unknown >= 2);  // the last pair's 𠀀 and ☃ at least
+
+    const LossStats st = m.evaluate(makeBatch(srcIds, tgtIds));
+    QCOMPARE(st.ntokens, long(torch[u"ntokens"_s].toInt()));
+    const double nllRel = std::abs(st.nll() - torch[u"nll"_s].toDouble())
+                          / std::abs(torch[u"nll"_s].toDouble());
+    QVERIFY2(nllRel <= kLossTolerance,
+             qPrintable(u"engine NLL %1, the reference %2"_s.arg(st.nll()).arg(torch[u"nll"_s].toDouble())));
+    qInfo("unigram:2500 -> bpe:1000, %d pairs cut alike (%d <unk>), NLL %.6f, relative difference "
+          "%.2e",
+          int(pairs.size()), unknown, st.nll(), nllRel);
 }
 
 AS_TEST_GUILESS_MAIN(TestTorchParity)

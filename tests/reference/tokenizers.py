@@ -11,7 +11,11 @@ reference that tests/core/test_tokenizer.cpp holds core/text/tokenizer.cpp to on
 
 Letters and digits outside ASCII are where the engine deliberately does more (it keeps
 "Björk" and "café" whole, and a typographic apostrophe in a contraction): the test leaves
-lines with them out. Standard library only.
+lines with them out. Standard library only, but for the subword tokenisers:
+
+  bpe:N, unigram:N  (core/SPEC.md §10.1) a SentencePiece model, carried by the model file
+          (core/SPEC.md §8.2, "src_sentencepiece" / "tgt_sentencepiece", base64): its pieces,
+          by Debian's python3-sentencepiece (tokenizer_of, imported only then).
 
 usage: tokenizers.py IN.json OUT.json   IN: {"zh": [lines], "en": [lines]};
                                         OUT: the same keys, each line's tokens
@@ -59,6 +63,29 @@ def tok_zh(text):
 
 def tok_en(text):
     return _tokenize(text, contractions=True)
+
+
+def sentencepiece_of(metadata, side):
+    """The SentencePiece processor of a model file's subword side ("src" or "tgt"), from its
+    __metadata__ (core/SPEC.md §8.2)."""
+    import base64
+    import sentencepiece
+    proto = base64.b64decode(metadata[side + "_sentencepiece"], validate=True)
+    return sentencepiece.SentencePieceProcessor(model_proto=proto)
+
+
+def tokenizer_of(metadata, side):
+    """text -> tokens for a side ("src" or "tgt") of a model file, by the tokeniser its
+    __metadata__ "tokenizer" names (core/SPEC.md §10.1)."""
+    name = json.loads(metadata["tokenizer"])[side].lower()
+    if name == "cjk-char":
+        return tok_zh
+    if name == "word":
+        return tok_en
+    if name.startswith(("bpe:", "unigram:")):
+        sp = sentencepiece_of(metadata, side)
+        return lambda text: sp.encode(text, out_type=str)
+    raise ValueError(f"unknown tokenizer {name!r}")
 
 
 def main(argv):

@@ -62,6 +62,11 @@ SessionSettings changed(const QString& task)
     s.evalEvery = s.evalEvery + 13;
     s.model.tie = s.model.tie == Tie::Tgt ? Tie::None : Tie::Tgt;
     s.sharedVocab = isBundledCorpusTask(task);  // the bundled corpus only
+    // A bundled corpus's tokenisers (the form offers them there only).
+    if (isBundledCorpusTask(task)) {
+        s.srcTok = tokenizerFromName(QStringLiteral("unigram:6000"));
+        s.tgtTok = tokenizerFromName(QStringLiteral("bpe:7000"));
+    }
     return s;
 }
 
@@ -96,6 +101,11 @@ QStringList differences(const SessionSettings& a, const SessionSettings& b)
     check("evalEvery", a.evalEvery, b.evalEvery);
     check("tie", int(a.model.tie), int(b.model.tie));
     check("sharedVocab", a.sharedVocab, b.sharedVocab);
+    for (auto [name, x, y] : {std::tuple{"srcTok", a.srcTok, b.srcTok}, std::tuple{"tgtTok", a.tgtTok, b.tgtTok}})
+        if (x.has_value() != y.has_value() || (x && tokenizerName(*x) != tokenizerName(*y)))
+            d << QStringLiteral("%1: %2 != %3")
+                     .arg(QLatin1String(name), x ? tokenizerName(*x) : QStringLiteral("guessed"),
+                          y ? tokenizerName(*y) : QStringLiteral("guessed"));
     return d;
 }
 

@@ -1,0 +1,397 @@
+// The subword tokenisers bpe:N and unigram:N (core/SPEC.md §10.1): SentencePiece models
+// trained in memory on the bundled corpus's training split.
+//  - Training is deterministic (the same bytes twice) and puts the specials at the ids of
+//    core/SPEC.md §1.1; the side's vocabulary is the model's pieces (§1.2).
+//  - Segmentation equals Debian's spm_encode (package sentencepiece) on the same model file,
+//    piece by piece, for every sentence of the bundled test split, both sides, both kinds.
+//  - The model travels in the model file (§8.2): save/load, bytes, export/import and a
+//    checkpoint give back the same tokeniser; a file whose model is missing, damaged, on the
+//    wrong side or not its vocabulary is refused (§8.3).
+// The PyTorch reference reading such a file is in test_torch_parity (subwordText).
+#include "test_files.h"
+#include "io/checkpoint.h"
+#include "io/interop.h"
+#include "io/safetensors.h"
+#include "model/rng.h"
+#include "skip.h"
+#include "text/bundled_corpus.h"
+#include "text/dataset.h"
+#include "text/subword.h"
+#include "train/trainer.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+#include <functional>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QStringList side(const QList<SentencePair>& pairs, bool source)
+{
+    QStringList out;
+    for (const SentencePair& p : pairs)
+        out << (source ? p.src : p.tgt);
+    return out;
+}
+
+Tokenizer trainedTokenizer(const QString& name, const QStringList& sentences)
+{
+    const std::optional<Tokenizer> t = tokenizerFromName(name);
+    if (!t)
+        qFatal("bad tokenizer name %s", qPrintable(name));
+    QString error;
+    const std::optional<Tokenizer> trained = t->trained(sentences, &error);
+    if (!trained)
+        qFatal("%s", qPrintable(error));
+    return *trained;
+}
+
+// A safetensors file's bytes with its __metadata__ changed by `change` (the data unchanged).
+QByteArray withMetadata(const QByteArray& file, const std::function<void(QJsonObject&)>& change)
+{
+    quint64 n = 0;
+    std::memcpy(&n, file.constData(), 8);
+    QJsonObject header = QJsonDocument::fromJson(file.mid(8, qsizetype(n))).object();
+    QJsonObject meta = header.value(u"__metadata__"_s).toObject();
+    change(meta);
+    header.insert(u"__metadata__"_s, meta);
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    while (json.size() % 8)
+        json += ' ';
+    QByteArray out(8, '\0');
+    const quint64 m = quint64(json.size());
+    std::memcpy(out.data(), &m, 8);
+    return out + json + file.mid(8 + qsizetype(n));
+}
+
+}  // namespace
+
+class TestSubword : public QObject {
+    Q_OBJECT
+    QList<SentencePair> train_, test_;
+    QTemporaryDir tmp_;
+    // The test split under the guessed tokenisers (cjk-char, word), for comparison in the log.
+    DatasetStats guessedTest_;
+
+    // A tiny model whose vocabularies are those of the tokenisers, random weights.
+    std::unique_ptr<Transformer<float>> tinyModel(int srcVocab, int tgtVocab);
+
+private slots:
+    void initTestCase();
+    void names();
+    void deterministic();
+    void matchesSpmEncode_data();
+    void matchesSpmEncode();
+    void vocabularyIsThePieces();
+    void modelFileRoundTrip();
+    void refusesBadModels();
+};
+
+void TestSubword::initTestCase()
+{
+    QString error;
+    const std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
+    QVERIFY2(corpus, qPrintable(error));
+    train_ = corpus->split.train;
+    test_ = corpus->split.test;
+    QCOMPARE(test_.size(), 1020);
+    QVERIFY(tmp_.isValid());
+    guessedTest_ = ParallelData::build(train_).encode(test_).stats;
+    qInfo("guessed tokenisers on the test split: %s", qPrintable(guessedTest_.summary()));
+}
+
+void TestSubword::names()
+{
+    for (const QString& name : {u"bpe:8000"_s, u"unigram:8"_s, u"BPE:1000000"_s}) {
+        const std::optional<Tokenizer> t = tokenizerFromName(name);
+        QVERIFY2(t, qPrintable(name));
+        QVERIFY(t->isSubword());
+        QVERIFY(!t->ready());
+        QCOMPARE(tokenizerName(*t), name.toLower());
+        QVERIFY(tokenize(*t, u"untrained"_s).isEmpty());
+    }
+    for (const QString& name : {u"bpe"_s, u"bpe:"_s, u"bpe:7"_s, u"bpe:+800"_s, u"bpe:1000001"_s,
+                                u"unigram:8k"_s, u"sentencepiece:800"_s})
+        QVERIFY2(!tokenizerFromName(name), qPrintable(name));
+    QCOMPARE(tokenizerFromName(u"word"_s)->kind(), TokenizerKind::Word);
+}
+
+void TestSubword::deterministic()
+{
+    const QStringList en = side(train_, false);
+    QElapsedTimer clock;
+    clock.start();
+    const Tokenizer a = trainedTokenizer(u"bpe:2000"_s, en);
+    const qint64 ms = clock.elapsed();
+    const Tokenizer b = trainedTokenizer(u"bpe:2000"_s, en);
+    QVERIFY(!a.modelProto().isEmpty());
+    QVERIFY(a.modelProto() == b.modelProto());
+    QVERIFY(a == b);
+    QCOMPARE(a.pieces().size(), 2000);
+    QCOMPARE(a.pieces().mid(0, 4), (QStringList{u"<pad>"_s, u"<s>"_s, u"</s>"_s, u"<unk>"_s}));
+    QVERIFY(a.pieces().contains(u"▁friend"_s));
+    // Unigram on this corpus stops short of a large N (hard_vocab_limit false), never over it.
+    const Tokenizer u = trainedTokenizer(u"unigram:8000"_s, en);
+    QVERIFY(u.pieces().size() <= 8000);
+    QVERIFY(u.pieces().size() > 4000);
+    QVERIFY(u != a);
+    // What a learner sees: the pieces as they are, ▁ included, and the sentence back.
+    const QStringList pieces = tokenize(a, u"My friends are friendly."_s);
+    QCOMPARE(pieces.join(QString()).replace(u"▁"_s, u" "_s).trimmed(), u"My friends are friendly."_s);
+    QCOMPARE(detokenize(a, pieces), u"My friends are friendly."_s);
+    qInfo("bpe:2000 on %d English sentences: %lld ms; unigram:8000 gave %d pieces",
+          int(en.size()), ms, int(u.pieces().size()));
+    // A size SentencePiece cannot reach is an error naming it, not a crash.
+    QString error;
+    QVERIFY(!tokenizerFromName(u"bpe:8"_s)->trained(side(train_, true), &error));
+    QVERIFY2(error.contains(u"SentencePiece"_s), qPrintable(error));
+}
+
+void TestSubword::matchesSpmEncode_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("source");
+    QTest::newRow("en bpe:8000") << u"bpe:8000"_s << false;
+    QTest::newRow("en unigram:8000") << u"unigram:8000"_s << false;
+    QTest::newRow("en unigram:4000") << u"unigram:4000"_s << false;
+    QTest::newRow("zh bpe:4000") << u"bpe:4000"_s << true;
+    QTest::newRow("zh unigram:6000") << u"unigram:6000"_s << true;
+}
+
+void TestSubword::matchesSpmEncode()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, source);
+    const QString spm = QStandardPaths::findExecutable(u"spm_encode"_s);
+    QVERIFY2(!spm.isEmpty(), "spm_encode not found: install Debian's sentencepiece "
+                             "(scripts/install-deps.sh)");
+    QElapsedTimer clock;
+    clock.start();
+    const Tokenizer t = trainedTokenizer(name, side(train_, source));
+    const qint64 trainMs = clock.elapsed();
+    const QString modelPath = tmp_.filePath(name.replace(u':', u'-') + (source ? u"-zh"_s : u"-en"_s)
+                                            + u".model"_s);
+    QFile f(modelPath);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(t.modelProto()), t.modelProto().size());
+    f.close();
+
+    const QStringList lines = side(test_, source);
+    QProcess p;
+    p.start(spm, {u"--model="_s + modelPath, u"--output_format=piece"_s});
+    QVERIFY(p.waitForStarted());
+    p.write((lines.join(u'\n') + u'\n').toUtf8());
+    p.closeWriteChannel();
+    QVERIFY(p.waitForFinished(120'000));
+    QCOMPARE(p.exitCode(), 0);
+    const QStringList out = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n');
+    QCOMPARE(out.size(), lines.size() + 1);  // the last newline
+    qsizetype pieces = 0, unknown = 0;
+    const Vocab vocab = [&] {
+        Vocab v;
+        Vocab::fromTokens(t.pieces(), &v, nullptr);
+        return v;
+    }();
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QStringList ours = tokenize(t, lines[i]);
+        const QStringList theirs = out[i].split(u' ', Qt::SkipEmptyParts);
+        if (ours != theirs)
+            QFAIL(qPrintable(u"line %1 '%2': ours %3, spm_encode %4"_s.arg(i).arg(lines[i],
+                                                                             ours.join(u' '),
+                                                                             theirs.join(u' '))));
+        pieces += ours.size();
+        for (const QString& s : ours)
+            unknown += !vocab.contains(s);
+    }
+    const qint64 guessedTokens = source ? guessedTest_.src_tokens : guessedTest_.tgt_tokens;
+    const qint64 guessedUnknown = source ? guessedTest_.src_unknown : guessedTest_.tgt_unknown;
+    qInfo("%s on the %s side (%d pieces, trained in %lld ms): %lld test sentences identical, "
+          "%.2f pieces per sentence, %.3f%% <unk>; %s: %.2f tokens per sentence, %.3f%% <unk>",
+          qPrintable(tokenizerName(t)), source ? "zh" : "en", int(t.pieces().size()), trainMs,
+          qlonglong(lines.size()), double(pieces) / double(lines.size()),
+          100.0 * double(unknown) / double(pieces), source ? "cjk-char" : "word",
+          double(guessedTokens) / double(guessedTest_.pairs),
+          100.0 * double(guessedUnknown) / double(guessedTokens));
+}
+
+void TestSubword::vocabularyIsThePieces()
+{
+    DatasetOptions o;
+    o.src_tok = tokenizerFromName(u"unigram:2000"_s);
+    o.tgt_tok = tokenizerFromName(u"bpe:1000"_s);
+    QString error;
+    const ParallelData d = ParallelData::build(train_.mid(0, 5000), o, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(d.srcTokenizer().ready() && d.tgtTokenizer().ready());
+    QCOMPARE(d.srcVocab().tokens(), d.srcTokenizer().pieces());
+    QCOMPARE(d.tgtVocab().tokens(), d.tgtTokenizer().pieces());
+    QCOMPARE(d.tgtVocab().size(), 1000);
+    // Trained on these sentences: only the rarest characters are unknown (character_coverage
+    // 0.9995 leaves 0.05% of them out); the ids are the pieces' own.
+    QVERIFY(d.train().stats.tgt_unknown > 0);
+    QVERIFY(d.train().stats.tgt_unknown * 1000 < d.train().stats.tgt_tokens);
+    const EncodedSentence e = d.encodeTarget(u"I have a good friend."_s);
+    QCOMPARE(e.tokens, tokenize(d.tgtTokenizer(), u"I have a good friend."_s));
+    for (std::size_t i = 0; i < e.ids.size(); ++i)
+        QCOMPARE(d.tgtTokenizer().pieces()[e.ids[i]], e.tokens[qsizetype(i)]);
+    QCOMPARE(d.decodeTarget(e.ids), u"I have a good friend."_s);
+    // A character the model never saw is <unk>, counted.
+    const EncodedSentence z = d.encodeSource(u"我有一个好朋友𠀀"_s);
+    QCOMPARE(z.unknown.size(), 1);
+    QCOMPARE(z.ids[std::size_t(z.unknown.front())], Vocab::kUnk);
+    // A tokeniser given with its model is used as it is, not trained again.
+    DatasetOptions again;
+    again.src_tok = d.srcTokenizer();
+    again.tgt_tok = d.tgtTokenizer();
+    const ParallelData same = ParallelData::build(train_.mid(0, 100), again, &error);
+    QVERIFY(same.srcTokenizer() == d.srcTokenizer());
+    QCOMPARE(same.tgtVocab().tokens(), d.tgtVocab().tokens());
+}
+
+std::unique_ptr<Transformer<float>> TestSubword::tinyModel(int srcVocab, int tgtVocab)
+{
+    ModelConfig c;
+    c.src_vocab = srcVocab;
+    c.tgt_vocab = tgtVocab;
+    c.d_model = 16;
+    c.heads = 2;
+    c.d_ff = 32;
+    c.encoder_layers = c.decoder_layers = 1;
+    auto m = std::make_unique<Transformer<float>>(c);
+    Rng rng(27);
+    m->initXavier(rng);
+    return m;
+}
+
+void TestSubword::modelFileRoundTrip()
+{
+    const Tokenizer src = trainedTokenizer(u"unigram:2500"_s, side(train_.mid(0, 5000), true));
+    const Tokenizer tgt = trainedTokenizer(u"bpe:1200"_s, side(train_.mid(0, 5000), false));
+    Vocab sv, tv;
+    QVERIFY(Vocab::fromTokens(src.pieces(), &sv, nullptr));
+    QVERIFY(Vocab::fromTokens(tgt.pieces(), &tv, nullptr));
+    const auto m = tinyModel(sv.size(), tv.size());
+    QString error;
+    auto same = [&](const ModelBundle& b) {
+        return b.srcTok == src && b.tgtTok == tgt && b.srcVocab.tokens() == sv.tokens()
+               && b.tgtVocab.tokens() == tv.tokens()
+               && b.model->params().valueVector() == m->params().valueVector();
+    };
+
+    const QString path = tmp_.filePath(u"subword.safetensors"_s);
+    QVERIFY2(saveModel(path, *m, sv, tv, src, tgt, &error), qPrintable(error));
+    const std::optional<ModelBundle> loaded = loadModel(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QVERIFY(same(*loaded));
+    QCOMPARE(tokenizerName(loaded->tgtTok), u"bpe:1200"_s);
+    QCOMPARE(tokenize(loaded->tgtTok, u"My friends are friendly."_s),
+             tokenize(tgt, u"My friends are friendly."_s));
+
+    const std::optional<QByteArray> bytes = serializeModel(*m, sv, tv, src, tgt, &error);
+    QVERIFY2(bytes, qPrintable(error));
+    const std::optional<ModelBundle> fromBytes = loadModelFromBytes(*bytes, &error);
+    QVERIFY2(fromBytes, qPrintable(error));
+    QVERIFY(same(*fromBytes));
+
+    // export, then import as a weight file from elsewhere: the models come along.
+    const QString exported = tmp_.filePath(u"subword-export.safetensors"_s);
+    QVERIFY2(exportWeights(path, exported, &error), qPrintable(error));
+    const std::optional<WeightFileInfo> info = inspectWeights(exported, &error);
+    QVERIFY2(info, qPrintable(error));
+    ImportOptions io;
+    io.config = info->config;
+    const std::optional<ModelBundle> imported = importWeights(exported, io, nullptr, &error);
+    QVERIFY2(imported, qPrintable(error));
+    QVERIFY(same(*imported));
+
+    // A checkpoint holds a model file: the same.
+    Trainer trainer(m->config(), TrainOptions{});
+    trainer.model().params().valueVector() = m->params().valueVector();
+    const std::optional<QByteArray> ck = serializeCheckpoint(trainer, sv, tv, src, tgt, {}, {}, &error);
+    QVERIFY2(ck, qPrintable(error));
+    const std::optional<Checkpoint> back = loadCheckpointFromBytes(*ck, &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(same(back->model));
+
+    // An untrained subword tokeniser, or a vocabulary that is not its pieces, is not saved.
+    QVERIFY(!saveModel(path, *m, sv, tv, *tokenizerFromName(u"unigram:2500"_s), tgt, &error));
+    QVERIFY2(error.contains(u"not trained"_s), qPrintable(error));
+    const Tokenizer other = trainedTokenizer(u"bpe:1200"_s, side(train_.mid(0, 4000), false));
+    QVERIFY(other.pieces() != tgt.pieces());
+    QVERIFY(!serializeModel(*m, sv, tv, src, other, &error));
+    QVERIFY2(error.contains(u"not the pieces"_s), qPrintable(error));
+}
+
+void TestSubword::refusesBadModels()
+{
+    const Tokenizer tgt = trainedTokenizer(u"bpe:600"_s, side(train_.mid(0, 3000), false));
+    Vocab sv, tv;
+    QVERIFY(Vocab::fromTokens({u"<pad>"_s, u"<s>"_s, u"</s>"_s, u"<unk>"_s, u"我"_s}, &sv, nullptr));
+    QVERIFY(Vocab::fromTokens(tgt.pieces(), &tv, nullptr));
+    const auto m = tinyModel(sv.size(), tv.size());
+    QString error;
+    const std::optional<QByteArray> good = serializeModel(*m, sv, tv, TokenizerKind::CjkChar, tgt, &error);
+    QVERIFY2(good, qPrintable(error));
+    QVERIFY2(loadModelFromBytes(*good, &error), qPrintable(error));
+
+    struct Case {
+        const char* what;
+        std::function<void(QJsonObject&)> change;
+        QString expected;
+    };
+    const Case cases[] = {
+        {"no model", [](QJsonObject& m) { m.remove(u"tgt_sentencepiece"_s); },
+         u"has no 'tgt_sentencepiece'"_s},
+        {"not base64", [](QJsonObject& m) { m.insert(u"tgt_sentencepiece"_s, u"@@@"_s); },
+         u"not base64"_s},
+        {"not a model", [](QJsonObject& m) { m.insert(u"tgt_sentencepiece"_s, u"AAAA"_s); },
+         u"tgt_sentencepiece"_s},
+        {"model on a cjk-char side",
+         [](QJsonObject& m) { m.insert(u"src_sentencepiece"_s, m.value(u"tgt_sentencepiece"_s)); },
+         u"'src_sentencepiece' but the source tokenizer is cjk-char"_s},
+        {"N under the pieces",
+         [](QJsonObject& m) { m.insert(u"tokenizer"_s, u"{\"src\":\"cjk-char\",\"tgt\":\"bpe:599\"}"_s); },
+         u"over 599"_s},
+        {"named unigram, a BPE model",
+         [](QJsonObject& m) { m.insert(u"tokenizer"_s, u"{\"src\":\"cjk-char\",\"tgt\":\"unigram:600\"}"_s); },
+         u"it is a BPE model"_s},
+        {"N over the pieces: at most N",
+         [](QJsonObject& m) { m.insert(u"tokenizer"_s, u"{\"src\":\"cjk-char\",\"tgt\":\"bpe:700\"}"_s); },
+         QString()},
+    };
+    for (const Case& c : cases) {
+        error.clear();
+        const std::optional<ModelBundle> b = loadModelFromBytes(withMetadata(*good, c.change), &error);
+        if (c.expected.isEmpty()) {
+            QVERIFY2(b, qPrintable(u"%1: %2"_s.arg(QLatin1String(c.what), error)));
+            continue;
+        }
+        QVERIFY2(!b, c.what);
+        QVERIFY2(error.contains(c.expected), qPrintable(u"%1: %2"_s.arg(QLatin1String(c.what), error)));
+    }
+    // The vocabulary must be the pieces: one piece renamed is refused.
+    QStringList renamed = tv.tokens();
+    renamed[10] = u"▁renamed"_s;
+    error.clear();
+    QVERIFY(!loadModelFromBytes(withMetadata(*good, [&](QJsonObject& m) {
+                                    m.insert(u"tgt_vocab"_s,
+                                             QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(renamed))
+                                                                   .toJson(QJsonDocument::Compact)));
+                                }),
+                                &error));
+    QVERIFY2(error.contains(u"not the pieces"_s), qPrintable(error));
+}
+
+AS_TEST_GUILESS_MAIN(TestSubword)
+#include "test_subword.moc"
