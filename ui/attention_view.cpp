@@ -84,7 +84,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     kindBox_->addItems({QString(), QString(), QString()});  // AttentionKind's order
     layerBox_ = new QComboBox(this);
     replay_ = new QSlider(Qt::Horizontal, this);
-    replay_->setMinimumWidth(160);
+    replay_->setMinimumWidth(80);
     replay_->setEnabled(false);
     auto* live = live_ = new QToolButton(this);
     kindLabel_ = new QLabel(this);
@@ -98,18 +98,20 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     controls->addWidget(kindBox_);
     controls->addWidget(layerLabel_);
     controls->addWidget(layerBox_);
-    controls->addSpacing(16);
-    controls->addWidget(replayLabel_);
-    controls->addWidget(replay_, 1);
-    controls->addWidget(live);
-    controls->addWidget(stepLabel_);
+    controls->addStretch(1);
+    // The replay below the choice of map: one row would be wider than the window has room for.
+    auto* replayRow = new QHBoxLayout;
+    replayRow->addWidget(replayLabel_);
+    replayRow->addWidget(replay_, 1);
+    replayRow->addWidget(live);
+    replayRow->addWidget(stepLabel_);
 
     sentenceLabel_ = new QLabel(this);
     sentenceLabel_->setTextFormat(Qt::PlainText);  // tokens such as <s> are not markup
     sentenceLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sentenceLabel_->setWordWrap(true);
 
-    // Small multiples on the left, the enlarged map and the entropies on the right.
+    // Small multiples and the entropies on the left, the enlarged map on the right.
     auto* gridHost = new QWidget;
     grid_ = new QGridLayout(gridHost);
     grid_->setSpacing(4);
@@ -124,7 +126,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 
     bigPlot_ = new QCustomPlot;
     bigPlot_->setObjectName(QStringLiteral("attentionEnlarged"));
-    bigPlot_->setMinimumSize(320, 300);
+    bigPlot_->setMinimumSize(240, 150);
     bigHeat_ = makeHeatmap(bigPlot_, true, sequentialGradient());
     bigHeat_.scale->axis()->setTickLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->axis()->setLabelFont(pointFont(kBigPointSize - 1));
@@ -134,7 +136,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     enableHoverReadout(bigPlot_, [this](QCustomPlot*, QPoint p) { return hoverText(enlarged_, true, p); });
 
     entropyPlot_ = new QCustomPlot;
-    entropyPlot_->setMinimumHeight(150);
+    entropyPlot_->setMinimumSize(200, 140);
     entropyBars_ = new QCPBars(entropyPlot_->xAxis, entropyPlot_->yAxis);
     entropyBars_->setWidth(0.6);
     entropyBars_->setPen(QPen(QColor(33, 113, 181)));  // a mid blue: seen on light and dark
@@ -176,12 +178,18 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(bigPlot_, 3);
-    rightLayout->addWidget(entropyPlot_, 1);
+    rightLayout->addWidget(bigPlot_, 1);
     rightLayout->addLayout(exports);
+    // The entropies under the small multiples (of the same heads), so that the page is low
+    // enough for a 1280×800 screen with the neuron view below it.
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(scroll, 3);
+    leftLayout->addWidget(entropyPlot_, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(scroll);
+    splitter->addWidget(left);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
@@ -196,6 +204,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(replayRow);
     layout->addWidget(sentenceLabel_);
     layout->addWidget(stack_, 1);
 

@@ -35,11 +35,12 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
     for (Metric m : {Metric::Entropy, Metric::Confidence, Metric::Diagonal})
         metricBox_->addItem(QString(), int(m));
     info_ = new QLabel(this);
+    info_->setWordWrap(true);  // on its own row, below the metric
     auto* bar = new QHBoxLayout;
     colourLabel_ = new QLabel(this);
     bar->addWidget(colourLabel_);
     bar->addWidget(metricBox_);
-    bar->addWidget(info_, 1);
+    bar->addStretch(1);
 
     auto* placeholder = placeholder_ = new QLabel(this);
     placeholder->setAlignment(Qt::AlignCenter);
@@ -58,6 +59,7 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(info_);
     layout->addWidget(stack_, 1);
 
     drawTimer_ = new QTimer(this);

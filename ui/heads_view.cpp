@@ -47,6 +47,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     progress_->setVisible(false);
     progress_->setMaximumWidth(220);
     status_ = new QLabel(this);
+    status_->setWordWrap(true);
     summary_ = new QLabel(this);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bar = new QHBoxLayout;
@@ -66,7 +67,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
         auto* plot = new QCustomPlot(this);
-        plot->setMinimumSize(220, 180);
+        plot->setMinimumSize(180, 160);
         maps_[i] = makeHeatmap(plot, i == 2, sequentialGradient());
         titles_[i] = addTitle(plot, QString(), base);
         plots_[i] = plot;
@@ -96,7 +97,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     }
 
     pruning_ = new QCustomPlot(this);
-    pruning_->setMinimumHeight(200);
+    pruning_->setMinimumSize(200, 150);
     pruningTitle_ = addTitle(pruning_, QString(), base);
     pruning_->yAxis2->setVisible(true);
     pruning_->addGraph(pruning_->xAxis, pruning_->yAxis);

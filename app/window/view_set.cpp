@@ -59,7 +59,7 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, true);
-    split->setSizes({640, 220});
+    split->setSizes({440, 200});
     neuronClock_.start();
     connect(this, &ViewSet::currentViewChanged, this, [this, page](QWidget* shown) {
         if (shown == page && (!neuron_->record() || neuron_->record()->step != step_))

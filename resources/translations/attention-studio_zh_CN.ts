@@ -1542,8 +1542,10 @@ weight %3</source>
         <translation>在长度上限处停止。</translation>
     </message>
     <message>
-        <source>Cross-attention of position %1 (%2) over the source · layer %3</source>
-        <translation>位置 %1（%2）对源序列的交叉注意力 · 第 %3 层</translation>
+        <source>Cross-attention of position %1 (%2)
+over the source · layer %3</source>
+        <translation>位置 %1（%2）对源序列的
+交叉注意力 · 第 %3 层</translation>
     </message>
     <message>
         <source>%1 (fed)</source>
@@ -1914,8 +1916,10 @@ step %2 · update ratio %3 · gradient norm %4 · weight norm %5</source>
 第 %2 步 · 更新比例 %3 · 梯度范数 %4 · 权重范数 %5</translation>
     </message>
     <message>
-        <source>Update ratio ‖Δw‖/‖w‖ (band: 1e-4 … 1e-2 around 1e-3)</source>
-        <translation>更新比例 ‖Δw‖/‖w‖（带：1e-3 附近的 1e-4 … 1e-2）</translation>
+        <source>Update ratio ‖Δw‖/‖w‖
+(band: 1e-4 … 1e-2 around 1e-3)</source>
+        <translation>更新比例 ‖Δw‖/‖w‖
+（带：1e-3 附近的 1e-4 … 1e-2）</translation>
     </message>
     <message>
         <source>Gradient L2 norm (before clipping)</source>
@@ -1958,8 +1962,10 @@ step %2 · update ratio %3 · gradient norm %4 · weight norm %5</source>
         <translation>%1 · 第 %2 步  </translation>
     </message>
     <message>
-        <source>%1 of %2 · histogram per step</source>
-        <translation>%1 / %2 · 每步的直方图</translation>
+        <source>%1 of %2
+histogram per step</source>
+        <translation>%1 / %2
+每步的直方图</translation>
     </message>
 </context>
 <context>
@@ -2528,8 +2534,10 @@ of the probe sentence</source>
 探针句中的查询词元</translation>
     </message>
     <message>
-        <source>q ⊙ k: each key&apos;s element-wise product with the query (row sums = q·k)</source>
-        <translation>q ⊙ k：每个键与查询逐元素相乘（行之和 = q·k）</translation>
+        <source>q ⊙ k: each key times the query,
+element by element (row sums = q·k)</source>
+        <translation>q ⊙ k：每个键与查询
+逐元素相乘（行之和 = q·k）</translation>
     </message>
     <message>
         <source>dimension of the head</source>
@@ -2540,8 +2548,10 @@ of the probe sentence</source>
         <translation>键 %1，维度 %2：q %3 × k %4 = %5</translation>
     </message>
     <message>
-        <source>Scores q·k/√d_k (bars) and softmax (line, right axis)</source>
-        <translation>注意力分数 q·k/√d_k（柱）和 softmax（线，右轴）</translation>
+        <source>Scores q·k/√d_k (bars)
+and softmax (line, right axis)</source>
+        <translation>注意力分数 q·k/√d_k（柱）
+和 softmax（线，右轴）</translation>
     </message>
     <message>
         <source>score</source>
