@@ -105,7 +105,7 @@ void HeadDynamicsView::labelPanel(Panel& p, AttentionKind kind, int layer)
 {
     p.plot->xAxis->setLabel(tr("step (one column per record)"));
     p.plot->yAxis->setLabel(tr("head"));
-    p.title->setText(tr("%1 · layer %2").arg(attentionKindName(kind)).arg(layer + 1));
+    p.title->setText(tr("%1 · layer %2").arg(attentionKindTitle(kind)).arg(layer + 1));
 }
 
 
@@ -351,7 +351,7 @@ QString HeadDynamicsView::hoverText(AttentionKind kind, int layer, QPoint pixel)
     const HeadMapStats& s = ls[layer][row];
     return tr("%1 · layer %2 · head %3\nstep %4 (record %5 of %6)\nentropy %7 nats · confidence %8 · "
               "diagonal ±1 %9\nclick: this head at this step in Attention")
-        .arg(attentionKindName(kind))
+        .arg(attentionKindTitle(kind))
         .arg(layer + 1)
         .arg(row + 1)
         .arg(stepAt(col))

@@ -21,13 +21,6 @@ int indexOf(AttentionKind k)
     return k == AttentionKind::EncoderSelf ? 0 : k == AttentionKind::DecoderSelf ? 1 : 2;
 }
 
-QString title(AttentionKind k)
-{
-    return k == AttentionKind::EncoderSelf ? HeadsView::tr("Encoder self-attention")
-           : k == AttentionKind::DecoderSelf ? HeadsView::tr("Decoder self-attention")
-                                             : HeadsView::tr("Decoder cross-attention");
-}
-
 }  // namespace
 
 HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
@@ -171,7 +164,7 @@ void HeadsView::retranslate()
         showIntro();
     for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
-        titles_[i]->setText(title(k));
+        titles_[i]->setText(attentionKindTitle(k));
         plots_[i]->xAxis->setLabel(tr("head"));
         plots_[i]->yAxis->setLabel(tr("layer"));
     }

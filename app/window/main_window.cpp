@@ -29,6 +29,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -154,8 +155,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreGeometry(store.value("window/geometry").toByteArray());
     restoreState(store.value("window/state").toByteArray());
     lessons_->dock()->setVisible(false);  // shown by a lesson, not by the last session's layout
-    if (!store.contains("window/geometry"))
-        resize(1400, 900);
+    if (!store.contains("window/geometry")) {
+        // 1400 × 900, or the screen's room when it is smaller (the window fits 1280×800).
+        QSize size(1400, 900);
+        if (const QScreen* s = screen())
+            size = size.boundedTo(s->availableSize());
+        resize(size);
+    }
     applySettings(loadSessionSettings(store));
 }
 

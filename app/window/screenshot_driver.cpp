@@ -52,9 +52,15 @@
 
 namespace as::driver {
 
+QSize& shotSize()
+{
+    static QSize size(1400, 900);
+    return size;
+}
+
 bool openShown(as::MainWindow& w, const QString& file)
 {
-    w.resize(1400, 900);
+    w.resize(shotSize());
     w.show();
     bool opened = false, failed = false;
     QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
@@ -275,7 +281,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     }
     w.setAttribute(Qt::WA_DontShowOnScreen);
-    w.resize(1400, 900);
+    w.resize(shotSize());
     w.show();
     as::SessionSettings s = as::SessionSettings::defaultsFor(run.task);
     if (!run.corpus.train.isEmpty()) {
@@ -431,6 +437,18 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
         const int rc = measureResponsiveness(w, seconds, p.value("task"), p.value("valid-every").toInt());
         w.close();
         return rc;
+    }
+    if (p.isSet("size")) {
+        // WxH, e.g. 1280x800: the window as a screen of that size shows it (the frame aside).
+        const QStringList wh = p.value("size").split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        const int width = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+        const int height = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+        if (!okW || !okH || width < 200 || height < 200 || width > 10000 || height > 10000) {
+            std::fprintf(stderr, "attention-studio: --size must be WIDTHxHEIGHT in pixels, e.g. 1280x800\n");
+            return 2;
+        }
+        shotSize() = QSize(width, height);
     }
     const QStringList files = p.positionalArguments();
     if (files.size() > 1) {
