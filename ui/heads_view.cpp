@@ -74,7 +74,8 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
             if (!heatmapCellAt(maps_[i], p, &row, &col))
                 return QString();
             const HeadId id{k, row, col};
-            QString text = QStringLiteral("%1:%2:%3").arg(attentionKindName(k)).arg(row).arg(col);
+            // Numbered from 1, as the window numbers layers and heads (the CLI's spec counts from 0).
+            QString text = tr("%1 · layer %2 · head %3").arg(attentionKindTitle(k)).arg(row + 1).arg(col + 1);
             if (record_ && record_->scored)
                 for (const HeadScore& s : record_->report.heads)
                     if (s.id == id)

@@ -2193,6 +2193,10 @@ click to mute</source>
         <source>Score every head on the sentence pairs of a corpus file you choose (source&lt;TAB&gt;target per line, or an Anki file), as attention-studio-cli heads --data does: for a model opened without its data, or to compare with other text</source>
         <translation>在你选择的语料文件（每行 源句&lt;TAB&gt;目标句，或 Anki 文件）的句对上给每个头打分，与 attention-studio-cli heads --data 相同：用于打开时不带数据的模型，或与其他文本比较</translation>
     </message>
+    <message>
+        <source>%1 · layer %2 · head %3</source>
+        <translation>%1 · 第 %2 层 · 头 %3</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HealthView</name>
