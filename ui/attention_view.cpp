@@ -111,7 +111,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     sentenceLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     sentenceLabel_->setWordWrap(true);
 
-    // Small multiples and the entropies on the left, the enlarged map on the right.
+    // Small multiples on the left, the enlarged map and the entropies on the right.
     auto* gridHost = new QWidget;
     grid_ = new QGridLayout(gridHost);
     grid_->setSpacing(4);
@@ -126,7 +126,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 
     bigPlot_ = new QCustomPlot;
     bigPlot_->setObjectName(QStringLiteral("attentionEnlarged"));
-    bigPlot_->setMinimumSize(240, 150);
+    bigPlot_->setMinimumSize(240, 170);
     bigHeat_ = makeHeatmap(bigPlot_, true, sequentialGradient());
     bigHeat_.scale->axis()->setTickLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->axis()->setLabelFont(pointFont(kBigPointSize - 1));
@@ -178,18 +178,12 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(bigPlot_, 1);
+    rightLayout->addWidget(bigPlot_, 3);
+    rightLayout->addWidget(entropyPlot_, 1);
     rightLayout->addLayout(exports);
-    // The entropies under the small multiples (of the same heads), so that the page is low
-    // enough for a 1280×800 screen with the neuron view below it.
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(scroll, 3);
-    leftLayout->addWidget(entropyPlot_, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(left);
+    splitter->addWidget(scroll);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
