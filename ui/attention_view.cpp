@@ -84,7 +84,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     kindBox_->addItems({QString(), QString(), QString()});  // AttentionKind's order
     layerBox_ = new QComboBox(this);
     replay_ = new QSlider(Qt::Horizontal, this);
-    replay_->setMinimumWidth(160);
+    replay_->setMinimumWidth(80);
     replay_->setEnabled(false);
     auto* live = live_ = new QToolButton(this);
     kindLabel_ = new QLabel(this);
@@ -98,11 +98,13 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     controls->addWidget(kindBox_);
     controls->addWidget(layerLabel_);
     controls->addWidget(layerBox_);
-    controls->addSpacing(16);
-    controls->addWidget(replayLabel_);
-    controls->addWidget(replay_, 1);
-    controls->addWidget(live);
-    controls->addWidget(stepLabel_);
+    controls->addStretch(1);
+    // The replay below the choice of map: one row would be wider than the window has room for.
+    auto* replayRow = new QHBoxLayout;
+    replayRow->addWidget(replayLabel_);
+    replayRow->addWidget(replay_, 1);
+    replayRow->addWidget(live);
+    replayRow->addWidget(stepLabel_);
 
     sentenceLabel_ = new QLabel(this);
     sentenceLabel_->setTextFormat(Qt::PlainText);  // tokens such as <s> are not markup
@@ -124,7 +126,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 
     bigPlot_ = new QCustomPlot;
     bigPlot_->setObjectName(QStringLiteral("attentionEnlarged"));
-    bigPlot_->setMinimumSize(320, 300);
+    bigPlot_->setMinimumSize(240, 170);
     bigHeat_ = makeHeatmap(bigPlot_, true, sequentialGradient());
     bigHeat_.scale->axis()->setTickLabelFont(pointFont(kBigPointSize - 1));
     bigHeat_.scale->axis()->setLabelFont(pointFont(kBigPointSize - 1));
@@ -134,7 +136,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     enableHoverReadout(bigPlot_, [this](QCustomPlot*, QPoint p) { return hoverText(enlarged_, true, p); });
 
     entropyPlot_ = new QCustomPlot;
-    entropyPlot_->setMinimumHeight(150);
+    entropyPlot_->setMinimumSize(200, 140);
     entropyBars_ = new QCPBars(entropyPlot_->xAxis, entropyPlot_->yAxis);
     entropyBars_->setWidth(0.6);
     entropyBars_->setPen(QPen(QColor(33, 113, 181)));  // a mid blue: seen on light and dark
@@ -196,6 +198,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(replayRow);
     layout->addWidget(sentenceLabel_);
     layout->addWidget(stack_, 1);
 

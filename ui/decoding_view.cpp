@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSlider>
 #include <QScrollBar>
 #include <QSplitter>
@@ -57,8 +58,9 @@ void fitHeight(QTableWidget* table)
     const int h = table->horizontalHeader()->sizeHint().height() + rows + 2 * table->frameWidth()
                   + table->horizontalScrollBar()->sizeHint().height();
     table->setMaximumHeight(std::max(h, table->fontMetrics().height() * 4));
-    // Every layer shown without scrolling, up to about eight of them.
-    table->setMinimumHeight(std::min(table->maximumHeight(), table->fontMetrics().height() * 14));
+    // Every layer shown without scrolling, up to about four of them (the recipes' two and
+    // three; six scroll): the window fits 1280×800.
+    table->setMinimumHeight(std::min(table->maximumHeight(), table->fontMetrics().height() * 7));
 }
 
 // Two decimals, or two significant digits for what would show as 0.00.
@@ -152,7 +154,7 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     placeholder_->setWordWrap(true);
     placeholder_->setAlignment(Qt::AlignCenter);
 
-    auto* columns = new QSplitter(Qt::Horizontal, this);
+    auto* columns = new QSplitter(Qt::Horizontal);
     for (Side side : {FreeRunning, TeacherForced}) {
         buildColumn(side);
         columns->addWidget(columns_[side].box);
@@ -163,7 +165,14 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     layout->addWidget(source_);
     layout->addWidget(divergence_);
     layout->addWidget(placeholder_, 1);
-    layout->addWidget(columns, 1);
+    // The two columns scroll (vertically) when the window is lower than they are tall: the
+    // window fits a 1280×800 screen whatever view is shown.
+    auto* columnsScroll = new QScrollArea(this);
+    columnsScroll->setWidgetResizable(true);
+    columnsScroll->setFrameShape(QFrame::NoFrame);
+    columnsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    columnsScroll->setWidget(columns);
+    layout->addWidget(columnsScroll, 1);
     retranslate();
     refresh();
 }
@@ -280,7 +289,7 @@ void DecodingView::buildColumn(Side side)
     });
 
     c.crossPlot = new QCustomPlot(c.box);
-    c.crossPlot->setMinimumSize(220, 190);
+    c.crossPlot->setMinimumSize(220, 175);
     c.crossHeat = makeHeatmap(c.crossPlot, true, sequentialGradient());
     c.crossHeat.scale->setBarWidth(10);
     c.crossTitle = addTitle(c.crossPlot, QString(), pointFont(kPointSize, true));
@@ -601,7 +610,7 @@ void DecodingView::drawColumn(Side side)
     setHeatmapData(c.crossHeat, record_->heads, record_->srcLen(),
                    [&](int h, int j) { return double(record_->crossAt(s, layer, h, j)); }, heads,
                    record_->source);
-    c.crossTitle->setText(tr("Cross-attention of position %1 (%2) over the source · layer %3")
+    c.crossTitle->setText(tr("Cross-attention of position %1 (%2)\nover the source · layer %3")
                               .arg(t + 1).arg(run.input.value(t)).arg(layer + 1));
 
     // The top-k, and the token fed back when it is not among them.

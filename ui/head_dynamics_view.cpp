@@ -35,11 +35,12 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
     for (Metric m : {Metric::Entropy, Metric::Confidence, Metric::Diagonal})
         metricBox_->addItem(QString(), int(m));
     info_ = new QLabel(this);
+    info_->setWordWrap(true);  // on its own row, below the metric
     auto* bar = new QHBoxLayout;
     colourLabel_ = new QLabel(this);
     bar->addWidget(colourLabel_);
     bar->addWidget(metricBox_);
-    bar->addWidget(info_, 1);
+    bar->addStretch(1);
 
     auto* placeholder = placeholder_ = new QLabel(this);
     placeholder->setAlignment(Qt::AlignCenter);
@@ -58,6 +59,7 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(info_);
     layout->addWidget(stack_, 1);
 
     drawTimer_ = new QTimer(this);
@@ -103,7 +105,7 @@ void HeadDynamicsView::labelPanel(Panel& p, AttentionKind kind, int layer)
 {
     p.plot->xAxis->setLabel(tr("step (one column per record)"));
     p.plot->yAxis->setLabel(tr("head"));
-    p.title->setText(tr("%1 · layer %2").arg(attentionKindName(kind)).arg(layer + 1));
+    p.title->setText(tr("%1 · layer %2").arg(attentionKindTitle(kind)).arg(layer + 1));
 }
 
 
@@ -349,7 +351,7 @@ QString HeadDynamicsView::hoverText(AttentionKind kind, int layer, QPoint pixel)
     const HeadMapStats& s = ls[layer][row];
     return tr("%1 · layer %2 · head %3\nstep %4 (record %5 of %6)\nentropy %7 nats · confidence %8 · "
               "diagonal ±1 %9\nclick: this head at this step in Attention")
-        .arg(attentionKindName(kind))
+        .arg(attentionKindTitle(kind))
         .arg(layer + 1)
         .arg(row + 1)
         .arg(stepAt(col))

@@ -49,6 +49,8 @@ public:
 
     // Read-outs (for tests). The maps as drawn: drawNow() first.
     int recordCount() const { return int(history_.size()); }
+    // Every head's stats at record `index` (core/eval/attention_stats.h), as the maps show them.
+    const HeadDynamicsPoint& point(int index) const { return *points_.at(std::size_t(index)); }
     long stepAt(int index) const;
     int layers(AttentionKind kind) const;
     int heads() const { return heads_; }

@@ -21,13 +21,6 @@ int indexOf(AttentionKind k)
     return k == AttentionKind::EncoderSelf ? 0 : k == AttentionKind::DecoderSelf ? 1 : 2;
 }
 
-QString title(AttentionKind k)
-{
-    return k == AttentionKind::EncoderSelf ? HeadsView::tr("Encoder self-attention")
-           : k == AttentionKind::DecoderSelf ? HeadsView::tr("Decoder self-attention")
-                                             : HeadsView::tr("Decoder cross-attention");
-}
-
 }  // namespace
 
 HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
@@ -47,6 +40,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     progress_->setVisible(false);
     progress_->setMaximumWidth(220);
     status_ = new QLabel(this);
+    status_->setWordWrap(true);
     summary_ = new QLabel(this);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bar = new QHBoxLayout;
@@ -66,7 +60,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
         auto* plot = new QCustomPlot(this);
-        plot->setMinimumSize(220, 180);
+        plot->setMinimumSize(180, 160);
         maps_[i] = makeHeatmap(plot, i == 2, sequentialGradient());
         titles_[i] = addTitle(plot, QString(), base);
         plots_[i] = plot;
@@ -80,7 +74,8 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
             if (!heatmapCellAt(maps_[i], p, &row, &col))
                 return QString();
             const HeadId id{k, row, col};
-            QString text = QStringLiteral("%1:%2:%3").arg(attentionKindName(k)).arg(row).arg(col);
+            // Numbered from 1, as the window numbers layers and heads (the CLI's spec counts from 0).
+            QString text = tr("%1 · layer %2 · head %3").arg(attentionKindTitle(k)).arg(row + 1).arg(col + 1);
             if (record_ && record_->scored)
                 for (const HeadScore& s : record_->report.heads)
                     if (s.id == id)
@@ -96,7 +91,7 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     }
 
     pruning_ = new QCustomPlot(this);
-    pruning_->setMinimumHeight(200);
+    pruning_->setMinimumSize(200, 150);
     pruningTitle_ = addTitle(pruning_, QString(), base);
     pruning_->yAxis2->setVisible(true);
     pruning_->addGraph(pruning_->xAxis, pruning_->yAxis);
@@ -170,7 +165,7 @@ void HeadsView::retranslate()
         showIntro();
     for (AttentionKind k : kAttentionKinds) {
         const int i = indexOf(k);
-        titles_[i]->setText(title(k));
+        titles_[i]->setText(attentionKindTitle(k));
         plots_[i]->xAxis->setLabel(tr("head"));
         plots_[i]->yAxis->setLabel(tr("layer"));
     }

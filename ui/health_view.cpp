@@ -105,7 +105,7 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     fault_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     ratioPlot_ = new QCustomPlot(this);
-    ratioPlot_->setMinimumSize(300, 200);
+    ratioPlot_->setMinimumSize(260, 160);
     // No ratio (a tensor that was all zeros, as biases are before their first step, or did not
     // move) is grey, not the white of 1e-3.
     QCPColorGradient diverging = divergingGradient();
@@ -151,7 +151,7 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
 
     for (int i = 0; i < 2; ++i) {
         auto* plot = new QCustomPlot(this);
-        plot->setMinimumSize(260, 160);
+        plot->setMinimumSize(240, 165);
         lineTitles_[i] = addTitle(plot, QString(), base);
         setLogY(plot);
         plot->legend->setVisible(true);
@@ -193,7 +193,7 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     }
     for (int i = 0; i < 2; ++i) {
         auto* plot = new QCustomPlot(this);
-        plot->setMinimumSize(260, 160);
+        plot->setMinimumSize(240, 165);
         hist_[i] = makeHeatmap(plot, true, transparentNaN(sequentialGradient()));
         plot->yAxis->setRangeReversed(false);  // larger magnitudes up
         hist_[i].map->setDataRange(QCPRange(-5, 0));
@@ -261,7 +261,7 @@ void HealthView::retranslate()
     ratioPlot_->xAxis->setLabel(tr("step"));
     setHeatmapPlaceholder(ratio_, tr("Train a few steps to see each tensor's update ratio"));
     marker_->setName(tr("first non-finite gradient"));
-    const QString lineTitles[2] = {tr("Update ratio ‖Δw‖/‖w‖ (band: 1e-4 … 1e-2 around 1e-3)"),
+    const QString lineTitles[2] = {tr("Update ratio ‖Δw‖/‖w‖\n(band: 1e-4 … 1e-2 around 1e-3)"),
                                    tr("Gradient L2 norm (before clipping)")};
     for (int i = 0; i < 2; ++i) {
         lineTitles_[i]->setText(lineTitles[i]);
@@ -626,7 +626,7 @@ void HealthView::redrawHistograms()
         Heatmap& h = hist_[k];
         QCustomPlot* plot = h.map->parentPlot();
         const QString what = k == 0 ? tr("Weights") : tr("Gradients");
-        histTitles_[k]->setText(t >= 0 ? tr("%1 of %2 · histogram per step").arg(what, tensorName(t)) : what);
+        histTitles_[k]->setText(t >= 0 ? tr("%1 of %2\nhistogram per step").arg(what, tensorName(t)) : what);
         if (t < 0 || cols.empty()) {
             setHeatmapData(h, 0, 0, {});
             replotIfVisible(plot);

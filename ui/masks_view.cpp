@@ -55,6 +55,7 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
     sentenceBox_ = new QSpinBox(this);
     sentenceBox_->setRange(0, 0);
     info_ = new QLabel(this);
+    info_->setWordWrap(true);
 
     auto* controls = new QHBoxLayout;
     sentenceLabel_ = new QLabel(this);
@@ -85,7 +86,7 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
     smoothTitle_ = addTitle(smoothPlot_, QString(), font());
 
     for (QCustomPlot* p : plots())
-        p->setMinimumSize(300, 220);
+        p->setMinimumSize(200, 200);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);

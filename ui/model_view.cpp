@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QScrollArea>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -477,10 +478,14 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent)
     rl->addLayout(controls);
     rl->addWidget(formula_);
     rl->addWidget(hint_);
-    auto* grid = new QGridLayout;
+    // The block's matrices scroll under its title and formula: six of them are more than a
+    // 1280×800 window has room for beside the diagram.
+    auto* plotsHost = new QWidget;
+    auto* grid = new QGridLayout(plotsHost);
+    grid->setContentsMargins(0, 0, 0, 0);
     for (int i = 0; i < kMaxPlots; ++i) {
         Plot pl;
-        pl.plot = new QCustomPlot(right);
+        pl.plot = new QCustomPlot(plotsHost);
         pl.plot->setMinimumSize(160, 120);
         pl.heat = makeHeatmap(pl.plot, true, divergingGradient());
         pl.title = addTitle(pl.plot, QString(), pointFont(8));
@@ -504,7 +509,12 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent)
     }
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
-    rl->addLayout(grid, 1);
+    auto* plotsScroll = new QScrollArea(right);
+    plotsScroll->setWidgetResizable(true);
+    plotsScroll->setFrameShape(QFrame::NoFrame);
+    plotsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    plotsScroll->setWidget(plotsHost);
+    rl->addWidget(plotsScroll, 1);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(diagram_);

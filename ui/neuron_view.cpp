@@ -27,6 +27,8 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     query_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     shares_ = new QLabel(this);
     shares_->setWordWrap(true);
+    // Two lines at least; the panel's layout gives it the height its width needs.
+    shares_->setMinimumSize(100, 2 * shares_->fontMetrics().lineSpacing());
     auto* bar = new QHBoxLayout;
     title_ = new QLabel(this);
     queryLabel_ = new QLabel(this);
@@ -36,11 +38,11 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     bar->addWidget(head_);
     bar->addWidget(queryLabel_);
     bar->addWidget(query_);
-    bar->addWidget(shares_, 1);
+    bar->addStretch(1);
 
     const QFont base = font();
     vectors_ = new QCustomPlot(this);
-    vectors_->setMinimumHeight(110);
+    vectors_->setMinimumSize(200, 160);
     productHeat_ = makeHeatmap(vectors_, true, divergingGradient());
     vectorsTitle_ = addTitle(vectors_, QString(), base);
     enableHoverReadout(vectors_, [this](QCustomPlot*, QPoint p) {
@@ -55,7 +57,7 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
             .arg(v.products[std::size_t(r)][std::size_t(c)], 0, 'f', 3);
     });
     scores_ = new QCustomPlot(this);
-    scores_->setMinimumHeight(110);
+    scores_->setMinimumSize(200, 160);
     scoresTitle_ = addTitle(scores_, QString(), base);
     scoreBars_ = new QCPBars(scores_->xAxis, scores_->yAxis);
     scoreBars_->setBrush(QColor(31, 119, 180, 150));
@@ -91,6 +93,7 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
+    layout->addWidget(shares_);  // wrapped to the panel's width
     layout->addLayout(plots, 1);
 
     for (QSpinBox* s : {layer_, head_})
@@ -115,9 +118,9 @@ void NeuronPanel::retranslate()
     title_->setText(tr("<b>Neuron view</b>"));
     queryLabel_->setText(tr("query"));
     setHeatmapPlaceholder(productHeat_, tr("Choose a kind, layer, head and query token\nof the probe sentence"));
-    vectorsTitle_->setText(tr("q ⊙ k: each key's element-wise product with the query (row sums = q·k)"));
+    vectorsTitle_->setText(tr("q ⊙ k: each key times the query,\nelement by element (row sums = q·k)"));
     vectors_->xAxis->setLabel(tr("dimension of the head"));
-    scoresTitle_->setText(tr("Scores q·k/√d_k (bars) and softmax (line, right axis)"));
+    scoresTitle_->setText(tr("Scores q·k/√d_k (bars)\nand softmax (line, right axis)"));
     scoreBars_->setName(tr("score"));
     probGraph_->setName(tr("softmax"));
     const QString termNames[] = {tr("token·token"), tr("token·position"), tr("position·token"),

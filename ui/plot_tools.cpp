@@ -927,4 +927,14 @@ void showAsAlert(QLabel* label)
     label->installEventFilter(follower);
 }
 
+QString attentionKindTitle(AttentionKind kind)
+{
+    switch (kind) {
+    case AttentionKind::EncoderSelf: return QCoreApplication::translate("as::ui::AttentionKind", "Encoder self-attention");
+    case AttentionKind::DecoderSelf: return QCoreApplication::translate("as::ui::AttentionKind", "Decoder self-attention");
+    case AttentionKind::Cross: return QCoreApplication::translate("as::ui::AttentionKind", "Decoder cross-attention");
+    }
+    return {};
+}
+
 }  // namespace as::ui

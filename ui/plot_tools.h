@@ -1,6 +1,8 @@
 #pragma once
 // What every view shares: hover read-outs, export to PNG / SVG / CSV, and heatmaps whose cells
 // are drawn as cells (no interpolation) with token labels on the axes.
+#include "model/head_id.h"
+
 #include <qcustomplot.h>
 
 #include <QLabel>
@@ -106,5 +108,9 @@ void replotQueuedNow();
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
 // A plot with its export button in a slim row above it.
 QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
+
+// An attention kind's name in the window ("Encoder self-attention", in the language
+// installed), where the command line says "encoder.self" (attentionKindName).
+QString attentionKindTitle(AttentionKind kind);
 
 }  // namespace as::ui

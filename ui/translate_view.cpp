@@ -212,7 +212,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     whyBar->addWidget(contrastTokenBox_, 1);
     whyBar->addWidget(contrastGo_);
     contrastPlot_ = new QCustomPlot(contrastBox);
-    contrastPlot_->setMinimumHeight(150);
+    contrastPlot_->setMinimumHeight(190);
     contrastTitle_ = addTitle(contrastPlot_, QString(), font());
     for (int m = 0; m < 2; ++m) {
         contrastBars_[m] = new QCPBars(contrastPlot_->xAxis, contrastPlot_->yAxis);

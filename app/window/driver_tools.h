@@ -124,7 +124,10 @@ private:
     std::vector<std::vector<double>> late_;
 };
 
-// Shows the window (1400 × 900) and opens `file` in it, a checkpoint or a weight file, waited
+// The size of the window --screenshot draws (--size WxH; 1400 × 900 unless given).
+QSize& shotSize();
+
+// Shows the window (shotSize()) and opens `file` in it, a checkpoint or a weight file, waited
 // for; false after printing why not.
 bool openShown(MainWindow& w, const QString& file);
 

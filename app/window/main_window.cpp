@@ -27,6 +27,9 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -36,6 +39,41 @@
 namespace as {
 
 namespace {
+
+// The settings panel in its dock: a long form, scrolled vertically when the window is lower
+// than it (so that the window fits 1280×800 whatever view is shown, issue 26 §4), never
+// narrower than its widest row, in either language.
+class SettingsScroll : public QScrollArea {
+public:
+    explicit SettingsScroll(QWidget* panel)
+    {
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setWidget(panel);
+        panel->installEventFilter(this);
+        followWidth();
+    }
+    QSize sizeHint() const override
+    {
+        return widget()->sizeHint() + QSize(verticalScrollBar()->sizeHint().width(), 0);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            followWidth();
+        return QScrollArea::eventFilter(watched, event);
+    }
+
+private:
+    void followWidth()
+    {
+        setMinimumWidth(widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width());
+    }
+};
+
 
 // "name[*] — Attention Studio": [*] shows whether there are unsaved steps.
 QString titleFor(const QString& file)
@@ -73,7 +111,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     settingsPanel_ = new SettingsPanel(this);
     settingsDock_ = new QDockWidget(this);
     settingsDock_->setObjectName("settings");
-    settingsDock_->setWidget(settingsPanel_);
+    settingsDock_->setWidget(new SettingsScroll(settingsPanel_));
     settingsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, settingsDock_);
     connect(settingsPanel_, &SettingsPanel::applyClicked, this, &MainWindow::applySettings);
@@ -117,8 +155,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreGeometry(store.value("window/geometry").toByteArray());
     restoreState(store.value("window/state").toByteArray());
     lessons_->dock()->setVisible(false);  // shown by a lesson, not by the last session's layout
-    if (!store.contains("window/geometry"))
-        resize(1400, 900);
+    if (!store.contains("window/geometry")) {
+        // 1400 × 900, or the screen's room when it is smaller (the window fits 1280×800).
+        QSize size(1400, 900);
+        if (const QScreen* s = screen())
+            size = size.boundedTo(s->availableSize());
+        resize(size);
+    }
     applySettings(loadSessionSettings(store));
 }
 

@@ -19,6 +19,7 @@
 #include "head_service.h"
 #include "heads_controller.h"
 #include "heads_view.h"
+#include "head_dynamics_view.h"
 #include "lr_view.h"
 #include "main_window.h"
 #include "neuron_view.h"
@@ -30,6 +31,8 @@
 #include "worker_link.h"
 
 #include "decode/translation_record.h"
+#include "eval/attention_stats.h"
+#include "eval/interpret.h"
 #include "io/atomic_file.h"
 #include "model/parallel.h"
 
@@ -52,9 +55,15 @@
 
 namespace as::driver {
 
+QSize& shotSize()
+{
+    static QSize size(1400, 900);
+    return size;
+}
+
 bool openShown(as::MainWindow& w, const QString& file)
 {
-    w.resize(1400, 900);
+    w.resize(shotSize());
     w.show();
     bool opened = false, failed = false;
     QObject::connect(&w, &as::MainWindow::sessionRestored, &w, [&] { opened = true; });
@@ -234,6 +243,44 @@ bool scoreHeadsForScreenshot(as::MainWindow& w)
     return true;
 }
 
+// The Head dynamics view's first and last records of the probe: for each kind, the head with
+// the largest diagonal score and the one with the largest confidence (layers and heads from 1,
+// as the window numbers them), e.g. "attention-studio: heads at step 0: encoder.self diagonal
+// 0.412 (1,3) confidence 0.301 (2,1); …".
+void printHeadDynamics(as::MainWindow& w)
+{
+    as::ui::HeadDynamicsView* v = w.views()->dynamics();
+    const int n = v->recordCount();
+    std::vector<int> indices;
+    if (n > 0)
+        indices.push_back(0);
+    if (n > 1)
+        indices.push_back(n - 1);
+    for (int index : indices) {
+        const as::HeadDynamicsPoint& p = v->point(index);
+        QStringList kinds;
+        for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
+                                       as::AttentionKind::Cross}) {
+            double diagonal = -1, confidence = -1;
+            QString atDiagonal, atConfidence;
+            const auto& layers = p.of(kind);
+            for (std::size_t l = 0; l < layers.size(); ++l)
+                for (std::size_t h = 0; h < layers[l].size(); ++h) {
+                    const QString at = QStringLiteral("(%1,%2)").arg(l + 1).arg(h + 1);
+                    if (layers[l][h].diagonal > diagonal)
+                        diagonal = layers[l][h].diagonal, atDiagonal = at;
+                    if (layers[l][h].confidence > confidence)
+                        confidence = layers[l][h].confidence, atConfidence = at;
+                }
+            kinds << QStringLiteral("%1 diagonal %2 %3 confidence %4 %5")
+                         .arg(as::attentionKindName(kind))
+                         .arg(diagonal, 0, 'f', 3).arg(atDiagonal)
+                         .arg(confidence, 0, 'f', 3).arg(atConfidence);
+        }
+        std::printf("attention-studio: heads at step %ld: %s\n", p.step, qPrintable(kinds.join(QStringLiteral("; "))));
+    }
+}
+
 // What --screenshot trains: a built-in task with its recipe, a seed, and where to put the model.
 struct ScreenshotRun {
     QString task;
@@ -275,7 +322,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     }
     w.setAttribute(Qt::WA_DontShowOnScreen);
-    w.resize(1400, 900);
+    w.resize(shotSize());
     w.show();
     as::SessionSettings s = as::SessionSettings::defaultsFor(run.task);
     if (!run.corpus.train.isEmpty()) {
@@ -395,6 +442,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     if (!compareForScreenshot(w, run.compare))
         return 1;
+    printHeadDynamics(w);
     showEmbeddings(w);
     showModelView(w);
     showDecoding(w);
@@ -431,6 +479,18 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
         const int rc = measureResponsiveness(w, seconds, p.value("task"), p.value("valid-every").toInt());
         w.close();
         return rc;
+    }
+    if (p.isSet("size")) {
+        // WxH, e.g. 1280x800: the window as a screen of that size shows it (the frame aside).
+        const QStringList wh = p.value("size").split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        const int width = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+        const int height = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+        if (!okW || !okH || width < 200 || height < 200 || width > 10000 || height > 10000) {
+            std::fprintf(stderr, "attention-studio: --size must be WIDTHxHEIGHT in pixels, e.g. 1280x800\n");
+            return 2;
+        }
+        shotSize() = QSize(width, height);
     }
     const QStringList files = p.positionalArguments();
     if (files.size() > 1) {

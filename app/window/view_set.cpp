@@ -21,6 +21,7 @@
 #include <QKeySequence>
 #include <QRegularExpression>
 #include <QShortcut>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -55,11 +56,18 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     neuron_ = new ui::NeuronPanel(page);
     auto* split = new QSplitter(Qt::Vertical, page);
     split->addWidget(attention_);
-    split->addWidget(neuron_);
+    // The neuron view scrolls (vertically) when its pane is lower than it: the page, the heads
+    // above it, fits a 1280×800 window.
+    auto* neuronScroll = new QScrollArea(page);
+    neuronScroll->setWidgetResizable(true);
+    neuronScroll->setFrameShape(QFrame::NoFrame);
+    neuronScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    neuronScroll->setWidget(neuron_);
+    split->addWidget(neuronScroll);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, true);
-    split->setSizes({640, 220});
+    split->setSizes({420, 240});
     neuronClock_.start();
     connect(this, &ViewSet::currentViewChanged, this, [this, page](QWidget* shown) {
         if (shown == page && (!neuron_->record() || neuron_->record()->step != step_))

@@ -17,6 +17,8 @@ void describeOptions(QCommandLineParser& p)
     p.addOption({"screenshot", "Train without showing the window, write one PNG per view "
                                "into DIR, then exit. With FILE: the views of that model, "
                                "untrained further.", "DIR"});
+    p.addOption({"size", "With --screenshot: the window's size in pixels (default 1400x900), "
+                         "e.g. 1280x800.", "WxH"});
     p.addOption({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
                  "text"});
     p.addOption({"explain", "With --sentence: what Translate explains the output by: cross "

@@ -1,5 +1,6 @@
 #include "io/atomic_file.h"
 
+#include <QCoreApplication>
 #include <QSaveFile>
 
 namespace as {
@@ -9,7 +10,7 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered) || f.write(bytes) != bytes.size() || !f.commit()) {
         if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+            *error = QCoreApplication::translate("as::File", "cannot write %1: %2").arg(path, f.errorString());
         return false;
     }
     return true;

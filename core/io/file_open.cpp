@@ -1,5 +1,6 @@
 #include "io/file_open.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 namespace as {
@@ -10,8 +11,8 @@ QString notARegularFile(const QString& path)
     if (!info.exists() || info.isFile())
         return {};
     if (info.isDir())
-        return QStringLiteral("is a folder, not a file");
-    return QStringLiteral("is not a regular file (a pipe, a device or a socket cannot be read "
+        return QCoreApplication::translate("as::File", "is a folder, not a file");
+    return QCoreApplication::translate("as::File", "is not a regular file (a pipe, a device or a socket cannot be read "
                           "as one)");
 }
 

@@ -3,6 +3,7 @@
 #include "eval/interpret.h"
 #include "text/tasks.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,22 +32,22 @@ struct Reader {
 bool readText(Reader& r, const QJsonValue& v, const QString& field, LessonText* out, bool required)
 {
     if (v.isUndefined()) {
-        return required ? r.fail(field, QStringLiteral("missing")) : true;
+        return required ? r.fail(field, QCoreApplication::translate("as::Lesson", "missing")) : true;
     }
     if (v.isString()) {
         out->en = v.toString();
         return true;
     }
     if (!v.isObject())
-        return r.fail(field, QStringLiteral("must be a text or {\"en\": …, \"zh_CN\": …}"));
+        return r.fail(field, QCoreApplication::translate("as::Lesson", "must be a text or {\"en\": …, \"zh_CN\": …}"));
     const QJsonObject o = v.toObject();
     for (auto it = o.begin(); it != o.end(); ++it)
         if (it.key() != QLatin1String("en") && it.key() != QLatin1String("zh_CN"))
-            return r.fail(field + QLatin1Char('.') + it.key(), QStringLiteral("unknown language (en or zh_CN)"));
+            return r.fail(field + QLatin1Char('.') + it.key(), QCoreApplication::translate("as::Lesson", "unknown language (en or zh_CN)"));
         else if (!it.value().isString())
-            return r.fail(field + QLatin1Char('.') + it.key(), QStringLiteral("must be a text"));
+            return r.fail(field + QLatin1Char('.') + it.key(), QCoreApplication::translate("as::Lesson", "must be a text"));
     if (!o.value(QLatin1String("en")).isString())
-        return r.fail(field + QStringLiteral(".en"), QStringLiteral("missing (every text has an English one)"));
+        return r.fail(field + QStringLiteral(".en"), QCoreApplication::translate("as::Lesson", "missing (every text has an English one)"));
     out->en = o.value(QLatin1String("en")).toString();
     out->zh = o.value(QLatin1String("zh_CN")).toString();
     return true;
@@ -63,7 +64,7 @@ bool readWhole(Reader& r, const QJsonValue& v, const QString& field, double min,
 {
     const double x = v.toDouble(std::nan(""));
     if (!v.isDouble() || !std::isfinite(x) || x != std::floor(x) || x < min || x > max)
-        return r.fail(field, QStringLiteral("must be a whole number from %1 to %2").arg(qint64(min)).arg(qint64(max)));
+        return r.fail(field, QCoreApplication::translate("as::Lesson", "must be a whole number from %1 to %2").arg(qint64(min)).arg(qint64(max)));
     *out = x;
     return true;
 }
@@ -78,20 +79,20 @@ bool readFocus(Reader& r, const QJsonValue& v, const QString& field, LessonFocus
     else if (v.isObject())
         o = v.toObject();
     else
-        return r.fail(field, QStringLiteral("must be a view name or {\"view\": …, \"kind\": …, \"layer\": …, \"head\": …}"));
+        return r.fail(field, QCoreApplication::translate("as::Lesson", "must be a view name or {\"view\": …, \"kind\": …, \"layer\": …, \"head\": …}"));
     for (auto it = o.begin(); it != o.end(); ++it)
         if (!QStringList{"view", "kind", "layer", "head"}.contains(it.key()))
-            return r.fail(field + QLatin1Char('.') + it.key(), QStringLiteral("unknown field"));
+            return r.fail(field + QLatin1Char('.') + it.key(), QCoreApplication::translate("as::Lesson", "unknown field"));
     const QString view = o.value(QLatin1String("view")).toString();
     if (!lessonViewNames().contains(view))
         return r.fail(field + QStringLiteral(".view"),
-                      QStringLiteral("'%1' is not a view (%2)").arg(view, lessonViewNames().join(QStringLiteral(", "))));
+                      QCoreApplication::translate("as::Lesson", "'%1' is not a view (%2)").arg(view, lessonViewNames().join(QStringLiteral(", "))));
     out->view = view;
     if (o.contains(QLatin1String("kind"))) {
         const QString kind = o.value(QLatin1String("kind")).toString();
         if (!attentionKindFromName(kind))
             return r.fail(field + QStringLiteral(".kind"),
-                          QStringLiteral("'%1' is not an attention kind (encoder.self, decoder.self, decoder.cross)").arg(kind));
+                          QCoreApplication::translate("as::Lesson", "'%1' is not an attention kind (encoder.self, decoder.self, decoder.cross)").arg(kind));
         out->kind = kind;
     }
     double x = 0;
@@ -128,9 +129,9 @@ bool checkFocus(Reader& r, const LessonFocus& f, const QString& field, const Mod
     const int layers = f.kind == QLatin1String("encoder.self") ? m.encoder_layers
                        : f.kind.isEmpty() ? std::max(m.encoder_layers, m.decoder_layers) : m.decoder_layers;
     if (f.layer > layers)
-        return r.fail(field + QStringLiteral(".layer"), QStringLiteral("the model has %1 layers").arg(layers));
+        return r.fail(field + QStringLiteral(".layer"), QCoreApplication::translate("as::Lesson", "the model has %1 layers").arg(layers));
     if (f.head > m.heads)
-        return r.fail(field + QStringLiteral(".head"), QStringLiteral("the model has %1 heads").arg(m.heads));
+        return r.fail(field + QStringLiteral(".head"), QCoreApplication::translate("as::Lesson", "the model has %1 heads").arg(m.heads));
     return true;
 }
 
@@ -155,17 +156,17 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
         return std::nullopt;
     };
     if (json.size() > kMaxLessonBytes) {
-        r.fail(QStringLiteral("file"), QStringLiteral("%1 bytes; a lesson is at most %2").arg(json.size()).arg(kMaxLessonBytes));
+        r.fail(QStringLiteral("file"), QCoreApplication::translate("as::Lesson", "%1 bytes; a lesson is at most %2").arg(json.size()).arg(kMaxLessonBytes));
         return done();
     }
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError) {
-        r.fail(QStringLiteral("file"), QStringLiteral("not JSON (%1 at byte %2)").arg(pe.errorString()).arg(pe.offset));
+        r.fail(QStringLiteral("file"), QCoreApplication::translate("as::Lesson", "not JSON (%1 at byte %2)").arg(pe.errorString()).arg(pe.offset));
         return done();
     }
     if (!doc.isObject()) {
-        r.fail(QStringLiteral("file"), QStringLiteral("not a JSON object"));
+        r.fail(QStringLiteral("file"), QCoreApplication::translate("as::Lesson", "not a JSON object"));
         return done();
     }
     const QJsonObject o = doc.object();
@@ -173,11 +174,11 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
                                       "steps", "probe", "reference", "view", "ab", "stops"};
     for (auto it = o.begin(); it != o.end(); ++it)
         if (!known.contains(it.key())) {
-            r.fail(it.key(), QStringLiteral("unknown field"));
+            r.fail(it.key(), QCoreApplication::translate("as::Lesson", "unknown field"));
             return done();
         }
     if (o.value(QLatin1String("format")).toString() != kFormat) {
-        r.fail(QStringLiteral("format"), QStringLiteral("must be \"%1\"").arg(kFormat));
+        r.fail(QStringLiteral("format"), QCoreApplication::translate("as::Lesson", "must be \"%1\"").arg(kFormat));
         return done();
     }
     double x = 0;
@@ -185,7 +186,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
         return done();
     if (x > kLessonVersion) {
         r.fail(QStringLiteral("version"),
-               QStringLiteral("%1 is newer than this program reads (%2): update Attention Studio").arg(x).arg(kLessonVersion));
+               QCoreApplication::translate("as::Lesson", "%1 is newer than this program reads (%2): update Attention Studio").arg(x).arg(kLessonVersion));
         return done();
     }
     Lesson l;
@@ -194,14 +195,14 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
         return done();
     l.task = o.value(QLatin1String("task")).toString();
     if (!trainingTaskNames().contains(l.task)) {
-        r.fail(QStringLiteral("task"), QStringLiteral("'%1' is not a built-in task (%2)")
+        r.fail(QStringLiteral("task"), QCoreApplication::translate("as::Lesson", "'%1' is not a built-in task (%2)")
                                            .arg(l.task, trainingTaskNames().join(QStringLiteral(", "))));
         return done();
     }
     for (const char* key : {"settings", "probe", "reference", "ab"}) {
         const QJsonValue v = o.value(QLatin1String(key));
         if (!v.isUndefined() && !v.isString()) {
-            r.fail(QLatin1String(key), QStringLiteral("must be a text"));
+            r.fail(QLatin1String(key), QCoreApplication::translate("as::Lesson", "must be a text"));
             return done();
         }
     }
@@ -210,7 +211,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
     l.ab = o.value(QLatin1String("ab")).toString();
     l.reference = o.value(QLatin1String("reference")).toString();
     if (!l.reference.isEmpty() && l.probe.isEmpty()) {
-        r.fail(QStringLiteral("reference"), QStringLiteral("a reference goes with a probe"));
+        r.fail(QStringLiteral("reference"), QCoreApplication::translate("as::Lesson", "a reference goes with a probe"));
         return done();
     }
     if (o.contains(QLatin1String("seed"))) {
@@ -227,20 +228,20 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
         return done();
     const QJsonValue stops = o.value(QLatin1String("stops"));
     if (!stops.isUndefined() && !stops.isArray()) {
-        r.fail(QStringLiteral("stops"), QStringLiteral("must be a list"));
+        r.fail(QStringLiteral("stops"), QCoreApplication::translate("as::Lesson", "must be a list"));
         return done();
     }
     const QJsonArray a = stops.toArray();
     for (int i = 0; i < a.size(); ++i) {
         const QString field = QStringLiteral("stops[%1]").arg(i);
         if (!a[i].isObject()) {
-            r.fail(field, QStringLiteral("must be {\"step\": …, \"view\": …, \"text\": …}"));
+            r.fail(field, QCoreApplication::translate("as::Lesson", "must be {\"step\": …, \"view\": …, \"text\": …}"));
             return done();
         }
         const QJsonObject so = a[i].toObject();
         for (auto it = so.begin(); it != so.end(); ++it)
             if (!QStringList{"step", "view", "text"}.contains(it.key())) {
-                r.fail(field + QLatin1Char('.') + it.key(), QStringLiteral("unknown field"));
+                r.fail(field + QLatin1Char('.') + it.key(), QCoreApplication::translate("as::Lesson", "unknown field"));
                 return done();
             }
         LessonStop s;
@@ -251,7 +252,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
             || !readText(r, so.value(QLatin1String("text")), field + QStringLiteral(".text"), &s.text, true))
             return done();
         if (!l.stops.empty() && s.step <= l.stops.back().step) {
-            r.fail(field + QStringLiteral(".step"), QStringLiteral("%1 is not after the stop before it (%2)").arg(s.step).arg(l.stops.back().step));
+            r.fail(field + QStringLiteral(".step"), QCoreApplication::translate("as::Lesson", "%1 is not after the stop before it (%2)").arg(s.step).arg(l.stops.back().step));
             return done();
         }
         l.stops.push_back(s);
@@ -276,7 +277,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
             return done();
         if (l.stops[i].step > s->plannedSteps) {
             r.fail(field + QStringLiteral(".step"),
-                   QStringLiteral("%1 is past the lesson's %2 planned steps").arg(l.stops[i].step).arg(s->plannedSteps));
+                   QCoreApplication::translate("as::Lesson", "%1 is past the lesson's %2 planned steps").arg(l.stops[i].step).arg(s->plannedSteps));
             return done();
         }
     }
@@ -319,7 +320,7 @@ QByteArray lessonToJson(const Lesson& l)
 std::optional<SessionSettings> lessonSettings(const Lesson& l, QString* error)
 {
     if (!trainingTaskNames().contains(l.task)) {
-        *error = QStringLiteral("'%1' is not a built-in task").arg(l.task);
+        *error = QCoreApplication::translate("as::Lesson", "'%1' is not a built-in task").arg(l.task);
         return std::nullopt;
     }
     SessionSettings s = SessionSettings::defaultsFor(l.task);
@@ -346,7 +347,7 @@ std::optional<SessionSettings> lessonComparison(const Lesson& l, QString* error)
 std::optional<Lesson> lessonOfSession(const SessionSettings& s, QString* error)
 {
     if (!trainingTaskNames().contains(s.task) || s.userCorpus()) {
-        *error = QStringLiteral("a lesson trains one of the built-in tasks (%1); this session is not one of them")
+        *error = QCoreApplication::translate("as::Lesson", "a lesson trains one of the built-in tasks (%1); this session is not one of them")
                      .arg(trainingTaskNames().join(QStringLiteral(", ")));
         return std::nullopt;
     }

@@ -1,5 +1,6 @@
 #include "run/settings.h"
 
+#include <QCoreApplication>
 #include <cmath>
 
 namespace as {
@@ -90,7 +91,7 @@ bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error)
             || key == QLatin1String("clip_norm")) {
             if (!ok || !std::isfinite(v) || !(v >= 0) || (key == QLatin1String("warmup") && (v < 1 || v != std::floor(v)))
                 || (key == QLatin1String("factor") && v <= 0)) {
-                *error = QStringLiteral("'%1' is not a valid %2").arg(value, key);
+                *error = QCoreApplication::translate("as::Settings", "'%1' is not a valid %2").arg(value, key);
                 return false;
             }
             if (key == QLatin1String("warmup"))
@@ -136,26 +137,26 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
     QStringList d;
     const ModelConfig &x = a.model, &y = b.model;
     if (x.norm != y.norm)
-        d << (y.norm == NormPlacement::Pre ? QStringLiteral("pre-norm") : QStringLiteral("post-norm"));
+        d << (y.norm == NormPlacement::Pre ? QCoreApplication::translate("as::Settings", "pre-norm") : QCoreApplication::translate("as::Settings", "post-norm"));
     if (a.train.warmup != b.train.warmup)
-        d << QStringLiteral("warm-up %1").arg(b.train.warmup);
+        d << QCoreApplication::translate("as::Settings", "warm-up %1").arg(b.train.warmup);
     if (a.train.factor != b.train.factor)
-        d << QStringLiteral("factor %1").arg(b.train.factor);
+        d << QCoreApplication::translate("as::Settings", "factor %1").arg(b.train.factor);
     if (x.label_smoothing != y.label_smoothing)
-        d << QStringLiteral("smoothing %1").arg(y.label_smoothing);
+        d << QCoreApplication::translate("as::Settings", "smoothing %1").arg(y.label_smoothing);
     if (x.dropout != y.dropout)
-        d << QStringLiteral("dropout %1").arg(y.dropout);
+        d << QCoreApplication::translate("as::Settings", "dropout %1").arg(y.dropout);
     if (a.train.clipNorm != b.train.clipNorm)
-        d << QStringLiteral("clip %1").arg(b.train.clipNorm);
+        d << QCoreApplication::translate("as::Settings", "clip %1").arg(b.train.clipNorm);
     if (x.d_model != y.d_model || x.heads != y.heads || x.d_ff != y.d_ff
         || x.encoder_layers != y.encoder_layers || x.decoder_layers != y.decoder_layers)
-        d << QStringLiteral("d_model %1, %2 heads, d_ff %3, %4+%5 layers")
+        d << QCoreApplication::translate("as::Settings", "d_model %1, %2 heads, d_ff %3, %4+%5 layers")
                  .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers);
     if (x.max_len != y.max_len)
-        d << QStringLiteral("max_len %1").arg(y.max_len);
+        d << QCoreApplication::translate("as::Settings", "max_len %1").arg(y.max_len);
     if (x.tie != y.tie)
-        d << QStringLiteral("tie %1").arg(tieName(y.tie));
-    return d.isEmpty() ? QStringLiteral("the same settings") : d.join(QStringLiteral(", "));
+        d << QCoreApplication::translate("as::Settings", "tie %1").arg(tieName(y.tie));
+    return d.isEmpty() ? QCoreApplication::translate("as::Settings", "the same settings") : d.join(QStringLiteral(", "));
 }
 
 }  // namespace as

@@ -1,5 +1,6 @@
 #include "text/corpus.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -68,16 +69,16 @@ quint64 below(quint64& state, quint64 bound)
 
 QString CorpusReport::summary() const
 {
-    QStringList parts{QStringLiteral("%1 lines read, %2 pairs kept").arg(lines_read).arg(pairs_kept)};
+    QStringList parts{QCoreApplication::translate("as::Corpus", "%1 lines read, %2 pairs kept").arg(lines_read).arg(pairs_kept)};
     QStringList skips;
-    if (no_tab) skips << QStringLiteral("%1 without the TAB between the sentences").arg(no_tab);
-    if (empty_side) skips << QStringLiteral("%1 with an empty side").arg(empty_side);
-    if (invalid_utf8) skips << QStringLiteral("%1 not valid UTF-8").arg(invalid_utf8);
-    if (too_long) skips << QStringLiteral("%1 too long").arg(too_long);
-    if (!skips.isEmpty()) parts << QStringLiteral("skipped ") + skips.join(QLatin1String(", "));
-    if (blank_lines) parts << QStringLiteral("%1 blank lines").arg(blank_lines);
-    if (had_bom) parts << QStringLiteral("UTF-8 BOM");
-    if (had_crlf) parts << QStringLiteral("CRLF line ends");
+    if (no_tab) skips << QCoreApplication::translate("as::Corpus", "%1 without the TAB between the sentences").arg(no_tab);
+    if (empty_side) skips << QCoreApplication::translate("as::Corpus", "%1 with an empty side").arg(empty_side);
+    if (invalid_utf8) skips << QCoreApplication::translate("as::Corpus", "%1 not valid UTF-8").arg(invalid_utf8);
+    if (too_long) skips << QCoreApplication::translate("as::Corpus", "%1 too long").arg(too_long);
+    if (!skips.isEmpty()) parts << QCoreApplication::translate("as::Corpus", "skipped ") + skips.join(QLatin1String(", "));
+    if (blank_lines) parts << QCoreApplication::translate("as::Corpus", "%1 blank lines").arg(blank_lines);
+    if (had_bom) parts << QCoreApplication::translate("as::Corpus", "UTF-8 BOM");
+    if (had_crlf) parts << QCoreApplication::translate("as::Corpus", "CRLF line ends");
     return parts.join(QLatin1String("; "));
 }
 
@@ -92,21 +93,21 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
     };
 
     const QFileInfo info(path);
-    if (!info.exists()) return fail(QStringLiteral("%1: file not found").arg(name));
-    if (info.isDir()) return fail(QStringLiteral("%1: is a folder, not a corpus file").arg(name));
+    if (!info.exists()) return fail(QCoreApplication::translate("as::Corpus", "%1: file not found").arg(name));
+    if (info.isDir()) return fail(QCoreApplication::translate("as::Corpus", "%1: is a folder, not a corpus file").arg(name));
     // A FIFO would block until some writer appears and a device can be endless (/dev/zero).
     if (!info.isFile())
-        return fail(QStringLiteral("%1: is not a regular file (a pipe or a device cannot be read as "
+        return fail(QCoreApplication::translate("as::Corpus", "%1: is not a regular file (a pipe or a device cannot be read as "
                                    "a corpus)").arg(name));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("%1: cannot open: %2").arg(name, file.errorString()));
+        return fail(QCoreApplication::translate("as::Corpus", "%1: cannot open: %2").arg(name, file.errorString()));
     QByteArray data = file.readAll();
     if (file.error() != QFileDevice::NoError)
-        return fail(QStringLiteral("%1: cannot read: %2").arg(name, file.errorString()));
-    if (data.isEmpty()) return fail(QStringLiteral("%1: file is empty").arg(name));
+        return fail(QCoreApplication::translate("as::Corpus", "%1: cannot read: %2").arg(name, file.errorString()));
+    if (data.isEmpty()) return fail(QCoreApplication::translate("as::Corpus", "%1: file is empty").arg(name));
     if (data.startsWith("\xFF\xFE") || data.startsWith("\xFE\xFF"))
-        return fail(QStringLiteral("%1: file is UTF-16; save it as UTF-8").arg(name));
+        return fail(QCoreApplication::translate("as::Corpus", "%1: file is UTF-16; save it as UTF-8").arg(name));
 
     qsizetype pos = 0;
     if (data.startsWith(kUtf8Bom)) {
@@ -127,7 +128,7 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
 
     for (int lineNo = 1; pos < data.size(); ++lineNo) {
         if (options.progress && lineNo % 4096 == 0 && !options.progress(pos, data.size()))
-            return fail(QStringLiteral("%1: reading cancelled").arg(name));
+            return fail(QCoreApplication::translate("as::Corpus", "%1: reading cancelled").arg(name));
         qsizetype end = data.indexOf('\n', pos);
         if (end < 0) end = data.size();
         QByteArrayView raw(data.constData() + pos, end - pos);
@@ -145,7 +146,7 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
         const std::optional<QString> text = decodeUtf8(raw);
         if (!text) {
             const QString shown = QString::fromUtf8(raw); // with U+FFFD where the bytes are bad
-            if (!issue(report.invalid_utf8, lineNo, QStringLiteral("invalid UTF-8: \"%1\"").arg(preview(shown))))
+            if (!issue(report.invalid_utf8, lineNo, QCoreApplication::translate("as::Corpus", "invalid UTF-8: \"%1\"").arg(preview(shown))))
                 return fail(strictError);
             continue;
         }
@@ -154,8 +155,8 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
         const bool anki = options.format == CorpusFormat::Anki;
         if (cols.size() < 2 || (anki && cols.size() == 2 && isAttribution(cols[1]))) {
             const QString what = anki
-                ? QStringLiteral("no TAB between the English and the translation: \"%1\"")
-                : QStringLiteral("no TAB between source and target: \"%1\"");
+                ? QCoreApplication::translate("as::Corpus", "no TAB between the English and the translation: \"%1\"")
+                : QCoreApplication::translate("as::Corpus", "no TAB between source and target: \"%1\"");
             if (!issue(report.no_tab, lineNo, what.arg(preview(cols[0]))))
                 return fail(strictError);
             continue;
@@ -165,8 +166,8 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
         if (anki && options.anki_english_is_target) std::swap(pair.src, pair.tgt);
         const bool srcEmpty = pair.src.trimmed().isEmpty(), tgtEmpty = pair.tgt.trimmed().isEmpty();
         if (srcEmpty || tgtEmpty) {
-            const QString what = srcEmpty && tgtEmpty ? QStringLiteral("both sides empty")
-                : srcEmpty ? QStringLiteral("empty source") : QStringLiteral("empty target");
+            const QString what = srcEmpty && tgtEmpty ? QCoreApplication::translate("as::Corpus", "both sides empty")
+                : srcEmpty ? QCoreApplication::translate("as::Corpus", "empty source") : QCoreApplication::translate("as::Corpus", "empty target");
             if (!issue(report.empty_side, lineNo, what)) return fail(strictError);
             continue;
         }
@@ -174,7 +175,7 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
         if (options.max_chars > 0) {
             const qsizetype longest = std::max(codePoints(pair.src), codePoints(pair.tgt));
             if (longest > options.max_chars) {
-                const QString what = QStringLiteral("%1 characters in one side, over the limit of %2")
+                const QString what = QCoreApplication::translate("as::Corpus", "%1 characters in one side, over the limit of %2")
                                          .arg(longest).arg(options.max_chars);
                 if (!issue(report.too_long, lineNo, what)) return fail(strictError);
                 continue;
@@ -185,9 +186,9 @@ std::optional<QList<SentencePair>> readCorpus(const QString& path, const CorpusO
 
     report.pairs_kept = int(pairs.size());
     if (report.lines_read == report.blank_lines)
-        return fail(QStringLiteral("%1: file holds no text").arg(name));
+        return fail(QCoreApplication::translate("as::Corpus", "%1: file holds no text").arg(name));
     if (pairs.isEmpty())
-        return fail(QStringLiteral("%1: no usable sentence pair (%2)").arg(name, report.summary()));
+        return fail(QCoreApplication::translate("as::Corpus", "%1: no usable sentence pair (%2)").arg(name, report.summary()));
     return pairs;
 }
 

@@ -1,5 +1,6 @@
 #include "train/corpus_run.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <cmath>
@@ -192,13 +193,13 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
 QStringList CorpusBuildReport::summary() const
 {
     const QString validFrom = validFile.isEmpty()
-                                  ? QStringLiteral("held out of %1").arg(QFileInfo(trainFile).fileName())
+                                  ? QCoreApplication::translate("as::Corpus", "held out of %1").arg(QFileInfo(trainFile).fileName())
                                   : QFileInfo(validFile).fileName();
     QStringList lines{
         QStringLiteral("%1: %2").arg(QFileInfo(trainFile).fileName(), trainRead.summary()),
-        QStringLiteral("train: %1").arg(trainStats.summary()),
-        QStringLiteral("valid (%1): %2").arg(validFrom, validStats.summary()),
-        QStringLiteral("vocabularies: source %1 (%2), target %3 (%4)")
+        QCoreApplication::translate("as::Corpus", "train: %1").arg(trainStats.summary()),
+        QCoreApplication::translate("as::Corpus", "valid (%1): %2").arg(validFrom, validStats.summary()),
+        QCoreApplication::translate("as::Corpus", "vocabularies: source %1 (%2), target %3 (%4)")
             .arg(srcVocab)
             .arg(tokenizerName(srcTok))
             .arg(tgtVocab)
@@ -230,7 +231,7 @@ QStringList CorpusBuildReport::problems(int max) const
         total += stats->skipped() - stats->first_skipped.size();
     }
     if (total > lines.size())
-        lines << QStringLiteral("… and %1 more").arg(total - lines.size());
+        lines << QCoreApplication::translate("as::Corpus", "… and %1 more").arg(total - lines.size());
     return lines;
 }
 
@@ -305,12 +306,12 @@ CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress)
     report.srcTok = data.srcTokenizer();
     report.tgtTok = data.tgtTokenizer();
     if (s.strict && (report.trainStats.skipped() > 0 || report.validStats.skipped() > 0)) {
-        b.error = QStringLiteral("strict: %1 has pairs that do not fit")
+        b.error = QCoreApplication::translate("as::Corpus", "strict: %1 has pairs that do not fit")
                       .arg(report.trainStats.skipped() > 0 || s.heldOut() ? s.train : s.valid);
         return b;
     }
     if (data.train().pairs.empty()) {
-        b.error = QStringLiteral("no usable sentence pair in %1").arg(s.train);
+        b.error = QCoreApplication::translate("as::Corpus", "no usable sentence pair in %1").arg(s.train);
         return b;
     }
     const QJsonObject record = corpusRunRecord(run, data.train().pairs);
@@ -336,13 +337,13 @@ QString checkSameData(const SessionData& data, const Vocab& srcVocab, const Voca
                       const QJsonObject& recorded)
 {
     if (data.srcVocab().tokens() != srcVocab.tokens() || data.tgtVocab().tokens() != tgtVocab.tokens())
-        return QStringLiteral("the vocabularies built from the data differ from the "
+        return QCoreApplication::translate("as::Corpus", "the vocabularies built from the data differ from the "
                               "checkpoint's: the corpus file changed since the checkpoint was "
                               "written");
     const QJsonObject now = data.record();
     if (now.value("pairs").toDouble() != recorded.value("pairs").toDouble()
         || now.value("pairs_sha1").toString() != recorded.value("pairs_sha1").toString())
-        return QStringLiteral("the training pairs (%1) differ from those the checkpoint was "
+        return QCoreApplication::translate("as::Corpus", "the training pairs (%1) differ from those the checkpoint was "
                               "trained on (%2): the corpus file changed")
             .arg(now.value("pairs").toDouble())
             .arg(recorded.value("pairs").toDouble());

@@ -176,6 +176,149 @@
     </message>
 </context>
 <context>
+    <name>as::Corpus</name>
+    <message>
+        <source>%1 lines read, %2 pairs kept</source>
+        <translation>读取 %1 行，保留 %2 对</translation>
+    </message>
+    <message>
+        <source>%1 without the TAB between the sentences</source>
+        <translation>%1 行两句之间没有 TAB</translation>
+    </message>
+    <message>
+        <source>%1 with an empty side</source>
+        <translation>%1 行有一边为空</translation>
+    </message>
+    <message>
+        <source>%1 not valid UTF-8</source>
+        <translation>%1 行不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>%1 too long</source>
+        <translation>%1 行过长</translation>
+    </message>
+    <message>
+        <source>skipped </source>
+        <translation>跳过 </translation>
+    </message>
+    <message>
+        <source>%1 blank lines</source>
+        <translation>%1 个空行</translation>
+    </message>
+    <message>
+        <source>UTF-8 BOM</source>
+        <translation>UTF-8 BOM</translation>
+    </message>
+    <message>
+        <source>CRLF line ends</source>
+        <translation>CRLF 行尾</translation>
+    </message>
+    <message>
+        <source>%1: file not found</source>
+        <translation>%1：找不到文件</translation>
+    </message>
+    <message>
+        <source>%1: is a folder, not a corpus file</source>
+        <translation>%1：是文件夹，不是语料文件</translation>
+    </message>
+    <message>
+        <source>%1: is not a regular file (a pipe or a device cannot be read as a corpus)</source>
+        <translation>%1：不是普通文件（管道或设备不能作为语料读取）</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1: file is empty</source>
+        <translation>%1：文件为空</translation>
+    </message>
+    <message>
+        <source>%1: file is UTF-16; save it as UTF-8</source>
+        <translation>%1：文件是 UTF-16 编码，请另存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>%1: reading cancelled</source>
+        <translation>%1：读取已取消</translation>
+    </message>
+    <message>
+        <source>invalid UTF-8: &quot;%1&quot;</source>
+        <translation>无效的 UTF-8：“%1”</translation>
+    </message>
+    <message>
+        <source>no TAB between the English and the translation: &quot;%1&quot;</source>
+        <translation>英文与译文之间没有 TAB：“%1”</translation>
+    </message>
+    <message>
+        <source>no TAB between source and target: &quot;%1&quot;</source>
+        <translation>源句与目标句之间没有 TAB：“%1”</translation>
+    </message>
+    <message>
+        <source>both sides empty</source>
+        <translation>两边都为空</translation>
+    </message>
+    <message>
+        <source>empty source</source>
+        <translation>源句为空</translation>
+    </message>
+    <message>
+        <source>empty target</source>
+        <translation>目标句为空</translation>
+    </message>
+    <message>
+        <source>%1 characters in one side, over the limit of %2</source>
+        <translation>一边有 %1 个字符，超过上限 %2</translation>
+    </message>
+    <message>
+        <source>%1: file holds no text</source>
+        <translation>%1：文件中没有文本</translation>
+    </message>
+    <message>
+        <source>%1: no usable sentence pair (%2)</source>
+        <translation>%1：没有可用的句对（%2）</translation>
+    </message>
+    <message>
+        <source>held out of %1</source>
+        <translation>从 %1 中留出</translation>
+    </message>
+    <message>
+        <source>train: %1</source>
+        <translation>训练集：%1</translation>
+    </message>
+    <message>
+        <source>valid (%1): %2</source>
+        <translation>验证集（%1）：%2</translation>
+    </message>
+    <message>
+        <source>vocabularies: source %1 (%2), target %3 (%4)</source>
+        <translation>词表：源语言 %1（%2），目标语言 %3（%4）</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>…… 还有 %1 条</translation>
+    </message>
+    <message>
+        <source>strict: %1 has pairs that do not fit</source>
+        <translation>严格模式：%1 中有不合格的句对</translation>
+    </message>
+    <message>
+        <source>no usable sentence pair in %1</source>
+        <translation>%1 中没有可用的句对</translation>
+    </message>
+    <message>
+        <source>the vocabularies built from the data differ from the checkpoint&apos;s: the corpus file changed since the checkpoint was written</source>
+        <translation>由数据构建的词表与检查点中的不同：写入检查点之后语料文件被修改过</translation>
+    </message>
+    <message>
+        <source>the training pairs (%1) differ from those the checkpoint was trained on (%2): the corpus file changed</source>
+        <translation>训练句对（%1）与检查点训练时的（%2）不同：语料文件被修改过</translation>
+    </message>
+</context>
+<context>
     <name>as::CorpusActions</name>
     <message>
         <source>Open &amp;corpus…</source>
@@ -302,6 +445,21 @@
     <message>
         <source>Opened the corpus %1: %2</source>
         <translation>已打开语料库 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>as::File</name>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>is not a regular file (a pipe, a device or a socket cannot be read as one)</source>
+        <translation>不是普通文件（管道、设备或套接字不能作为文件读取）</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -517,6 +675,109 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>no sentence pairs</source>
         <translation>没有句对</translation>
+    </message>
+</context>
+<context>
+    <name>as::Lesson</name>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>must be a text or {&quot;en&quot;: …, &quot;zh_CN&quot;: …}</source>
+        <translation>必须是文本或 {&quot;en&quot;: …, &quot;zh_CN&quot;: …}</translation>
+    </message>
+    <message>
+        <source>unknown language (en or zh_CN)</source>
+        <translation>未知语言（应为 en 或 zh_CN）</translation>
+    </message>
+    <message>
+        <source>must be a text</source>
+        <translation>必须是文本</translation>
+    </message>
+    <message>
+        <source>missing (every text has an English one)</source>
+        <translation>缺失（每段文本都要有英文版本）</translation>
+    </message>
+    <message>
+        <source>must be a whole number from %1 to %2</source>
+        <translation>必须是 %1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>must be a view name or {&quot;view&quot;: …, &quot;kind&quot;: …, &quot;layer&quot;: …, &quot;head&quot;: …}</source>
+        <translation>必须是视图名或 {&quot;view&quot;: …, &quot;kind&quot;: …, &quot;layer&quot;: …, &quot;head&quot;: …}</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知字段</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a view (%2)</source>
+        <translation>“%1”不是视图（%2）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an attention kind (encoder.self, decoder.self, decoder.cross)</source>
+        <translation>“%1”不是注意力类型（encoder.self、decoder.self、decoder.cross）</translation>
+    </message>
+    <message>
+        <source>the model has %1 layers</source>
+        <translation>模型只有 %1 层</translation>
+    </message>
+    <message>
+        <source>the model has %1 heads</source>
+        <translation>模型只有 %1 个头</translation>
+    </message>
+    <message>
+        <source>%1 bytes; a lesson is at most %2</source>
+        <translation>%1 字节；课程文件最多 %2 字节</translation>
+    </message>
+    <message>
+        <source>not JSON (%1 at byte %2)</source>
+        <translation>不是 JSON（第 %2 字节处：%1）</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>must be &quot;%1&quot;</source>
+        <translation>必须是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>%1 is newer than this program reads (%2): update Attention Studio</source>
+        <translation>%1 比本程序能读取的版本（%2）新：请更新 Attention Studio</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a built-in task (%2)</source>
+        <translation>“%1”不是内置任务（%2）</translation>
+    </message>
+    <message>
+        <source>a reference goes with a probe</source>
+        <translation>参考译文必须与探针句子一起给出</translation>
+    </message>
+    <message>
+        <source>must be a list</source>
+        <translation>必须是列表</translation>
+    </message>
+    <message>
+        <source>must be {&quot;step&quot;: …, &quot;view&quot;: …, &quot;text&quot;: …}</source>
+        <translation>必须是 {&quot;step&quot;: …, &quot;view&quot;: …, &quot;text&quot;: …}</translation>
+    </message>
+    <message>
+        <source>%1 is not after the stop before it (%2)</source>
+        <translation>%1 不在前一个停靠点（%2）之后</translation>
+    </message>
+    <message>
+        <source>%1 is past the lesson&apos;s %2 planned steps</source>
+        <translation>%1 超出了课程计划的 %2 步</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a built-in task</source>
+        <translation>“%1”不是内置任务</translation>
+    </message>
+    <message>
+        <source>a lesson trains one of the built-in tasks (%1); this session is not one of them</source>
+        <translation>课程只能训练内置任务（%1）之一；当前会话不是</translation>
     </message>
 </context>
 <context>
@@ -792,6 +1053,53 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Not compared: %1</source>
         <translation>未对比：%1</translation>
+    </message>
+</context>
+<context>
+    <name>as::Settings</name>
+    <message>
+        <source>&apos;%1&apos; is not a valid %2</source>
+        <translation>“%1”不是有效的 %2</translation>
+    </message>
+    <message>
+        <source>pre-norm</source>
+        <translation>前置归一化</translation>
+    </message>
+    <message>
+        <source>post-norm</source>
+        <translation>后置归一化</translation>
+    </message>
+    <message>
+        <source>warm-up %1</source>
+        <translation>预热 %1</translation>
+    </message>
+    <message>
+        <source>factor %1</source>
+        <translation>系数 %1</translation>
+    </message>
+    <message>
+        <source>smoothing %1</source>
+        <translation>标签平滑 %1</translation>
+    </message>
+    <message>
+        <source>dropout %1</source>
+        <translation>dropout %1</translation>
+    </message>
+    <message>
+        <source>clip %1</source>
+        <translation>梯度裁剪 %1</translation>
+    </message>
+    <message>
+        <source>d_model %1, %2 heads, d_ff %3, %4+%5 layers</source>
+        <translation>d_model %1，%2 个头，d_ff %3，%4+%5 层</translation>
+    </message>
+    <message>
+        <source>max_len %1</source>
+        <translation>max_len %1</translation>
+    </message>
+    <message>
+        <source>the same settings</source>
+        <translation>设置相同</translation>
     </message>
 </context>
 <context>
@@ -1285,6 +1593,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::ui::AttentionKind</name>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder cross-attention</source>
+        <translation>解码器交叉注意力</translation>
+    </message>
+</context>
+<context>
     <name>as::ui::AttentionView</name>
     <message>
         <source>Encoder self-attention (source × source)</source>
@@ -1630,8 +1953,10 @@ weight %3</source>
         <translation>在长度上限处停止。</translation>
     </message>
     <message>
-        <source>Cross-attention of position %1 (%2) over the source · layer %3</source>
-        <translation>位置 %1（%2）对源序列的交叉注意力 · 第 %3 层</translation>
+        <source>Cross-attention of position %1 (%2)
+over the source · layer %3</source>
+        <translation>位置 %1（%2）对源序列的
+交叉注意力 · 第 %3 层</translation>
     </message>
     <message>
         <source>%1 (fed)</source>
@@ -1839,18 +2164,6 @@ click: this head at this step in Attention</source>
 <context>
     <name>as::ui::HeadsView</name>
     <message>
-        <source>Encoder self-attention</source>
-        <translation>编码器自注意力</translation>
-    </message>
-    <message>
-        <source>Decoder self-attention</source>
-        <translation>解码器自注意力</translation>
-    </message>
-    <message>
-        <source>Decoder cross-attention</source>
-        <translation>解码器交叉注意力</translation>
-    </message>
-    <message>
         <source>importance |∂L/∂ξ|</source>
         <translation>头重要性 |∂L/∂ξ|</translation>
     </message>
@@ -1976,6 +2289,10 @@ click to mute</source>
         <source>Score every head on the sentence pairs of a corpus file you choose (source&lt;TAB&gt;target per line, or an Anki file), as attention-studio-cli heads --data does: for a model opened without its data, or to compare with other text</source>
         <translation>在你选择的语料文件（每行 源句&lt;TAB&gt;目标句，或 Anki 文件）的句对上给每个头打分，与 attention-studio-cli heads --data 相同：用于打开时不带数据的模型，或与其他文本比较</translation>
     </message>
+    <message>
+        <source>%1 · layer %2 · head %3</source>
+        <translation>%1 · 第 %2 层 · 头 %3</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HealthView</name>
@@ -2010,8 +2327,10 @@ step %2 · update ratio %3 · gradient norm %4 · weight norm %5</source>
 第 %2 步 · 更新比例 %3 · 梯度范数 %4 · 权重范数 %5</translation>
     </message>
     <message>
-        <source>Update ratio ‖Δw‖/‖w‖ (band: 1e-4 … 1e-2 around 1e-3)</source>
-        <translation>更新比例 ‖Δw‖/‖w‖（带：1e-3 附近的 1e-4 … 1e-2）</translation>
+        <source>Update ratio ‖Δw‖/‖w‖
+(band: 1e-4 … 1e-2 around 1e-3)</source>
+        <translation>更新比例 ‖Δw‖/‖w‖
+（带：1e-3 附近的 1e-4 … 1e-2）</translation>
     </message>
     <message>
         <source>Gradient L2 norm (before clipping)</source>
@@ -2054,8 +2373,10 @@ step %2 · update ratio %3 · gradient norm %4 · weight norm %5</source>
         <translation>%1 · 第 %2 步  </translation>
     </message>
     <message>
-        <source>%1 of %2 · histogram per step</source>
-        <translation>%1 / %2 · 每步的直方图</translation>
+        <source>%1 of %2
+histogram per step</source>
+        <translation>%1 / %2
+每步的直方图</translation>
     </message>
 </context>
 <context>
@@ -2624,8 +2945,10 @@ of the probe sentence</source>
 探针句中的查询词元</translation>
     </message>
     <message>
-        <source>q ⊙ k: each key&apos;s element-wise product with the query (row sums = q·k)</source>
-        <translation>q ⊙ k：每个键与查询逐元素相乘（行之和 = q·k）</translation>
+        <source>q ⊙ k: each key times the query,
+element by element (row sums = q·k)</source>
+        <translation>q ⊙ k：每个键与查询
+逐元素相乘（行之和 = q·k）</translation>
     </message>
     <message>
         <source>dimension of the head</source>
@@ -2636,8 +2959,10 @@ of the probe sentence</source>
         <translation>键 %1，维度 %2：q %3 × k %4 = %5</translation>
     </message>
     <message>
-        <source>Scores q·k/√d_k (bars) and softmax (line, right axis)</source>
-        <translation>注意力分数 q·k/√d_k（柱）和 softmax（线，右轴）</translation>
+        <source>Scores q·k/√d_k (bars)
+and softmax (line, right axis)</source>
+        <translation>注意力分数 q·k/√d_k（柱）
+和 softmax（线，右轴）</translation>
     </message>
     <message>
         <source>score</source>

@@ -248,7 +248,8 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
     const Naive n = naive(records[3]->cross[0], 3, 2);
     const QString text = test::hoverAt(v.plot(AttentionKind::Cross, 0),
                                        v.cellCentre(AttentionKind::Cross, 0, 2, 3));
-    QVERIFY2(text.startsWith(QStringLiteral("decoder.cross · layer 1 · head 3\nstep 40 (record 4 of 5)")), qPrintable(text));
+    // The kind as the window names it (the Heads view's title), not the CLI's decoder.cross.
+    QVERIFY2(text.startsWith(QStringLiteral("Decoder cross-attention · layer 1 · head 3\nstep 40 (record 4 of 5)")), qPrintable(text));
     for (double value : {n.entropy, n.confidence, n.diagonal})
         QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(text));
     QVERIFY(test::hoverAt(v.plot(AttentionKind::Cross, 0), QPointF(2, 2)).isEmpty());  // off the map

@@ -71,6 +71,24 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
         } else if (name == u"03-pre-and-post-norm.json"_s) {
             // "post-norm stalls while pre-norm goes on down"
             QVERIFY2(bValid > 2 * aValid, qPrintable(out));
+        } else if (name == u"05-what-heads-learn.json"_s) {
+            // "one encoder self-attention head now puts nearly all its weight on one key, and one
+            // decoder self-attention head on the token itself or the one before it. At step 0
+            // none did." — the Head dynamics view's stats of the probe (eval/attention_stats.h)
+            // at its first and last record, as the program prints them.
+            const QRegularExpression heads(u"heads at step (\\d+): encoder\\.self diagonal [0-9.]+ \\S+ confidence ([0-9.]+) \\S+; "
+                                           "decoder\\.self diagonal ([0-9.]+) \\S+ confidence [0-9.]+ \\S+;"_s);
+            QList<QRegularExpressionMatch> at;
+            for (auto it = heads.globalMatch(out); it.hasNext();)
+                at << it.next();
+            QVERIFY2(at.size() == 2 && at[0].captured(1) == u"0"_s && at[1].captured(1) == u"200"_s, qPrintable(out));
+            const double encoderConfidence[2] = {at[0].captured(2).toDouble(), at[1].captured(2).toDouble()};
+            const double decoderDiagonal[2] = {at[0].captured(3).toDouble(), at[1].captured(3).toDouble()};
+            qInfo("encoder self-attention's largest confidence %.3f -> %.3f; decoder self-attention's "
+                  "largest diagonal ±1 %.3f -> %.3f", encoderConfidence[0], encoderConfidence[1],
+                  decoderDiagonal[0], decoderDiagonal[1]);
+            QVERIFY2(encoderConfidence[0] < 0.5 && encoderConfidence[1] > 0.9, qPrintable(out));
+            QVERIFY2(decoderDiagonal[0] < 0.85 && decoderDiagonal[1] > 0.95, qPrintable(out));
         } else {
             QFAIL(qPrintable(u"%1 has no claim checked here: add one"_s.arg(name)));
         }
@@ -78,7 +96,7 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
         QVERIFY(QFileInfo::exists(QDir(shots).filePath(u"0-window.png"_s)));
         ++runs;
     }
-    QCOMPARE(runs, 4);
+    QCOMPARE(runs, 5);
 }
 
 AS_TEST_MAIN(TestLessonRuns)

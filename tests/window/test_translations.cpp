@@ -11,6 +11,10 @@
 #include "main_window.h"
 #include "settings_store.h"
 #include "view_set.h"
+#include "corpus_actions.h"
+#include "head_dynamics_view.h"
+#include "lesson_actions.h"
+#include "worker_link.h"
 
 #include <QAction>
 #include <QDir>
@@ -95,6 +99,7 @@ private slots:
     void qtsOwnDialogsTooWhenInstalled();
     void startupLanguageFollowsLocaleUnlessChosen();
     void programFollowsTheLocale();
+    void coreMessagesFollowTheWindowNotTheCommandLine();
 };
 
 void TestTranslations::initTestCase()
@@ -296,6 +301,62 @@ void TestTranslations::programFollowsTheLocale()
     QCOMPARE(languageOf(u"C.UTF-8"_s, {}), u"en"_s);
     QCOMPARE(languageOf(u"zh_CN.UTF-8"_s, {u"--language"_s, u"en"_s}), u"en"_s);
     QCOMPARE(languageOf(u"C.UTF-8"_s, {u"--language"_s, u"zh_CN"_s}), u"zh_CN"_s);
+}
+
+// Issue 26 §1: what core/ says (a bad corpus file, a bad lesson file) the window shows in its
+// language, with the field or file named as before; the head dynamics' titles name the kinds
+// in it ("编码器自注意力", not encoder.self); the command line, which installs no translator, says
+// the same in English whatever LANG is.
+void TestTranslations::coreMessagesFollowTheWindowNotTheCommandLine()
+{
+    QVERIFY(as::setLanguage(u"zh_CN"_s));
+    QTemporaryDir dir;
+    as::MainWindow w;
+    w.show();
+    w.applySettings(as::SessionSettings::defaultsFor(u"toy"_s));
+    QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 20000));
+    // A lesson whose stop names no view.
+    const QString lesson = dir.filePath(u"bad.json"_s);
+    QFile f(lesson);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "attention-studio-lesson", "version": 1, "title": "T", "task": "toy",
+                "stops": [{"step": 5, "view": "charts", "text": "x"}]})");
+    f.close();
+    QVERIFY(!w.lessons()->openLessonFile(lesson));
+    QVERIFY2(w.lastFileError().contains(u"stops[0].view.view"_s) && w.lastFileError().contains(u"“charts”不是视图"_s),
+             qPrintable(w.lastFileError()));
+    // A corpus file that is not there.
+    QSignalSpy failed(w.corpus(), &as::CorpusActions::corpusFailed);
+    as::CorpusSource source;
+    source.train = dir.filePath(u"absent.tsv"_s);
+    w.corpus()->openCorpus(source);
+    QVERIFY(failed.wait(60000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(u"absent.tsv：找不到文件"_s), qPrintable(message));
+    // The head dynamics of a few steps: each plot titled by its kind in Chinese.
+    w.views()->showView(w.views()->dynamics());
+    w.link()->step(3);
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() >= 3 && !w.isRunning(); }, 30000));
+    QStringList titles;
+    QVERIFY2(QTest::qWaitFor([&] {
+        titles.clear();
+        for (const char* name : {"dynamics_encoder.self_0", "dynamics_decoder.self_0", "dynamics_decoder.cross_0"})
+            if (auto* plot = w.views()->dynamics()->findChild<QCustomPlot*>(QString::fromLatin1(name)))
+                for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+                    if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i)))
+                        titles << t->text();
+        return titles.size() == 3;
+    }, 20000), qPrintable(titles.join(u" | "_s)));
+    QCOMPARE(titles, (QStringList{u"编码器自注意力 · 第 1 层"_s, u"解码器自注意力 · 第 1 层"_s, u"解码器交叉注意力 · 第 1 层"_s}));
+    w.close();
+    // The command line under a Chinese locale: English.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"LANG"_s, u"zh_CN.UTF-8"_s);
+    env.insert(u"LC_ALL"_s, u"zh_CN.UTF-8"_s);
+    const as::test::ProcessRun r = as::test::runProgram(
+        as::test::cliProgram(), {u"train"_s, u"--data"_s, source.train, u"--steps"_s, u"1"_s, u"--out"_s, dir.filePath(u"m.safetensors"_s)}, env);
+    QVERIFY2(r.finished && r.exitCode != 0 && QString::fromUtf8(r.err).contains(u"absent.tsv: file not found"_s),
+             qPrintable(as::test::describeRun(u"attention-studio-cli"_s, r)));
 }
 
 AS_TEST_MAIN(TestTranslations)

@@ -18,6 +18,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QAbstractButton>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <qcustomplot.h>
 
 using namespace as;
 using namespace Qt::StringLiterals;
@@ -27,6 +32,7 @@ class TestWindowTabs : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void everyTabFitsAt1280x800InBothLanguages();
+    void windowFitsAt1280x800WithNoLabelClipped();
     void altAndALetterShowsEveryView();
     void viewPngsKeepTheirNames();
 };
@@ -49,6 +55,59 @@ QString overflow(QTabWidget* tabs)
         if (bar->tabRect(i).right() >= bar->width() || bar->tabText(i) != tabs->tabText(i))
             return u"tab %1 (%2) at %3 of %4"_s.arg(i).arg(bar->tabText(i)).arg(bar->tabRect(i).right()).arg(bar->width());
     return {};
+}
+// A widget's smallest size as its layout grants it: minimumSize where set, else minimumSizeHint.
+QSize smallest(const QWidget* w)
+{
+    const QSize hint = w->minimumSizeHint(), set = w->minimumSize();
+    return {set.width() > 0 ? set.width() : hint.width(), set.height() > 0 ? set.height() : hint.height()};
+}
+
+// Every view's smallest size (a group's pages are in a stack: the largest of them counts,
+// shown or not), for the message of a window too large.
+QString smallestViews(ViewSet* views)
+{
+    QStringList sizes;
+    for (QWidget* page : views->viewPages()) {
+        const QSize s = smallest(page);
+        sizes << u"%1 %2x%3"_s.arg(views->viewTitle(page)).arg(s.width()).arg(s.height());
+    }
+    return sizes.join(u", "_s);
+}
+
+// The labels and buttons shown under `w` whose text does not fit their width (or, wrapped,
+// their height), and the plots smaller than their titles, legends and axes need: clipped.
+QStringList clipped(const QWidget* w)
+{
+    QStringList found;
+    for (const QWidget* c : w->findChildren<QWidget*>()) {
+        if (!c->isVisible() || c->width() <= 0)
+            continue;
+        QString text;
+        bool cut = false;
+        if (const auto* l = qobject_cast<const QLabel*>(c)) {
+            if (l->text().isEmpty() || l->pixmap().cacheKey() != 0)
+                continue;
+            text = l->text();
+            if (l->wordWrap())
+                cut = l->heightForWidth(l->contentsRect().width() + l->margin() * 2) > l->height() + 1;
+            else
+                cut = l->sizeHint().width() > l->width() + 1;
+        } else if (qobject_cast<const QCustomPlot*>(c)) {
+            // Its titles, legend and axes as its own layout lays them out.
+            text = c->objectName();
+            cut = c->minimumSizeHint().width() > c->width() + 1 || c->minimumSizeHint().height() > c->height() + 1;
+        } else if (const auto* b = qobject_cast<const QAbstractButton*>(c)) {
+            if (b->text().isEmpty())
+                continue;
+            text = b->text();
+            cut = b->sizeHint().width() > b->width() + 1;
+        }
+        if (cut)
+            found << u"%1 '%2' (%3x%4, needs %5x%6)"_s.arg(QString::fromLatin1(c->metaObject()->className()), text.left(40))
+                         .arg(c->width()).arg(c->height()).arg(qobject_cast<const QCustomPlot*>(c) ? c->minimumSizeHint().width() : c->sizeHint().width()).arg(qobject_cast<const QCustomPlot*>(c) ? c->minimumSizeHint().height() : c->sizeHint().height());
+    }
+    return found;
 }
 }  // namespace
 
@@ -81,6 +140,38 @@ void TestWindowTabs::everyTabFitsAt1280x800InBothLanguages()
     views->showView(views->loss());
     views->showView(views->attention());
     QCOMPARE(views->currentView(), views->attentionPage());
+}
+
+// Issue 26 §1 and §4: with any view shown, in either language, the window (central widget,
+// settings dock, menu and status bar) can be made 1280×800 on a screen of that size, leaving
+// 20×40 pixels to a window frame; and at 1280×800 no label or button of the view shown is
+// clipped.
+void TestWindowTabs::windowFitsAt1280x800WithNoLabelClipped()
+{
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ViewSet* views = w.views();
+    const QSize limit(1260, 760);
+    for (const QString& language : {u"en"_s, u"zh_CN"_s}) {
+        QVERIFY(setLanguage(language));
+        QCoreApplication::processEvents();
+        for (QWidget* page : views->viewPages()) {
+            views->showView(page);
+            QTest::qWait(100);  // texts set as the view is shown, laid out
+            const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+            const QString where = language + u": "_s + views->viewTitle(page);
+            qInfo("%s: the window's smallest size %dx%d", qPrintable(where), min.width(), min.height());
+            QVERIFY2(min.width() <= limit.width() && min.height() <= limit.height(),
+                     qPrintable(where + u": %1x%2; views: "_s.arg(min.width()).arg(min.height())
+                                + smallestViews(views)));
+            QCOMPARE(w.size(), QSize(1280, 800));
+            const QStringList cut = clipped(page);
+            QVERIFY2(cut.isEmpty(), qPrintable(where + u": clipped: "_s + cut.join(u"; "_s)));
+        }
+    }
+    QVERIFY(setLanguage(u"en"_s));
 }
 
 void TestWindowTabs::altAndALetterShowsEveryView()
