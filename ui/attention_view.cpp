@@ -208,10 +208,15 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
             setLayer(i);
     });
     connect(replay_, &QSlider::valueChanged, this, [this](int v) {
-        if (!updating_)
-            showHistoryIndex(v);
+        if (updating_)
+            return;
+        showHistoryIndex(v);
+        emit replayMoved(shownStep(), isLive());
     });
-    connect(live, &QToolButton::clicked, this, [this] { showHistoryIndex(historySize() - 1); });
+    connect(live, &QToolButton::clicked, this, [this] {
+        showHistoryIndex(historySize() - 1);
+        emit replayMoved(shownStep(), isLive());
+    });
     retranslate();
 }
 

@@ -57,6 +57,11 @@ public:
     void enlargeHead(int h);              // 0 … headCount()-1 or kMeanHead
     int enlargedHead() const { return enlarged_; }
 
+signals:
+    // The user moved the replay slider or pressed Live: the step shown now, and whether it
+    // follows the latest (the Model view's computation panel follows it, app/window/view_set).
+    void replayMoved(long step, bool live);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     // QEvent::LanguageChange: retranslate().

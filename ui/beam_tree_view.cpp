@@ -55,6 +55,52 @@ QString number(double v)
     return QString::number(v, 'f', 3);
 }
 
+// The legend: the three states and the best path, in one row from (x, y); its width.
+double paintLegend(QPainter& p, double x, double ly, const QFont& font, const QPalette& pal)
+{
+    const QFontMetricsF fm(font);
+    const QColor ink = pal.color(QPalette::Text), muted = mutedInk(pal);
+    const double box = fm.height() * 0.8, x0 = x;
+    p.setFont(font);
+    for (BeamNode::State s : {BeamNode::State::Kept, BeamNode::State::Finished, BeamNode::State::Pruned}) {
+        p.setBrush(stateFill(s, pal));
+        p.setPen(s == BeamNode::State::Pruned ? QPen(muted, 1, Qt::DashLine) : QPen(muted, 1));
+        p.drawRoundedRect(QRectF(x, ly + (fm.height() - box) / 2, box * 1.6, box), 3, 3);
+        x += box * 1.6 + 5;
+        p.setPen(ink);
+        const QString t = stateText(s);
+        p.drawText(QPointF(x, ly + fm.ascent()), t);
+        x += fm.horizontalAdvance(t) + 16;
+    }
+    p.setPen(QPen(pal.color(QPalette::Highlight), 3));
+    p.drawLine(QPointF(x, ly + fm.height() / 2), QPointF(x + 22, ly + fm.height() / 2));
+    x += 28;
+    p.setPen(ink);
+    const QString best = BeamTreeDiagram::tr("best hypothesis");
+    p.drawText(QPointF(x, ly + fm.ascent()), best);
+    return x + fm.horizontalAdvance(best) - x0;
+}
+
+// The legend above the scrolled tree, so that it stays in sight.
+class Legend : public QWidget {
+public:
+    explicit Legend(QWidget* parent) : QWidget(parent) { setMinimumHeight(fontMetrics().height() + 8); }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        paintLegend(p, 4, 4, font(), palette());
+    }
+    void changeEvent(QEvent* e) override
+    {
+        QWidget::changeEvent(e);
+        if (e->type() == QEvent::LanguageChange)
+            update();
+    }
+};
+
 }  // namespace
 
 BeamTreeDiagram::BeamTreeDiagram(QWidget* parent) : QWidget(parent)
@@ -76,7 +122,6 @@ void BeamTreeDiagram::relayout()
     drawn_.clear();
     columns_.clear();
     const QFontMetricsF fm(font());
-    legendHeight_ = fm.height() + 12;
     if (!record_ || record_->empty()) {
         size_ = QSize(200, 120);
         updateGeometry();
@@ -107,7 +152,7 @@ void BeamTreeDiagram::relayout()
     for (const QString& t : r.tokens)
         nodeW = std::max(nodeW, std::min(150.0, fm.horizontalAdvance(t) + 18));
     const double nodeH = fm.height() + 8, rowH = nodeH + 8;
-    const double top = kMargin + legendHeight_ + fm.height() + 8;  // legend, step headers
+    const double top = kMargin + fm.height() + 8;  // below the step headers
     std::size_t rows = 0;
     for (const auto& col : columns_)
         rows = std::max(rows, col.size());
@@ -124,8 +169,7 @@ void BeamTreeDiagram::relayout()
         d.best = best[std::size_t(n.id)];
         d.rect = QRectF(kMargin + n.step * (nodeW + kGap), top + rowOf[std::size_t(n.id)] * rowH, nodeW, nodeH);
     }
-    const double legendW = fm.horizontalAdvance(tr("kept") + tr("finished") + tr("pruned") + tr("best hypothesis")) + 160;
-    size_ = QSize(int(std::ceil(std::max(legendW, kMargin * 2 + steps * (nodeW + kGap) - kGap))),
+    size_ = QSize(int(std::ceil(kMargin * 2 + steps * (nodeW + kGap) - kGap)),
                   int(std::ceil(top + double(rows) * rowH + kMargin)));
     if (selected_ >= N)
         selected_ = -1;
@@ -207,28 +251,9 @@ void BeamTreeDiagram::paintEvent(QPaintEvent*)
     if (!record_ || record_->empty())
         return;
 
-    // The legend: the three states and the best path.
-    double x = kMargin;
-    const double ly = kMargin, box = fm.height() * 0.8;
-    for (BeamNode::State s : {BeamNode::State::Kept, BeamNode::State::Finished, BeamNode::State::Pruned}) {
-        p.setBrush(stateFill(s, pal));
-        p.setPen(s == BeamNode::State::Pruned ? QPen(muted, 1, Qt::DashLine) : QPen(muted, 1));
-        p.drawRoundedRect(QRectF(x, ly + (fm.height() - box) / 2, box * 1.6, box), 3, 3);
-        x += box * 1.6 + 5;
-        p.setPen(ink);
-        const QString t = stateText(s);
-        p.drawText(QPointF(x, ly + fm.ascent()), t);
-        x += fm.horizontalAdvance(t) + 16;
-    }
-    p.setPen(QPen(highlight, 3));
-    p.drawLine(QPointF(x, ly + fm.height() / 2), QPointF(x + 22, ly + fm.height() / 2));
-    x += 28;
-    p.setPen(ink);
-    p.drawText(QPointF(x, ly + fm.ascent()), tr("best hypothesis"));
-
     // The step headers.
     p.setPen(muted);
-    const double hy = kMargin + legendHeight_;
+    const double hy = kMargin;
     for (std::size_t s = 0; s < columns_.size(); ++s) {
         if (columns_[s].empty())
             continue;
@@ -364,11 +389,19 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent)
     lowerLayout->addWidget(nodeInfo_);
     lowerLayout->addLayout(controls);
     lowerLayout->addWidget(plot_, 1);
+    legend_ = new Legend(this);
+    auto* upper = new QWidget(this);
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    upperLayout->setSpacing(2);
+    upperLayout->addWidget(legend_);
+    upperLayout->addWidget(scroll_, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(scroll_);
+    split->addWidget(upper);
     split->addWidget(lower);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({3000, 2000});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(hint_);
@@ -428,6 +461,7 @@ void BeamTreeView::setRecord(BeamTreeRecordPtr record)
         nameChoices();
     }
     hint_->setVisible(!record_);
+    legend_->setVisible(record_ != nullptr);
     diagram_->setRecord(record_);
     const int last = record_ && !record_->best.empty() ? record_->best.back() : -1;
     selectNode(last);

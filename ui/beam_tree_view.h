@@ -62,7 +62,6 @@ private:
     std::vector<Drawn> drawn_;
     std::vector<std::vector<int>> columns_;  // node ids per step, top to bottom
     QSize size_{200, 120};
-    double legendHeight_ = 0;
     int selected_ = -1;
 };
 
@@ -103,6 +102,7 @@ private:
     BeamTreeDiagram* diagram_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     QLabel* hint_ = nullptr;
+    QWidget* legend_ = nullptr;  // the states' colours, above the tree
     QLabel* nodeInfo_ = nullptr;
     QLabel* layerLabel_ = nullptr;
     QComboBox* layerBox_ = nullptr;

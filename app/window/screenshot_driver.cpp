@@ -147,6 +147,36 @@ void showDecoding(as::MainWindow& w)
     w.views()->showView(shown);
 }
 
+// Writes DIR/beam-tree.png: the Translate tab with `sentence` translated by beam search of width
+// 3 (n-best 3) and its tree shown, the best hypothesis's last node selected (its prefix's
+// cross-attention below). After the views' pictures: the Translate tab is left as it is then.
+bool saveBeamTreePng(as::MainWindow& w, const QString& dir, const QString& sentence, QString* error)
+{
+    as::ui::TranslateView* v = w.views()->translate();
+    bool done = false;
+    const QMetaObject::Connection c = QObject::connect(v, &as::ui::TranslateView::translationFinished, &w,
+                                                       [&] { done = true; });
+    v->setDecoding(true, 3, 3);
+    v->translate(sentence);
+    waitFor([&] { return done && v->lastRecord() && !v->isBusy(); }, 60000);
+    QObject::disconnect(c);
+    if (!v->lastRecord() || v->lastRecord()->tree.empty()) {
+        *error = QStringLiteral("no beam tree for %1").arg(sentence);
+        return false;
+    }
+    v->showBeamTree();
+    w.resize(1400, 900);
+    w.views()->showView(v);
+    QCoreApplication::processEvents();
+    as::ui::replotQueuedNow();
+    const QString path = QDir(dir).filePath(QStringLiteral("beam-tree.png"));
+    if (!v->grab().save(path, "PNG")) {
+        *error = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -176,7 +206,8 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     if (!compareForScreenshot(w, compare))
         return 1;
     QString error;
-    if (!w.files()->saveViewPngs(dir, &error)) {
+    if (!w.files()->saveViewPngs(dir, &error)
+        || (!sentence.isEmpty() && !saveBeamTreePng(w, dir, sentence, &error))) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
@@ -402,7 +433,9 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     showNeuronView(w);
     QString error;
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
-        || !w.files()->saveViewPngs(dir, &error)) {
+        || !w.files()->saveViewPngs(dir, &error)
+        || (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")
+            && !saveBeamTreePng(w, dir, QStringLiteral("我有一个好朋友"), &error))) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
