@@ -208,15 +208,10 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
             setLayer(i);
     });
     connect(replay_, &QSlider::valueChanged, this, [this](int v) {
-        if (updating_)
-            return;
-        showHistoryIndex(v);
-        emit replayMoved(shownStep(), isLive());
+        if (!updating_)
+            replayTo(v);
     });
-    connect(live, &QToolButton::clicked, this, [this] {
-        showHistoryIndex(historySize() - 1);
-        emit replayMoved(shownStep(), isLive());
-    });
+    connect(live, &QToolButton::clicked, this, [this] { replayTo(historySize() - 1); });
     retranslate();
 }
 
@@ -384,6 +379,12 @@ void AttentionView::showHistoryIndex(int index)
         refresh();
     else
         updateReplayControls();
+}
+
+void AttentionView::replayTo(int index)
+{
+    showHistoryIndex(index);
+    emit replayMoved(shownStep(), isLive());
 }
 
 void AttentionView::showStep(long step)

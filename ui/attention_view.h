@@ -48,6 +48,8 @@ public:
 
     int historySize() const { return int(history_.size()); }
     void showHistoryIndex(int index);     // the last index follows new records ("live")
+    // What moving the replay slider to index does: shows it and emits replayMoved.
+    void replayTo(int index);
     int shownHistoryIndex() const { return shown_; }
     // The record at `step`, or the last one before it (the first when every one is later).
     void showStep(long step);

@@ -10,7 +10,9 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -21,7 +23,7 @@ namespace as::ui {
 
 namespace {
 
-constexpr double kMargin = 10, kGap = 34;
+constexpr double kMargin = 10, kGap = 26;
 
 QColor stateFill(BeamNode::State s, const QPalette& pal)
 {
@@ -148,9 +150,9 @@ void BeamTreeDiagram::relayout()
         for (int i = 0; i < int(col.size()); ++i)
             rowOf[std::size_t(col[std::size_t(i)])] = i;
     }
-    double nodeW = 44;
+    double nodeW = 40;
     for (const QString& t : r.tokens)
-        nodeW = std::max(nodeW, std::min(150.0, fm.horizontalAdvance(t) + 18));
+        nodeW = std::max(nodeW, std::min(150.0, fm.horizontalAdvance(t) + 14));
     const double nodeH = fm.height() + 8, rowH = nodeH + 8;
     const double top = kMargin + fm.height() + 8;  // below the step headers
     std::size_t rows = 0;
@@ -396,16 +398,16 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent)
     upperLayout->setSpacing(2);
     upperLayout->addWidget(legend_);
     upperLayout->addWidget(scroll_, 1);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = split_ = new QSplitter(Qt::Vertical, this);
     split->addWidget(upper);
     split->addWidget(lower);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({3000, 2000});
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(hint_);
     layout->addWidget(split, 1);
+    split->setSizes({1000, 1000});
 
     connect(diagram_, &BeamTreeDiagram::nodeClicked, this, [this](int id) { selectNode(id); });
     connect(layerBox_, &QComboBox::currentIndexChanged, this, [this] { drawCross(); });
@@ -423,7 +425,7 @@ void BeamTreeView::retranslate()
     layerBox_->setToolTip(tr("Decoder layer of the cross-attention"));
     headBox_->setToolTip(tr("Attention head"));
     plot_->xAxis->setLabel(tr("source token (key)"));
-    plot_->yAxis->setLabel(tr("token produced (query: its prefix)"));
+    plot_->yAxis->setLabel(tr("token produced"));
     setHeatmapPlaceholder(heat_, tr("Click a node of the tree\nto see its prefix's cross-attention"));
     nameChoices();
     drawCross();
@@ -463,6 +465,14 @@ void BeamTreeView::setRecord(BeamTreeRecordPtr record)
     hint_->setVisible(!record_);
     legend_->setVisible(record_ != nullptr);
     diagram_->setRecord(record_);
+    if (record_) {
+        // The tree whole when it fits in half the height, the rest for its cross-attention.
+        const int total = split_->height() > 0 ? split_->height() : height();
+        const int tree = std::min(diagram_->sizeHint().height() + legend_->minimumHeight()
+                                      + scroll_->horizontalScrollBar()->sizeHint().height() + 8,
+                                  std::max(total / 2, 160));
+        split_->setSizes({tree, std::max(total - tree, 200)});
+    }
     const int last = record_ && !record_->best.empty() ? record_->best.back() : -1;
     selectNode(last);
 }
@@ -470,12 +480,24 @@ void BeamTreeView::setRecord(BeamTreeRecordPtr record)
 void BeamTreeView::selectNode(int id)
 {
     diagram_->setSelected(id);
+    scrollToSelected();
+    drawCross();
+}
+
+void BeamTreeView::scrollToSelected()
+{
     const int shown = diagram_->selected();
     if (shown >= 0) {
         const QRectF r = diagram_->drawn()[std::size_t(shown)].rect;
         scroll_->ensureVisible(int(r.center().x()), int(r.center().y()), int(r.width()), int(r.height()));
     }
-    drawCross();
+}
+
+void BeamTreeView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    // Laid out only now when the tree came while the tab was hidden.
+    QTimer::singleShot(0, this, [this] { scrollToSelected(); });
 }
 
 void BeamTreeView::setLayer(int layer)

@@ -18,6 +18,7 @@
 class QComboBox;
 class QLabel;
 class QScrollArea;
+class QSplitter;
 
 namespace as::ui {
 
@@ -92,15 +93,18 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void retranslate();
+    void scrollToSelected();
     void drawCross();
     void nameChoices();
 
     BeamTreeRecordPtr record_;
     BeamTreeDiagram* diagram_ = nullptr;
     QScrollArea* scroll_ = nullptr;
+    QSplitter* split_ = nullptr;  // the tree above, the prefix's cross-attention below
     QLabel* hint_ = nullptr;
     QWidget* legend_ = nullptr;  // the states' colours, above the tree
     QLabel* nodeInfo_ = nullptr;

@@ -177,6 +177,28 @@ bool saveBeamTreePng(as::MainWindow& w, const QString& dir, const QString& sente
     return true;
 }
 
+// Writes DIR/model-replay.png: the Attention view's replay slider moved to the middle of the
+// training run, and the Model tab following it (the first decoder layer's cross-attention);
+// then both live again. Needs the traces of the run (the Model tab shown while training).
+bool saveModelReplayPng(as::MainWindow& w, const QString& dir, QString* error)
+{
+    as::ui::AttentionView* a = w.views()->attention();
+    as::ui::ModelView* m = w.views()->model();
+    if (a->historySize() < 2 || m->historySize() < 2)
+        return true;  // nothing to replay
+    a->replayTo(a->historySize() / 2);
+    m->selectBlock(as::ui::ModelBlock::DecCross);
+    w.views()->showView(m);
+    QCoreApplication::processEvents();
+    as::ui::replotQueuedNow();
+    const QString path = QDir(dir).filePath(QStringLiteral("model-replay.png"));
+    const bool saved = m->grab().save(path, "PNG");
+    a->replayTo(a->historySize() - 1);
+    if (!saved)
+        *error = QStringLiteral("cannot write %1").arg(path);
+    return saved;
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -368,11 +390,15 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     QElapsedTimer trainClock;
     trainClock.start();
     SnapshotPace pace(w);
+    // The Model tab while training: the probe traced at every snapshot, for its replay.
+    QWidget* const shownBefore = w.views()->currentView();
+    w.views()->showView(w.views()->model());
     w.link()->step(run.steps);
     if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
         std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
         return 1;
     }
+    w.views()->showView(shownBefore);
     if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
         // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
         // its last validation.
@@ -435,7 +461,8 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
         || !w.files()->saveViewPngs(dir, &error)
         || (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")
-            && !saveBeamTreePng(w, dir, QStringLiteral("我有一个好朋友"), &error))) {
+            && !saveBeamTreePng(w, dir, QStringLiteral("我有一个好朋友"), &error))
+        || !saveModelReplayPng(w, dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
