@@ -465,14 +465,7 @@ void BeamTreeView::setRecord(BeamTreeRecordPtr record)
     hint_->setVisible(!record_);
     legend_->setVisible(record_ != nullptr);
     diagram_->setRecord(record_);
-    if (record_) {
-        // The tree whole when it fits in half the height, the rest for its cross-attention.
-        const int total = split_->height() > 0 ? split_->height() : height();
-        const int tree = std::min(diagram_->sizeHint().height() + legend_->minimumHeight()
-                                      + scroll_->horizontalScrollBar()->sizeHint().height() + 8,
-                                  std::max(total / 2, 160));
-        split_->setSizes({tree, std::max(total - tree, 200)});
-    }
+    fitTree();
     const int last = record_ && !record_->best.empty() ? record_->best.back() : -1;
     selectNode(last);
 }
@@ -493,11 +486,26 @@ void BeamTreeView::scrollToSelected()
     }
 }
 
+void BeamTreeView::fitTree()
+{
+    // The tree whole when it fits in 55 % of the height, the rest for its cross-attention.
+    const int total = split_->height();
+    if (!record_ || total <= 0)
+        return;
+    const int tree = std::min(diagram_->sizeHint().height() + legend_->minimumHeight()
+                                  + scroll_->horizontalScrollBar()->sizeHint().height() + 10,
+                              std::max(total * 55 / 100, 160));
+    split_->setSizes({tree, std::max(total - tree, 160)});
+}
+
 void BeamTreeView::showEvent(QShowEvent* e)
 {
     QWidget::showEvent(e);
     // Laid out only now when the tree came while the tab was hidden.
-    QTimer::singleShot(0, this, [this] { scrollToSelected(); });
+    QTimer::singleShot(0, this, [this] {
+        fitTree();
+        scrollToSelected();
+    });
 }
 
 void BeamTreeView::setLayer(int layer)

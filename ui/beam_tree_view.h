@@ -98,6 +98,7 @@ protected:
 private:
     void retranslate();
     void scrollToSelected();
+    void fitTree();  // the splitter: the tree's height, up to 55 %
     void drawCross();
     void nameChoices();
 

@@ -248,7 +248,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
         explainContrast(contrastPositionBox_->currentIndex(), contrastTokenBox_->currentText().trimmed());
     });
     connect(input_, &QLineEdit::textEdited, this, [this] { contrastPosition_ = -1; });
-    auto* body = new QSplitter(Qt::Horizontal, this);
+    auto* body = body_ = new QSplitter(Qt::Horizontal, this);
     body->addWidget(tables);
     rightTabs_ = new QTabWidget(this);
     rightTabs_->addTab(crossBox, QString());
@@ -483,6 +483,8 @@ void TranslateView::showRecord(TranslationRecordPtr record)
 void TranslateView::showBeamTree()
 {
     rightTabs_->setCurrentWidget(beamTree_);
+    const int width = body_->width() > 0 ? body_->width() : 1200;
+    body_->setSizes({width / 3, width - width / 3});
 }
 
 void TranslateView::explainContrast(int position, const QString& alternative)

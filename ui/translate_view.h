@@ -20,6 +20,7 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QSplitter;
 class QTabWidget;
 
 namespace as::ui {
@@ -76,7 +77,8 @@ public:
     std::vector<double> contrastBars(int method) const;
     QString contrastTitle() const;
     // Beside the cross-attention, a tab with beam search's tree of the last translation
-    // (ui/beam_tree_view.h; empty after a greedy one). showBeamTree() brings that tab forward.
+    // (ui/beam_tree_view.h; empty after a greedy one). showBeamTree() brings that tab forward
+    // and gives that side two thirds of the width (the tree is wide).
     BeamTreeView* beamTreeView() const { return beamTree_; }
     void showBeamTree();
     // A request is out and its answer has not come.
@@ -137,6 +139,7 @@ private:
     QLabel* attributionInfo_ = nullptr;
     QCustomPlot* crossPlot_ = nullptr;
     Heatmap crossHeat_;
+    QSplitter* body_ = nullptr;        // the tables, the tabs
     QTabWidget* rightTabs_ = nullptr;  // the cross-attention, the beam tree
     BeamTreeView* beamTree_ = nullptr;
     // The contrast: the choice asked for (position -1: none), its controls and plot.
