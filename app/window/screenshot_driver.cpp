@@ -210,14 +210,15 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     showEmbeddings(w);
     if (!sentence.isEmpty()) {
         bool done = false;
-        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
-                         [&] { done = true; });
+        const QMetaObject::Connection c = QObject::connect(
+            w.views()->translate(), &as::ui::TranslateView::translationFinished, &w, [&] { done = true; });
         w.views()->translate()->setExplanation(explain);
         w.views()->translate()->translate(sentence);
         waitFor([&] {
             const as::TranslationRecordPtr r = w.views()->translate()->lastRecord();
             return done && r && (explain == 0 || r->options.attribution) && !w.views()->translate()->isBusy();
         }, 60000);
+        QObject::disconnect(c);
         w.views()->probes()->setText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
@@ -436,8 +437,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     // A translation of the toy task's first sentence in the Translate view.
     if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")) {
         bool done = false;
-        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
-                         [&] { done = true; });
+        // Disconnected at the end of this block: `done` goes with it (the beam tree's
+        // translation comes later).
+        const QMetaObject::Connection c = QObject::connect(
+            w.views()->translate(), &as::ui::TranslateView::translationFinished, &w, [&] { done = true; });
         w.views()->translate()->translate(QStringLiteral("我有一个好朋友"));
         waitFor([&] { return done; }, 20000);
         // And "why that word and not the runner-up?" at the output's third token.
@@ -447,6 +450,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
             w.views()->translate()->explainContrast(2, r->topFive[2][1].first);
             waitFor([&] { return done; }, 20000);
         }
+        QObject::disconnect(c);
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;
