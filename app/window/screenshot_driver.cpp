@@ -193,6 +193,10 @@ bool saveModelReplayPng(as::MainWindow& w, const QString& dir, QString* error)
     as::ui::replotQueuedNow();
     const QString path = QDir(dir).filePath(QStringLiteral("model-replay.png"));
     const bool saved = m->grab().save(path, "PNG");
+    std::printf("attention-studio: model-replay.png: the Attention view replayed at step %ld "
+                "(%d of %d records), the Model view at step %ld (%d of %d traces)\n",
+                a->shownStep(), a->shownHistoryIndex() + 1, a->historySize(), m->shownStep(),
+                m->shownHistoryIndex() + 1, m->historySize());
     a->replayTo(a->historySize() - 1);
     if (!saved)
         *error = QStringLiteral("cannot write %1").arg(path);
