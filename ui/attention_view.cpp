@@ -212,9 +212,9 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     });
     connect(replay_, &QSlider::valueChanged, this, [this](int v) {
         if (!updating_)
-            showHistoryIndex(v);
+            replayTo(v);
     });
-    connect(live, &QToolButton::clicked, this, [this] { showHistoryIndex(historySize() - 1); });
+    connect(live, &QToolButton::clicked, this, [this] { replayTo(historySize() - 1); });
     retranslate();
 }
 
@@ -382,6 +382,12 @@ void AttentionView::showHistoryIndex(int index)
         refresh();
     else
         updateReplayControls();
+}
+
+void AttentionView::replayTo(int index)
+{
+    showHistoryIndex(index);
+    emit replayMoved(shownStep(), isLive());
 }
 
 void AttentionView::showStep(long step)

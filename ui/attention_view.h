@@ -48,6 +48,8 @@ public:
 
     int historySize() const { return int(history_.size()); }
     void showHistoryIndex(int index);     // the last index follows new records ("live")
+    // What moving the replay slider to index does: shows it and emits replayMoved.
+    void replayTo(int index);
     int shownHistoryIndex() const { return shown_; }
     // The record at `step`, or the last one before it (the first when every one is later).
     void showStep(long step);
@@ -56,6 +58,11 @@ public:
 
     void enlargeHead(int h);              // 0 … headCount()-1 or kMeanHead
     int enlargedHead() const { return enlarged_; }
+
+signals:
+    // The user moved the replay slider or pressed Live: the step shown now, and whether it
+    // follows the latest (the Model view's computation panel follows it, app/window/view_set).
+    void replayMoved(long step, bool live);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -1,5 +1,7 @@
 #include "model_view.h"
 
+#include "train/history.h"
+
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -10,8 +12,10 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QPushButton>
+#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -474,6 +478,19 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent)
     controls->addSpacing(12);
     controls->addWidget(toAttention_);
     controls->addStretch(1);
+    auto* replayBar = new QHBoxLayout;
+    replayLabel_ = new QLabel(right);
+    replay_ = new QSlider(Qt::Horizontal, right);
+    replay_->setMinimumWidth(120);
+    replay_->setEnabled(false);
+    live_ = new QToolButton(right);
+    stepLabel_ = new QLabel(right);
+    stepLabel_->setMinimumWidth(150);
+    replayBar->addWidget(replayLabel_);
+    replayBar->addWidget(replay_, 1);
+    replayBar->addWidget(live_);
+    replayBar->addWidget(stepLabel_);
+    rl->addLayout(replayBar);
     rl->addWidget(title_);
     rl->addLayout(controls);
     rl->addWidget(formula_);
@@ -538,6 +555,11 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent)
         if (v - 1 != head_)
             setHead(v - 1);
     });
+    connect(replay_, &QSlider::valueChanged, this, [this](int v) {
+        if (!updatingReplay_)
+            showHistoryIndex(v);
+    });
+    connect(live_, &QToolButton::clicked, this, [this] { showLive(); });
     connect(toAttention_, &QPushButton::clicked, this, [this] {
         HeadId id;
         if (attentionOfBlock(&id))
@@ -556,6 +578,12 @@ void ModelView::retranslate()
     headBox_->setToolTip(tr("Which head's Q, K, V, scores and weights to show"));
     toAttention_->setText(tr("Show in the Attention view"));
     toAttention_->setToolTip(tr("Every head of this layer in the Attention view, this one enlarged"));
+    replayLabel_->setText(tr("Replay:"));
+    replay_->setToolTip(tr("Replay the traces recorded during training (while this tab was shown); "
+                           "at the right end the view follows the latest step"));
+    live_->setText(tr("Live"));
+    live_->setToolTip(tr("Follow the latest recorded step"));
+    updateReplayControls();
 }
 
 void ModelView::changeEvent(QEvent* e)
@@ -576,18 +604,109 @@ void ModelView::applySnapshot(const TrainingSnapshot& snapshot)
         updateControls();
 }
 
+namespace {
+
+std::size_t traceBytes(const TraceRecord& r)
+{
+    std::size_t bytes = sizeof(TraceRecord);
+    for (const TraceTensor& t : r.trace.tensors)
+        bytes += t.data.size() * sizeof(double) + t.masked.size() + t.shape.size() * sizeof(int);
+    return bytes;
+}
+
+// The records of r's size that ModelView::kHistoryBytes holds (2 … the Attention view's count).
+int capacityFor(const TraceRecord& r)
+{
+    const std::size_t each = std::max<std::size_t>(1, traceBytes(r));
+    return int(std::clamp<std::size_t>(ModelView::kHistoryBytes / each, 2, std::size_t(kAttentionHistoryCapacity)));
+}
+
+}  // namespace
+
+int ModelView::historyCapacity() const
+{
+    return history_.empty() ? kAttentionHistoryCapacity : capacityFor(*history_.back());
+}
+
 void ModelView::setRecord(std::shared_ptr<const TraceRecord> record)
 {
-    record_ = std::move(record);
-    if (record_)
-        diagram_->setConfig(record_->config);
+    if (!record || (!history_.empty() && history_.back() == record))
+        return;
+    // As the Attention view's replay: live follows, a replayed step stays (or the nearest
+    // earlier one kept); an earlier step starts a new run.
+    const bool follow = isLive() || history_.empty();
+    const bool newRun = !history_.empty() && record->step < history_.back()->step;
+    const long shownStep = record_ && !newRun ? record_->step : -1;
+    const int capacity = capacityFor(*record);
+    appendThinned(history_, std::move(record), capacity);
+    int index = int(history_.size()) - 1;
+    if (!follow && shownStep >= 0)
+        for (int i = 0; i < int(history_.size()); ++i)
+            if (history_[std::size_t(i)]->step <= shownStep)
+                index = i;
+    shownIndex_ = -1;  // force a redraw
+    showHistoryIndex(index);
+}
+
+void ModelView::showHistoryIndex(int index)
+{
+    if (history_.empty()) {
+        updateReplayControls();
+        return;
+    }
+    index = std::clamp(index, 0, int(history_.size()) - 1);
+    const bool changed = index != shownIndex_ || record_ != history_[std::size_t(index)];
+    shownIndex_ = index;
+    record_ = history_[std::size_t(index)];
+    updateReplayControls();
+    if (!changed)
+        return;
+    diagram_->setConfig(record_->config);
     updateControls();
     redraw();
+}
+
+void ModelView::showStep(long step)
+{
+    int index = 0;
+    for (int i = 0; i < int(history_.size()); ++i)
+        if (history_[std::size_t(i)]->step <= step)
+            index = i;
+    showHistoryIndex(index);
+}
+
+void ModelView::showLive()
+{
+    showHistoryIndex(int(history_.size()) - 1);
+}
+
+bool ModelView::isLive() const
+{
+    return !history_.empty() && shownIndex_ == int(history_.size()) - 1;
+}
+
+void ModelView::updateReplayControls()
+{
+    updatingReplay_ = true;
+    replay_->setEnabled(history_.size() > 1);
+    replay_->setRange(0, std::max(0, int(history_.size()) - 1));
+    replay_->setValue(std::max(shownIndex_, 0));
+    updatingReplay_ = false;
+    live_->setEnabled(!history_.empty() && !isLive());
+    if (!record_)
+        stepLabel_->setText(tr("no steps traced"));
+    else if (isLive())
+        stepLabel_->setText(tr("step %1 · live").arg(record_->step));
+    else
+        stepLabel_->setText(tr("step %1 · replay %2/%3").arg(record_->step).arg(shownIndex_ + 1).arg(history_.size()));
 }
 
 void ModelView::reset()
 {
     record_.reset();
+    history_.clear();
+    shownIndex_ = -1;
+    updateReplayControls();
     updateControls();
     redraw();
 }

@@ -12,7 +12,9 @@
 // the traced pass (TraceRecord, core/SPEC.md §2.9) as heatmaps with token labels and the
 // numbers on hover, the formula with the shapes filled in; for attention, one head's Q, K, V,
 // the scores with the mask drawn in its own colour, the softmax and the head's part of the
-// context. It follows training: each snapshot's trace replaces the one shown.
+// context. It follows training: each snapshot's trace is kept in a replay history (thinned as
+// the Attention view's is, and bounded in bytes: kHistoryBytes) and shown while the view is
+// live; the replay slider (or the Attention view's, through showStep) shows an earlier one.
 #include "eval/trace.h"
 #include "model/head_id.h"
 #include "plot_tools.h"
@@ -25,7 +27,9 @@
 
 class QLabel;
 class QPushButton;
+class QSlider;
 class QSpinBox;
+class QToolButton;
 
 namespace as::ui {
 
@@ -87,13 +91,31 @@ class ModelView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxPlots = 6;
+    // The replay history keeps at most this many bytes of traces (and at most as many records as
+    // the Attention view's): a trace holds every tensor of a forward pass.
+    static constexpr std::size_t kHistoryBytes = std::size_t(64) << 20;
 
     explicit ModelView(QWidget* parent = nullptr);
 
     // The configuration draws the diagram; snapshot.trace (when present) fills the panel.
     void applySnapshot(const TrainingSnapshot& snapshot);
+    // Adds a trace to the replay history (a record of an earlier step starts a new run); shown
+    // when the view is live (or the history was empty), else the replayed step stays shown.
     void setRecord(std::shared_ptr<const TraceRecord> record);
-    void reset();
+    void reset();  // forgets the history
+
+    // The replay, as the Attention view's: index 0 … historySize() − 1, the last one live.
+    int historySize() const { return int(history_.size()); }
+    int historyCapacity() const;  // records the byte bound allows, of the last record's size
+    void showHistoryIndex(int index);
+    int shownHistoryIndex() const { return shownIndex_; }
+    // The trace at `step`, or the last one before it (the first when every one is later).
+    void showStep(long step);
+    void showLive();  // the latest trace, following new ones
+    long shownStep() const { return record_ ? record_->step : -1; }
+    bool isLive() const;
+    QSlider* replaySlider() const { return replay_; }
+    QLabel* stepLabel() const { return stepLabel_; }
 
     void selectBlock(ModelBlock block);
     void setLayer(int layer);  // 0-based
@@ -134,6 +156,7 @@ private:
     void retranslate();
     void redraw();
     void updateControls();
+    void updateReplayControls();
     // Shows rows×cols values of a tensor in plot i; masked cells (when any) in the mask colour.
     void showMatrix(int i, const QString& title, const std::string& name, int rows, int cols,
                     const std::function<double(int, int)>& value,
@@ -152,7 +175,14 @@ private:
     std::vector<Plot> plots_;
     int shown_ = 0;
     int layer_ = 0, head_ = 0;
-    std::shared_ptr<const TraceRecord> record_;
+    std::shared_ptr<const TraceRecord> record_;  // the one shown: history_[shownIndex_]
+    std::vector<std::shared_ptr<const TraceRecord>> history_;
+    int shownIndex_ = -1;
+    QLabel* replayLabel_ = nullptr;
+    QSlider* replay_ = nullptr;
+    QToolButton* live_ = nullptr;
+    QLabel* stepLabel_ = nullptr;
+    bool updatingReplay_ = false;
 };
 
 }  // namespace as::ui

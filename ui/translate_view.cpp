@@ -1,5 +1,6 @@
 #include "translate_view.h"
 
+#include "beam_tree_view.h"
 #include "plot_tools.h"
 
 #include <QEvent>
@@ -12,6 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -246,9 +248,13 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
         explainContrast(contrastPositionBox_->currentIndex(), contrastTokenBox_->currentText().trimmed());
     });
     connect(input_, &QLineEdit::textEdited, this, [this] { contrastPosition_ = -1; });
-    auto* body = new QSplitter(Qt::Horizontal, this);
+    auto* body = body_ = new QSplitter(Qt::Horizontal, this);
     body->addWidget(tables);
-    body->addWidget(crossBox);
+    rightTabs_ = new QTabWidget(this);
+    rightTabs_->addTab(crossBox, QString());
+    beamTree_ = new BeamTreeView(this);
+    rightTabs_->addTab(beamTree_, QString());
+    body->addWidget(rightTabs_);
     body->setStretchFactor(0, 1);
     body->setStretchFactor(1, 1);
     body->setSizes({520, 640});
@@ -308,6 +314,9 @@ void TranslateView::retranslate()
     crossPlot_->yAxis->setLabel(tr("output token (query)"));
     explainLabel_->setText(tr("Explained by"));
     crossLabel_->setText(tr("Cross-attention of the best output:"));
+    rightTabs_->setTabText(0, tr("Cross-attention"));
+    rightTabs_->setTabText(1, tr("Beam tree"));
+    rightTabs_->setTabToolTip(1, tr("Beam search's hypotheses step by step: kept, finished and pruned"));
     nbestTitle_->setText(tr("n-best list"));
     topTitle_->setText(tr("Top-5 next tokens per step"));
     whyLabel_->setText(tr("Why"));
@@ -461,6 +470,7 @@ void TranslateView::showRecord(TranslationRecordPtr record)
         nameCrossChoices();
     }
     last_ = std::move(record);
+    beamTree_->setRecord(last_->tree.empty() ? nullptr : BeamTreeRecordPtr(last_, &last_->tree));
     fillContrastChoices();
     drawContrast();
     drawCross();
@@ -468,6 +478,13 @@ void TranslateView::showRecord(TranslationRecordPtr record)
     // An attribution is shown but this record was asked without: ask again with it.
     if (explain_->currentIndex() > 0 && !last_->options.attribution && !awaiting_)
         onTranslateClicked();
+}
+
+void TranslateView::showBeamTree()
+{
+    rightTabs_->setCurrentWidget(beamTree_);
+    const int width = body_->width() > 0 ? body_->width() : 1200;
+    body_->setSizes({width / 3, width - width / 3});
 }
 
 void TranslateView::explainContrast(int position, const QString& alternative)

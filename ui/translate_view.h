@@ -20,8 +20,12 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QSplitter;
+class QTabWidget;
 
 namespace as::ui {
+
+class BeamTreeView;
 
 class TranslateView : public QWidget {
     Q_OBJECT
@@ -72,6 +76,11 @@ public:
     // 1 integrated gradients (empty when nothing is explained), and its title.
     std::vector<double> contrastBars(int method) const;
     QString contrastTitle() const;
+    // Beside the cross-attention, a tab with beam search's tree of the last translation
+    // (ui/beam_tree_view.h; empty after a greedy one). showBeamTree() brings that tab forward
+    // and gives that side two thirds of the width (the tree is wide).
+    BeamTreeView* beamTreeView() const { return beamTree_; }
+    void showBeamTree();
     // A request is out and its answer has not come.
     bool isBusy() const { return awaiting_; }
 
@@ -130,6 +139,9 @@ private:
     QLabel* attributionInfo_ = nullptr;
     QCustomPlot* crossPlot_ = nullptr;
     Heatmap crossHeat_;
+    QSplitter* body_ = nullptr;        // the tables, the tabs
+    QTabWidget* rightTabs_ = nullptr;  // the cross-attention, the beam tree
+    BeamTreeView* beamTree_ = nullptr;
     // The contrast: the choice asked for (position -1: none), its controls and plot.
     int contrastPosition_ = -1;
     QString contrastToken_;

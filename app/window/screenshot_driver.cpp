@@ -156,6 +156,62 @@ void showDecoding(as::MainWindow& w)
     w.views()->showView(shown);
 }
 
+// Writes DIR/beam-tree.png: the Translate tab with `sentence` translated by beam search of width
+// 3 (n-best 3) and its tree shown, the best hypothesis's last node selected (its prefix's
+// cross-attention below). After the views' pictures: the Translate tab is left as it is then.
+bool saveBeamTreePng(as::MainWindow& w, const QString& dir, const QString& sentence, QString* error)
+{
+    as::ui::TranslateView* v = w.views()->translate();
+    bool done = false;
+    const QMetaObject::Connection c = QObject::connect(v, &as::ui::TranslateView::translationFinished, &w,
+                                                       [&] { done = true; });
+    v->setDecoding(true, 3, 3);
+    v->translate(sentence);
+    waitFor([&] { return done && v->lastRecord() && !v->isBusy(); }, 60000);
+    QObject::disconnect(c);
+    if (!v->lastRecord() || v->lastRecord()->tree.empty()) {
+        *error = QStringLiteral("no beam tree for %1").arg(sentence);
+        return false;
+    }
+    v->showBeamTree();
+    w.resize(1400, 900);
+    w.views()->showView(v);
+    QCoreApplication::processEvents();
+    as::ui::replotQueuedNow();
+    const QString path = QDir(dir).filePath(QStringLiteral("beam-tree.png"));
+    if (!v->grab().save(path, "PNG")) {
+        *error = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+// Writes DIR/model-replay.png: the Attention view's replay slider moved to the middle of the
+// training run, and the Model tab following it (the first decoder layer's cross-attention);
+// then both live again. Needs the traces of the run (the Model tab shown while training).
+bool saveModelReplayPng(as::MainWindow& w, const QString& dir, QString* error)
+{
+    as::ui::AttentionView* a = w.views()->attention();
+    as::ui::ModelView* m = w.views()->model();
+    if (a->historySize() < 2 || m->historySize() < 2)
+        return true;  // nothing to replay
+    a->replayTo(a->historySize() / 2);
+    m->selectBlock(as::ui::ModelBlock::DecCross);
+    w.views()->showView(m);
+    QCoreApplication::processEvents();
+    as::ui::replotQueuedNow();
+    const QString path = QDir(dir).filePath(QStringLiteral("model-replay.png"));
+    const bool saved = m->grab().save(path, "PNG");
+    std::printf("attention-studio: model-replay.png: the Attention view replayed at step %ld "
+                "(%d of %d records), the Model view at step %ld (%d of %d traces)\n",
+                a->shownStep(), a->shownHistoryIndex() + 1, a->historySize(), m->shownStep(),
+                m->shownHistoryIndex() + 1, m->historySize());
+    a->replayTo(a->historySize() - 1);
+    if (!saved)
+        *error = QStringLiteral("cannot write %1").arg(path);
+    return saved;
+}
+
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
@@ -167,14 +223,15 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     showEmbeddings(w);
     if (!sentence.isEmpty()) {
         bool done = false;
-        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
-                         [&] { done = true; });
+        const QMetaObject::Connection c = QObject::connect(
+            w.views()->translate(), &as::ui::TranslateView::translationFinished, &w, [&] { done = true; });
         w.views()->translate()->setExplanation(explain);
         w.views()->translate()->translate(sentence);
         waitFor([&] {
             const as::TranslationRecordPtr r = w.views()->translate()->lastRecord();
             return done && r && (explain == 0 || r->options.attribution) && !w.views()->translate()->isBusy();
         }, 60000);
+        QObject::disconnect(c);
         w.views()->probes()->setText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
@@ -185,7 +242,8 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     if (!compareForScreenshot(w, compare))
         return 1;
     QString error;
-    if (!w.files()->saveViewPngs(dir, &error)) {
+    if (!w.files()->saveViewPngs(dir, &error)
+        || (!sentence.isEmpty() && !saveBeamTreePng(w, dir, sentence, &error))) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
@@ -384,11 +442,15 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     QElapsedTimer trainClock;
     trainClock.start();
     SnapshotPace pace(w);
+    // The Model tab while training: the probe traced at every snapshot, for its replay.
+    QWidget* const shownBefore = w.views()->currentView();
+    w.views()->showView(w.views()->model());
     w.link()->step(run.steps);
     if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
         std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
         return 1;
     }
+    w.views()->showView(shownBefore);
     if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
         // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
         // its last validation.
@@ -426,8 +488,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     // A translation of the toy task's first sentence in the Translate view.
     if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")) {
         bool done = false;
-        QObject::connect(w.views()->translate(), &as::ui::TranslateView::translationFinished, &w,
-                         [&] { done = true; });
+        // Disconnected at the end of this block: `done` goes with it (the beam tree's
+        // translation comes later).
+        const QMetaObject::Connection c = QObject::connect(
+            w.views()->translate(), &as::ui::TranslateView::translationFinished, &w, [&] { done = true; });
         w.views()->translate()->translate(QStringLiteral("我有一个好朋友"));
         waitFor([&] { return done; }, 20000);
         // And "why that word and not the runner-up?" at the output's third token.
@@ -437,6 +501,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
             w.views()->translate()->explainContrast(2, r->topFive[2][1].first);
             waitFor([&] { return done; }, 20000);
         }
+        QObject::disconnect(c);
     }
     if (run.heads && !scoreHeadsForScreenshot(w))
         return 1;
@@ -450,7 +515,10 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     showNeuronView(w);
     QString error;
     if (!writeSummary(QDir(dir).filePath("summary.json"), *summary, &error)
-        || !w.files()->saveViewPngs(dir, &error)) {
+        || !w.files()->saveViewPngs(dir, &error)
+        || (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")
+            && !saveBeamTreePng(w, dir, QStringLiteral("我有一个好朋友"), &error))
+        || !saveModelReplayPng(w, dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }

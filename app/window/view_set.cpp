@@ -131,7 +131,16 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
         attention_->setKind(id.kind);
         attention_->setLayer(id.layer);
         attention_->enlargeHead(id.head);
+        if (!model_->isLive())  // the step replayed there too
+            attention_->showStep(model_->shownStep());
         showView(attentionPage_);
+    });
+    // The computation panel follows the Attention view's replay (issue 25 §2).
+    connect(attention_, &ui::AttentionView::replayMoved, model_, [this](long step, bool live) {
+        if (live)
+            model_->showLive();
+        else
+            model_->showStep(step);
     });
 
     // What the views ask the worker for, and its answers.

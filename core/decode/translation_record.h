@@ -2,6 +2,7 @@
 // One translation of one typed sentence, as a value: everything the Translate view shows, and
 // nothing that reaches back into the model. Made by Translator (decode/translator.h), read by
 // the view through a shared pointer to const.
+#include "decode/beam_tree_record.h"
 #include "decode/decode.h"
 
 #include <QList>
@@ -74,6 +75,8 @@ struct TranslationRecord {
     // Step t (the step that produced outputSteps[t]): the five likeliest next tokens and their
     // probabilities, most likely first (teacher-forced on nbest[0]; <pad> and <s> left out).
     std::vector<QList<QPair<QString, double>>> topFive;
+    // Beam search's tree with every node's cross-attention (options.beam only; else empty).
+    BeamTreeRecord tree;
     std::vector<AttributionMap> attributions;  // when options.attribution; attention first
     // When options.contrastPosition names a position of nbest[0] and the token is another one
     // the vocabulary has; otherwise position -1 (and contrastError says why, when asked).

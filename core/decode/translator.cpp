@@ -86,6 +86,7 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         DecodeOptions decodeOptions;
         decodeOptions.beam = r.options.k;
         decodeOptions.nbest = r.options.nbest;
+        decodeOptions.tree = r.options.beam;  // the same search (core/SPEC.md §5.5)
         Transformer<float>& model = *model_;
         maskHeads(model, r.options.masked);  // none masked: no gates at all
         const DecodeResult decoded = r.options.beam ? beamSearch(model, source.ids, decodeOptions)
@@ -110,6 +111,8 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         if (best.finished)
             r.outputSteps.push_back(QStringLiteral("</s>"));
         r.topFive = topFiveOf(model, tgt, source.ids, best);
+        if (r.options.beam)
+            r.tree = beamTreeRecordOf(model, tgt, r.sourceTokens, source.ids, decoded.tree);
         if (r.options.attribution && !best.tokens.empty()) {
             std::vector<double> pooledAttention;
             for (AttributionMethod m : {AttributionMethod::Attention, AttributionMethod::Rollout,
@@ -163,6 +166,7 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         r.cross = {};
         r.outputSteps.clear();
         r.topFive.clear();
+        r.tree = {};
         r.attributions.clear();
         r.error = QStringLiteral("Translation failed: %1").arg(QString::fromUtf8(e.what()));
     }

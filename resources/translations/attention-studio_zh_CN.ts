@@ -1751,6 +1751,106 @@ weight %6</source>
     </message>
 </context>
 <context>
+    <name>as::ui::BeamTreeDiagram</name>
+    <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>剪除</translation>
+    </message>
+    <message>
+        <source>best hypothesis</source>
+        <translation>最佳假设</translation>
+    </message>
+    <message>
+        <source>%1: the start of every hypothesis</source>
+        <translation>%1：每个假设的起点</translation>
+    </message>
+    <message>
+        <source>“%1”, step %2, %3
+log p(token | prefix) = %4
+score (sum of log p) = %5</source>
+        <translation>“%1”，第 %2 步，%3
+log p(词元 | 前缀) = %4
+分数（log p 之和）= %5</translation>
+    </message>
+    <message>
+        <source>length-penalised score = %1</source>
+        <translation>长度惩罚后的分数 = %1</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::BeamTreeView</name>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2：%3</translation>
+    </message>
+    <message>
+        <source>Beam search keeps the k likeliest prefixes at every step. Choose “Beam search” and translate to see its tree: kept, finished and pruned hypotheses; hover a node for its log-probability and scores, click it for its prefix&apos;s cross-attention.</source>
+        <translation>束搜索在每一步保留 k 个最可能的前缀。选择“束搜索”并翻译，即可看到它的搜索树：保留、已结束和剪除的假设；鼠标悬停在节点上可看其对数概率和分数，点击节点可看其前缀的交叉注意力。</translation>
+    </message>
+    <message>
+        <source>Cross-attention of the selected node&apos;s prefix:</source>
+        <translation>所选节点前缀的交叉注意力：</translation>
+    </message>
+    <message>
+        <source>Decoder layer of the cross-attention</source>
+        <translation>交叉注意力所在的解码器层</translation>
+    </message>
+    <message>
+        <source>Attention head</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>source token (key)</source>
+        <translation>源词元（键）</translation>
+    </message>
+    <message>
+        <source>token produced</source>
+        <translation>生成的词元</translation>
+    </message>
+    <message>
+        <source>Click a node of the tree
+to see its prefix&apos;s cross-attention</source>
+        <translation>点击树中的节点
+查看其前缀的交叉注意力</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Click a node (or use the arrow keys) to see its prefix.</source>
+        <translation>点击一个节点（或使用方向键）查看其前缀。</translation>
+    </message>
+    <message>
+        <source>The root &lt;s&gt; has no token of its own: click a later node</source>
+        <translation>根节点 &lt;s&gt; 没有自己的词元：请点击后面的节点</translation>
+    </message>
+    <message>
+        <source>Cross-attention of “%1” · layer %2 · head %3</source>
+        <translation>“%1”的交叉注意力 · 第 %2 层 · 头 %3</translation>
+    </message>
+</context>
+<context>
     <name>as::ui::DecodingView</name>
     <message>
         <source>◀ Back</source>
@@ -2903,6 +3003,34 @@ row %2 (%3), column %4 (%5)
         <source>weights·V: this head&apos;s context</source>
         <translation>权重·V：这个头的上下文</translation>
     </message>
+    <message>
+        <source>Replay:</source>
+        <translation>回放：</translation>
+    </message>
+    <message>
+        <source>Replay the traces recorded during training (while this tab was shown); at the right end the view follows the latest step</source>
+        <translation>回放训练期间（本标签页显示时）记录的前向计算；滑到最右端时视图跟随最新的步</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Follow the latest recorded step</source>
+        <translation>跟随最新记录的步</translation>
+    </message>
+    <message>
+        <source>no steps traced</source>
+        <translation>尚未记录任何步</translation>
+    </message>
+    <message>
+        <source>step %1 · live</source>
+        <translation>第 %1 步 · 实时</translation>
+    </message>
+    <message>
+        <source>step %1 · replay %2/%3</source>
+        <translation>第 %1 步 · 回放 %2/%3</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::NeuronPanel</name>
@@ -3394,6 +3522,18 @@ weight %5</source>
     <message>
         <source>Why “%1” and not “%2” at position %3 · log p difference %4 · IG completeness %5</source>
         <translation>位置 %3 为什么是“%1”而不是“%2” · log p 之差 %4 · 积分梯度完整性 %5</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Beam tree</source>
+        <translation>束搜索树</translation>
+    </message>
+    <message>
+        <source>Beam search&apos;s hypotheses step by step: kept, finished and pruned</source>
+        <translation>束搜索逐步的假设：保留、已结束和剪除</translation>
     </message>
 </context>
 </TS>
