@@ -1101,6 +1101,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>the same settings</source>
         <translation>设置相同</translation>
     </message>
+    <message>
+        <source>tie %1</source>
+        <translation>权重共享 %1</translation>
+    </message>
 </context>
 <context>
     <name>as::SettingsPanel</name>
