@@ -359,7 +359,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent)
     scroll_ = new QScrollArea(this);
     scroll_->setWidget(diagram_);
     scroll_->setWidgetResizable(false);
-    scroll_->setMinimumHeight(140);
+    scroll_->setMinimumHeight(110);
     nodeInfo_ = new QLabel(this);
     nodeInfo_->setWordWrap(true);
     nodeInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -368,7 +368,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent)
     headBox_ = new QComboBox(this);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("beamTreeCross"));
-    plot_->setMinimumSize(300, 200);
+    plot_->setMinimumSize(300, 160);
     heat_ = makeHeatmap(plot_, true, sequentialGradient());
     title_ = addTitle(plot_, QString(), pointFont(10, true));
     enableHoverReadout(plot_, [this](QCustomPlot*, QPoint px) {
