@@ -131,6 +131,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     connect(minutes_, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::followMinutes);
     for (QComboBox* kind : {srcTok_, tgtTok_})
         connect(kind, &QComboBox::currentIndexChanged, this, &SettingsPanel::enableTokenizers);
+    for (QComboBox* kind : {srcTok_, tgtTok_})
+        connect(kind, &QComboBox::currentIndexChanged, this, &SettingsPanel::check);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
@@ -305,6 +307,12 @@ QString SettingsPanel::problem() const
     c.src_vocab = c.tgt_vocab = 100;  // the task supplies the real sizes
     if (QString why = c.validate(); !why.isEmpty())
         return why;
+    // One vocabulary for both sides is built from cjk-char or word tokens (core/SPEC.md §10.3).
+    const auto subword = [](const std::optional<Tokenizer>& t) { return t && t->isSubword(); };
+    if (s.sharedVocab && isBundledCorpusTask(s.task) && (subword(s.srcTok) || subword(s.tgtTok)))
+        return tr("A shared vocabulary is built from cjk-char or word tokens: a BPE or unigram "
+                  "side has its own model's pieces. Untick \"shared vocabulary\" or choose "
+                  "cjk-char, word or guessed on both sides.");
     if (c.tie != Tie::All)
         return {};
     // tie=all needs one vocabulary: the bundled corpus's shared one, a user's corpus read with

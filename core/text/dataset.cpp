@@ -181,6 +181,16 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
                                  QString* error)
 {
     ParallelData d;
+    const auto subword = [](const std::optional<Tokenizer>& t) { return t && t->isSubword(); };
+    if (options.shared_vocab && (subword(options.src_tok) || subword(options.tgt_tok))) {
+        // One vocabulary would need one SentencePiece model for both sides, which a subword
+        // side does not have yet (core/SPEC.md §10.3). Said before any model is trained.
+        if (error)
+            *error = QStringLiteral("a shared vocabulary needs the cjk-char or word tokeniser "
+                                    "on both sides; a bpe:N or unigram:N side has its own "
+                                    "model's pieces");
+        return d;
+    }
     QString why;
     const std::optional<Tokenizer> src = chooseTokenizer(options.src_tok, train, &SentencePair::src, &why);
     const std::optional<Tokenizer> tgt = src ? chooseTokenizer(options.tgt_tok, train, &SentencePair::tgt, &why)
@@ -195,15 +205,6 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
     d.maxLen_ = std::max(0, options.max_len);
     const Tokenized t = tokenizeAndFilter(train, d.srcTok_, d.tgtTok_, d.maxLen_);
     if (options.shared_vocab) {
-        if (d.srcTok_.isSubword() || d.tgtTok_.isSubword()) {
-            // One vocabulary would need one SentencePiece model for both sides, which a
-            // subword side does not have yet (core/SPEC.md §10.3).
-            if (error)
-                *error = QStringLiteral("a shared vocabulary needs the cjk-char or word "
-                                        "tokeniser on both sides; a bpe:N or unigram:N side "
-                                        "has its own model's pieces");
-            return d;
-        }
         std::vector<QStringList> both = t.src;
         both.insert(both.end(), t.tgt.begin(), t.tgt.end());
         const int srcMax = std::max(0, options.src_max_vocab);

@@ -1380,6 +1380,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Vocabulary size of the BPE or unigram model: at most this many pieces, the four special tokens included</source>
         <translation>BPE 或 unigram 模型的词表大小：最多这么多个片段，含四个特殊词元</translation>
     </message>
+    <message>
+        <source>A shared vocabulary is built from cjk-char or word tokens: a BPE or unigram side has its own model&apos;s pieces. Untick &quot;shared vocabulary&quot; or choose cjk-char, word or guessed on both sides.</source>
+        <translation>共享词表由 cjk-char 或 word 词元构建：BPE 或 unigram 一端用的是它自己模型的子词片段。请取消勾选“共享词表”，或在两端都选择 cjk-char、word 或自动判断。</translation>
+    </message>
 </context>
 <context>
     <name>as::Theme</name>

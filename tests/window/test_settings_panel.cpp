@@ -61,7 +61,8 @@ SessionSettings changed(const QString& task)
     s.plannedMinutes = s.plannedMinutes == 12.5 ? 7.5 : 12.5;
     s.evalEvery = s.evalEvery + 13;
     s.model.tie = s.model.tie == Tie::Tgt ? Tie::None : Tie::Tgt;
-    s.sharedVocab = isBundledCorpusTask(task);  // the bundled corpus only
+    // A shared vocabulary is refused with subword sides (below): tieAllNeedsSharedVocabulary
+    // round-trips it.
     // A bundled corpus's tokenisers (the form offers them there only).
     if (isBundledCorpusTask(task)) {
         s.srcTok = tokenizerFromName(QStringLiteral("unigram:6000"));
@@ -283,6 +284,26 @@ void TestSettingsPanel::tieAllNeedsSharedVocabulary()
     QVERIFY(apply->isEnabled());
     QVERIFY(panel.settings().sharedVocab);
     QCOMPARE(panel.settings().dataOptions().sharedVocab, true);
+    const SessionSettings withShared = panel.settings();
+    panel.setSettings(SessionSettings::defaultsFor(u"zh-en"_s));
+    QVERIFY(!shared->isChecked());
+    panel.setSettings(withShared);
+    QVERIFY(shared->isChecked() && panel.settings().sharedVocab);
+
+    // A BPE or unigram side has its own model's pieces: no shared vocabulary with it, in the
+    // form as in core (ParallelData::build refuses it).
+    auto* tgtTok = field<QComboBox>(panel, SettingsPanel::tr("target tokens"));
+    QVERIFY(tgtTok);
+    tgtTok->setCurrentIndex(tgtTok->findData(u"bpe"_s));
+    QVERIFY(panel.problem().contains(SettingsPanel::tr("shared vocabulary")));
+    QVERIFY(!apply->isEnabled());
+    DataOptions both = panel.settings().dataOptions();
+    QString why;
+    QVERIFY(!makeTaskData(u"zh-en"_s, both, &why));
+    QVERIFY2(why.contains(u"shared vocabulary"_s), qPrintable(why));
+    tgtTok->setCurrentIndex(tgtTok->findData(u"word"_s));
+    QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
+    QVERIFY(apply->isEnabled());
 
     // A generated task: copy's two vocabularies are one already; toy's are not.
     SessionSettings copy = SessionSettings::defaultsFor(u"copy"_s);
