@@ -165,6 +165,9 @@ void TestCliBadInput::refuses_data()
         u"needs one vocabulary for both sides (--shared-vocab)"_s);
     row("train: shared vocabulary of a generated task",
         u"train --task toy --shared-vocab --steps 1 --out $OUT"_s, 1, u"a shared vocabulary is built from a corpus"_s);
+    row("train: shared vocabulary with a subword side",
+        u"train --data $SAME --shared-vocab --tgt-tok bpe:50 --config tiny --steps 1 --out $OUT"_s, 1,
+        u"a shared vocabulary needs the cjk-char or word tokeniser on both sides"_s);
     row("translate: no model", u"translate"_s, 2, u"--model MODEL is required"_s);
     row("translate: missing model", u"translate --model $MISSING"_s, 1, u"cannot open"_s);
     row("translate: not a model", u"translate --model $GARBAGE"_s, 1, u"garbage.safetensors"_s);
