@@ -287,7 +287,7 @@ void TestHeadDynamics::viewStartsOverAndThins()
     v.reset();
     QCOMPARE(v.recordCount(), 0);
 
-    // Past the capacity every other record is dropped; each column keeps its own record's
+    // Past the capacity the history is thinned (appendAttentionRecord); each column keeps its own record's
     // scores.
     std::vector<std::shared_ptr<const AttentionRecord>> all;
     for (long step = 0; step <= kAttentionHistoryCapacity; ++step) {
