@@ -26,8 +26,8 @@ double log10OrNaN(double v)
 
 // The columns of a heatmap of records by step: evenly spaced from the first record's step to
 // the last's at the densest spacing between two records (at most maxColumns), each showing the
-// last record at or before its step. Thinned records (appendThinned) are spaced unevenly;
-// this keeps the x axis in steps all the same. Returns (step, record index) per column.
+// last record at or before its step. Thinned records (appendThinned) are not exactly evenly
+// spaced (nor are the steps they were taken at); this keeps the x axis in steps all the same. Returns (step, record index) per column.
 template <class Record>
 std::vector<std::pair<long, int>> columnsOf(const std::vector<std::shared_ptr<const Record>>& records,
                                             int maxColumns)

@@ -22,8 +22,8 @@ namespace as::ui {
 class HealthView : public QWidget {
     Q_OBJECT
 public:
-    // Records kept (appendThinned: past these, every other one is dropped, so that a long run
-    // stays covered at a lower density): about 3 kB per step record at `small`'s 130 tensors,
+    // Records kept (appendThinned: past these, a long run stays covered evenly at a lower
+    // density): about 3 kB per step record at `small`'s 130 tensors,
     // 50 kB per histogram record.
     static constexpr int kRecordCapacity = 2000;
     static constexpr int kHistogramCapacity = 300;

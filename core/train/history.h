@@ -78,10 +78,17 @@ struct TrainingHistory {
 };
 
 // The one policy for a run's records kept at a bounded density (the attention history — the
-// session's record and the Attention view's replay slider — and the Health view's records):
-// a record with an earlier step than the last one starts a new run; one at the same step
-// replaces it (a new probe); when `capacity` records are held, every other one is dropped
-// first, so that the whole run stays covered at half the density. Record has a `step`.
+// session's record and the Attention view's replay slider — the Health view's records and the
+// Model view's traces): a record with an earlier step than the last one starts a new run; one at
+// the same step replaces it (a new probe); the same record twice is ignored. Record has a `step`.
+//
+// Thinning keeps the whole run covered evenly at any time: the run's steps from the first
+// record's on are cut into buckets of `stride` steps (a power of two), and the history is the
+// first record of every bucket plus the newest record (the live end: when it is not the first of
+// its bucket, the next record replaces it). The stride is the smallest that keeps at most
+// `capacity` records; it only grows as the run goes on (a longer span, or a full last bucket),
+// so a coarser bucket's first record is always still held, and nothing is kept denser than the
+// rest. No state besides the records: a history read back from a checkpoint goes on the same.
 template <class Record>
 void appendThinned(std::vector<std::shared_ptr<const Record>>& history,
                    std::shared_ptr<const Record> record, int capacity)
@@ -96,14 +103,35 @@ void appendThinned(std::vector<std::shared_ptr<const Record>>& history,
         else if (record->step == history.back()->step)
             history.pop_back();
     }
-    if (int(history.size()) >= std::max(2, capacity)) {
-        std::vector<std::shared_ptr<const Record>> kept;
-        kept.reserve(history.size() / 2 + 1);
-        for (std::size_t i = 0; i < history.size(); i += 2)
-            kept.push_back(history[i]);
-        history.swap(kept);
+    if (history.empty()) {
+        history.push_back(std::move(record));
+        return;
     }
+    const long cap = std::max(2, capacity);
+    const long first = history.front()->step;
+    const long span = record->step - first;
+    const long previous = history.back()->step - first;
+    // Fits: the buckets up to the newest record's, plus the newest when its bucket already has
+    // a first record (it then stands in as the live end).
+    auto fits = [&](long stride) {
+        const long buckets = span / stride + 1;
+        return buckets < cap || (buckets == cap && previous / stride != span / stride);
+    };
+    long stride = 1;
+    while (!fits(stride))
+        stride *= 2;
     history.push_back(std::move(record));
+    // Keep the first record of every bucket, and the newest.
+    std::size_t kept = 1;
+    long lastBucket = 0;
+    for (std::size_t i = 1; i < history.size(); ++i) {
+        const long bucket = (history[i]->step - first) / stride;
+        if (bucket != lastBucket || i + 1 == history.size()) {
+            history[kept++] = std::move(history[i]);
+            lastBucket = bucket;
+        }
+    }
+    history.resize(kept);
 }
 
 inline constexpr int kAttentionHistoryCapacity = 500;

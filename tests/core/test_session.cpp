@@ -99,6 +99,8 @@ private slots:
     void validationCadence();
     void summaryIsThatOfTheFinalWeights();
     void attentionHistoryThinning();
+    void thinnedHistoryCoversTheRun_data();
+    void thinnedHistoryCoversTheRun();
     void bundledTaskData();
     void unknownTask();
 };
@@ -448,6 +450,82 @@ void TestSession::attentionHistoryThinning()
     QCOMPARE(h.size(), std::size_t(3));
     appendAttentionRecord(h, rec(2), 4);  // an earlier step: a new run
     QCOMPARE(steps(), (QList<long>{2}));
+}
+
+void TestSession::thinnedHistoryCoversTheRun_data()
+{
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("capacity");
+    QTest::addColumn<int>("pattern");  // 0: every step; 1: every 10; 2: irregular; 3: big first gap
+    // The gaps compared: from the record with this index on (after a big first gap the next
+    // kept record can be near it, the end of one bucket and the start of the next).
+    QTest::addColumn<int>("fromRecord");
+    // Compared once this many records are appended (before the stride is well above irregular
+    // steps' gaps, they are the steps' own gaps: kept one by one).
+    QTest::addColumn<int>("fromAppend");
+    QTest::newRow("300 at 42") << 300 << 42 << 0 << 1 << 0;
+    QTest::newRow("10000 at 500") << 10000 << 500 << 0 << 1 << 0;
+    QTest::newRow("100 at 4") << 100 << 4 << 0 << 1 << 0;
+    QTest::newRow("1000 at 2") << 1000 << 2 << 0 << 1 << 0;
+    QTest::newRow("2000 at 300, every 10") << 2000 << 300 << 1 << 1 << 0;
+    QTest::newRow("3000 at 100, irregular") << 3000 << 100 << 2 << 1 << 200;
+    QTest::newRow("5000 at 500, irregular") << 5000 << 500 << 2 << 1 << 1000;
+    QTest::newRow("2000 at 100, big first gap") << 2000 << 100 << 3 << 3 << 0;
+}
+
+// After many appends the kept records still cover the whole run at (nearly) even spacing:
+// the first and the newest are kept, at most `capacity`, and the gaps between kept steps (the
+// live end's excepted) within a factor of 2 of each other — at every append, not only the last.
+void TestSession::thinnedHistoryCoversTheRun()
+{
+    QFETCH(int, count);
+    QFETCH(int, capacity);
+    QFETCH(int, pattern);
+    QFETCH(int, fromRecord);
+    QFETCH(int, fromAppend);
+    std::vector<std::shared_ptr<const AttentionRecord>> h;
+    std::uint32_t seed = 12345;
+    auto nextGap = [&]() -> long {
+        seed = seed * 1664525u + 1013904223u;
+        return 1 + long((seed >> 16) % 3);  // 1, 2 or 3 steps
+    };
+    long step = 0;
+    for (int i = 0; i < count; ++i) {
+        if (i > 0)
+            step += pattern == 0 ? 1 : pattern == 1 ? 10 : pattern == 2 ? nextGap() : i == 1 ? 1000 : 10;
+        auto r = std::make_shared<AttentionRecord>();
+        r->step = step;
+        const std::shared_ptr<const AttentionRecord> record = r;
+        appendAttentionRecord(h, record, capacity);
+        QVERIFY(int(h.size()) <= capacity);
+        QCOMPARE(h.front()->step, 0L);
+        QCOMPARE(h.back(), record);
+        for (std::size_t k = 1; k < h.size(); ++k)
+            QVERIFY(h[k - 1]->step < h[k]->step);
+        if (i < fromAppend)
+            continue;
+        const std::size_t from = std::size_t(fromRecord);
+        long least = std::numeric_limits<long>::max(), most = 0;
+        for (std::size_t k = from; k + 1 < h.size(); ++k) {
+            const long gap = h[k]->step - h[k - 1]->step;
+            least = std::min(least, gap);
+            most = std::max(most, gap);
+        }
+        if (most > 0 && most > 2 * least)
+            QFAIL(qPrintable(u"append %1: gaps from %2 to %3 steps"_s.arg(i).arg(least).arg(most)));
+    }
+    // Thinned at all (a long run), and not thinned below half the capacity.
+    if (count > capacity)
+        QVERIFY(int(h.size()) < count);
+    if (capacity >= 4)
+        QVERIFY(int(h.size()) >= capacity / 4);
+    if (pattern == 0 && count == 300 && capacity == 42) {
+        // The case the old policy got wrong ([0, 200, 221, …]): step 150's neighbourhood kept.
+        const auto at150 = std::find_if(h.begin(), h.end(), [](const auto& r) { return r->step >= 150; });
+        QVERIFY(at150 != h.end());
+        QVERIFY((*at150)->step - 150 <= 16);
+        QVERIFY(h[1]->step <= 16);
+    }
 }
 
 // zh-en: the bundled corpus as a task, with the corpus recipe.

@@ -287,8 +287,8 @@ void TestHeadDynamics::viewStartsOverAndThins()
     v.reset();
     QCOMPARE(v.recordCount(), 0);
 
-    // Past the capacity every other record is dropped; each column keeps its own record's
-    // scores.
+    // Past the capacity the history is thinned (appendAttentionRecord); each column keeps its
+    // own record's scores.
     std::vector<std::shared_ptr<const AttentionRecord>> all;
     for (long step = 0; step <= kAttentionHistoryCapacity; ++step) {
         all.push_back(randomRecord(rng, step, 1, 1, 1, 2, 2));
