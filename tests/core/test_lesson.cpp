@@ -1,13 +1,10 @@
 // Lesson files (core/run/lesson.h): a lesson written and read back is the same lesson; a bad
 // file is refused with the field named; the lessons that come with the program read, in both
-// languages, and what each one tells the student happens, checked by numbers on the run it
-// describes (A and B trained here as the window's A/B trains them: B's settings over A's data).
+// languages. What each lesson tells the student happens is test_lesson_claims.
 #include "skip.h"
 #include "run/lesson.h"
 #include "run/make_session.h"
 #include "model/parallel.h"
-#include "eval/decoding_record.h"
-#include "text/tokenizer.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -26,19 +23,6 @@ private slots:
     void textInALanguage();
     void lessonOfASession();
     void bundledLessonsRead();
-    void threeSentencesAreLearned();
-    void withoutWarmUpPostNormStalls();
-    void postNormStallsAtAHighRate();
-    void decodingLoopPartsEarlyAndAgreesLate();
-
-private:
-    static Lesson bundled(const QString& name);
-    // Trains `s` to its planned steps: the validation loss there, and the mean training loss
-    // over steps 100-200 and 300-400.
-    struct Run {
-        double valid = 0, early = 0, late = 0;
-    };
-    static Run train(SessionSettings s);
 };
 
 namespace {
@@ -199,18 +183,6 @@ void TestLesson::lessonOfASession()
     QVERIFY2(error.contains(QStringLiteral("built-in tasks")), qPrintable(error));
 }
 
-Lesson TestLesson::bundled(const QString& name)
-{
-    QFile f(QStringLiteral(":/lessons/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("%s is not bundled", qPrintable(name));
-    QString error;
-    std::optional<Lesson> l = parseLesson(f.readAll(), &error);
-    if (!l)
-        qFatal("%s: %s", qPrintable(name), qPrintable(error));
-    return *l;
-}
-
 void TestLesson::bundledLessonsRead()
 {
     const QStringList paths = bundledLessonPaths();
@@ -226,100 +198,6 @@ void TestLesson::bundledLessonsRead()
         for (const LessonStop& s : l->stops)
             QVERIFY2(!s.text.zh.isEmpty() && !s.text.en.isEmpty(), qPrintable(p));
     }
-}
-
-TestLesson::Run TestLesson::train(SessionSettings s)
-{
-    QString error;
-    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
-    if (!session)
-        qFatal("%s", qPrintable(error));
-    double sum[2] = {0, 0};
-    int n[2] = {0, 0};
-    while (!session->finished()) {
-        const SessionStep st = session->step();
-        for (int w = 0; w < 2; ++w)
-            if (st.stats.step >= 100 + 200 * w && st.stats.step <= 200 + 200 * w) {
-                sum[w] += st.stats.loss.loss();
-                ++n[w];
-            }
-    }
-    Run r;
-    r.valid = session->validate().point.loss;
-    r.early = n[0] > 0 ? sum[0] / n[0] : 0;
-    r.late = n[1] > 0 ? sum[1] / n[1] : 0;
-    return r;
-}
-
-void TestLesson::threeSentencesAreLearned()
-{
-    const Lesson l = bundled(QStringLiteral("01-three-sentences.json"));
-    QString error;
-    SessionSettings s = *lessonSettings(l, &error);
-    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
-    QVERIFY2(session, qPrintable(error));
-    while (!session->finished())
-        session->step();
-    QCOMPARE(session->stepCount(), l.stops.back().step);
-    // "all three sentences are translated exactly": the Samples view's translations.
-    const RunSummary r = session->summarize();
-    QCOMPARE(int(r.samples.size()), 3);
-    for (const TranslationSample& t : r.samples)
-        QVERIFY2(t.hypothesis == t.reference, qPrintable(t.source + " → " + t.hypothesis + " (" + t.reference + ")"));
-}
-
-void TestLesson::withoutWarmUpPostNormStalls()
-{
-    const Lesson l = bundled(QStringLiteral("02-warm-up.json"));
-    QString error;
-    const SessionSettings a = *lessonSettings(l, &error), b = *lessonComparison(l, &error);
-    QCOMPARE(a.plannedSteps, 400L);
-    const Run ra = train(a), rb = train(b);
-    qInfo("A (warm-up %ld): valid %.3f, train %.3f → %.3f over steps 100-200 → 300-400; B (warm-up %ld): valid %.3f, "
-          "train %.3f → %.3f", a.train.warmup, ra.valid, ra.early, ra.late, b.train.warmup, rb.valid, rb.early, rb.late);
-    // "B's loss has not moved since its first steps; A's is far below it."
-    QVERIFY(std::abs(rb.late - rb.early) < 0.03 * rb.early);
-    QVERIFY(ra.late < 0.8 * ra.early);
-    QVERIFY(rb.valid > 1.5 * ra.valid);
-}
-
-void TestLesson::postNormStallsAtAHighRate()
-{
-    const Lesson l = bundled(QStringLiteral("03-pre-and-post-norm.json"));
-    QString error;
-    const SessionSettings a = *lessonSettings(l, &error), b = *lessonComparison(l, &error);
-    QVERIFY(a.model.norm == NormPlacement::Pre);
-    QVERIFY(b.model.norm == NormPlacement::Post);
-    const double aValid = train(a).valid, bValid = train(b).valid;
-    qInfo("factor %.0f, warm-up %ld: pre-norm valid %.3f, post-norm valid %.3f", a.train.factor, a.train.warmup, aValid, bValid);
-    // "pre-norm (A) has learned much of the task; post-norm (B) has stalled."
-    QVERIFY(bValid > 2 * aValid);
-}
-
-void TestLesson::decodingLoopPartsEarlyAndAgreesLate()
-{
-    const Lesson l = bundled(QStringLiteral("04-decoding-loop.json"));
-    QString error;
-    SessionSettings s = *lessonSettings(l, &error);
-    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
-    QVERIFY2(session, qPrintable(error));
-    const Task& task = session->data().description();
-    const std::vector<int> src = task.srcVocab.encode(tokenize(task.srcTokenizer, l.probe));
-    const std::vector<int> ref = task.tgtVocab.encode(tokenize(task.tgtTokenizer, l.reference));
-    QCOMPARE(int(src.size()), 7);
-    QCOMPARE(int(ref.size()), 6);
-    // The record the Decoding view shows at each stop (the probe with its reference).
-    std::vector<int> divergence;
-    for (const LessonStop& stop : l.stops) {
-        while (session->stepCount() < stop.step)
-            session->step();
-        const DecodingRecord r = makeDecodingRecord(session->model(), task.srcVocab, task.tgtVocab, src, ref, true);
-        divergence.push_back(r.divergence);
-        qInfo("step %ld: greedy '%s', parts at step %d", stop.step, qPrintable(r.free.fedTokens().join(' ')), r.divergence);
-    }
-    // "The runs part" at the first stop; "they agree at every step" at the last.
-    QVERIFY(divergence.front() >= 0);
-    QCOMPARE(divergence.back(), -1);
 }
 
 AS_TEST_GUILESS_MAIN(TestLesson)

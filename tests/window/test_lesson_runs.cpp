@@ -1,7 +1,7 @@
 // Every bundled lesson run as a teacher would preview it: `attention-studio --screenshot DIR
 // LESSON.json` trains its planned steps (with its B when it has one) in the program itself, and
 // what the lesson tells the student is checked on the numbers the program reports — the
-// summary.json of A and the printed figures of B. (test_lesson checks the same claims on sessions
+// summary.json of A and the printed figures of B. (test_lesson_claims checks the same claims on sessions
 // in the engine; this is the window's path: File > Open lesson…, its A/B, the panel.)
 #include "skip.h"
 #include "cli_process.h"
