@@ -152,7 +152,8 @@ bool exportWeights(const QString& modelPath, const QString& outPath, QString* er
     const std::optional<ModelBundle> b = loadModel(modelPath, error);
     if (!b)
         return false;
-    return saveModel(outPath, *b->model, b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, error);
+    return saveModel(outPath, *b->model, b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, error,
+                     b->provenance);
 }
 
 std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QString* error)

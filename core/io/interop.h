@@ -27,8 +27,8 @@
 namespace as {
 
 // Reads the model at modelPath and writes its weights, configuration, vocabularies and
-// tokenisers to outPath as a weight file (core/SPEC.md §8), atomically. false and *error
-// otherwise.
+// tokenisers, and its provenance (step, run), to outPath as a weight file (core/SPEC.md §8),
+// atomically. false and *error otherwise.
 bool exportWeights(const QString& modelPath, const QString& outPath, QString* error);
 
 // The configuration a weight file describes, before the caller's changes.

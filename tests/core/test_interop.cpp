@@ -349,9 +349,15 @@ void TestInterop::exportEqualsTheModelFile()
     const QString model = dir.filePath(u"model.safetensors"_s);
     const QString out = dir.filePath(u"weights.safetensors"_s);
     QString error;
-    QVERIFY2(saveModel(model, *m, src, tgt, TokenizerKind::Word, TokenizerKind::CjkChar, &error),
+    // With its provenance (the step and run in the metadata), which the exported file keeps.
+    QVERIFY2(saveModel(model, *m, src, tgt, TokenizerKind::Word, TokenizerKind::CjkChar, &error,
+                       ModelProvenance{1234, u"copy"_s}),
              qPrintable(error));
     QVERIFY2(exportWeights(model, out, &error), qPrintable(error));
+    const std::optional<ModelBundle> exported = loadModel(out, &error);
+    QVERIFY2(exported, qPrintable(error));
+    QCOMPARE(exported->provenance.step, 1234L);
+    QCOMPARE(exported->provenance.run, u"copy"_s);
     QFile a(model), b(out);
     QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
     QCOMPARE(b.readAll(), a.readAll());
