@@ -83,15 +83,9 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     kindBox_ = new QComboBox(this);
     kindBox_->addItems({QString(), QString(), QString()});  // AttentionKind's order
     layerBox_ = new QComboBox(this);
-    replay_ = new QSlider(Qt::Horizontal, this);
-    replay_->setMinimumWidth(80);
-    replay_->setEnabled(false);
-    auto* live = live_ = new QToolButton(this);
+    replay_ = new ReplayBar(this);
     kindLabel_ = new QLabel(this);
     layerLabel_ = new QLabel(this);
-    replayLabel_ = new QLabel(this);
-    stepLabel_ = new QLabel(this);
-    stepLabel_->setMinimumWidth(170);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(kindLabel_);
@@ -99,12 +93,6 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     controls->addWidget(layerLabel_);
     controls->addWidget(layerBox_);
     controls->addStretch(1);
-    // The replay below the choice of map: one row would be wider than the window has room for.
-    auto* replayRow = new QHBoxLayout;
-    replayRow->addWidget(replayLabel_);
-    replayRow->addWidget(replay_, 1);
-    replayRow->addWidget(live);
-    replayRow->addWidget(stepLabel_);
 
     sentenceLabel_ = new QLabel(this);
     sentenceLabel_->setTextFormat(Qt::PlainText);  // tokens such as <s> are not markup
@@ -139,10 +127,12 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     entropyPlot_->setMinimumSize(200, 140);
     entropyBars_ = new QCPBars(entropyPlot_->xAxis, entropyPlot_->yAxis);
     entropyBars_->setWidth(0.6);
-    entropyBars_->setPen(QPen(QColor(33, 113, 181)));  // a mid blue: seen on light and dark
-    entropyBars_->setBrush(QColor(107, 174, 214));
+    entropyBars_->setPen(QPen(Qt::black));
+    entropyBars_->setBrush(QColor(0, 0, 0, 120));  // the outline's colour, lighter
+    setSeriesColour(entropyBars_, 0);
     entropyMax_ = new QCPItemStraightLine(entropyPlot_);
-    entropyMax_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
+    entropyMax_->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    setSeriesColour(entropyMax_, 7);  // grey
     for (QCPAxis* a : {entropyPlot_->xAxis, entropyPlot_->yAxis}) {
         a->setTickLabelFont(pointFont(kBigPointSize - 1));
         a->setLabelFont(pointFont(kBigPointSize - 1));
@@ -198,7 +188,8 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addLayout(replayRow);
+    // The replay below the choice of map: one row would be wider than the window has room for.
+    layout->addWidget(replay_);
     layout->addWidget(sentenceLabel_);
     layout->addWidget(stack_, 1);
 
@@ -210,11 +201,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
         if (!updating_ && i >= 0)
             setLayer(i);
     });
-    connect(replay_, &QSlider::valueChanged, this, [this](int v) {
-        if (!updating_)
-            replayTo(v);
-    });
-    connect(live, &QToolButton::clicked, this, [this] { replayTo(historySize() - 1); });
+    connect(replay_, &ReplayBar::indexRequested, this, &AttentionView::replayTo);
     retranslate();
 }
 
@@ -227,13 +214,10 @@ void AttentionView::retranslate()
         kindBox_->setItemText(i, kinds[i]);
     kindBox_->setToolTip(tr("Which attention to show: queries are rows, keys are columns"));
     layerBox_->setToolTip(tr("Layer (1 = nearest the embeddings)"));
-    replay_->setToolTip(tr("Replay the attention recorded during training; at the right end "
-                           "the view follows the latest step"));
-    live_->setText(tr("Live"));
-    live_->setToolTip(tr("Follow the latest recorded step"));
+    replay_->setSliderToolTip(tr("Replay the attention recorded during training; at the right end "
+                                 "the view follows the latest step"));
     kindLabel_->setText(tr("Attention:"));
     layerLabel_->setText(tr("Layer:"));
-    replayLabel_->setText(tr("Replay:"));
     bigHeat_.scale->axis()->setLabel(tr("attention weight"));
     entropyPlot_->xAxis->setLabel(tr("head"));
     entropyPlot_->yAxis->setLabel(tr("mean row entropy (nats)"));
@@ -353,11 +337,6 @@ void AttentionView::reset()
     refresh();
 }
 
-bool AttentionView::isLive() const
-{
-    return !history_.empty() && shown_ == int(history_.size()) - 1;
-}
-
 const AttentionRecord* AttentionView::shownRecord() const
 {
     if (shown_ < 0 || shown_ >= int(history_.size()))
@@ -426,21 +405,7 @@ void AttentionView::enlargeHead(int h)
 
 void AttentionView::updateReplayControls()
 {
-    updating_ = true;
-    replay_->setEnabled(history_.size() > 1);
-    replay_->setRange(0, std::max(0, int(history_.size()) - 1));
-    replay_->setValue(std::max(shown_, 0));
-    updating_ = false;
-    const AttentionRecord* r = shownRecord();
-    if (!r)
-        stepLabel_->setText(tr("no steps recorded"));
-    else if (isLive())
-        stepLabel_->setText(tr("step %1 · live").arg(r->step));
-    else
-        stepLabel_->setText(tr("step %1 · replay %2/%3")
-                                .arg(r->step)
-                                .arg(shown_ + 1)
-                                .arg(history_.size()));
+    replay_->setState(historySize(), shown_, shownStep());
 }
 
 void AttentionView::rebuildLayerChoices()

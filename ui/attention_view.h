@@ -3,6 +3,7 @@
 // tokens as columns), one head enlarged with a colour bar, the mean over heads, each head's mean
 // row entropy, and a replay slider over the attention recorded during training.
 #include "plot_tools.h"
+#include "replay_bar.h"
 #include "train/snapshot.h"
 
 #include <QWidget>
@@ -54,7 +55,7 @@ public:
     // The record at `step`, or the last one before it (the first when every one is later).
     void showStep(long step);
     long shownStep() const;               // -1 when nothing is shown
-    bool isLive() const;
+    bool isLive() const { return replay_->isLive(); }
 
     void enlargeHead(int h);              // 0 … headCount()-1 or kMeanHead
     int enlargedHead() const { return enlarged_; }
@@ -73,9 +74,7 @@ private:
     // Its controls, axis labels and titles in the language installed, set in one place: from
     // the constructor and at every language change (then the record shown is drawn again).
     void retranslate();
-    QLabel *kindLabel_ = nullptr, *layerLabel_ = nullptr, *replayLabel_ = nullptr,
-           *placeholder_ = nullptr;
-    QToolButton* live_ = nullptr;
+    QLabel *kindLabel_ = nullptr, *layerLabel_ = nullptr, *placeholder_ = nullptr;
     QCPTextElement* entropyTitle_ = nullptr;
     struct HeadPlot {
         QWidget* frame = nullptr;
@@ -117,8 +116,7 @@ private:
 
     QComboBox* kindBox_ = nullptr;
     QComboBox* layerBox_ = nullptr;
-    QSlider* replay_ = nullptr;
-    QLabel* stepLabel_ = nullptr;
+    ReplayBar* replay_ = nullptr;
     QLabel* sentenceLabel_ = nullptr;
     QStackedWidget* stack_ = nullptr;  // placeholder or the plots
     QGridLayout* grid_ = nullptr;

@@ -1,17 +1,29 @@
 #include "compared_runs.h"
 
+#include "plot_tools.h"
+
+#include <QGuiApplication>
+
 #include <algorithm>
 
 namespace as::ui {
 
+int comparedRunSeries(int slot)
+{
+    // Orange, cyan, brown, grey, olive, pink: apart from the current run's blue (0), green (2),
+    // red (3) and purple (4), and from each other in hue or lightness.
+    static const int series[kComparedColours] = {1, 9, 5, 7, 8, 6};
+    return series[((slot % kComparedColours) + kComparedColours) % kComparedColours];
+}
+
+QColor comparedRunColour(int slot, const QPalette& palette)
+{
+    return seriesColour(comparedRunSeries(slot), palette);
+}
+
 QColor comparedRunColour(int slot)
 {
-    // Orange, teal, brown, black, olive, magenta: apart from the current run's tab10 blue, red,
-    // green and purple, and from each other in hue or lightness.
-    static const QColor colours[kComparedColours] = {
-        QColor(255, 127, 14), QColor(23, 166, 180), QColor(140, 86, 75),
-        QColor(127, 127, 127), QColor(160, 160, 20), QColor(214, 40, 180)};
-    return colours[((slot % kComparedColours) + kComparedColours) % kComparedColours];
+    return comparedRunColour(slot, QGuiApplication::palette());
 }
 
 std::vector<int> ComparedSlots::assign(const QStringList& names)

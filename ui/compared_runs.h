@@ -4,17 +4,21 @@
 #include "train/run_series.h"
 
 #include <QColor>
+#include <QPalette>
 #include <QStringList>
 
 #include <vector>
 
 namespace as::ui {
 
-// Colours apart from those of the current run's curves (blue, red, green, purple, the
-// learning-rate plot's salmon and its Annotated Transformer curves). Beyond kComparedColours
-// runs the colours repeat.
+// Colours of the series palette (plot_tools.h, seriesColour) apart from those of the current
+// run's curves (blue, red, green, purple): orange, cyan, brown, grey, olive, pink. Beyond
+// kComparedColours runs the colours repeat. comparedRunSeries: the index in seriesColour();
+// comparedRunColour: that colour in a palette (the application's by default).
 inline constexpr int kComparedColours = 6;
+int comparedRunSeries(int slot);
 QColor comparedRunColour(int slot);
+QColor comparedRunColour(int slot, const QPalette& palette);
 
 // Which colour each run of a set takes: a run (by name) that was in the last set keeps its
 // colour, so that removing one run does not repaint the others; a new one takes the lowest

@@ -23,6 +23,8 @@ namespace as::ui {
 namespace {
 
 constexpr int kPointSize = 10;
+constexpr int kOthersSeries = 7;  // seriesColour(): grey, the top tokens not fed back
+constexpr int kFedSeries = 0;     // blue, the token fed back
 
 QString escaped(const QString& token)
 {
@@ -222,6 +224,8 @@ void DecodingView::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
         setRecord(record_);  // the combo boxes' items and the record's texts
+    } else if (event->type() == QEvent::PaletteChange) {
+        refresh();  // the bars' labels and the lens's cells in the new colours
     }
 }
 
@@ -266,12 +270,12 @@ void DecodingView::buildColumn(Side side)
     c.topTitle = addTitle(c.topPlot, QString(), pointFont(kPointSize, true));
     c.bars = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
     c.fedBar = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
-    const QColor others = palette().color(QPalette::Mid);
-    const QColor fed = palette().color(QPalette::Highlight);
-    c.bars->setBrush(others);
+    c.bars->setBrush(Qt::black);
     c.bars->setPen(Qt::NoPen);
-    c.fedBar->setBrush(fed);
+    c.fedBar->setBrush(Qt::black);
     c.fedBar->setPen(Qt::NoPen);
+    setSeriesColour(c.bars, kOthersSeries);
+    setSeriesColour(c.fedBar, kFedSeries);
     for (QCPBars* b : {c.bars, c.fedBar})
         b->setWidth(0.7);
     c.topPlot->yAxis->setRangeReversed(true);  // the likeliest at the top
@@ -638,7 +642,9 @@ void DecodingView::drawColumn(Side side)
     for (QCPItemText* x : c.barTexts)
         c.topPlot->removeItem(x);
     c.barTexts.clear();
-    const QColor otherColour = c.bars->brush().color(), fedColour = c.fedBar->brush().color();
+    // The bars' colours in the palette now (their brushes follow it a moment later).
+    const QColor otherColour = seriesColour(kOthersSeries, palette()),
+                 fedColour = seriesColour(kFedSeries, palette());
     for (int i = 0; i < int(c.topTokens.size()); ++i) {
         auto* label = new QCPItemText(c.topPlot);
         label->setClipToAxisRect(true);

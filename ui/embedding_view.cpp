@@ -81,16 +81,19 @@ EmbeddingView::EmbeddingView(QWidget* parent) : QWidget(parent)
     title_ = addTitle(plot_, QString(), font());
     points_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     points_->setLineStyle(QCPCurve::lsNone);
-    points_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180, 150),
-                                             QColor(31, 119, 180, 110), 5));
+    // Translucent discs of the series colour: the cloud's density shows.
+    points_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0, 0, 0, 150),
+                                             QColor(0, 0, 0, 110), 5));
+    setSeriesColour(points_, 0);
     marked_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     marked_->setLineStyle(QCPCurve::lsNone);
-    marked_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(214, 39, 40), 2),
+    marked_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2),
                                              Qt::NoBrush, 10));
+    setSeriesColour(marked_, 3);
     chosen_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     chosen_->setLineStyle(QCPCurve::lsNone);
-    chosen_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(214, 39, 40),
-                                             QColor(214, 39, 40), 9));
+    chosen_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, Qt::black, Qt::black, 9));
+    setSeriesColour(chosen_, 3);
     // The marks above the labels (items of the main layer, drawn after the points).
     plot_->addLayer(QStringLiteral("marks"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     marked_->setLayer(QStringLiteral("marks"));
@@ -286,7 +289,7 @@ void EmbeddingView::redraw()
         label->setFont(small);
         // On a box of the background's colour, readable over the cloud; ink from the palette
         // (plot_tools.h, applyPalette below).
-        label->setBrush(QColor(255, 255, 255, 190));
+        label->setBrush(legendBrush(palette(), 190));
         // The specials (<pad>, <s>, </s>, <unk>) are not words: greyed.
         if (i < Vocab::kSpecials)
             label->setProperty(kInkProperty, QStringLiteral("muted"));

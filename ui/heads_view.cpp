@@ -95,10 +95,12 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
     pruningTitle_ = addTitle(pruning_, QString(), base);
     pruning_->yAxis2->setVisible(true);
     pruning_->addGraph(pruning_->xAxis, pruning_->yAxis);
-    pruning_->graph(0)->setPen(QPen(QColor(31, 119, 180), 2));
+    pruning_->graph(0)->setPen(QPen(Qt::black, 2));
+    setSeriesColour(pruning_->graph(0), 0);
     pruning_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
     pruning_->addGraph(pruning_->xAxis, pruning_->yAxis2);
-    pruning_->graph(1)->setPen(QPen(QColor(214, 39, 40), 2, Qt::DashLine));
+    pruning_->graph(1)->setPen(QPen(Qt::black, 2, Qt::DashLine));
+    setSeriesColour(pruning_->graph(1), 3);
     pruning_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     pruning_->legend->setVisible(true);
     // Left, half way up: the curves start at the top left (BLEU) and end at the right.

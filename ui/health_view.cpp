@@ -76,10 +76,6 @@ QCPColorGradient transparentNaN(QCPColorGradient g)
     return g;
 }
 
-const QColor kPalette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                           QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                           QColor(227, 119, 194), QColor(127, 127, 127)};
-
 void setLogY(QCustomPlot* plot)
 {
     plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -121,9 +117,9 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     markerLabel_ = new QCPItemText(ratioPlot_);
     markerLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
     markerLabel_->setPadding(QMargins(4, 2, 4, 2));
-    markerLabel_->setBrush(QColor(255, 255, 255, 230));
-    markerLabel_->setPen(QPen(QColor(178, 24, 43)));
-    markerLabel_->setProperty(kInkProperty, QStringLiteral("alert"));
+    markerLabel_->setBrush(legendBrush(palette(), 230));
+    markerLabel_->setPen(QPen(alertColour(palette())));
+    markerLabel_->setProperty(kInkProperty, QStringLiteral("alert"));  // its text and frame
     markerLabel_->setClipToAxisRect(false);
     markerLabel_->setVisible(false);
     connect(ratioPlot_, &QCustomPlot::afterLayout, this, [this] { fitGroupLabels(); });
@@ -158,7 +154,7 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         QFont small = base;
         small.setPointSizeF(base.pointSizeF() * 0.8);
         plot->legend->setFont(small);
-        plot->legend->setBrush(QColor(255, 255, 255, 200));
+        plot->legend->setBrush(legendBrush(palette(), 200));
         plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
         plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
         // One point per step: each curve drawn as one polyline (as the Loss view does); segment
@@ -166,7 +162,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         plot->setPlottingHint(QCP::phFastPolylines, true);
         // The step that was skipped because a gradient was not finite.
         faultLines_[i] = new QCPItemStraightLine(plot);
-        faultLines_[i]->setPen(QPen(QColor(178, 24, 43), 1.5, Qt::DashLine));
+        faultLines_[i]->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+        setSeriesColour(faultLines_[i], kAlertSeries);
         faultLines_[i]->setVisible(false);
         lines_[i] = plot;
     }
@@ -180,7 +177,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         band->topLeft->setCoords(0, 1e-2);
         band->bottomRight->setCoords(1, 1e-4);
         band->setPen(Qt::NoPen);
-        band->setBrush(QColor(44, 160, 44, 40));
+        band->setBrush(QColor(0, 0, 0, 40));  // a faint band of the rule's colour
+        setSeriesColour(band, 2);
         band->setLayer("background");
         auto* rule = new QCPItemStraightLine(lines_[0]);
         for (QCPItemPosition* pos : {rule->point1, rule->point2}) {
@@ -189,7 +187,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         }
         rule->point1->setCoords(0, 1e-3);
         rule->point2->setCoords(1, 1e-3);
-        rule->setPen(QPen(QColor(44, 160, 44), 1, Qt::DashLine));
+        rule->setPen(QPen(Qt::black, 1, Qt::DashLine));
+        setSeriesColour(rule, 2);
     }
     for (int i = 0; i < 2; ++i) {
         auto* plot = new QCustomPlot(this);
@@ -574,7 +573,8 @@ void HealthView::redrawLines()
         for (int t : chosen) {
             QCPGraph* g = plot->addGraph();
             g->setName(tensorName(t));
-            g->setPen(QPen(kPalette[colour++ % std::size(kPalette)], 1.5));
+            g->setPen(QPen(Qt::black, 1.5));
+            setSeriesColour(g, colour++);
             QVector<double> x, y;
             x.reserve(int(records_.size()));
             y.reserve(int(records_.size()));

@@ -43,20 +43,25 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
     run_.raw = plot_->addGraph();
-    run_.raw->setPen(QPen(QColor(31, 119, 180, 70), 1));
+    run_.raw->setPen(QPen(QColor(0, 0, 0, 70), 1));  // faint: the smoothed curve's colour
+    setSeriesColour(run_.raw, 0);
     run_.smoothed = plot_->addGraph();
-    run_.smoothed->setPen(QPen(QColor(31, 119, 180), 2));
+    run_.smoothed->setPen(QPen(Qt::black, 2));
+    setSeriesColour(run_.smoothed, 0);
     run_.validLoss = plot_->addGraph();
-    run_.validLoss->setPen(QPen(QColor(214, 39, 40), 2));
+    run_.validLoss->setPen(QPen(Qt::black, 2));
+    setSeriesColour(run_.validLoss, 3);
     run_.validLoss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     run_.validAcc = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
-    run_.validAcc->setPen(QPen(QColor(44, 160, 44), 2, Qt::DashLine));
+    run_.validAcc->setPen(QPen(Qt::black, 2, Qt::DashLine));
+    setSeriesColour(run_.validAcc, 2);
     run_.validAcc->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 5));
     bleuAxis_ = plot_->axisRect()->addAxis(QCPAxis::atRight);
     bleuAxis_->setRange(0, 10);
     bleuAxis_->setVisible(false);
     run_.validBleu = plot_->addGraph(plot_->xAxis, bleuAxis_);
-    run_.validBleu->setPen(QPen(QColor(148, 103, 189), 2));
+    run_.validBleu->setPen(QPen(Qt::black, 2));
+    setSeriesColour(run_.validBleu, 4);
     run_.validBleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
     run_.validBleu->removeFromLegend();
 
@@ -339,7 +344,7 @@ LossView::Compared LossView::makeCompared(const RunSeriesPtr& series, int slot)
     Compared r;
     r.series = series;
     r.slot = slot;
-    const QColor colour = comparedRunColour(slot);
+    const QColor colour = comparedRunColour(slot, palette());
     Curves& c = r.curves;
     c.smoothed = plot_->addGraph();
     // Width 1: a 20,000-point curve of width 2 took 4 times as long to draw (QPainter strokes
@@ -356,6 +361,8 @@ LossView::Compared LossView::makeCompared(const RunSeriesPtr& series, int slot)
     c.validBleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
     for (QCPGraph* g : {c.validLoss, c.validAcc, c.validBleu})
         g->removeFromLegend();
+    for (QCPGraph* g : {c.smoothed, c.validLoss, c.validAcc, c.validBleu})
+        setSeriesColour(g, comparedRunSeries(slot));
     return r;
 }
 
@@ -414,7 +421,7 @@ void LossView::setComparedRuns(const RunSeriesList& given)
 LossView::ComparedGraphs LossView::comparedRun(int i) const
 {
     const Compared& r = compared_.at(std::size_t(i));
-    return ComparedGraphs{r.series, comparedRunColour(r.slot), r.curves.smoothed,
+    return ComparedGraphs{r.series, comparedRunColour(r.slot, palette()), r.curves.smoothed,
                           r.curves.validLoss, r.curves.validAcc, r.curves.validBleu};
 }
 

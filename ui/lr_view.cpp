@@ -28,11 +28,9 @@ constexpr long kOverlaySteps = 20000;   // the x range of The Annotated Transfor
 struct OverlayCurve {
     int dModel;
     long warmup;
-    QColor color;
+    int series;  // seriesColour()
 };
-const OverlayCurve kOverlay[3] = {{512, 4000, QColor(230, 159, 0)},
-                                  {512, 8000, QColor(0, 158, 115)},
-                                  {256, 4000, QColor(204, 121, 167)}};
+const OverlayCurve kOverlay[3] = {{512, 4000, 1}, {512, 8000, 2}, {256, 4000, 6}};
 
 // Steps at which a curve over 1…last is drawn: every step, or evenly sampled with the warmup
 // step (the peak, a kink) always included.
@@ -90,7 +88,8 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     for (int i = 0; i < 3; ++i) {
         const OverlayCurve& o = kOverlay[i];
         QCPGraph* g = plot_->addGraph();
-        g->setPen(QPen(o.color, 1.6, Qt::DashLine));
+        g->setPen(QPen(Qt::black, 1.6, Qt::DashLine));
+        setSeriesColour(g, o.series);
         fillCurve(g, kOverlaySteps, o.dModel, 1.0, o.warmup);
         g->setVisible(false);
         overlay_[i] = g;
@@ -99,23 +98,27 @@ LrView::LrView(QWidget* parent) : QWidget(parent)
     // The rates applied, one per step, as a broad line under the schedule's curve: the stretch
     // already trained stands out. (A disc per step cost 16 ms a redraw after a few thousand.)
     applied_ = plot_->addGraph();
-    applied_->setPen(QPen(QColor(240, 160, 140), 5));
+    applied_->setPen(QPen(Qt::black, 5));
+    setSeriesColour(applied_, 3);
     applied_->setAdaptiveSampling(true);
 
     curve_ = plot_->addGraph();
-    curve_->setPen(QPen(QColor(33, 102, 172), 2.2));
+    curve_->setPen(QPen(Qt::black, 2.2));
+    setSeriesColour(curve_, 0);
 
     stepLine_ = new QCPItemStraightLine(plot_);
-    stepLine_->setPen(QPen(QColor(128, 128, 128), 1, Qt::DotLine));  // mid grey: light and dark
+    stepLine_->setPen(QPen(Qt::black, 1, Qt::DotLine));
+    setSeriesColour(stepLine_, 7);  // grey
     tracer_ = new QCPItemTracer(plot_);  // follows curve_ once it has data (see reset())
     tracer_->setInterpolating(true);
     tracer_->setStyle(QCPItemTracer::tsCircle);
     tracer_->setSize(9);
-    tracer_->setPen(QPen(QColor(33, 102, 172), 2));
-    tracer_->setBrush(Qt::white);
+    tracer_->setPen(QPen(Qt::black, 2));
+    tracer_->setBrush(Qt::NoBrush);  // a ring around the curve's point
+    setSeriesColour(tracer_, 0);
 
     plot_->legend->setVisible(true);
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
+    plot_->legend->setBrush(legendBrush(palette()));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
     overlayBox_ = new QCheckBox(this);
@@ -264,7 +267,8 @@ void LrView::setComparedRuns(const RunSeriesList& given)
                 r.graph->data()->clear();
         } else {
             r.graph = plot_->addGraph();
-            r.graph->setPen(QPen(comparedRunColour(r.slot), 1));  // thin: see LossView::makeCompared
+            r.graph->setPen(QPen(Qt::black, 1));  // thin: see LossView::makeCompared
+            setSeriesColour(r.graph, comparedRunSeries(r.slot));
         }
         r.graph->setName(s.name);
         appendRates(r.graph, s.loss.data() + from, s.loss.data() + s.loss.size());

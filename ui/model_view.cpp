@@ -478,19 +478,8 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent)
     controls->addSpacing(12);
     controls->addWidget(toAttention_);
     controls->addStretch(1);
-    auto* replayBar = new QHBoxLayout;
-    replayLabel_ = new QLabel(right);
-    replay_ = new QSlider(Qt::Horizontal, right);
-    replay_->setMinimumWidth(120);
-    replay_->setEnabled(false);
-    live_ = new QToolButton(right);
-    stepLabel_ = new QLabel(right);
-    stepLabel_->setMinimumWidth(150);
-    replayBar->addWidget(replayLabel_);
-    replayBar->addWidget(replay_, 1);
-    replayBar->addWidget(live_);
-    replayBar->addWidget(stepLabel_);
-    rl->addLayout(replayBar);
+    replay_ = new ReplayBar(right);
+    rl->addWidget(replay_);
     rl->addWidget(title_);
     rl->addLayout(controls);
     rl->addWidget(formula_);
@@ -555,11 +544,7 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent)
         if (v - 1 != head_)
             setHead(v - 1);
     });
-    connect(replay_, &QSlider::valueChanged, this, [this](int v) {
-        if (!updatingReplay_)
-            showHistoryIndex(v);
-    });
-    connect(live_, &QToolButton::clicked, this, [this] { showLive(); });
+    connect(replay_, &ReplayBar::indexRequested, this, &ModelView::showHistoryIndex);
     connect(toAttention_, &QPushButton::clicked, this, [this] {
         HeadId id;
         if (attentionOfBlock(&id))
@@ -578,12 +563,9 @@ void ModelView::retranslate()
     headBox_->setToolTip(tr("Which head's Q, K, V, scores and weights to show"));
     toAttention_->setText(tr("Show in the Attention view"));
     toAttention_->setToolTip(tr("Every head of this layer in the Attention view, this one enlarged"));
-    replayLabel_->setText(tr("Replay:"));
-    replay_->setToolTip(tr("Replay the traces recorded during training (while this tab was shown); "
-                           "at the right end the view follows the latest step"));
-    live_->setText(tr("Live"));
-    live_->setToolTip(tr("Follow the latest recorded step"));
-    updateReplayControls();
+    replay_->setSliderToolTip(tr("Replay the traces recorded during training (while this tab was shown); "
+                                 "at the right end the view follows the latest step"));
+    replay_->setEmptyText(tr("no steps traced"));
 }
 
 void ModelView::changeEvent(QEvent* e)
@@ -680,25 +662,9 @@ void ModelView::showLive()
     showHistoryIndex(int(history_.size()) - 1);
 }
 
-bool ModelView::isLive() const
-{
-    return !history_.empty() && shownIndex_ == int(history_.size()) - 1;
-}
-
 void ModelView::updateReplayControls()
 {
-    updatingReplay_ = true;
-    replay_->setEnabled(history_.size() > 1);
-    replay_->setRange(0, std::max(0, int(history_.size()) - 1));
-    replay_->setValue(std::max(shownIndex_, 0));
-    updatingReplay_ = false;
-    live_->setEnabled(!history_.empty() && !isLive());
-    if (!record_)
-        stepLabel_->setText(tr("no steps traced"));
-    else if (isLive())
-        stepLabel_->setText(tr("step %1 · live").arg(record_->step));
-    else
-        stepLabel_->setText(tr("step %1 · replay %2/%3").arg(record_->step).arg(shownIndex_ + 1).arg(history_.size()));
+    replay_->setState(historySize(), shownIndex_, record_ ? record_->step : -1);
 }
 
 void ModelView::reset()

@@ -18,6 +18,7 @@
 #include "eval/trace.h"
 #include "model/head_id.h"
 #include "plot_tools.h"
+#include "replay_bar.h"
 #include "train/snapshot.h"
 
 #include <QWidget>
@@ -113,9 +114,9 @@ public:
     void showStep(long step);
     void showLive();  // the latest trace, following new ones
     long shownStep() const { return record_ ? record_->step : -1; }
-    bool isLive() const;
-    QSlider* replaySlider() const { return replay_; }
-    QLabel* stepLabel() const { return stepLabel_; }
+    bool isLive() const { return replay_->isLive(); }
+    QSlider* replaySlider() const { return replay_->slider(); }
+    QLabel* stepLabel() const { return replay_->stepLabel(); }
 
     void selectBlock(ModelBlock block);
     void setLayer(int layer);  // 0-based
@@ -178,11 +179,7 @@ private:
     std::shared_ptr<const TraceRecord> record_;  // the one shown: history_[shownIndex_]
     std::vector<std::shared_ptr<const TraceRecord>> history_;
     int shownIndex_ = -1;
-    QLabel* replayLabel_ = nullptr;
-    QSlider* replay_ = nullptr;
-    QToolButton* live_ = nullptr;
-    QLabel* stepLabel_ = nullptr;
-    bool updatingReplay_ = false;
+    ReplayBar* replay_ = nullptr;
 };
 
 }  // namespace as::ui

@@ -60,19 +60,21 @@ NeuronPanel::NeuronPanel(QWidget* parent) : QWidget(parent)
     scores_->setMinimumSize(200, 160);
     scoresTitle_ = addTitle(scores_, QString(), base);
     scoreBars_ = new QCPBars(scores_->xAxis, scores_->yAxis);
-    scoreBars_->setBrush(QColor(31, 119, 180, 150));
+    scoreBars_->setBrush(QColor(0, 0, 0, 150));  // the series colour, translucent (see redraw)
+    setSeriesColour(scoreBars_, 0);
     scores_->yAxis2->setVisible(true);
     scores_->yAxis2->setRange(0, 1);
     probGraph_ = scores_->addGraph(scores_->xAxis, scores_->yAxis2);
-    probGraph_->setPen(QPen(QColor(214, 39, 40), 2));
+    probGraph_->setPen(QPen(Qt::black, 2));
+    setSeriesColour(probGraph_, 3);
     probGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
-    const QColor termColours[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                  QColor(148, 103, 189), QColor(127, 127, 127)};
+    const int termSeries[] = {0, 1, 2, 4, 7};  // blue, orange, green, purple, grey
     auto* group = new QCPBarsGroup(scores_);
     for (int i = 0; i < 5; ++i) {
         auto* b = new QCPBars(scores_->xAxis, scores_->yAxis);
-        b->setBrush(termColours[i]);
+        b->setBrush(Qt::black);
         b->setPen(Qt::NoPen);
+        setSeriesColour(b, termSeries[i]);
         b->setBarsGroup(group);
         b->setWidth(0.15);
         termBars_.push_back(b);
@@ -254,9 +256,9 @@ void NeuronPanel::redraw()
         top = std::max(top, s);
     }
     scoreBars_->setWidth(split ? 0.9 : 0.6);
-    QColor shade = palette().color(QPalette::Text);  // a faint shade of the ink, either theme
-    shade.setAlpha(35);
-    scoreBars_->setBrush(split ? shade : QColor(31, 119, 180, 150));
+    // The series colour: outlined, filled faintly behind the terms when split.
+    scoreBars_->setBrush(QColor(0, 0, 0, split ? 35 : 150));
+    setSeriesColour(scoreBars_, 0);
     for (QCPBars* b : termBars_) {
         b->setVisible(split);
         if (split)

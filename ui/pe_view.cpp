@@ -24,8 +24,7 @@ constexpr int kDefaultDModel = 64;
 constexpr int kDefaultPositions = 100;
 constexpr int kMaxPositions = 1000;
 constexpr int kMaxLines = 4;
-const QColor kLineColors[kMaxLines] = {QColor(33, 102, 172), QColor(214, 96, 77),
-                                       QColor(0, 158, 115), QColor(153, 112, 171)};
+const int kLineSeries[kMaxLines] = {0, 3, 2, 4};  // seriesColour(): blue, red, green, purple
 
 }  // namespace
 
@@ -285,7 +284,8 @@ void PeView::rebuildLines()
             values[p] = heatmapCell(heat_, p, dim);
         QCPGraph* g = linePlot_->addGraph();
         g->setProperty("dim", dim);
-        g->setPen(QPen(kLineColors[colour++ % kMaxLines], 1.8));
+        g->setPen(QPen(Qt::black, 1.8));
+        setSeriesColour(g, kLineSeries[colour++ % kMaxLines]);
         g->setData(keys, values, true);
     }
     nameLines();

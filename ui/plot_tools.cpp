@@ -745,6 +745,25 @@ QColor alertColour(const QPalette& palette)
     return isDarkPalette(palette) ? QColor(244, 165, 130) : QColor(178, 24, 43);
 }
 
+QColor seriesColour(int i, const QPalette& palette)
+{
+    // Light: >= 3.4:1 on white; dark: >= 6:1 on #1e1e1e (the dark theme's Base), worked out
+    // with WCAG 2.x relative luminance (tests/window/test_theme checks what the views draw).
+    static const QRgb light[kSeriesColours] = {0x1f77b4, 0xd95f02, 0x2ca02c, 0xd62728, 0x9467bd,
+                                               0x8c564b, 0xc2439a, 0x737373, 0x7f7f00, 0x0e8a99};
+    static const QRgb dark[kSeriesColours] = {0x5aa9e6, 0xff9f40, 0x5fd35f, 0xff6b6b, 0xc5a3ff,
+                                              0xd4a58c, 0xf78fd0, 0xb3b3b3, 0xd4d44a, 0x4dd8e6};
+    const int k = ((i % kSeriesColours) + kSeriesColours) % kSeriesColours;
+    return QColor(isDarkPalette(palette) ? dark[k] : light[k]);
+}
+
+QBrush legendBrush(const QPalette& palette, int alpha)
+{
+    QColor box = palette.color(QPalette::Base);
+    box.setAlpha(alpha);
+    return box;
+}
+
 QColor blend(const QColor& a, const QColor& b, double t)
 {
     auto mix = [t](double x, double y) { return x * (1 - t) + y * t; };
@@ -788,6 +807,70 @@ void inkLegend(QCPLegend* legend, const QColor& ink, const QColor& base)
     for (int i = 0; i < legend->itemCount(); ++i)
         if (QCPAbstractLegendItem* item = legend->item(i))
             item->setTextColor(ink);
+}
+
+QColor keepAlpha(QColor c, const QColor& old)
+{
+    c.setAlpha(old.alpha());
+    return c;
+}
+
+QPen recoloured(QPen pen, const QColor& c)
+{
+    if (pen.style() != Qt::NoPen)
+        pen.setColor(keepAlpha(c, pen.color()));
+    return pen;
+}
+
+QBrush recoloured(QBrush brush, const QColor& c)
+{
+    if (brush.style() != Qt::NoBrush)
+        brush.setColor(keepAlpha(c, brush.color()));
+    return brush;
+}
+
+QCPScatterStyle recoloured(QCPScatterStyle s, const QColor& c)
+{
+    s.setPen(recoloured(s.pen(), c));
+    s.setBrush(recoloured(s.brush(), c));
+    return s;
+}
+
+// The colour kSeriesProperty asks for in this palette.
+QColor seriesInk(const QObject* o, const QPalette& pal)
+{
+    const int i = o->property(kSeriesProperty).toInt();
+    return i == kAlertSeries ? alertColour(pal) : seriesColour(i, pal);
+}
+
+void colourSeries(QCPAbstractPlottable* p, const QPalette& pal)
+{
+    const QColor c = seriesInk(p, pal);
+    p->setPen(recoloured(p->pen(), c));
+    p->setBrush(recoloured(p->brush(), c));
+    if (auto* g = qobject_cast<QCPGraph*>(p))
+        g->setScatterStyle(recoloured(g->scatterStyle(), c));
+    else if (auto* curve = qobject_cast<QCPCurve*>(p))
+        curve->setScatterStyle(recoloured(curve->scatterStyle(), c));
+}
+
+void colourSeries(QCPAbstractItem* item, const QPalette& pal)
+{
+    const QColor c = seriesInk(item, pal);
+    if (auto* l = qobject_cast<QCPItemStraightLine*>(item))
+        l->setPen(recoloured(l->pen(), c));
+    else if (auto* l = qobject_cast<QCPItemLine*>(item))
+        l->setPen(recoloured(l->pen(), c));
+    else if (auto* r = qobject_cast<QCPItemRect*>(item)) {
+        r->setPen(recoloured(r->pen(), c));
+        r->setBrush(recoloured(r->brush(), c));
+    } else if (auto* t = qobject_cast<QCPItemTracer*>(item)) {
+        t->setPen(recoloured(t->pen(), c));
+        t->setBrush(recoloured(t->brush(), c));
+    } else if (auto* e = qobject_cast<QCPItemEllipse*>(item)) {
+        e->setPen(recoloured(e->pen(), c));
+        e->setBrush(recoloured(e->brush(), c));
+    }
 }
 
 // Re-applies the palette when it changes (the application's, by View > Theme) or the style does.
@@ -883,11 +966,18 @@ void applyPalette(QCustomPlot* plot)
             scale->setGradient(turned(scale->gradient()));
         }
     }
-    for (int i = 0; i < plot->plottableCount(); ++i)
-        if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i)))
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot->plottable(i);
+        if (auto* map = qobject_cast<QCPColorMap*>(p))
             map->setGradient(turned(map->gradient()));
+        else if (p->property(kSeriesProperty).isValid())
+            colourSeries(p, pal);
+    }
     for (int i = 0; i < plot->itemCount(); ++i) {
-        auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+        QCPAbstractItem* item = plot->item(i);
+        if (item->property(kSeriesProperty).isValid())
+            colourSeries(item, pal);
+        auto* text = qobject_cast<QCPItemText*>(item);
         if (!text)
             continue;
         const QString role = text->property(kInkProperty).toString();
@@ -896,12 +986,26 @@ void applyPalette(QCustomPlot* plot)
         text->setColor(role == QLatin1String("alert")   ? alertColour(pal)
                        : role == QLatin1String("muted") ? blend(base, ink, 0.55)
                                                         : ink);
+        if (role == QLatin1String("alert"))  // its frame too
+            text->setPen(recoloured(text->pen(), alertColour(pal)));
         if (text->brush().style() != Qt::NoBrush) {
             QColor box = base;
             box.setAlpha(text->brush().color().alpha());
             text->setBrush(box);
         }
     }
+}
+
+void setSeriesColour(QCPAbstractPlottable* plottable, int i)
+{
+    plottable->setProperty(kSeriesProperty, i);
+    colourSeries(plottable, plottable->parentPlot()->palette());
+}
+
+void setSeriesColour(QCPAbstractItem* item, int i)
+{
+    item->setProperty(kSeriesProperty, i);
+    colourSeries(item, item->parentPlot()->palette());
 }
 
 void followPalette(QCustomPlot* plot)

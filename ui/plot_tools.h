@@ -42,6 +42,23 @@ QColor alertColour(const QPalette& palette);
 QColor blend(const QColor& a, const QColor& b, double t);
 void applyPalette(QCustomPlot* plot);
 void followPalette(QCustomPlot* plot);
+// One categorical palette for data series (curves, bars, markers, the lines and bands that go
+// with them), chosen for the plot's background: Tableau's category-10 order (blue, orange,
+// green, red, purple, brown, pink, grey, olive, cyan), darkened on a light palette and
+// lightened on a dark one so that each colour reads against Base at >= 3:1 (WCAG 2.x
+// non-text contrast).
+inline constexpr int kSeriesColours = 10;
+QColor seriesColour(int i, const QPalette& palette);  // i modulo kSeriesColours
+// The box behind a legend or a label drawn over data: the palette's Base, `alpha` opaque (its
+// texts in Text read on it at the palette's Text-on-Base contrast).
+QBrush legendBrush(const QPalette& palette, int alpha = 220);
+// Colours a plottable's pen (and brush and scatter style, where it has them) or an item's pen
+// and brush in seriesColour(i) of its plot's palette, each keeping its alpha, width and style;
+// applyPalette colours it again at every palette change. kAlertSeries: alertColour() instead.
+inline constexpr int kAlertSeries = -1;
+inline constexpr const char* kSeriesProperty = "asSeries";
+void setSeriesColour(QCPAbstractPlottable* plottable, int i);
+void setSeriesColour(QCPAbstractItem* item, int i);
 // A label whose text is a warning: coloured alertColour() of the application's palette, now and
 // at every palette change.
 void showAsAlert(QLabel* label);

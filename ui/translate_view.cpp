@@ -221,8 +221,10 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
         contrastBars_[m]->setWidth(0.38);
         contrastBars_[m]->setPen(Qt::NoPen);
     }
-    contrastBars_[0]->setBrush(palette().color(QPalette::Highlight));
-    contrastBars_[1]->setBrush(palette().color(QPalette::Mid));
+    contrastBars_[0]->setBrush(Qt::black);
+    contrastBars_[1]->setBrush(Qt::black);
+    setSeriesColour(contrastBars_[0], 0);  // blue
+    setSeriesColour(contrastBars_[1], 1);  // orange
     contrastPlot_->legend->setVisible(true);
     contrastPlot_->legend->setFont(pointFont(8));
     contrastPlot_->legend->setBrush(Qt::NoBrush);  // the bars stay visible behind it
@@ -346,6 +348,11 @@ void TranslateView::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+    // The source chips and the tables' tints are chosen for the background: drawn again.
+    if (event->type() == QEvent::PaletteChange && last_) {
+        summarize(*last_);
+        fillTables(*last_);
+    }
 }
 
 void TranslateView::showIntro()
@@ -642,16 +649,31 @@ void TranslateView::fillTables(const TranslationRecord& r)
     topTable_->resizeColumnToContents(2);
 }
 
+namespace {
+
+// A source token's chip, for the palette's background: a pale chip with dark text on a light
+// one, a deep chip with pale text on a dark one (ColorBrewer's RdBu for <unk>, Blues for the
+// others: #b2182b on #fddbc7 5.3:1, #08306b on #deebf7 10.5:1; dark: #fddbc7 on #67001f
+// 10.1:1, #deebf7 on #08306b 10.5:1, WCAG 2.x).
+QString chipStyle(bool unknown, const QPalette& palette)
+{
+    const bool dark = isDarkPalette(palette);
+    if (unknown)
+        return dark ? QStringLiteral("background-color:#67001f; color:#fddbc7; text-decoration:line-through;")
+                    : QStringLiteral("background-color:#fddbc7; color:#b2182b; text-decoration:line-through;");
+    return dark ? QStringLiteral("background-color:#08306b; color:#deebf7;")
+                : QStringLiteral("background-color:#deebf7; color:#08306b;");
+}
+
+}  // namespace
+
 void TranslateView::showSourceChips(const TranslationRecord& r)
 {
     QString html = tr("Source tokens:") + QStringLiteral(" ");
     for (int i = 0; i < int(r.sourceTokens.size()); ++i) {
         const QString& t = r.sourceTokens[i];
         const bool unk = r.unknown.contains(i);
-        const QString style =
-            unk ? QStringLiteral("background-color:#fddbc7; color:#b2182b; "
-                                 "text-decoration:line-through;")
-                : QStringLiteral("background-color:#deebf7; color:#08306b;");
+        const QString style = chipStyle(unk, palette());
         html += QStringLiteral("<span style=\"%1\">&nbsp;%2&nbsp;</span>%3 ")
                     .arg(style, t.toHtmlEscaped(),
                          unk ? QStringLiteral("<sub style=\"color:%1;\">&lt;unk&gt;</sub>")

@@ -51,6 +51,7 @@ public:
     // Read-outs of the last finished translation.
     TranslationRecordPtr lastRecord() const { return last_; }
     QString lastTranslation() const { return lastTranslation_; }
+    QLabel* sourceChips() const { return chips_; }  // "Source tokens:" and a chip per token
     QStringList lastSourceTokens() const { return last_ ? last_->sourceTokens : QStringList(); }
     QStringList unknownTokens() const;  // each distinct unknown token once
     int nbestRows() const;

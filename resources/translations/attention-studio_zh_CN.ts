@@ -1642,24 +1642,12 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>回放训练中记录的注意力；拖到最右端时视图跟随最新的步</translation>
     </message>
     <message>
-        <source>Live</source>
-        <translation>实时</translation>
-    </message>
-    <message>
-        <source>Follow the latest recorded step</source>
-        <translation>跟随最新记录的步</translation>
-    </message>
-    <message>
         <source>Attention:</source>
         <translation>注意力：</translation>
     </message>
     <message>
         <source>Layer:</source>
         <translation>层：</translation>
-    </message>
-    <message>
-        <source>Replay:</source>
-        <translation>回放：</translation>
     </message>
     <message>
         <source>attention weight</source>
@@ -1694,18 +1682,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
 Start training: the attention of the probe sentence appears here at every snapshot.</source>
         <translation>尚未记录注意力。
 开始训练：每次快照时，探针句的注意力会显示在这里。</translation>
-    </message>
-    <message>
-        <source>no steps recorded</source>
-        <translation>尚未记录任何步</translation>
-    </message>
-    <message>
-        <source>step %1 · live</source>
-        <translation>第 %1 步 · 实时</translation>
-    </message>
-    <message>
-        <source>step %1 · replay %2/%3</source>
-        <translation>第 %1 步 · 回放 %2/%3</translation>
     </message>
     <message>
         <source>layer %1</source>
@@ -3012,32 +2988,12 @@ row %2 (%3), column %4 (%5)
         <translation>权重·V：这个头的上下文</translation>
     </message>
     <message>
-        <source>Replay:</source>
-        <translation>回放：</translation>
-    </message>
-    <message>
         <source>Replay the traces recorded during training (while this tab was shown); at the right end the view follows the latest step</source>
         <translation>回放训练期间（本标签页显示时）记录的前向计算；滑到最右端时视图跟随最新的步</translation>
     </message>
     <message>
-        <source>Live</source>
-        <translation>实时</translation>
-    </message>
-    <message>
-        <source>Follow the latest recorded step</source>
-        <translation>跟随最新记录的步</translation>
-    </message>
-    <message>
         <source>no steps traced</source>
         <translation>尚未记录任何步</translation>
-    </message>
-    <message>
-        <source>step %1 · live</source>
-        <translation>第 %1 步 · 实时</translation>
-    </message>
-    <message>
-        <source>step %1 · replay %2/%3</source>
-        <translation>第 %1 步 · 回放 %2/%3</translation>
     </message>
 </context>
 <context>
@@ -3202,6 +3158,33 @@ and softmax (line, right axis)</source>
     <message>
         <source>dim %1</source>
         <translation>维度 %1</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::ReplayBar</name>
+    <message>
+        <source>Replay:</source>
+        <translation>回放：</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Follow the latest recorded step</source>
+        <translation>跟随最新记录的步</translation>
+    </message>
+    <message>
+        <source>no steps recorded</source>
+        <translation>尚未记录任何步</translation>
+    </message>
+    <message>
+        <source>step %1 · live</source>
+        <translation>第 %1 步 · 实时</translation>
+    </message>
+    <message>
+        <source>step %1 · replay %2/%3</source>
+        <translation>第 %1 步 · 回放 %2/%3</translation>
     </message>
 </context>
 <context>

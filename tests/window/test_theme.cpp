@@ -5,11 +5,18 @@
 // are read from the widgets and QCustomPlot objects after the switch (a plot's background from
 // its rendered pixels), not from the theme's constants. A light <-> dark switch at runtime
 // changes them, and View > Theme applies and remembers the choice.
+// Data series too (issue 26 §2, "every colour from the palette or a colour map chosen for its
+// background"), in dark and in light: every opaque curve, bar and marker line of a plot without
+// a heatmap reads against the plot's background at >= 3:1 (WCAG 2.x non-text contrast), read
+// from the plottables' and items' pens and brushes; legends' texts on their boxes at 4.5:1;
+// and the Translate view's source-token chips, read from the styles in its label, are chips of
+// the theme (dark chips on dark, light on light) whose text reads at 4.5:1.
 #include "skip.h"
 #include "main_window.h"
 #include "plot_tools.h"
 #include "settings_store.h"
 #include "theme.h"
+#include "translate_view.h"
 #include "view_set.h"
 #include "window_runs.h"
 #include "worker_link.h"
@@ -60,11 +67,12 @@ QColor over(const QColor& top, const QColor& under)
 struct Checker {
     QStringList failures;
     int checked = 0;
-    void check(const QString& where, const QColor& text, const QColor& background)
+    void check(const QString& where, const QColor& text, const QColor& background,
+               double minimum = 4.5)
     {
         ++checked;
         const double r = contrast(text, background);
-        if (r < 4.5)
+        if (r < minimum)
             failures << QStringLiteral("%1: %2 on %3 = %4:1")
                             .arg(where, text.name(), background.name())
                             .arg(r, 0, 'f', 2);
@@ -133,6 +141,69 @@ void checkPlot(Checker& c, QCustomPlot* plot)
     }
 }
 
+// Non-text contrast (WCAG 2.x 1.4.11): 3:1.
+constexpr double kSeriesContrast = 3.0;
+
+// The colour a plottable or item draws its series in: its pen, or its brush when it has no
+// pen; invalid when both are translucent (a faint context band, the raw loss behind its
+// smoothed curve) or absent.
+QColor seriesInk(const QPen& pen, const QBrush& brush)
+{
+    if (pen.style() != Qt::NoPen && pen.color().alpha() == 255)
+        return pen.color();
+    if (brush.style() != Qt::NoBrush && brush.color().alpha() == 255)
+        return brush.color();
+    return {};
+}
+
+// The colour each series was drawn in, by plottable or item, in the other theme.
+using SeriesInks = QHash<const QObject*, QColor>;
+
+// Every series of a plot against its background. Plots with a heatmap are left out: what is
+// drawn there (a marker) is drawn on the map's colours, not on the background. `inks` gets each
+// series' colour; given `before` (the other theme's), a series drawn in the same colour in both
+// fails: its colour was not chosen for the background (a literal).
+int checkSeries(Checker& c, QCustomPlot* plot, SeriesInks* inks, const SeriesInks* before)
+{
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (qobject_cast<QCPColorMap*>(plot->plottable(i)))
+            return 0;
+    const QString where = nameOf(plot);
+    const QColor bg = plotBackground(plot);
+    int n = 0;
+    auto check = [&](const QObject* o, const QString& what, const QColor& ink) {
+        if (!ink.isValid())
+            return;
+        c.check(where + QStringLiteral(" series '") + what + QLatin1Char('\''), ink, bg, kSeriesContrast);
+        ++n;
+        (*inks)[o] = ink;
+        if (before && before->contains(o) && before->value(o).rgb() == ink.rgb())
+            c.failures << where + QStringLiteral(" series '") + what
+                              + QStringLiteral("': %1 in both themes").arg(ink.name());
+    };
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable* p = plot->plottable(i);
+        if (p->visible())
+            check(p, p->name().isEmpty() ? QString::fromLatin1(p->metaObject()->className()) : p->name(),
+                  seriesInk(p->pen(), p->brush()));
+    }
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem* item = plot->item(i);
+        if (!item->visible())
+            continue;
+        const QString what = QString::fromLatin1(item->metaObject()->className());
+        if (auto* l = qobject_cast<QCPItemStraightLine*>(item))
+            check(item, what, seriesInk(l->pen(), Qt::NoBrush));
+        else if (auto* l = qobject_cast<QCPItemLine*>(item))
+            check(item, what, seriesInk(l->pen(), Qt::NoBrush));
+        else if (auto* t = qobject_cast<QCPItemTracer*>(item))
+            check(item, what, seriesInk(t->pen(), t->brush()));
+        else if (auto* r = qobject_cast<QCPItemRect*>(item))
+            check(item, what, seriesInk(r->pen(), r->brush()));
+    }
+    return n;
+}
+
 // Colours named in a label's rich text: a span's colour on its own background-color, else on
 // the label's background.
 void checkRichText(Checker& c, const QString& where, const QString& html, const QColor& bg)
@@ -183,12 +254,38 @@ void checkTable(Checker& c, QTableWidget* table)
         }
 }
 
-Checker checkWindow(MainWindow& w)
+// The Translate view's source chips: each span's background-color and color, as its label
+// draws them. Returns how many chips were found.
+int checkChips(Checker& c, QLabel* chips, bool dark)
+{
+    static const QRegularExpression span(
+        QStringLiteral("<span style=\"background-color:\\s*(#[0-9a-fA-F]{6});\\s*color:\\s*(#[0-9a-fA-F]{6})"));
+    int n = 0;
+    for (const QRegularExpressionMatch& m : span.globalMatch(chips->text())) {
+        const QColor back(m.captured(1)), ink(m.captured(2));
+        c.check(QStringLiteral("source chip"), ink, back);
+        // A chip of the theme: dark on dark, light on light.
+        if (dark ? luminance(back) > 0.2 : luminance(back) < 0.5)
+            c.failures << QStringLiteral("source chip %1 on a %2 background").arg(back.name(), dark ? QStringLiteral("dark") : QStringLiteral("light"));
+        ++n;
+    }
+    return n;
+}
+
+// inks/before: see checkSeries.
+Checker checkWindow(MainWindow& w, int* series = nullptr, SeriesInks* inks = nullptr,
+                    const SeriesInks* before = nullptr)
 {
     Checker c;
     ui::replotQueuedNow();
-    for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
+    int n = 0;
+    SeriesInks unused;
+    for (QCustomPlot* plot : w.findChildren<QCustomPlot*>()) {
         checkPlot(c, plot);
+        n += checkSeries(c, plot, inks ? inks : &unused, before);
+    }
+    if (series)
+        *series = n;
     for (QLabel* label : w.findChildren<QLabel*>())
         checkLabel(c, label);
     for (QTableWidget* table : w.findChildren<QTableWidget*>())
@@ -250,6 +347,12 @@ void TestTheme::darkTextReadsEverywhere()
     w.link()->step(12);
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 12; }, 60000));
     QVERIFY(visitTabs(w));
+    // A translation with a token the vocabulary lacks (猫): chips of both kinds.
+    ui::TranslateView* translate = w.views()->translate();
+    QSignalSpy translated(translate, &ui::TranslateView::translationFinished);
+    translate->translate(QStringLiteral("我有一只猫"));
+    QVERIFY(translated.wait(30000));
+    QVERIFY(translate->lastRecord() && !translate->lastRecord()->unknown.isEmpty());
 
     // View > Theme > Dark: applied at once and remembered.
     QAction* dark = themeAction(w, QStringLiteral("dark"));
@@ -276,7 +379,11 @@ void TestTheme::darkTextReadsEverywhere()
         darkBg[plot] = bg;
         darkTicks[plot] = plot->xAxis->tickLabelColor();
     }
-    const Checker c = checkWindow(w);
+    int series = 0;
+    SeriesInks darkInks, lightInks;
+    Checker c = checkWindow(w, &series, &darkInks);
+    QVERIFY(series >= 15);  // the loss, learning-rate, health, heads, neuron, … curves and bars
+    QVERIFY(checkChips(c, translate->sourceChips(), true) >= 2);
     QVERIFY2(c.failures.isEmpty(), qPrintable(c.failures.join(QLatin1Char('\n'))));
     QVERIFY(c.checked > 200);
     // The labels of the window itself (the status line, the settings panel) read on Window.
@@ -302,7 +409,9 @@ void TestTheme::darkTextReadsEverywhere()
         QVERIFY(plot->xAxis->tickLabelColor() != darkTicks[plot]);
         QVERIFY(contrast(plot->xAxis->tickLabelColor(), bg) >= 4.5);
     }
-    const Checker lightChecks = checkWindow(w);
+    Checker lightChecks = checkWindow(w, &series, &lightInks, &darkInks);
+    QVERIFY(series >= 15);
+    QVERIFY(checkChips(lightChecks, translate->sourceChips(), false) >= 2);
     QVERIFY2(lightChecks.failures.isEmpty(), qPrintable(lightChecks.failures.join(QLatin1Char('\n'))));
 
     // And dark again: the same plots, dark again.
