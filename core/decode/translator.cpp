@@ -2,6 +2,7 @@
 
 #include "eval/interpret.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -77,7 +78,7 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
     r.sourceTokens = source.tokens;
     r.unknown = source.unknown;
     if (source.ids.empty()) {
-        r.error = QStringLiteral("Nothing to translate: the input has no tokens.");
+        r.error = QCoreApplication::translate("as::Translator", "Nothing to translate: the input has no tokens.");
         return r;
     }
     QElapsedTimer clock;
@@ -139,11 +140,11 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
             const int t = r.options.contrastPosition;
             const int alt = tgt.contains(r.options.contrastToken) ? tgt.id(r.options.contrastToken) : -1;
             if (t >= int(best.tokens.size()))
-                r.contrastError = QStringLiteral("position %1 is past the translation's %2 tokens").arg(t + 1).arg(best.tokens.size());
+                r.contrastError = QCoreApplication::translate("as::Translator", "position %1 is past the translation's %2 tokens").arg(t + 1).arg(best.tokens.size());
             else if (alt < 0 || alt == Vocab::kPad || alt == Vocab::kBos)  // </s> and <unk> may be asked about
-                r.contrastError = QStringLiteral("'%1' is not a token of the target vocabulary").arg(r.options.contrastToken);
+                r.contrastError = QCoreApplication::translate("as::Translator", "'%1' is not a token of the target vocabulary").arg(r.options.contrastToken);
             else if (alt == best.tokens[std::size_t(t)])
-                r.contrastError = QStringLiteral("'%1' is the token chosen there").arg(r.options.contrastToken);
+                r.contrastError = QCoreApplication::translate("as::Translator", "'%1' is the token chosen there").arg(r.options.contrastToken);
             else {
                 std::vector<int> alternative = best.tokens;
                 alternative[std::size_t(t)] = alt;
@@ -168,7 +169,7 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         r.topFive.clear();
         r.tree = {};
         r.attributions.clear();
-        r.error = QStringLiteral("Translation failed: %1").arg(QString::fromUtf8(e.what()));
+        r.error = QCoreApplication::translate("as::Translator", "Translation failed: %1").arg(QString::fromUtf8(e.what()));
     }
     r.milliseconds = double(clock.nsecsElapsed()) / 1e6;
     return r;

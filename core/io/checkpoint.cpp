@@ -4,6 +4,7 @@
 #include "io/file_open.h"
 #include "io/history_codec.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <array>
@@ -50,7 +51,7 @@ std::optional<std::vector<ContainerSection>> buildSections(const Trainer& traine
     if (run.averageTaken > 0) {
         if (run.averageSum.size() != m.size() || !run.averageSum.allFinite()) {
             if (error)
-                *error = QStringLiteral("the averaging sum has %1 values for %2 parameters, or "
+                *error = QCoreApplication::translate("as::Checkpoint", "the averaging sum has %1 values for %2 parameters, or "
                                         "one that is not finite")
                              .arg(run.averageSum.size())
                              .arg(m.size());
@@ -89,7 +90,7 @@ bool saveCheckpoint(const QString& path, const Trainer& trainer, const Vocab& sr
     if (sections && writeContainer(path, *sections, options.progress, &why))
         return true;
     if (error)
-        *error = QStringLiteral("cannot save %1: %2").arg(path, why);
+        *error = QCoreApplication::translate("as::Checkpoint", "cannot save %1: %2").arg(path, why);
     return false;
 }
 
@@ -117,17 +118,17 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
         if (file)
             bundle = loadModelFrom(*file, &why);
         if (!bundle)
-            return fail(QStringLiteral("section 'model': %1").arg(why));
+            return fail(QCoreApplication::translate("as::Checkpoint", "section 'model': %1").arg(why));
         c.model = std::move(*bundle);
     }
     if (!parseCheckpointMeta(sections[0].toByteArray(), &c, &why))
-        return fail(QStringLiteral("section 'meta': %1").arg(why));
+        return fail(QCoreApplication::translate("as::Checkpoint", "section 'meta': %1").arg(why));
     // Adam.
     {
         const auto n = qint64(c.model.model->params().size());
         const QByteArrayView a = sections[2];
         if (a.size() != 2 * n * 4)
-            return fail(QStringLiteral("section 'adam': %1 bytes, but two moments of the model's "
+            return fail(QCoreApplication::translate("as::Checkpoint", "section 'adam': %1 bytes, but two moments of the model's "
                                        "%2 parameters take %3")
                             .arg(a.size())
                             .arg(n)
@@ -137,22 +138,22 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
         std::memcpy(c.adamM.data(), a.data(), std::size_t(n) * 4);
         std::memcpy(c.adamV.data(), a.data() + n * 4, std::size_t(n) * 4);
         if (!c.adamM.allFinite() || !c.adamV.allFinite() || (c.adamV.array() < 0).any())
-            return fail(QStringLiteral("section 'adam': a moment is not finite (or a second "
+            return fail(QCoreApplication::translate("as::Checkpoint", "section 'adam': a moment is not finite (or a second "
                                        "moment is negative)"));
     }
     if (!parseHistory(sections[3], c.model.config, found->version, &c.history, &why))
-        return fail(QStringLiteral("section 'history': %1").arg(why));
+        return fail(QCoreApplication::translate("as::Checkpoint", "section 'history': %1").arg(why));
     // The averaging sum: there exactly when a snapshot was taken, one f64 per parameter.
     {
         const auto n = qint64(c.model.model->params().size());
         const QByteArrayView a = sections[4];
         if ((c.run.averageTaken > 0) != !a.isEmpty())
-            return fail(QStringLiteral("section 'average': %1 bytes for %2 averaging snapshots")
+            return fail(QCoreApplication::translate("as::Checkpoint", "section 'average': %1 bytes for %2 averaging snapshots")
                             .arg(a.size())
                             .arg(c.run.averageTaken));
         if (!a.isEmpty()) {
             if (a.size() != n * 8)
-                return fail(QStringLiteral("section 'average': %1 bytes, but the sum of the "
+                return fail(QCoreApplication::translate("as::Checkpoint", "section 'average': %1 bytes, but the sum of the "
                                            "model's %2 parameters takes %3")
                                 .arg(a.size())
                                 .arg(n)
@@ -160,7 +161,7 @@ std::optional<Checkpoint> loadCheckpointFromBytes(const QByteArray& bytes, QStri
             c.run.averageSum.resize(Eigen::Index(n));
             std::memcpy(c.run.averageSum.data(), a.data(), std::size_t(n) * 8);
             if (!c.run.averageSum.allFinite())
-                return fail(QStringLiteral("section 'average': a value is not finite"));
+                return fail(QCoreApplication::translate("as::Checkpoint", "section 'average': a value is not finite"));
         }
     }
     return c;
@@ -187,7 +188,7 @@ std::optional<Checkpoint> loadCheckpoint(const QString& path, QString* error)
             return fail(why);
         return c;
     } catch (const std::bad_alloc&) {
-        return fail(QStringLiteral("out of memory while loading"));
+        return fail(QCoreApplication::translate("as::Checkpoint", "out of memory while loading"));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "io/bytes.h"
 #include "model/memory.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QSaveFile>
 
@@ -101,7 +102,7 @@ bool writeContainer(const QString& path, const std::vector<ContainerSection>& se
             n -= k;
             written += k;
             if (progress && !progress(written, total)) {
-                abandoned = QStringLiteral("the save was abandoned after %1 of %2 bytes").arg(written).arg(total);
+                abandoned = QCoreApplication::translate("as::Checkpoint", "the save was abandoned after %1 of %2 bytes").arg(written).arg(total);
                 return false;
             }
         }
@@ -133,24 +134,24 @@ std::optional<ContainerView> parseContainer(const QByteArray& bytes,
     };
     const qint64 size = bytes.size();
     if (size < kMagicSize || !looksLikeCheckpoint(bytes))
-        return fail(QStringLiteral("not an Attention Studio checkpoint (no magic number at the start)"));
+        return fail(QCoreApplication::translate("as::Checkpoint", "not an Attention Studio checkpoint (no magic number at the start)"));
     ByteReader r(bytes.constData() + kMagicSize, size - kMagicSize);
     quint32 version, n;
     if (!r.u32(&version) || !r.u32(&n))
-        return fail(QStringLiteral("truncated in the header (%1 bytes)").arg(size));
+        return fail(QCoreApplication::translate("as::Checkpoint", "truncated in the header (%1 bytes)").arg(size));
     if (version < kCheckpointOldestVersion || version > kCheckpointVersion)
-        return fail(QStringLiteral("format version %1; this program reads versions %2 to %3")
+        return fail(QCoreApplication::translate("as::Checkpoint", "format version %1; this program reads versions %2 to %3")
                         .arg(version)
                         .arg(kCheckpointOldestVersion)
                         .arg(kCheckpointVersion));
     if (n < 1 || n > kCheckpointMaxSections)
-        return fail(QStringLiteral("the header lists %1 sections (1 … %2 allowed)").arg(n).arg(kCheckpointMaxSections));
+        return fail(QCoreApplication::translate("as::Checkpoint", "the header lists %1 sections (1 … %2 allowed)").arg(n).arg(kCheckpointMaxSections));
     const qint64 hsize = headerSize(n);
     if (size < hsize)
-        return fail(QStringLiteral("truncated in the section table: %1 bytes, the table needs %2").arg(size).arg(hsize));
+        return fail(QCoreApplication::translate("as::Checkpoint", "truncated in the section table: %1 bytes, the table needs %2").arg(size).arg(hsize));
     if (!sameDigest(QCryptographicHash::hash(QByteArrayView(bytes.constData(), hsize - kHashSize), kHash),
                     bytes.constData() + hsize - kHashSize))
-        return fail(QStringLiteral("the header's checksum does not match: the section table is damaged"));
+        return fail(QCoreApplication::translate("as::Checkpoint", "the header's checksum does not match: the section table is damaged"));
 
     // The table: known names, each once, back to back from the end of the table to the end of
     // the file. Offsets and sizes are compared with the file's size before any is used.
@@ -173,17 +174,17 @@ std::optional<ContainerView> parseContainer(const QByteArray& bytes,
         while (k < known && name != names[k])
             ++k;
         if (k == known)
-            return fail(QStringLiteral("unknown section '%1'").arg(shown));
+            return fail(QCoreApplication::translate("as::Checkpoint", "unknown section '%1'").arg(shown));
         if (seen[k])
-            return fail(QStringLiteral("section '%1' appears twice").arg(shown));
+            return fail(QCoreApplication::translate("as::Checkpoint", "section '%1' appears twice").arg(shown));
         seen[k] = true;
         if (offset != quint64(expectedOffset))
-            return fail(QStringLiteral("section '%1' starts at byte %2, expected %3")
+            return fail(QCoreApplication::translate("as::Checkpoint", "section '%1' starts at byte %2, expected %3")
                             .arg(shown)
                             .arg(offset)
                             .arg(expectedOffset));
         if (len > quint64(size - expectedOffset))
-            return fail(QStringLiteral("section '%1' (%2 bytes at %3) runs past the end of the "
+            return fail(QCoreApplication::translate("as::Checkpoint", "section '%1' (%2 bytes at %3) runs past the end of the "
                                        "%4-byte file: truncated?")
                             .arg(shown)
                             .arg(len)
@@ -191,15 +192,15 @@ std::optional<ContainerView> parseContainer(const QByteArray& bytes,
                             .arg(size));
         const QByteArrayView data(bytes.constData() + offset, qsizetype(len));
         if (!sameDigest(QCryptographicHash::hash(data, kHash), digest))
-            return fail(QStringLiteral("section '%1': checksum mismatch (the file is damaged)").arg(shown));
+            return fail(QCoreApplication::translate("as::Checkpoint", "section '%1': checksum mismatch (the file is damaged)").arg(shown));
         view.sections[k] = data;
         expectedOffset += qint64(len);
     }
     for (std::size_t k = 0; k < std::min(known, required); ++k)
         if (!seen[k])
-            return fail(QStringLiteral("no '%1' section").arg(QLatin1String(names[k])));
+            return fail(QCoreApplication::translate("as::Checkpoint", "no '%1' section").arg(QLatin1String(names[k])));
     if (expectedOffset != size)
-        return fail(QStringLiteral("%1 unexpected bytes after the last section").arg(size - expectedOffset));
+        return fail(QCoreApplication::translate("as::Checkpoint", "%1 unexpected bytes after the last section").arg(size - expectedOffset));
     return view;
 }
 
@@ -213,7 +214,7 @@ std::optional<QByteArray> readContainerFile(QFile& f, QString* error)
     const qint64 size = f.size();
     const QByteArray head = f.read(kFixedHeader);
     if (!looksLikeCheckpoint(head))
-        return fail(QStringLiteral("not an Attention Studio checkpoint (no magic number at the start)"));
+        return fail(QCoreApplication::translate("as::Checkpoint", "not an Attention Studio checkpoint (no magic number at the start)"));
     QByteArray bytes = head;
     if (head.size() == kFixedHeader) {
         const quint32 n = readU32(head.constData() + 12);
@@ -223,12 +224,12 @@ std::optional<QByteArray> readContainerFile(QFile& f, QString* error)
             for (quint32 i = 0; i < n; ++i)
                 end += readU64(bytes.constData() + kFixedHeader + i * kEntrySize + kNameSize + 8);
             if (end != quint64(size))
-                return fail(QStringLiteral("the sections add up to %1 bytes but the file has %2: "
+                return fail(QCoreApplication::translate("as::Checkpoint", "the sections add up to %1 bytes but the file has %2: "
                                            "truncated, or not written completely")
                                 .arg(end)
                                 .arg(size));
             if (const std::uint64_t memory = physicalMemoryBytes(); memory > 0 && end > memory)
-                return fail(QStringLiteral("its %1 cannot be held in this machine's %2 of memory")
+                return fail(QCoreApplication::translate("as::Checkpoint", "its %1 cannot be held in this machine's %2 of memory")
                                 .arg(formatBytes(double(end)), formatBytes(double(memory))));
             bytes += f.readAll();
         }

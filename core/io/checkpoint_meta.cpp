@@ -1,5 +1,6 @@
 #include "io/checkpoint_meta.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -27,10 +28,10 @@ struct MetaParser {
     {
         const QJsonValue v = obj.value(QLatin1String(key));
         if (!v.isDouble())
-            return fail(QStringLiteral("'%1%2' is missing or not a number").arg(QLatin1String(where), QLatin1String(key)));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'%1%2' is missing or not a number").arg(QLatin1String(where), QLatin1String(key)));
         const double d = v.toDouble();
         if (!(d >= lo && d <= hi))
-            return fail(QStringLiteral("'%1%2' is %3, not in [%4, %5]")
+            return fail(QCoreApplication::translate("as::Checkpoint", "'%1%2' is %3, not in [%4, %5]")
                             .arg(QLatin1String(where), QLatin1String(key))
                             .arg(d)
                             .arg(lo)
@@ -43,14 +44,14 @@ struct MetaParser {
         if (!number(obj, key, 0, hi, out, where))
             return false;
         if (*out != std::floor(*out))
-            return fail(QStringLiteral("'%1%2' is %3, not a whole number").arg(QLatin1String(where), QLatin1String(key)).arg(*out));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'%1%2' is %3, not a whole number").arg(QLatin1String(where), QLatin1String(key)).arg(*out));
         return true;
     }
     bool rng(const QJsonObject& obj, const char* key, Rng::State* out)
     {
         const std::optional<Rng::State> s = rngStateFromHex(obj.value(QLatin1String(key)).toString());
         if (!s)
-            return fail(QStringLiteral("'rng.%1' must be 64 hex digits, not all zero").arg(QLatin1String(key)));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'rng.%1' must be 64 hex digits, not all zero").arg(QLatin1String(key)));
         *out = *s;
         return true;
     }
@@ -58,7 +59,7 @@ struct MetaParser {
     bool parse(Checkpoint* c)
     {
         if (o.value("format").toString() != QLatin1String("attention-studio-checkpoint"))
-            return fail(QStringLiteral("'format' is not \"attention-studio-checkpoint\""));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'format' is not \"attention-studio-checkpoint\""));
         double step, adamStep, epoch, position;
         if (!whole(o, "step", kMaxJsonInt, &step) || !whole(o, "adam_step", kMaxJsonInt, &adamStep)
             || !whole(o, "epoch", 2147483647.0, &epoch) || !whole(o, "position", kMaxJsonInt, &position)
@@ -79,7 +80,7 @@ struct MetaParser {
         c->run.position = qint64(position);
 
         if (!o.value("options").isObject())
-            return fail(QStringLiteral("'options' is missing or not an object"));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'options' is missing or not an object"));
         const QJsonObject opt = o.value("options").toObject();
         double warmup;
         if (!number(opt, "factor", 1e-12, 1e12, &c->options.factor, "options.")
@@ -87,21 +88,21 @@ struct MetaParser {
             || !number(opt, "clip_norm", 0, 1e30, &c->options.clipNorm, "options."))
             return false;
         if (warmup < 1)
-            return fail(QStringLiteral("'options.warmup' is 0; it must be at least 1"));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'options.warmup' is 0; it must be at least 1"));
         c->options.warmup = long(warmup);
         bool ok = false;
         c->options.seed = opt.value("seed").toString().toULongLong(&ok);
         if (!ok)
-            return fail(QStringLiteral("'options.seed' must be a decimal string of a 64-bit seed"));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'options.seed' must be a decimal string of a 64-bit seed"));
 
         if (!o.value("rng").isObject())
-            return fail(QStringLiteral("'rng' is missing or not an object"));
+            return fail(QCoreApplication::translate("as::Checkpoint", "'rng' is missing or not an object"));
         const QJsonObject rngs = o.value("rng").toObject();
         if (!rng(rngs, "dropout", &c->dropoutRng) || !rng(rngs, "data", &c->run.dataRng))
             return false;
         for (const char* key : {"data", "session"})
             if (!o.value(QLatin1String(key)).isObject())
-                return fail(QStringLiteral("'%1' is missing or not an object").arg(QLatin1String(key)));
+                return fail(QCoreApplication::translate("as::Checkpoint", "'%1' is missing or not an object").arg(QLatin1String(key)));
         c->run.data = o.value("data").toObject();
         c->run.session = o.value("session").toObject();
         return true;
@@ -169,7 +170,7 @@ bool parseCheckpointMeta(const QByteArray& json, Checkpoint* c, QString* error)
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
         if (error)
-            *error = QStringLiteral("not a JSON object (%1)").arg(pe.errorString());
+            *error = QCoreApplication::translate("as::Checkpoint", "not a JSON object (%1)").arg(pe.errorString());
         return false;
     }
     MetaParser mp{doc.object(), {}};

@@ -2,6 +2,8 @@
 
 #include "io/bytes.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 #include <memory>
 
@@ -39,7 +41,7 @@ struct HistoryParser {
     }
     bool truncated(const QString& what)
     {
-        return fail(QStringLiteral("truncated in %1").arg(what));
+        return fail(QCoreApplication::translate("as::History", "truncated in %1").arg(what));
     }
     // A count read from the file: each item takes at least minBytes, so a count that could
     // not fit in what is left is wrong before anything is reserved.
@@ -48,7 +50,7 @@ struct HistoryParser {
         if (!r.u64(n))
             return truncated(what);
         if (*n > quint64(r.left() / minBytes))
-            return fail(QStringLiteral("%1: %2 entries cannot fit in the %3 bytes left")
+            return fail(QCoreApplication::translate("as::History", "%1: %2 entries cannot fit in the %3 bytes left")
                             .arg(what)
                             .arg(*n)
                             .arg(r.left()));
@@ -60,7 +62,7 @@ struct HistoryParser {
         if (!r.u32(&n))
             return truncated(what);
         if (n > quint64(r.left() / 4))
-            return fail(QStringLiteral("%1: %2 tokens cannot fit in the bytes left").arg(what).arg(n));
+            return fail(QCoreApplication::translate("as::History", "%1: %2 tokens cannot fit in the bytes left").arg(what).arg(n));
         out->reserve(n);
         for (quint32 i = 0; i < n; ++i) {
             quint32 len;
@@ -68,10 +70,10 @@ struct HistoryParser {
                 return truncated(what);
             const char* s = r.take(len);
             if (!s)
-                return fail(QStringLiteral("%1: token %2 runs past the end").arg(what).arg(i));
+                return fail(QCoreApplication::translate("as::History", "%1: token %2 runs past the end").arg(what).arg(i));
             QByteArrayView view(s, len);
             if (!view.isValidUtf8())
-                return fail(QStringLiteral("%1: token %2 is not valid UTF-8").arg(what).arg(i));
+                return fail(QCoreApplication::translate("as::History", "%1: token %2 is not valid UTF-8").arg(what).arg(i));
             out->push_back(QString::fromUtf8(view));
         }
         return true;
@@ -84,13 +86,13 @@ struct HistoryParser {
         if (!r.u32(&n))
             return truncated(what);
         if (qint64(n) != layers)
-            return fail(QStringLiteral("%1: %2 layers, but the model has %3").arg(what).arg(n).arg(layers));
+            return fail(QCoreApplication::translate("as::History", "%1: %2 layers, but the model has %3").arg(what).arg(n).arg(layers));
         for (quint32 l = 0; l < n; ++l) {
             quint32 nr, nc;
             if (!r.u32(&nr) || !r.u32(&nc))
                 return truncated(what);
             if (nr != rows || nc != cols)
-                return fail(QStringLiteral("%1 layer %2: a [%3, %4] map where heads x queries "
+                return fail(QCoreApplication::translate("as::History", "%1 layer %2: a [%3, %4] map where heads x queries "
                                            "by keys is [%5, %6]")
                                 .arg(what)
                                 .arg(l)
@@ -106,7 +108,7 @@ struct HistoryParser {
                     float v;
                     r.f32(&v);
                     if (!std::isfinite(v) || v < 0 || v > 1)
-                        return fail(QStringLiteral("%1 layer %2: weight (%3, %4) is %5, not a "
+                        return fail(QCoreApplication::translate("as::History", "%1 layer %2: weight (%3, %4) is %5, not a "
                                                    "probability")
                                         .arg(what)
                                         .arg(l)
@@ -128,7 +130,7 @@ struct HistoryParser {
             qint32 v;
             r.i32(&v);
             if (v < 0 || v >= vocab)
-                return fail(QStringLiteral("%1: id %2 at %3 is outside the vocabulary of %4")
+                return fail(QCoreApplication::translate("as::History", "%1: id %2 at %3 is outside the vocabulary of %4")
                                 .arg(what)
                                 .arg(v)
                                 .arg(i)
@@ -141,7 +143,7 @@ struct HistoryParser {
     bool parse(TrainingHistory* h)
     {
         quint64 n;
-        if (!count(&n, 40, QStringLiteral("the loss points")))
+        if (!count(&n, 40, QCoreApplication::translate("as::History", "the loss points")))
             return false;
         h->loss.resize(n);
         for (LossPoint& p : h->loss) {
@@ -155,7 +157,7 @@ struct HistoryParser {
             p.tokens = long(tokens);
         }
         const bool withBleu = version >= 2;
-        if (!count(&n, withBleu ? 40 : 32, QStringLiteral("the validation points")))
+        if (!count(&n, withBleu ? 40 : 32, QCoreApplication::translate("as::History", "the validation points")))
             return false;
         h->eval.resize(n);
         for (EvalPoint& p : h->eval) {
@@ -168,15 +170,15 @@ struct HistoryParser {
                 r.f64(&p.bleu);
             p.step = long(step);
             if (!std::isnan(p.bleu) && !(p.bleu >= 0 && p.bleu <= 100))
-                return fail(QStringLiteral("validation point at step %1: BLEU %2 is not in [0, 100]")
+                return fail(QCoreApplication::translate("as::History", "validation point at step %1: BLEU %2 is not in [0, 100]")
                                 .arg(p.step)
                                 .arg(p.bleu));
         }
         // A record is at least step, heads, two empty token lists and three layer counts.
-        if (!count(&n, 8 + 4 + 4 + 4 + 3 * 4, QStringLiteral("the attention records")))
+        if (!count(&n, 8 + 4 + 4 + 4 + 3 * 4, QCoreApplication::translate("as::History", "the attention records")))
             return false;
         for (quint64 i = 0; i < n; ++i) {
-            const QString what = QStringLiteral("attention record %1").arg(i);
+            const QString what = QCoreApplication::translate("as::History", "attention record %1").arg(i);
             auto rec = std::make_shared<AttentionRecord>();
             qint64 step;
             qint32 heads;
@@ -185,56 +187,56 @@ struct HistoryParser {
             rec->step = long(step);
             rec->heads = heads;
             if (heads != config.heads)
-                return fail(QStringLiteral("%1: %2 heads, but the model has %3").arg(what).arg(heads).arg(config.heads));
-            if (!strings(&rec->srcTokens, what + QStringLiteral(" source tokens"))
-                || !strings(&rec->tgtTokens, what + QStringLiteral(" target tokens")))
+                return fail(QCoreApplication::translate("as::History", "%1: %2 heads, but the model has %3").arg(what).arg(heads).arg(config.heads));
+            if (!strings(&rec->srcTokens, what + QCoreApplication::translate("as::History", " source tokens"))
+                || !strings(&rec->tgtTokens, what + QCoreApplication::translate("as::History", " target tokens")))
                 return false;
             const qint64 S = rec->srcTokens.size(), T = rec->tgtTokens.size();
             if (!matrices(&rec->encoderSelf, config.encoder_layers, heads * S, S,
-                          what + QStringLiteral(" encoder self-attention"))
+                          what + QCoreApplication::translate("as::History", " encoder self-attention"))
                 || !matrices(&rec->decoderSelf, config.decoder_layers, heads * T, T,
-                             what + QStringLiteral(" decoder self-attention"))
+                             what + QCoreApplication::translate("as::History", " decoder self-attention"))
                 || !matrices(&rec->cross, config.decoder_layers, heads * T, S,
-                             what + QStringLiteral(" cross-attention")))
+                             what + QCoreApplication::translate("as::History", " cross-attention")))
                 return false;
             h->attention.push_back(std::move(rec));
         }
         quint8 hasBatch;
         if (!r.u8(&hasBatch))
-            return truncated(QStringLiteral("the last batch"));
+            return truncated(QCoreApplication::translate("as::History", "the last batch"));
         if (hasBatch > 1)
-            return fail(QStringLiteral("the last batch: flag %1 is neither 0 nor 1").arg(hasBatch));
+            return fail(QCoreApplication::translate("as::History", "the last batch: flag %1 is neither 0 nor 1").arg(hasBatch));
         if (hasBatch) {
             auto b = std::make_shared<BatchRecord>();
-            const QString what = QStringLiteral("the last batch");
+            const QString what = QCoreApplication::translate("as::History", "the last batch");
             if (!r.i32(&b->B) || !r.i32(&b->S) || !r.i32(&b->T) || !r.i32(&b->tgtVocab)
                 || !r.f64(&b->labelSmoothing))
                 return truncated(what);
             if (b->B < 0 || b->S < 0 || b->T < 0)
-                return fail(QStringLiteral("%1: negative shape [%2, %3, %4]").arg(what).arg(b->B).arg(b->S).arg(b->T));
+                return fail(QCoreApplication::translate("as::History", "%1: negative shape [%2, %3, %4]").arg(what).arg(b->B).arg(b->S).arg(b->T));
             if (b->tgtVocab != config.tgt_vocab)
-                return fail(QStringLiteral("%1: target vocabulary of %2, but the model's is %3")
+                return fail(QCoreApplication::translate("as::History", "%1: target vocabulary of %2, but the model's is %3")
                                 .arg(what)
                                 .arg(b->tgtVocab)
                                 .arg(config.tgt_vocab));
             if (!std::isfinite(b->labelSmoothing) || b->labelSmoothing < 0 || b->labelSmoothing >= 1)
-                return fail(QStringLiteral("%1: label smoothing %2 is not in [0, 1)").arg(what).arg(b->labelSmoothing));
+                return fail(QCoreApplication::translate("as::History", "%1: label smoothing %2 is not in [0, 1)").arg(what).arg(b->labelSmoothing));
             const qint64 bs = qint64(b->B) * b->S, bt = qint64(b->B) * b->T;
             if ((double(bs) + 2 * double(bt)) * 4 > double(r.left()))
-                return fail(QStringLiteral("%1: a [%2, %3, %4] batch does not fit in the %5 bytes left")
+                return fail(QCoreApplication::translate("as::History", "%1: a [%2, %3, %4] batch does not fit in the %5 bytes left")
                                 .arg(what)
                                 .arg(b->B)
                                 .arg(b->S)
                                 .arg(b->T)
                                 .arg(r.left()));
-            if (!ids(&b->src, bs, config.src_vocab, what + QStringLiteral(" source"))
-                || !ids(&b->tgtIn, bt, config.tgt_vocab, what + QStringLiteral(" decoder input"))
-                || !ids(&b->tgtOut, bt, config.tgt_vocab, what + QStringLiteral(" target")))
+            if (!ids(&b->src, bs, config.src_vocab, what + QCoreApplication::translate("as::History", " source"))
+                || !ids(&b->tgtIn, bt, config.tgt_vocab, what + QCoreApplication::translate("as::History", " decoder input"))
+                || !ids(&b->tgtOut, bt, config.tgt_vocab, what + QCoreApplication::translate("as::History", " target")))
                 return false;
             h->lastBatch = std::move(b);
         }
         if (r.left() != 0)
-            return fail(QStringLiteral("%1 unexpected bytes after the last batch").arg(r.left()));
+            return fail(QCoreApplication::translate("as::History", "%1 unexpected bytes after the last batch").arg(r.left()));
         return true;
     }
 };

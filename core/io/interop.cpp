@@ -3,6 +3,7 @@
 #include "io/file_open.h"
 #include "io/bytes.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -43,7 +44,7 @@ bool requiredMatrix(const SafetensorsFile& file, const char* name, std::uint64_t
 {
     const SafetensorsTensor* t = file.find(name);
     if (!t) {
-        *error = QStringLiteral("no tensor '%1': not a weight file of this model (the "
+        *error = QCoreApplication::translate("as::Interop", "no tensor '%1': not a weight file of this model (the "
                                 "parameter names are those of core/SPEC.md §6.1 and "
                                 "torch_ref.py)")
                      .arg(QLatin1String(name));
@@ -51,7 +52,7 @@ bool requiredMatrix(const SafetensorsFile& file, const char* name, std::uint64_t
     }
     if (t->shape.size() != 2 || t->shape[0] == 0 || t->shape[1] == 0 || t->shape[0] > kMaxDim
         || t->shape[1] > kMaxDim) {
-        *error = QStringLiteral("tensor '%1' has shape %2; it must be a matrix [rows, columns] "
+        *error = QCoreApplication::translate("as::Interop", "tensor '%1' has shape %2; it must be a matrix [rows, columns] "
                                 "of at most %3 each")
                      .arg(QLatin1String(name), shapeText(t->shape))
                      .arg(kMaxDim);
@@ -112,13 +113,13 @@ std::optional<QString> vocabText(const std::optional<QStringList>& given,
         Vocab check;
         QString why;
         if (!Vocab::fromTokens(*given, &check, &why)) {
-            *error = QStringLiteral("the %1 vocabulary given: %2").arg(QLatin1String(side), why);
+            *error = QCoreApplication::translate("as::Interop", "the %1 vocabulary given: %2").arg(QCoreApplication::translate("as::Interop", side), why);
             return std::nullopt;
         }
         if (std::uint64_t(given->size()) != rows) {
-            *error = QStringLiteral("the %1 vocabulary given lists %2 tokens but %3 has %4 rows "
+            *error = QCoreApplication::translate("as::Interop", "the %1 vocabulary given lists %2 tokens but %3 has %4 rows "
                                     "(one per token id)")
-                         .arg(QLatin1String(side))
+                         .arg(QCoreApplication::translate("as::Interop", side))
                          .arg(given->size())
                          .arg(QLatin1String(embedding))
                          .arg(rows);
@@ -130,16 +131,16 @@ std::optional<QString> vocabText(const std::optional<QStringList>& given,
     if (file.metadata().contains(key))
         return file.metadata().value(key);
     if (!placeholders) {
-        *error = QStringLiteral("the file has no %1 vocabulary (__metadata__ '%2'): give one "
+        *error = QCoreApplication::translate("as::Interop", "the file has no %1 vocabulary (__metadata__ '%2'): give one "
                                 "(one token per line, in id order, starting <pad> <s> </s> "
                                 "<unk>) or ask for placeholder tokens")
-                     .arg(QLatin1String(side), key);
+                     .arg(QCoreApplication::translate("as::Interop", side), key);
         return std::nullopt;
     }
     if (notes)
-        *notes << QStringLiteral("%1 vocabulary: %2 placeholder tokens (<pad> <s> </s> <unk> "
+        *notes << QCoreApplication::translate("as::Interop", "%1 vocabulary: %2 placeholder tokens (<pad> <s> </s> <unk> "
                                  "tok4 … tok%3): the file has none")
-                      .arg(QLatin1String(side))
+                      .arg(QCoreApplication::translate("as::Interop", side))
                       .arg(rows)
                       .arg(rows - 1);
     return compactJson(QJsonArray::fromStringList(placeholderVocab(int(rows))));
@@ -165,13 +166,13 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
         return std::nullopt;
     };
     if (file.find("pe"))
-        return fail(u"tensor 'pe' is torch_ref.py's registered positional-encoding buffer, not "
+        return fail(QCoreApplication::translate("as::Interop", "tensor 'pe' is torch_ref.py's registered positional-encoding buffer, not "
                     "a parameter (this program computes the sinusoid table itself): leave it "
                     "out when saving, e.g. {k: v for k, v in model.state_dict().items() if k != "
-                    "\"pe\"}"_s);
+                    "\"pe\"}"));
     const SafetensorsMetadata& meta = file.metadata();
     if (meta.contains(u"format"_s) && meta.value(u"format"_s) != QLatin1String(kModelFormat))
-        return fail(QStringLiteral("format is '%1'; a weight file has '%2' or no format (a "
+        return fail(QCoreApplication::translate("as::Interop", "format is '%1'; a weight file has '%2' or no format (a "
                                    "training checkpoint? export its weights first)")
                         .arg(meta.value(u"format"_s), QLatin1String(kModelFormat)));
 
@@ -191,7 +192,7 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
         || !requiredMatrix(file, "encoder.layers.0.ffn.w1.weight", &ff, &dff, &why))
         return fail(why);
     if (dt != d)
-        return fail(QStringLiteral("src_embed.weight is %1 wide but tgt_embed.weight is %2: both "
+        return fail(QCoreApplication::translate("as::Interop", "src_embed.weight is %1 wide but tgt_embed.weight is %2: both "
                                    "embeddings have d_model columns")
                         .arg(d)
                         .arg(dt));
@@ -208,25 +209,25 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
         QJsonParseError e;
         const QJsonDocument doc = QJsonDocument::fromJson(meta.value(u"config"_s).toUtf8(), &e);
         if (e.error != QJsonParseError::NoError)
-            return fail(QStringLiteral("__metadata__ 'config' is not valid JSON: %1 at character "
+            return fail(QCoreApplication::translate("as::Interop", "__metadata__ 'config' is not valid JSON: %1 at character "
                                        "%2")
                             .arg(e.errorString())
                             .arg(e.offset));
         if (!doc.isObject())
-            return fail(u"__metadata__ 'config' must be a JSON object"_s);
+            return fail(QCoreApplication::translate("as::Interop", "__metadata__ 'config' must be a JSON object"));
         const QJsonObject json = doc.object();
         if (json.contains(u"layers"_s)
             && !(json.contains(u"encoder_layers"_s) && json.contains(u"decoder_layers"_s)))
-            return fail(u"config has 'layers' (torch_ref.py's name); weight files name "
+            return fail(QCoreApplication::translate("as::Interop", "config has 'layers' (torch_ref.py's name); weight files name "
                         "'encoder_layers' and 'decoder_layers' (core/SPEC.md §7.1; "
-                        "scripts/torch_parity.py writes them)"_s);
+                        "scripts/torch_parity.py writes them)"));
         const std::optional<ModelConfig> parsed = ModelConfig::fromJson(json, &why, c);
         if (!parsed)
             return fail(why);
         for (auto [key, value, rows] : {std::tuple{"src_vocab", parsed->src_vocab, vs},
                                         std::tuple{"tgt_vocab", parsed->tgt_vocab, vt}})
             if (std::uint64_t(value) != rows)
-                return fail(QStringLiteral("config says %1 is %2 but the embedding has %3 rows")
+                return fail(QCoreApplication::translate("as::Interop", "config says %1 is %2 but the embedding has %3 rows")
                                 .arg(QLatin1String(key))
                                 .arg(value)
                                 .arg(rows));
@@ -266,18 +267,18 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
     if (!inspectWeights(*file, &why))
         return fail(why);
     if (o.config.heads <= 0)
-        return fail(u"the number of attention heads is not in the file (the weights do not "
-                    "show it): it must be given"_s);
+        return fail(QCoreApplication::translate("as::Interop", "the number of attention heads is not in the file (the weights do not "
+                    "show it): it must be given"));
 
     const std::optional<QString> src = vocabText(o.srcVocab, *file, "src_vocab",
-                                                 "src_embed.weight", "source", o.placeholderVocab,
+                                                 "src_embed.weight", QT_TRANSLATE_NOOP("as::Interop", "source"), o.placeholderVocab,
                                                  notes, &why);
     if (!src)
         return fail(why);
     // tie=all: the target's rows are the source embedding's (core/SPEC.md §6.1).
     const std::optional<QString> tgt = vocabText(o.tgtVocab, *file, "tgt_vocab",
                                                  o.config.storedName("tgt_embed.weight").c_str(),
-                                                 "target", o.placeholderVocab, notes, &why);
+                                                 QT_TRANSLATE_NOOP("as::Interop", "target"), o.placeholderVocab, notes, &why);
     if (!tgt)
         return fail(why);
 
@@ -297,7 +298,7 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
                 tok.insert(k, tokenizerName(TokenizerKind::Word));
         }
         if (tokenizer.isEmpty() && notes && !(o.srcTok && o.tgtTok))
-            *notes << QStringLiteral("tokenizers: the file names none; using %1 → %2")
+            *notes << QCoreApplication::translate("as::Interop", "tokenizers: the file names none; using %1 → %2")
                           .arg(tok.value(u"src"_s).toString(), tok.value(u"tgt"_s).toString());
         tokenizer = compactJson(tok);
     }
@@ -366,14 +367,14 @@ std::optional<QStringList> readVocabFile(const QString& path, QString* error)
     };
     QFile f(path);
     if (QString why; !openForReading(f, &why))
-        return fail(QStringLiteral("cannot open: %1").arg(why));
+        return fail(QCoreApplication::translate("as::Interop", "cannot open: %1").arg(why));
     const QByteArray bytes = f.readAll();
     if (f.error() != QFileDevice::NoError)
-        return fail(QStringLiteral("cannot read: %1").arg(f.errorString()));
+        return fail(QCoreApplication::translate("as::Interop", "cannot read: %1").arg(f.errorString()));
     QStringDecoder utf8(QStringDecoder::Utf8);
     const QString text = utf8(bytes);
     if (utf8.hasError())
-        return fail(u"not valid UTF-8"_s);
+        return fail(QCoreApplication::translate("as::Interop", "not valid UTF-8"));
     QStringList lines = text.split(u'\n');
     if (!lines.isEmpty() && lines.back().isEmpty())
         lines.removeLast();  // the final newline
@@ -381,7 +382,7 @@ std::optional<QStringList> readVocabFile(const QString& path, QString* error)
         if (lines[i].endsWith(u'\r'))
             lines[i].chop(1);
         if (lines[i].isEmpty())
-            return fail(QStringLiteral("line %1 is empty (one token per line)").arg(i + 1));
+            return fail(QCoreApplication::translate("as::Interop", "line %1 is empty (one token per line)").arg(i + 1));
     }
     Vocab check;
     QString why;

@@ -4,6 +4,7 @@
 #include "io/bytes.h"
 #include "io/checkpoint.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -43,7 +44,7 @@ QString position(const std::vector<std::uint64_t>& shape, std::uint64_t i)
 {
     if (shape.size() != 2 || shape[1] == 0)
         return {};
-    return QStringLiteral(" (row %1, column %2)").arg(i / shape[1]).arg(i % shape[1]);
+    return QCoreApplication::translate("as::ModelFile", " (row %1, column %2)").arg(i / shape[1]).arg(i % shape[1]);
 }
 
 // The first non-finite value of a tensor, described, or "".
@@ -51,7 +52,7 @@ QString nonFinite(const float* v, std::uint64_t n, const std::vector<std::uint64
 {
     for (std::uint64_t i = 0; i < n; ++i)
         if (!std::isfinite(v[i]))
-            return QStringLiteral("value %1%2 is %3")
+            return QCoreApplication::translate("as::ModelFile", "value %1%2 is %3")
                 .arg(i)
                 .arg(position(shape, i))
                 .arg(std::isnan(v[i]) ? u"NaN"_s : v[i] > 0 ? u"+Inf"_s : u"-Inf"_s);
@@ -151,14 +152,12 @@ std::optional<std::vector<SafetensorsEntry>> modelEntries(const Transformer<floa
     };
     const ModelConfig& c = model.config();
     if (src.size() != c.src_vocab)
-        return fail(QStringLiteral("the source vocabulary has %1 tokens but the model's "
-                                   "src_embed.weight has %2 rows")
-                        .arg(src.size())
+        return fail(QCoreApplication::translate("as::ModelFile", "the source vocabulary has %n tokens but the model's "
+                                   "src_embed.weight has %1 rows", nullptr, src.size())
                         .arg(c.src_vocab));
     if (tgt.size() != c.tgt_vocab)
-        return fail(QStringLiteral("the target vocabulary has %1 tokens but the model's "
-                                   "tgt_embed.weight has %2 rows")
-                        .arg(tgt.size())
+        return fail(QCoreApplication::translate("as::ModelFile", "the target vocabulary has %n tokens but the model's "
+                                   "tgt_embed.weight has %1 rows", nullptr, tgt.size())
                         .arg(c.tgt_vocab));
     std::vector<SafetensorsEntry> entries;
     const ParamStore<float>& ps = model.params();
@@ -167,7 +166,7 @@ std::optional<std::vector<SafetensorsEntry>> modelEntries(const Transformer<floa
         for (int s : p.shape)
             e.shape.push_back(std::uint64_t(s));
         if (const QString bad = nonFinite(e.data, p.size, e.shape); !bad.isEmpty())
-            return fail(QStringLiteral("tensor '%1': %2; a model whose weights are not finite "
+            return fail(QCoreApplication::translate("as::ModelFile", "tensor '%1': %2; a model whose weights are not finite "
                                        "(training diverged?) is not saved")
                             .arg(QString::fromStdString(p.name), bad));
         entries.push_back(std::move(e));
@@ -180,15 +179,15 @@ std::optional<std::vector<SafetensorsEntry>> modelEntries(const Transformer<floa
 QString tokenizerProblem(const Vocab& src, const Vocab& tgt, const Tokenizer& srcTok,
                          const Tokenizer& tgtTok)
 {
-    for (auto [side, tok, vocab] : {std::tuple{"source", &srcTok, &src}, std::tuple{"target", &tgtTok, &tgt}}) {
+    for (auto [side, tok, vocab] : {std::tuple{QT_TRANSLATE_NOOP("as::ModelFile", "source"), &srcTok, &src}, std::tuple{QT_TRANSLATE_NOOP("as::ModelFile", "target"), &tgtTok, &tgt}}) {
         if (!tok->isSubword())
             continue;
         if (!tok->ready())
-            return QStringLiteral("the %1 tokenizer %2 has no SentencePiece model (not trained)")
-                .arg(QLatin1String(side), tokenizerName(*tok));
+            return QCoreApplication::translate("as::ModelFile", "the %1 tokenizer %2 has no SentencePiece model (not trained)")
+                .arg(QCoreApplication::translate("as::ModelFile", side), tokenizerName(*tok));
         if (tok->pieces() != vocab->tokens())
-            return QStringLiteral("the %1 vocabulary is not the pieces of its tokenizer %2")
-                .arg(QLatin1String(side), tokenizerName(*tok));
+            return QCoreApplication::translate("as::ModelFile", "the %1 vocabulary is not the pieces of its tokenizer %2")
+                .arg(QCoreApplication::translate("as::ModelFile", side), tokenizerName(*tok));
     }
     return {};
 }
@@ -199,7 +198,7 @@ std::optional<QJsonDocument> parseJsonText(const QString& text, const QString& f
     QJsonParseError e;
     QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &e);
     if (e.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("__metadata__ '%1' is not valid JSON: %2 at character %3")
+        *error = QCoreApplication::translate("as::ModelFile", "__metadata__ '%1' is not valid JSON: %2 at character %3")
                      .arg(field, e.errorString())
                      .arg(e.offset);
         return std::nullopt;
@@ -214,7 +213,7 @@ bool parseVocab(const SafetensorsMetadata& meta, const QString& field, Vocab* ou
     if (!doc)
         return false;
     if (!doc->isArray()) {
-        *error = QStringLiteral("__metadata__ '%1' must be a JSON array of token strings")
+        *error = QCoreApplication::translate("as::ModelFile", "__metadata__ '%1' must be a JSON array of token strings")
                      .arg(field);
         return false;
     }
@@ -223,7 +222,7 @@ bool parseVocab(const SafetensorsMetadata& meta, const QString& field, Vocab* ou
     tokens.reserve(a.size());
     for (qsizetype i = 0; i < a.size(); ++i) {
         if (!a[i].isString()) {
-            *error = QStringLiteral("__metadata__ '%1': entry %2 is not a string").arg(field).arg(i);
+            *error = QCoreApplication::translate("as::ModelFile", "__metadata__ '%1': entry %2 is not a string").arg(field).arg(i);
             return false;
         }
         tokens.push_back(a[i].toString());
@@ -281,18 +280,18 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         return std::nullopt;
     };
     if (!file.hasMetadata())
-        return fail(QStringLiteral("no __metadata__: a model file needs its format, "
+        return fail(QCoreApplication::translate("as::ModelFile", "no __metadata__: a model file needs its format, "
                                    "configuration, vocabularies and tokenizers (a bare weight "
                                    "file from other tools cannot be loaded as a model)"));
     const SafetensorsMetadata& meta = file.metadata();
     for (const QString& key : {u"format"_s, u"config"_s, u"src_vocab"_s, u"tgt_vocab"_s,
                                u"tokenizer"_s})
         if (!meta.contains(key))
-            return fail(QStringLiteral("__metadata__ has no '%1': not an Attention Studio model "
+            return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ has no '%1': not an Attention Studio model "
                                        "file")
                             .arg(key));
     if (meta.value(u"format"_s) != QLatin1String(kModelFormat))
-        return fail(QStringLiteral("format is '%1'; this program reads '%2'")
+        return fail(QCoreApplication::translate("as::ModelFile", "format is '%1'; this program reads '%2'")
                         .arg(meta.value(u"format"_s), QLatin1String(kModelFormat)));
 
     ModelBundle b;
@@ -301,7 +300,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         bool ok = false;
         b.provenance.step = meta.value(u"step"_s).toLong(&ok);
         if (!ok || b.provenance.step < 0)
-            return fail(QStringLiteral("__metadata__ 'step' is '%1', not a whole number ≥ 0")
+            return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ 'step' is '%1', not a whole number ≥ 0")
                             .arg(meta.value(u"step"_s).left(40)));
     }
     b.provenance.run = meta.value(u"run"_s).left(1000);
@@ -311,7 +310,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     if (!configDoc)
         return fail(why);
     if (!configDoc->isObject())
-        return fail(u"__metadata__ 'config' must be a JSON object"_s);
+        return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ 'config' must be a JSON object"));
     const QJsonObject configJson = configDoc->object();
     const std::optional<ModelConfig> config = ModelConfig::fromJson(configJson, &why);
     if (!config)
@@ -325,7 +324,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     for (auto [key, field, vocab] : {std::tuple{"src_vocab", &b.config.src_vocab, &b.srcVocab},
                                      std::tuple{"tgt_vocab", &b.config.tgt_vocab, &b.tgtVocab}}) {
         if (configJson.contains(QLatin1String(key)) && *field != vocab->size())
-            return fail(QStringLiteral("config says %1 is %2 but the vocabulary lists %3 tokens")
+            return fail(QCoreApplication::translate("as::ModelFile", "config says %1 is %2 but the vocabulary lists %3 tokens")
                             .arg(QLatin1String(key))
                             .arg(*field)
                             .arg(vocab->size()));
@@ -336,7 +335,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     const auto fileTensors = std::uint64_t(file.tensors().size());
     if (std::uint64_t(b.config.encoder_layers) > fileTensors
         || std::uint64_t(b.config.decoder_layers) > fileTensors)
-        return fail(QStringLiteral("config asks for %1 encoder and %2 decoder layers but the "
+        return fail(QCoreApplication::translate("as::ModelFile", "config asks for %1 encoder and %2 decoder layers but the "
                                    "file holds only %3 tensors")
                         .arg(b.config.encoder_layers)
                         .arg(b.config.decoder_layers)
@@ -344,8 +343,8 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     if (const QString bad = b.config.validate(); !bad.isEmpty())
         return fail(u"config: "_s + bad);
     if (b.config.tie == Tie::All && b.srcVocab.tokens() != b.tgtVocab.tokens())
-        return fail(u"config says tie=all (one embedding for both sides) but src_vocab and "
-                    "tgt_vocab differ: tie=all needs one shared vocabulary"_s);
+        return fail(QCoreApplication::translate("as::ModelFile", "config says tie=all (one embedding for both sides) but src_vocab and "
+                    "tgt_vocab differ: tie=all needs one shared vocabulary"));
 
     // Tokenisers.
     const std::optional<QJsonDocument> tokDoc = parseJsonText(meta.value(u"tokenizer"_s),
@@ -353,19 +352,19 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     if (!tokDoc)
         return fail(why);
     if (!tokDoc->isObject())
-        return fail(u"__metadata__ 'tokenizer' must be a JSON object {\"src\": …, \"tgt\": …}"_s);
+        return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ 'tokenizer' must be a JSON object {\"src\": …, \"tgt\": …}"));
     for (auto [key, side, kind, modelKey, vocab] :
-         {std::tuple{"src", "source", &b.srcTok, kSrcSentencePieceKey, &b.srcVocab},
-          std::tuple{"tgt", "target", &b.tgtTok, kTgtSentencePieceKey, &b.tgtVocab}}) {
+         {std::tuple{"src", QT_TRANSLATE_NOOP("as::ModelFile", "source"), &b.srcTok, kSrcSentencePieceKey, &b.srcVocab},
+          std::tuple{"tgt", QT_TRANSLATE_NOOP("as::ModelFile", "target"), &b.tgtTok, kTgtSentencePieceKey, &b.tgtVocab}}) {
         const QJsonValue v = tokDoc->object().value(QLatin1String(key));
         if (!v.isString())
-            return fail(QStringLiteral("tokenizer: no %1 tokenizer name ('%2')")
-                            .arg(QLatin1String(side), QLatin1String(key)));
+            return fail(QCoreApplication::translate("as::ModelFile", "tokenizer: no %1 tokenizer name ('%2')")
+                            .arg(QCoreApplication::translate("as::ModelFile", side), QLatin1String(key)));
         const std::optional<Tokenizer> k = tokenizerFromName(v.toString());
         if (!k)
-            return fail(QStringLiteral("tokenizer: unknown %1 tokenizer '%2' (known: %3, %4), "
+            return fail(QCoreApplication::translate("as::ModelFile", "tokenizer: unknown %1 tokenizer '%2' (known: %3, %4), "
                                        "nor a subword one, bpe:N or unigram:N with N from %5 to %6")
-                            .arg(QLatin1String(side), v.toString(),
+                            .arg(QCoreApplication::translate("as::ModelFile", side), v.toString(),
                                  tokenizerName(TokenizerKind::CjkChar),
                                  tokenizerName(TokenizerKind::Word))
                             .arg(kMinSubwordVocab)
@@ -375,26 +374,26 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         const QString mk = QLatin1String(modelKey);
         if (!kind->isSubword()) {
             if (meta.contains(mk))
-                return fail(QStringLiteral("__metadata__ has '%1' but the %2 tokenizer is %3")
-                                .arg(mk, QLatin1String(side), tokenizerName(*kind)));
+                return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ has '%1' but the %2 tokenizer is %3")
+                                .arg(mk, QCoreApplication::translate("as::ModelFile", side), tokenizerName(*kind)));
             continue;
         }
         if (!meta.contains(mk))
-            return fail(QStringLiteral("__metadata__ has no '%1': the %2 tokenizer %3 needs its "
+            return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ has no '%1': the %2 tokenizer %3 needs its "
                                        "SentencePiece model")
-                            .arg(mk, QLatin1String(side), tokenizerName(*kind)));
+                            .arg(mk, QCoreApplication::translate("as::ModelFile", side), tokenizerName(*kind)));
         const QByteArray::FromBase64Result proto = QByteArray::fromBase64Encoding(
             meta.value(mk).toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
         if (!proto)
-            return fail(QStringLiteral("__metadata__ '%1' is not base64").arg(mk));
+            return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ '%1' is not base64").arg(mk));
         const std::optional<Tokenizer> trained = kind->withModel(*proto, &why);
         if (!trained)
             return fail(QStringLiteral("__metadata__ '%1': %2").arg(mk, why));
         *kind = *trained;
         if (kind->pieces() != vocab->tokens())
-            return fail(QStringLiteral("the %1 vocabulary is not the pieces of its SentencePiece "
+            return fail(QCoreApplication::translate("as::ModelFile", "the %1 vocabulary is not the pieces of its SentencePiece "
                                        "model ('%2')")
-                            .arg(QLatin1String(side), mk));
+                            .arg(QCoreApplication::translate("as::ModelFile", side), mk));
     }
 
     // Parameters: exactly the names of core/SPEC.md §6.1, with the shapes the configuration implies.
@@ -404,17 +403,17 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         expectedNames.insert(e.name);
         const SafetensorsTensor* t = file.find(e.name);
         if (!t)
-            return fail(QStringLiteral("missing parameter '%1' (shape %2)")
+            return fail(QCoreApplication::translate("as::ModelFile", "missing parameter '%1' (shape %2)")
                             .arg(QString::fromStdString(e.name), shapeText(e.shape)));
         if (t->shape != e.shape) {
-            QString msg = QStringLiteral("tensor '%1' has shape %2 but the configuration needs %3")
+            QString msg = QCoreApplication::translate("as::ModelFile", "tensor '%1' has shape %2 but the configuration needs %3")
                               .arg(QString::fromStdString(e.name), shapeText(t->shape),
                                    shapeText(e.shape));
             const bool src = e.name == "src_embed.weight";
             const bool tgt = e.name == "tgt_embed.weight" || e.name.starts_with("generator.");
             if ((src || tgt) && !t->shape.empty() && t->shape[0] != e.shape[0])
-                msg += QStringLiteral(": the %1 vocabulary (%2 tokens) does not fit the weights")
-                           .arg(src ? u"source"_s : u"target"_s)
+                msg += QCoreApplication::translate("as::ModelFile", ": the %1 vocabulary (%2 tokens) does not fit the weights")
+                           .arg(src ? QCoreApplication::translate("as::ModelFile", "source") : QCoreApplication::translate("as::ModelFile", "target"))
                            .arg(e.shape[0]);
             return fail(msg);
         }
@@ -425,10 +424,10 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         const QString name = QString::fromStdString(t.name);
         if (b.config.norm == NormPlacement::Post
             && (t.name.starts_with("encoder.norm.") || t.name.starts_with("decoder.norm.")))
-            return fail(QStringLiteral("unexpected tensor '%1': a post-norm model has no "
+            return fail(QCoreApplication::translate("as::ModelFile", "unexpected tensor '%1': a post-norm model has no "
                                        "encoder.norm or decoder.norm")
                             .arg(name));
-        return fail(QStringLiteral("unexpected tensor '%1' (not a parameter of this model)")
+        return fail(QCoreApplication::translate("as::ModelFile", "unexpected tensor '%1' (not a parameter of this model)")
                         .arg(name));
     }
 
@@ -436,22 +435,22 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     try {
         b.model = std::make_unique<Transformer<float>>(b.config);
     } catch (const std::exception& e) {
-        return fail(QStringLiteral("cannot build the model: %1").arg(QString::fromUtf8(e.what())));
+        return fail(QCoreApplication::translate("as::ModelFile", "cannot build the model: %1").arg(QString::fromUtf8(e.what())));
     }
     ParamStore<float>& ps = b.model->params();
     if (ps.table().size() != expected.size())
-        return fail(u"internal error: the model's parameters differ from the names of "
-                    "core/SPEC.md §6.1"_s);
+        return fail(QCoreApplication::translate("as::ModelFile", "internal error: the model's parameters differ from the names of "
+                    "core/SPEC.md §6.1"));
     for (const ParamInfo& p : ps.table()) {
         const SafetensorsTensor* t = file.find(p.name);
         if (!t || t->elements() != p.size)
-            return fail(QStringLiteral("internal error: the model's parameter '%1' differs from "
+            return fail(QCoreApplication::translate("as::ModelFile", "internal error: the model's parameter '%1' differs from "
                                        "core/SPEC.md §6.1")
                             .arg(QString::fromStdString(p.name)));
         float* v = ps.values() + p.offset;
         file.copyValues(*t, v);
         if (const QString bad = nonFinite(v, p.size, t->shape); !bad.isEmpty())
-            return fail(QStringLiteral("tensor '%1': %2 (weights must be finite)")
+            return fail(QCoreApplication::translate("as::ModelFile", "tensor '%1': %2 (weights must be finite)")
                             .arg(QString::fromStdString(p.name), bad));
     }
     // Last, the weights' checksum (every check above names what is wrong more precisely): a
@@ -461,11 +460,11 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         const QString stored = meta.value(QLatin1String(kModelChecksumKey));
         const QString actual = crc32cHex(file.dataCrc32c());
         if (stored.toLower() != actual)
-            return fail(QStringLiteral("the weights do not match their checksum (%1 %2, the data's "
+            return fail(QCoreApplication::translate("as::ModelFile", "the weights do not match their checksum (%1 %2, the data's "
                                        "is %3): the file is damaged")
                             .arg(QLatin1String(kModelChecksumKey), stored.left(40), actual));
     } else {
-        b.notes << QStringLiteral("the file carries no checksum of its weights (written by an "
+        b.notes << QCoreApplication::translate("as::ModelFile", "the file carries no checksum of its weights (written by an "
                                   "older version or another tool): damage to them cannot be "
                                   "detected");
     }

@@ -4,6 +4,7 @@
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 
@@ -27,11 +28,11 @@ std::optional<RunSeries> readRunSeries(const QString& path, QString* error)
         // record of how they were trained.
         QString why;
         if (SafetensorsFile::read(path, &why))
-            return fail(QStringLiteral("%1 is a weight file: it holds a model but not the history "
+            return fail(QCoreApplication::translate("as::RunFile", "%1 is a weight file: it holds a model but not the history "
                                        "of its training. Compare with the run's checkpoint (.%2, "
                                        "File > Save, or attention-studio-cli train --checkpoint).")
                             .arg(name, QLatin1String(kCheckpointSuffix)));
-        return fail(QStringLiteral("%1: not an Attention Studio checkpoint (no magic number at the "
+        return fail(QCoreApplication::translate("as::RunFile", "%1: not an Attention Studio checkpoint (no magic number at the "
                                    "start)").arg(name));
     }
     QString why;
@@ -39,7 +40,7 @@ std::optional<RunSeries> readRunSeries(const QString& path, QString* error)
     if (!c)
         return fail(why);  // names the file already
     if (c->history.loss.empty())
-        return fail(QStringLiteral("%1 records no training steps: nothing to compare.").arg(name));
+        return fail(QCoreApplication::translate("as::RunFile", "%1 records no training steps: nothing to compare.").arg(name));
     RunSeries s;
     s.name = QFileInfo(path).completeBaseName();
     s.loss = std::move(c->history.loss);

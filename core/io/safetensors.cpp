@@ -4,6 +4,7 @@
 #include "io/bytes.h"
 #include "model/memory.h"
 
+#include <QCoreApplication>
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
@@ -146,22 +147,22 @@ std::optional<Prepared> prepare(const std::vector<SafetensorsEntry>& tensors,
     for (std::size_t k = 0; k < p.order.size(); ++k) {
         const SafetensorsEntry& t = tensors[p.order[k]];
         if (t.name.empty() || t.name == "__metadata__")
-            return fail(QStringLiteral("cannot write a tensor named %1").arg(quotedName(t.name)));
+            return fail(QCoreApplication::translate("as::Safetensors", "cannot write a tensor named %1").arg(quotedName(t.name)));
         if (firstInvalidUtf8(QByteArrayView(t.name.data(), qsizetype(t.name.size()))) >= 0)
-            return fail(QStringLiteral("tensor name %1 is not valid UTF-8").arg(quotedName(t.name)));
+            return fail(QCoreApplication::translate("as::Safetensors", "tensor name %1 is not valid UTF-8").arg(quotedName(t.name)));
         if (k > 0 && tensors[p.order[k - 1]].name == t.name)
-            return fail(QStringLiteral("two tensors are named %1").arg(quotedName(t.name)));
+            return fail(QCoreApplication::translate("as::Safetensors", "two tensors are named %1").arg(quotedName(t.name)));
         std::uint64_t n = 1;
         for (std::uint64_t d : t.shape)
             if (!checkedMul(n, d, &n))
-                return fail(QStringLiteral("tensor %1: shape %2 overflows")
+                return fail(QCoreApplication::translate("as::Safetensors", "tensor %1: shape %2 overflows")
                                 .arg(quotedName(t.name), shapeText(t.shape)));
         std::uint64_t bytes;
         if (!checkedMul(n, 4, &bytes))
-            return fail(QStringLiteral("tensor %1: shape %2 overflows")
+            return fail(QCoreApplication::translate("as::Safetensors", "tensor %1: shape %2 overflows")
                             .arg(quotedName(t.name), shapeText(t.shape)));
         if (n > 0 && !t.data)
-            return fail(QStringLiteral("tensor %1 has no data").arg(quotedName(t.name)));
+            return fail(QCoreApplication::translate("as::Safetensors", "tensor %1 has no data").arg(quotedName(t.name)));
         p.elements[p.order[k]] = n;
     }
 
@@ -189,7 +190,7 @@ std::optional<Prepared> prepare(const std::vector<SafetensorsEntry>& tensors,
         const SafetensorsEntry& t = tensors[p.order[k]];
         const std::uint64_t bytes = p.elements[p.order[k]] * 4;
         if (offset > std::numeric_limits<std::uint64_t>::max() - bytes)
-            return fail(QStringLiteral("the tensors are too large for one file"));
+            return fail(QCoreApplication::translate("as::Safetensors", "the tensors are too large for one file"));
         if (k)
             json += ',';
         appendJsonString(json, QByteArrayView(t.name.data(), qsizetype(t.name.size())));
@@ -207,7 +208,7 @@ std::optional<Prepared> prepare(const std::vector<SafetensorsEntry>& tensors,
     // The reference pads with spaces so that the data starts 8-byte aligned.
     json.append((8 - json.size() % 8) % 8, ' ');
     if (std::uint64_t(json.size()) > kSafetensorsMaxHeader)
-        return fail(QStringLiteral("the header would be %1 bytes, over the %2-byte limit of the "
+        return fail(QCoreApplication::translate("as::Safetensors", "the header would be %1 bytes, over the %2-byte limit of the "
                                    "format")
                         .arg(json.size())
                         .arg(kSafetensorsMaxHeader));
@@ -298,7 +299,7 @@ std::optional<QByteArray> serializeSafetensors(const std::vector<SafetensorsEntr
     int osError = 0;
     if (!writeAll(buffer, *p, tensors, &osError)) {
         if (error)
-            *error = QStringLiteral("out of memory while serialising the tensors");
+            *error = QCoreApplication::translate("as::Safetensors", "out of memory while serialising the tensors");
         return std::nullopt;
     }
     return out;
@@ -315,22 +316,22 @@ bool writeSafetensors(const QString& path, const std::vector<SafetensorsEntry>& 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         if (error)
-            *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("as::Safetensors", "cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
     int osError = 0;
     if (!writeAll(file, *p, tensors, &osError)) {
         if (error)
-            *error = QStringLiteral("cannot write '%1': %2")
+            *error = QCoreApplication::translate("as::Safetensors", "cannot write '%1': %2")
                          .arg(path, file.error() != QFileDevice::NoError ? file.errorString()
                                     : osError != 0 ? qt_error_string(osError)
-                                                   : u"the disk may be full"_s);
+                                                   : QCoreApplication::translate("as::Safetensors", "the disk may be full"));
         file.cancelWriting();
         return false;
     }
     if (!file.commit()) {
         if (error)
-            *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("as::Safetensors", "cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -389,13 +390,13 @@ QString findDuplicateKey(QByteArrayView json)
                     key = QString::fromUtf8(literal.sliced(1, literal.size() - 2));
                 if (f.keys.contains(key)) {
                     if (stack.size() == 1)
-                        return QStringLiteral("the header lists '%1' twice").arg(key);
+                        return QCoreApplication::translate("as::Safetensors", "the header lists '%1' twice").arg(key);
                     if (stack.size() == 2 && f.owner == u"__metadata__")
-                        return QStringLiteral("__metadata__: key '%1' appears twice").arg(key);
+                        return QCoreApplication::translate("as::Safetensors", "__metadata__: key '%1' appears twice").arg(key);
                     if (stack.size() == 2)
-                        return QStringLiteral("tensor '%1': field '%2' appears twice")
+                        return QCoreApplication::translate("as::Safetensors", "tensor '%1': field '%2' appears twice")
                             .arg(f.owner, key);
-                    return QStringLiteral("key '%1' appears twice inside '%2'").arg(key, f.owner);
+                    return QCoreApplication::translate("as::Safetensors", "key '%1' appears twice inside '%2'").arg(key, f.owner);
                 }
                 f.keys.insert(key);
                 f.lastKey = key;
@@ -411,11 +412,11 @@ QString jsonTypeName(const QJsonValue& v)
 {
     switch (v.type()) {
     case QJsonValue::Null: return u"null"_s;
-    case QJsonValue::Bool: return u"a boolean"_s;
-    case QJsonValue::Double: return u"a number"_s;
-    case QJsonValue::String: return u"a string"_s;
-    case QJsonValue::Array: return u"an array"_s;
-    case QJsonValue::Object: return u"an object"_s;
+    case QJsonValue::Bool: return QCoreApplication::translate("as::Safetensors", "a boolean");
+    case QJsonValue::Double: return QCoreApplication::translate("as::Safetensors", "a number");
+    case QJsonValue::String: return QCoreApplication::translate("as::Safetensors", "a string");
+    case QJsonValue::Array: return QCoreApplication::translate("as::Safetensors", "an array");
+    case QJsonValue::Object: return QCoreApplication::translate("as::Safetensors", "an object");
     default: return u"undefined"_s;
     }
 }
@@ -454,38 +455,38 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
         return std::nullopt;
     };
     if (size == 0)
-        return fail(QStringLiteral("the file is empty (a safetensors file starts with an 8-byte "
+        return fail(QCoreApplication::translate("as::Safetensors", "the file is empty (a safetensors file starts with an 8-byte "
                                    "header length)"));
     if (size < 8)
-        return fail(QStringLiteral("the file is only %1 bytes long (a safetensors file starts "
+        return fail(QCoreApplication::translate("as::Safetensors", "the file is only %1 bytes long (a safetensors file starts "
                                    "with an 8-byte header length)")
                         .arg(size));
     const std::uint64_t n = readU64(head.data());
     if (n > kSafetensorsMaxHeader)
-        return fail(QStringLiteral("header length %1 bytes is over the format's limit of %2 "
+        return fail(QCoreApplication::translate("as::Safetensors", "header length %1 bytes is over the format's limit of %2 "
                                    "(a corrupt file, or not a safetensors file)")
                         .arg(n)
                         .arg(kSafetensorsMaxHeader));
     if (n > size - 8)
-        return fail(QStringLiteral("header length %1 bytes runs past the end of the file (%2 "
+        return fail(QCoreApplication::translate("as::Safetensors", "header length %1 bytes runs past the end of the file (%2 "
                                    "bytes follow the length field)")
                         .arg(n)
                         .arg(size - 8));
     if (n == 0)
-        return fail(u"header is not valid JSON: it is empty (the length field is 0; a file of "
-                    "zeros, or not a safetensors file)"_s);
+        return fail(QCoreApplication::translate("as::Safetensors", "header is not valid JSON: it is empty (the length field is 0; a file of "
+                    "zeros, or not a safetensors file)"));
     const QByteArrayView header = head.sliced(8, qsizetype(n));
     if (const qsizetype bad = firstInvalidUtf8(header); bad >= 0)
-        return fail(QStringLiteral("header is not valid UTF-8 (byte %1 of the header)").arg(bad));
+        return fail(QCoreApplication::translate("as::Safetensors", "header is not valid UTF-8 (byte %1 of the header)").arg(bad));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(header.toByteArray(), &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("header is not valid JSON: %1 at byte %2 of the header")
+        return fail(QCoreApplication::translate("as::Safetensors", "header is not valid JSON: %1 at byte %2 of the header")
                         .arg(parseError.errorString())
                         .arg(parseError.offset));
     if (!doc.isObject())
-        return fail(doc.isArray() ? u"header is a JSON array, not an object"_s
-                                   : u"header is not a JSON object"_s);
+        return fail(doc.isArray() ? QCoreApplication::translate("as::Safetensors", "header is a JSON array, not an object")
+                                   : QCoreApplication::translate("as::Safetensors", "header is not a JSON object"));
     if (const QString dup = findDuplicateKey(header); !dup.isEmpty())
         return fail(dup);
 
@@ -498,12 +499,12 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
         const QJsonValue value = it.value();
         if (key == u"__metadata__") {
             if (!value.isObject())
-                return fail(QStringLiteral("__metadata__ is %1, not an object of strings")
+                return fail(QCoreApplication::translate("as::Safetensors", "__metadata__ is %1, not an object of strings")
                                 .arg(jsonTypeName(value)));
             const QJsonObject meta = value.toObject();
             for (auto m = meta.constBegin(); m != meta.constEnd(); ++m) {
                 if (!m.value().isString())
-                    return fail(QStringLiteral("__metadata__: the value of '%1' is %2, not a "
+                    return fail(QCoreApplication::translate("as::Safetensors", "__metadata__: the value of '%1' is %2, not a "
                                                "string")
                                     .arg(m.key(), jsonTypeName(m.value())));
                 file.metadata_.insert(m.key(), m.value().toString());
@@ -511,12 +512,12 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
             file.hasMetadata_ = true;
             continue;
         }
-        const QString where = QStringLiteral("tensor '%1'").arg(key);
+        const QString where = QCoreApplication::translate("as::Safetensors", "tensor '%1'").arg(key);
         // A \uD800-style escape decodes to a lone surrogate, which no UTF-8 name can hold.
         if (QString::fromUtf8(key.toUtf8()) != key)
-            return fail(where + u": the name is not valid Unicode (an unpaired surrogate)"_s);
+            return fail(where + QCoreApplication::translate("as::Safetensors", ": the name is not valid Unicode (an unpaired surrogate)"));
         if (!value.isObject())
-            return fail(QStringLiteral("%1: the entry is %2, not an object")
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: the entry is %2, not an object")
                             .arg(where, jsonTypeName(value)));
         const QJsonObject entry = value.toObject();
         SafetensorsTensor t;
@@ -524,25 +525,25 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
 
         const QJsonValue dtype = entry.value(u"dtype");
         if (dtype.isUndefined())
-            return fail(where + u": no dtype"_s);
+            return fail(where + QCoreApplication::translate("as::Safetensors", ": no dtype"));
         if (!dtype.isString())
-            return fail(QStringLiteral("%1: dtype is %2, not a string")
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: dtype is %2, not a string")
                             .arg(where, jsonTypeName(dtype)));
         if (dtype.toString() != u"F32")
-            return fail(QStringLiteral("%1: dtype '%2' is not supported (only F32 is)")
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: dtype '%2' is not supported (only F32 is)")
                             .arg(where, dtype.toString()));
 
         const QJsonValue shape = entry.value(u"shape");
         if (!shape.isArray())
-            return fail(shape.isUndefined() ? where + u": no shape"_s
-                                            : QStringLiteral("%1: shape is %2, not an array")
+            return fail(shape.isUndefined() ? where + QCoreApplication::translate("as::Safetensors", ": no shape")
+                                            : QCoreApplication::translate("as::Safetensors", "%1: shape is %2, not an array")
                                                   .arg(where, jsonTypeName(shape)));
         std::uint64_t elements = 1;
         const QJsonArray dims = shape.toArray();
         for (qsizetype i = 0; i < dims.size(); ++i) {
             const std::optional<std::uint64_t> d = nonNegativeInteger(dims[i]);
             if (!d)
-                return fail(QStringLiteral("%1: shape[%2] is %3, not a non-negative integer")
+                return fail(QCoreApplication::translate("as::Safetensors", "%1: shape[%2] is %3, not a non-negative integer")
                                 .arg(where)
                                 .arg(i)
                                 .arg(jsonText(dims[i])));
@@ -551,38 +552,38 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
         std::uint64_t bytesNeeded = 0;
         for (std::uint64_t d : t.shape)
             if (!checkedMul(elements, d, &elements))
-                return fail(QStringLiteral("%1: shape %2 has more elements than 64 bits can count")
+                return fail(QCoreApplication::translate("as::Safetensors", "%1: shape %2 has more elements than 64 bits can count")
                                 .arg(where, shapeText(t.shape)));
         if (!checkedMul(elements, 4, &bytesNeeded))
-            return fail(QStringLiteral("%1: shape %2 needs more bytes than 64 bits can count")
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: shape %2 needs more bytes than 64 bits can count")
                             .arg(where, shapeText(t.shape)));
 
         const QJsonValue offsets = entry.value(u"data_offsets");
         if (!offsets.isArray() || offsets.toArray().size() != 2)
             return fail(offsets.isUndefined()
-                            ? where + u": no data_offsets"_s
-                            : QStringLiteral("%1: data_offsets must be an array [begin, end]")
+                            ? where + QCoreApplication::translate("as::Safetensors", ": no data_offsets")
+                            : QCoreApplication::translate("as::Safetensors", "%1: data_offsets must be an array [begin, end]")
                                   .arg(where));
         const QJsonArray be = offsets.toArray();
         for (int i = 0; i < 2; ++i)
             if (!nonNegativeInteger(be[i]))
-                return fail(QStringLiteral("%1: data_offsets %2 is %3, not a non-negative integer")
+                return fail(QCoreApplication::translate("as::Safetensors", "%1: data_offsets %2 is %3, not a non-negative integer")
                                 .arg(where, i ? u"end"_s : u"begin"_s, jsonText(be[i])));
         t.begin = *nonNegativeInteger(be[0]);
         t.end = *nonNegativeInteger(be[1]);
         if (t.begin > t.end)
-            return fail(QStringLiteral("%1: data_offsets [%2, %3] are reversed (begin after end)")
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: data_offsets [%2, %3] are reversed (begin after end)")
                             .arg(where)
                             .arg(t.begin)
                             .arg(t.end));
         if (t.end > file.dataSize_)
-            return fail(QStringLiteral("%1: data_offsets end %2 past the end of the data (%3 "
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: data_offsets end %2 past the end of the data (%3 "
                                        "bytes)")
                             .arg(where)
                             .arg(t.end)
                             .arg(file.dataSize_));
         if (t.end - t.begin != bytesNeeded)
-            return fail(QStringLiteral("%1: data_offsets [%2, %3] hold %4 bytes but shape %5 of "
+            return fail(QCoreApplication::translate("as::Safetensors", "%1: data_offsets [%2, %3] hold %4 bytes but shape %5 of "
                                        "F32 needs %6")
                             .arg(where)
                             .arg(t.begin)
@@ -605,7 +606,7 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
         const SafetensorsTensor& t = file.tensors_[i];
         if (t.begin < pos) {
             const SafetensorsTensor& prev = file.tensors_[i - 1];
-            return fail(QStringLiteral("tensor %1 (bytes %2-%3) overlaps tensor %4 (bytes %5-%6)")
+            return fail(QCoreApplication::translate("as::Safetensors", "tensor %1 (bytes %2-%3) overlaps tensor %4 (bytes %5-%6)")
                             .arg(quotedName(t.name))
                             .arg(t.begin)
                             .arg(t.end)
@@ -614,7 +615,7 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
                             .arg(prev.end));
         }
         if (t.begin > pos)
-            return fail(QStringLiteral("gap in the data: bytes %1-%2 before tensor %3 belong to "
+            return fail(QCoreApplication::translate("as::Safetensors", "gap in the data: bytes %1-%2 before tensor %3 belong to "
                                        "no tensor")
                             .arg(pos)
                             .arg(t.begin)
@@ -622,7 +623,7 @@ std::optional<SafetensorsFile> SafetensorsFile::parseHeader(QByteArrayView head,
         pos = t.end;
     }
     if (pos != file.dataSize_)
-        return fail(QStringLiteral("gap in the data: its last %1 bytes (%2-%3) belong to no "
+        return fail(QCoreApplication::translate("as::Safetensors", "gap in the data: its last %1 bytes (%2-%3) belong to no "
                                    "tensor")
                         .arg(file.dataSize_ - pos)
                         .arg(pos)
@@ -653,7 +654,7 @@ std::optional<SafetensorsFile> SafetensorsFile::read(const QString& path, QStrin
     if (const QString why = notARegularFile(path); !why.isEmpty())
         return fail(QStringLiteral("'%1' %2").arg(path, why));
     if (QString why; !openForReading(f, &why))
-        return fail(QStringLiteral("cannot open '%1': %2").arg(path, why));
+        return fail(QCoreApplication::translate("as::Safetensors", "cannot open '%1': %2").arg(path, why));
     // The length field and the header first, checked against the file's size: the data (which
     // may be many GB, or a sparse file of zeros) is read only for a header that describes it.
     const auto size = std::uint64_t(f.size());
@@ -664,27 +665,27 @@ std::optional<SafetensorsFile> SafetensorsFile::read(const QString& path, QStrin
             bytes += f.read(qint64(n));
     }
     if (f.error() != QFileDevice::NoError)
-        return fail(QStringLiteral("cannot read '%1': %2").arg(path, f.errorString()));
+        return fail(QCoreApplication::translate("as::Safetensors", "cannot read '%1': %2").arg(path, f.errorString()));
     QString why;
     std::optional<SafetensorsFile> file = parseHeader(bytes, size, &why);
     if (!file)
         return fail(info.fileName() + u": "_s + why);
     const std::uint64_t memory = physicalMemoryBytes();
     if (memory > 0 && file->dataSize_ > memory)
-        return fail(QStringLiteral("%1: its %2 of weights cannot be held in this machine's %3 of "
+        return fail(QCoreApplication::translate("as::Safetensors", "%1: its %2 of weights cannot be held in this machine's %3 of "
                                    "memory")
                         .arg(info.fileName(), formatBytes(double(file->dataSize_)),
                              formatBytes(double(memory))));
     try {
         bytes += f.readAll();
     } catch (const std::bad_alloc&) {
-        return fail(QStringLiteral("%1: out of memory reading its %2 of weights")
+        return fail(QCoreApplication::translate("as::Safetensors", "%1: out of memory reading its %2 of weights")
                         .arg(info.fileName(), formatBytes(double(file->dataSize_))));
     }
     if (f.error() != QFileDevice::NoError)
-        return fail(QStringLiteral("cannot read '%1': %2").arg(path, f.errorString()));
+        return fail(QCoreApplication::translate("as::Safetensors", "cannot read '%1': %2").arg(path, f.errorString()));
     if (std::uint64_t(bytes.size()) != size)
-        return fail(QStringLiteral("%1: the file changed size while it was read").arg(info.fileName()));
+        return fail(QCoreApplication::translate("as::Safetensors", "%1: the file changed size while it was read").arg(info.fileName()));
     file->bytes_ = std::move(bytes);
     return file;
 }

@@ -137,7 +137,7 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
         const QJsonValue v = json.value(k.name);
         const double d = v.toDouble(-1.0);
         if (!v.isDouble() || d != double(int(d)) || d < 0 || d > 1e8)
-            return fail(QStringLiteral("config: '%1' must be a non-negative whole number").arg(k.name));
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: '%1' must be a non-negative whole number").arg(k.name));
         *k.field = int(d);
     }
     for (auto [name, field] : {std::pair{"dropout", &c.dropout},
@@ -145,7 +145,7 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
         if (!json.contains(name))
             continue;
         if (!json.value(name).isDouble())
-            return fail(QStringLiteral("config: '%1' must be a number").arg(name));
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: '%1' must be a number").arg(name));
         *field = json.value(name).toDouble();
     }
     if (json.contains("norm")) {
@@ -155,12 +155,12 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
         else if (n == "post")
             c.norm = NormPlacement::Post;
         else
-            return fail(QStringLiteral("config: 'norm' must be \"pre\" or \"post\""));
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'norm' must be \"pre\" or \"post\""));
     }
     if (json.contains("tie")) {
         const std::optional<Tie> t = tieFromName(json.value("tie").toString());
         if (!t)
-            return fail(QStringLiteral("config: 'tie' must be \"none\", \"tgt\" or \"all\""));
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'tie' must be \"none\", \"tgt\" or \"all\""));
         c.tie = *t;
     }
     return c;

@@ -1,5 +1,6 @@
 #include "run/resume.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -67,7 +68,7 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     const QString sizeKey = corpus ? QStringLiteral("batch_tokens") : QStringLiteral("batch_size");
     const int size = data.value(sizeKey).toInt(0);
     if (!trainingTaskNames().contains(task) || size < 1 || size > 1000000) {
-        *error = QStringLiteral("it names no built-in task (task '%1', %2 %3)")
+        *error = QCoreApplication::translate("as::Resume", "it names no built-in task (task '%1', %2 %3)")
                      .arg(task, sizeKey, data.value(sizeKey).toVariant().toString());
         return false;
     }
@@ -105,7 +106,7 @@ QString checkSavedRunData(const SessionData& data, const Checkpoint& ck)
         if (data.srcVocab().tokens() != ck.model.srcVocab.tokens()
             || data.tgtVocab().tokens() != ck.model.tgtVocab.tokens()
             || data.record().value("pairs_sha1") != ck.run.data.value("pairs_sha1"))
-            return QStringLiteral("its data is not that of the built-in task '%1' in this version")
+            return QCoreApplication::translate("as::Resume", "its data is not that of the built-in task '%1' in this version")
                 .arg(task);
         return {};
     }
@@ -114,7 +115,7 @@ QString checkSavedRunData(const SessionData& data, const Checkpoint& ck)
         return why;
     if (ck.model.config.src_vocab != data.srcVocab().size()
         || ck.model.config.tgt_vocab != data.tgtVocab().size())
-        return QStringLiteral("the corpus gives another vocabulary size");
+        return QCoreApplication::translate("as::Resume", "the corpus gives another vocabulary size");
     return {};
 }
 
@@ -133,7 +134,7 @@ std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data
                                                QString* note)
 {
     if (QString why = data->restorePosition(ck.run); !why.isEmpty()) {
-        *error = QStringLiteral("the position in the data cannot be restored: %1").arg(why);
+        *error = QCoreApplication::translate("as::Resume", "the position in the data cannot be restored: %1").arg(why);
         return nullptr;
     }
     // The averaging snapshots belong to the plan they were taken for: resumed with another
@@ -151,12 +152,12 @@ std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data
     const bool restored = s->restoreProgress(progress);
     if (note && plan.averagePoints > 1) {
         if (!ck.run.averageKnown)
-            *note = QStringLiteral("the checkpoint was written before the averaging state was "
+            *note = QCoreApplication::translate("as::Resume", "the checkpoint was written before the averaging state was "
                                    "recorded: the averaging starts afresh");
         else if (!restored || (!samePlan && ck.run.averageTaken > 0))
-            *note = QStringLiteral("the checkpoint's %1 averaging snapshots were taken for "
-                                   "another plan: the averaging starts afresh")
-                        .arg(ck.run.averageTaken);
+            *note = QCoreApplication::translate("as::Resume", "the checkpoint's %n averaging snapshots were taken for "
+                                   "another plan: the averaging starts afresh",
+                                   nullptr, ck.run.averageTaken);
     }
     return s;
 }

@@ -1,5 +1,6 @@
 #include "text/dataset.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 
 #include <algorithm>
@@ -35,15 +36,15 @@ Tokenized tokenizeRange(const QList<SentencePair>& pairs, qsizetype begin, qsize
                 t.stats.first_skipped.append({p.line, what});
         };
         if (s.isEmpty() || g.isEmpty()) {
-            skip(t.stats.skipped_empty, s.isEmpty() ? QStringLiteral("the source has no token")
-                                                    : QStringLiteral("the target has no token"));
+            skip(t.stats.skipped_empty, s.isEmpty() ? QCoreApplication::translate("as::Dataset", "the source has no token")
+                                                    : QCoreApplication::translate("as::Dataset", "the target has no token"));
             continue;
         }
         if (maxLen > 0 && (s.size() > maxLen || g.size() > maxLen)) {
             const bool src = s.size() > maxLen;
             skip(t.stats.skipped_too_long,
-                 QStringLiteral("the %1 has %2 tokens, over max_len %3")
-                     .arg(src ? QStringLiteral("source") : QStringLiteral("target"))
+                 QCoreApplication::translate("as::Dataset", "the %1 has %2 tokens, over max_len %3")
+                     .arg(src ? QCoreApplication::translate("as::Dataset", "source") : QCoreApplication::translate("as::Dataset", "target"))
                      .arg(src ? s.size() : g.size())
                      .arg(maxLen));
             continue;
@@ -163,9 +164,8 @@ QString percent(qint64 part, qint64 whole)
 
 QString DatasetStats::summary() const
 {
-    return QStringLiteral("%1 pairs (%2 skipped: %3 too long, %4 empty); source %5 tokens, "
-                          "%6 unknown (%7%); target %8 tokens, %9 unknown (%10%)")
-        .arg(pairs)
+    return QCoreApplication::translate("as::Dataset", "%n pairs (%1 skipped: %2 too long, %3 empty); source %4 tokens, "
+                          "%5 unknown (%6%); target %7 tokens, %8 unknown (%9%)", nullptr, pairs)
         .arg(skipped())
         .arg(skipped_too_long)
         .arg(skipped_empty)
@@ -186,7 +186,7 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
         // One vocabulary would need one SentencePiece model for both sides, which a subword
         // side does not have yet (core/SPEC.md §10.3). Said before any model is trained.
         if (error)
-            *error = QStringLiteral("a shared vocabulary needs the cjk-char or word tokeniser "
+            *error = QCoreApplication::translate("as::Dataset", "a shared vocabulary needs the cjk-char or word tokeniser "
                                     "on both sides; a bpe:N or unigram:N side has its own "
                                     "model's pieces");
         return d;
@@ -197,7 +197,7 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
                                              : std::nullopt;
     if (!src || !tgt) {
         if (error)
-            *error = QStringLiteral("%1 tokeniser: %2").arg(src ? QStringLiteral("target") : QStringLiteral("source"), why);
+            *error = QCoreApplication::translate("as::Dataset", "%1 tokeniser: %2").arg(src ? QCoreApplication::translate("as::Dataset", "target") : QCoreApplication::translate("as::Dataset", "source"), why);
         return d;
     }
     d.srcTok_ = *src;

@@ -1,5 +1,7 @@
 #include "text/subword.h"
 
+#include <QCoreApplication>
+
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
 
@@ -135,7 +137,7 @@ std::shared_ptr<const SubwordModel> SubwordModel::train(Type type, int vocabSize
         const auto status = sentencepiece::SentencePieceTrainer::Train(options, &it, &proto);
         if (!status.ok()) {
             if (error)
-                *error = QStringLiteral("SentencePiece could not train a %1 model of %2 pieces: %3")
+                *error = QCoreApplication::translate("as::Subword", "SentencePiece could not train a %1 model of %2 pieces: %3")
                              .arg(type == Type::Bpe ? QStringLiteral("BPE") : QStringLiteral("unigram"))
                              .arg(vocabSize)
                              .arg(statusText(status));
@@ -152,14 +154,14 @@ std::shared_ptr<const SubwordModel> SubwordModel::fromProto(const QByteArray& pr
         std::string_view(proto.constData(), std::size_t(proto.size())));
     if (!status.ok()) {
         if (error)
-            *error = QStringLiteral("not a SentencePiece model: %1").arg(statusText(status));
+            *error = QCoreApplication::translate("as::Subword", "not a SentencePiece model: %1").arg(statusText(status));
         return nullptr;
     }
     const sentencepiece::SentencePieceProcessor& p = *m->processor_;
     if (p.pad_id() != 0 || p.bos_id() != 1 || p.eos_id() != 2 || p.unk_id() != 3
         || p.GetPieceSize() < 5) {
         if (error)
-            *error = QStringLiteral("the SentencePiece model's special ids are pad %1, bos %2, "
+            *error = QCoreApplication::translate("as::Subword", "the SentencePiece model's special ids are pad %1, bos %2, "
                                     "eos %3, unk %4 with %5 pieces; this program needs 0, 1, 2, 3 "
                                     "and at least 5 pieces")
                          .arg(p.pad_id())
@@ -172,7 +174,7 @@ std::shared_ptr<const SubwordModel> SubwordModel::fromProto(const QByteArray& pr
     const int type = modelType(proto);
     if (type != 1 && type != 2) {
         if (error)
-            *error = QStringLiteral("the SentencePiece model is neither BPE nor unigram (model_type %1)")
+            *error = QCoreApplication::translate("as::Subword", "the SentencePiece model is neither BPE nor unigram (model_type %1)")
                          .arg(type);
         return nullptr;
     }

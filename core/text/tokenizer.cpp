@@ -2,6 +2,7 @@
 
 #include "text/subword.h"
 
+#include <QCoreApplication>
 #include <QTextBoundaryFinder>
 #include <vector>
 
@@ -270,13 +271,13 @@ std::optional<Tokenizer> Tokenizer::withModel(const QByteArray& proto, QString* 
     const bool bpe = t.model_->type() == SubwordModel::Type::Bpe;
     if (bpe != (kind_ == TokenizerKind::Bpe)) {
         if (error)
-            *error = QStringLiteral("named %1 but it is a %2 model")
+            *error = QCoreApplication::translate("as::Tokenizer", "named %1 but it is a %2 model")
                          .arg(tokenizerName(*this), bpe ? QStringLiteral("BPE") : QStringLiteral("unigram"));
         return std::nullopt;
     }
     if (t.model_->pieces().size() > vocabSize_) {
         if (error)
-            *error = QStringLiteral("the SentencePiece model of %1 has %2 pieces, over %3")
+            *error = QCoreApplication::translate("as::Tokenizer", "the SentencePiece model of %1 has %2 pieces, over %3")
                          .arg(tokenizerName(*this))
                          .arg(t.model_->pieces().size())
                          .arg(vocabSize_);

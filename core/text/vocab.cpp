@@ -1,5 +1,7 @@
 #include "text/vocab.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace as {
@@ -49,14 +51,14 @@ bool Vocab::fromTokens(const QStringList& tokens, Vocab* out, QString* error)
 {
     if (tokens.size() < kSpecials || tokens.mid(0, kSpecials) != kSpecialTokens) {
         if (error)
-            *error = QStringLiteral("a vocabulary must start with <pad>, <s>, </s>, <unk>");
+            *error = QCoreApplication::translate("as::Vocab", "a vocabulary must start with <pad>, <s>, </s>, <unk>");
         return false;
     }
     Vocab v;
     for (int i = kSpecials; i < tokens.size(); ++i) {
         if (v.ids_.contains(tokens[i])) {
             if (error)
-                *error = QStringLiteral("the vocabulary lists '%1' twice").arg(tokens[i]);
+                *error = QCoreApplication::translate("as::Vocab", "the vocabulary lists '%1' twice").arg(tokens[i]);
             return false;
         }
         v.ids_.insert(tokens[i], i);

@@ -31,7 +31,7 @@ bool sides(const QString& name, const QString& value, int* src, int* tgt, QStrin
         t = parts[1].toInt(&ok2);
     }
     if (!ok1 || !ok2 || s < 0 || t < 0) {
-        *error = QStringLiteral("--%1 takes two whole numbers, source,target").arg(name);
+        *error = QCoreApplication::translate("as::Corpus", "--%1 takes two whole numbers, source,target").arg(name);
         return false;
     }
     *src = s;
@@ -92,14 +92,14 @@ bool parseSourceOption(const QString& name, const QString& value, CorpusSource* 
     DatasetOptions& d = s->dataset;
     if (name == "anki-direction") {
         if (value != "to-english" && value != "from-english") {
-            *error = QStringLiteral("--anki-direction must be to-english or from-english");
+            *error = QCoreApplication::translate("as::Corpus", "--anki-direction must be to-english or from-english");
             return false;
         }
         s->ankiToEnglish = value == "to-english";
     } else if (name == "src-tok" || name == "tgt-tok") {
         const std::optional<Tokenizer> kind = tokenizerFromName(value);
         if (!kind) {
-            *error = QStringLiteral("--%1 must be cjk-char or word, or a subword model bpe:N or unigram:N (N from %2 to %3)")
+            *error = QCoreApplication::translate("as::Corpus", "--%1 must be cjk-char or word, or a subword model bpe:N or unigram:N (N from %2 to %3)")
                          .arg(name)
                          .arg(kMinSubwordVocab)
                          .arg(kMaxSubwordVocab);
@@ -119,7 +119,7 @@ bool parseSourceOption(const QString& name, const QString& value, CorpusSource* 
     } else if (name == "valid") {
         s->valid = value;
     } else {
-        *error = QStringLiteral("--%1 is not an option of the corpus").arg(name);
+        *error = QCoreApplication::translate("as::Corpus", "--%1 is not an option of the corpus").arg(name);
         return false;
     }
     return true;
@@ -133,7 +133,7 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
         const QString a = args[i].toString();
         const QString name = a.mid(2);
         if (!a.startsWith(u"--") || !(recordedOptions() + fileOptions()).contains(name)) {
-            *error = QStringLiteral("recorded argument '%1' is not an option of a corpus run").arg(a);
+            *error = QCoreApplication::translate("as::Corpus", "recorded argument '%1' is not an option of a corpus run").arg(a);
             return std::nullopt;
         }
         if (name == "strict" || name == "shared-vocab") {  // flags
@@ -141,7 +141,7 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
             continue;
         }
         if (i + 1 >= args.size() || !args[i + 1].isString()) {
-            *error = QStringLiteral("recorded option --%1 has no value").arg(name);
+            *error = QCoreApplication::translate("as::Corpus", "recorded option --%1 has no value").arg(name);
             return std::nullopt;
         }
         const QString value = args[++i].toString();
@@ -150,7 +150,7 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
             bool good = false;
             const double v = value.toDouble(&good);
             if (!good || !std::isfinite(v) || v < lo || v > hi) {
-                *error = QStringLiteral("recorded --%1 '%2' is not a finite number in [%3, %4]")
+                *error = QCoreApplication::translate("as::Corpus", "recorded --%1 '%2' is not a finite number in [%3, %4]")
                              .arg(name, value).arg(lo).arg(hi);
                 ok = false;
             }
@@ -164,7 +164,7 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
         } else if (name == "seed") {
             r.train.seed = value.toULongLong(&ok);
             if (!ok)
-                *error = QStringLiteral("recorded --seed '%1' is not a whole number").arg(value);
+                *error = QCoreApplication::translate("as::Corpus", "recorded --seed '%1' is not a whole number").arg(value);
         } else if (name == "warmup") {
             r.train.warmup = long(inRange(1, 1e9));
         } else if (name == "factor") {
@@ -184,7 +184,7 @@ std::optional<CorpusRun> CorpusRun::fromArgs(const QJsonArray& args, QString* er
             return std::nullopt;
     }
     if (run.source.train.isEmpty()) {
-        *error = QStringLiteral("no training file (--data) is recorded");
+        *error = QCoreApplication::translate("as::Corpus", "no training file (--data) is recorded");
         return std::nullopt;
     }
     return run;

@@ -4,6 +4,8 @@
 #include "text/bundled_corpus.h"
 #include "train/batcher.h"
 
+#include <QCoreApplication>
+
 #include <stdexcept>
 
 namespace as {
@@ -173,7 +175,7 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
 {
     if (builtinTaskNames().contains(name)) {
         if (o.sharedVocab) {
-            *error = QStringLiteral("a shared vocabulary is built from a corpus (zh-en, --data); "
+            *error = QCoreApplication::translate("as::SessionData", "a shared vocabulary is built from a corpus (zh-en, --data); "
                                     "the generated task '%1' has fixed vocabularies (copy, "
                                     "reverse and sort share one already)")
                          .arg(name);
@@ -182,7 +184,7 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
         return std::make_unique<TaskData>(makeBuiltinTask(name, o.batchSize), o.batchSize, o.seed);
     }
     if (!isBundledCorpusTask(name)) {
-        *error = QStringLiteral("unknown task '%1' (built-in: %2)")
+        *error = QCoreApplication::translate("as::SessionData", "unknown task '%1' (built-in: %2)")
                      .arg(name, trainingTaskNames().join(", "));
         return nullptr;
     }

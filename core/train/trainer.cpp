@@ -3,6 +3,8 @@
 #include "model/parallel.h"
 #include "train/schedule.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -175,7 +177,7 @@ StepStats Trainer::step(const Batch& batch)
                 const float* g = ps.grads() + p.offset;
                 const std::size_t at = std::size_t(
                     std::find_if(g, g + p.size, [](float v) { return !std::isfinite(v); }) - g);
-                where = QStringLiteral("the gradient of %1 is %2 at value %3 (the first layer, in "
+                where = QCoreApplication::translate("as::Trainer", "the gradient of %1 is %2 at value %3 (the first layer, in "
                                        "forward order, whose gradient is not finite; %4 of %5 "
                                        "tensors are affected)")
                             .arg(QString::fromStdString(p.name),
@@ -187,14 +189,14 @@ StepStats Trainer::step(const Batch& batch)
             }
         }
         if (!lossFinite)
-            st.fault = QStringLiteral("step %1: the loss is %2").arg(st.step).arg(
+            st.fault = QCoreApplication::translate("as::Trainer", "step %1: the loss is %2").arg(st.step).arg(
                 QLatin1String(describe(st.loss.loss())));
         else
-            st.fault = QStringLiteral("step %1: the loss is finite (%2) but").arg(st.step).arg(
+            st.fault = QCoreApplication::translate("as::Trainer", "step %1: the loss is finite (%2) but").arg(st.step).arg(
                 st.loss.loss());
         if (!where.isEmpty())
             st.fault += (lossFinite ? QStringLiteral(" ") : QStringLiteral("; ")) + where;
-        st.fault += QStringLiteral("; the update was skipped");
+        st.fault += QCoreApplication::translate("as::Trainer", "; the update was skipped");
         st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return st;
     }

@@ -77,6 +77,161 @@
     </message>
 </context>
 <context>
+    <name>as::Checkpoint</name>
+    <message>
+        <source>the averaging sum has %1 values for %2 parameters, or one that is not finite</source>
+        <translation>平均累加和有 %1 个值，对应 %2 个参数，或其中有值不是有限数</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>section &apos;model&apos;: %1</source>
+        <translation>“model”段：%1</translation>
+    </message>
+    <message>
+        <source>section &apos;meta&apos;: %1</source>
+        <translation>“meta”段：%1</translation>
+    </message>
+    <message>
+        <source>section &apos;adam&apos;: %1 bytes, but two moments of the model&apos;s %2 parameters take %3</source>
+        <translation>“adam”段：%1 字节，但模型 %2 个参数的两个矩估计需要 %3</translation>
+    </message>
+    <message>
+        <source>section &apos;adam&apos;: a moment is not finite (or a second moment is negative)</source>
+        <translation>“adam”段：有矩估计不是有限数（或二阶矩为负）</translation>
+    </message>
+    <message>
+        <source>section &apos;history&apos;: %1</source>
+        <translation>“history”段：%1</translation>
+    </message>
+    <message>
+        <source>section &apos;average&apos;: %1 bytes for %2 averaging snapshots</source>
+        <translation>“average”段：%1 字节，对应 %2 次平均快照</translation>
+    </message>
+    <message>
+        <source>section &apos;average&apos;: %1 bytes, but the sum of the model&apos;s %2 parameters takes %3</source>
+        <translation>“average”段：%1 字节，但模型 %2 个参数的累加和需要 %3</translation>
+    </message>
+    <message>
+        <source>section &apos;average&apos;: a value is not finite</source>
+        <translation>“average”段：有值不是有限数</translation>
+    </message>
+    <message>
+        <source>out of memory while loading</source>
+        <translation>加载时内存不足</translation>
+    </message>
+    <message>
+        <source>the save was abandoned after %1 of %2 bytes</source>
+        <translation>保存在写入 %1 / %2 字节后被放弃</translation>
+    </message>
+    <message>
+        <source>not an Attention Studio checkpoint (no magic number at the start)</source>
+        <translation>不是 Attention Studio 检查点（开头没有魔数）</translation>
+    </message>
+    <message>
+        <source>truncated in the header (%1 bytes)</source>
+        <translation>在文件头处被截断（%1 字节）</translation>
+    </message>
+    <message>
+        <source>format version %1; this program reads versions %2 to %3</source>
+        <translation>格式版本 %1；本程序读取版本 %2 到 %3</translation>
+    </message>
+    <message>
+        <source>the header lists %1 sections (1 … %2 allowed)</source>
+        <translation>文件头列出 %1 个段（允许 1 … %2 个）</translation>
+    </message>
+    <message>
+        <source>truncated in the section table: %1 bytes, the table needs %2</source>
+        <translation>在段表处被截断：%1 字节，段表需要 %2</translation>
+    </message>
+    <message>
+        <source>the header&apos;s checksum does not match: the section table is damaged</source>
+        <translation>文件头的校验和不匹配：段表已损坏</translation>
+    </message>
+    <message>
+        <source>unknown section &apos;%1&apos;</source>
+        <translation>未知的段“%1”</translation>
+    </message>
+    <message>
+        <source>section &apos;%1&apos; appears twice</source>
+        <translation>段“%1”出现了两次</translation>
+    </message>
+    <message>
+        <source>section &apos;%1&apos; starts at byte %2, expected %3</source>
+        <translation>段“%1”从第 %2 字节开始，应为 %3</translation>
+    </message>
+    <message>
+        <source>section &apos;%1&apos; (%2 bytes at %3) runs past the end of the %4-byte file: truncated?</source>
+        <translation>段“%1”（位于 %3 处的 %2 字节）超出了 %4 字节文件的末尾：文件被截断了？</translation>
+    </message>
+    <message>
+        <source>section &apos;%1&apos;: checksum mismatch (the file is damaged)</source>
+        <translation>段“%1”：校验和不匹配（文件已损坏）</translation>
+    </message>
+    <message>
+        <source>no &apos;%1&apos; section</source>
+        <translation>没有“%1”段</translation>
+    </message>
+    <message>
+        <source>%1 unexpected bytes after the last section</source>
+        <translation>最后一段之后多出 %1 字节</translation>
+    </message>
+    <message>
+        <source>the sections add up to %1 bytes but the file has %2: truncated, or not written completely</source>
+        <translation>各段合计 %1 字节，但文件只有 %2：文件被截断，或未写完</translation>
+    </message>
+    <message>
+        <source>its %1 cannot be held in this machine&apos;s %2 of memory</source>
+        <translation>其所需的 %1 超出了本机 %2 的内存</translation>
+    </message>
+    <message>
+        <source>&apos;%1%2&apos; is missing or not a number</source>
+        <translation>“%1%2”缺失或不是数字</translation>
+    </message>
+    <message>
+        <source>&apos;%1%2&apos; is %3, not in [%4, %5]</source>
+        <translation>“%1%2”为 %3，不在 [%4, %5] 内</translation>
+    </message>
+    <message>
+        <source>&apos;%1%2&apos; is %3, not a whole number</source>
+        <translation>“%1%2”为 %3，不是整数</translation>
+    </message>
+    <message>
+        <source>&apos;rng.%1&apos; must be 64 hex digits, not all zero</source>
+        <translation>“rng.%1”必须是 64 位十六进制数字，且不能全为零</translation>
+    </message>
+    <message>
+        <source>&apos;format&apos; is not &quot;attention-studio-checkpoint&quot;</source>
+        <translation>“format”不是“attention-studio-checkpoint”</translation>
+    </message>
+    <message>
+        <source>&apos;options&apos; is missing or not an object</source>
+        <translation>“options”缺失或不是对象</translation>
+    </message>
+    <message>
+        <source>&apos;options.warmup&apos; is 0; it must be at least 1</source>
+        <translation>“options.warmup”为 0；它至少应为 1</translation>
+    </message>
+    <message>
+        <source>&apos;options.seed&apos; must be a decimal string of a 64-bit seed</source>
+        <translation>“options.seed”必须是表示 64 位种子的十进制字符串</translation>
+    </message>
+    <message>
+        <source>&apos;rng&apos; is missing or not an object</source>
+        <translation>“rng”缺失或不是对象</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is missing or not an object</source>
+        <translation>“%1”缺失或不是对象</translation>
+    </message>
+    <message>
+        <source>not a JSON object (%1)</source>
+        <translation>不是 JSON 对象（%1）</translation>
+    </message>
+</context>
+<context>
     <name>as::ComparisonActions</name>
     <message>
         <source>Comparing with %1</source>
@@ -317,6 +472,42 @@
         <source>the training pairs (%1) differ from those the checkpoint was trained on (%2): the corpus file changed</source>
         <translation>训练句对（%1）与检查点训练时的（%2）不同：语料文件被修改过</translation>
     </message>
+    <message>
+        <source>--%1 takes two whole numbers, source,target</source>
+        <translation>--%1 需要两个整数：源,目标</translation>
+    </message>
+    <message>
+        <source>--anki-direction must be to-english or from-english</source>
+        <translation>--anki-direction 必须是 to-english 或 from-english</translation>
+    </message>
+    <message>
+        <source>--%1 must be cjk-char or word, or a subword model bpe:N or unigram:N (N from %2 to %3)</source>
+        <translation>--%1 必须是 cjk-char 或 word，或子词模型 bpe:N 或 unigram:N（N 从 %2 到 %3）</translation>
+    </message>
+    <message>
+        <source>--%1 is not an option of the corpus</source>
+        <translation>--%1 不是语料的选项</translation>
+    </message>
+    <message>
+        <source>recorded argument &apos;%1&apos; is not an option of a corpus run</source>
+        <translation>记录的参数“%1”不是语料训练的选项</translation>
+    </message>
+    <message>
+        <source>recorded option --%1 has no value</source>
+        <translation>记录的选项 --%1 没有值</translation>
+    </message>
+    <message>
+        <source>recorded --%1 &apos;%2&apos; is not a finite number in [%3, %4]</source>
+        <translation>记录的 --%1“%2”不是 [%3, %4] 内的有限数</translation>
+    </message>
+    <message>
+        <source>recorded --seed &apos;%1&apos; is not a whole number</source>
+        <translation>记录的 --seed“%1”不是整数</translation>
+    </message>
+    <message>
+        <source>no training file (--data) is recorded</source>
+        <translation>没有记录训练文件（--data）</translation>
+    </message>
 </context>
 <context>
     <name>as::CorpusActions</name>
@@ -445,6 +636,43 @@
     <message>
         <source>Opened the corpus %1: %2</source>
         <translation>已打开语料库 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>as::Dataset</name>
+    <message>
+        <source>the source has no token</source>
+        <translation>源序列没有词元</translation>
+    </message>
+    <message>
+        <source>the target has no token</source>
+        <translation>目标序列没有词元</translation>
+    </message>
+    <message>
+        <source>the %1 has %2 tokens, over max_len %3</source>
+        <translation>%1序列有 %2 个词元，超过 max_len %3</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pairs (%1 skipped: %2 too long, %3 empty); source %4 tokens, %5 unknown (%6%); target %7 tokens, %8 unknown (%9%)</source>
+        <translation>
+            <numerusform>%n 个句对（跳过 %1 个：%2 个过长，%3 个为空）；源序列 %4 个词元，%5 个未知（%6%）；目标序列 %7 个词元，%8 个未知（%9%）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>a shared vocabulary needs the cjk-char or word tokeniser on both sides; a bpe:N or unigram:N side has its own model&apos;s pieces</source>
+        <translation>共享词表要求两端都使用 cjk-char 或 word 分词器；bpe:N 或 unigram:N 的一端有其自身模型的子词</translation>
+    </message>
+    <message>
+        <source>%1 tokeniser: %2</source>
+        <translation>%1分词器：%2</translation>
     </message>
 </context>
 <context>
@@ -675,6 +903,216 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>no sentence pairs</source>
         <translation>没有句对</translation>
+    </message>
+</context>
+<context>
+    <name>as::History</name>
+    <message>
+        <source>truncated in %1</source>
+        <translation>在%1处被截断</translation>
+    </message>
+    <message>
+        <source>%1: %2 entries cannot fit in the %3 bytes left</source>
+        <translation>%1：%2 个条目放不进剩余的 %3 字节</translation>
+    </message>
+    <message>
+        <source>%1: %2 tokens cannot fit in the bytes left</source>
+        <translation>%1：%2 个词元放不进剩余的字节</translation>
+    </message>
+    <message>
+        <source>%1: token %2 runs past the end</source>
+        <translation>%1：词元 %2 超出了末尾</translation>
+    </message>
+    <message>
+        <source>%1: token %2 is not valid UTF-8</source>
+        <translation>%1：词元 %2 不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>%1: %2 layers, but the model has %3</source>
+        <translation>%1：%2 层，但模型有 %3 层</translation>
+    </message>
+    <message>
+        <source>%1 layer %2: a [%3, %4] map where heads x queries by keys is [%5, %6]</source>
+        <translation>%1 第 %2 层：一个 [%3, %4] 的图，而头数 × 查询 × 键为 [%5, %6]</translation>
+    </message>
+    <message>
+        <source>%1 layer %2: weight (%3, %4) is %5, not a probability</source>
+        <translation>%1 第 %2 层：权重 (%3, %4) 为 %5，不是概率</translation>
+    </message>
+    <message>
+        <source>%1: id %2 at %3 is outside the vocabulary of %4</source>
+        <translation>%1：位于 %3 的 id %2 超出了大小为 %4 的词表</translation>
+    </message>
+    <message>
+        <source>the loss points</source>
+        <translation>损失点</translation>
+    </message>
+    <message>
+        <source>the validation points</source>
+        <translation>验证点</translation>
+    </message>
+    <message>
+        <source>validation point at step %1: BLEU %2 is not in [0, 100]</source>
+        <translation>第 %1 步的验证点：BLEU %2 不在 [0, 100] 内</translation>
+    </message>
+    <message>
+        <source>the attention records</source>
+        <translation>注意力记录</translation>
+    </message>
+    <message>
+        <source>attention record %1</source>
+        <translation>注意力记录 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 heads, but the model has %3</source>
+        <translation>%1：%2 个头，但模型有 %3 个</translation>
+    </message>
+    <message>
+        <source> source tokens</source>
+        <translation>的源词元</translation>
+    </message>
+    <message>
+        <source> target tokens</source>
+        <translation>的目标词元</translation>
+    </message>
+    <message>
+        <source> encoder self-attention</source>
+        <translation>的编码器自注意力</translation>
+    </message>
+    <message>
+        <source> decoder self-attention</source>
+        <translation>的解码器自注意力</translation>
+    </message>
+    <message>
+        <source> cross-attention</source>
+        <translation>的交叉注意力</translation>
+    </message>
+    <message>
+        <source>the last batch</source>
+        <translation>最后一个批次</translation>
+    </message>
+    <message>
+        <source>the last batch: flag %1 is neither 0 nor 1</source>
+        <translation>最后一个批次：标志 %1 既不是 0 也不是 1</translation>
+    </message>
+    <message>
+        <source>%1: negative shape [%2, %3, %4]</source>
+        <translation>%1：形状 [%2, %3, %4] 为负</translation>
+    </message>
+    <message>
+        <source>%1: target vocabulary of %2, but the model&apos;s is %3</source>
+        <translation>%1：目标词表大小为 %2，但模型的是 %3</translation>
+    </message>
+    <message>
+        <source>%1: label smoothing %2 is not in [0, 1)</source>
+        <translation>%1：标签平滑 %2 不在 [0, 1) 内</translation>
+    </message>
+    <message>
+        <source>%1: a [%2, %3, %4] batch does not fit in the %5 bytes left</source>
+        <translation>%1：[%2, %3, %4] 的批次放不进剩余的 %5 字节</translation>
+    </message>
+    <message>
+        <source> source</source>
+        <translation>的源序列</translation>
+    </message>
+    <message>
+        <source> decoder input</source>
+        <translation>的解码器输入</translation>
+    </message>
+    <message>
+        <source> target</source>
+        <translation>的目标序列</translation>
+    </message>
+    <message>
+        <source>%1 unexpected bytes after the last batch</source>
+        <translation>最后一个批次之后多出 %1 字节</translation>
+    </message>
+</context>
+<context>
+    <name>as::Interop</name>
+    <message>
+        <source>no tensor &apos;%1&apos;: not a weight file of this model (the parameter names are those of core/SPEC.md §6.1 and torch_ref.py)</source>
+        <translation>没有张量“%1”：不是本模型的权重文件（参数名见 core/SPEC.md §6.1 和 torch_ref.py）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2; it must be a matrix [rows, columns] of at most %3 each</source>
+        <translation>张量“%1”的形状为 %2；它必须是每维至多 %3 的矩阵 [行, 列]</translation>
+    </message>
+    <message>
+        <source>the %1 vocabulary given: %2</source>
+        <translation>给定的%1词表：%2</translation>
+    </message>
+    <message>
+        <source>the %1 vocabulary given lists %2 tokens but %3 has %4 rows (one per token id)</source>
+        <translation>给定的%1词表列出 %2 个词元，但 %3 有 %4 行（每个词元 id 一行）</translation>
+    </message>
+    <message>
+        <source>the file has no %1 vocabulary (__metadata__ &apos;%2&apos;): give one (one token per line, in id order, starting &lt;pad&gt; &lt;s&gt; &lt;/s&gt; &lt;unk&gt;) or ask for placeholder tokens</source>
+        <translation>文件中没有%1词表（__metadata__ “%2”）：请提供一个（每行一个词元，按 id 顺序，以 &lt;pad&gt; &lt;s&gt; &lt;/s&gt; &lt;unk&gt; 开头），或使用占位词元</translation>
+    </message>
+    <message>
+        <source>%1 vocabulary: %2 placeholder tokens (&lt;pad&gt; &lt;s&gt; &lt;/s&gt; &lt;unk&gt; tok4 … tok%3): the file has none</source>
+        <translation>%1词表：%2 个占位词元（&lt;pad&gt; &lt;s&gt; &lt;/s&gt; &lt;unk&gt; tok4 … tok%3）：文件中没有词表</translation>
+    </message>
+    <message>
+        <source>tensor &apos;pe&apos; is torch_ref.py&apos;s registered positional-encoding buffer, not a parameter (this program computes the sinusoid table itself): leave it out when saving, e.g. {k: v for k, v in model.state_dict().items() if k != &quot;pe&quot;}</source>
+        <translation>张量“pe”是 torch_ref.py 注册的位置编码缓冲区，不是参数（本程序自己计算正弦表）：保存时请去掉它，例如 {k: v for k, v in model.state_dict().items() if k != &quot;pe&quot;}</translation>
+    </message>
+    <message>
+        <source>format is &apos;%1&apos;; a weight file has &apos;%2&apos; or no format (a training checkpoint? export its weights first)</source>
+        <translation>格式为“%1”；权重文件的格式为“%2”或没有格式（这是训练检查点？请先导出它的权重）</translation>
+    </message>
+    <message>
+        <source>src_embed.weight is %1 wide but tgt_embed.weight is %2: both embeddings have d_model columns</source>
+        <translation>src_embed.weight 宽 %1，但 tgt_embed.weight 宽 %2：两个嵌入都应有 d_model 列</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;config&apos; is not valid JSON: %1 at character %2</source>
+        <translation>__metadata__ “config”不是有效的 JSON：第 %2 个字符处 %1</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;config&apos; must be a JSON object</source>
+        <translation>__metadata__ “config”必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>config has &apos;layers&apos; (torch_ref.py&apos;s name); weight files name &apos;encoder_layers&apos; and &apos;decoder_layers&apos; (core/SPEC.md §7.1; scripts/torch_parity.py writes them)</source>
+        <translation>config 含有“layers”（torch_ref.py 的名称）；权重文件使用“encoder_layers”和“decoder_layers”（core/SPEC.md §7.1；scripts/torch_parity.py 会写入它们）</translation>
+    </message>
+    <message>
+        <source>config says %1 is %2 but the embedding has %3 rows</source>
+        <translation>config 中 %1 为 %2，但嵌入有 %3 行</translation>
+    </message>
+    <message>
+        <source>the number of attention heads is not in the file (the weights do not show it): it must be given</source>
+        <translation>文件中没有注意力头数（权重无法体现）：必须给出</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>tokenizers: the file names none; using %1 → %2</source>
+        <translation>分词器：文件中未指定；使用 %1 → %2</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>not valid UTF-8</source>
+        <translation>不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>line %1 is empty (one token per line)</source>
+        <translation>第 %1 行为空（每行一个词元）</translation>
     </message>
 </context>
 <context>
@@ -1012,6 +1450,181 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>tie=all shares one embedding between source and target: it needs one vocabulary for both sides (--shared-vocab)</source>
         <translation>tie=all 让源端与目标端共用一个嵌入：两端需要同一个词表（--shared-vocab）</translation>
     </message>
+    <message>
+        <source>config: &apos;%1&apos; must be a non-negative whole number</source>
+        <translation>config：“%1”必须是非负整数</translation>
+    </message>
+    <message>
+        <source>config: &apos;%1&apos; must be a number</source>
+        <translation>config：“%1”必须是数字</translation>
+    </message>
+    <message>
+        <source>config: &apos;norm&apos; must be &quot;pre&quot; or &quot;post&quot;</source>
+        <translation>config：“norm”必须是“pre”或“post”</translation>
+    </message>
+    <message>
+        <source>config: &apos;tie&apos; must be &quot;none&quot;, &quot;tgt&quot; or &quot;all&quot;</source>
+        <translation>config：“tie”必须是“none”“tgt”或“all”</translation>
+    </message>
+</context>
+<context>
+    <name>as::ModelFile</name>
+    <message>
+        <source> (row %1, column %2)</source>
+        <translation>（第 %1 行，第 %2 列）</translation>
+    </message>
+    <message>
+        <source>value %1%2 is %3</source>
+        <translation>值 %1%2 为 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>the source vocabulary has %n tokens but the model&apos;s src_embed.weight has %1 rows</source>
+        <translation>
+            <numerusform>源词表有 %n 个词元，但模型的 src_embed.weight 有 %1 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the target vocabulary has %n tokens but the model&apos;s tgt_embed.weight has %1 rows</source>
+        <translation>
+            <numerusform>目标词表有 %n 个词元，但模型的 tgt_embed.weight 有 %1 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;: %2; a model whose weights are not finite (training diverged?) is not saved</source>
+        <translation>张量“%1”：%2；权重不是有限数的模型（训练发散了？）不会被保存</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>the %1 tokenizer %2 has no SentencePiece model (not trained)</source>
+        <translation>%1分词器 %2 没有 SentencePiece 模型（尚未训练）</translation>
+    </message>
+    <message>
+        <source>the %1 vocabulary is not the pieces of its tokenizer %2</source>
+        <translation>%1词表不是其分词器 %2 的子词</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;%1&apos; is not valid JSON: %2 at character %3</source>
+        <translation>__metadata__ “%1”不是有效的 JSON：第 %3 个字符处 %2</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;%1&apos; must be a JSON array of token strings</source>
+        <translation>__metadata__ “%1”必须是由词元字符串组成的 JSON 数组</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;%1&apos;: entry %2 is not a string</source>
+        <translation>__metadata__ “%1”：第 %2 项不是字符串</translation>
+    </message>
+    <message>
+        <source>no __metadata__: a model file needs its format, configuration, vocabularies and tokenizers (a bare weight file from other tools cannot be loaded as a model)</source>
+        <translation>没有 __metadata__：模型文件需要其格式、配置、词表和分词器（其他工具生成的纯权重文件不能作为模型加载）</translation>
+    </message>
+    <message>
+        <source>__metadata__ has no &apos;%1&apos;: not an Attention Studio model file</source>
+        <translation>__metadata__ 中没有“%1”：不是 Attention Studio 模型文件</translation>
+    </message>
+    <message>
+        <source>format is &apos;%1&apos;; this program reads &apos;%2&apos;</source>
+        <translation>格式为“%1”；本程序读取“%2”</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;step&apos; is &apos;%1&apos;, not a whole number ≥ 0</source>
+        <translation>__metadata__ “step”为“%1”，不是 ≥ 0 的整数</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;config&apos; must be a JSON object</source>
+        <translation>__metadata__ “config”必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>config says %1 is %2 but the vocabulary lists %3 tokens</source>
+        <translation>config 中 %1 为 %2，但词表列出 %3 个词元</translation>
+    </message>
+    <message>
+        <source>config asks for %1 encoder and %2 decoder layers but the file holds only %3 tensors</source>
+        <translation>config 要求 %1 个编码器层和 %2 个解码器层，但文件只有 %3 个张量</translation>
+    </message>
+    <message>
+        <source>config says tie=all (one embedding for both sides) but src_vocab and tgt_vocab differ: tie=all needs one shared vocabulary</source>
+        <translation>config 中 tie=all（两端共用一个嵌入），但 src_vocab 与 tgt_vocab 不同：tie=all 需要一个共享词表</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;tokenizer&apos; must be a JSON object {&quot;src&quot;: …, &quot;tgt&quot;: …}</source>
+        <translation>__metadata__ “tokenizer”必须是 JSON 对象 {&quot;src&quot;: …, &quot;tgt&quot;: …}</translation>
+    </message>
+    <message>
+        <source>tokenizer: no %1 tokenizer name (&apos;%2&apos;)</source>
+        <translation>tokenizer：没有%1分词器名称（“%2”）</translation>
+    </message>
+    <message>
+        <source>tokenizer: unknown %1 tokenizer &apos;%2&apos; (known: %3, %4), nor a subword one, bpe:N or unigram:N with N from %5 to %6</source>
+        <translation>tokenizer：未知的%1分词器“%2”（已知：%3、%4），也不是子词分词器 bpe:N 或 unigram:N（N 从 %5 到 %6）</translation>
+    </message>
+    <message>
+        <source>__metadata__ has &apos;%1&apos; but the %2 tokenizer is %3</source>
+        <translation>__metadata__ 中有“%1”，但%2分词器是 %3</translation>
+    </message>
+    <message>
+        <source>__metadata__ has no &apos;%1&apos;: the %2 tokenizer %3 needs its SentencePiece model</source>
+        <translation>__metadata__ 中没有“%1”：%2分词器 %3 需要其 SentencePiece 模型</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;%1&apos; is not base64</source>
+        <translation>__metadata__ “%1”不是 base64</translation>
+    </message>
+    <message>
+        <source>the %1 vocabulary is not the pieces of its SentencePiece model (&apos;%2&apos;)</source>
+        <translation>%1词表不是其 SentencePiece 模型（“%2”）的子词</translation>
+    </message>
+    <message>
+        <source>missing parameter &apos;%1&apos; (shape %2)</source>
+        <translation>缺少参数“%1”（形状 %2）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2 but the configuration needs %3</source>
+        <translation>张量“%1”的形状为 %2，但配置需要 %3</translation>
+    </message>
+    <message>
+        <source>: the %1 vocabulary (%2 tokens) does not fit the weights</source>
+        <translation>：%1词表（%2 个词元）与权重不符</translation>
+    </message>
+    <message>
+        <source>unexpected tensor &apos;%1&apos;: a post-norm model has no encoder.norm or decoder.norm</source>
+        <translation>意外的张量“%1”：后置归一化模型没有 encoder.norm 或 decoder.norm</translation>
+    </message>
+    <message>
+        <source>unexpected tensor &apos;%1&apos; (not a parameter of this model)</source>
+        <translation>意外的张量“%1”（不是本模型的参数）</translation>
+    </message>
+    <message>
+        <source>cannot build the model: %1</source>
+        <translation>无法构建模型：%1</translation>
+    </message>
+    <message>
+        <source>internal error: the model&apos;s parameters differ from the names of core/SPEC.md §6.1</source>
+        <translation>内部错误：模型的参数与 core/SPEC.md §6.1 中的名称不一致</translation>
+    </message>
+    <message>
+        <source>internal error: the model&apos;s parameter &apos;%1&apos; differs from core/SPEC.md §6.1</source>
+        <translation>内部错误：模型的参数“%1”与 core/SPEC.md §6.1 不一致</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;: %2 (weights must be finite)</source>
+        <translation>张量“%1”：%2（权重必须是有限数）</translation>
+    </message>
+    <message>
+        <source>the weights do not match their checksum (%1 %2, the data&apos;s is %3): the file is damaged</source>
+        <translation>权重与其校验和不匹配（%1 %2，数据的校验和为 %3）：文件已损坏</translation>
+    </message>
+    <message>
+        <source>the file carries no checksum of its weights (written by an older version or another tool): damage to them cannot be detected</source>
+        <translation>文件没有其权重的校验和（由旧版本或其他工具写入）：无法检测权重是否损坏</translation>
+    </message>
 </context>
 <context>
     <name>as::ProbeBar</name>
@@ -1041,6 +1654,35 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::Resume</name>
+    <message>
+        <source>it names no built-in task (task &apos;%1&apos;, %2 %3)</source>
+        <translation>它没有指定内置任务（任务“%1”，%2 %3）</translation>
+    </message>
+    <message>
+        <source>its data is not that of the built-in task &apos;%1&apos; in this version</source>
+        <translation>它的数据不是本版本内置任务“%1”的数据</translation>
+    </message>
+    <message>
+        <source>the corpus gives another vocabulary size</source>
+        <translation>语料给出的词表大小不同</translation>
+    </message>
+    <message>
+        <source>the position in the data cannot be restored: %1</source>
+        <translation>数据中的位置无法恢复：%1</translation>
+    </message>
+    <message>
+        <source>the checkpoint was written before the averaging state was recorded: the averaging starts afresh</source>
+        <translation>检查点写入时尚未记录平均状态：平均将重新开始</translation>
+    </message>
+    <message numerus="yes">
+        <source>the checkpoint&apos;s %n averaging snapshots were taken for another plan: the averaging starts afresh</source>
+        <translation>
+            <numerusform>检查点的 %n 次平均快照是按另一个计划取得的：平均将重新开始</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>as::RunComparer</name>
     <message>
         <source>%1 was not added: at most %2 runs can be compared at once. Remove one first (View &gt; Remove compared run).</source>
@@ -1053,6 +1695,255 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Not compared: %1</source>
         <translation>未对比：%1</translation>
+    </message>
+</context>
+<context>
+    <name>as::RunFile</name>
+    <message>
+        <source>%1 is a weight file: it holds a model but not the history of its training. Compare with the run&apos;s checkpoint (.%2, File &gt; Save, or attention-studio-cli train --checkpoint).</source>
+        <translation>%1 是权重文件：它包含模型，但不包含训练历史。请与该次训练的检查点比较（.%2，文件 &gt; 保存，或 attention-studio-cli train --checkpoint）。</translation>
+    </message>
+    <message>
+        <source>%1: not an Attention Studio checkpoint (no magic number at the start)</source>
+        <translation>%1：不是 Attention Studio 检查点（开头没有魔数）</translation>
+    </message>
+    <message>
+        <source>%1 records no training steps: nothing to compare.</source>
+        <translation>%1 没有记录任何训练步：无可比较。</translation>
+    </message>
+</context>
+<context>
+    <name>as::Safetensors</name>
+    <message>
+        <source>cannot write a tensor named %1</source>
+        <translation>无法写入名为 %1 的张量</translation>
+    </message>
+    <message>
+        <source>tensor name %1 is not valid UTF-8</source>
+        <translation>张量名 %1 不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>two tensors are named %1</source>
+        <translation>有两个张量都名为 %1</translation>
+    </message>
+    <message>
+        <source>tensor %1: shape %2 overflows</source>
+        <translation>张量 %1：形状 %2 溢出</translation>
+    </message>
+    <message>
+        <source>tensor %1 has no data</source>
+        <translation>张量 %1 没有数据</translation>
+    </message>
+    <message>
+        <source>the tensors are too large for one file</source>
+        <translation>张量太大，无法放入一个文件</translation>
+    </message>
+    <message>
+        <source>the header would be %1 bytes, over the %2-byte limit of the format</source>
+        <translation>文件头将为 %1 字节，超过格式 %2 字节的上限</translation>
+    </message>
+    <message>
+        <source>out of memory while serialising the tensors</source>
+        <translation>序列化张量时内存不足</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>the disk may be full</source>
+        <translation>磁盘可能已满</translation>
+    </message>
+    <message>
+        <source>the header lists &apos;%1&apos; twice</source>
+        <translation>文件头两次列出“%1”</translation>
+    </message>
+    <message>
+        <source>__metadata__: key &apos;%1&apos; appears twice</source>
+        <translation>__metadata__：键“%1”出现了两次</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;: field &apos;%2&apos; appears twice</source>
+        <translation>张量“%1”：字段“%2”出现了两次</translation>
+    </message>
+    <message>
+        <source>key &apos;%1&apos; appears twice inside &apos;%2&apos;</source>
+        <translation>键“%1”在“%2”中出现了两次</translation>
+    </message>
+    <message>
+        <source>a boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>the file is empty (a safetensors file starts with an 8-byte header length)</source>
+        <translation>文件为空（safetensors 文件以 8 字节的文件头长度开头）</translation>
+    </message>
+    <message>
+        <source>the file is only %1 bytes long (a safetensors file starts with an 8-byte header length)</source>
+        <translation>文件只有 %1 字节（safetensors 文件以 8 字节的文件头长度开头）</translation>
+    </message>
+    <message>
+        <source>header length %1 bytes is over the format&apos;s limit of %2 (a corrupt file, or not a safetensors file)</source>
+        <translation>文件头长度 %1 字节超过格式上限 %2（文件已损坏，或不是 safetensors 文件）</translation>
+    </message>
+    <message>
+        <source>header length %1 bytes runs past the end of the file (%2 bytes follow the length field)</source>
+        <translation>文件头长度 %1 字节超出了文件末尾（长度字段之后只有 %2 字节）</translation>
+    </message>
+    <message>
+        <source>header is not valid JSON: it is empty (the length field is 0; a file of zeros, or not a safetensors file)</source>
+        <translation>文件头不是有效的 JSON：它是空的（长度字段为 0；全零的文件，或不是 safetensors 文件）</translation>
+    </message>
+    <message>
+        <source>header is not valid UTF-8 (byte %1 of the header)</source>
+        <translation>文件头不是有效的 UTF-8（文件头第 %1 字节）</translation>
+    </message>
+    <message>
+        <source>header is not valid JSON: %1 at byte %2 of the header</source>
+        <translation>文件头不是有效的 JSON：文件头第 %2 字节处 %1</translation>
+    </message>
+    <message>
+        <source>header is a JSON array, not an object</source>
+        <translation>文件头是 JSON 数组，不是对象</translation>
+    </message>
+    <message>
+        <source>header is not a JSON object</source>
+        <translation>文件头不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>__metadata__ is %1, not an object of strings</source>
+        <translation>__metadata__ 是%1，不是由字符串组成的对象</translation>
+    </message>
+    <message>
+        <source>__metadata__: the value of &apos;%1&apos; is %2, not a string</source>
+        <translation>__metadata__：“%1”的值是%2，不是字符串</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>张量“%1”</translation>
+    </message>
+    <message>
+        <source>: the name is not valid Unicode (an unpaired surrogate)</source>
+        <translation>：名称不是有效的 Unicode（有未配对的代理项）</translation>
+    </message>
+    <message>
+        <source>%1: the entry is %2, not an object</source>
+        <translation>%1：条目是%2，不是对象</translation>
+    </message>
+    <message>
+        <source>: no dtype</source>
+        <translation>：没有 dtype</translation>
+    </message>
+    <message>
+        <source>%1: dtype is %2, not a string</source>
+        <translation>%1：dtype 是%2，不是字符串</translation>
+    </message>
+    <message>
+        <source>%1: dtype &apos;%2&apos; is not supported (only F32 is)</source>
+        <translation>%1：不支持 dtype“%2”（只支持 F32）</translation>
+    </message>
+    <message>
+        <source>: no shape</source>
+        <translation>：没有形状</translation>
+    </message>
+    <message>
+        <source>%1: shape is %2, not an array</source>
+        <translation>%1：形状是%2，不是数组</translation>
+    </message>
+    <message>
+        <source>%1: shape[%2] is %3, not a non-negative integer</source>
+        <translation>%1：shape[%2] 为 %3，不是非负整数</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 has more elements than 64 bits can count</source>
+        <translation>%1：形状 %2 的元素数超出了 64 位能表示的范围</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 needs more bytes than 64 bits can count</source>
+        <translation>%1：形状 %2 所需的字节数超出了 64 位能表示的范围</translation>
+    </message>
+    <message>
+        <source>: no data_offsets</source>
+        <translation>：没有 data_offsets</translation>
+    </message>
+    <message>
+        <source>%1: data_offsets must be an array [begin, end]</source>
+        <translation>%1：data_offsets 必须是数组 [begin, end]</translation>
+    </message>
+    <message>
+        <source>%1: data_offsets %2 is %3, not a non-negative integer</source>
+        <translation>%1：data_offsets 的 %2 为 %3，不是非负整数</translation>
+    </message>
+    <message>
+        <source>%1: data_offsets [%2, %3] are reversed (begin after end)</source>
+        <translation>%1：data_offsets [%2, %3] 顺序颠倒（begin 在 end 之后）</translation>
+    </message>
+    <message>
+        <source>%1: data_offsets end %2 past the end of the data (%3 bytes)</source>
+        <translation>%1：data_offsets 的 end %2 超出了数据末尾（%3 字节）</translation>
+    </message>
+    <message>
+        <source>%1: data_offsets [%2, %3] hold %4 bytes but shape %5 of F32 needs %6</source>
+        <translation>%1：data_offsets [%2, %3] 占 %4 字节，但 F32 的形状 %5 需要 %6</translation>
+    </message>
+    <message>
+        <source>tensor %1 (bytes %2-%3) overlaps tensor %4 (bytes %5-%6)</source>
+        <translation>张量 %1（字节 %2-%3）与张量 %4（字节 %5-%6）重叠</translation>
+    </message>
+    <message>
+        <source>gap in the data: bytes %1-%2 before tensor %3 belong to no tensor</source>
+        <translation>数据中有空隙：张量 %3 之前的字节 %1-%2 不属于任何张量</translation>
+    </message>
+    <message>
+        <source>gap in the data: its last %1 bytes (%2-%3) belong to no tensor</source>
+        <translation>数据中有空隙：最后 %1 字节（%2-%3）不属于任何张量</translation>
+    </message>
+    <message>
+        <source>cannot open &apos;%1&apos;: %2</source>
+        <translation>无法打开“%1”：%2</translation>
+    </message>
+    <message>
+        <source>cannot read &apos;%1&apos;: %2</source>
+        <translation>无法读取“%1”：%2</translation>
+    </message>
+    <message>
+        <source>%1: its %2 of weights cannot be held in this machine&apos;s %3 of memory</source>
+        <translation>%1：其 %2 的权重超出了本机 %3 的内存</translation>
+    </message>
+    <message>
+        <source>%1: out of memory reading its %2 of weights</source>
+        <translation>%1：读取其 %2 的权重时内存不足</translation>
+    </message>
+    <message>
+        <source>%1: the file changed size while it was read</source>
+        <translation>%1：读取时文件大小发生了变化</translation>
+    </message>
+</context>
+<context>
+    <name>as::SessionData</name>
+    <message>
+        <source>a shared vocabulary is built from a corpus (zh-en, --data); the generated task &apos;%1&apos; has fixed vocabularies (copy, reverse and sort share one already)</source>
+        <translation>共享词表由语料构建（zh-en、--data）；生成的任务“%1”的词表是固定的（copy、reverse 和 sort 本来就共用一个）</translation>
+    </message>
+    <message>
+        <source>unknown task &apos;%1&apos; (built-in: %2)</source>
+        <translation>未知任务“%1”（内置任务：%2）</translation>
     </message>
 </context>
 <context>
@@ -1386,6 +2277,25 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::Subword</name>
+    <message>
+        <source>SentencePiece could not train a %1 model of %2 pieces: %3</source>
+        <translation>SentencePiece 无法训练有 %2 个子词的 %1 模型：%3</translation>
+    </message>
+    <message>
+        <source>not a SentencePiece model: %1</source>
+        <translation>不是 SentencePiece 模型：%1</translation>
+    </message>
+    <message>
+        <source>the SentencePiece model&apos;s special ids are pad %1, bos %2, eos %3, unk %4 with %5 pieces; this program needs 0, 1, 2, 3 and at least 5 pieces</source>
+        <translation>SentencePiece 模型的特殊 id 为 pad %1、bos %2、eos %3、unk %4，共 %5 个子词；本程序需要 0、1、2、3，且至少 5 个子词</translation>
+    </message>
+    <message>
+        <source>the SentencePiece model is neither BPE nor unigram (model_type %1)</source>
+        <translation>SentencePiece 模型既不是 BPE 也不是 unigram（model_type %1）</translation>
+    </message>
+</context>
+<context>
     <name>as::Theme</name>
     <message>
         <source>Light</source>
@@ -1398,6 +2308,36 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>System</source>
         <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>as::Tokenizer</name>
+    <message>
+        <source>named %1 but it is a %2 model</source>
+        <translation>名为 %1，但它是 %2 模型</translation>
+    </message>
+    <message>
+        <source>the SentencePiece model of %1 has %2 pieces, over %3</source>
+        <translation>%1 的 SentencePiece 模型有 %2 个子词，超过 %3</translation>
+    </message>
+</context>
+<context>
+    <name>as::Trainer</name>
+    <message>
+        <source>the gradient of %1 is %2 at value %3 (the first layer, in forward order, whose gradient is not finite; %4 of %5 tensors are affected)</source>
+        <translation>%1 的梯度在第 %3 个值处为 %2（按前向顺序第一个梯度不是有限数的层；%5 个张量中有 %4 个受影响）</translation>
+    </message>
+    <message>
+        <source>step %1: the loss is %2</source>
+        <translation>第 %1 步：损失为 %2</translation>
+    </message>
+    <message>
+        <source>step %1: the loss is finite (%2) but</source>
+        <translation>第 %1 步：损失是有限数（%2），但</translation>
+    </message>
+    <message>
+        <source>; the update was skipped</source>
+        <translation>；本次更新已跳过</translation>
     </message>
 </context>
 <context>
@@ -1456,6 +2396,29 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Translating with the weights of step %1…</source>
         <translation>正在用第 %1 步的权重翻译…</translation>
+    </message>
+</context>
+<context>
+    <name>as::Translator</name>
+    <message>
+        <source>Nothing to translate: the input has no tokens.</source>
+        <translation>没有可翻译的内容：输入中没有词元。</translation>
+    </message>
+    <message>
+        <source>position %1 is past the translation&apos;s %2 tokens</source>
+        <translation>位置 %1 超出了译文的 %2 个词元</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a token of the target vocabulary</source>
+        <translation>“%1”不是目标词表中的词元</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is the token chosen there</source>
+        <translation>“%1”就是该位置选中的词元</translation>
+    </message>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>翻译失败：%1</translation>
     </message>
 </context>
 <context>
@@ -1527,6 +2490,17 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Translation</source>
         <translation>翻译与解码</translation>
+    </message>
+</context>
+<context>
+    <name>as::Vocab</name>
+    <message>
+        <source>a vocabulary must start with &lt;pad&gt;, &lt;s&gt;, &lt;/s&gt;, &lt;unk&gt;</source>
+        <translation>词表必须以 &lt;pad&gt;、&lt;s&gt;、&lt;/s&gt;、&lt;unk&gt; 开头</translation>
+    </message>
+    <message>
+        <source>the vocabulary lists &apos;%1&apos; twice</source>
+        <translation>词表两次列出“%1”</translation>
     </message>
 </context>
 <context>

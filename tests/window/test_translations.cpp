@@ -15,6 +15,12 @@
 #include "head_dynamics_view.h"
 #include "lesson_actions.h"
 #include "worker_link.h"
+#include "file_actions.h"
+#include "test_files.h"
+#include "io/checkpoint.h"
+#include "io/safetensors.h"
+#include "run/resume.h"
+#include "train/trainer.h"
 
 #include <QAction>
 #include <QDir>
@@ -25,6 +31,7 @@
 #include <QLibraryInfo>
 #include <QMenu>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
@@ -100,6 +107,7 @@ private slots:
     void startupLanguageFollowsLocaleUnlessChosen();
     void programFollowsTheLocale();
     void coreMessagesFollowTheWindowNotTheCommandLine();
+    void brokenFilesAreExplainedInTheWindowsLanguage();
 };
 
 void TestTranslations::initTestCase()
@@ -356,6 +364,128 @@ void TestTranslations::coreMessagesFollowTheWindowNotTheCommandLine()
     const as::test::ProcessRun r = as::test::runProgram(
         as::test::cliProgram(), {u"train"_s, u"--data"_s, source.train, u"--steps"_s, u"1"_s, u"--out"_s, dir.filePath(u"m.safetensors"_s)}, env);
     QVERIFY2(r.finished && r.exitCode != 0 && QString::fromUtf8(r.err).contains(u"absent.tsv: file not found"_s),
+             qPrintable(as::test::describeRun(u"attention-studio-cli"_s, r)));
+}
+
+namespace {
+
+QByteArray readBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// An English sentence left in a message: three English words in a row (file names, tensor
+// names and JSON keys are single tokens).
+bool hasEnglishSentence(const QString& message)
+{
+    static const QRegularExpression words(u"\\b[A-Za-z]{2,} [A-Za-z]{2,} [A-Za-z]{2,}\\b"_s);
+    return message.contains(words);
+}
+
+}  // namespace
+
+// Issue 26 §1: the errors of a broken file the window opens (a truncated model file, a model
+// file whose weights were damaged, a damaged checkpoint) and a refused resume (a checkpoint of
+// a task this version does not have) are explained in the window's language: in Chinese, with
+// the terms of the glossary and no English sentence left; in English, as before. The command
+// line, under a Chinese locale, says the same in English.
+void TestTranslations::brokenFilesAreExplainedInTheWindowsLanguage()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // A model file cut in half: its header names data that is not there.
+    const QByteArray model = readBytes(as::test::testFile(u"data/toy-trained.safetensors"_s));
+    QVERIFY(model.size() > 1000);
+    const QString truncated = dir.filePath(u"truncated.safetensors"_s);
+    QVERIFY(writeBytes(truncated, model.left(model.size() / 2)));
+    // The same file with one bit of its first weight flipped: only its checksum tells.
+    QString error;
+    const std::optional<as::SafetensorsFile> parsed = as::SafetensorsFile::read(
+        as::test::testFile(u"data/toy-trained.safetensors"_s), &error);
+    QVERIFY2(parsed, qPrintable(error));
+    QByteArray flipped = model;
+    const qsizetype at = qsizetype(8 + parsed->headerSize());
+    flipped[at] = char(flipped[at] ^ 1);
+    const QString damaged = dir.filePath(u"damaged.safetensors"_s);
+    QVERIFY(writeBytes(damaged, flipped));
+    // A checkpoint with a byte changed in its last section.
+    const QString plain = as::test::testFile(u"data/v0.1/plain.ckpt"_s);
+    QByteArray ckpt = readBytes(plain);
+    QVERIFY(ckpt.size() > 1000);
+    ckpt[ckpt.size() - 10] = char(ckpt[ckpt.size() - 10] ^ 0x55);
+    const QString corrupt = dir.filePath(u"corrupt.ckpt"_s);
+    QVERIFY(writeBytes(corrupt, ckpt));
+    // A sound checkpoint of a built-in task this version does not have.
+    std::optional<as::Checkpoint> ck = as::loadCheckpoint(plain, &error);
+    QVERIFY2(ck, qPrintable(error));
+    as::CheckpointRun run = ck->run;
+    run.data.insert(u"kind"_s, u"task"_s);
+    run.data.insert(u"task"_s, u"no-such-task"_s);
+    const std::unique_ptr<as::Trainer> trainer = as::trainerFromCheckpoint(*ck);
+    const QString unknown = dir.filePath(u"unknown-task.ckpt"_s);
+    QVERIFY2(as::saveCheckpoint(unknown, *trainer, ck->model.srcVocab, ck->model.tgtVocab,
+                                ck->model.srcTok, ck->model.tgtTok, run, ck->history, &error),
+             qPrintable(error));
+
+    // What the window says for each, in one language.
+    auto messages = [&](const QString& language) {
+        as::setLanguage(language);
+        QStringList out;
+        as::MainWindow w;
+        w.show();
+        QSignalSpy errors(&w, &as::MainWindow::fileError);
+        for (const QString& path : {truncated, damaged, corrupt, unknown}) {
+            errors.clear();
+            w.files()->openFile(path);
+            if (errors.isEmpty() && !errors.wait(60000))
+                return out;
+            out << errors.first().first().toString();
+        }
+        return out;
+    };
+
+    const QStringList zh = messages(u"zh_CN"_s);
+    QCOMPARE(zh.size(), 4);
+    const QList<QStringList> expected = {
+        {u"未导入 truncated.safetensors"_s, u"张量“"_s, u"超出了数据末尾"_s},
+        {u"未导入 damaged.safetensors"_s, u"权重与其校验和不匹配"_s, u"文件已损坏"_s},
+        {u"未打开 corrupt.ckpt"_s, u"校验和不匹配（文件已损坏）"_s},
+        {u"未打开 unknown-task.ckpt"_s, u"它没有指定内置任务（任务“no-such-task”"_s},
+    };
+    for (int i = 0; i < 4; ++i) {
+        for (const QString& part : expected[i])
+            QVERIFY2(zh[i].contains(part), qPrintable(zh[i] + u" lacks "_s + part));
+        QVERIFY2(!hasEnglishSentence(zh[i]), qPrintable(u"English left in: "_s + zh[i]));
+    }
+
+    const QStringList en = messages(u"en"_s);
+    QCOMPARE(en.size(), 4);
+    const QList<QStringList> english = {
+        {u"truncated.safetensors was not imported"_s, u"past the end of the data"_s},
+        {u"damaged.safetensors was not imported"_s, u"the weights do not match their checksum"_s},
+        {u"corrupt.ckpt was not opened"_s, u"checksum mismatch (the file is damaged)"_s},
+        {u"unknown-task.ckpt was not opened"_s, u"it names no built-in task (task 'no-such-task'"_s},
+    };
+    for (int i = 0; i < 4; ++i)
+        for (const QString& part : english[i])
+            QVERIFY2(en[i].contains(part), qPrintable(en[i] + u" lacks "_s + part));
+
+    // The command line under a Chinese locale: English.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"LANG"_s, u"zh_CN.UTF-8"_s);
+    env.insert(u"LC_ALL"_s, u"zh_CN.UTF-8"_s);
+    const as::test::ProcessRun r = as::test::runProgram(
+        as::test::cliProgram(), {u"translate"_s, u"--threads"_s, u"1"_s, u"--model"_s, damaged}, env,
+        "1 2 3\n", 60000);
+    QVERIFY2(r.finished && r.exitCode != 0
+                 && QString::fromUtf8(r.err).contains(u"damaged.safetensors: the weights do not match their checksum"_s),
              qPrintable(as::test::describeRun(u"attention-studio-cli"_s, r)));
 }
 
