@@ -1321,10 +1321,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>共享词表</translation>
     </message>
     <message>
-        <source>One vocabulary for both sides, built from both sides&apos; tokens (each side keeps its tokeniser), as the command line&apos;s --shared-vocab; the bundled corpus only (a corpus opened from a file keeps how it was read)</source>
-        <translation>两端用同一个词表，由两端的词元共同构建（各端保留自己的分词器），与命令行的 --shared-vocab 相同；仅用于自带语料（从文件打开的语料保持读入时的方式）</translation>
-    </message>
-    <message>
         <source>Set: the run stops at whichever limit comes first. Not set: the task&apos;s recipe without planned minutes, no step limit with them.</source>
         <translation>设定时：先到达哪个限制就在哪里停止。未设定时：没有计划分钟数则用任务配方的步数，有计划分钟数则不限步数。</translation>
     </message>
@@ -1381,8 +1377,12 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>BPE 或 unigram 模型的词表大小：最多这么多个片段，含四个特殊词元</translation>
     </message>
     <message>
-        <source>A shared vocabulary is built from cjk-char or word tokens: a BPE or unigram side has its own model&apos;s pieces. Untick &quot;shared vocabulary&quot; or choose cjk-char, word or guessed on both sides.</source>
-        <translation>共享词表由 cjk-char 或 word 词元构建：BPE 或 unigram 一端用的是它自己模型的子词片段。请取消勾选“共享词表”，或在两端都选择 cjk-char、word 或自动判断。</translation>
+        <source>One vocabulary for both sides, built from both sides&apos; tokens (each side keeps its tokeniser), or with BPE or unigram of the same size on both sides one SentencePiece model trained on both, as the command line&apos;s --shared-vocab; the bundled corpus only (a corpus opened from a file keeps how it was read)</source>
+        <translation>两端用同一个词表，由两端的词元共同构建（各端保留自己的分词器）；若两端都是同样大小的 BPE 或 unigram，则用两端的句子训练一个共同的 SentencePiece 模型。与命令行的 --shared-vocab 相同；仅用于自带语料（从文件打开的语料保持读入时的方式）</translation>
+    </message>
+    <message>
+        <source>%1. Untick &quot;shared vocabulary&quot;, give both sides the same BPE or unigram model size, or choose cjk-char, word or guessed on both sides.</source>
+        <translation>%1。请取消勾选“共享词表”，或让两端使用同一种、同样大小的 BPE 或 unigram 模型，或在两端都选择 cjk-char、word 或自动判断。</translation>
     </message>
 </context>
 <context>
@@ -1398,6 +1398,17 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>System</source>
         <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>as::Tokenizer</name>
+    <message>
+        <source>guessed</source>
+        <translation>自动判断</translation>
+    </message>
+    <message>
+        <source>a shared vocabulary with a BPE or unigram side is one SentencePiece model trained on both sides: both need the same kind and size (e.g. bpe:8000 and bpe:8000), here source %1 and target %2</source>
+        <translation>有 BPE 或 unigram 一端的共享词表是用两端句子训练的同一个 SentencePiece 模型：两端需要同一种类、同样大小（例如 bpe:8000 与 bpe:8000），此处源端为 %1，目标端为 %2</translation>
     </message>
 </context>
 <context>
