@@ -29,7 +29,10 @@ usage:
       tokenisers MODEL's metadata names (tests/reference/tokenizers.py: a bpe:N or unigram:N
       side by its SentencePiece model, carried in the file), encodes them with its
       vocabularies (<unk> for a token they lack) and prints one JSON line: the ids of each
-      side and the teacher-forced NLL (core/SPEC.md §3) of the pairs, dropout off.
+      side, the teacher-forced NLL (core/SPEC.md §3) of the pairs, dropout off, and each
+      source's greedy output of at most --greedy-max-len tokens (default 12). A shared
+      subword model (one SentencePiece model for both sides, core/SPEC.md §10.3) is the same
+      base64 under both keys: each side reads its own.
   torch_parity.py trace MODEL.safetensors --src IDS --tgt-in IDS --out FILE [--mask HEADS]
       Runs the reference model with the weights of MODEL on one pair (ids comma-separated;
       tgt-in is the decoder's input, <s> first), dropout off, and writes to FILE every
@@ -318,7 +321,10 @@ def text(args):
         ntok = int((tgt_out != 0).sum())
         nll = F.nll_loss(logp.reshape(-1, logp.size(-1)), tgt_out.reshape(-1), ignore_index=0,
                          reduction="sum") / ntok
-    print(json.dumps({"src": ids["src"], "tgt": ids["tgt"], "nll": float(nll), "ntokens": ntok}))
+    outputs = [greedy(m, s, args.greedy_max_len) for s in ids["src"]]
+    print(json.dumps({"src": ids["src"], "tgt": ids["tgt"], "nll": float(nll), "ntokens": ntok,
+                      "greedy": [{"tokens": t, "finished": f} for t, f, _ in outputs],
+                      "greedy_min_gap": min(gap for _, _, gap in outputs)}))
 
 
 def trace(args):
@@ -433,6 +439,7 @@ def main():
     x = sub.add_parser("text", help="sentence pairs cut by the file's tokenisers, and their NLL")
     x.add_argument("model")
     x.add_argument("--pairs", required=True)
+    x.add_argument("--greedy-max-len", type=int, default=12)
     t = sub.add_parser("trace", help="every intermediate of one pair, by forward hooks")
     t.add_argument("model")
     t.add_argument("--src", required=True)

@@ -51,8 +51,10 @@ void addCorpusSourceOptions(Options& p)
                      "UTF-8) instead of skipping and counting it."});
     p.add({"shared-vocab", "One vocabulary for both sides, built from both sides' tokens (each "
                            "side keeps its tokeniser, cjk-char or word; with --min-freq and "
-                           "--max-vocab, the smaller count and the larger size): what --tie all "
-                           "needs. Also with --task zh-en."});
+                           "--max-vocab, the smaller count and the larger size), or with "
+                           "--src-tok and --tgt-tok both bpe:N (or both unigram:N) one "
+                           "SentencePiece model trained on both sides: what --tie all needs. "
+                           "Also with --task zh-en."});
     p.add({"src-tok", "Source tokeniser: cjk-char, word, or a SentencePiece model trained on "
                       "the training split, bpe:N or unigram:N (at most N pieces; default: "
                       "guessed). Also for --task zh-en.", "name"});

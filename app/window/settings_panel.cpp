@@ -133,6 +133,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
         connect(kind, &QComboBox::currentIndexChanged, this, &SettingsPanel::enableTokenizers);
     for (QComboBox* kind : {srcTok_, tgtTok_})
         connect(kind, &QComboBox::currentIndexChanged, this, &SettingsPanel::check);
+    for (QSpinBox* pieces : {srcPieces_, tgtPieces_})
+        connect(pieces, &QSpinBox::valueChanged, this, &SettingsPanel::check);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
@@ -219,8 +221,9 @@ void SettingsPanel::retranslate()
              "(padded) tokens"));
     label(sharedVocab_, tr("shared vocabulary"),
           tr("One vocabulary for both sides, built from both sides' tokens (each side keeps its "
-             "tokeniser), as the command line's --shared-vocab; the bundled corpus only (a "
-             "corpus opened from a file keeps how it was read)"));
+             "tokeniser), or with BPE or unigram of the same size on both sides one "
+             "SentencePiece model trained on both, as the command line's --shared-vocab; the "
+             "bundled corpus only (a corpus opened from a file keeps how it was read)"));
     label(seed_, tr("seed"),
           tr("Seed of the initial weights, dropout and data (any whole number up to "
              "19 digits, as the command line's --seed)"));
@@ -307,12 +310,14 @@ QString SettingsPanel::problem() const
     c.src_vocab = c.tgt_vocab = 100;  // the task supplies the real sizes
     if (QString why = c.validate(); !why.isEmpty())
         return why;
-    // One vocabulary for both sides is built from cjk-char or word tokens (core/SPEC.md §10.3).
-    const auto subword = [](const std::optional<Tokenizer>& t) { return t && t->isSubword(); };
-    if (s.sharedVocab && isBundledCorpusTask(s.task) && (subword(s.srcTok) || subword(s.tgtTok)))
-        return tr("A shared vocabulary is built from cjk-char or word tokens: a BPE or unigram "
-                  "side has its own model's pieces. Untick \"shared vocabulary\" or choose "
-                  "cjk-char, word or guessed on both sides.");
+    // One vocabulary for both sides: from cjk-char or word tokens, or one SentencePiece model
+    // of the same kind and size for both (core/SPEC.md §10.3).
+    if (s.sharedVocab && isBundledCorpusTask(s.task)) {
+        if (QString why = sharedVocabularyProblem(s.srcTok, s.tgtTok); !why.isEmpty())
+            return tr("%1. Untick \"shared vocabulary\", give both sides the same BPE or unigram "
+                      "model size, or choose cjk-char, word or guessed on both sides.")
+                .arg(why);
+    }
     if (c.tie != Tie::All)
         return {};
     // tie=all needs one vocabulary: the bundled corpus's shared one, a user's corpus read with

@@ -133,6 +133,28 @@ std::optional<Tokenizer> chooseTokenizer(const std::optional<Tokenizer>& given,
     return Tokenizer(guessTokenizer(sentences));
 }
 
+// The one subword tokeniser of a shared vocabulary (sharedVocabularyProblem() said yes): the
+// one given, when both sides carry the same model; else trained on every training pair's source
+// then every target (core/SPEC.md §10.1). nullopt and *error otherwise.
+std::optional<Tokenizer> sharedSubword(const Tokenizer& src, const Tokenizer& tgt,
+                                       const QList<SentencePair>& pairs, QString* error)
+{
+    if (src.ready() || tgt.ready()) {
+        if (src == tgt)
+            return src;
+        if (error)
+            *error = QStringLiteral("the source and target SentencePiece models differ");
+        return std::nullopt;
+    }
+    QStringList sentences;
+    sentences.reserve(2 * pairs.size());
+    for (const SentencePair& p : pairs)
+        sentences.push_back(p.src);
+    for (const SentencePair& p : pairs)
+        sentences.push_back(p.tgt);
+    return src.trained(sentences, error);
+}
+
 // A subword side's vocabulary is its model's pieces (core/SPEC.md §1.2); the others are built
 // from the tokens.
 Vocab sideVocab(const Tokenizer& tok, const std::vector<QStringList>& tokens, int minFreq,
@@ -181,20 +203,29 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
                                  QString* error)
 {
     ParallelData d;
-    const auto subword = [](const std::optional<Tokenizer>& t) { return t && t->isSubword(); };
-    if (options.shared_vocab && (subword(options.src_tok) || subword(options.tgt_tok))) {
-        // One vocabulary would need one SentencePiece model for both sides, which a subword
-        // side does not have yet (core/SPEC.md §10.3). Said before any model is trained.
-        if (error)
-            *error = QCoreApplication::translate("as::Dataset", "a shared vocabulary needs the cjk-char or word tokeniser "
-                                    "on both sides; a bpe:N or unigram:N side has its own "
-                                    "model's pieces");
-        return d;
+    if (options.shared_vocab) {
+        // Said before any SentencePiece model is trained (core/SPEC.md §10.3).
+        if (QString why = sharedVocabularyProblem(options.src_tok, options.tgt_tok); !why.isEmpty()) {
+            if (error)
+                *error = why;
+            return d;
+        }
     }
     QString why;
-    const std::optional<Tokenizer> src = chooseTokenizer(options.src_tok, train, &SentencePair::src, &why);
-    const std::optional<Tokenizer> tgt = src ? chooseTokenizer(options.tgt_tok, train, &SentencePair::tgt, &why)
-                                             : std::nullopt;
+    std::optional<Tokenizer> src, tgt;
+    if (options.shared_vocab && options.src_tok && options.src_tok->isSubword()) {
+        // One SentencePiece model for both sides, trained on both sides' sentences.
+        std::optional<Tokenizer> shared = sharedSubword(*options.src_tok, *options.tgt_tok, train, &why);
+        if (!shared) {
+            if (error)
+                *error = QCoreApplication::translate("as::Dataset", "shared tokeniser: %1").arg(why);
+            return d;
+        }
+        src = tgt = shared;
+    } else {
+        src = chooseTokenizer(options.src_tok, train, &SentencePair::src, &why);
+        tgt = src ? chooseTokenizer(options.tgt_tok, train, &SentencePair::tgt, &why) : std::nullopt;
+    }
     if (!src || !tgt) {
         if (error)
             *error = QCoreApplication::translate("as::Dataset", "%1 tokeniser: %2").arg(src ? QCoreApplication::translate("as::Dataset", "target") : QCoreApplication::translate("as::Dataset", "source"), why);
@@ -204,7 +235,11 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
     d.tgtTok_ = *tgt;
     d.maxLen_ = std::max(0, options.max_len);
     const Tokenized t = tokenizeAndFilter(train, d.srcTok_, d.tgtTok_, d.maxLen_);
-    if (options.shared_vocab) {
+    if (options.shared_vocab && d.srcTok_.isSubword()) {
+        // The one model's pieces (core/SPEC.md §10.3).
+        d.srcVocab_ = sideVocab(d.srcTok_, t.src, options.src_min_freq, options.src_max_vocab);
+        d.tgtVocab_ = d.srcVocab_;
+    } else if (options.shared_vocab) {
         std::vector<QStringList> both = t.src;
         both.insert(both.end(), t.tgt.begin(), t.tgt.end());
         const int srcMax = std::max(0, options.src_max_vocab);

@@ -28,7 +28,9 @@ struct DatasetOptions {
     int src_max_vocab = 0, tgt_max_vocab = 0;
     // One vocabulary for both sides (core/SPEC.md §10.3; what tie=all needs), built from both
     // sides' token streams together with the smaller minimum count and the larger size limit
-    // (0 if either side has none); each side keeps its own tokeniser.
+    // (0 if either side has none); each side keeps its own tokeniser. With bpe:N or unigram:N
+    // both sides name the same one (sharedVocabularyProblem()): one SentencePiece model is
+    // trained on both sides' sentences, and its pieces are the vocabulary of both.
     bool shared_vocab = false;
     // Tokens per side, specials not counted (the decoder sees max_len + 1 positions). A pair
     // with a longer side is skipped and counted. 0 = no limit.

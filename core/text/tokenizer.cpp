@@ -334,6 +334,27 @@ std::optional<Tokenizer> tokenizerFromName(const QString& name)
     return std::nullopt;
 }
 
+QString sharedVocabularyProblem(const std::optional<Tokenizer>& src,
+                                const std::optional<Tokenizer>& tgt)
+{
+    const auto subword = [](const std::optional<Tokenizer>& t) { return t && t->isSubword(); };
+    if (!subword(src) && !subword(tgt))
+        return {};
+    if (subword(src) && subword(tgt) && src->kind() == tgt->kind()
+        && src->vocabSize() == tgt->vocabSize())
+        return {};
+    const auto text = [](const char* s) { return QCoreApplication::translate("as::Tokenizer", s); };
+    const auto name = [&](const std::optional<Tokenizer>& t) {
+        return t ? tokenizerName(*t) : text(QT_TRANSLATE_NOOP("as::Tokenizer", "guessed"));
+    };
+    return text(QT_TRANSLATE_NOOP("as::Tokenizer",
+                                  "a shared vocabulary with a BPE or unigram side is one "
+                                  "SentencePiece model trained on both sides: both need the same "
+                                  "kind and size (e.g. bpe:8000 and bpe:8000), here source %1 "
+                                  "and target %2"))
+        .arg(name(src), name(tgt));
+}
+
 QStringList tokenize(const Tokenizer& tokenizer, const QString& text)
 {
     switch (tokenizer.kind()) {

@@ -63,6 +63,14 @@ QString tokenizerName(const Tokenizer& tokenizer); // "cjk-char", "word", "bpe:8
 // Case-insensitive; a subword name gives a tokeniser still to be trained (or given its model).
 std::optional<Tokenizer> tokenizerFromName(const QString& name);
 
+// Why one vocabulary for both sides (core/SPEC.md §10.3) cannot be built with these sides'
+// tokenisers (nullopt: guessed), naming both; empty when it can: neither side is a subword one
+// (the vocabulary is built from both sides' tokens), or both are the same kind and size
+// (bpe:N and bpe:N; one SentencePiece model trained on both sides, its pieces the vocabulary).
+// English unless a translation is installed (context "as::Tokenizer"; the window's).
+QString sharedVocabularyProblem(const std::optional<Tokenizer>& src,
+                                const std::optional<Tokenizer>& tgt);
+
 // Subword tokenisers: SentencePiece's pieces ("▁friend", "s"); nothing without a model.
 QStringList tokenize(const Tokenizer& tokenizer, const QString& text);
 

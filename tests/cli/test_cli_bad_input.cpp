@@ -165,9 +165,17 @@ void TestCliBadInput::refuses_data()
         u"needs one vocabulary for both sides (--shared-vocab)"_s);
     row("train: shared vocabulary of a generated task",
         u"train --task toy --shared-vocab --steps 1 --out $OUT"_s, 1, u"a shared vocabulary is built from a corpus"_s);
-    row("train: shared vocabulary with a subword side",
+    // One SentencePiece model for both sides needs both to name it (core/SPEC.md §10.3).
+    row("train: shared vocabulary with one subword side",
         u"train --data $SAME --shared-vocab --tgt-tok bpe:50 --config tiny --steps 1 --out $OUT"_s, 1,
-        u"a shared vocabulary needs the cjk-char or word tokeniser on both sides"_s);
+        u"both need the same kind and size (e.g. bpe:8000 and bpe:8000), here source guessed and "
+        "target bpe:50"_s);
+    row("train: shared vocabulary, mixed subword kinds",
+        u"train --data $SAME --shared-vocab --src-tok unigram:50 --tgt-tok bpe:50 --config tiny "
+        "--steps 1 --out $OUT"_s, 1, u"here source unigram:50 and target bpe:50"_s);
+    row("train: shared vocabulary, mixed subword sizes",
+        u"train --data $SAME --shared-vocab --src-tok bpe:60 --tgt-tok bpe:50 --config tiny "
+        "--steps 1 --out $OUT"_s, 1, u"here source bpe:60 and target bpe:50"_s);
     row("translate: no model", u"translate"_s, 2, u"--model MODEL is required"_s);
     row("translate: missing model", u"translate --model $MISSING"_s, 1, u"cannot open"_s);
     row("translate: not a model", u"translate --model $GARBAGE"_s, 1, u"garbage.safetensors"_s);

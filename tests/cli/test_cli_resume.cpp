@@ -88,6 +88,11 @@ void TestCliResume::resumedRunEqualsStraightRun_data()
     QTest::newRow("tie=tgt") << QStringList{u"--average"_s, u"1"_s, u"--tie"_s, u"tgt"_s};
     QTest::newRow("tie=all, shared vocabulary")
         << QStringList{u"--average"_s, u"1"_s, u"--tie"_s, u"all"_s, u"--shared-vocab"_s};
+    // One BPE model for both sides (core/SPEC.md §10.3): the resumed run trains it again, the
+    // same bytes, and carries on with the same ids.
+    QTest::newRow("tie=all, shared bpe")
+        << QStringList{u"--average"_s, u"1"_s, u"--tie"_s, u"all"_s, u"--shared-vocab"_s,
+                       u"--src-tok"_s, u"bpe:24"_s, u"--tgt-tok"_s, u"bpe:24"_s};
 }
 
 void TestCliResume::resumedRunEqualsStraightRun()
@@ -117,6 +122,11 @@ void TestCliResume::resumedRunEqualsStraightRun()
     QCOMPARE(half->model.model->params().find("generator.weight") == nullptr, tie != Tie::None);
     if (tie == Tie::All)
         QCOMPARE(half->model.srcVocab.tokens(), half->model.tgtVocab.tokens());
+    if (extra.contains(u"bpe:24"_s)) {
+        QCOMPARE(tokenizerName(half->model.srcTok), u"bpe:24"_s);
+        QVERIFY(half->model.srcTok.ready() && half->model.srcTok == half->model.tgtTok);
+        QCOMPARE(half->model.srcVocab.tokens(), half->model.srcTok.pieces());
+    }
     QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"1"_s,
                  u"--out"_s, resumed}));
 

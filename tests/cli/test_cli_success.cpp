@@ -4,6 +4,8 @@
 // Python); bleu against bleu.py; export read by the PyTorch reference (tests/reference/
 // torch_model.py through scripts/torch_parity.py), which must compute the engine's
 // log-probabilities and greedy outputs; import giving back the exported weights bit for bit.
+// One SentencePiece BPE model for both sides with tie=all (core/SPEC.md §10.3, §2.6): train,
+// then translate and eval with the model file alone, and export/import giving it back.
 // The parts that need Python skip (AS_SKIP) when /usr/bin/python3, or torch for the export,
 // is missing.
 #include "test_files.h"
@@ -13,6 +15,7 @@
 
 #include "decode/decode.h"
 #include "io/model_file.h"
+#include "text/bundled_corpus.h"
 #include "text/dataset.h"
 
 #include <QJsonArray>
@@ -26,6 +29,7 @@
 #include <cstring>
 
 using namespace as;
+using namespace Qt::StringLiterals;
 
 class TestCliSuccess : public QObject {
     Q_OBJECT
@@ -34,6 +38,7 @@ private slots:
     void evalJson();
     void bleuAgainstReference();
     void exportReadByTorchThenImport();
+    void sharedBpeTrainTranslateEvalExport();
 
 private:
     QTemporaryDir dir_;
@@ -330,6 +335,87 @@ print(json.dumps({"logp": logps, "greedy": greedy, "d_model": spec["d_model"]}))
     }
     qInfo("exported weights in PyTorch: largest log-probability difference %.3g", worst);
     QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));
+}
+
+void TestCliSuccess::sharedBpeTrainTranslateEvalExport()
+{
+    // 1000 pairs of the bundled corpus to train on, 12 of its test split to translate.
+    QString error;
+    const std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
+    QVERIFY2(corpus, qPrintable(error));
+    const auto write = [](const QString& path, const QList<SentencePair>& pairs) {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return false;
+        for (const SentencePair& p : pairs)
+            f.write((p.src + u'\t' + p.tgt + u'\n').toUtf8());
+        return true;
+    };
+    const QString trainTsv = dir_.filePath("shared-train.tsv"), testTsv = dir_.filePath("shared-test.tsv");
+    const QList<SentencePair> test = corpus->split.test.mid(0, 12);
+    QVERIFY(write(trainTsv, corpus->split.train.mid(0, 1000)) && write(testTsv, test));
+
+    const QString model = dir_.filePath("shared-bpe.safetensors");
+    QByteArray out;
+    QVERIFY(cli({"train", "--data", trainTsv, "--src-tok", "bpe:2000", "--tgt-tok", "bpe:2000",
+                 "--shared-vocab", "--tie", "all", "--config",
+                 "d_model=32,heads=2,d_ff=64,encoder_layers=1,decoder_layers=1", "--steps", "30",
+                 "--threads", "1", "--seed", "5", "--out", model},
+                &out));
+    std::optional<ModelBundle> b = loadModel(model, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(b->config.tie, Tie::All);
+    QCOMPARE(tokenizerName(b->srcTok), u"bpe:2000"_s);
+    QVERIFY(b->srcTok.ready() && b->srcTok == b->tgtTok);
+    QCOMPARE(b->srcVocab.tokens(), b->srcTok.pieces());
+    QCOMPARE(b->tgtVocab.tokens(), b->srcVocab.tokens());
+    QVERIFY(!b->model->params().find("tgt_embed.weight") && !b->model->params().find("generator.weight"));
+
+    // translate, the file alone: the engine's greedy outputs through the one model.
+    const ParallelData data = ParallelData::fromVocabularies(b->srcVocab, b->tgtVocab, b->srcTok,
+                                                             b->tgtTok, 0);
+    QProcess p;
+    p.start(test::cliProgram(), {"translate", "--model", model, "--threads", "1"});
+    QVERIFY(p.waitForStarted());
+    QStringList sources, expected;
+    for (const SentencePair& pair : test) {
+        sources << pair.src;
+        const std::vector<int> ids = data.encodeSource(pair.src).ids;
+        expected << data.decodeTarget(greedyDecode(*b->model, ids, DecodeOptions{}.limitFor(int(ids.size()), b->config.max_len)).nbest.front().tokens);
+    }
+    p.write((sources.join(u'\n') + u'\n').toUtf8());
+    p.closeWriteChannel();
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n');
+    QCOMPARE(lines.size(), sources.size() + 1);
+    QCOMPARE(lines.mid(0, sources.size()), expected);
+
+    // eval: every target piece and </s> counted, with the one model's pieces.
+    QVERIFY(cli({"eval", "--model", model, "--data", testTsv, "--json", "--threads", "1"}, &out));
+    const QJsonObject j = QJsonDocument::fromJson(out.trimmed()).object();
+    QVERIFY2(!j.isEmpty(), out.constData());
+    qint64 tokens = 0;
+    for (const SentencePair& pair : test)
+        tokens += qint64(data.encodeTarget(pair.tgt).ids.size()) + 1;
+    QCOMPARE(qint64(j.value("tokens").toDouble()), tokens);
+    QVERIFY(std::isfinite(j.value("nll").toDouble()) && j.value("nll").toDouble() > 0);
+
+    // export, then import: the same weights, bit for bit, and the one model on both sides.
+    const QString weights = dir_.filePath("shared-export.safetensors");
+    const QString back = dir_.filePath("shared-import.safetensors");
+    QVERIFY(cli({"export", "--model", model, "--out", weights}, &out));
+    QVERIFY(cli({"import", weights, "--out", back}, &out));
+    std::optional<ModelBundle> c = loadModel(back, &error);
+    QVERIFY2(c, qPrintable(error));
+    QCOMPARE(c->config.tie, Tie::All);
+    QVERIFY(c->srcTok == b->srcTok && c->tgtTok == b->srcTok);
+    QCOMPARE(c->tgtVocab.tokens(), b->srcVocab.tokens());
+    QCOMPARE(c->model->params().size(), b->model->params().size());
+    QVERIFY(std::memcmp(c->model->params().values(), b->model->params().values(),
+                        b->model->params().size() * sizeof(float)) == 0);
+    qInfo("shared bpe:2000, tie=all: %d parameters, eval NLL %.4f on %lld tokens",
+          int(b->model->params().size()), j.value("nll").toDouble(), qlonglong(tokens));
 }
 
 AS_TEST_GUILESS_MAIN(TestCliSuccess)

@@ -3,7 +3,10 @@
 //  - Training is deterministic (the same bytes twice) and puts the specials at the ids of
 //    core/SPEC.md §1.1; the side's vocabulary is the model's pieces (§1.2).
 //  - Segmentation equals Debian's spm_encode (package sentencepiece) on the same model file,
-//    piece by piece, for every sentence of the bundled test split, both sides, both kinds.
+//    piece by piece, for every sentence of the bundled test split, both sides, both kinds,
+//    and both sides of one shared model (--shared-vocab, core/SPEC.md §10.3).
+//  - A shared vocabulary with subword sides is one model trained on both sides' sentences,
+//    the vocabulary of both; mixed kinds or sizes are refused naming both, before training.
 //  - The model travels in the model file (§8.2): save/load, bytes, export/import and a
 //    checkpoint give back the same tokeniser; a file whose model is missing, damaged, on the
 //    wrong side or not its vocabulary is refused (§8.3).
@@ -84,6 +87,11 @@ class TestSubword : public QObject {
     // The test split under the guessed tokenisers (cjk-char, word), for comparison in the log.
     DatasetStats guessedTest_;
 
+    // The bundled training split with --shared-vocab and bpe:8000 on both sides, made on
+    // first use.
+    std::optional<ParallelData> shared_;
+    const ParallelData& sharedData();
+
     // A tiny model whose vocabularies are those of the tokenisers, random weights.
     std::unique_ptr<Transformer<float>> tinyModel(int srcVocab, int tgtVocab);
 
@@ -94,6 +102,7 @@ private slots:
     void matchesSpmEncode_data();
     void matchesSpmEncode();
     void vocabularyIsThePieces();
+    void sharedModel();
     void modelFileRoundTrip();
     void refusesBadModels();
 };
@@ -162,26 +171,47 @@ void TestSubword::matchesSpmEncode_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<bool>("source");
-    QTest::newRow("en bpe:8000") << u"bpe:8000"_s << false;
-    QTest::newRow("en unigram:8000") << u"unigram:8000"_s << false;
-    QTest::newRow("en unigram:4000") << u"unigram:4000"_s << false;
-    QTest::newRow("zh bpe:4000") << u"bpe:4000"_s << true;
-    QTest::newRow("zh unigram:6000") << u"unigram:6000"_s << true;
+    QTest::addColumn<bool>("shared");
+    QTest::newRow("en bpe:8000") << u"bpe:8000"_s << false << false;
+    QTest::newRow("en unigram:8000") << u"unigram:8000"_s << false << false;
+    QTest::newRow("en unigram:4000") << u"unigram:4000"_s << false << false;
+    QTest::newRow("zh bpe:4000") << u"bpe:4000"_s << true << false;
+    QTest::newRow("zh unigram:6000") << u"unigram:6000"_s << true << false;
+    // One model for both sides (sharedData()): each side cut as spm_encode cuts it.
+    QTest::newRow("zh shared bpe:8000") << u"bpe:8000"_s << true << true;
+    QTest::newRow("en shared bpe:8000") << u"bpe:8000"_s << false << true;
+}
+
+const ParallelData& TestSubword::sharedData()
+{
+    if (!shared_) {
+        DatasetOptions o;
+        o.src_tok = o.tgt_tok = tokenizerFromName(u"bpe:8000"_s);
+        o.shared_vocab = true;
+        QString error;
+        shared_ = ParallelData::build(train_, o, &error);
+        if (!error.isEmpty())
+            qFatal("shared bpe:8000: %s", qPrintable(error));
+    }
+    return *shared_;
 }
 
 void TestSubword::matchesSpmEncode()
 {
     QFETCH(QString, name);
     QFETCH(bool, source);
+    QFETCH(bool, shared);
     const QString spm = QStandardPaths::findExecutable(u"spm_encode"_s);
     QVERIFY2(!spm.isEmpty(), "spm_encode not found: install Debian's sentencepiece "
                              "(scripts/install-deps.sh)");
     QElapsedTimer clock;
     clock.start();
-    const Tokenizer t = trainedTokenizer(name, side(train_, source));
+    const Tokenizer t = shared ? (source ? sharedData().srcTokenizer() : sharedData().tgtTokenizer())
+                               : trainedTokenizer(name, side(train_, source));
     const qint64 trainMs = clock.elapsed();
+    QCOMPARE(tokenizerName(t), name);
     const QString modelPath = tmp_.filePath(name.replace(u':', u'-') + (source ? u"-zh"_s : u"-en"_s)
-                                            + u".model"_s);
+                                            + (shared ? u"-shared"_s : QString()) + u".model"_s);
     QFile f(modelPath);
     QVERIFY(f.open(QIODevice::WriteOnly));
     QCOMPARE(f.write(t.modelProto()), t.modelProto().size());
@@ -216,9 +246,10 @@ void TestSubword::matchesSpmEncode()
     }
     const qint64 guessedTokens = source ? guessedTest_.src_tokens : guessedTest_.tgt_tokens;
     const qint64 guessedUnknown = source ? guessedTest_.src_unknown : guessedTest_.tgt_unknown;
-    qInfo("%s on the %s side (%d pieces, trained in %lld ms): %lld test sentences identical, "
+    qInfo("%s%s on the %s side (%d pieces, trained in %lld ms): %lld test sentences identical, "
           "%.2f pieces per sentence, %.3f%% <unk>; %s: %.2f tokens per sentence, %.3f%% <unk>",
-          qPrintable(tokenizerName(t)), source ? "zh" : "en", int(t.pieces().size()), trainMs,
+          qPrintable(tokenizerName(t)), shared ? " (shared)" : "", source ? "zh" : "en",
+          int(t.pieces().size()), trainMs,
           qlonglong(lines.size()), double(pieces) / double(lines.size()),
           100.0 * double(unknown) / double(pieces), source ? "cjk-char" : "word",
           double(guessedTokens) / double(guessedTest_.pairs),
@@ -257,6 +288,97 @@ void TestSubword::vocabularyIsThePieces()
     const ParallelData same = ParallelData::build(train_.mid(0, 100), again, &error);
     QVERIFY(same.srcTokenizer() == d.srcTokenizer());
     QCOMPARE(same.tgtVocab().tokens(), d.tgtVocab().tokens());
+}
+
+void TestSubword::sharedModel()
+{
+    // One model, trained on every training pair's source then every target (core/SPEC.md
+    // §10.1), byte for byte; both sides' tokeniser and vocabulary, its pieces.
+    const ParallelData& d = sharedData();
+    QVERIFY(d.srcTokenizer().ready());
+    QVERIFY(d.srcTokenizer() == d.tgtTokenizer());
+    QCOMPARE(d.srcTokenizer().model(), d.tgtTokenizer().model());
+    QVERIFY(d.srcTokenizer().modelProto()
+            == trainedTokenizer(u"bpe:8000"_s, side(train_, true) + side(train_, false)).modelProto());
+    QCOMPARE(d.srcVocab().tokens(), d.srcTokenizer().pieces());
+    QCOMPARE(d.tgtVocab().tokens(), d.srcVocab().tokens());
+    QCOMPARE(d.srcVocab().size(), 8000);
+    // Chinese and English pieces in the one vocabulary; each side's sentences cut by it.
+    QVERIFY(d.srcVocab().contains(u"▁friend"_s));
+    const EncodedSentence zh = d.encodeSource(u"我有一个好朋友。"_s);
+    const EncodedSentence en = d.encodeTarget(u"I have a good friend."_s);
+    QVERIFY(zh.unknown.empty() && en.unknown.empty());
+    QCOMPARE(d.decodeSource(zh.ids), u"我有一个好朋友。"_s);
+    QCOMPARE(d.decodeTarget(en.ids), u"I have a good friend."_s);
+    // The same id means the same piece on both sides (what tie=all shares).
+    const EncodedSentence mixed = d.encodeSource(u"I have a good friend."_s);
+    QCOMPARE(mixed.ids, en.ids);
+    qInfo("shared bpe:8000: %s", qPrintable(d.train().stats.summary()));
+
+    // Given with its model on both sides (a resumed run's file), used as it is.
+    DatasetOptions again;
+    again.src_tok = again.tgt_tok = d.srcTokenizer();
+    again.shared_vocab = true;
+    QString error;
+    const ParallelData same = ParallelData::build(train_.mid(0, 100), again, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(same.srcTokenizer() == d.srcTokenizer() && same.tgtTokenizer() == d.srcTokenizer());
+    QCOMPARE(same.tgtVocab().tokens(), d.srcVocab().tokens());
+
+    // In a model file (core/SPEC.md §8.2): the same model under both keys, one again on load.
+    const auto m = tinyModel(d.srcVocab().size(), d.tgtVocab().size());
+    const QString path = tmp_.filePath(u"shared.safetensors"_s);
+    QVERIFY2(saveModel(path, *m, d.srcVocab(), d.tgtVocab(), d.srcTokenizer(), d.tgtTokenizer(),
+                       &error),
+             qPrintable(error));
+    const std::optional<SafetensorsFile> file = SafetensorsFile::read(path, &error);
+    QVERIFY2(file, qPrintable(error));
+    QVERIFY(!file->metadata().value(u"src_sentencepiece"_s).isEmpty());
+    QCOMPARE(file->metadata().value(u"src_sentencepiece"_s),
+             file->metadata().value(u"tgt_sentencepiece"_s));
+    const std::optional<ModelBundle> loaded = loadModel(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QVERIFY(loaded->srcTok == d.srcTokenizer() && loaded->tgtTok == d.srcTokenizer());
+    QCOMPARE(loaded->srcVocab.tokens(), loaded->tgtVocab.tokens());
+
+    // Mixed kinds or sizes, or a subword side beside another tokeniser: refused naming both,
+    // before any model is trained.
+    struct Mixed {
+        std::optional<Tokenizer> src, tgt;
+        QString src_name, tgt_name;
+    };
+    const std::optional<Tokenizer> none;
+    for (const Mixed& m : {Mixed{tokenizerFromName(u"bpe:8000"_s), tokenizerFromName(u"unigram:8000"_s),
+                                 u"bpe:8000"_s, u"unigram:8000"_s},
+                           Mixed{tokenizerFromName(u"bpe:8000"_s), tokenizerFromName(u"bpe:4000"_s),
+                                 u"bpe:8000"_s, u"bpe:4000"_s},
+                           Mixed{none, tokenizerFromName(u"unigram:2000"_s), u"guessed"_s,
+                                 u"unigram:2000"_s},
+                           Mixed{tokenizerFromName(u"bpe:1000"_s), Tokenizer(TokenizerKind::Word),
+                                 u"bpe:1000"_s, u"word"_s}}) {
+        DatasetOptions o;
+        o.src_tok = m.src;
+        o.tgt_tok = m.tgt;
+        o.shared_vocab = true;
+        QElapsedTimer clock;
+        clock.start();
+        QString why;
+        ParallelData::build(train_, o, &why);
+        QVERIFY2(why.contains(u"source %1 and target %2"_s.arg(m.src_name, m.tgt_name)), qPrintable(why));
+        QCOMPARE(why, sharedVocabularyProblem(m.src, m.tgt));
+        QVERIFY2(clock.elapsed() < 1000, "refused before training");
+    }
+    QVERIFY(sharedVocabularyProblem(tokenizerFromName(u"unigram:300"_s),
+                                    tokenizerFromName(u"UNIGRAM:300"_s)).isEmpty());
+    QVERIFY(sharedVocabularyProblem(Tokenizer(TokenizerKind::CjkChar), none).isEmpty());
+    // Two different models of the same name on the two sides are not one.
+    DatasetOptions two;
+    two.src_tok = trainedTokenizer(u"bpe:300"_s, side(train_.mid(0, 2000), false));
+    two.tgt_tok = trainedTokenizer(u"bpe:300"_s, side(train_.mid(2000, 2000), false));
+    two.shared_vocab = true;
+    QString why;
+    ParallelData::build(train_.mid(0, 100), two, &why);
+    QVERIFY2(why.contains(u"models differ"_s), qPrintable(why));
 }
 
 std::unique_ptr<Transformer<float>> TestSubword::tinyModel(int srcVocab, int tgtVocab)

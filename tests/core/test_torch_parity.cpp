@@ -15,8 +15,9 @@
 // Subword tokenisers (core/SPEC.md §10.1): a model file whose sides are a unigram and a BPE
 // SentencePiece model (carried in its metadata, §8.2) is read by the reference alone
 // (`torch_parity.py text`, tests/reference/tokenizers.py with python3-sentencepiece): it cuts
-// and encodes sentence pairs of the bundled test split as the engine does, id for id, and their
-// NLL is the engine's within 1e-5 relative.
+// and encodes sentence pairs of the bundled test split as the engine does, id for id, their
+// NLL is the engine's within 1e-5 relative and the greedy outputs are the engine's. Also with
+// one shared BPE model for both sides (core/SPEC.md §10.3) and tie=all (§2.6).
 //
 // Skips, saying how to install it, when /usr/bin/python3 cannot import torch (Debian's
 // python3-torch); fails instead with AS_REQUIRE_ALL_TESTS=1 (tests/support/skip.h), as in CI.
@@ -150,6 +151,7 @@ private slots:
     void referenceToEngine();
     void engineToReference_data() { referenceToEngine_data(); }
     void engineToReference();
+    void subwordText_data();
     void subwordText();
 };
 
@@ -407,16 +409,32 @@ void TestTorchParity::engineToReference()
           qPrintable(norm), st.loss(), lossRel, nllRel, torch[u"greedy_min_gap"_s].toDouble());
 }
 
+void TestTorchParity::subwordText_data()
+{
+    QTest::addColumn<QString>("src");
+    QTest::addColumn<QString>("tgt");
+    QTest::addColumn<bool>("shared");
+    QTest::addColumn<QString>("tie");
+    QTest::newRow("unigram:2500 -> bpe:1000") << u"unigram:2500"_s << u"bpe:1000"_s << false << u"none"_s;
+    QTest::newRow("shared bpe:3000, tie=all") << u"bpe:3000"_s << u"bpe:3000"_s << true << u"all"_s;
+}
+
 void TestTorchParity::subwordText()
 {
+    QFETCH(QString, src);
+    QFETCH(QString, tgt);
+    QFETCH(bool, shared);
+    QFETCH(QString, tie);
     QString error;
     const std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
     QVERIFY2(corpus, qPrintable(error));
     DatasetOptions o;
-    o.src_tok = tokenizerFromName(u"unigram:2500"_s);
-    o.tgt_tok = tokenizerFromName(u"bpe:1000"_s);
+    o.src_tok = tokenizerFromName(src);
+    o.tgt_tok = tokenizerFromName(tgt);
+    o.shared_vocab = shared;
     const ParallelData data = ParallelData::build(corpus->split.train.mid(0, 5000), o, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(data.srcTokenizer() == data.tgtTokenizer(), shared);
 
     ModelConfig c;
     c.src_vocab = data.srcVocab().size();
@@ -425,10 +443,12 @@ void TestTorchParity::subwordText()
     c.heads = 4;
     c.d_ff = 64;
     c.encoder_layers = c.decoder_layers = 2;
+    c.tie = tieFromName(tie).value();
+    QVERIFY2(c.validate().isEmpty(), qPrintable(c.validate()));
     Transformer<float> m(c);
     Rng rng(2027);
     m.initXavier(rng);
-    const QString model = tmp_.filePath(u"subword.safetensors"_s);
+    const QString model = tmp_.filePath(u"subword-%1.safetensors"_s.arg(shared ? u"shared"_s : u"two"_s));
     QVERIFY2(saveModel(model, m, data.srcVocab(), data.tgtVocab(), data.srcTokenizer(),
                        data.tgtTokenizer(), &error),
              qPrintable(error));
@@ -477,9 +497,23 @@ void TestTorchParity::subwordText()
                           / std::abs(torch[u"nll"_s].toDouble());
     QVERIFY2(nllRel <= kLossTolerance,
              qPrintable(u"engine NLL %1, the reference %2"_s.arg(st.nll()).arg(torch[u"nll"_s].toDouble())));
-    qInfo("unigram:2500 -> bpe:1000, %d pairs cut alike (%d <unk>), NLL %.6f, relative difference "
-          "%.2e",
-          int(pairs.size()), unknown, st.nll(), nllRel);
+    // The greedy outputs, the reference's own from the same file.
+    QJsonObject batch{{u"greedy_max_len"_s, 12}};
+    QJsonArray sources;
+    for (const std::vector<int>& ids : srcIds) {
+        QJsonArray row;
+        for (int id : ids)
+            row.append(id);
+        sources.append(row);
+    }
+    batch.insert(u"sources"_s, sources);
+    int finished = 0;
+    const QString greedy = greedyDifference(m, batch, torch[u"greedy"_s].toArray(), &finished);
+    QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
+    qInfo("%s -> %s%s, tie=%s: %d pairs cut alike (%d <unk>), NLL %.6f, relative difference "
+          "%.2e, greedy identical (smallest top-2 gap %.2e)",
+          qPrintable(src), qPrintable(tgt), shared ? " (one shared model)" : "", qPrintable(tie),
+          int(pairs.size()), unknown, st.nll(), nllRel, torch[u"greedy_min_gap"_s].toDouble());
 }
 
 AS_TEST_GUILESS_MAIN(TestTorchParity)

@@ -15,7 +15,9 @@ lines with them out. Standard library only, but for the subword tokenisers:
 
   bpe:N, unigram:N  (core/SPEC.md §10.1) a SentencePiece model, carried by the model file
           (core/SPEC.md §8.2, "src_sentencepiece" / "tgt_sentencepiece", base64): its pieces,
-          by Debian's python3-sentencepiece (tokenizer_of, imported only then).
+          by Debian's python3-sentencepiece (tokenizer_of, imported only then). A shared
+          subword vocabulary (one model trained on both sides, §10.3) has the same model
+          under both keys.
 
 usage: tokenizers.py IN.json OUT.json   IN: {"zh": [lines], "en": [lines]};
                                         OUT: the same keys, each line's tokens

@@ -61,8 +61,8 @@ SessionSettings changed(const QString& task)
     s.plannedMinutes = s.plannedMinutes == 12.5 ? 7.5 : 12.5;
     s.evalEvery = s.evalEvery + 13;
     s.model.tie = s.model.tie == Tie::Tgt ? Tie::None : Tie::Tgt;
-    // A shared vocabulary is refused with subword sides (below): tieAllNeedsSharedVocabulary
-    // round-trips it.
+    // A shared vocabulary is refused with these mixed subword sides (unigram and bpe):
+    // tieAllNeedsSharedVocabulary round-trips it.
     // A bundled corpus's tokenisers (the form offers them there only).
     if (isBundledCorpusTask(task)) {
         s.srcTok = tokenizerFromName(QStringLiteral("unigram:6000"));
@@ -290,18 +290,50 @@ void TestSettingsPanel::tieAllNeedsSharedVocabulary()
     panel.setSettings(withShared);
     QVERIFY(shared->isChecked() && panel.settings().sharedVocab);
 
-    // A BPE or unigram side has its own model's pieces: no shared vocabulary with it, in the
-    // form as in core (ParallelData::build refuses it).
+    // A BPE or unigram side beside another tokeniser, or of another kind or size: no shared
+    // vocabulary, in the form as in core (ParallelData::build refuses it, naming both sides).
+    auto* srcTok = field<QComboBox>(panel, SettingsPanel::tr("source tokens"));
     auto* tgtTok = field<QComboBox>(panel, SettingsPanel::tr("target tokens"));
-    QVERIFY(tgtTok);
+    auto* srcPieces = field<QSpinBox>(panel, SettingsPanel::tr("source pieces"));
+    auto* tgtPieces = field<QSpinBox>(panel, SettingsPanel::tr("target pieces"));
+    QVERIFY(srcTok && tgtTok && srcPieces && tgtPieces);
     tgtTok->setCurrentIndex(tgtTok->findData(u"bpe"_s));
+    tgtPieces->setValue(3000);
     QVERIFY(panel.problem().contains(SettingsPanel::tr("shared vocabulary")));
+    QVERIFY2(panel.problem().contains(u"target bpe:3000"_s), qPrintable(panel.problem()));
     QVERIFY(!apply->isEnabled());
     DataOptions both = panel.settings().dataOptions();
     QString why;
     QVERIFY(!makeTaskData(u"zh-en"_s, both, &why));
-    QVERIFY2(why.contains(u"shared vocabulary"_s), qPrintable(why));
+    QVERIFY2(why.contains(u"shared vocabulary"_s) && why.contains(u"target bpe:3000"_s), qPrintable(why));
+    srcTok->setCurrentIndex(srcTok->findData(u"unigram"_s));
+    srcPieces->setValue(3000);
+    QVERIFY2(panel.problem().contains(u"source unigram:3000 and target bpe:3000"_s),
+             qPrintable(panel.problem()));
+    QVERIFY(!apply->isEnabled());
+    srcTok->setCurrentIndex(srcTok->findData(u"bpe"_s));
+    srcPieces->setValue(4000);
+    QVERIFY2(panel.problem().contains(u"source bpe:4000 and target bpe:3000"_s),
+             qPrintable(panel.problem()));
+    QVERIFY(!apply->isEnabled());
+    // The same kind and size on both sides: one SentencePiece model for both, Apply on, and
+    // tie=all too.
+    srcPieces->setValue(3000);
+    QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
+    QVERIFY(apply->isEnabled());
+    const SessionSettings sharedBpe = panel.settings();
+    QCOMPARE(sharedBpe.model.tie, Tie::All);
+    QVERIFY(sharedBpe.sharedVocab && sharedBpe.srcTok && sharedBpe.tgtTok);
+    QCOMPARE(tokenizerName(*sharedBpe.srcTok), u"bpe:3000"_s);
+    QCOMPARE(tokenizerName(*sharedBpe.tgtTok), u"bpe:3000"_s);
+    QVERIFY(sharedVocabularyProblem(sharedBpe.dataOptions().srcTok, sharedBpe.dataOptions().tgtTok)
+                .isEmpty());
+    panel.setSettings(SessionSettings::defaultsFor(u"zh-en"_s));
+    panel.setSettings(sharedBpe);
+    QVERIFY(panel.problem().isEmpty() && apply->isEnabled());
+    QCOMPARE(tokenizerName(*panel.settings().srcTok), u"bpe:3000"_s);
     tgtTok->setCurrentIndex(tgtTok->findData(u"word"_s));
+    srcTok->setCurrentIndex(srcTok->findData(u"word"_s));
     QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
     QVERIFY(apply->isEnabled());
 
