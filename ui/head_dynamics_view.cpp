@@ -32,7 +32,7 @@ QFont smallFont(bool bold = false)
 HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
 {
     metricBox_ = new QComboBox(this);
-    for (Metric m : {Metric::Entropy, Metric::Confidence, Metric::Diagonal})
+    for (Metric m : {Metric::Entropy, Metric::Confidence, Metric::Diagonal, Metric::Punctuation, Metric::Alignment})
         metricBox_->addItem(QString(), int(m));
     info_ = new QLabel(this);
     info_->setWordWrap(true);  // on its own row, below the metric
@@ -84,7 +84,11 @@ void HeadDynamicsView::retranslate()
            "confidence: its largest weight (Voita et al. 2019)\n"
            "diagonal ±1: its mass on the keys within ±1 of t·(S−1)/(T−1), the diagonal with the\n"
            "source length scaled to the target length (cross-attention: a monotonic alignment;\n"
-           "self-attention: the previous, same and next token)"));
+           "self-attention: the previous, same and next token)\n"
+           "punctuation mass: its weight on punctuation tokens (。，？！ . , ? !); uniform attention\n"
+           "puts the punctuation share there, a punctuation head many times more\n"
+           "alignment: over all queries, the correlation of the query position with the position\n"
+           "of its largest weight (1: the keys move forward with the queries, a diagonal)"));
     colourLabel_->setText(tr("Colour by"));
     placeholder_->setText(tr("Train to see the heads form: the probe's attention is "
                              "recorded as training goes, one column per record."));
@@ -214,9 +218,11 @@ double HeadDynamicsView::valueOf(const HeadMapStats& s) const
     switch (metric_) {
     case Metric::Entropy: return s.entropy;
     case Metric::Confidence: return s.confidence;
-    case Metric::Diagonal: break;
+    case Metric::Diagonal: return s.diagonal;
+    case Metric::Punctuation: return s.punctuation;
+    case Metric::Alignment: break;
     }
-    return s.diagonal;
+    return s.alignment;
 }
 
 QString HeadDynamicsView::metricName(Metric m) const
@@ -224,9 +230,11 @@ QString HeadDynamicsView::metricName(Metric m) const
     switch (m) {
     case Metric::Entropy: return tr("entropy (nats)");
     case Metric::Confidence: return tr("confidence");
-    case Metric::Diagonal: break;
+    case Metric::Diagonal: return tr("diagonal ±1");
+    case Metric::Punctuation: return tr("punctuation mass");
+    case Metric::Alignment: break;
     }
-    return tr("diagonal ±1");
+    return tr("alignment");
 }
 
 void HeadDynamicsView::rebuildPanels(int layers[3])
@@ -301,10 +309,10 @@ void HeadDynamicsView::draw()
         rebuildPanels(layers);
     stack_->setCurrentIndex(1);
 
-    // One colour scale for every map so that heads, layers and kinds compare: confidence and
-    // the diagonal's mass lie in 0 … 1; entropy in 0 … ln(keys), the entropy of uniform
-    // attention over the most keys any map has.
-    range_ = QCPRange(0, 1);
+    // One colour scale for every map so that heads, layers and kinds compare: confidence, the
+    // diagonal's and the punctuation's mass lie in 0 … 1; alignment, a correlation, in −1 … 1;
+    // entropy in 0 … ln(keys), the entropy of uniform attention over the most keys any map has.
+    range_ = QCPRange(metric_ == Metric::Alignment ? -1 : 0, 1);
     if (metric_ == Metric::Entropy) {
         long keys = 2;
         for (const auto& r : history_)
@@ -350,7 +358,8 @@ QString HeadDynamicsView::hoverText(AttentionKind kind, int layer, QPoint pixel)
         return {};
     const HeadMapStats& s = ls[layer][row];
     return tr("%1 · layer %2 · head %3\nstep %4 (record %5 of %6)\nentropy %7 nats · confidence %8 · "
-              "diagonal ±1 %9\nclick: this head at this step in Attention")
+              "diagonal ±1 %9\npunctuation mass %10 (uniform %11, ×%12) · alignment %13\n"
+              "click: this head at this step in Attention")
         .arg(attentionKindTitle(kind))
         .arg(layer + 1)
         .arg(row + 1)
@@ -359,7 +368,11 @@ QString HeadDynamicsView::hoverText(AttentionKind kind, int layer, QPoint pixel)
         .arg(points_.size())
         .arg(s.entropy, 0, 'f', 3)
         .arg(s.confidence, 0, 'f', 3)
-        .arg(s.diagonal, 0, 'f', 3);
+        .arg(s.diagonal, 0, 'f', 3)
+        .arg(s.punctuation, 0, 'f', 3)
+        .arg(s.punctuationShare, 0, 'f', 3)
+        .arg(s.punctuationRatio(), 0, 'f', 2)
+        .arg(s.alignment, 0, 'f', 3);
 }
 
 }  // namespace as::ui

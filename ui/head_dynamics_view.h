@@ -1,8 +1,10 @@
 #pragma once
 // "Head dynamics": when each head forms its pattern. For every kind (encoder self, decoder
 // self, decoder cross) and layer, a heads × recorded-steps heatmap of one score of the probe's
-// attention (eval/attention_stats.h): entropy (nats), confidence, or the mass within ±1 of the
-// scaled diagonal (cross: monotonic alignment; self: the neighbouring tokens). The x axis counts
+// attention (eval/attention_stats.h, core/SPEC.md §12): entropy (nats), confidence, the mass
+// within ±1 of the scaled diagonal (cross: monotonic alignment; self: the neighbouring tokens),
+// the punctuation mass (its hover text adds the punctuation share and their ratio), or the
+// alignment of the rows' largest weights with the query position (−1 … 1). The x axis counts
 // the recorded probes, one column each, labelled with their steps: records are not evenly
 // spaced in steps (a snapshot's pace, then thinned by appendAttentionRecord), and a column per
 // record keeps every record visible and clickable. Drawing 500 records of a 6-layer model takes
@@ -31,7 +33,7 @@ namespace as::ui {
 class HeadDynamicsView : public QWidget {
     Q_OBJECT
 public:
-    enum class Metric { Entropy, Confidence, Diagonal };
+    enum class Metric { Entropy, Confidence, Diagonal, Punctuation, Alignment };
     static constexpr int kDrawIntervalMs = 400;
 
     explicit HeadDynamicsView(QWidget* parent = nullptr);

@@ -301,26 +301,28 @@ bool scoreHeadsForScreenshot(as::MainWindow& w)
     return true;
 }
 
-// The Head dynamics view's first and last records of the probe: for each kind, the head with
-// the largest diagonal score and the one with the largest confidence (layers and heads from 1,
-// as the window numbers them), e.g. "attention-studio: heads at step 0: encoder.self diagonal
-// 0.412 (1,3) confidence 0.301 (2,1); …".
-void printHeadDynamics(as::MainWindow& w)
+// The Head dynamics view's first and last records of the probe, and those at the steps of
+// `stops` (a lesson's stops, whose claims are checked on them), in step order: for each kind, the head with
+// the largest diagonal score, the one with the largest confidence, the one with the largest
+// punctuation mass as a multiple of the punctuation share, and the one with the largest
+// alignment (layers and heads from 1, as the window numbers them), e.g. "attention-studio:
+// heads at step 0: encoder.self diagonal 0.412 (1,3) confidence 0.301 (2,1) punctuation
+// 1.210x (1,2) alignment 0.310 (2,2); …".
+void printHeadDynamics(as::MainWindow& w, const std::vector<long>& stops)
 {
     as::ui::HeadDynamicsView* v = w.views()->dynamics();
     const int n = v->recordCount();
     std::vector<int> indices;
-    if (n > 0)
-        indices.push_back(0);
-    if (n > 1)
-        indices.push_back(n - 1);
+    for (int i = 0; i < n; ++i)
+        if (i == 0 || i == n - 1 || std::find(stops.begin(), stops.end(), v->stepAt(i)) != stops.end())
+            indices.push_back(i);
     for (int index : indices) {
         const as::HeadDynamicsPoint& p = v->point(index);
         QStringList kinds;
         for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
                                        as::AttentionKind::Cross}) {
-            double diagonal = -1, confidence = -1;
-            QString atDiagonal, atConfidence;
+            double diagonal = -1, confidence = -1, punctuation = -1, alignment = -2;
+            QString atDiagonal, atConfidence, atPunctuation, atAlignment;
             const auto& layers = p.of(kind);
             for (std::size_t l = 0; l < layers.size(); ++l)
                 for (std::size_t h = 0; h < layers[l].size(); ++h) {
@@ -329,11 +331,17 @@ void printHeadDynamics(as::MainWindow& w)
                         diagonal = layers[l][h].diagonal, atDiagonal = at;
                     if (layers[l][h].confidence > confidence)
                         confidence = layers[l][h].confidence, atConfidence = at;
+                    if (layers[l][h].punctuationRatio() > punctuation)
+                        punctuation = layers[l][h].punctuationRatio(), atPunctuation = at;
+                    if (layers[l][h].alignment > alignment)
+                        alignment = layers[l][h].alignment, atAlignment = at;
                 }
-            kinds << QStringLiteral("%1 diagonal %2 %3 confidence %4 %5")
+            kinds << QStringLiteral("%1 diagonal %2 %3 confidence %4 %5 punctuation %6x %7 alignment %8 %9")
                          .arg(as::attentionKindName(kind))
                          .arg(diagonal, 0, 'f', 3).arg(atDiagonal)
-                         .arg(confidence, 0, 'f', 3).arg(atConfidence);
+                         .arg(confidence, 0, 'f', 3).arg(atConfidence)
+                         .arg(punctuation, 0, 'f', 3).arg(atPunctuation)
+                         .arg(alignment, 0, 'f', 3).arg(atAlignment);
         }
         std::printf("attention-studio: heads at step %ld: %s\n", p.step, qPrintable(kinds.join(QStringLiteral("; "))));
     }
@@ -507,7 +515,11 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         return 1;
     if (!compareForScreenshot(w, run.compare))
         return 1;
-    printHeadDynamics(w);
+    std::vector<long> stops;
+    if (run.lesson)
+        for (const as::LessonStop& stop : run.lesson->stops)
+            stops.push_back(stop.step);
+    printHeadDynamics(w, stops);
     showEmbeddings(w);
     showModelView(w);
     showDecoding(w);

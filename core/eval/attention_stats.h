@@ -10,7 +10,15 @@
 //    and the last to the last. For cross-attention this is the monotonic alignment of a
 //    translation that keeps the word order; for self-attention (S = T, d(t) = t) it is the mass
 //    on the previous, the same and the next token (Voita et al.'s "positional" heads).
-// A head's score over a map is the mean over its query rows.
+//  - punctuation mass (core/SPEC.md §12): the weight a query's row puts on keys whose token is
+//    punctuation (isPunctuationToken), with the share such keys have among the keys the row may
+//    see (what uniform attention would put on them); their ratio says how many times more than
+//    uniform a head looks at punctuation.
+//  - alignment (core/SPEC.md §12): over a head's query rows, the Pearson correlation of the
+//    query position t with the position of the row's largest weight (the first if tied); 0
+//    when either does not vary (fewer than two rows, or every row's largest weight on the same
+//    key). It is a whole-map score, not a mean of per-row scores.
+// A head's score over a map is the mean over its query rows (alignment: over all of them).
 #include "model/head_id.h"
 #include "model/tensor.h"
 #include "train/history.h"
@@ -55,13 +63,25 @@ double attentionDiagonalMass(const Eigen::DenseBase<Derived>& row, int t, int T)
     return mass;
 }
 
+// A token is punctuation when it has at least one character other than white space and the
+// SentencePiece word mark ▁ (U+2581), and every such character is punctuation by its Unicode
+// category (QChar::isPunct: 。，？！ and . , ? ! are; <s>, </s>, letters and digits are not).
+bool isPunctuationToken(const QString& token);
+
 struct HeadMapStats {
     double entropy = 0, confidence = 0, diagonal = 0;  // means over the query rows
+    double punctuation = 0, punctuationShare = 0;       // means over the query rows
+    double alignment = 0;                               // −1 … 1, over the query rows
+    // punctuation / punctuationShare: 1 for uniform attention; 0 when no key is punctuation.
+    double punctuationRatio() const { return punctuationShare > 0 ? punctuation / punctuationShare : 0.0; }
 };
 
 // One head's map: rows head·Sq … head·Sq+Sq−1 of `layer` ([heads·Sq, Sk], as AttentionRecord
-// keeps it). A map with no rows scores 0.
-HeadMapStats headMapStats(const Mat<float>& layer, int heads, int head);
+// keeps it). A map with no rows scores 0. `keyTokens` names the keys (a key past its end is
+// not punctuation); `causal`: query t may see keys 0 … t only (decoder self-attention), which
+// the punctuation share counts.
+HeadMapStats headMapStats(const Mat<float>& layer, int heads, int head,
+                          const QStringList& keyTokens = {}, bool causal = false);
 
 // Every head's stats of one recorded probe: [kind][layer][head], kinds in AttentionKind order.
 struct HeadDynamicsPoint {

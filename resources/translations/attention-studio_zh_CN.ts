@@ -3163,20 +3163,6 @@ PC1 %3 · PC2 %4
         <translation>对角线 ±1</translation>
     </message>
     <message>
-        <source>Each a mean over the probe&apos;s query positions (eval/attention_stats.h):
-entropy: −Σ a ln a of a query&apos;s attention (uniform over n keys: ln n)
-confidence: its largest weight (Voita et al. 2019)
-diagonal ±1: its mass on the keys within ±1 of t·(S−1)/(T−1), the diagonal with the
-source length scaled to the target length (cross-attention: a monotonic alignment;
-self-attention: the previous, same and next token)</source>
-        <translation>均为探针各查询位置上的平均值（eval/attention_stats.h）：
-熵：一个查询的注意力的 −Σ a ln a（在 n 个键上均匀分布时为 ln n）
-置信度：其最大权重（Voita et al. 2019）
-对角线 ±1：其落在 t·(S−1)/(T−1) 附近 ±1 个键上的权重之和，即把源序列长度缩放到
-目标序列长度后的对角线（交叉注意力：单调对齐；
-自注意力：前一个、同一个和后一个词元）</translation>
-    </message>
-    <message>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -3205,18 +3191,50 @@ self-attention: the previous, same and next token)</source>
         <translation>%1 条记录，第 %2 – %3 步 · 探针：%4 → %5 · 点击一个格子，在“注意力”中查看该头在该步的情况</translation>
     </message>
     <message>
+        <source>%1 · layer %2</source>
+        <translation>%1 · 第 %2 层</translation>
+    </message>
+    <message>
+        <source>Each a mean over the probe&apos;s query positions (eval/attention_stats.h):
+entropy: −Σ a ln a of a query&apos;s attention (uniform over n keys: ln n)
+confidence: its largest weight (Voita et al. 2019)
+diagonal ±1: its mass on the keys within ±1 of t·(S−1)/(T−1), the diagonal with the
+source length scaled to the target length (cross-attention: a monotonic alignment;
+self-attention: the previous, same and next token)
+punctuation mass: its weight on punctuation tokens (。，？！ . , ? !); uniform attention
+puts the punctuation share there, a punctuation head many times more
+alignment: over all queries, the correlation of the query position with the position
+of its largest weight (1: the keys move forward with the queries, a diagonal)</source>
+        <translation>均为探针各查询位置上的平均值（eval/attention_stats.h）：
+熵：一个查询的注意力的 −Σ a ln a（在 n 个键上均匀分布时为 ln n）
+置信度：其最大权重（Voita et al. 2019）
+对角线 ±1：其落在 t·(S−1)/(T−1) 附近 ±1 个键上的权重之和，即把源序列长度缩放到
+目标序列长度后的对角线（交叉注意力：单调对齐；
+自注意力：前一个、同一个和后一个词元）
+标点权重：其放在标点词元（。，？！ . , ? !）上的权重；均匀注意力放在那里的
+是标点占比，标点头则是它的许多倍
+对齐度：对所有查询，查询位置与其最大权重所在位置的相关系数
+（1：键随查询向前移动，即一条对角线）</translation>
+    </message>
+    <message>
+        <source>punctuation mass</source>
+        <translation>标点权重</translation>
+    </message>
+    <message>
+        <source>alignment</source>
+        <translation>对齐度</translation>
+    </message>
+    <message>
         <source>%1 · layer %2 · head %3
 step %4 (record %5 of %6)
 entropy %7 nats · confidence %8 · diagonal ±1 %9
+punctuation mass %10 (uniform %11, ×%12) · alignment %13
 click: this head at this step in Attention</source>
         <translation>%1 · 第 %2 层 · 头 %3
 第 %4 步（第 %5 / %6 条记录）
 熵 %7 奈特 · 置信度 %8 · 对角线 ±1 %9
+标点权重 %10（均匀 %11，×%12）· 对齐度 %13
 点击：在“注意力”中查看该头在该步的情况</translation>
-    </message>
-    <message>
-        <source>%1 · layer %2</source>
-        <translation>%1 · 第 %2 层</translation>
     </message>
 </context>
 <context>

@@ -4,8 +4,9 @@
 //    uniform one the fraction of keys within ±1 of the scaled diagonal (7/15 for 3×5), with
 //    entropy ln S and confidence 1/S; a causal map; a one-row map (the centre); head h's rows;
 //  - the view's cells equal the scores of the records given (recomputed here by a plain loop
-//    in double, keys within ±1 found by floor/ceil), for every metric, kind, layer and head, with
-//    one colour scale; a record from an earlier step starts over, thinning keeps each record's
+//    in double, keys within ±1 found by floor/ceil; punctuation mass and alignment as core's
+//    headDynamicsOf gives them, which tests/core/test_attention_stats checks by plain loops),
+//    for every metric, kind, layer and head, with one colour scale; the hover text; a record from an earlier step starts over, thinning keeps each record's
 //    scores with it; a hidden view draws when shown, a visible one within the draw interval;
 //  - in the window, clicking a cell (at its pixel, from the axes' coordToPixel) shows the
 //    Attention tab with that kind, layer and head, its replay slider on that record's step;
@@ -76,11 +77,14 @@ std::shared_ptr<const AttentionRecord> randomRecord(std::mt19937& rng, long step
     auto r = std::make_shared<AttentionRecord>();
     r->step = step;
     r->heads = heads;
-    for (int i = 0; i < S; ++i)
+    // The last source token and the last of the decoder's input are punctuation.
+    for (int i = 0; i + 1 < S; ++i)
         r->srcTokens << QStringLiteral("s%1").arg(i);
+    r->srcTokens << QStringLiteral("。");
     r->tgtTokens << QStringLiteral("<s>");
-    for (int i = 1; i < T; ++i)
+    for (int i = 1; i + 1 < T; ++i)
         r->tgtTokens << QStringLiteral("t%1").arg(i);
+    r->tgtTokens << QStringLiteral(".");
     for (int l = 0; l < encLayers; ++l)
         r->encoderSelf.push_back(randomLayer(rng, heads, S, S, false));
     for (int l = 0; l < decLayers; ++l) {
@@ -220,21 +224,26 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
     QCOMPARE(v.layers(AttentionKind::DecoderSelf), 1);
     QCOMPARE(v.layers(AttentionKind::Cross), 1);
     using M = ui::HeadDynamicsView::Metric;
-    for (M metric : {M::Entropy, M::Confidence, M::Diagonal}) {
+    for (M metric : {M::Entropy, M::Confidence, M::Diagonal, M::Punctuation, M::Alignment}) {
         v.setMetric(metric);
-        // Entropy: 0 … ln 7, the most keys of any map (record 3's source).
+        // Entropy: 0 … ln 7, the most keys of any map (record 3's source); alignment −1 … 1.
         const double top = metric == M::Entropy ? std::log(7.0) : 1.0;
         QVERIFY(std::abs(v.colourRange().upper - top) < 1e-12);
-        QCOMPARE(v.colourRange().lower, 0.0);
+        QCOMPARE(v.colourRange().lower, metric == M::Alignment ? -1.0 : 0.0);
         for (int i = 0; i < 5; ++i) {
             QCOMPARE(v.stepAt(i), records[i]->step);
             for (AttentionKind k : kKinds)
                 for (int l = 0; l < v.layers(k); ++l)
                     for (int h = 0; h < 3; ++h) {
                         const Naive n = naive(attentionLayers(*records[i], k)[l], 3, h);
-                        const double want = metric == M::Entropy      ? n.entropy
-                                             : metric == M::Confidence ? n.confidence
-                                                                       : n.diagonal;
+                        // Punctuation and alignment as core computes them (recomputed by plain
+                        // loops in tests/core/test_attention_stats).
+                        const HeadMapStats& st = headDynamicsOf(*records[i]).of(k)[l][h];
+                        const double want = metric == M::Entropy       ? n.entropy
+                                             : metric == M::Confidence  ? n.confidence
+                                             : metric == M::Diagonal    ? n.diagonal
+                                             : metric == M::Punctuation ? st.punctuation
+                                                                        : st.alignment;
                         QVERIFY2(std::abs(v.cell(k, l, h, i) - want) < 1e-9,
                                  qPrintable(QStringLiteral("%1 %2 %3 record %4: %5 vs %6")
                                                 .arg(int(k)).arg(l).arg(h).arg(i)
@@ -252,6 +261,11 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
     QVERIFY2(text.startsWith(QStringLiteral("Decoder cross-attention · layer 1 · head 3\nstep 40 (record 4 of 5)")), qPrintable(text));
     for (double value : {n.entropy, n.confidence, n.diagonal})
         QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(text));
+    const HeadMapStats& st = headDynamicsOf(*records[3]).of(AttentionKind::Cross)[0][2];
+    QVERIFY(st.punctuationShare > 0);  // 。 among the keys
+    for (double value : {st.punctuation, st.punctuationShare, st.alignment})
+        QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("×") + QString::number(st.punctuationRatio(), 'f', 2)), qPrintable(text));
     QVERIFY(test::hoverAt(v.plot(AttentionKind::Cross, 0), QPointF(2, 2)).isEmpty());  // off the map
     QVERIFY(std::isnan(v.cell(AttentionKind::Cross, 0, 3, 0)));  // no head 4
     QVERIFY(std::isnan(v.cell(AttentionKind::Cross, 1, 0, 0)));  // no layer 2
