@@ -5,7 +5,9 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QRegularExpression>
+#include <QHeaderView>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -222,6 +224,28 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     auto* middle = new QSplitter(Qt::Horizontal, right);
     for (QCustomPlot* p : lines_)
         middle->addWidget(panel(p, {}, middle));
+    {
+        auto* box = new QWidget(middle);
+        auto* bv = new QVBoxLayout(box);
+        bv->setContentsMargins(0, 0, 0, 0);
+        profileTitle_ = new QLabel(box);
+        profileTitle_->setWordWrap(true);
+        profileTable_ = new QTableWidget(kProfileCategories + 1, 3, box);
+        profileTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        profileTable_->setSelectionMode(QAbstractItemView::NoSelection);
+        profileTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 2);
+        profileTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        profileTable_->setMinimumSize(200, 120);
+        for (int r = 0; r <= kProfileCategories; ++r)
+            for (int c = 0; c < 3; ++c) {
+                auto* item = new QTableWidgetItem;
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                profileTable_->setItem(r, c, item);
+            }
+        bv->addWidget(profileTitle_);
+        bv->addWidget(profileTable_, 1);
+        middle->addWidget(box);
+    }
     right->addWidget(middle);
     auto* bottom = new QSplitter(Qt::Horizontal, right);
     for (int i = 0; i < 2; ++i)
@@ -272,6 +296,8 @@ void HealthView::retranslate()
         setHeatmapPlaceholder(hist_[i], tr("The chosen tensor's histograms, at intervals"));
     }
     redrawHistograms();  // their titles
+    profileTable_->setHorizontalHeaderLabels({tr("ms/step"), tr("% of step"), tr("GFLOP/s")});
+    redrawProfile();  // its row names and title
     // The texts drawn from the records: the fault line, the marker, the titles.
     if (!records_.empty() || nonFinite_) {
         dirty_ = true;
@@ -293,9 +319,60 @@ void HealthView::reset()
     records_.clear();
     histograms_.clear();
     nonFinite_.reset();
+    profile_ = ProfileTotals{};
+    redrawProfile();
     dirty_ = true;
     if (isVisible())
         redraw();
+}
+
+QString HealthView::categoryName(ProfileCategory c) const
+{
+    switch (c) {
+    case ProfileCategory::GemmAttentionProjections: return tr("Products: attention Q, K, V, O");
+    case ProfileCategory::GemmAttentionScores: return tr("Products: attention scores QKᵀ");
+    case ProfileCategory::GemmAttentionContext: return tr("Products: attention weights · V");
+    case ProfileCategory::GemmFeedForward: return tr("Products: feed-forward");
+    case ProfileCategory::GemmGenerator: return tr("Products: generator");
+    case ProfileCategory::AttentionSoftmax: return tr("Attention softmax and masking");
+    case ProfileCategory::LayerNorm: return tr("LayerNorm");
+    case ProfileCategory::Dropout: return tr("Dropout (and ReLU)");
+    case ProfileCategory::Embedding: return tr("Embedding and positional encoding");
+    case ProfileCategory::Loss: return tr("Loss");
+    case ProfileCategory::Adam: return tr("Adam");
+    case ProfileCategory::ThreadWait: return tr("Waiting for threads");
+    case ProfileCategory::Other: return tr("Other");
+    case ProfileCategory::Count: break;
+    }
+    return {};
+}
+
+void HealthView::redrawProfile()
+{
+    const ProfileTotals& p = profile_;
+    const double steps = double(std::max(1L, p.steps));
+    profileTitle_->setText(p.steps > 0 ? tr("Where a step's time goes (the training thread, %n "
+                                            "step(s))", nullptr, int(p.steps))
+                                       : tr("Where a step's time goes: train a few steps"));
+    QStringList rows;
+    for (int i = 0; i < kProfileCategories; ++i)
+        rows << categoryName(ProfileCategory(i));
+    rows << tr("Step (wall time)");
+    profileTable_->setVerticalHeaderLabels(rows);
+    const auto set = [&](int r, int c, const QString& text) { profileTable_->item(r, c)->setText(text); };
+    for (int i = 0; i <= kProfileCategories; ++i) {
+        const bool step = i == kProfileCategories;
+        const double s = step ? p.wallSeconds : p.seconds[std::size_t(i)];
+        const bool known = p.steps > 0;
+        set(i, 0, known ? QString::number(s * 1e3 / steps, 'f', 2) : QString());
+        // The step's row: the share the categories cover.
+        const double share = step ? p.coverage() : (p.wallSeconds > 0 ? s / p.wallSeconds : 0.0);
+        set(i, 1, known ? QString::number(100.0 * share, 'f', 1) : QString());
+        const bool gemm = !step && isGemmCategory(ProfileCategory(i));
+        set(i, 2, known && gemm && s > 0
+                      ? QString::number(p.flops[std::size_t(i)] / s / 1e9, 'f', 1)
+                      : QString());
+    }
 }
 
 void HealthView::setHealthLayout(std::shared_ptr<const HealthLayout> layout)
@@ -304,6 +381,8 @@ void HealthView::setHealthLayout(std::shared_ptr<const HealthLayout> layout)
     records_.clear();
     histograms_.clear();
     nonFinite_.reset();
+    profile_ = ProfileTotals{};
+    redrawProfile();
     rowOf_.clear();
     const QSignalBlocker block(list_);
     list_->clear();
@@ -391,6 +470,10 @@ void HealthView::applySnapshot(const TrainingSnapshot& s)
         appendThinned(histograms_, r, kHistogramCapacity);
     if (h.nonFinite)
         nonFinite_ = h.nonFinite;
+    if (h.profile) {
+        profile_ += *h.profile;
+        redrawProfile();  // a small table: drawn at once, shown or not
+    }
     changed = changed || !h.records.empty() || !h.histograms.empty() || h.nonFinite;
     if (!changed)
         return;

@@ -5,7 +5,8 @@
 // 1e-4 … 1e-2 band around 1e-3 shaded) and of the gradient norm for the tensors chosen in the
 // list, and the chosen tensor's histograms of weights and of gradients over time (a
 // histogram-per-step heatmap over log10|x|). A step whose gradient went non-finite is marked
-// at its step on the first tensor (in forward order) whose gradient was not finite.
+// at its step on the first tensor (in forward order) whose gradient was not finite. And a
+// table of where a training step's time goes (train/profile.h), over the steps profiled so far.
 #include "plot_tools.h"
 #include "train/snapshot.h"
 
@@ -16,6 +17,7 @@
 
 class QLabel;
 class QListWidget;
+class QTableWidget;
 
 namespace as::ui {
 
@@ -63,6 +65,11 @@ public:
     QCustomPlot* ratioPlot() const { return ratioPlot_; }
     QCustomPlot* ratioLinesPlot() const { return lines_[0]; }
     QCustomPlot* gradLinesPlot() const { return lines_[1]; }
+    // The profile's totals so far (every record received since the session began) and their
+    // table: a row per category (train/profile.h's order), then the step; columns ms per step,
+    // % of the step's wall time, GFLOP/s (products only).
+    const ProfileTotals& profile() const { return profile_; }
+    QTableWidget* profileTable() const { return profileTable_; }
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -84,6 +91,8 @@ private:
     void fitGroupLabels();
     void redrawLines();
     void redrawHistograms();
+    void redrawProfile();
+    QString categoryName(ProfileCategory c) const;
 
     std::shared_ptr<const HealthLayout> layout_;
     std::vector<std::shared_ptr<const HealthRecord>> records_;      // oldest first
@@ -113,6 +122,9 @@ private:
     QCustomPlot* histPlots_[2] = {nullptr, nullptr};  // weights, gradients
     Heatmap hist_[2];
     QCPTextElement* histTitles_[2] = {nullptr, nullptr};
+    ProfileTotals profile_;
+    QLabel* profileTitle_ = nullptr;
+    QTableWidget* profileTable_ = nullptr;
 };
 
 }  // namespace as::ui

@@ -9,8 +9,10 @@
 #include "model/gemm.h"
 #include "model/parallel.h"
 #include "model/rng.h"
+#include "train/profile.h"
 #include "train/trainer.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -37,16 +39,46 @@ struct BenchShape {
     int batch, srcLen, tgtLen, srcVocab, tgtVocab;
 };
 
-// Matmul FLOPs of one training step (forward + backward = 3 x forward), as torch_ref.py counts.
+// Matmul FLOPs of one training step (forward + backward = 3 x forward), as torch_ref.py counts:
+// srcLen and tgtLen tokens (the decoder's </s> or <s> position not counted, as there).
 double stepFlops(const as::ModelConfig& c, const BenchShape& s)
 {
-    const double d = c.d_model, f = c.d_ff, L = c.encoder_layers, B = s.batch, S = s.srcLen,
-                 T = s.tgtLen, V = s.tgtVocab;
-    const double ns = B * S, nt = B * T;
-    const double enc = L * (2 * ns * d * d * 4 + 2 * ns * d * f * 2 + 2 * 2 * B * S * S * d);
-    const double dec = L * (2 * nt * d * d * 4 + 2 * nt * d * d * 2 + 2 * ns * d * d * 2
-                            + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d + 2 * 2 * B * T * S * d);
-    return 3 * (enc + dec + 2 * nt * d * V);
+    return as::trainingStepFlops(c, s.batch, s.srcLen, s.tgtLen);
+}
+
+// bench --profile's breakdown of `t` (train/profile.h): per category its time, share of the
+// steps' wall time and, for products, calls, FLOPs and rate.
+QJsonObject profileJson(const as::ProfileTotals& t)
+{
+    const double steps = std::max(1L, t.steps);
+    QJsonObject categories;
+    for (int i = 0; i < as::kProfileCategories; ++i) {
+        const auto c = as::ProfileCategory(i);
+        const double s = t.seconds[std::size_t(i)];
+        QJsonObject o{{"ms", s * 1e3},
+                      {"ms_per_step", s * 1e3 / steps},
+                      {"percent", t.wallSeconds > 0 ? 100.0 * s / t.wallSeconds : 0.0}};
+        if (as::isGemmCategory(c)) {
+            const double flops = t.flops[std::size_t(i)];
+            o.insert("calls_per_step", double(t.calls[std::size_t(i)]) / steps);
+            o.insert("gflop_per_step", flops / steps / 1e9);
+            o.insert("gflop_per_s", s > 0 ? flops / s / 1e9 : 0.0);
+        }
+        categories.insert(QLatin1String(as::profileCategoryKey(c)), o);
+    }
+    double gemmSeconds = 0, gemmFlops = 0;
+    for (int i = 0; i < as::kProfileCategories; ++i)
+        if (as::isGemmCategory(as::ProfileCategory(i))) {
+            gemmSeconds += t.seconds[std::size_t(i)];
+            gemmFlops += t.flops[std::size_t(i)];
+        }
+    return QJsonObject{{"steps", double(t.steps)},
+                       {"step_ms", t.wallSeconds * 1e3 / steps},
+                       {"coverage_percent", 100.0 * t.coverage()},
+                       {"gemm_percent", t.wallSeconds > 0 ? 100.0 * gemmSeconds / t.wallSeconds : 0.0},
+                       {"gemm_gflop_per_step", gemmFlops / steps / 1e9},
+                       {"gemm_gflop_per_s", gemmSeconds > 0 ? gemmFlops / gemmSeconds / 1e9 : 0.0},
+                       {"categories", categories}};
 }
 
 // Peak resident set of this process so far, in MiB (Linux reports ru_maxrss in KiB).
@@ -154,7 +186,7 @@ int runBench(const QStringList& args)
                      "--out-len output tokens (</s> suppressed), cached and plain decoding."});
     p.add({"out-len", "Output tokens for --decode.", "N", "10"});
     p.add({"src-len", "Source tokens for --decode.", "N", "10"});
-    p.add({"runs", "Timed runs for --decode (20 if not given) and --heads (3).", "N"});
+    p.add({"runs", "Timed runs for --decode (20 if not given), --heads (3) and --profile (3).", "N"});
     p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
                     "without ΔNLL, integrated gradients, a mute and re-translation, the "
                     "pruning curve) on --data.", "MODEL"});
@@ -165,6 +197,10 @@ int runBench(const QStringList& args)
                      "norms and update ratio, and every --histogram-every steps "
                      "histograms of its weights and gradients."});
     p.add({"histogram-every", "Steps between histograms with --health (0 = none).", "N", "20"});
+    p.add({"profile", "Where the training step's time goes: per category (the products by layer "
+                      "kind, softmax, LayerNorm, dropout, embedding, loss, Adam, thread waits, "
+                      "other) its ms per step, share of the step and, for products, FLOPs and "
+                      "GFLOP/s; --runs runs of --steps steps, each with its own breakdown."});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     if (p.isSet("heads"))
@@ -222,6 +258,8 @@ int runBench(const QStringList& args)
     const int steps = int(p.intOption("steps", 1, kMaxRuns));
     const int threads = p.threads();
     const int histogramEvery = int(p.intOption("histogram-every", 0, kMaxRuns));
+    const bool profile = p.isSet("profile");
+    const int runs = profile ? int(p.intOption("runs", 1, kMaxRuns, 3)) : 1;
     if (!p.ok())
         return 2;
     const bool health = p.isSet("health");
@@ -247,15 +285,25 @@ int runBench(const QStringList& args)
         trainer.step(batch);
     std::vector<double> times, cpu;
     double loss = 0, total = 0;
-    for (int i = 0; i < steps; ++i) {
-        // Processor time of every thread too: on a shared machine the wall time also counts
-        // waiting for a core.
-        const std::clock_t c0 = std::clock();
-        const as::StepStats st = trainer.step(batch);
-        cpu.push_back(double(std::clock() - c0) / CLOCKS_PER_SEC);
-        times.push_back(st.seconds);
-        total += st.seconds;
-        loss = st.loss.loss();
+    trainer.setProfile(profile);
+    as::ProfileTotals allRuns;
+    QJsonArray profileRuns;
+    for (int run = 0; run < runs; ++run) {
+        for (int i = 0; i < steps; ++i) {
+            // Processor time of every thread too: on a shared machine the wall time also counts
+            // waiting for a core.
+            const std::clock_t c0 = std::clock();
+            const as::StepStats st = trainer.step(batch);
+            cpu.push_back(double(std::clock() - c0) / CLOCKS_PER_SEC);
+            times.push_back(st.seconds);
+            total += st.seconds;
+            loss = st.loss.loss();
+        }
+        if (profile) {
+            const as::ProfileTotals t = trainer.takeProfile();
+            allRuns += t;
+            profileRuns.append(profileJson(t));
+        }
     }
     const double median = cli::median(times);
     const double tokens = double(shape.batch) * shape.tgtLen;  // as the reference counts them
@@ -264,9 +312,9 @@ int runBench(const QStringList& args)
                   {"params", double(trainer.model().params().size())},
                   {"step_s", median},
                   // Histograms come every n-th step: the mean shows their share, the median not.
-                  {"mean_step_s", total / steps},
+                  {"mean_step_s", total / double(times.size())},
                   {"cpu_step_s", cli::median(cpu)},
-                  {"cpu_mean_step_s", std::accumulate(cpu.begin(), cpu.end(), 0.0) / steps},
+                  {"cpu_mean_step_s", std::accumulate(cpu.begin(), cpu.end(), 0.0) / double(cpu.size())},
                   {"health", health},
                   {"histogram_every", health ? histogramEvery : 0},
                   {"tgt_tokens_per_s", tokens / median},
@@ -276,6 +324,11 @@ int runBench(const QStringList& args)
                   {"steps", steps},
                   {"peak_rss_mb", peakRssMb()},
                   {"loss", loss}};
+    if (profile) {
+        o.insert("runs", runs);
+        o.insert("profile", profileJson(allRuns));  // all runs together
+        o.insert("profile_runs", profileRuns);
+    }
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;
 }

@@ -247,8 +247,10 @@ void TrainingWorker::emitSnapshot()
     session_->recordBatch(session_->lastBatch());
     s->batch = session_->history().lastBatch;
     s->samples = samples_;
+    if (session_->trainer().profile().steps > 0)
+        health_.profile = std::make_shared<const ProfileTotals>(session_->trainer().takeProfile());
     s->health = std::move(health_);
-    health_ = HealthUpdate{s->health.layout, {}, {}, nullptr};
+    health_ = HealthUpdate{s->health.layout, {}, {}, nullptr, nullptr};
     if (restoreHistory_) {
         restoreHistory_ = false;
         s->replacesHistory = true;
@@ -597,7 +599,9 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     // Training health is measured from here on (the window's cost: see README, Health).
     session_->trainer().setRecordHealth(true);
     session_->trainer().setHistogramEvery(kHistogramEvery);
-    health_ = HealthUpdate{healthLayoutOf(session_->model()), {}, {}, nullptr};
+    // And where a step's time goes (the Health tab's table; its cost: see README, bench).
+    session_->trainer().setProfile(true);
+    health_ = HealthUpdate{healthLayoutOf(session_->model()), {}, {}, nullptr, nullptr};
     restoreHistory_ = true;  // the next snapshot carries the history whole
     return wasRunning;
 }

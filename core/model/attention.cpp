@@ -37,6 +37,7 @@ MultiHeadAttention<T> MultiHeadAttention<T>::make(ParamStore<T>& ps, const std::
         l.b = b;
         l.in = d;
         l.out = out;
+        l.kind = ProfileCategory::GemmAttentionProjections;
         return l;
     };
     a.q = view(wq, bq, d);
@@ -45,6 +46,7 @@ MultiHeadAttention<T> MultiHeadAttention<T>::make(ParamStore<T>& ps, const std::
     a.qkv = view(wq, bq, 3 * d);
     a.kv = view(wk, bk, 2 * d);
     a.o = Linear<T>::make(ps, prefix + ".o", d, d);
+    a.o.kind = ProfileCategory::GemmAttentionProjections;
     return a;
 }
 
@@ -121,6 +123,9 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
     if (keepScores)
         scores.resize(probs.rows(), probs.cols());
     ctx.resize(Eigen::Index(B) * Sq, d);
+    const double perHead = 2.0 * Sq * Sk * dk;  // FLOPs of one head's product
+    profileWork(ProfileCategory::GemmAttentionScores, long(B) * heads, perHead * B * heads);
+    profileWork(ProfileCategory::GemmAttentionContext, long(B) * heads, perHead * B * heads);
     // Each (batch, head) block is independent: one parallel range over all of them.
     parallelFor(long(B) * heads, 1, [&](long from, long to) {
         for (long bh = from; bh < to; ++bh) {
@@ -130,7 +135,11 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
             const ConstStridedMap<T> Kbh(K + std::size_t(b) * Sk * ldk + h * dk, Sk, dk,
                                          Eigen::OuterStride<>(ldk));
             MatMap<T> P(probs.data() + (std::size_t(b) * heads + h) * Sq * Sk, Sq, Sk);
-            P.noalias() = (Qbh * scale) * Kbh.transpose();  // [Sq, Sk]
+            {
+                const ProfileScope timed(ProfileCategory::GemmAttentionScores);
+                P.noalias() = (Qbh * scale) * Kbh.transpose();  // [Sq, Sk]
+            }
+            const ProfileScope timed(ProfileCategory::AttentionSoftmax);
             for (int i = 0; i < Sq; ++i)
                 for (int j = 0; j < Sk; ++j)
                     if (masked(b, i, j))
@@ -156,6 +165,7 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                                          Eigen::OuterStride<>(ldv));
             StridedMap<T> C(ctx.data() + std::size_t(b) * Sq * d + h * dk, Sq, dk,
                             Eigen::OuterStride<>(d));
+            const ProfileScope timed(ProfileCategory::GemmAttentionContext);
             C.noalias() = P * Vbh;  // [Sq, dk]
         }
     });
@@ -169,6 +179,9 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
     const T scale = T(1.0 / std::sqrt(double(dk)));
     const Mat<T>& used = drop.active ? probsDropped : probs;
     dPs.resize(std::size_t(chunkCount(long(B) * heads, 1)));
+    const double perHead = 2.0 * Sq * Sk * dk;  // FLOPs of one head's product
+    profileWork(ProfileCategory::GemmAttentionScores, 2L * B * heads, 2 * perHead * B * heads);
+    profileWork(ProfileCategory::GemmAttentionContext, 2L * B * heads, 2 * perHead * B * heads);
     parallelChunks(long(B) * heads, 1, [&](int chunk, long from, long to) {
         Mat<T>& dP = dPs[std::size_t(chunk)];  // this chunk's scratch
         dP.resize(Sq, Sk);
@@ -192,23 +205,31 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
             StridedMap<T> dVbh(dV + std::size_t(b) * Sk * ldv + h * dk, Sk, dk,
                                Eigen::OuterStride<>(ldv));
 
-            dVbh.noalias() = Pd.transpose() * dC;  // [Sk, dk]
-            dP.noalias() = dC * Vbh.transpose();   // [Sq, Sk] gradient of Pd
+            {
+                const ProfileScope timed(ProfileCategory::GemmAttentionContext);
+                dVbh.noalias() = Pd.transpose() * dC;  // [Sk, dk]
+                dP.noalias() = dC * Vbh.transpose();   // [Sq, Sk] gradient of Pd
+            }
             if (drop.active) {
+                const ProfileScope timed(ProfileCategory::Dropout);
                 const ConstMatMap<T> mask(drop.mask.data() + pOff, Sq, Sk);
                 dP.array() *= mask.array();
             }
-            // softmax backward: dS = P . (dP - rowsum(dP . P))
-            for (int i = 0; i < Sq; ++i) {
-                const T dot = dP.row(i).dot(P.row(i));
-                dP.row(i) = P.row(i).cwiseProduct((dP.row(i).array() - dot).matrix());
-                // A masked score was overwritten, not computed: no gradient flows to it (this
-                // matters only in a fully masked row, where P is uniform rather than 0).
-                for (int j = 0; j < Sk; ++j)
-                    if (masked(b, i, j))
-                        dP(i, j) = T(0);
+            {
+                const ProfileScope timed(ProfileCategory::AttentionSoftmax);
+                // softmax backward: dS = P . (dP - rowsum(dP . P))
+                for (int i = 0; i < Sq; ++i) {
+                    const T dot = dP.row(i).dot(P.row(i));
+                    dP.row(i) = P.row(i).cwiseProduct((dP.row(i).array() - dot).matrix());
+                    // A masked score was overwritten, not computed: no gradient flows to it (this
+                    // matters only in a fully masked row, where P is uniform rather than 0).
+                    for (int j = 0; j < Sk; ++j)
+                        if (masked(b, i, j))
+                            dP(i, j) = T(0);
+                }
+                dP *= scale;
             }
-            dP *= scale;
+            const ProfileScope timed(ProfileCategory::GemmAttentionScores);
             dQbh.noalias() = dP * Kbh;              // [Sq, dk]
             dKbh.noalias() = dP.transpose() * Qbh;  // [Sk, dk]
         }

@@ -3,6 +3,7 @@
 #include "model/parallel.h"
 #include "model/rng.h"
 #include "model/tensor.h"
+#include "train/profile.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -66,6 +67,7 @@ struct Dropout {
     // relu set, dst = dropout(max(src, 0)): the feed-forward layer's two passes in one.
     void forward(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu = false)
     {
+        const ProfileScope timed(ProfileCategory::Dropout);
         active = pass.train && p > 0.0;
         if (!active) {
             if (relu)
@@ -105,6 +107,7 @@ struct Dropout {
     {
         if (!active)
             return;
+        const ProfileScope timed(ProfileCategory::Dropout);
         const long rows = long(dx.rows());
         parallelFor(rows, std::max(1L, 16384 / std::max(1L, long(dx.cols()))),
                     [&](long from, long to) {

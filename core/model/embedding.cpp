@@ -1,6 +1,7 @@
 #include "model/embedding.h"
 
 #include "model/positional_encoding.h"
+#include "train/profile.h"
 
 #include <cmath>
 
@@ -31,6 +32,7 @@ Embedding<T> Embedding<T>::makeTied(ParamStore<T>& ps, std::size_t weight, int v
 template <typename T>
 void Embedding<T>::forward(const int* ids, int B, int L, Out<T> x, double p, const Pass& pass)
 {
+    const ProfileScope timed(ProfileCategory::Embedding);
     if (pe.rows() < L)
         pe = positionalEncoding<T>(std::max(L, 64), d);
     const ConstMatMap<T> table(ps->values() + w, vocab, d);
@@ -46,6 +48,7 @@ void Embedding<T>::forward(const int* ids, int B, int L, Out<T> x, double p, con
 template <typename T>
 void Embedding<T>::backward(const int* ids, In<T> dx)
 {
+    const ProfileScope timed(ProfileCategory::Embedding);
     g = dx;
     drop.backward(g);
     MatMap<T> dtable(ps->grads() + w, vocab, d);

@@ -8,6 +8,7 @@ FeedForward<T> FeedForward<T>::make(ParamStore<T>& ps, const std::string& prefix
     FeedForward f;
     f.w1 = Linear<T>::make(ps, prefix + ".w1", d, d_ff);
     f.w2 = Linear<T>::make(ps, prefix + ".w2", d_ff, d);
+    f.w1.kind = f.w2.kind = ProfileCategory::GemmFeedForward;
     return f;
 }
 
@@ -33,6 +34,7 @@ void FeedForward<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate)
     // it (Eigen 3.4's select() runs one element at a time; it took 2.4 % of a base step).
     const long cols = long(dh.cols());
     parallelFor(long(dh.rows()), std::max(1L, 16384 / cols), [&, keptScale](long from, long to) {
+        const ProfileScope timed(ProfileCategory::Dropout);  // with ReLU's backward
         const T s = keptScale;
         for (long r = from; r < to; ++r) {
             T* __restrict g = dh.row(r).data();

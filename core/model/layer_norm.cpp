@@ -1,6 +1,7 @@
 #include "model/layer_norm.h"
 
 #include "model/parallel.h"
+#include "train/profile.h"
 
 #include <cmath>
 
@@ -27,6 +28,7 @@ void LayerNorm<T>::reset()
 template <typename T>
 void LayerNorm<T>::forward(In<T> x, Out<T> y)
 {
+    const ProfileScope timed(ProfileCategory::LayerNorm);
     const Eigen::Index n = x.rows();
     xhat.resize(n, d);
     rstd.resize(n);
@@ -47,6 +49,7 @@ void LayerNorm<T>::forward(In<T> x, Out<T> y)
 template <typename T>
 void LayerNorm<T>::backward(In<T> dy, Out<T> dx, bool accumulate)
 {
+    const ProfileScope timed(ProfileCategory::LayerNorm);
     const Eigen::Index n = dy.rows();
     const RowVecMap<T> weight(ps->values() + w, d);
     RowVecMap<T> dweight(ps->grads() + w, d);

@@ -36,16 +36,23 @@ constexpr long kMinRows = 32;
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y) const
 {
+    profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
         // Too few rows to split (a sentence being translated): split the output features.
         parallelFor(out, kMinRows, [&](long b, long e) {
-            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), false);
+            {
+                const ProfileScope timed(kind);
+                gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), false);
+            }
             y.middleCols(b, e - b).rowwise() += bias().segment(b, e - b);
         });
         return;
     }
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), false);
+        {
+            const ProfileScope timed(kind);
+            gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), false);
+        }
         y.middleRows(b, e - b).rowwise() += bias();
     });
 }
@@ -53,9 +60,13 @@ void Linear<T>::forward(In<T> x, Out<T> y) const
 template <typename T>
 void Linear<T>::backwardParams(In<T> x, In<T> dy) const
 {
+    profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
     // Split over output features: each thread owns rows of dW and entries of db.
     parallelFor(out, 8, [&](long b, long e) {
-        gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
+        {
+            const ProfileScope timed(kind);
+            gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
+        }
         biasGrad().segment(b, e - b) += dy.middleCols(b, e - b).colwise().sum();
     });
 }
@@ -63,7 +74,9 @@ void Linear<T>::backwardParams(In<T> x, In<T> dy) const
 template <typename T>
 void Linear<T>::backwardInput(In<T> dy, Out<T> dx, bool accumulate) const
 {
+    profileWork(kind, 1, 2.0 * double(dy.rows()) * in * out);
     parallelFor(dy.rows(), kMinRows, [&](long b, long e) {
+        const ProfileScope timed(kind);
         gemm<T>(dy.middleRows(b, e - b), false, weight(), false, dx.middleRows(b, e - b),
                 accumulate);
     });

@@ -1,5 +1,6 @@
 #pragma once
 #include "model/params.h"
+#include "train/profile.h"
 
 #include <string>
 
@@ -12,6 +13,8 @@ struct Linear {
     ParamStore<T>* ps = nullptr;
     std::size_t w = 0, b = 0;  // offsets of weight [out, in] and bias [out]
     int in = 0, out = 0;
+    // Where its products are counted (train/profile.h); the owner says what it is.
+    ProfileCategory kind = ProfileCategory::Other;
 
     static Linear make(ParamStore<T>& ps, const std::string& prefix, int in, int out);
     // A Linear whose weight is a matrix already registered at offset `weight` ([out, in], e.g.

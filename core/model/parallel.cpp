@@ -1,5 +1,7 @@
 #include "model/parallel.h"
 
+#include "train/profile.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -75,11 +77,15 @@ private:
         job_ = &job;
         chunks_ = chunks;
         pending_.store(chunks - 1);
-        generation_.fetch_add(1, std::memory_order_release);
-        generation_.notify_all();
+        {
+            const ProfileScope timed(ProfileCategory::ThreadWait);
+            generation_.fetch_add(1, std::memory_order_release);
+            generation_.notify_all();
+        }
         tInsideChunk = true;
         job(0);
         tInsideChunk = false;
+        const ProfileScope timed(ProfileCategory::ThreadWait);
         while (!spinUntil([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
             const int p = pending_.load();
             if (p != 0)

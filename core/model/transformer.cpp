@@ -34,6 +34,7 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
     generator_ = cfg_.tie == Tie::None
                      ? Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab)
                      : Linear<T>::makeTied(ps_, "generator", tgtEmbed_.w, d, cfg_.tgt_vocab);
+    generator_.kind = ProfileCategory::GemmGenerator;
     ps_.allocate();
     // LayerNorm weights start at 1 even before initXavier, so a fresh model is usable.
     for (const ParamInfo& p : ps_.table())

@@ -1,6 +1,7 @@
 #include "train/adam.h"
 
 #include "model/parallel.h"
+#include "train/profile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@ template <typename T>
 void Adam<T>::update(T* params, const T* grads, double lr, const std::vector<ParamInfo>* table,
                      std::vector<AdamTensorSums>* sums)
 {
+    const ProfileScope timed(ProfileCategory::Adam);
     ++t_;
     const double bc1 = 1.0 - std::pow(opt_.beta1, double(t_));
     const double bc2 = 1.0 - std::pow(opt_.beta2, double(t_));

@@ -3,6 +3,8 @@
 // applied step (norms, the update ratio, Adam's effective step), histograms of weights and
 // gradients at intervals, and the tensor whose gradient first went non-finite. The window's
 // Health view (ui/health_view.h) draws these records; `train --log` writes them.
+#include "train/profile.h"
+
 #include <QString>
 
 #include <array>
@@ -79,6 +81,9 @@ struct HealthUpdate {
     std::vector<std::shared_ptr<const HealthRecord>> records;  // applied steps, in order
     std::vector<std::shared_ptr<const HistogramRecord>> histograms;
     std::shared_ptr<const NonFiniteRecord> nonFinite;  // the last skipped step, if any
+    // Where the time of the steps since the previous snapshot went (train/profile.h); null
+    // when no step was taken.
+    std::shared_ptr<const ProfileTotals> profile;
 };
 
 }  // namespace as

@@ -1,6 +1,7 @@
 #include "train/loss.h"
 
 #include "model/parallel.h"
+#include "train/profile.h"
 
 #include <cmath>
 #include <vector>
@@ -10,6 +11,7 @@ namespace as {
 template <typename T>
 LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool wantGrad)
 {
+    const ProfileScope timed(ProfileCategory::Loss);
     const Eigen::Index n = logits.rows(), V = logits.cols();
     LossStats st;
     for (Eigen::Index r = 0; r < n; ++r)

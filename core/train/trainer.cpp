@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "model/parallel.h"
+#include "train/profile.h"
 #include "train/schedule.h"
 
 #include <QCoreApplication>
@@ -142,6 +143,7 @@ void Trainer::addHistograms(const HistogramRecord& r, const float* data, std::ve
 StepStats Trainer::step(const Batch& batch)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    ProfileStep profile(profiling_);
     StepStats st;
     ParamStore<float>& ps = model_->params();
     ps.zeroGrads();
@@ -198,6 +200,7 @@ StepStats Trainer::step(const Batch& batch)
             st.fault += (lossFinite ? QStringLiteral(" ") : QStringLiteral("; ")) + where;
         st.fault += QCoreApplication::translate("as::Trainer", "; the update was skipped");
         st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        profile.finish(profile_, st.seconds);
         return st;
     }
     std::shared_ptr<HistogramRecord> histograms;
@@ -240,6 +243,7 @@ StepStats Trainer::step(const Batch& batch)
         st.histograms = std::move(histograms);
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    profile.finish(profile_, st.seconds);
     return st;
 }
 

@@ -4,6 +4,7 @@
 #include "model/transformer.h"
 #include "train/adam.h"
 #include "train/health.h"
+#include "train/profile.h"
 
 #include <QString>
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace as {
 
@@ -65,6 +67,12 @@ public:
     // (StepStats::histograms); 0 = never (the default).
     void setHistogramEvery(int n) { histogramEvery_ = std::max(0, n); }
     long stepCount() const { return step_; }
+    // Where the time of each step goes from here on (train/profile.h): off by default.
+    void setProfile(bool on) { profiling_ = on; }
+    bool profiling() const { return profiling_; }
+    // Totals of the profiled steps since the last takeProfile (which starts them anew).
+    const ProfileTotals& profile() const { return profile_; }
+    ProfileTotals takeProfile() { return std::exchange(profile_, ProfileTotals{}); }
     double rateAt(long step) const;
 
     // The state a checkpoint saves and restores exactly.
@@ -88,6 +96,8 @@ private:
     Rng dropoutRng_;
     long step_ = 0;
     bool recordHealth_ = false;
+    bool profiling_ = false;
+    ProfileTotals profile_;
     int histogramEvery_ = 0;
     std::vector<AdamTensorSums> healthSums_;  // per tensor (health); a member: no allocation
     std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates

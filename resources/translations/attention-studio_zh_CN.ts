@@ -3454,6 +3454,84 @@ histogram per step</source>
         <translation>%1 / %2
 每步的直方图</translation>
     </message>
+    <message>
+        <source>ms/step</source>
+        <translation>毫秒/步</translation>
+    </message>
+    <message>
+        <source>% of step</source>
+        <translation>占一步的 %</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Products: attention Q, K, V, O</source>
+        <translation>矩阵乘法：注意力 Q、K、V、O</translation>
+    </message>
+    <message>
+        <source>Products: attention scores QKᵀ</source>
+        <translation>矩阵乘法：注意力分数 QKᵀ</translation>
+    </message>
+    <message>
+        <source>Products: attention weights · V</source>
+        <translation>矩阵乘法：注意力权重 · V</translation>
+    </message>
+    <message>
+        <source>Products: feed-forward</source>
+        <translation>矩阵乘法：前馈神经网络</translation>
+    </message>
+    <message>
+        <source>Products: generator</source>
+        <translation>矩阵乘法：输出层（生成器）</translation>
+    </message>
+    <message>
+        <source>Attention softmax and masking</source>
+        <translation>注意力 softmax 与掩码</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>层归一化</translation>
+    </message>
+    <message>
+        <source>Dropout (and ReLU)</source>
+        <translation>dropout（随机失活）与 ReLU</translation>
+    </message>
+    <message>
+        <source>Embedding and positional encoding</source>
+        <translation>嵌入与位置编码</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>Waiting for threads</source>
+        <translation>等待线程</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message numerus="yes">
+        <source>Where a step&apos;s time goes (the training thread, %n step(s))</source>
+        <translation>
+            <numerusform>一步训练的时间花在哪里（训练线程，%n 步）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Where a step&apos;s time goes: train a few steps</source>
+        <translation>一步训练的时间花在哪里：请先训练几步</translation>
+    </message>
+    <message>
+        <source>Step (wall time)</source>
+        <translation>一步（实际耗时）</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::LessonPanel</name>

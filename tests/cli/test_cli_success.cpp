@@ -7,7 +7,7 @@
 // One SentencePiece BPE model for both sides with tie=all (core/SPEC.md §10.3, §2.6): train,
 // then translate and eval with the model file alone, and export/import giving it back.
 // The parts that need Python skip (AS_SKIP) when /usr/bin/python3, or torch for the export,
-// is missing.
+// is missing. And `bench --profile`'s JSON: its keys, and shares that add up to its coverage.
 #include "test_files.h"
 #include "cli_process.h"
 #include "skip.h"
@@ -39,6 +39,7 @@ private slots:
     void bleuAgainstReference();
     void exportReadByTorchThenImport();
     void sharedBpeTrainTranslateEvalExport();
+    void benchProfileJson();
 
 private:
     QTemporaryDir dir_;
@@ -416,6 +417,55 @@ void TestCliSuccess::sharedBpeTrainTranslateEvalExport()
                         b->model->params().size() * sizeof(float)) == 0);
     qInfo("shared bpe:2000, tie=all: %d parameters, eval NLL %.4f on %lld tokens",
           int(b->model->params().size()), j.value("nll").toDouble(), qlonglong(tokens));
+// bench --profile: the breakdown's keys, per run and over all runs, and percentages that add up
+// to the coverage (no timing is judged: the machine may be busy).
+void TestCliSuccess::benchProfileJson()
+{
+    QByteArray out;
+    QVERIFY(cli({"bench", "--config", "tiny", "--profile", "--steps", "1", "--runs", "2",
+                 "--threads", "2"}, &out));
+    const QJsonObject j = QJsonDocument::fromJson(out.trimmed()).object();
+    QVERIFY2(!j.isEmpty(), out.constData());
+    QCOMPARE(j.value("runs").toInt(), 2);
+    const QJsonArray runs = j.value("profile_runs").toArray();
+    QCOMPARE(runs.size(), 2);
+    const QStringList keys{"gemm_attention_projections", "gemm_attention_scores",
+                           "gemm_attention_context", "gemm_feed_forward", "gemm_generator",
+                           "attention_softmax", "layer_norm", "dropout", "embedding", "loss",
+                           "adam", "thread_wait", "other"};
+    const QStringList gemm = keys.mid(0, 5);
+    auto check = [&](const QJsonObject& p, int steps) {
+        QCOMPARE(p.value("steps").toInt(), steps);
+        for (const char* k : {"step_ms", "coverage_percent", "gemm_percent",
+                              "gemm_gflop_per_step", "gemm_gflop_per_s"})
+            QVERIFY2(p.value(k).isDouble(), k);
+        QVERIFY(p.value("step_ms").toDouble() > 0);
+        const QJsonObject cats = p.value("categories").toObject();
+        QCOMPARE(QStringList(cats.keys()).size(), keys.size());
+        double percent = 0, gflop = 0;
+        for (const QString& k : keys) {
+            const QJsonObject c = cats.value(k).toObject();
+            for (const char* field : {"ms", "ms_per_step", "percent"})
+                QVERIFY2(c.value(field).isDouble(), qPrintable(k + "." + field));
+            QCOMPARE(c.contains("gflop_per_s"), gemm.contains(k));
+            QCOMPARE(c.contains("gflop_per_step"), gemm.contains(k));
+            QCOMPARE(c.contains("calls_per_step"), gemm.contains(k));
+            percent += c.value("percent").toDouble();
+            gflop += c.value("gflop_per_step").toDouble();
+        }
+        QVERIFY2(std::abs(percent - p.value("coverage_percent").toDouble()) < 1e-6,
+                 qPrintable(QString::number(percent)));
+        QVERIFY(std::abs(gflop - p.value("gemm_gflop_per_step").toDouble()) < 1e-9);
+    };
+    check(runs[0].toObject(), 1);
+    check(runs[1].toObject(), 1);
+    check(j.value("profile").toObject(), 2);
+    // Without --profile: the output as before.
+    QVERIFY(cli({"bench", "--config", "tiny", "--steps", "1", "--threads", "1"}, &out));
+    const QJsonObject plain = QJsonDocument::fromJson(out.trimmed()).object();
+    QVERIFY(plain.contains("step_s"));
+    QVERIFY(!plain.contains("profile"));
+    QVERIFY(!plain.contains("profile_runs"));
 }
 
 AS_TEST_GUILESS_MAIN(TestCliSuccess)

@@ -192,12 +192,15 @@ void TestNoAlloc::warmedUpStepAllocatesNothing_data()
     QTest::addColumn<int>("d");
     QTest::addColumn<int>("batch");
     QTest::addColumn<int>("vocab");
-    QTest::newRow("pre, 1 thread") << 1 << true << 32 << 8 << 500;
-    QTest::newRow("pre, 2 threads") << 2 << true << 32 << 8 << 500;
-    QTest::newRow("post, 2 threads") << 2 << false << 32 << 8 << 500;
+    QTest::addColumn<bool>("profile");
+    QTest::newRow("pre, 1 thread") << 1 << true << 32 << 8 << 500 << false;
+    QTest::newRow("pre, 2 threads") << 2 << true << 32 << 8 << 500 << false;
+    QTest::newRow("post, 2 threads") << 2 << false << 32 << 8 << 500 << false;
     // The `small` widths of core/SPEC.md §7.2 with bench's batch and vocabularies: products
     // large enough that Eigen's packing buffers exceed its default stack-allocation limit.
-    QTest::newRow("bench small, 2 threads") << 2 << true << 256 << 64 << 5000;
+    QTest::newRow("bench small, 2 threads") << 2 << true << 256 << 64 << 5000 << false;
+    // bench --profile: the profiler's timers and counts allocate nothing either.
+    QTest::newRow("pre, 2 threads, profiled") << 2 << true << 32 << 8 << 500 << true;
 }
 
 void TestNoAlloc::warmedUpStepAllocatesNothing()
@@ -207,6 +210,7 @@ void TestNoAlloc::warmedUpStepAllocatesNothing()
     QFETCH(int, d);
     QFETCH(int, batch);
     QFETCH(int, vocab);
+    QFETCH(bool, profile);
     setEngineThreads(threads);
     ModelConfig c;
     c.src_vocab = vocab * 3 / 5;
@@ -219,6 +223,7 @@ void TestNoAlloc::warmedUpStepAllocatesNothing()
     c.label_smoothing = 0.1;
     c.norm = pre ? NormPlacement::Pre : NormPlacement::Post;
     Trainer trainer(c, TrainOptions{1.0, 400, 5});
+    trainer.setProfile(profile);
     Rng rng(11);
     const Batch b = randomBatch(batch, 12, 12, c.src_vocab, c.tgt_vocab, rng);
     for (int i = 0; i < 3; ++i)

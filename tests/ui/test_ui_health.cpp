@@ -2,10 +2,12 @@
 // update ratios (recomputed here in double from the values put in), tensors in forward order
 // as the layout gives it, one column per step; a zero ratio is no colour; a non-finite record
 // puts the marker on its tensor's row at its step; past the capacity, records are thinned and
-// the columns stay in step order.
+// the columns stay in step order. The profile table shows the records' totals: per category ms
+// per step, % of the wall time, GFLOP/s of the products.
 #include "skip.h"
 #include "health_view.h"
 
+#include <QTableWidget>
 #include <QtTest>
 
 #include <cmath>
@@ -18,6 +20,7 @@ private slots:
     void cellsAreLog10OfUpdateRatios();
     void markerAtTheNonFiniteTensor();
     void longRunsAreThinned();
+    void profileTableShowsTheRecords();
 };
 
 namespace {
@@ -145,6 +148,54 @@ void TestUiHealth::longRunsAreThinned()
         QVERIFY(v.stepOfColumn(c) > v.stepOfColumn(c - 1));
     // The last column shows the last record.
     QVERIFY(std::abs(ui::heatmapCell(h, 0, h.cols - 1) - std::log10(ratioOf(1, n))) < 1e-12);
+}
+
+void TestUiHealth::profileTableShowsTheRecords()
+{
+    ui::HealthView v;
+    v.resize(900, 700);
+    QTableWidget* t = v.profileTable();
+    QCOMPARE(t->rowCount(), kProfileCategories + 1);
+    QCOMPARE(t->columnCount(), 3);
+    QVERIFY(t->item(0, 0)->text().isEmpty());  // nothing profiled yet
+    // Two snapshots' records: 2 steps of 40 ms, then 2 of 60 ms (the view adds them up).
+    const auto record = [](double scale) {
+        auto p = std::make_shared<ProfileTotals>();
+        p->steps = 2;
+        for (int i = 0; i < kProfileCategories; ++i)
+            p->seconds[std::size_t(i)] = scale * 0.001 * (i + 1) / 91.0 * 80;  // Σ(i+1) = 91
+        p->wallSeconds = scale * 0.080;
+        p->flops[std::size_t(ProfileCategory::GemmFeedForward)] = scale * 2e9;
+        p->calls[std::size_t(ProfileCategory::GemmFeedForward)] = 12;
+        return std::shared_ptr<const ProfileTotals>(p);
+    };
+    TrainingSnapshot s;
+    s.health.layout = layout();
+    s.health.profile = record(1.0);
+    v.applySnapshot(s);
+    s.health.profile = record(1.5);
+    v.applySnapshot(s);
+    QCOMPARE(v.profile().steps, 4L);
+    const double wall = 0.080 + 0.120;
+    for (int i = 0; i < kProfileCategories; ++i) {
+        const double sec = 2.5 * 0.001 * (i + 1) / 91.0 * 80;
+        QCOMPARE(t->item(i, 0)->text(), QString::number(sec * 1e3 / 4, 'f', 2));
+        QCOMPARE(t->item(i, 1)->text(), QString::number(100 * sec / wall, 'f', 1));
+        if (ProfileCategory(i) == ProfileCategory::GemmFeedForward)
+            QCOMPARE(t->item(i, 2)->text(), QString::number(2.5 * 2e9 / sec / 1e9, 'f', 1));
+        else if (!isGemmCategory(ProfileCategory(i)))
+            QVERIFY(t->item(i, 2)->text().isEmpty());
+    }
+    const int step = kProfileCategories;
+    QCOMPARE(t->item(step, 0)->text(), QStringLiteral("50.00"));  // 200 ms over 4 steps
+    QCOMPARE(t->item(step, 1)->text(), QStringLiteral("100.0"));  // the categories cover it all
+    // A snapshot without a record leaves the table; a reset empties it.
+    s.health.profile.reset();
+    v.applySnapshot(s);
+    QCOMPARE(t->item(step, 0)->text(), QStringLiteral("50.00"));
+    v.reset();
+    QCOMPARE(v.profile().steps, 0L);
+    QVERIFY(t->item(step, 0)->text().isEmpty());
 }
 
 AS_TEST_MAIN(TestUiHealth)

@@ -1,0 +1,170 @@
+// The training-step profiler (train/profile.h, `bench --profile`): it changes nothing the step
+// computes, every category is reached, and the products it counts are those of a hand count.
+#include "model/parallel.h"
+#include "model/rng.h"
+#include "skip.h"
+#include "train/profile.h"
+#include "train/trainer.h"
+
+#include <QTest>
+
+#include <cstring>
+#include <vector>
+
+using namespace as;
+
+namespace {
+
+// Encoder and decoder of different depths, so that a count mixing them up shows.
+ModelConfig tinyConfig()
+{
+    ModelConfig c;
+    c.src_vocab = 23;
+    c.tgt_vocab = 29;
+    c.d_model = 16;
+    c.heads = 2;
+    c.d_ff = 24;
+    c.encoder_layers = 2;
+    c.decoder_layers = 1;
+    c.dropout = 0.1;
+    c.label_smoothing = 0.1;
+    return c;
+}
+
+// B sentences of srcLen → tgtLen tokens (the decoder sees tgtLen + 1 positions).
+Batch batchOf(int B, int srcLen, int tgtLen, const ModelConfig& c)
+{
+    Rng rng(5);
+    std::vector<std::vector<int>> src{std::size_t(B)}, tgt{std::size_t(B)};
+    for (int b = 0; b < B; ++b) {
+        for (int i = 0; i < srcLen; ++i)
+            src[std::size_t(b)].push_back(4 + int(rng.below(std::uint64_t(c.src_vocab - 4))));
+        for (int i = 0; i < tgtLen; ++i)
+            tgt[std::size_t(b)].push_back(4 + int(rng.below(std::uint64_t(c.tgt_vocab - 4))));
+    }
+    return makeBatch(src, tgt);
+}
+
+double flopsOf(const ProfileTotals& t, ProfileCategory c) { return t.flops[std::size_t(c)]; }
+long callsOf(const ProfileTotals& t, ProfileCategory c) { return t.calls[std::size_t(c)]; }
+
+}  // namespace
+
+class TestProfile : public QObject {
+    Q_OBJECT
+private slots:
+    void init() { setEngineThreads(2); }
+    void cleanup() { setEngineThreads(1); }
+    void profilingChangesNoWeight();
+    void everyCategoryIsReached();
+    void countsAreTheHandCount();
+    void gemmFlopsAddUpToTheStepFormula();
+};
+
+void TestProfile::profilingChangesNoWeight()
+{
+    const ModelConfig c = tinyConfig();
+    const Batch b = batchOf(3, 5, 4, c);
+    Trainer plain(c, TrainOptions{1.0, 400, 7});
+    Trainer profiled(c, TrainOptions{1.0, 400, 7});
+    profiled.setProfile(true);
+    for (int i = 0; i < 4; ++i) {
+        const StepStats a = plain.step(b), p = profiled.step(b);
+        QCOMPARE(p.loss.loss(), a.loss.loss());
+    }
+    QCOMPARE(profiled.profile().steps, 4L);
+    QCOMPARE(plain.profile().steps, 0L);
+    const auto& wa = plain.model().params().valueVector();
+    const auto& wp = profiled.model().params().valueVector();
+    QCOMPARE(wp.size(), wa.size());
+    QVERIFY(std::memcmp(wa.data(), wp.data(), std::size_t(wa.size()) * sizeof(float)) == 0);
+    const auto& ma = plain.adam().secondMoment();
+    const auto& mp = profiled.adam().secondMoment();
+    QVERIFY(std::memcmp(ma.data(), mp.data(), std::size_t(ma.size()) * sizeof(float)) == 0);
+}
+
+void TestProfile::everyCategoryIsReached()
+{
+    const ModelConfig c = tinyConfig();
+    Trainer t(c, TrainOptions{1.0, 400, 7});
+    t.setProfile(true);
+    // 64 rows: enough for the pool to split a Linear's rows over both threads.
+    const Batch b = batchOf(16, 6, 5, c);
+    t.step(b);
+    t.step(b);
+    const ProfileTotals p = t.takeProfile();
+    QCOMPARE(p.steps, 2L);
+    QVERIFY(p.wallSeconds > 0);
+    for (int i = 0; i < kProfileCategories; ++i) {
+        const auto cat = ProfileCategory(i);
+        QVERIFY2(p.seconds[std::size_t(i)] > 0, profileCategoryKey(cat));
+        QCOMPARE(p.calls[std::size_t(i)] > 0, isGemmCategory(cat));
+        QCOMPARE(p.flops[std::size_t(i)] > 0, isGemmCategory(cat));
+    }
+    QCOMPARE(t.profile().steps, 0L);  // taken
+    t.setProfile(false);
+    t.step(b);
+    QCOMPARE(t.profile().steps, 0L);
+    QCOMPARE(t.profile().categorySeconds(), 0.0);
+}
+
+void TestProfile::countsAreTheHandCount()
+{
+    const ModelConfig c = tinyConfig();
+    const int B = 3, S = 5, T = 4 + 1;  // the decoder's positions: <s> and 4 tokens
+    const Batch b = batchOf(B, S, 4, c);
+    QCOMPARE(b.T, T);
+    Trainer t(c, TrainOptions{1.0, 400, 7});
+    t.setProfile(true);
+    const int steps = 3;
+    for (int i = 0; i < steps; ++i)
+        t.step(b);
+    const ProfileTotals p = t.profile();
+    const double d = c.d_model, f = c.d_ff, V = c.tgt_vocab, ns = B * S, nt = B * T;
+    const long Le = c.encoder_layers, Ld = c.decoder_layers, h = c.heads;
+
+    // Each Linear: one product forward, two backward (weights, input), 2·n·in·out FLOPs each.
+    // Feed-forward: 3 × 2·tokens·d·d_ff·2 per layer, 6 products.
+    QCOMPARE(callsOf(p, ProfileCategory::GemmFeedForward), steps * (Le + Ld) * 6);
+    QCOMPARE(flopsOf(p, ProfileCategory::GemmFeedForward),
+             steps * 3 * 2 * (Le * ns + Ld * nt) * d * f * 2);
+    // Self-attention: q|k|v as one [3d, d] product and o; cross: q, k|v (on the memory) and o.
+    QCOMPARE(callsOf(p, ProfileCategory::GemmAttentionProjections),
+             steps * (Le * 2 * 3 + Ld * (2 * 3 + 3 * 3)));
+    QCOMPARE(flopsOf(p, ProfileCategory::GemmAttentionProjections),
+             steps * 3.0
+                 * (Le * 2 * ns * d * d * 4
+                    + Ld * (2 * nt * d * d * 4 + 2 * nt * d * d * 2 + 2 * ns * d * d * 2)));
+    // Per head and sequence: Q Kᵀ forward, dQ and dK backward; P V forward, dV and dP backward.
+    const long attentions = Le + 2 * Ld;
+    for (const ProfileCategory k :
+         {ProfileCategory::GemmAttentionScores, ProfileCategory::GemmAttentionContext}) {
+        QCOMPARE(callsOf(p, k), steps * attentions * B * h * 3);
+        QCOMPARE(flopsOf(p, k), steps * 3.0 * 2 * B
+                                    * (Le * S * S + Ld * (T * T + T * S)) * d);
+    }
+    QCOMPARE(callsOf(p, ProfileCategory::GemmGenerator), steps * 3L);
+    QCOMPARE(flopsOf(p, ProfileCategory::GemmGenerator), steps * 3 * 2 * nt * d * V);
+}
+
+void TestProfile::gemmFlopsAddUpToTheStepFormula()
+{
+    for (const char* preset : {"tiny", "small"}) {
+        ModelConfig c = *ModelConfig::preset(preset);
+        c.src_vocab = 300;
+        c.tgt_vocab = 500;
+        const Batch b = batchOf(4, 7, 6, c);
+        Trainer t(c, TrainOptions{1.0, 400, 7});
+        t.setProfile(true);
+        t.step(b);
+        double sum = 0;
+        for (int i = 0; i < kProfileCategories; ++i)
+            if (isGemmCategory(ProfileCategory(i)))
+                sum += t.profile().flops[std::size_t(i)];
+        // The formula bench's gflop_per_s divides (app/cli/bench.cpp), at the batch's shape.
+        QCOMPARE(sum, trainingStepFlops(c, b.B, b.S, b.T));
+    }
+}
+
+AS_TEST_GUILESS_MAIN(TestProfile)
+#include "test_profile.moc"
