@@ -1105,6 +1105,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>tie %1</source>
         <translation>权重共享 %1</translation>
     </message>
+    <message>
+        <source>guessed</source>
+        <translation>自动判断</translation>
+    </message>
+    <message>
+        <source>source %1</source>
+        <translation>源端 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标端 %1</translation>
+    </message>
 </context>
 <context>
     <name>as::SettingsPanel</name>
@@ -1401,6 +1413,45 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::TokensController</name>
+    <message>
+        <source>Cancelled: press Compute to cut the corpus again.</source>
+        <translation>已取消：按“计算”重新切分语料。</translation>
+    </message>
+    <message>
+        <source>A/B: B is this session with bpe:%1 on the %2 side; the Loss view shows both</source>
+        <translation>A/B：B 即本会话在%2改用 bpe:%1；损失视图同时显示两者</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源端</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标端</translation>
+    </message>
+    <message>
+        <source>The A/B against BPE cuts a bundled corpus (zh-en) another way: apply zh-en first.</source>
+        <translation>与 BPE 的 A/B 对比是用另一种方式切分自带语料（zh-en）：请先应用 zh-en。</translation>
+    </message>
+    <message>
+        <source>The session shares one vocabulary between its sides, which a BPE side cannot: untick &quot;shared vocabulary&quot; first.</source>
+        <translation>本会话两端共享一个词表，BPE 端不能共享：请先取消勾选“共享词表”。</translation>
+    </message>
+    <message>
+        <source>This side is cut by bpe:%1 already.</source>
+        <translation>这一端已经用 bpe:%1 切分。</translation>
+    </message>
+    <message>
+        <source>The Tokens view trains and compares tokenisers on a bundled corpus&apos;s training split: apply zh-en in Settings (this session is %1).</source>
+        <translation>词元视图在自带语料的训练集上训练并比较分词器：请在设置中应用 zh-en（本会话为 %1）。</translation>
+    </message>
+    <message>
+        <source>No bundled corpus to cut.</source>
+        <translation>没有可切分的自带语料。</translation>
+    </message>
+</context>
+<context>
     <name>as::TrainingWorker</name>
     <message>
         <source>The task cannot be built: %1.</source>
@@ -1527,6 +1578,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Translation</source>
         <translation>翻译与解码</translation>
+    </message>
+    <message>
+        <source>To&amp;kens</source>
+        <translation>词元(&amp;K)</translation>
     </message>
 </context>
 <context>
@@ -3237,6 +3292,133 @@ and softmax (line, right axis)</source>
     <message>
         <source>Greedy translations at step %1.</source>
         <translation>第 %1 步的贪心解码翻译。</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::TokensView</name>
+    <message>
+        <source>Side:</source>
+        <translation>端：</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源端</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标端</translation>
+    </message>
+    <message>
+        <source>Which side of the training split the tokenisers are trained on and cut</source>
+        <translation>在训练集的哪一端训练分词器并切分句子</translation>
+    </message>
+    <message>
+        <source>Typed:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>type text to see every tokeniser cut it…</source>
+        <translation>输入文字，看每个分词器如何切分…</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Train every tokeniser on this side of the training split again and count its tokens</source>
+        <translation>在训练集的这一端重新训练每个分词器，并统计它切出的词元</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Compare with BPE (A/B)</source>
+        <translation>与 BPE 对比（A/B）</translation>
+    </message>
+    <message>
+        <source>Start an A/B session: B is this session with bpe:8000 on the side chosen, trained beside it on the same pairs</source>
+        <translation>开始 A/B 会话：B 即本会话在所选一端改用 bpe:8000，在相同的句对上与它并行训练</translation>
+    </message>
+    <message>
+        <source>Tokeniser</source>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>词表</translation>
+    </message>
+    <message>
+        <source>Tokens / sentence</source>
+        <translation>词元数/句</translation>
+    </message>
+    <message>
+        <source>&lt;unk&gt;</source>
+        <translation>&lt;unk&gt;</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Typed</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Piece</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Vocabulary of:</source>
+        <translation>词表：</translation>
+    </message>
+    <message>
+        <source>BPE merges, in order:</source>
+        <translation>BPE 合并（按顺序）：</translation>
+    </message>
+    <message>
+        <source>Show this view to cut the corpus with every tokeniser.</source>
+        <translation>显示此视图，即用每个分词器切分语料。</translation>
+    </message>
+    <message>
+        <source>%1, %2 side of the training split: %3 sentences. The probe: %4</source>
+        <translation>%1，训练集%2：%3 个句子。探针：%4</translation>
+    </message>
+    <message>
+        <source>not trained: %1</source>
+        <translation>未能训练：%1</translation>
+    </message>
+    <message>
+        <source>tokens per sentence (bins of %1)</source>
+        <translation>每句词元数（每组 %1）</translation>
+    </message>
+    <message>
+        <source>tokens per sentence</source>
+        <translation>每句词元数</translation>
+    </message>
+    <message>
+        <source>sentences</source>
+        <translation>句子数</translation>
+    </message>
+    <message>
+        <source>%1. %2 + %3 → %4</source>
+        <translation>%1. %2 + %3 → %4</translation>
+    </message>
+    <message>
+        <source>BPE merges, in order (%1):</source>
+        <translation>BPE 合并，按顺序（%1 个）：</translation>
+    </message>
+    <message>
+        <source>BPE merges, in order: none for %1</source>
+        <translation>BPE 合并（按顺序）：%1 没有合并</translation>
     </message>
 </context>
 <context>
