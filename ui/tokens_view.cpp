@@ -83,8 +83,9 @@ TokensView::TokensView(QWidget* parent) : QWidget(parent)
     vocab_ = new QTableWidget(0, 3, this);
     vocab_->verticalHeader()->hide();
     vocab_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    vocab_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     vocab_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    vocab_->setMinimumSize(200, 120);
+    vocab_->setMinimumSize(220, 120);
     mergesLabel_ = new QLabel(this);
     merges_ = new QListWidget(this);
     merges_->setMinimumSize(160, 120);
@@ -122,8 +123,8 @@ TokensView::TokensView(QWidget* parent) : QWidget(parent)
     auto* vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(choices_);
     vertical->addWidget(split);
-    vertical->setStretchFactor(0, 2);
-    vertical->setStretchFactor(1, 3);
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 1);
     vertical->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -232,6 +233,22 @@ QCPBars* TokensView::bars(int choice) const
     return choice >= 0 && choice < bars_.size() ? bars_[choice] : nullptr;
 }
 
+void TokensView::chipsCell(int row, int column, const QStringList& pieces)
+{
+    // The label of a cell is kept from one record to the next: a new one would stand at the
+    // table's corner until the view lays its cells out again.
+    auto* label = qobject_cast<QLabel*>(choices_->cellWidget(row, column));
+    if (!label) {
+        label = new QLabel;
+        label->setTextFormat(Qt::RichText);
+        label->setWordWrap(true);
+        label->setContentsMargins(2, 1, 2, 1);
+        choices_->setCellWidget(row, column, label);
+    }
+    label->setText(chips(pieces));
+    label->setToolTip(pieces.join(u' '));
+}
+
 QString TokensView::chips(const QStringList& pieces) const
 {
     // Alternate two shades, so that where one piece ends and the next begins shows.
@@ -269,22 +286,16 @@ void TokensView::redraw()
             choices_->setItem(i, 1, readOnly(QString()));
             choices_->setItem(i, 2, readOnly(QString()));
             choices_->setItem(i, 3, readOnly(QString()));
-            auto* why = new QLabel(tr("not trained: %1").arg(t.error), choices_);
-            why->setWordWrap(true);
-            choices_->setCellWidget(i, 4, why);
-            choices_->setCellWidget(i, 5, nullptr);
+            chipsCell(i, 4, {});
+            chipsCell(i, 5, {});
+            qobject_cast<QLabel*>(choices_->cellWidget(i, 4))->setText(tr("not trained: %1").arg(t.error.toHtmlEscaped()));
             continue;
         }
         choices_->setItem(i, 1, readOnly(locale.toString(t.vocabSize()), right));
         choices_->setItem(i, 2, readOnly(locale.toString(t.tokensPerSentence(), 'f', 2), right));
         choices_->setItem(i, 3, readOnly(locale.toString(100.0 * t.unknownRate(), 'f', 2) + u'%', right));
-        for (auto [column, pieces] : {std::pair{4, &t.probe}, std::pair{5, &t.typed}}) {
-            auto* label = new QLabel(chips(*pieces), choices_);
-            label->setTextFormat(Qt::RichText);
-            label->setWordWrap(true);
-            label->setToolTip(pieces->join(u' '));
-            choices_->setCellWidget(i, column, label);
-        }
+        for (auto [column, pieces] : {std::pair{4, &t.probe}, std::pair{5, &t.typed}})
+            chipsCell(i, column, *pieces);
     }
     choices_->resizeRowsToContents();
 
@@ -335,8 +346,12 @@ void TokensView::redraw()
         detail_->clear();
         for (int i = 0; i < n; ++i)
             detail_->addItem(r->choices[std::size_t(i)].name);
-        const int keep = detail_->findText(was);
-        detail_->setCurrentIndex(keep >= 0 ? keep : 0);
+        // At first the first BPE choice (its merges are listed), else the first.
+        int keep = detail_->findText(was);
+        for (int i = 0; keep < 0 && i < n; ++i)
+            if (r->choices[std::size_t(i)].tokenizer.kind() == TokenizerKind::Bpe)
+                keep = i;
+        detail_->setCurrentIndex(std::max(keep, 0));
     }
     showDetail();
 }

@@ -74,6 +74,7 @@ private:
     void redraw();
     void showDetail();  // the vocabulary and merges of the choice chosen
     QString chips(const QStringList& pieces) const;
+    void chipsCell(int row, int column, const QStringList& pieces);
     QString histogramCsv() const;
 
     std::shared_ptr<const as::TokensRecord> record_;
