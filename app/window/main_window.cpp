@@ -12,6 +12,7 @@
 #include "samples_view.h"
 #include "settings_panel.h"
 #include "settings_store.h"
+#include "tokens_controller.h"
 #include "view_set.h"
 #include "worker_link.h"
 
@@ -122,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     corpus_ = new CorpusActions(this);
     comparisons_ = new ComparisonActions(this);
     heads_ = new HeadsController(views_, link_, [this]() -> const SessionSettings& { return settings_; }, this);
+    tokens_ = new TokensController(this, views_->tokens());
     lessons_ = new LessonActions(this);
     buildMenus();
     buildToolBar();

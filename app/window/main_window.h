@@ -2,8 +2,8 @@
 // The window: its layout (the views' tabs, the settings dock, the toolbar, the status line),
 // its menus, title and close. Its parts do the work: the link to the training worker in its
 // own thread (worker_link.h), the views (view_set.h), the files (file_actions.h), corpora
-// (corpus_actions.h), compared runs and A/B (comparison_actions.h) and the Heads view's work
-// (heads_controller.h). Views receive snapshots; none touches the model.
+// (corpus_actions.h), compared runs and A/B (comparison_actions.h), the Heads view's work
+// (heads_controller.h) and the Tokens view's (tokens_controller.h). Views receive snapshots; none touches the model.
 #include "training_worker.h"
 
 #include <QMainWindow>
@@ -22,6 +22,7 @@ class ComparisonActions;
 class CorpusActions;
 class FileActions;
 class HeadsController;
+class TokensController;
 class LessonActions;
 class SettingsPanel;
 class ViewSet;
@@ -54,6 +55,7 @@ public:
     CorpusActions* corpus() const { return corpus_; }
     ComparisonActions* comparisons() const { return comparisons_; }
     HeadsController* heads() const { return heads_; }
+    TokensController* tokens() const { return tokens_; }
     LessonActions* lessons() const { return lessons_; }
     QAction* playAction() const { return play_; }
     QAction* stepAction() const { return step1_; }
@@ -107,6 +109,7 @@ private:
     CorpusActions* corpus_ = nullptr;
     ComparisonActions* comparisons_ = nullptr;
     HeadsController* heads_ = nullptr;
+    TokensController* tokens_ = nullptr;
     LessonActions* lessons_ = nullptr;
     SettingsPanel* settingsPanel_ = nullptr;
     QAction *play_ = nullptr, *step1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;

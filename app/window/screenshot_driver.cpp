@@ -14,6 +14,7 @@
 #include "comparison_actions.h"
 #include "corpus_actions.h"
 #include "decoding_view.h"
+#include "tokens_view.h"
 #include "embedding_view.h"
 #include "file_actions.h"
 #include "head_service.h"
@@ -156,6 +157,19 @@ void showDecoding(as::MainWindow& w)
     w.views()->showView(shown);
 }
 
+// The Tokens tab with its record of the session's corpus, with a sentence typed (a session of
+// no bundled corpus shows why there is none); the tab shown before is shown again.
+void showTokens(as::MainWindow& w)
+{
+    as::ui::TokensView* v = w.views()->tokens();
+    QWidget* const shown = w.views()->currentView();
+    v->typedEdit()->setText(QStringLiteral("Unbelievably, the newest printers were unboxed."));
+    w.views()->showView(v);
+    QCoreApplication::processEvents();
+    waitFor([&] { return !v->busy(); }, 300000);
+    w.views()->showView(shown);
+}
+
 // Writes DIR/beam-tree.png: the Translate tab with `sentence` translated by beam search of width
 // 3 (n-best 3) and its tree shown, the best hypothesis's last node selected (its prefix's
 // cross-attention below). After the views' pictures: the Translate tab is left as it is then.
@@ -239,6 +253,7 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     }
     showModelView(w);  // of the probe sentence
     showDecoding(w);
+    showTokens(w);
     if (!compareForScreenshot(w, compare))
         return 1;
     QString error;
@@ -523,6 +538,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     showEmbeddings(w);
     showModelView(w);
     showDecoding(w);
+    showTokens(w);
     // The window's picture shows the attention of the probe sentence, and its neuron view.
     showNeuronView(w);
     QString error;

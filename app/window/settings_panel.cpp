@@ -293,13 +293,11 @@ void SettingsPanel::showOpenedModel(const SessionSettings& opened)
 
 void SettingsPanel::setComparisonMode(bool on)
 {
-    // B trains on A's data, in A's order, with A's seed and plan: only the model and the
-    // optimisation can differ.
+    // B trains on A's data, in A's order, with A's seed and plan: only the model, the
+    // optimisation and a bundled corpus's tokenisers can differ.
     for (QWidget* w : std::initializer_list<QWidget*>{task_, batch_, batchTokens_, sharedVocab_, seed_,
                                                       planned_, minutes_, evalEvery_, average_})
         w->setEnabled(!on);
-    comparison_ = on;
-    enableTokenizers();
     apply_->setVisible(!on);
 }
 
@@ -397,8 +395,8 @@ void SettingsPanel::showTokenizer(const std::optional<Tokenizer>& t, QComboBox* 
 void SettingsPanel::enableTokenizers()
 {
     // Only the bundled corpus is cut here (a user's corpus was cut when it was opened); B of an
-    // A/B trains on A's data.
-    const bool bundled = isBundledCorpusTask(task_->currentText()) && !comparison_;
+    // A/B trains on A's pairs, which it may cut another way (comparisonOf).
+    const bool bundled = isBundledCorpusTask(task_->currentText());
     for (auto [kind, pieces] : {std::pair{srcTok_, srcPieces_}, std::pair{tgtTok_, tgtPieces_}}) {
         kind->setEnabled(bundled);
         const QString name = kind->currentData().toString();

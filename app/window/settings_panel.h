@@ -36,7 +36,7 @@ public:
     // built-in tasks, replacing the one offered before.
     void setUserCorpus(std::shared_ptr<const SessionData> corpus, const CorpusSource& source);
     // As the A/B dialog shows it: the data, seed and plan are the current session's (shown,
-    // not editable), no Apply button.
+    // not editable; a bundled corpus's tokenisers stay B's to choose), no Apply button.
     void setComparisonMode(bool on);
 
 signals:
@@ -83,7 +83,6 @@ private:
     std::optional<Tokenizer> tokenizerOf(const QComboBox* kind, const QSpinBox* pieces) const;
     void showTokenizer(const std::optional<Tokenizer>& t, QComboBox* kind, QSpinBox* pieces);
     void enableTokenizers();
-    bool comparison_ = false;
     QLineEdit* seed_;  // 64-bit: beyond a QSpinBox's int
 };
 

@@ -14,6 +14,7 @@
 #include "pe_view.h"
 #include "probe_bar.h"
 #include "samples_view.h"
+#include "tokens_view.h"
 #include "translate_view.h"
 #include "translation_service.h"
 #include "worker_link.h"
@@ -79,8 +80,9 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     embedding_ = new ui::EmbeddingView(window);
     model_ = new ui::ModelView(window);
     decoding_ = new ui::DecodingView(window);
+    tokens_ = new ui::TokensView(window);
     // The groups and their views, in the order of their tabs; the PNG files keep the numbers
-    // and names they had when the views were thirteen tabs in a row.
+    // and names they had when the views were thirteen tabs in a row (Tokens, added since, is 14).
     for (QTabWidget*& g : groups_) {
         g = new QTabWidget(window);
         g->setDocumentMode(true);
@@ -101,6 +103,7 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     add(pe_, 3, "positional-encoding", 1);
     add(embedding_, 11, "embeddings", 1);
     add(masks_, 7, "masks-and-smoothing", 1);
+    add(tokens_, 14, "tokens", 1);
     add(page, 4, "attention", 2);
     add(dynamics_, 9, "head-dynamics", 2);
     add(heads_, 8, "heads", 2);
@@ -189,6 +192,7 @@ void ViewSet::retranslate()
         {embedding_, tr("Em&beddings")},
         {model_, tr("M&odel")},
         {decoding_, tr("&Decoding")},
+        {tokens_, tr("To&kens")},
     };
     for (const auto& [view, name] : names) {
         Entry* e = const_cast<Entry*>(entryOf(view));

@@ -1,6 +1,7 @@
 #pragma once
-// The window's views: the thirteen of them in tabs grouped by question — Training (Loss,
-// Learning rate, Health), Model (Model, Positional encoding, Embeddings, Masks and smoothing),
+// The window's views: the fourteen of them in tabs grouped by question — Training (Loss,
+// Learning rate, Health), Model (Model, Positional encoding, Embeddings, Masks and smoothing,
+// Tokens),
 // Attention (Attention, Head dynamics, Heads), Translation (Translate, Decoding, Samples) — so
 // that every tab fits at 1280×800 in either language (the Attention tab with the probe bar
 // above and the neuron panel below); Alt and a view's underlined letter shows it from anywhere, the Translate view's decoding service, the snapshot
@@ -36,6 +37,7 @@ class NeuronPanel;
 class EmbeddingView;
 class ModelView;
 class DecodingView;
+class TokensView;
 }  // namespace ui
 
 class ViewSet : public QObject {
@@ -79,6 +81,7 @@ public:
     ui::EmbeddingView* embedding() const { return embedding_; }
     ui::ModelView* model() const { return model_; }
     ui::DecodingView* decoding() const { return decoding_; }
+    ui::TokensView* tokens() const { return tokens_; }
 
     // A new model (settings applied, or a snapshot that replaces the history): every view that
     // shows the one before is cleared, then cleared() tells the rest.
@@ -127,6 +130,7 @@ private:
     ui::EmbeddingView* embedding_ = nullptr;
     ui::ModelView* model_ = nullptr;
     ui::DecodingView* decoding_ = nullptr;
+    ui::TokensView* tokens_ = nullptr;
     QElapsedTimer neuronClock_;
     QElapsedTimer embeddingClock_;  // the projection follows the weights at most this often
     long step_ = 0;                 // of the last snapshot shown

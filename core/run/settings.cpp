@@ -66,8 +66,12 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     b.batchSize = a.batchSize;
     b.batchTokens = a.batchTokens;
     b.sharedVocab = a.sharedVocab;
-    b.srcTok = a.srcTok;
-    b.tgtTok = a.tgtTok;
+    // A bundled corpus's pairs can be cut another way for B (the Tokens view's A/B of
+    // cjk-char/word against BPE); a user's corpus was cut once, when it was read.
+    if (!isBundledCorpusTask(a.task)) {
+        b.srcTok = a.srcTok;
+        b.tgtTok = a.tgtTok;
+    }
     b.train.seed = a.train.seed;
     b.plannedSteps = a.plannedSteps;
     b.plannedMinutes = a.plannedMinutes;
@@ -156,6 +160,13 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
         d << QCoreApplication::translate("as::Settings", "max_len %1").arg(y.max_len);
     if (x.tie != y.tie)
         d << QCoreApplication::translate("as::Settings", "tie %1").arg(tieName(y.tie));
+    const auto named = [](const std::optional<Tokenizer>& t) {
+        return t ? tokenizerName(*t) : QCoreApplication::translate("as::Settings", "guessed");
+    };
+    if (named(a.srcTok) != named(b.srcTok))
+        d << QCoreApplication::translate("as::Settings", "source %1").arg(named(b.srcTok));
+    if (named(a.tgtTok) != named(b.tgtTok))
+        d << QCoreApplication::translate("as::Settings", "target %1").arg(named(b.tgtTok));
     return d.isEmpty() ? QCoreApplication::translate("as::Settings", "the same settings") : d.join(QStringLiteral(", "));
 }
 

@@ -63,6 +63,7 @@ struct SessionSettings {
 
 // A/B: B's settings as trained beside A — B's model and optimisation settings, A's data, its
 // order and seed, and A's plan — so that the two runs differ only where the user changed them.
+// On a bundled corpus B keeps its own tokenisers (the same pairs, cut another way).
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
 // "norm=post,warmup=1,factor=2": the model's keys as --config takes them (ModelConfig::fromSpec)
 // and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key

@@ -1,0 +1,63 @@
+#pragma once
+// The Tokens view's work (issue 27 §1): its record is built in a thread of the global pool
+// (training a SentencePiece model on a side of zh-en takes seconds), with progress and Cancel,
+// when the view is shown and its record is not of the session's corpus and side; the probe and
+// typed text are cut again on the GUI thread (the models are in the record). Its "Compare with
+// BPE (A/B)" starts the A/B session (comparison_actions.h) with B = the session with bpe:8000
+// on the side chosen.
+#include "text/tasks.h"
+#include "text/tokens_record.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace as {
+class MainWindow;
+struct SessionSettings;
+namespace ui {
+class TokensView;
+}
+
+class TokensController : public QObject {
+    Q_OBJECT
+public:
+    TokensController(MainWindow* window, ui::TokensView* view);
+    ~TokensController() override;
+
+    // The tokenisers compared on a side: cjk-char, word, bpe:8000 and unigram:8000, the
+    // session's own in its place (already trained) or added when it is none of them.
+    static QList<Tokenizer> choicesFor(const Tokenizer& session);
+    // B of "Compare with BPE (A/B)": the session's settings with bpe:8000 on `side`.
+    static SessionSettings bpeComparison(const SessionSettings& a, CorpusSide side);
+    // Builds the record of `side` now (the view need not be shown); a build under way is
+    // cancelled first.
+    void build(CorpusSide side);
+    void cancel();
+
+signals:
+    // A record reached the view (tests and --screenshot wait on it).
+    void recordShown();
+
+private:
+    void setTask(const Task& task);
+    void refresh();  // builds a record when the view is shown and has none of this session
+    void recut();    // the probe and typed text again, into the record shown
+    void updateComparison();
+    QString sessionKey(CorpusSide side) const;
+
+    MainWindow* window_;
+    ui::TokensView* view_;
+    Task task_;
+    QString probe_;         // the probe's text on each side
+    QString probeTarget_;
+    QString builtFor_;      // the session (task, tokenisers) and side of the record shown
+    QString buildingFor_;   // … and of the one being built
+    QFutureWatcher<TokensRecord>* watcher_ = nullptr;
+    std::shared_ptr<std::atomic<bool>> cancelled_;
+    std::shared_ptr<const TokensRecord> shown_;
+};
+
+}  // namespace as
