@@ -417,6 +417,8 @@ void TestCliSuccess::sharedBpeTrainTranslateEvalExport()
                         b->model->params().size() * sizeof(float)) == 0);
     qInfo("shared bpe:2000, tie=all: %d parameters, eval NLL %.4f on %lld tokens",
           int(b->model->params().size()), j.value("nll").toDouble(), qlonglong(tokens));
+}
+
 // bench --profile: the breakdown's keys, per run and over all runs, and percentages that add up
 // to the coverage (no timing is judged: the machine may be busy).
 void TestCliSuccess::benchProfileJson()
