@@ -667,12 +667,12 @@
         </translation>
     </message>
     <message>
-        <source>a shared vocabulary needs the cjk-char or word tokeniser on both sides; a bpe:N or unigram:N side has its own model&apos;s pieces</source>
-        <translation>共享词表要求两端都使用 cjk-char 或 word 分词器；bpe:N 或 unigram:N 的一端有其自身模型的子词</translation>
-    </message>
-    <message>
         <source>%1 tokeniser: %2</source>
         <translation>%1分词器：%2</translation>
+    </message>
+    <message>
+        <source>shared tokeniser: %1</source>
+        <translation>共享分词器：%1</translation>
     </message>
 </context>
 <context>
@@ -1996,6 +1996,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>tie %1</source>
         <translation>权重共享 %1</translation>
     </message>
+    <message>
+        <source>guessed</source>
+        <translation>自动判断</translation>
+    </message>
+    <message>
+        <source>source %1</source>
+        <translation>源端 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标端 %1</translation>
+    </message>
 </context>
 <context>
     <name>as::SettingsPanel</name>
@@ -2212,10 +2224,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>共享词表</translation>
     </message>
     <message>
-        <source>One vocabulary for both sides, built from both sides&apos; tokens (each side keeps its tokeniser), as the command line&apos;s --shared-vocab; the bundled corpus only (a corpus opened from a file keeps how it was read)</source>
-        <translation>两端用同一个词表，由两端的词元共同构建（各端保留自己的分词器），与命令行的 --shared-vocab 相同；仅用于自带语料（从文件打开的语料保持读入时的方式）</translation>
-    </message>
-    <message>
         <source>Set: the run stops at whichever limit comes first. Not set: the task&apos;s recipe without planned minutes, no step limit with them.</source>
         <translation>设定时：先到达哪个限制就在哪里停止。未设定时：没有计划分钟数则用任务配方的步数，有计划分钟数则不限步数。</translation>
     </message>
@@ -2272,8 +2280,12 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>BPE 或 unigram 模型的词表大小：最多这么多个片段，含四个特殊词元</translation>
     </message>
     <message>
-        <source>A shared vocabulary is built from cjk-char or word tokens: a BPE or unigram side has its own model&apos;s pieces. Untick &quot;shared vocabulary&quot; or choose cjk-char, word or guessed on both sides.</source>
-        <translation>共享词表由 cjk-char 或 word 词元构建：BPE 或 unigram 一端用的是它自己模型的子词片段。请取消勾选“共享词表”，或在两端都选择 cjk-char、word 或自动判断。</translation>
+        <source>One vocabulary for both sides, built from both sides&apos; tokens (each side keeps its tokeniser), or with BPE or unigram of the same size on both sides one SentencePiece model trained on both, as the command line&apos;s --shared-vocab; the bundled corpus only (a corpus opened from a file keeps how it was read)</source>
+        <translation>两端用同一个词表，由两端的词元共同构建（各端保留自己的分词器）；若两端都是同样大小的 BPE 或 unigram，则用两端的句子训练一个共同的 SentencePiece 模型。与命令行的 --shared-vocab 相同；仅用于自带语料（从文件打开的语料保持读入时的方式）</translation>
+    </message>
+    <message>
+        <source>%1. Untick &quot;shared vocabulary&quot;, give both sides the same BPE or unigram model size, or choose cjk-char, word or guessed on both sides.</source>
+        <translation>%1。请取消勾选“共享词表”，或让两端使用同一种、同样大小的 BPE 或 unigram 模型，或在两端都选择 cjk-char、word 或自动判断。</translation>
     </message>
 </context>
 <context>
@@ -2319,6 +2331,53 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>the SentencePiece model of %1 has %2 pieces, over %3</source>
         <translation>%1 的 SentencePiece 模型有 %2 个子词，超过 %3</translation>
+    </message>
+    <message>
+        <source>guessed</source>
+        <translation>自动判断</translation>
+    </message>
+    <message>
+        <source>a shared vocabulary with a BPE or unigram side is one SentencePiece model trained on both sides: both need the same kind and size (e.g. bpe:8000 and bpe:8000), here source %1 and target %2</source>
+        <translation>有 BPE 或 unigram 一端的共享词表是用两端句子训练的同一个 SentencePiece 模型：两端需要同一种类、同样大小（例如 bpe:8000 与 bpe:8000），此处源端为 %1，目标端为 %2</translation>
+    </message>
+</context>
+<context>
+    <name>as::TokensController</name>
+    <message>
+        <source>Cancelled: press Compute to cut the corpus again.</source>
+        <translation>已取消：按“计算”重新切分语料。</translation>
+    </message>
+    <message>
+        <source>A/B: B is this session with bpe:%1 on the %2 side; the Loss view shows both</source>
+        <translation>A/B：B 即本会话在%2改用 bpe:%1；损失视图同时显示两者</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源端</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标端</translation>
+    </message>
+    <message>
+        <source>The A/B against BPE cuts a bundled corpus (zh-en) another way: apply zh-en first.</source>
+        <translation>与 BPE 的 A/B 对比是用另一种方式切分自带语料（zh-en）：请先应用 zh-en。</translation>
+    </message>
+    <message>
+        <source>The session shares one vocabulary between its sides, which a BPE side cannot: untick &quot;shared vocabulary&quot; first.</source>
+        <translation>本会话两端共享一个词表，BPE 端不能共享：请先取消勾选“共享词表”。</translation>
+    </message>
+    <message>
+        <source>This side is cut by bpe:%1 already.</source>
+        <translation>这一端已经用 bpe:%1 切分。</translation>
+    </message>
+    <message>
+        <source>The Tokens view trains and compares tokenisers on a bundled corpus&apos;s training split: apply zh-en in Settings (this session is %1).</source>
+        <translation>词元视图在自带语料的训练集上训练并比较分词器：请在设置中应用 zh-en（本会话为 %1）。</translation>
+    </message>
+    <message>
+        <source>No bundled corpus to cut.</source>
+        <translation>没有可切分的自带语料。</translation>
     </message>
 </context>
 <context>
@@ -2490,6 +2549,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Translation</source>
         <translation>翻译与解码</translation>
+    </message>
+    <message>
+        <source>To&amp;kens</source>
+        <translation>词元(&amp;K)</translation>
     </message>
 </context>
 <context>
@@ -4290,6 +4353,133 @@ and softmax (line, right axis)</source>
     <message>
         <source>Greedy translations at step %1.</source>
         <translation>第 %1 步的贪心解码翻译。</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::TokensView</name>
+    <message>
+        <source>Side:</source>
+        <translation>端：</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源端</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标端</translation>
+    </message>
+    <message>
+        <source>Which side of the training split the tokenisers are trained on and cut</source>
+        <translation>在训练集的哪一端训练分词器并切分句子</translation>
+    </message>
+    <message>
+        <source>Typed:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>type text to see every tokeniser cut it…</source>
+        <translation>输入文字，看每个分词器如何切分…</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Train every tokeniser on this side of the training split again and count its tokens</source>
+        <translation>在训练集的这一端重新训练每个分词器，并统计它切出的词元</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Compare with BPE (A/B)</source>
+        <translation>与 BPE 对比（A/B）</translation>
+    </message>
+    <message>
+        <source>Start an A/B session: B is this session with bpe:8000 on the side chosen, trained beside it on the same pairs</source>
+        <translation>开始 A/B 会话：B 即本会话在所选一端改用 bpe:8000，在相同的句对上与它并行训练</translation>
+    </message>
+    <message>
+        <source>Tokeniser</source>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>词表</translation>
+    </message>
+    <message>
+        <source>Tokens / sentence</source>
+        <translation>词元数/句</translation>
+    </message>
+    <message>
+        <source>&lt;unk&gt;</source>
+        <translation>&lt;unk&gt;</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>探针</translation>
+    </message>
+    <message>
+        <source>Typed</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Piece</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Vocabulary of:</source>
+        <translation>词表：</translation>
+    </message>
+    <message>
+        <source>BPE merges, in order:</source>
+        <translation>BPE 合并（按顺序）：</translation>
+    </message>
+    <message>
+        <source>Show this view to cut the corpus with every tokeniser.</source>
+        <translation>显示此视图，即用每个分词器切分语料。</translation>
+    </message>
+    <message>
+        <source>%1, %2 side of the training split: %3 sentences. The probe: %4</source>
+        <translation>%1，训练集%2：%3 个句子。探针：%4</translation>
+    </message>
+    <message>
+        <source>not trained: %1</source>
+        <translation>未能训练：%1</translation>
+    </message>
+    <message>
+        <source>tokens per sentence (bins of %1)</source>
+        <translation>每句词元数（每组 %1）</translation>
+    </message>
+    <message>
+        <source>tokens per sentence</source>
+        <translation>每句词元数</translation>
+    </message>
+    <message>
+        <source>sentences</source>
+        <translation>句子数</translation>
+    </message>
+    <message>
+        <source>%1. %2 + %3 → %4</source>
+        <translation>%1. %2 + %3 → %4</translation>
+    </message>
+    <message>
+        <source>BPE merges, in order (%1):</source>
+        <translation>BPE 合并，按顺序（%1 个）：</translation>
+    </message>
+    <message>
+        <source>BPE merges, in order: none for %1</source>
+        <translation>BPE 合并（按顺序）：%1 没有合并</translation>
     </message>
 </context>
 <context>
