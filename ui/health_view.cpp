@@ -209,23 +209,9 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     listLabel_ = new QLabel(left);
     lv->addWidget(listLabel_);
     lv->addWidget(list_, 1);
-    auto* right = new QSplitter(Qt::Vertical, this);
-    auto* top = new QWidget(right);
-    auto* tv = new QVBoxLayout(top);
-    tv->setContentsMargins(0, 0, 0, 0);
-    tv->addWidget(fault_);
-    tv->addWidget(panel(ratioPlot_, [this] {
-        QStringList names;
-        for (int r = 0; r < ratio_.rows; ++r)
-            names << tensorName(tensorOfRow(r));
-        return heatmapCsv(ratio_, QStringLiteral("log10 update ratio: tensor \\ column"), names);
-    }, top), 1);
-    right->addWidget(top);
-    auto* middle = new QSplitter(Qt::Horizontal, right);
-    for (QCustomPlot* p : lines_)
-        middle->addWidget(panel(p, {}, middle));
     {
-        auto* box = new QWidget(middle);
+        // Under the tensor list: where a step's time goes.
+        auto* box = new QWidget(left);
         auto* bv = new QVBoxLayout(box);
         bv->setContentsMargins(0, 0, 0, 0);
         profileTitle_ = new QLabel(box);
@@ -244,8 +230,23 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
             }
         bv->addWidget(profileTitle_);
         bv->addWidget(profileTable_, 1);
-        middle->addWidget(box);
+        lv->addWidget(box, 1);
     }
+    auto* right = new QSplitter(Qt::Vertical, this);
+    auto* top = new QWidget(right);
+    auto* tv = new QVBoxLayout(top);
+    tv->setContentsMargins(0, 0, 0, 0);
+    tv->addWidget(fault_);
+    tv->addWidget(panel(ratioPlot_, [this] {
+        QStringList names;
+        for (int r = 0; r < ratio_.rows; ++r)
+            names << tensorName(tensorOfRow(r));
+        return heatmapCsv(ratio_, QStringLiteral("log10 update ratio: tensor \\ column"), names);
+    }, top), 1);
+    right->addWidget(top);
+    auto* middle = new QSplitter(Qt::Horizontal, right);
+    for (QCustomPlot* p : lines_)
+        middle->addWidget(panel(p, {}, middle));
     right->addWidget(middle);
     auto* bottom = new QSplitter(Qt::Horizontal, right);
     for (int i = 0; i < 2; ++i)
