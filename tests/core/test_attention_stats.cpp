@@ -9,6 +9,7 @@
 //    --screenshot read) recomputed here by plain loops in double, punctuation being the
 //    literal "." and "," of that corpus.
 #include "skip.h"
+#include "matrix_rows.h"
 #include "eval/attention_stats.h"
 #include "model/parallel.h"
 #include "text/dataset.h"
@@ -23,19 +24,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-Mat<float> rows(std::initializer_list<std::initializer_list<float>> values)
-{
-    const int r = int(values.size()), c = int(values.begin()->size());
-    Mat<float> m(r, c);
-    int i = 0;
-    for (const auto& row : values) {
-        int j = 0;
-        for (float v : row)
-            m(i, j++) = v;
-        ++i;
-    }
-    return m;
-}
+using test::rows;
 
 bool near(double a, double b, double tol = 1e-6) { return std::abs(a - b) < tol; }
 

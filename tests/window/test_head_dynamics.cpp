@@ -22,6 +22,7 @@
 
 #include "eval/attention_stats.h"
 #include "hover.h"
+#include "matrix_rows.h"
 #include "text/tasks.h"
 
 #include <QSlider>
@@ -37,19 +38,7 @@ using namespace as;
 
 namespace {
 
-Mat<float> rows(std::initializer_list<std::initializer_list<float>> values)
-{
-    const int r = int(values.size()), c = int(values.begin()->size());
-    Mat<float> m(r, c);
-    int i = 0;
-    for (const auto& row : values) {
-        int j = 0;
-        for (float v : row)
-            m(i, j++) = v;
-        ++i;
-    }
-    return m;
-}
+using test::rows;
 
 // heads maps of sq × sk stacked as AttentionRecord keeps them; each row a softmax of random
 // scores (rows t of a causal map see keys s ≤ t only).
