@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QHeaderView>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -209,9 +210,11 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     listLabel_ = new QLabel(left);
     lv->addWidget(listLabel_);
     lv->addWidget(list_, 1);
+    // Below the line plots, in a tab beside the histograms (wide enough for its numbers):
+    // where a step's time goes.
+    bottomTabs_ = new QTabWidget(this);
     {
-        // Under the tensor list: where a step's time goes.
-        auto* box = new QWidget(left);
+        auto* box = new QWidget(bottomTabs_);
         auto* bv = new QVBoxLayout(box);
         bv->setContentsMargins(0, 0, 0, 0);
         profileTitle_ = new QLabel(box);
@@ -230,7 +233,7 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
             }
         bv->addWidget(profileTitle_);
         bv->addWidget(profileTable_, 1);
-        lv->addWidget(box, 1);
+        profileBox_ = box;
     }
     auto* right = new QSplitter(Qt::Vertical, this);
     auto* top = new QWidget(right);
@@ -248,12 +251,14 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     for (QCustomPlot* p : lines_)
         middle->addWidget(panel(p, {}, middle));
     right->addWidget(middle);
-    auto* bottom = new QSplitter(Qt::Horizontal, right);
+    auto* bottom = new QSplitter(Qt::Horizontal, bottomTabs_);
     for (int i = 0; i < 2; ++i)
         bottom->addWidget(panel(histPlots_[i], [this, i] {
             return heatmapCsv(hist_[i], QStringLiteral("log10 share: bin \\ column"));
         }, bottom));
-    right->addWidget(bottom);
+    bottomTabs_->addTab(bottom, QString());
+    bottomTabs_->addTab(profileBox_, QString());
+    right->addWidget(bottomTabs_);
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 3);
     right->setStretchFactor(2, 3);
@@ -274,11 +279,20 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
     retranslate();
 }
 
+void HealthView::showTimePerStep(bool shown)
+{
+    bottomTabs_->setCurrentIndex(shown ? 1 : 0);
+}
+
 void HealthView::retranslate()
 {
     list_->setToolTip(tr("Tensors in forward order. Select some (Ctrl/Shift+click) for the line "
                          "plots; the current one's histograms are shown below."));
     listLabel_->setText(tr("Tensors (forward order)"));
+    bottomTabs_->setTabText(0, tr("Histograms"));
+    bottomTabs_->setTabText(1, tr("Time per step"));
+    bottomTabs_->setTabToolTip(1, tr("Where a training step's time goes: the products by layer "
+                                     "kind, softmax, LayerNorm, dropout, the loss, Adam, waits"));
     ratio_.scale->axis()->setLabel(tr("log10 ‖Δw‖/‖w‖"));
     ratioTitle_->setText(tr("Update ratio per tensor and step · white: the 1e-3 rule of thumb · "
                             "blue: slower · red: faster"));

@@ -17,6 +17,7 @@
 
 class QLabel;
 class QListWidget;
+class QTabWidget;
 class QTableWidget;
 
 namespace as::ui {
@@ -70,6 +71,8 @@ public:
     // % of the step's wall time, GFLOP/s (products only).
     const ProfileTotals& profile() const { return profile_; }
     QTableWidget* profileTable() const { return profileTable_; }
+    // Shows the "Time per step" tab below the line plots (else the histograms).
+    void showTimePerStep(bool shown);
 
 protected:
     void showEvent(QShowEvent* e) override;
@@ -125,6 +128,8 @@ private:
     ProfileTotals profile_;
     QLabel* profileTitle_ = nullptr;
     QTableWidget* profileTable_ = nullptr;
+    QWidget* profileBox_ = nullptr;      // the title and table, a tab of bottomTabs_
+    QTabWidget* bottomTabs_ = nullptr;   // the histograms | time per step
 };
 
 }  // namespace as::ui

@@ -3,6 +3,7 @@
 #include "screenshot_driver.h"
 
 #include "model_view.h"
+#include "health_view.h"
 #include "lesson_actions.h"
 #include "run/lesson.h"
 
@@ -221,6 +222,23 @@ bool saveModelReplayPng(as::MainWindow& w, const QString& dir, QString* error)
                 a->shownStep(), a->shownHistoryIndex() + 1, a->historySize(), m->shownStep(),
                 m->shownHistoryIndex() + 1, m->historySize());
     a->replayTo(a->historySize() - 1);
+    if (!saved)
+        *error = QStringLiteral("cannot write %1").arg(path);
+    return saved;
+}
+
+// Writes DIR/health-time.png: the Health view with its "Time per step" tab, where the run's
+// training steps spent their time.
+bool saveHealthTimePng(as::MainWindow& w, const QString& dir, QString* error)
+{
+    as::ui::HealthView* h = w.views()->health();
+    w.views()->showView(h);
+    h->showTimePerStep(true);
+    QCoreApplication::processEvents();
+    as::ui::replotQueuedNow();
+    const QString path = QDir(dir).filePath(QStringLiteral("health-time.png"));
+    const bool saved = h->grab().save(path, "PNG");
+    h->showTimePerStep(false);
     if (!saved)
         *error = QStringLiteral("cannot write %1").arg(path);
     return saved;
@@ -546,7 +564,7 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         || !w.files()->saveViewPngs(dir, &error)
         || (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")
             && !saveBeamTreePng(w, dir, QStringLiteral("我有一个好朋友"), &error))
-        || !saveModelReplayPng(w, dir, &error)) {
+        || !saveModelReplayPng(w, dir, &error) || !saveHealthTimePng(w, dir, &error)) {
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }

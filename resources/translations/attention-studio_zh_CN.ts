@@ -3595,6 +3595,18 @@ histogram per step</source>
         <source>Step (wall time)</source>
         <translation>一步（实际耗时）</translation>
     </message>
+    <message>
+        <source>Histograms</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>Time per step</source>
+        <translation>每步耗时</translation>
+    </message>
+    <message>
+        <source>Where a training step&apos;s time goes: the products by layer kind, softmax, LayerNorm, dropout, the loss, Adam, waits</source>
+        <translation>训练一步的时间花在哪里：按层类型分的矩阵乘法、softmax、层归一化、dropout（随机失活）、损失、Adam、等待线程</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::LessonPanel</name>
