@@ -87,10 +87,12 @@ HeadMapStats headMapStats(const Mat<float>& layer, int heads, int head,
 struct HeadDynamicsPoint {
     long step = 0;
     std::vector<std::vector<HeadMapStats>> layers[3];
-    const std::vector<std::vector<HeadMapStats>>& of(AttentionKind kind) const
+    const std::vector<std::vector<HeadMapStats>>& of(AttentionKind kind) const&
     {
         return layers[int(kind)];
     }
+    // Not on a temporary (headDynamicsOf(r).of(k)[l][h] would dangle by the next statement).
+    void of(AttentionKind kind) && = delete;
 };
 HeadDynamicsPoint headDynamicsOf(const AttentionRecord& record);
 

@@ -221,13 +221,15 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
         QCOMPARE(v.colourRange().lower, metric == M::Alignment ? -1.0 : 0.0);
         for (int i = 0; i < 5; ++i) {
             QCOMPARE(v.stepAt(i), records[i]->step);
+            // Kept alive for the references into it below.
+            const HeadDynamicsPoint dynamics = headDynamicsOf(*records[i]);
             for (AttentionKind k : kKinds)
                 for (int l = 0; l < v.layers(k); ++l)
                     for (int h = 0; h < 3; ++h) {
                         const Naive n = naive(attentionLayers(*records[i], k)[l], 3, h);
                         // Punctuation and alignment as core computes them (recomputed by plain
                         // loops in tests/core/test_attention_stats).
-                        const HeadMapStats& st = headDynamicsOf(*records[i]).of(k)[l][h];
+                        const HeadMapStats& st = dynamics.of(k)[l][h];
                         const double want = metric == M::Entropy       ? n.entropy
                                              : metric == M::Confidence  ? n.confidence
                                              : metric == M::Diagonal    ? n.diagonal
@@ -250,7 +252,8 @@ void TestHeadDynamics::viewCellsAreTheRecordsScores()
     QVERIFY2(text.startsWith(QStringLiteral("Decoder cross-attention · layer 1 · head 3\nstep 40 (record 4 of 5)")), qPrintable(text));
     for (double value : {n.entropy, n.confidence, n.diagonal})
         QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(text));
-    const HeadMapStats& st = headDynamicsOf(*records[3]).of(AttentionKind::Cross)[0][2];
+    const HeadDynamicsPoint dynamics = headDynamicsOf(*records[3]);
+    const HeadMapStats& st = dynamics.of(AttentionKind::Cross)[0][2];
     QVERIFY(st.punctuationShare > 0);  // 。 among the keys
     for (double value : {st.punctuation, st.punctuationShare, st.alignment})
         QVERIFY2(text.contains(QString::number(value, 'f', 3)), qPrintable(text));
