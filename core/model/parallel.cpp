@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -46,7 +47,8 @@ bool spinUntil(Done done)
 }
 class Pool {
 public:
-    explicit Pool(int threads) : threads_(std::max(1, threads))
+    explicit Pool(int threads)
+        : threads_(std::max(1, threads)), claimed_(std::make_unique<Claim[]>(std::size_t(threads_)))
     {
         for (int i = 1; i < threads_; ++i)
             workers_.emplace_back([this, i] { loop(i); });
@@ -72,18 +74,61 @@ public:
     }
 
 private:
+    // The chunks of a region are claimed, not assigned: thread i (the caller is 0) first claims
+    // chunk i, then any chunk still unclaimed. A worker that wakes late (a sleeping thread
+    // takes tens of microseconds to start on the machines here) then finds its chunk done by
+    // the caller instead of making the caller wait for it, and a thread that is on time runs
+    // the rows it ran in the regions before (still in its cache). The chunks' boundaries do
+    // not depend on which thread runs them, so neither do the results.
+    //
+    // Regions are numbered from 1; chunk c belongs to region r once claimed_[c] has been moved
+    // from below r to r. A thread that still looks at an earlier region finds every chunk at
+    // that region's number or later and claims none.
+    struct alignas(64) Claim {
+        std::atomic<std::uint64_t> region{0};
+    };
+
+    bool claim(int c, std::uint64_t region)
+    {
+        std::atomic<std::uint64_t>& slot = claimed_[std::size_t(c)].region;
+        std::uint64_t v = slot.load(std::memory_order_relaxed);
+        while (v < region)
+            if (slot.compare_exchange_weak(v, region, std::memory_order_acq_rel,
+                                           std::memory_order_relaxed))
+                return true;
+        return false;
+    }
+
+    // Runs chunks of the current region while any is unclaimed: `self` first.
+    void runClaimed(int self)
+    {
+        const std::uint64_t word = current_.load(std::memory_order_acquire);
+        const std::uint64_t region = word >> 16;
+        const int chunks = int(word & 0xffff);
+        const auto runChunk = [&](int c) {
+            (*job_)(c);
+            if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+                pending_.notify_one();
+        };
+        if (self < chunks && claim(self, region))
+            runChunk(self);
+        for (int c = 0; c < chunks; ++c)
+            if (c != self && claim(c, region))
+                runChunk(c);
+    }
+
     void run(int chunks, FunctionRef<void(int)> job)
     {
         job_ = &job;
-        chunks_ = chunks;
-        pending_.store(chunks - 1);
+        pending_.store(chunks, std::memory_order_relaxed);
+        current_.store((++region_ << 16) | std::uint64_t(chunks), std::memory_order_release);
         {
             const ProfileScope timed(ProfileCategory::ThreadWait);
             generation_.fetch_add(1, std::memory_order_release);
             generation_.notify_all();
         }
         tInsideChunk = true;
-        job(0);
+        runClaimed(0);
         tInsideChunk = false;
         const ProfileScope timed(ProfileCategory::ThreadWait);
         while (!spinUntil([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
@@ -106,21 +151,20 @@ private:
             seen = g;
             if (stop_.load())
                 return;
-            if (index < chunks_)
-                (*job_)(index);
-            if (index < chunks_ && pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-                pending_.notify_one();
+            runClaimed(index);
         }
     }
 
     int threads_;
+    std::unique_ptr<Claim[]> claimed_;  // [threads]: per chunk, the last region that claimed it
     std::vector<std::thread> workers_;
     std::atomic<unsigned long> generation_{0};
-    std::atomic<int> pending_{0};
+    std::atomic<int> pending_{0};           // chunks of the current region not finished
+    std::atomic<std::uint64_t> current_{0};  // the current region's number << 16 | its chunks
+    std::uint64_t region_ = 0;               // regions started (by the caller of run)
     std::atomic<bool> stop_{false};
     std::atomic_flag busy_ = ATOMIC_FLAG_INIT;
-    const FunctionRef<void(int)>* job_ = nullptr;
-    int chunks_ = 0;
+    const FunctionRef<void(int)>* job_ = nullptr;  // the current region's
 };
 
 std::unique_ptr<Pool>& pool()

@@ -39,8 +39,9 @@ private:
 void setEngineThreads(int n);
 int engineThreads();
 
-// Calls fn(chunk, begin, end) for the chunks of [0, n), chunk 0 on the calling thread, and
-// returns when all are done. Ranges shorter than minPerChunk per thread use fewer chunks.
+// Calls fn(chunk, begin, end) for the chunks of [0, n), and returns when all are done. The
+// calling thread runs chunks too: each thread claims the next chunk not yet taken, so a chunk
+// may run on any thread (but on one only, and its boundaries are the same whichever). Ranges shorter than minPerChunk per thread use fewer chunks.
 // Called from inside a chunk, it runs serially.
 void parallelChunks(long n, long minPerChunk, FunctionRef<void(int chunk, long begin, long end)> fn);
 

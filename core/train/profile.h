@@ -7,9 +7,10 @@
 // The training thread's wall time is cut into categories: a ProfileScope charges the time from
 // its construction to its destruction to its category, minus the time of scopes nested in it
 // (exclusive time), and whatever no scope covers is Other. The categories of one step therefore
-// add up to the step's wall time. The engine's pool runs chunk 0 of a parallel region on the
-// calling thread: a category's time is the training thread's share of that work, and the time
-// it then waits for the other threads' chunks is ThreadWait. GFLOP/s of a GEMM category are its
+// add up to the step's wall time. The calling thread runs chunks of a parallel region too (the
+// engine's pool lets every thread claim the next chunk not yet taken): a category's time is the
+// training thread's share of that work, and the time it then waits for the other threads'
+// chunks is ThreadWait. GFLOP/s of a GEMM category are its
 // FLOPs (of all threads) per second of the training thread in it.
 //
 // profileWork counts matrix products where they are issued (one call = one product, however

@@ -102,8 +102,8 @@ using namespace as;
 
 namespace {
 
-// Turns counting on or off on the calling thread and on every pool thread: with one chunk per
-// thread, chunk c runs on pool thread c (chunk 0 on the caller).
+// Turns counting on or off on the calling thread and on every pool thread: one chunk per
+// thread, each held until all have started, so that every thread runs one of them.
 void countOnEngineThreads(bool on)
 {
     tCounting = false;  // setting up the parallel region must not count
