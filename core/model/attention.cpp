@@ -1,16 +1,157 @@
 #include "model/attention.h"
 
 #include "model/parallel.h"
-#include "model/softmax.h"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace as {
 
 namespace {
 constexpr double kMaskedScore = -1e9;  // core/SPEC.md §2.2: masked_fill(mask == 0, -1e9)
+
+// The per-head products are small (a sentence's queries by its keys by d_k: 13 x 14 x 32 in
+// `tiny`): Eigen's general product packs both sides for each and ran them at 25-28 GFLOP/s.
+// Here every one of them is written as rows of C combining rows of B,
+//   C[i, 0:w] = alpha * sum_t A(i, t) * B[t, 0:w],   A(i, t) = A[i * ars + t * acs],
+// with A read as is (acs = 1) or transposed (ars = 1) and one element of it broadcast against a
+// contiguous 64-byte vector of a row of B (one AVX-512 register): R rows of C accumulate in
+// registers over the whole depth. Products with keys along the rows of C (Q Kᵀ, dC Vᵀ) read a
+// transposed copy of K or V, its width padded to whole vectors.
+typedef float Vec16f __attribute__((vector_size(64)));
+typedef double Vec8d __attribute__((vector_size(64)));
+template <typename T>
+struct Simd;
+template <>
+struct Simd<float> {
+    using V = Vec16f;
+};
+template <>
+struct Simd<double> {
+    using V = Vec8d;
+};
+template <typename T>
+constexpr int kLanes = int(sizeof(typename Simd<T>::V) / sizeof(T));
+
+// w rounded up to whole vectors.
+template <typename T>
+int paddedWidth(int w)
+{
+    return (w + kLanes<T> - 1) / kLanes<T> * kLanes<T>;
 }
+
+// R rows of C by NV whole vectors of columns. (Vectors go through memcpy, never by value
+// through a function: that would change the ABI of the portable build, which has no 64-byte
+// registers.)
+template <typename T, int R, int NV>
+void combineRowBlock(int depth, const T* A, long ars, long acs, const T* B, long ldb, T* C,
+                     long ldc, T alpha)
+{
+    using V = typename Simd<T>::V;
+    V acc[R][NV] = {};
+    for (int t = 0; t < depth; ++t) {
+        V b[NV];
+        std::memcpy(b, B + long(t) * ldb, sizeof b);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const T a = A[r * ars + t * acs];
+            for (int v = 0; v < NV; ++v)
+                acc[r][v] += a * b[v];
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) {
+            const V c = acc[r][v] * alpha;
+            std::memcpy(C + r * ldc + v * kLanes<T>, &c, sizeof c);
+        }
+}
+
+// R rows of C by the last n < one vector of columns (a width that is not a whole number of
+// vectors): through a buffer a vector wide.
+template <typename T, int R>
+void combineRowTail(int depth, int n, const T* A, long ars, long acs, const T* B, long ldb, T* C,
+                    long ldc, T alpha)
+{
+    using V = typename Simd<T>::V;
+    const std::size_t bytes = std::size_t(n) * sizeof(T);
+    V acc[R] = {};
+    for (int t = 0; t < depth; ++t) {
+        V b = {};
+        std::memcpy(&b, B + long(t) * ldb, bytes);
+        for (int r = 0; r < R; ++r)
+            acc[r] += A[r * ars + t * acs] * b;
+    }
+    for (int r = 0; r < R; ++r) {
+        const V c = acc[r] * alpha;
+        std::memcpy(C + r * ldc, &c, bytes);
+    }
+}
+
+// R rows of C, all w columns.
+template <typename T, int R>
+void combineRowsOf(int depth, int w, const T* A, long ars, long acs, const T* B, long ldb, T* C,
+                   long ldc, T alpha)
+{
+    constexpr int W = kLanes<T>;
+    int c = 0;
+    for (; c + 2 * W <= w; c += 2 * W)
+        combineRowBlock<T, R, 2>(depth, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
+    if (c + W <= w) {
+        combineRowBlock<T, R, 1>(depth, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
+        c += W;
+    }
+    if (c < w)
+        combineRowTail<T, R>(depth, w - c, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
+}
+
+// C[i, 0:w] = alpha * sum_t A(i, t) * B[t, 0:w] for i < m, t < depth (see above).
+template <typename T>
+void combineRows(int m, int depth, int w, const T* A, long ars, long acs, const T* B, long ldb,
+                 T* C, long ldc, T alpha)
+{
+    int i = 0;
+    for (; i + 8 <= m; i += 8)
+        combineRowsOf<T, 8>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+    if (i + 4 <= m) {
+        combineRowsOf<T, 4>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+        i += 4;
+    }
+    if (i + 2 <= m) {
+        combineRowsOf<T, 2>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+        i += 2;
+    }
+    if (i < m)
+        combineRowsOf<T, 1>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+}
+
+// Sets the entries of a row of scores (or of their gradient) at masked keys to `value`: the
+// padding (valid[j] == 0, only looked for when `padded`) and the keys from `first` on.
+template <typename T>
+void setMasked(T* row, int Sk, const std::uint8_t* valid, bool padded, int first, T value)
+{
+    if (padded)
+        for (int j = 0; j < Sk; ++j)
+            if (!valid[j])
+                row[j] = value;
+    for (int j = first; j < Sk; ++j)
+        row[j] = value;
+}
+
+// Xt[c, j] = X[j, c] for j < rows, c < cols: Xt's row stride ldt (its columns from rows on are
+// left as they are).
+template <typename T>
+void transposeInto(int rows, int cols, const T* X, long ldx, T* Xt, long ldt)
+{
+    for (int j = 0; j < rows; ++j) {
+        const T* x = X + long(j) * ldx;
+        for (int c = 0; c < cols; ++c)
+            Xt[long(c) * ldt + j] = x[c];
+    }
+}
+
+}  // namespace
 
 template <typename T>
 MultiHeadAttention<T> MultiHeadAttention<T>::make(ParamStore<T>& ps, const std::string& prefix,
@@ -123,51 +264,78 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
     if (keepScores)
         scores.resize(probs.rows(), probs.cols());
     ctx.resize(Eigen::Index(B) * Sq, d);
+    const int pad = paddedWidth<T>(Sk);
+    const long blocks = long(B) * heads;
+    headScratch.resize(std::size_t(chunkCount(blocks, 1)));
+    for (Mat<T>& s : headScratch) {
+        // Kᵀ [dk, pad], then the scores [Sq, pad] (and a row backward uses: one size for both)
+        s.resize(dk + Sq + 1, pad);
+        s.topRows(dk).setZero();  // the padding columns stay 0
+    }
     const double perHead = 2.0 * Sq * Sk * dk;  // FLOPs of one head's product
-    profileWork(ProfileCategory::GemmAttentionScores, long(B) * heads, perHead * B * heads);
-    profileWork(ProfileCategory::GemmAttentionContext, long(B) * heads, perHead * B * heads);
+    profileWork(ProfileCategory::GemmAttentionScores, blocks, perHead * double(blocks));
+    profileWork(ProfileCategory::GemmAttentionContext, blocks, perHead * double(blocks));
+    drop.active = false;
+    const bool dropping = pass.train && p > 0.0;
+    // P V of block bh from probabilities Pbh ([Sq, Sk]).
+    const auto context = [&](long bh, const T* Pbh) {
+        const int b = int(bh / heads), h = int(bh % heads);
+        const ProfileScope timed(ProfileCategory::GemmAttentionContext);
+        combineRows<T>(Sq, Sk, dk, Pbh, Sk, 1, V + std::size_t(b) * Sk * ldv + h * dk, ldv,
+                       ctx.data() + std::size_t(b) * Sq * d + h * dk, d, T(1));
+    };
     // Each (batch, head) block is independent: one parallel range over all of them.
-    parallelFor(long(B) * heads, 1, [&](long from, long to) {
+    parallelChunks(blocks, 1, [&](int chunk, long from, long to) {
+        Mat<T>& s = headScratch[std::size_t(chunk)];
+        T* Kt = s.data();
+        T* S = s.data() + std::size_t(dk) * pad;
         for (long bh = from; bh < to; ++bh) {
             const int b = int(bh / heads), h = int(bh % heads);
-            const ConstStridedMap<T> Qbh(Q + std::size_t(b) * Sq * ldq + h * dk, Sq, dk,
-                                         Eigen::OuterStride<>(ldq));
-            const ConstStridedMap<T> Kbh(K + std::size_t(b) * Sk * ldk + h * dk, Sk, dk,
-                                         Eigen::OuterStride<>(ldk));
-            MatMap<T> P(probs.data() + (std::size_t(b) * heads + h) * Sq * Sk, Sq, Sk);
             {
                 const ProfileScope timed(ProfileCategory::GemmAttentionScores);
-                P.noalias() = (Qbh * scale) * Kbh.transpose();  // [Sq, Sk]
+                transposeInto<T>(Sk, dk, K + std::size_t(b) * Sk * ldk + h * dk, ldk, Kt, pad);
+                combineRows<T>(Sq, dk, pad, Q + std::size_t(b) * Sq * ldq + h * dk, ldq, 1, Kt,
+                               pad, S, pad, scale);  // [Sq, pad]: Q Kᵀ / √d_k
             }
-            const ProfileScope timed(ProfileCategory::AttentionSoftmax);
-            for (int i = 0; i < Sq; ++i)
-                for (int j = 0; j < Sk; ++j)
-                    if (masked(b, i, j))
-                        P(i, j) = T(kMaskedScore);
-            if (keepScores)
-                scores.middleRows((Eigen::Index(b) * heads + h) * Sq, Sq) = P;
-            softmaxRows<T>(P);
+            {
+                // Masked, then the softmax of each row over its whole padded width: whole
+                // vectors. The vectorised exp clamps its argument (to about -88.7 in float), so
+                // the padding at -inf and masked scores add only ~3e-39 each to the sum; they are
+                // then set to 0, as the scalar exp of -1e9 gives (a fully masked row, whose
+                // maximum is the masked score, stays uniform).
+                const ProfileScope timed(ProfileCategory::AttentionSoftmax);
+                T* P = probs.data() + std::size_t(bh) * Sq * Sk;
+                const std::uint8_t* valid = keyValid.data() + std::size_t(b) * Sk;
+                const bool padded = hasPadding(valid);
+                for (int i = 0; i < Sq; ++i) {
+                    T* si = S + std::size_t(i) * pad;
+                    setMasked(si, Sk, valid, padded, firstMasked(i), T(kMaskedScore));
+                    if (keepScores)
+                        std::memcpy(scores.data() + (std::size_t(bh) * Sq + i) * Sk, si,
+                                    std::size_t(Sk) * sizeof(T));
+                    for (int j = Sk; j < pad; ++j)
+                        si[j] = -std::numeric_limits<T>::infinity();
+                    Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> row(si, pad);
+                    const T m = row.maxCoeff();
+                    row = (row - m).exp();
+                    row /= row.sum();
+                    if (m != T(kMaskedScore))
+                        setMasked(si, Sk, valid, padded, firstMasked(i), T(0));
+                    std::memcpy(P + std::size_t(i) * Sk, si, std::size_t(Sk) * sizeof(T));
+                }
+            }
+            if (!dropping)  // P V at once, while P is in cache
+                context(bh, probs.data() + std::size_t(bh) * Sq * Sk);
         }
     });
-    const Mat<T>* used = &probs;
-    drop.active = false;
-    if (pass.train && p > 0.0) {
-        // probs stay as they were, for the window and for backward
-        probsDropped.resize(probs.rows(), probs.cols());
-        drop.forward(probs, probsDropped, p, pass);
-        used = &probsDropped;
-    }
-    parallelFor(long(B) * heads, 1, [&](long from, long to) {
-        for (long bh = from; bh < to; ++bh) {
-            const int b = int(bh / heads), h = int(bh % heads);
-            const ConstMatMap<T> P(used->data() + (std::size_t(b) * heads + h) * Sq * Sk, Sq, Sk);
-            const ConstStridedMap<T> Vbh(V + std::size_t(b) * Sk * ldv + h * dk, Sk, dk,
-                                         Eigen::OuterStride<>(ldv));
-            StridedMap<T> C(ctx.data() + std::size_t(b) * Sq * d + h * dk, Sq, dk,
-                            Eigen::OuterStride<>(d));
-            const ProfileScope timed(ProfileCategory::GemmAttentionContext);
-            C.noalias() = P * Vbh;  // [Sq, dk]
-        }
+    if (!dropping)
+        return;
+    // probs stay as they were, for the window and for backward
+    probsDropped.resize(probs.rows(), probs.cols());
+    drop.forward(probs, probsDropped, p, pass);
+    parallelFor(blocks, 1, [&](long from, long to) {
+        for (long bh = from; bh < to; ++bh)
+            context(bh, probsDropped.data() + std::size_t(bh) * Sq * Sk);
     });
 }
 
@@ -178,60 +346,66 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
     // The gradient buffers share the layouts (and strides) of Q, K, V.
     const T scale = T(1.0 / std::sqrt(double(dk)));
     const Mat<T>& used = drop.active ? probsDropped : probs;
-    dPs.resize(std::size_t(chunkCount(long(B) * heads, 1)));
+    const int pad = paddedWidth<T>(Sk);
+    const long blocks = long(B) * heads;
+    headScratch.resize(std::size_t(chunkCount(blocks, 1)));
+    for (Mat<T>& s : headScratch) {
+        s.resize(dk + Sq + 1, pad);  // Vᵀ [dk, pad], dP [Sq, pad], a row of P [1, pad]
+        s.topRows(dk).setZero();  // the padding columns stay 0
+    }
     const double perHead = 2.0 * Sq * Sk * dk;  // FLOPs of one head's product
-    profileWork(ProfileCategory::GemmAttentionScores, 2L * B * heads, 2 * perHead * B * heads);
-    profileWork(ProfileCategory::GemmAttentionContext, 2L * B * heads, 2 * perHead * B * heads);
-    parallelChunks(long(B) * heads, 1, [&](int chunk, long from, long to) {
-        Mat<T>& dP = dPs[std::size_t(chunk)];  // this chunk's scratch
-        dP.resize(Sq, Sk);
+    profileWork(ProfileCategory::GemmAttentionScores, 2 * blocks, 2 * perHead * double(blocks));
+    profileWork(ProfileCategory::GemmAttentionContext, 2 * blocks, 2 * perHead * double(blocks));
+    parallelChunks(blocks, 1, [&](int chunk, long from, long to) {
+        Mat<T>& s = headScratch[std::size_t(chunk)];
+        T* Vt = s.data();
+        T* dP = s.data() + std::size_t(dk) * pad;
+        T* Prow = dP + std::size_t(Sq) * pad;  // a row of P, then zeros to the padded width
+        std::fill(Prow + Sk, Prow + pad, T(0));
         for (long bh = from; bh < to; ++bh) {
             const int b = int(bh / heads), h = int(bh % heads);
-            const std::size_t pOff = (std::size_t(b) * heads + h) * Sq * Sk;
-            const ConstMatMap<T> P(probs.data() + pOff, Sq, Sk);
-            const ConstMatMap<T> Pd(used.data() + pOff, Sq, Sk);
-            const ConstStridedMap<T> Qbh(Q + std::size_t(b) * Sq * ldq + h * dk, Sq, dk,
-                                         Eigen::OuterStride<>(ldq));
-            const ConstStridedMap<T> Kbh(K + std::size_t(b) * Sk * ldk + h * dk, Sk, dk,
-                                         Eigen::OuterStride<>(ldk));
-            const ConstStridedMap<T> Vbh(V + std::size_t(b) * Sk * ldv + h * dk, Sk, dk,
-                                         Eigen::OuterStride<>(ldv));
-            const ConstStridedMap<T> dC(dctx.data() + std::size_t(b) * Sq * d + h * dk, Sq, dk,
-                                        Eigen::OuterStride<>(d));
-            StridedMap<T> dQbh(dQ + std::size_t(b) * Sq * ldq + h * dk, Sq, dk,
-                               Eigen::OuterStride<>(ldq));
-            StridedMap<T> dKbh(dK + std::size_t(b) * Sk * ldk + h * dk, Sk, dk,
-                               Eigen::OuterStride<>(ldk));
-            StridedMap<T> dVbh(dV + std::size_t(b) * Sk * ldv + h * dk, Sk, dk,
-                               Eigen::OuterStride<>(ldv));
-
+            const std::size_t pOff = std::size_t(bh) * Sq * Sk;
+            const T* P = probs.data() + pOff;
+            const T* Pd = used.data() + pOff;
+            const std::size_t qOff = std::size_t(b) * Sq * ldq + h * dk;
+            const std::size_t kOff = std::size_t(b) * Sk * ldk + h * dk;
+            const std::size_t vOff = std::size_t(b) * Sk * ldv + h * dk;
+            const T* dC = dctx.data() + std::size_t(b) * Sq * d + h * dk;
             {
                 const ProfileScope timed(ProfileCategory::GemmAttentionContext);
-                dVbh.noalias() = Pd.transpose() * dC;  // [Sk, dk]
-                dP.noalias() = dC * Vbh.transpose();   // [Sq, Sk] gradient of Pd
+                combineRows<T>(Sk, Sq, dk, Pd, 1, Sk, dC, d, dV + vOff, ldv, T(1));  // Pdᵀ dC
+                transposeInto<T>(Sk, dk, V + vOff, ldv, Vt, pad);
+                combineRows<T>(Sq, dk, pad, dC, d, 1, Vt, pad, dP, pad, T(1));  // dC Vᵀ: ∂/∂Pd
             }
             if (drop.active) {
                 const ProfileScope timed(ProfileCategory::Dropout);
-                const ConstMatMap<T> mask(drop.mask.data() + pOff, Sq, Sk);
-                dP.array() *= mask.array();
+                const T* mask = drop.mask.data() + pOff;
+                for (int i = 0; i < Sq; ++i)
+                    for (int j = 0; j < Sk; ++j)
+                        dP[std::size_t(i) * pad + j] *= mask[std::size_t(i) * Sk + j];
             }
             {
+                // softmax backward: dS = P . (dP - rowsum(dP . P)), times the scores' scale; over
+                // whole vectors of the padded width (dP is 0 there, and so is P's copy).
                 const ProfileScope timed(ProfileCategory::AttentionSoftmax);
-                // softmax backward: dS = P . (dP - rowsum(dP . P))
+                const std::uint8_t* valid = keyValid.data() + std::size_t(b) * Sk;
+                const bool padded = hasPadding(valid);
+                using RowArray = Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>;
+                const RowArray p(Prow, pad);
                 for (int i = 0; i < Sq; ++i) {
-                    const T dot = dP.row(i).dot(P.row(i));
-                    dP.row(i) = P.row(i).cwiseProduct((dP.row(i).array() - dot).matrix());
-                    // A masked score was overwritten, not computed: no gradient flows to it (this
-                    // matters only in a fully masked row, where P is uniform rather than 0).
-                    for (int j = 0; j < Sk; ++j)
-                        if (masked(b, i, j))
-                            dP(i, j) = T(0);
+                    T* gi = dP + std::size_t(i) * pad;
+                    std::memcpy(Prow, P + std::size_t(i) * Sk, std::size_t(Sk) * sizeof(T));
+                    RowArray g(gi, pad);
+                    const T dot = (g * p).sum();
+                    g = p * (g - dot) * scale;
+                    // A masked score was overwritten, not computed: no gradient flows to it
+                    // (this matters only in a fully masked row, where P is uniform, not 0).
+                    setMasked(gi, Sk, valid, padded, firstMasked(i), T(0));
                 }
-                dP *= scale;
             }
             const ProfileScope timed(ProfileCategory::GemmAttentionScores);
-            dQbh.noalias() = dP * Kbh;              // [Sq, dk]
-            dKbh.noalias() = dP.transpose() * Qbh;  // [Sk, dk]
+            combineRows<T>(Sq, Sk, dk, dP, pad, 1, K + kOff, ldk, dQ + qOff, ldq, T(1));  // dS K
+            combineRows<T>(Sk, Sq, dk, dP, 1, pad, Q + qOff, ldq, dK + kOff, ldk, T(1));  // dSᵀ Q
         }
     });
 }

@@ -2,6 +2,7 @@
 #include "model/dropout.h"
 #include "model/linear.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,9 @@ struct MultiHeadAttention {
 
     // Backward scratch.
     Mat<T> dctx, dqkvBuf, dqBuf, dkvBuf;
-    std::vector<Mat<T>> dPs;  // [chunks] softmax-backward scratch, one per thread
+    // [chunks] per-head scratch, one per chunk of the parallel range: Kᵀ and the scores
+    // (forward), Vᵀ and dP (backward), each [d_k + Sq, Sk padded to whole vectors]
+    std::vector<Mat<T>> headScratch;
 
     static MultiHeadAttention make(ParamStore<T>& ps, const std::string& prefix, int d, int heads);
 
@@ -75,6 +78,13 @@ struct MultiHeadAttention {
     void gatesBackward();
 
 private:
+    // Whether any of a sequence's Sk keys (valid: its keyValid entries) is padding.
+    bool hasPadding(const std::uint8_t* valid) const
+    {
+        return std::find(valid, valid + Sk, std::uint8_t(0)) != valid + Sk;
+    }
+    // The first key in query i's future (causal), masked with all after it; Sk if none.
+    int firstMasked(int i) const { return causal ? std::min(i + 1, Sk) : Sk; }
     // Scores, mask, softmax, dropout and P V for all batches and heads. Q, K, V: row strides
     // ldq, ldk, ldv; head h occupies columns [h*dk, (h+1)*dk).
     void attend(const T* Q, int ldq, const T* K, int ldk, const T* V, int ldv, double p,
