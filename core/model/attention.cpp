@@ -413,35 +413,30 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
 template <typename T>
 void MultiHeadAttention<T>::backwardSelf(In<T> x, In<T> dy, Out<T> dx, bool accumulate)
 {
-    o.backwardParams(ctx, dy);
     dctx.resize(dy.rows(), d);
-    o.backwardInput(dy, dctx, false);
+    o.backward(ctx, dy, dctx, false);
     gatesBackward();
     dqkvBuf.resize(qkvBuf.rows(), 3 * d);
     const T* base = qkvBuf.data();
     T* dbase = dqkvBuf.data();
     attendBackward(base, 3 * d, base + d, 3 * d, base + 2 * d, 3 * d, dbase, dbase + d,
                    dbase + 2 * d);
-    qkv.backwardParams(x, dqkvBuf);
-    qkv.backwardInput(dqkvBuf, dx, accumulate);
+    qkv.backward(x, dqkvBuf, dx, accumulate);
 }
 
 template <typename T>
 void MultiHeadAttention<T>::backwardCross(In<T> xq, In<T> mem, In<T> dy, Out<T> dxq,
                                           bool accumulate, Out<T> dmem)
 {
-    o.backwardParams(ctx, dy);
     dctx.resize(dy.rows(), d);
-    o.backwardInput(dy, dctx, false);
+    o.backward(ctx, dy, dctx, false);
     gatesBackward();
     dqBuf.resize(qBuf.rows(), d);
     dkvBuf.resize(kvBuf.rows(), 2 * d);
     attendBackward(qBuf.data(), d, kvBuf.data(), 2 * d, kvBuf.data() + d, 2 * d, dqBuf.data(),
                    dkvBuf.data(), dkvBuf.data() + d);
-    q.backwardParams(xq, dqBuf);
-    q.backwardInput(dqBuf, dxq, accumulate);
-    kv.backwardParams(mem, dkvBuf);
-    kv.backwardInput(dkvBuf, dmem, true);
+    q.backward(xq, dqBuf, dxq, accumulate);
+    kv.backward(mem, dkvBuf, dmem, true);
 }
 
 template struct MultiHeadAttention<float>;

@@ -3,6 +3,8 @@
 #include "model/gemm.h"
 #include "model/parallel.h"
 
+#include <algorithm>
+
 namespace as {
 
 template <typename T>
@@ -33,6 +35,16 @@ Linear<T> Linear<T>::makeTied(ParamStore<T>& ps, const std::string& prefix, std:
 // Rows per thread below which splitting a product costs more than it saves.
 constexpr long kMinRows = 32;
 
+// y = b (every row), then y += x Wᵀ: the product adds to the bias instead of writing zeros
+// that a pass after it adds the bias to (BLAS clears C for beta = 0; with beta = 1 it does
+// not). The generator's logits of `tiny` are 16 MB: that pass was a read and a write of them.
+template <typename T>
+void fillRows(Out<T> y, const Eigen::Ref<const RowVec<T>>& bias)
+{
+    for (Eigen::Index r = 0; r < y.rows(); ++r)
+        y.row(r) = bias;
+}
+
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y) const
 {
@@ -40,45 +52,78 @@ void Linear<T>::forward(In<T> x, Out<T> y) const
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
         // Too few rows to split (a sentence being translated): split the output features.
         parallelFor(out, kMinRows, [&](long b, long e) {
-            {
-                const ProfileScope timed(kind);
-                gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), false);
-            }
-            y.middleCols(b, e - b).rowwise() += bias().segment(b, e - b);
+            fillRows<T>(y.middleCols(b, e - b), bias().segment(b, e - b));
+            const ProfileScope timed(kind);
+            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), true);
         });
         return;
     }
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        {
-            const ProfileScope timed(kind);
-            gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), false);
-        }
-        y.middleRows(b, e - b).rowwise() += bias();
+        fillRows<T>(y.middleRows(b, e - b), bias());
+        const ProfileScope timed(kind);
+        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), true);
     });
 }
 
+// The parameters' gradient for output features [b, e): dW[b:e] += dy[:, b:e]ᵀ x and
+// db[b:e] += the column sums of dy[:, b:e].
+template <typename T>
+void Linear<T>::paramsPart(In<T> x, In<T> dy, long b, long e) const
+{
+    {
+        const ProfileScope timed(kind);
+        gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
+    }
+    // A row at a time: each row's segment is contiguous and the sums stay in cache.
+    auto db = biasGrad().segment(b, e - b);
+    for (Eigen::Index r = 0; r < dy.rows(); ++r)
+        db += dy.row(r).segment(b, e - b);
+}
+
+// The input's gradient for rows [b, e): dx[b:e] (+)= dy[b:e] W.
+template <typename T>
+void Linear<T>::inputPart(In<T> dy, Out<T> dx, bool accumulate, long b, long e) const
+{
+    const ProfileScope timed(kind);
+    gemm<T>(dy.middleRows(b, e - b), false, weight(), false, dx.middleRows(b, e - b), accumulate);
+}
+
+// Parameters: split over output features, so that each thread owns rows of dW and entries of
+// db. Input: split over rows.
 template <typename T>
 void Linear<T>::backwardParams(In<T> x, In<T> dy) const
 {
     profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
-    // Split over output features: each thread owns rows of dW and entries of db.
-    parallelFor(out, 8, [&](long b, long e) {
-        {
-            const ProfileScope timed(kind);
-            gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
-        }
-        biasGrad().segment(b, e - b) += dy.middleCols(b, e - b).colwise().sum();
-    });
+    parallelFor(out, 8, [&](long b, long e) { paramsPart(x, dy, b, e); });
 }
 
 template <typename T>
 void Linear<T>::backwardInput(In<T> dy, Out<T> dx, bool accumulate) const
 {
     profileWork(kind, 1, 2.0 * double(dy.rows()) * in * out);
-    parallelFor(dy.rows(), kMinRows, [&](long b, long e) {
-        const ProfileScope timed(kind);
-        gemm<T>(dy.middleRows(b, e - b), false, weight(), false, dx.middleRows(b, e - b),
-                accumulate);
+    parallelFor(dy.rows(), kMinRows, [&](long b, long e) { inputPart(dy, dx, accumulate, b, e); });
+}
+
+template <typename T>
+void Linear<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate,
+                         const FunctionRef<void(long, long)>* rowsDone) const
+{
+    profileWork(kind, 2, 2 * 2.0 * double(x.rows()) * in * out);
+    // One parallel region for both: chunk c takes the c-th part of each split (the same parts
+    // as backwardParams and backwardInput make), so the threads start and meet once.
+    const long n = dy.rows();
+    const int paramChunks = chunkCount(out, 8), inputChunks = chunkCount(n, kMinRows);
+    parallelChunks(std::max(paramChunks, inputChunks), 1, [&](int, long c0, long c1) {
+        for (long c = c0; c < c1; ++c) {
+            if (c < paramChunks)
+                paramsPart(x, dy, out * c / paramChunks, out * (c + 1) / paramChunks);
+            if (c < inputChunks) {
+                const long b = n * c / inputChunks, e = n * (c + 1) / inputChunks;
+                inputPart(dy, dx, accumulate, b, e);
+                if (rowsDone)
+                    (*rowsDone)(b, e);
+            }
+        }
     });
 }
 

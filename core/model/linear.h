@@ -1,4 +1,5 @@
 #pragma once
+#include "model/parallel.h"
 #include "model/params.h"
 #include "train/profile.h"
 
@@ -35,6 +36,15 @@ struct Linear {
     void backwardParams(In<T> x, In<T> dy) const;
     // dx = dy W (or dx += dy W).  dy: [n, out] -> dx: [n, in]
     void backwardInput(In<T> dy, Out<T> dx, bool accumulate) const;
+    // Both, in one parallel region: dW += dy^T x, db += column sums of dy, dx (+)= dy W. Then,
+    // if given, rowsDone(begin, end) on each range of rows of dx as soon as it is computed (in
+    // the same region, while those rows are in cache).
+    void backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate,
+                  const FunctionRef<void(long, long)>* rowsDone = nullptr) const;
+
+private:
+    void paramsPart(In<T> x, In<T> dy, long begin, long end) const;
+    void inputPart(In<T> dy, Out<T> dx, bool accumulate, long begin, long end) const;
 };
 
 }  // namespace as

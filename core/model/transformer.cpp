@@ -188,9 +188,8 @@ LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
     const LossStats st = labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing,
                                               true);
     // logits_ now holds d loss / d logits.
-    generator_.backwardParams(decOut_, logits_);
     dA_.resize(decOut_.rows(), cfg_.d_model);
-    generator_.backwardInput(logits_, dA_, false);
+    generator_.backward(decOut_, logits_, dA_, false);
     decodeBackward(dA_);
     encodeBackward(dMem_);
     return st;
@@ -333,9 +332,8 @@ std::vector<double> Transformer<T>::logProbBackward(const Batch& batch,
         grad.row(r) -= T(s.weight) * row.array().exp().matrix();
         grad(r, s.token) += T(s.weight);
     }
-    generator_.backwardParams(decOut_, grad);
     dA_.resize(decOut_.rows(), cfg_.d_model);
-    generator_.backwardInput(grad, dA_, false);
+    generator_.backward(decOut_, grad, dA_, false);
     decodeBackward(dA_);
     recordSourceGrad_ = true;
     encodeBackward(dMem_);
