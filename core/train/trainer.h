@@ -101,6 +101,11 @@ private:
     int histogramEvery_ = 0;
     std::vector<AdamTensorSums> healthSums_;  // per tensor (health); a member: no allocation
     std::vector<double> gradSquares_;  // per tensor; a member so that a step never allocates
+    struct GradPiece {
+        std::size_t begin, end, tensor;
+    };
+    std::vector<GradPiece> gradPieces_;  // see sumGradSquares
+    std::vector<double> pieceSquares_;
     void sumGradSquares();
     // Per tensor of r (in table order), the histogram of data (values or gradients) into counts.
     void addHistograms(const HistogramRecord& r, const float* data, std::vector<std::uint32_t>& counts,
