@@ -38,15 +38,15 @@ void DecoderLayer<T>::forward(In<T> y, In<T> mem, int B, int T_, int S,
 template <typename T>
 void DecoderLayer<T>::backward(In<T> y, In<T> mem, In<T> dout, Out<T> dy, Out<T> dmem)
 {
-    dy1.resize(dout.rows(), dout.cols());
-    dy2.resize(dout.rows(), dout.cols());
+    // The gradients at y2 and y1 are computed in dy, and each connection takes the one after
+    // it from there in place: their residual paths then have nothing to copy.
     sub3.backward(y2, dout, scratch, [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
         ffn.backward(in, g, din, acc);
-    }, dy2);
-    sub2.backward(y1, dy2, scratch, [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
+    }, dy);
+    sub2.backward(y1, dy, scratch, [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
         cross_attn.backwardCross(in, mem, g, din, acc, dmem);
-    }, dy1);
-    sub1.backward(y, dy1, scratch, [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
+    }, dy);
+    sub1.backward(y, dy, scratch, [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
         self_attn.backwardSelf(in, g, din, acc);
     }, dy);
 }

@@ -20,8 +20,7 @@ struct DecoderLayer {
     typename SublayerConnection<T>::Scratch scratch;
 
     // Activations kept for backward (all [n, d], n = B * T).
-    Mat<T> y1, y2;      // after the first and second sublayers
-    Mat<T> dy1, dy2;    // backward: the gradients at y1 and y2
+    Mat<T> y1, y2;  // after the first and second sublayers
 
     static DecoderLayer make(ParamStore<T>& ps, const std::string& prefix, int d, int heads,
                              int d_ff, double dropout, bool pre);

@@ -31,11 +31,12 @@ void EncoderLayer<T>::forward(In<T> x, int B, int S, const std::uint8_t* srcVali
 template <typename T>
 void EncoderLayer<T>::backward(In<T> x, In<T> dy, Out<T> dx)
 {
-    dx1.resize(dy.rows(), dy.cols());
+    // The gradient at x1 is computed in dx, and the first connection takes it from there in
+    // place: its residual path then has nothing to copy.
     sub2.backward(x1, dy, scratch, [&](const auto& in, const Mat<T>& dout, auto&& din, bool acc) {
         ffn.backward(in, dout, din, acc);
-    }, dx1);
-    sub1.backward(x, dx1, scratch, [&](const auto& in, const Mat<T>& dout, auto&& din, bool acc) {
+    }, dx);
+    sub1.backward(x, dx, scratch, [&](const auto& in, const Mat<T>& dout, auto&& din, bool acc) {
         self_attn.backwardSelf(in, dout, din, acc);
     }, dx);
 }

@@ -17,8 +17,7 @@ struct EncoderLayer {
     typename SublayerConnection<T>::Scratch scratch;
 
     // Activations kept for backward (all [n, d], n = B * S).
-    Mat<T> x1;   // after the first sublayer
-    Mat<T> dx1;  // backward: the gradient at x1
+    Mat<T> x1;  // after the first sublayer
 
     static EncoderLayer make(ParamStore<T>& ps, const std::string& prefix, int d, int heads,
                              int d_ff, double dropout, bool pre);

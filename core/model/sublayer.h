@@ -77,7 +77,8 @@ struct SublayerConnection {
             g = dy;
             drop.backward(g);
             sublayerBackward(a, g, g2, false);
-            dx = dy;
+            if (dx.data() != dy.data())  // in place (dx is dy), the residual is there already
+                dx = dy;
             norm.backward(g2, dx, true);
         } else {
             // y = norm(z), z = x + s(x)
