@@ -17,8 +17,8 @@ constexpr double kMaskedScore = -1e9;  // core/SPEC.md §2.2: masked_fill(mask =
 // Here every one of them is written as rows of C combining rows of B,
 //   C[i, 0:w] = alpha * sum_t A(i, t) * B[t, 0:w],   A(i, t) = A[i * ars + t * acs],
 // with A read as is (acs = 1) or transposed (ars = 1) and one element of it broadcast against a
-// contiguous 64-byte vector of a row of B (one AVX-512 register): R rows of C accumulate in
-// registers over the whole depth. Products with keys along the rows of C (Q Kᵀ, dC Vᵀ) read a
+// contiguous 64-byte vector of a row of B (one AVX-512 register): 4 rows of C by 2 vectors
+// accumulate in registers over the whole depth. Products with keys along the rows of C (Q Kᵀ, dC Vᵀ) read a
 // transposed copy of K or V, its width padded to whole vectors.
 typedef float Vec16f __attribute__((vector_size(64)));
 typedef double Vec8d __attribute__((vector_size(64)));
@@ -42,51 +42,89 @@ int paddedWidth(int w)
     return (w + kLanes<T> - 1) / kLanes<T> * kLanes<T>;
 }
 
-// R rows of C by NV whole vectors of columns. (Vectors go through memcpy, never by value
-// through a function: that would change the ABI of the portable build, which has no 64-byte
-// registers.)
+// R <= 4 rows of C by NV <= 2 whole vectors of columns, the accumulators in named variables:
+// GCC keeps an array of them in memory too, storing every one at every step. (Vectors go
+// through memcpy, never by value through a function: that would change the ABI of the
+// portable build, which has no 64-byte registers.)
 template <typename T, int R, int NV>
 void combineRowBlock(int depth, const T* A, long ars, long acs, const T* B, long ldb, T* C,
                      long ldc, T alpha)
 {
+    static_assert(R >= 1 && R <= 4 && NV >= 1 && NV <= 2);
     using V = typename Simd<T>::V;
-    V acc[R][NV] = {};
+    constexpr int W = kLanes<T>;
+    const V zero = {};
+    V c00 = zero, c01 = zero, c10 = zero, c11 = zero, c20 = zero, c21 = zero, c30 = zero,
+      c31 = zero;
     for (int t = 0; t < depth; ++t) {
-        V b[NV];
-        std::memcpy(b, B + long(t) * ldb, sizeof b);
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) {
-            const T a = A[r * ars + t * acs];
-            for (int v = 0; v < NV; ++v)
-                acc[r][v] += a * b[v];
+        const T* bt = B + long(t) * ldb;
+        const T* at = A + long(t) * acs;
+        V b0, b1 = zero;
+        std::memcpy(&b0, bt, sizeof b0);
+        if constexpr (NV == 2)
+            std::memcpy(&b1, bt + W, sizeof b1);
+        const T a0 = at[0];
+        c00 += a0 * b0;
+        if constexpr (NV == 2)
+            c01 += a0 * b1;
+        if constexpr (R > 1) {
+            const T a1 = at[ars];
+            c10 += a1 * b0;
+            if constexpr (NV == 2)
+                c11 += a1 * b1;
+        }
+        if constexpr (R > 2) {
+            const T a2 = at[2 * ars];
+            c20 += a2 * b0;
+            if constexpr (NV == 2)
+                c21 += a2 * b1;
+        }
+        if constexpr (R > 3) {
+            const T a3 = at[3 * ars];
+            c30 += a3 * b0;
+            if constexpr (NV == 2)
+                c31 += a3 * b1;
         }
     }
-    for (int r = 0; r < R; ++r)
-        for (int v = 0; v < NV; ++v) {
-            const V c = acc[r][v] * alpha;
-            std::memcpy(C + r * ldc + v * kLanes<T>, &c, sizeof c);
-        }
+    const auto put = [&](const V& c, int r, int v) {
+        const V scaled = c * alpha;
+        std::memcpy(C + r * ldc + v * W, &scaled, sizeof scaled);
+    };
+    put(c00, 0, 0);
+    if constexpr (NV == 2)
+        put(c01, 0, 1);
+    if constexpr (R > 1) {
+        put(c10, 1, 0);
+        if constexpr (NV == 2)
+            put(c11, 1, 1);
+    }
+    if constexpr (R > 2) {
+        put(c20, 2, 0);
+        if constexpr (NV == 2)
+            put(c21, 2, 1);
+    }
+    if constexpr (R > 3) {
+        put(c30, 3, 0);
+        if constexpr (NV == 2)
+            put(c31, 3, 1);
+    }
 }
 
-// R rows of C by the last n < one vector of columns (a width that is not a whole number of
+// One row of C by the last n < one vector of columns (a width that is not a whole number of
 // vectors): through a buffer a vector wide.
-template <typename T, int R>
-void combineRowTail(int depth, int n, const T* A, long ars, long acs, const T* B, long ldb, T* C,
-                    long ldc, T alpha)
+template <typename T>
+void combineRowTail(int depth, int n, const T* A, long acs, const T* B, long ldb, T* C, T alpha)
 {
     using V = typename Simd<T>::V;
     const std::size_t bytes = std::size_t(n) * sizeof(T);
-    V acc[R] = {};
+    V acc = {};
     for (int t = 0; t < depth; ++t) {
         V b = {};
         std::memcpy(&b, B + long(t) * ldb, bytes);
-        for (int r = 0; r < R; ++r)
-            acc[r] += A[r * ars + t * acs] * b;
+        acc += A[t * acs] * b;
     }
-    for (int r = 0; r < R; ++r) {
-        const V c = acc[r] * alpha;
-        std::memcpy(C + r * ldc, &c, bytes);
-    }
+    const V scaled = acc * alpha;
+    std::memcpy(C, &scaled, bytes);
 }
 
 // R rows of C, all w columns.
@@ -103,7 +141,8 @@ void combineRowsOf(int depth, int w, const T* A, long ars, long acs, const T* B,
         c += W;
     }
     if (c < w)
-        combineRowTail<T, R>(depth, w - c, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
+        for (int r = 0; r < R; ++r)
+            combineRowTail<T>(depth, w - c, A + r * ars, acs, B + c, ldb, C + r * ldc + c, alpha);
 }
 
 // C[i, 0:w] = alpha * sum_t A(i, t) * B[t, 0:w] for i < m, t < depth (see above).
@@ -112,12 +151,8 @@ void combineRows(int m, int depth, int w, const T* A, long ars, long acs, const 
                  T* C, long ldc, T alpha)
 {
     int i = 0;
-    for (; i + 8 <= m; i += 8)
-        combineRowsOf<T, 8>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
-    if (i + 4 <= m) {
+    for (; i + 4 <= m; i += 4)
         combineRowsOf<T, 4>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
-        i += 4;
-    }
     if (i + 2 <= m) {
         combineRowsOf<T, 2>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
         i += 2;
