@@ -61,11 +61,10 @@ void Adam<T>::update(T* params, const T* grads, double lr, const std::vector<Par
     T* v = v_.data();
     const Eigen::Index n = m_.size();
     using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
-    // Eigen array expressions on blocks that stay in L1: vectorised (a plain loop was not: GCC
-    // keeps std::sqrt scalar for errno's sake, and the captured pointers may alias), and each
-    // block read from memory once. Every element's arithmetic is the same whatever the split.
-    // At 50 M parameters (base) this pass went from 8.4 % of a step's CPU time to 2.9 % (perf),
-    // and base from 1.54-1.62 to 1.31-1.35 s/step.
+    // Blocks that stay in L1, each read from memory once and updated in one vectorised pass
+    // (updateBlock; a plain loop was not vectorised: GCC keeps std::sqrt scalar for errno's
+    // sake). Every element's arithmetic is the same whatever the split. At 50 M parameters
+    // (base), vectorising this pass took it from 8.4 % of a step's CPU time to 2.9 % (perf).
     // The threads split whole blocks on one global grid: a block's elements then meet the same
     // vector lanes and tail whatever the thread count, so 1 and 2 threads agree bit for bit
     // (split at n/2, one element in a few thousand rounded differently: test_oracles).
