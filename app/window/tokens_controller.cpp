@@ -140,9 +140,11 @@ QList<SentencePair> TokensController::trainingText(QString* why) const
         return corpus ? corpus->split.train : QList<SentencePair>();
     }
     if (builtinTaskNames().contains(s.task))
-        *why = tr("The Tokens view trains and compares tokenisers on a corpus's training split, "
-                  "and %1 is a generated task of symbols, not sentences: apply zh-en in Settings "
-                  "or open a corpus (File > Open corpus…).")
+        // copy, reverse and sort draw endless sequences of ten symbols, the toy repeats three
+        // pairs: nothing a tokeniser could be trained on.
+        *why = tr("The Tokens view trains and compares tokenisers on a corpus's training split; %1 "
+                  "is a generated task, whose pairs are made from a fixed vocabulary, not read from "
+                  "a corpus: apply zh-en in Settings or open a corpus (File > Open corpus…).")
                    .arg(s.task);
     else
         *why = tr("A model opened from a file (%1) comes without the corpus it was trained on: "
