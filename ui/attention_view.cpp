@@ -304,24 +304,8 @@ bool AttentionView::eventFilter(QObject* watched, QEvent* event)
 
 void AttentionView::addRecord(std::shared_ptr<const AttentionRecord> record)
 {
-    if (!record || (!history_.empty() && history_.back() == record))
-        return;
-    const bool follow = isLive() || history_.empty();
-    const AttentionRecord* shown = shownRecord();
-    // A record from an earlier step starts a new run: the replayed record is gone with the old.
-    const bool newRun = !history_.empty() && record->step < history_.back()->step;
-    const long shownStep = shown && !newRun ? shown->step : -1;
-    appendAttentionRecord(history_, std::move(record), kHistoryCapacity);
-    int index = int(history_.size()) - 1;
-    if (!follow && shownStep >= 0) {
-        // Stay on the record being replayed (or the one that replaced it at the same step), or
-        // the nearest earlier one that was kept.
-        for (int i = 0; i < int(history_.size()); ++i)
-            if (history_[i]->step <= shownStep)
-                index = i;
-    }
-    shown_ = -1;  // force a redraw
-    showHistoryIndex(index);
+    if (history_.append(std::move(record), kHistoryCapacity))
+        refresh();
 }
 
 void AttentionView::applySnapshot(const TrainingSnapshot& snapshot)
@@ -333,33 +317,19 @@ void AttentionView::applySnapshot(const TrainingSnapshot& snapshot)
 void AttentionView::reset()
 {
     history_.clear();
-    shown_ = -1;
     refresh();
 }
 
 const AttentionRecord* AttentionView::shownRecord() const
 {
-    if (shown_ < 0 || shown_ >= int(history_.size()))
-        return nullptr;
-    return history_[shown_].get();
-}
-
-long AttentionView::shownStep() const
-{
-    const AttentionRecord* r = shownRecord();
-    return r ? r->step : -1;
+    return history_.shown().get();
 }
 
 void AttentionView::showHistoryIndex(int index)
 {
-    if (history_.empty())
-        return;
-    index = std::clamp(index, 0, int(history_.size()) - 1);
-    const AttentionRecord* before = shownRecord();
-    shown_ = index;
-    if (shownRecord() != before)
+    if (history_.show(index))
         refresh();
-    else
+    else if (!history_.empty())
         updateReplayControls();
 }
 
@@ -371,11 +341,7 @@ void AttentionView::replayTo(int index)
 
 void AttentionView::showStep(long step)
 {
-    int index = 0;
-    for (int i = 0; i < int(history_.size()); ++i)
-        if (history_[i]->step <= step)
-            index = i;
-    showHistoryIndex(index);
+    showHistoryIndex(history_.indexOfStep(step));
 }
 
 void AttentionView::setKind(AttentionKind kind)
@@ -405,7 +371,7 @@ void AttentionView::enlargeHead(int h)
 
 void AttentionView::updateReplayControls()
 {
-    replay_->setState(historySize(), shown_, shownStep());
+    replay_->setState(historySize(), history_.shownIndex(), shownStep());
 }
 
 void AttentionView::rebuildLayerChoices()

@@ -4,6 +4,7 @@
 // row entropy, and a replay slider over the attention recorded during training.
 #include "plot_tools.h"
 #include "replay_bar.h"
+#include "replay_history.h"
 #include "train/snapshot.h"
 
 #include <QWidget>
@@ -24,7 +25,7 @@ class AttentionView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMeanHead = -1;         // enlargeHead(kMeanHead): the mean over heads
-    static constexpr int kHistoryCapacity = kAttentionHistoryCapacity;  // appendAttentionRecord()
+    static constexpr int kHistoryCapacity = kAttentionHistoryCapacity;  // appendAttentionRecord()'s
 
     explicit AttentionView(QWidget* parent = nullptr);
 
@@ -47,14 +48,14 @@ public:
     // Mean over query rows of -sum p ln p over the valid keys (nats); h may be kMeanHead.
     double headEntropy(int h) const;
 
-    int historySize() const { return int(history_.size()); }
+    int historySize() const { return history_.size(); }
     void showHistoryIndex(int index);     // the last index follows new records ("live")
     // What moving the replay slider to index does: shows it and emits replayMoved.
     void replayTo(int index);
-    int shownHistoryIndex() const { return shown_; }
+    int shownHistoryIndex() const { return history_.shownIndex(); }
     // The record at `step`, or the last one before it (the first when every one is later).
     void showStep(long step);
-    long shownStep() const;               // -1 when nothing is shown
+    long shownStep() const { return history_.shownStep(); }  // -1 when nothing is shown
     bool isLive() const { return replay_->isLive(); }
 
     void enlargeHead(int h);              // 0 … headCount()-1 or kMeanHead
@@ -104,8 +105,7 @@ private:
     QString matrixCsv(int h) const;
     const HeadData* data(int h) const;
 
-    std::vector<std::shared_ptr<const AttentionRecord>> history_;
-    int shown_ = -1;
+    ReplayHistory<AttentionRecord> history_;
     AttentionKind kind_ = AttentionKind::EncoderSelf;
     int layer_ = 0;
     int enlarged_ = kMeanHead;

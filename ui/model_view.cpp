@@ -612,66 +612,50 @@ int ModelView::historyCapacity() const
 
 void ModelView::setRecord(std::shared_ptr<const TraceRecord> record)
 {
-    if (!record || (!history_.empty() && history_.back() == record))
+    // As the Attention view's replay (ReplayHistory): live follows, a replayed step stays (or
+    // the nearest earlier one kept); an earlier step starts a new run.
+    if (!record)
         return;
-    // As the Attention view's replay: live follows, a replayed step stays (or the nearest
-    // earlier one kept); an earlier step starts a new run.
-    const bool follow = isLive() || history_.empty();
-    const bool newRun = !history_.empty() && record->step < history_.back()->step;
-    const long shownStep = record_ && !newRun ? record_->step : -1;
     const int capacity = capacityFor(*record);
-    appendThinned(history_, std::move(record), capacity);
-    int index = int(history_.size()) - 1;
-    if (!follow && shownStep >= 0)
-        for (int i = 0; i < int(history_.size()); ++i)
-            if (history_[std::size_t(i)]->step <= shownStep)
-                index = i;
-    shownIndex_ = -1;  // force a redraw
-    showHistoryIndex(index);
+    if (!history_.append(std::move(record), capacity))
+        return;
+    updateReplayControls();
+    drawShown();
 }
 
 void ModelView::showHistoryIndex(int index)
 {
-    if (history_.empty()) {
-        updateReplayControls();
-        return;
-    }
-    index = std::clamp(index, 0, int(history_.size()) - 1);
-    const bool changed = index != shownIndex_ || record_ != history_[std::size_t(index)];
-    shownIndex_ = index;
-    record_ = history_[std::size_t(index)];
+    const bool changed = history_.show(index);
     updateReplayControls();
-    if (!changed)
-        return;
-    diagram_->setConfig(record_->config);
+    if (changed)
+        drawShown();
+}
+
+void ModelView::drawShown()
+{
+    diagram_->setConfig(history_.shown()->config);
     updateControls();
     redraw();
 }
 
 void ModelView::showStep(long step)
 {
-    int index = 0;
-    for (int i = 0; i < int(history_.size()); ++i)
-        if (history_[std::size_t(i)]->step <= step)
-            index = i;
-    showHistoryIndex(index);
+    showHistoryIndex(history_.indexOfStep(step));
 }
 
 void ModelView::showLive()
 {
-    showHistoryIndex(int(history_.size()) - 1);
+    showHistoryIndex(history_.size() - 1);
 }
 
 void ModelView::updateReplayControls()
 {
-    replay_->setState(historySize(), shownIndex_, record_ ? record_->step : -1);
+    replay_->setState(historySize(), history_.shownIndex(), history_.shownStep());
 }
 
 void ModelView::reset()
 {
-    record_.reset();
     history_.clear();
-    shownIndex_ = -1;
     updateReplayControls();
     updateControls();
     redraw();
@@ -783,14 +767,15 @@ void ModelView::showMatrix(int i, const QString& title, const std::string& name,
 void ModelView::redraw()
 {
     const ModelBlock b = diagram_->selected();
-    const ModelConfig& c = record_ ? record_->config : diagram_->config();
+    const std::shared_ptr<const TraceRecord> record = history_.shown();
+    const ModelConfig& c = record ? record->config : diagram_->config();
     title_->setText(isLayered(b) ? tr("%1 · layer %2").arg(modelBlockName(b)).arg(layer_ + 1) : modelBlockName(b));
     shown_ = 0;
     const auto finish = [this] {
         for (int i = shown_; i < kMaxPlots; ++i)
             plots_[std::size_t(i)].plot->setVisible(false);
     };
-    if (!record_) {
+    if (!record) {
         formula_->clear();
         hint_->setText(tr("The numbers appear here once there is a probe sentence (the Attention tab's "
                           "probe bar) and a model: training, or a model file opened."));
@@ -799,7 +784,7 @@ void ModelView::redraw()
         return;
     }
     hint_->setVisible(false);
-    const TraceRecord& r = *record_;
+    const TraceRecord& r = *record;
     const int S = int(r.srcTokens.size()), T = int(r.tgtTokens.size());
     const int H = std::max(1, c.heads), dk = c.d_model / H, d = c.d_model;
     const bool pre = c.norm == NormPlacement::Pre;

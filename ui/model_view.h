@@ -19,6 +19,7 @@
 #include "model/head_id.h"
 #include "plot_tools.h"
 #include "replay_bar.h"
+#include "replay_history.h"
 #include "train/snapshot.h"
 
 #include <QWidget>
@@ -106,14 +107,14 @@ public:
     void reset();  // forgets the history
 
     // The replay, as the Attention view's: index 0 … historySize() − 1, the last one live.
-    int historySize() const { return int(history_.size()); }
+    int historySize() const { return history_.size(); }
     int historyCapacity() const;  // records the byte bound allows, of the last record's size
     void showHistoryIndex(int index);
-    int shownHistoryIndex() const { return shownIndex_; }
+    int shownHistoryIndex() const { return history_.shownIndex(); }
     // The trace at `step`, or the last one before it (the first when every one is later).
     void showStep(long step);
     void showLive();  // the latest trace, following new ones
-    long shownStep() const { return record_ ? record_->step : -1; }
+    long shownStep() const { return history_.shownStep(); }
     bool isLive() const { return replay_->isLive(); }
     QSlider* replaySlider() const { return replay_->slider(); }
     QLabel* stepLabel() const { return replay_->stepLabel(); }
@@ -127,7 +128,7 @@ public:
 
     // Read-outs (tests).
     ArchitectureDiagram* diagram() const { return diagram_; }
-    std::shared_ptr<const TraceRecord> record() const { return record_; }
+    std::shared_ptr<const TraceRecord> record() const { return history_.shown(); }
     QString formula() const;
     QString title() const;
     int plotCount() const { return shown_; }
@@ -158,6 +159,7 @@ private:
     void redraw();
     void updateControls();
     void updateReplayControls();
+    void drawShown();  // the record shown: the diagram, the controls and the plots
     // Shows rows×cols values of a tensor in plot i; masked cells (when any) in the mask colour.
     void showMatrix(int i, const QString& title, const std::string& name, int rows, int cols,
                     const std::function<double(int, int)>& value,
@@ -176,9 +178,7 @@ private:
     std::vector<Plot> plots_;
     int shown_ = 0;
     int layer_ = 0, head_ = 0;
-    std::shared_ptr<const TraceRecord> record_;  // the one shown: history_[shownIndex_]
-    std::vector<std::shared_ptr<const TraceRecord>> history_;
-    int shownIndex_ = -1;
+    ReplayHistory<TraceRecord> history_;
     ReplayBar* replay_ = nullptr;
 };
 

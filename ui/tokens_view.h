@@ -31,7 +31,7 @@ public:
     // The record shown (its side becomes the side chosen); null clears the view.
     void setRecord(std::shared_ptr<const as::TokensRecord> record);
     const as::TokensRecord* record() const { return record_.get(); }
-    // Why there is nothing to show (a session without a bundled corpus): the record goes.
+    // Why there is nothing to show (a session without a corpus): the record goes.
     void setUnavailable(const QString& why);
     // A record being built: progress (done of total), Cancel offered; total 0 ends it.
     void setProgress(int done, int total);

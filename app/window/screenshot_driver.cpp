@@ -159,7 +159,7 @@ void showDecoding(as::MainWindow& w)
 }
 
 // The Tokens tab with its record of the session's corpus, with a sentence typed (a session of
-// no bundled corpus shows why there is none); the tab shown before is shown again.
+// no corpus shows why there is none); the tab shown before is shown again.
 void showTokens(as::MainWindow& w)
 {
     as::ui::TokensView* v = w.views()->tokens();

@@ -115,11 +115,49 @@ void TokensController::setTask(const Task& task)
 
 QString TokensController::sessionKey(CorpusSide side) const
 {
-    // The task's data as the worker built it (its tokenisers and vocabularies), and the side.
-    return QStringList{window_->settings().task, tokenizerName(task_.srcTokenizer),
-                       tokenizerName(task_.tgtTokenizer), QString::number(task_.srcVocab.size()),
-                       QString::number(task_.tgtVocab.size()), QString::number(int(side))}
+    // The task's data as the worker built it (its tokenisers and vocabularies), which user's
+    // corpus (two files of one name are two corpora), and the side.
+    const SessionSettings& s = window_->settings();
+    return QStringList{s.task, s.userCorpus() ? QString::number(quintptr(s.corpus.get()), 16) : QString(),
+                       tokenizerName(task_.srcTokenizer), tokenizerName(task_.tgtTokenizer),
+                       QString::number(task_.srcVocab.size()), QString::number(task_.tgtVocab.size()),
+                       QString::number(int(side))}
         .join(u'|');
+}
+
+QList<SentencePair> TokensController::trainingText(QString* why) const
+{
+    const SessionSettings& s = window_->settings();
+    if (s.userCorpus()) {
+        // As the session read it: the file is not read again.
+        if (s.corpus->trainingText().isEmpty())
+            *why = tr("The corpus %1 kept no training text to cut.").arg(s.task);
+        return s.corpus->trainingText();
+    }
+    if (isBundledCorpusTask(s.task)) {
+        // The split the session's data was built from (read once per process, then cached).
+        const std::optional<BundledCorpus> corpus = loadBundledCorpus(s.task, why);
+        return corpus ? corpus->split.train : QList<SentencePair>();
+    }
+    if (builtinTaskNames().contains(s.task))
+        // copy, reverse and sort draw endless sequences of ten symbols, the toy repeats three
+        // pairs: nothing a tokeniser could be trained on.
+        *why = tr("The Tokens view trains and compares tokenisers on a corpus's training split; %1 "
+                  "is a generated task, whose pairs are made from a fixed vocabulary, not read from "
+                  "a corpus: apply zh-en in Settings or open a corpus (File > Open corpus…).")
+                   .arg(s.task);
+    else
+        *why = tr("A model opened from a file (%1) comes without the corpus it was trained on: "
+                  "the Tokens view needs a corpus's training split to cut. Apply zh-en in "
+                  "Settings or open a corpus (File > Open corpus…).")
+                   .arg(s.task);
+    return {};
+}
+
+bool TokensController::hasText() const
+{
+    const SessionSettings& s = window_->settings();
+    return s.userCorpus() ? !s.corpus->trainingText().isEmpty() : isBundledCorpusTask(s.task);
 }
 
 void TokensController::updateComparison()
@@ -127,7 +165,15 @@ void TokensController::updateComparison()
     const SessionSettings& s = window_->settings();
     const CorpusSide side = view_->side();
     const Tokenizer current = side == CorpusSide::Source ? task_.srcTokenizer : task_.tgtTokenizer;
-    if (!isBundledCorpusTask(s.task))
+    if (s.userCorpus())
+        // comparisonOf: B trains on A's pairs as they were cut when the corpus was read.
+        view_->setComparisonAllowed(false, tr("A/B trains B on a user's corpus as it was cut when it was opened, "
+                                              "so B cannot cut it with BPE: train the corpus with --%1 bpe:%2 "
+                                              "on the command line (attention-studio-cli train --data) and "
+                                              "compare the runs (View > Compare with run…).")
+                                               .arg(side == CorpusSide::Source ? QStringLiteral("src-tok") : QStringLiteral("tgt-tok"))
+                                               .arg(kBpeSize));
+    else if (!isBundledCorpusTask(s.task))
         view_->setComparisonAllowed(false, tr("The A/B against BPE cuts a bundled corpus (zh-en) another way: apply zh-en first."));
     else if (s.sharedVocab)
         view_->setComparisonAllowed(false, tr("The session shares one vocabulary between its sides, which a BPE side cannot: untick \"shared vocabulary\" first."));
@@ -142,17 +188,16 @@ void TokensController::refresh()
     updateComparison();
     if (window_->views()->currentView() != view_)
         return;
-    const SessionSettings& s = window_->settings();
-    if (!isBundledCorpusTask(s.task)) {
+    if (!hasText()) {
         cancel();
         builtFor_.clear();
         shown_.reset();
-        view_->setUnavailable(tr("The Tokens view trains and compares tokenisers on a bundled corpus's "
-                                 "training split: apply zh-en in Settings (this session is %1).")
-                                  .arg(s.task));
+        QString why;
+        trainingText(&why);
+        view_->setUnavailable(why);
         return;
     }
-    if (task_.examples.empty())
+    if (task_.examples.empty() || task_.name != window_->settings().task)
         return;  // the worker is still building the session's data: taskReady comes
     const CorpusSide side = view_->side();
     const QString key = sessionKey(side);
@@ -165,22 +210,24 @@ void TokensController::build(CorpusSide side)
     updateComparison();
     const SessionSettings& s = window_->settings();
     QString error;
-    const std::optional<BundledCorpus> corpus = isBundledCorpusTask(s.task) ? loadBundledCorpus(s.task, &error)
-                                                                           : std::nullopt;
-    if (!corpus) {
-        view_->setUnavailable(error.isEmpty() ? tr("No bundled corpus to cut.") : error);
+    const QList<SentencePair> pairs = trainingText(&error);
+    if (pairs.isEmpty()) {
+        view_->setUnavailable(error.isEmpty() ? tr("No corpus to cut.") : error);
         return;
     }
     cancel();
     watcher_->waitForFinished();
     QStringList sentences;
-    sentences.reserve(corpus->split.train.size());
-    for (const SentencePair& p : corpus->split.train)
+    sentences.reserve(pairs.size());
+    for (const SentencePair& p : pairs)
         sentences << (side == CorpusSide::Source ? p.src : p.tgt);
     const Tokenizer session = side == CorpusSide::Source ? task_.srcTokenizer : task_.tgtTokenizer;
     const QList<Tokenizer> choices = choicesFor(session);
-    const DatasetOptions defaults;
-    const int minFreq = side == CorpusSide::Source ? defaults.src_min_freq : defaults.tgt_min_freq;
+    // cjk-char and word as the session's vocabularies are built: a user's corpus with the
+    // options it was read with (--min-freq, --max-vocab), a bundled one with the defaults.
+    const DatasetOptions dataset = s.userCorpus() ? s.source.dataset : DatasetOptions();
+    const int minFreq = side == CorpusSide::Source ? dataset.src_min_freq : dataset.tgt_min_freq;
+    const int maxVocab = side == CorpusSide::Source ? dataset.src_max_vocab : dataset.tgt_max_vocab;
     const QString probe = side == CorpusSide::Source ? probe_ : probeTarget_;
     const QString typed = view_->typedText();
     const QString name = s.task;
@@ -190,7 +237,8 @@ void TokensController::build(CorpusSide side)
     view_->setProgress(0, 100 * int(choices.size()));
     QPointer<ui::TokensView> view = view_;
     watcher_->setFuture(QtConcurrent::run([=] {
-        TokensRecord r = buildTokensRecord(sentences, choices, minFreq, probe, typed, [=](int done, int total) {
+        TokensRecord r = buildTokensRecord(sentences, choices, minFreq, maxVocab, probe, typed,
+                                           [=](int done, int total) {
             QMetaObject::invokeMethod(view, [=] {
                 if (view && !cancelled->load())
                     view->setProgress(done, total);

@@ -2,9 +2,12 @@
 // The Tokens view's work (issue 27 §1): its record is built in a thread of the global pool
 // (training a SentencePiece model on a side of zh-en takes seconds), with progress and Cancel,
 // when the view is shown and its record is not of the session's corpus and side; the probe and
-// typed text are cut again on the GUI thread (the models are in the record). Its "Compare with
-// BPE (A/B)" starts the A/B session (comparison_actions.h) with B = the session with bpe:8000
-// on the side chosen.
+// typed text are cut again on the GUI thread (the models are in the record). The corpus is the
+// bundled one the session trains on, or a user's (File > Open corpus…), whose training split
+// the session keeps as text. Its "Compare with BPE (A/B)" starts the A/B session
+// (comparison_actions.h) with B = the session with bpe:8000 on the side chosen: on a bundled
+// corpus only (B trains on a user's corpus as it was cut when read).
+#include "text/corpus.h"
 #include "text/tasks.h"
 #include "text/tokens_record.h"
 
@@ -47,6 +50,11 @@ private:
     void recut();    // the probe and typed text again, into the record shown
     void updateComparison();
     QString sessionKey(CorpusSide side) const;
+    // The training split's pairs the view cuts: a user's corpus as the session read it
+    // (SessionData::trainingText), a bundled one as loadBundledCorpus splits it. Empty, and
+    // *why, for a session with no sentences (a generated task, a model opened alone).
+    QList<SentencePair> trainingText(QString* why) const;
+    bool hasText() const;  // trainingText() would give pairs (without making them)
 
     MainWindow* window_;
     ui::TokensView* view_;

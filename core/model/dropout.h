@@ -7,6 +7,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define AS_DROPOUT_AVX512 1
+#endif
 
 namespace as {
 
@@ -22,7 +28,9 @@ struct Pass {
 // is cut into fixed blocks of kDropoutBlock elements; block b draws from its own xoshiro256**
 // generator seeded with mix(key, b), and each 64-bit output decides two elements (its high and
 // its low 24-bit halves). The blocks are independent, so threads fill them in parallel, and the
-// mask depends only on the key and the shape, never on the thread count.
+// mask depends only on the key and the shape, never on the thread count. fillDropoutMask states
+// the rule plainly; Dropout::forward draws the same bits eight blocks at a time
+// (dropout_detail::fillBlocks).
 inline constexpr long kDropoutBlock = 4096;
 
 inline std::uint64_t dropoutBlockSeed(std::uint64_t key, std::uint64_t block)
@@ -33,13 +41,18 @@ inline std::uint64_t dropoutBlockSeed(std::uint64_t key, std::uint64_t block)
     return z ^ (z >> 31);
 }
 
+// A 24-bit uniform u is dropped when u < p, i.e. when its integer form is below this.
+inline std::uint32_t dropoutThreshold(float p)
+{
+    return std::uint32_t(double(p) * double(1 << 24) + 0.5);
+}
+
 // Fills mask[begin, end) of the mask with key `key` (begin a multiple of kDropoutBlock):
 // 0 where dropped, scale where kept. Also the plain reference for tests.
 template <typename T>
 void fillDropoutMask(T* mask, long begin, long end, std::uint64_t key, float p, T scale)
 {
-    // A 24-bit uniform u is dropped when u < p, i.e. when its integer form is below p * 2^24.
-    const std::uint32_t threshold = std::uint32_t(double(p) * double(1 << 24) + 0.5);
+    const std::uint32_t threshold = dropoutThreshold(p);
     for (long b0 = begin; b0 < end; b0 += kDropoutBlock) {
         Rng rng(dropoutBlockSeed(key, std::uint64_t(b0 / kDropoutBlock)));
         const long b1 = std::min(end, b0 + kDropoutBlock);
@@ -53,6 +66,95 @@ void fillDropoutMask(T* mask, long begin, long end, std::uint64_t key, float p, 
             mask[i] = std::uint32_t(rng.next() >> 40) < threshold ? T(0) : scale;
     }
 }
+
+namespace dropout_detail {
+
+// Blocks [blockFrom, blockTo) of a mask of `size` elements, the same values as fillDropoutMask.
+// With AVX-512, eight blocks are drawn at once, one per 64-bit lane: a round of the eight
+// generators is a dozen vector instructions and decides sixteen elements, where one generator
+// stepped element by element took a few instructions per element. Each lane gathers its
+// block's decisions as bits, 64 elements at a time, written out as masked stores.
+template <typename T>
+void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t key, float p,
+                T scale)
+{
+#ifdef AS_DROPOUT_AVX512
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        const std::uint64_t threshold = dropoutThreshold(p);
+        if (threshold < (std::uint64_t(1) << 24)) {
+            // r >> 40 < threshold  <=>  r < threshold << 40, and
+            // ((r >> 8) & 0xffffff) < threshold  <=>  (r & 0xffffff00) < threshold << 8.
+            const __m512i high = _mm512_set1_epi64(static_cast<long long>(threshold << 40));
+            const __m512i low = _mm512_set1_epi64(static_cast<long long>(threshold << 8));
+            const __m512i lowBits = _mm512_set1_epi64(0xffffff00LL);
+            for (long g = blockFrom; g < blockTo; g += 8) {
+                const int lanes = int(std::min(8L, blockTo - g));
+                alignas(64) std::uint64_t st[4][8] = {};
+                long len[8] = {};
+                for (int l = 0; l < lanes; ++l) {
+                    const Rng::State s = Rng(dropoutBlockSeed(key, std::uint64_t(g + l))).state();
+                    for (int w = 0; w < 4; ++w)
+                        st[w][l] = s[std::size_t(w)];
+                    len[l] = std::min(kDropoutBlock, size - (g + l) * kDropoutBlock);
+                }
+                __m512i s0 = _mm512_load_si512(st[0]), s1 = _mm512_load_si512(st[1]);
+                __m512i s2 = _mm512_load_si512(st[2]), s3 = _mm512_load_si512(st[3]);
+                // Lane 0's block is the longest: only the mask's last block is short.
+                for (long e = 0; e < len[0]; e += 64) {
+                    // Bit 2k of a lane: element e + 2k of its block dropped; bit 2k + 1: e + 2k + 1.
+                    __m512i dropped = _mm512_setzero_si512();
+                    __m512i even = _mm512_set1_epi64(1), odd = _mm512_set1_epi64(2);
+                    for (int k = 0; k < 32; ++k) {
+                        // xoshiro256**, as Rng::next, in every lane
+                        __m512i r = _mm512_add_epi64(s1, _mm512_slli_epi64(s1, 2));  // s1 * 5
+                        r = _mm512_rol_epi64(r, 7);
+                        r = _mm512_add_epi64(r, _mm512_slli_epi64(r, 3));  // * 9
+                        const __m512i t = _mm512_slli_epi64(s1, 17);
+                        s2 = _mm512_xor_si512(s2, s0);
+                        s3 = _mm512_xor_si512(s3, s1);
+                        s1 = _mm512_xor_si512(s1, s2);
+                        s0 = _mm512_xor_si512(s0, s3);
+                        s2 = _mm512_xor_si512(s2, t);
+                        s3 = _mm512_rol_epi64(s3, 45);
+                        const __mmask8 a = _mm512_cmplt_epu64_mask(r, high);
+                        const __mmask8 b = _mm512_cmplt_epu64_mask(_mm512_and_si512(r, lowBits), low);
+                        dropped = _mm512_mask_or_epi64(dropped, a, dropped, even);
+                        dropped = _mm512_mask_or_epi64(dropped, b, dropped, odd);
+                        even = _mm512_slli_epi64(even, 2);
+                        odd = _mm512_slli_epi64(odd, 2);
+                    }
+                    alignas(64) std::uint64_t bits[8];
+                    _mm512_store_si512(bits, dropped);
+                    for (int l = 0; l < lanes; ++l) {
+                        const long count = std::min(64L, len[l] - e);
+                        if (count <= 0)
+                            continue;
+                        T* out = mask + (g + l) * kDropoutBlock + e;
+                        const std::uint64_t kept = ~bits[l];
+                        if (count < 64) {
+                            for (long j = 0; j < count; ++j)
+                                out[j] = (kept >> j) & 1u ? scale : T(0);
+                        } else if constexpr (std::is_same_v<T, float>) {
+                            const __m512 v = _mm512_set1_ps(scale);
+                            for (int q = 0; q < 4; ++q)
+                                _mm512_storeu_ps(out + 16 * q, _mm512_maskz_mov_ps(__mmask16(kept >> (16 * q)), v));
+                        } else {
+                            const __m512d v = _mm512_set1_pd(scale);
+                            for (int q = 0; q < 8; ++q)
+                                _mm512_storeu_pd(out + 8 * q, _mm512_maskz_mov_pd(__mmask8(kept >> (8 * q)), v));
+                        }
+                    }
+                }
+            }
+            return;
+        }
+    }
+#endif
+    fillDropoutMask(mask, blockFrom * kDropoutBlock, std::min(size, blockTo * kDropoutBlock), key, p,
+                    scale);
+}
+
+}  // namespace dropout_detail
 
 template <typename T>
 struct Dropout {
@@ -83,21 +185,38 @@ struct Dropout {
         const long size = long(mask.size());
         const long cols = long(src.cols());
         const long blocks = (size + kDropoutBlock - 1) / kDropoutBlock;
+        // Rows without gaps between them: a run of the mask is one run of src and of dst too.
+        const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols;
         parallelFor(blocks, 4, [&](long bFrom, long bTo) {
-            const long begin = bFrom * kDropoutBlock;
-            const long end = std::min(size, bTo * kDropoutBlock);
-            fillDropoutMask(mask.data(), begin, end, key, pf, scale);
-            // src and dst are row-major with possibly different row strides: go row by row
-            // over the rows this range touches.
-            for (long r = begin / cols; r * cols < end; ++r) {
-                const long c0 = std::max(begin - r * cols, 0L);
-                const long c1 = std::min(end - r * cols, cols);
-                const auto m = mask.row(r).segment(c0, c1 - c0).array();
-                const auto s = src.row(r).segment(c0, c1 - c0).array();
-                if (relu)
-                    dst.row(r).segment(c0, c1 - c0).array() = s.max(T(0)) * m;
-                else
-                    dst.row(r).segment(c0, c1 - c0).array() = s * m;
+            // Eight blocks at a time (128 KiB of float mask): applied while in L2.
+            for (long g = bFrom; g < bTo; g += 8) {
+                const long gTo = std::min(bTo, g + 8);
+                dropout_detail::fillBlocks(mask.data(), size, g, gTo, key, pf, scale);
+                const long begin = g * kDropoutBlock;
+                const long end = std::min(size, gTo * kDropoutBlock);
+                if (flat) {
+                    using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+                    const Eigen::Map<const Arr> m(mask.data() + begin, end - begin);
+                    const Eigen::Map<const Arr> s(src.data() + begin, end - begin);
+                    Eigen::Map<Arr> d(dst.data() + begin, end - begin);
+                    if (relu)
+                        d = s.max(T(0)) * m;
+                    else
+                        d = s * m;
+                    continue;
+                }
+                // src and dst are row-major with possibly different row strides: go row by row
+                // over the rows this range touches.
+                for (long r = begin / cols; r * cols < end; ++r) {
+                    const long c0 = std::max(begin - r * cols, 0L);
+                    const long c1 = std::min(end - r * cols, cols);
+                    const auto m = mask.row(r).segment(c0, c1 - c0).array();
+                    const auto s = src.row(r).segment(c0, c1 - c0).array();
+                    if (relu)
+                        dst.row(r).segment(c0, c1 - c0).array() = s.max(T(0)) * m;
+                    else
+                        dst.row(r).segment(c0, c1 - c0).array() = s * m;
+                }
             }
         });
     }

@@ -32,16 +32,21 @@ void LayerNorm<T>::forward(In<T> x, Out<T> y)
     const Eigen::Index n = x.rows();
     xhat.resize(n, d);
     rstd.resize(n);
-    const RowVecMap<T> weight(ps->values() + w, d);
-    const RowVecMap<T> bias(ps->values() + b, d);
-    parallelFor(n, 64, [&](long b, long e) {
-        for (Eigen::Index r = b; r < e; ++r) {
-            const T mean = x.row(r).mean();
-            xhat.row(r) = x.row(r).array() - mean;
-            const T var = xhat.row(r).squaredNorm() / T(d);
-            rstd(r) = T(1) / std::sqrt(var + T(kEps));
-            xhat.row(r) *= rstd(r);
-            y.row(r) = xhat.row(r).cwiseProduct(weight) + bias;
+    const RowVecMap<T> weightMap(ps->values() + w, d), biasMap(ps->values() + b, d);
+    const auto weight = weightMap.array();
+    const auto bias = biasMap.array();
+    // Each row read from memory once and worked on in L1: its sum, the sum of squared
+    // deviations, then x̂ and y written in the same pass (y may be x: the row is read first).
+    parallelFor(n, 64, [&](long from, long to) {
+        for (Eigen::Index r = from; r < to; ++r) {
+            const auto xr = x.row(r).array();
+            const T mean = xr.sum() / T(d);
+            const T var = (xr - mean).square().sum() / T(d);
+            const T rs = T(1) / std::sqrt(var + T(kEps));
+            rstd(r) = rs;
+            auto h = xhat.row(r).array();
+            h = (xr - mean) * rs;
+            y.row(r).array() = h * weight + bias;
         }
     });
 }
@@ -51,25 +56,30 @@ void LayerNorm<T>::backward(In<T> dy, Out<T> dx, bool accumulate)
 {
     const ProfileScope timed(ProfileCategory::LayerNorm);
     const Eigen::Index n = dy.rows();
-    const RowVecMap<T> weight(ps->values() + w, d);
+    const RowVecMap<T> weightMap(ps->values() + w, d);
+    const auto weight = weightMap.array();
     RowVecMap<T> dweight(ps->grads() + w, d);
     RowVecMap<T> dbias(ps->grads() + b, d);
-    // dx = rstd * (g - mean(g) - xhat * mean(g . xhat)),  g = dy . weight
-    g.resize(n, d);
+    // dx = rstd * (g - mean(g) - x̂ * mean(g . x̂)),  g = dy . weight
+    // One pass per row, while dy's and x̂'s rows are in L1: the chunk's parameter gradients,
+    // both means and dx (g is never stored).
     const int chunks = chunkCount(n, 64);
-    partial.setZero(2 * chunks, d);  // per chunk: sum of dy . xhat, sum of dy
-    parallelChunks(n, 64, [&](int c, long b, long e) {
-        const auto dyc = dy.middleRows(b, e - b);
-        partial.row(2 * c) = (dyc.array() * xhat.middleRows(b, e - b).array()).colwise().sum().matrix();
-        partial.row(2 * c + 1) = dyc.colwise().sum();
-        g.middleRows(b, e - b).noalias() = dyc * weight.asDiagonal();
-        for (Eigen::Index r = b; r < e; ++r) {
-            const T gMean = g.row(r).mean();
-            const T gxMean = g.row(r).dot(xhat.row(r)) / T(d);
+    partial.setZero(2 * chunks, d);  // per chunk: sum of dy . x̂, sum of dy
+    parallelChunks(n, 64, [&](int c, long from, long to) {
+        auto dw = partial.row(2 * c).array();
+        auto db = partial.row(2 * c + 1).array();
+        for (Eigen::Index r = from; r < to; ++r) {
+            const auto dyr = dy.row(r).array();
+            const auto h = xhat.row(r).array();
+            dw += dyr * h;
+            db += dyr;
+            const T gMean = (dyr * weight).sum() / T(d);
+            const T gxMean = (dyr * weight * h).sum() / T(d);
+            const T rs = rstd(r);
             if (accumulate)
-                dx.row(r) += rstd(r) * (g.row(r).array() - gMean - xhat.row(r).array() * gxMean).matrix();
+                dx.row(r).array() += rs * (dyr * weight - gMean - h * gxMean);
             else
-                dx.row(r) = rstd(r) * (g.row(r).array() - gMean - xhat.row(r).array() * gxMean).matrix();
+                dx.row(r).array() = rs * (dyr * weight - gMean - h * gxMean);
         }
     });
     for (int c = 0; c < chunks; ++c) {  // in chunk order: deterministic

@@ -15,7 +15,6 @@ struct LayerNorm {
     // Cached by forward for backward.
     Mat<T> xhat;                               // [n, d] normalised input
     Eigen::Matrix<T, Eigen::Dynamic, 1> rstd;  // [n] 1 / sqrt(var + eps)
-    Mat<T> g;                                  // [n, d] backward scratch
     Mat<T> partial;                            // [2 * chunks, d] backward scratch
 
     static LayerNorm make(ParamStore<T>& ps, const std::string& prefix, int d);

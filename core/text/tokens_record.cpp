@@ -49,8 +49,8 @@ QList<TokenMerge> bpeMerges(const QStringList& pieces)
 }
 
 TokensRecord buildTokensRecord(const QStringList& sentences, const QList<Tokenizer>& choices,
-                               int minFreq, const QString& probe, const QString& typed,
-                               const std::function<bool(int, int)>& progress)
+                               int minFreq, int maxVocab, const QString& probe,
+                               const QString& typed, const std::function<bool(int, int)>& progress)
 {
     TokensRecord record;
     record.probeText = probe;
@@ -103,7 +103,7 @@ TokensRecord buildTokensRecord(const QStringList& sentences, const QList<Tokeniz
             if (t.tokenizer.kind() == TokenizerKind::Bpe)
                 t.merges = bpeMerges(pieces);
         } else {
-            const Vocab vocab = Vocab::build(cut, minFreq);
+            const Vocab vocab = Vocab::build(cut, std::max(1, minFreq), std::max(0, maxVocab));
             for (int id = Vocab::kSpecials; id < vocab.size(); ++id) {
                 t.vocab.append({vocab.token(id), counts.value(vocab.token(id))});
                 known.insert(vocab.token(id));

@@ -30,7 +30,8 @@ struct TokenizerTokens {
     QStringList typed;    // the typed text, likewise
     // The vocabulary of this side without the four specials, with how often each entry occurs
     // in the sentences: most frequent first, ties in code-point order. cjk-char and word:
-    // Vocab::build's (tokens seen at least minFreq times); bpe and unigram: the model's pieces.
+    // Vocab::build's (tokens seen at least minFreq times, at most maxVocab with the specials);
+    // bpe and unigram: the model's pieces.
     QList<QPair<QString, qint64>> vocab;
     qint64 sentences = 0, tokens = 0;
     qint64 unknown = 0;  // tokens the vocabulary lacks (they become <unk>)
@@ -45,7 +46,7 @@ struct TokenizerTokens {
 };
 
 struct TokensRecord {
-    QString corpus;  // "zh-en"
+    QString corpus;  // the session's task: "zh-en", or a user's "corpus:pairs.tsv"
     CorpusSide side = CorpusSide::Target;
     QString probeText, typedText;
     std::vector<TokenizerTokens> choices;
@@ -58,11 +59,12 @@ struct TokensRecord {
 QList<TokenMerge> bpeMerges(const QStringList& pieces);
 
 // The record of `choices` (each trained on `sentences` when it is a subword one) over those
-// sentences; minFreq as DatasetOptions' src_min_freq / tgt_min_freq for cjk-char and word.
-// `progress(done, total)` is called after each choice and every few thousand sentences; when it
-// returns false the work stops and the record holds the choices done so far.
+// sentences; minFreq and maxVocab as DatasetOptions' src_min_freq / tgt_min_freq and
+// src_max_vocab / tgt_max_vocab (0: no limit) for cjk-char and word. `progress(done, total)` is
+// called after each choice and every few thousand sentences; when it returns false the work
+// stops and the record holds the choices done so far.
 TokensRecord buildTokensRecord(const QStringList& sentences, const QList<Tokenizer>& choices,
-                               int minFreq, const QString& probe, const QString& typed,
+                               int minFreq, int maxVocab, const QString& probe, const QString& typed,
                                const std::function<bool(int, int)>& progress = {});
 
 // The probe and typed text cut again by `record`'s choices, for another probe or other typed

@@ -321,9 +321,9 @@ CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress)
     options.batchTokens = run.recipe.batchTokens;
     options.seed = run.recipe.train.seed;
     try {
-        b.data = makeCorpusData(std::move(data), std::move(encodedValid.pairs), valid,
-                                std::move(examples), std::move(exampleText), options, record,
-                                QStringLiteral("corpus:") + QFileInfo(s.train).fileName());
+        b.data = makeCorpusData(std::move(data), std::move(*train), std::move(encodedValid.pairs),
+                                valid, std::move(examples), std::move(exampleText), options,
+                                record, QStringLiteral("corpus:") + QFileInfo(s.train).fileName());
     } catch (const std::invalid_argument& e) {
         b.error = QString::fromUtf8(e.what());
         return b;

@@ -60,8 +60,8 @@ private:
 // every epoch from the seed. The encoded corpus is shared by the copies restart() makes.
 class CorpusData final : public SessionData {
 public:
-    CorpusData(std::shared_ptr<const ParallelData> data, std::vector<EncodedPair> valid,
-               QList<SentencePair> validText, std::vector<TokenPair> examples,
+    CorpusData(std::shared_ptr<const ParallelData> data, QList<SentencePair> trainText,
+               std::vector<EncodedPair> valid, QList<SentencePair> validText, std::vector<TokenPair> examples,
                QList<SentencePair> exampleText, const DataOptions& o, QJsonObject record,
                QString name)
         : data_(std::move(data)), batcher_(data_->train().pairs, o.batchTokens, o.seed),
@@ -77,6 +77,7 @@ public:
         validation_ = std::move(valid);
         validationText_ = std::move(validText);
         exampleText_ = std::move(exampleText);
+        trainingText_ = std::move(trainText);
     }
     QString name() const override { return name_; }
     void setDescription(const QString& d) { description_.description = d; }
@@ -100,7 +101,7 @@ public:
     const std::vector<EncodedPair>* trainingPairs() const override { return &data_->train().pairs; }
     std::unique_ptr<SessionData> restart(const DataOptions& o, QJsonObject record) const override
     {
-        auto copy = std::make_unique<CorpusData>(data_, validation_, validationText_,
+        auto copy = std::make_unique<CorpusData>(data_, trainingText_, validation_, validationText_,
                                                  description_.examples, exampleText_, o,
                                                  std::move(record), name_);
         copy->setDescription(description_.description);
@@ -217,13 +218,15 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
         record.insert("src_tok", tokenizerName(*o.srcTok));
     if (o.tgtTok)
         record.insert("tgt_tok", tokenizerName(*o.tgtTok));
-    auto made = makeCorpusData(std::move(data), std::move(valid.pairs), corpus->split.valid,
-                               std::move(examples), std::move(exampleText), o, record, name);
+    auto made = makeCorpusData(std::move(data), corpus->split.train, std::move(valid.pairs),
+                               corpus->split.valid, std::move(examples), std::move(exampleText), o,
+                               record, name);
     static_cast<CorpusData*>(made.get())->setDescription(description);
     return made;
 }
 
-std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<EncodedPair> valid,
+std::unique_ptr<SessionData> makeCorpusData(ParallelData data, QList<SentencePair> trainText,
+                                            std::vector<EncodedPair> valid,
                                             QList<SentencePair> validText,
                                             std::vector<TokenPair> examples,
                                             QList<SentencePair> exampleText,
@@ -231,7 +234,7 @@ std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<Encod
                                             QString name)
 {
     return std::make_unique<CorpusData>(std::make_shared<const ParallelData>(std::move(data)),
-                                        std::move(valid), std::move(validText),
+                                        std::move(trainText), std::move(valid), std::move(validText),
                                         std::move(examples), std::move(exampleText), options,
                                         std::move(record), std::move(name));
 }

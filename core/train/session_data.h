@@ -49,6 +49,11 @@ public:
     // A corpus's encoded training pairs in file order (those record()'s pairs_sha1 digests);
     // nullptr for generated data.
     virtual const std::vector<EncodedPair>* trainingPairs() const { return nullptr; }
+    // A corpus's training split as text, as it was read (also the pairs the encoder left out):
+    // the sentences the window's Tokens view cuts with other tokenisers (issue 27 §1), kept so
+    // that a user's corpus, read once, need not be read again. Empty for generated data and
+    // for a model opened to look inside.
+    const QList<SentencePair>& trainingText() const { return trainingText_; }
 
     // The session's vocabularies, tokenisers and example pairs (as tokens), as the window
     // needs them: a Task without a batch generator.
@@ -74,6 +79,7 @@ protected:
     std::vector<EncodedPair> validation_;
     QList<SentencePair> validationText_;
     QList<SentencePair> exampleText_;
+    QList<SentencePair> trainingText_;
 };
 
 // The generated tasks (toy, copy, reverse, sort; tasks.h) and the corpora that ship with the
@@ -101,11 +107,13 @@ struct DataOptions {
 std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions& options,
                                           QString* error);
 
-// A corpus: its vocabularies and encoded training pairs, the validation split encoded with
-// them, and `record` for checkpoints. `examples`: pairs shown as probes and samples (their
+// A corpus: its vocabularies and encoded training pairs, the training pairs as text (`data` was
+// built from them: trainingText()), the validation split encoded with them, and `record` for
+// checkpoints. `examples`: pairs shown as probes and samples (their
 // sources and targets as the tokenisers cut them), `exampleText` the same as text. Throws std::invalid_argument when there is
 // no training pair or the budget is under 1 (Batcher).
-std::unique_ptr<SessionData> makeCorpusData(ParallelData data, std::vector<EncodedPair> valid,
+std::unique_ptr<SessionData> makeCorpusData(ParallelData data, QList<SentencePair> trainText,
+                                            std::vector<EncodedPair> valid,
                                             QList<SentencePair> validText,
                                             std::vector<TokenPair> examples,
                                             QList<SentencePair> exampleText,

@@ -2372,12 +2372,24 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>这一端已经用 bpe:%1 切分。</translation>
     </message>
     <message>
-        <source>The Tokens view trains and compares tokenisers on a bundled corpus&apos;s training split: apply zh-en in Settings (this session is %1).</source>
-        <translation>词元视图在自带语料的训练集上训练并比较分词器：请在设置中应用 zh-en（本会话为 %1）。</translation>
+        <source>The corpus %1 kept no training text to cut.</source>
+        <translation>语料库 %1 没有保留可切分的训练文本。</translation>
     </message>
     <message>
-        <source>No bundled corpus to cut.</source>
-        <translation>没有可切分的自带语料。</translation>
+        <source>The Tokens view trains and compares tokenisers on a corpus&apos;s training split; %1 is a generated task, whose pairs are made from a fixed vocabulary, not read from a corpus: apply zh-en in Settings or open a corpus (File &gt; Open corpus…).</source>
+        <translation>词元视图在语料库的训练集上训练并比较分词器；%1 是生成的任务，其句对由固定词表构造，而不是从语料库读取：请在设置中应用 zh-en，或打开一个语料库（文件 &gt; 打开语料库…）。</translation>
+    </message>
+    <message>
+        <source>A model opened from a file (%1) comes without the corpus it was trained on: the Tokens view needs a corpus&apos;s training split to cut. Apply zh-en in Settings or open a corpus (File &gt; Open corpus…).</source>
+        <translation>从文件打开的模型（%1）不带其训练所用的语料库：词元视图需要语料库的训练集来切分。请在设置中应用 zh-en，或打开一个语料库（文件 &gt; 打开语料库…）。</translation>
+    </message>
+    <message>
+        <source>A/B trains B on a user&apos;s corpus as it was cut when it was opened, so B cannot cut it with BPE: train the corpus with --%1 bpe:%2 on the command line (attention-studio-cli train --data) and compare the runs (View &gt; Compare with run…).</source>
+        <translation>A/B 让 B 在用户语料库打开时已切分好的句对上训练，因此 B 无法改用 BPE 切分：请在命令行（attention-studio-cli train --data）用 --%1 bpe:%2 训练该语料库，再对比两次运行（视图 &gt; 与其他运行对比…）。</translation>
+    </message>
+    <message>
+        <source>No corpus to cut.</source>
+        <translation>没有可切分的语料库。</translation>
     </message>
 </context>
 <context>

@@ -189,7 +189,7 @@ void TestAttentionStats::trainedModelsStatsByPlainLoops()
     DataOptions o;
     o.batchTokens = 80;
     o.seed = 4;
-    std::unique_ptr<SessionData> d = makeCorpusData(std::move(data), {}, {}, {}, {}, o,
+    std::unique_ptr<SessionData> d = makeCorpusData(std::move(data), train, {}, {}, {}, {}, o,
                                                     QJsonObject{{"kind", "corpus"}}, u"corpus"_s);
     QVERIFY(d);
     ModelConfig c;

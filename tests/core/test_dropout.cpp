@@ -8,7 +8,9 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace as;
 
@@ -20,6 +22,8 @@ private slots:
     void neighboursUncorrelated();
     void sameMaskOnAnyThreadCount();
     void matchesPlainFill();
+    void fastFillMatchesPlainFill_data();
+    void fastFillMatchesPlainFill();
     void keyComesFromTheGenerator();
     void stridedViewsAndRelu();
     void backwardMultipliesByMask();
@@ -113,6 +117,44 @@ void TestDropout::matchesPlainFill()
     fillDropoutMask(plain.data(), 0, long(plain.size()), copy.next(), 0.25f, float(1 / 0.75));
     QVERIFY(d.mask == plain);
     QVERIFY(x == plain);
+}
+
+void TestDropout::fastFillMatchesPlainFill_data()
+{
+    QTest::addColumn<double>("p");
+    QTest::addColumn<long>("size");
+    QTest::addColumn<long>("blockFrom");
+    for (double p : {1e-9, 0.1, 0.5, 1.0 - 1e-9})  // thresholds 0, middling, 2^24
+        for (long size : {1L, 63L, 65L, kDropoutBlock - 1, kDropoutBlock + 1, 8 * kDropoutBlock + 3,
+                          17 * kDropoutBlock})
+            for (long blockFrom : {0L, 1L, 9L})
+                if (blockFrom * kDropoutBlock < size)
+                    QTest::newRow(qPrintable(QStringLiteral("p %1, %2 elements, from block %3")
+                                                 .arg(p).arg(size).arg(blockFrom)))
+                        << p << size << blockFrom;
+}
+
+// The fast fill (eight blocks at a time with AVX-512) against the plain one: any number of
+// blocks, a short last block, thresholds at both ends, float and double.
+void TestDropout::fastFillMatchesPlainFill()
+{
+    QFETCH(double, p);
+    QFETCH(long, size);
+    QFETCH(long, blockFrom);
+    const std::uint64_t key = 0x0123456789abcdefULL;
+    const long blocks = (size + kDropoutBlock - 1) / kDropoutBlock;
+    const long begin = blockFrom * kDropoutBlock;
+    std::vector<float> fast(std::size_t(size), 7.0f), plain(std::size_t(size), 7.0f);
+    dropout_detail::fillBlocks(fast.data(), size, blockFrom, blocks, key, float(p), 2.0f);
+    fillDropoutMask(plain.data(), begin, size, key, float(p), 2.0f);
+    QVERIFY(fast == plain);
+    std::vector<double> fastD(std::size_t(size), 7.0), plainD(std::size_t(size), 7.0);
+    dropout_detail::fillBlocks(fastD.data(), size, blockFrom, blocks, key, float(p), 2.0);
+    fillDropoutMask(plainD.data(), begin, size, key, float(p), 2.0);
+    QVERIFY(fastD == plainD);
+    // Before `begin` nothing was written; from it, every element is 0 or the scale.
+    QVERIFY(std::all_of(plain.begin(), plain.begin() + begin, [](float v) { return v == 7.0f; }));
+    QVERIFY(std::all_of(plain.begin() + begin, plain.end(), [](float v) { return v == 0.0f || v == 2.0f; }));
 }
 
 void TestDropout::keyComesFromTheGenerator()

@@ -5,6 +5,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace as;
@@ -17,6 +18,8 @@ private slots:
     void gradientIsPMinusQ();
     void hugeLogitsStayFinite();
     void allPadBatch();
+    void longRowsAndTies_data();
+    void longRowsAndTies();
 };
 
 namespace {
@@ -113,6 +116,65 @@ void TestLoss::allPadBatch()
     QCOMPARE(st.ntokens, 0L);
     QCOMPARE(st.loss(), 0.0);
     QVERIFY(z.isZero(0.0));
+}
+
+void TestLoss::longRowsAndTies_data()
+{
+    QTest::addColumn<int>("V");
+    // Shorter than a vector, not a multiple of one, several of them, the bench's vocabulary.
+    for (int V : {5, 17, 64, 100, 1013, 5000})
+        QTest::newRow(qPrintable(QStringLiteral("V %1").arg(V))) << V;
+}
+
+// Rows as long as a vocabulary, read in vectors with a tail: the loss, the gradient and the
+// argmax (the first of tied maxima, as accuracy counts it) against the plain formulas.
+void TestLoss::longRowsAndTies()
+{
+    QFETCH(int, V);
+    srand(unsigned(V));
+    const int n = 8;
+    Mat<double> logits = Mat<double>::Random(n, V) * 3.0;
+    std::vector<int> targets(static_cast<std::size_t>(n));
+    long wantCorrect = 0;
+    for (int r = 0; r < n; ++r) {
+        // Two equal maxima, at a and b > a: only a is the argmax.
+        const int a = 1 + (r * 7919) % (V - 1);
+        const int b = 1 + (r * 104729 + V / 2) % (V - 1);
+        logits(r, a) = 10.0;
+        logits(r, b) = 10.0;
+        const int first = std::min(a, b);
+        targets[std::size_t(r)] = r == 5 ? 0 : r % 2 ? first : std::max(a, b);
+        wantCorrect += r != 5 && (r % 2 || a == b);
+    }
+    long nTokens = 0;
+    const double slow = explicitKl(logits, targets, 0.1, &nTokens);
+    Mat<double> p = logits;
+    softmaxRows<double>(p);
+    for (bool wantGrad : {false, true}) {
+        Mat<double> z = logits;
+        const LossStats st = labelSmoothedLoss<double>(z, targets.data(), 0.1, wantGrad);
+        QCOMPARE(st.ntokens, nTokens);
+        QCOMPARE(st.correct, wantCorrect);
+        QVERIFY2(std::abs(st.loss_sum - slow) <= 1e-12 * std::abs(slow),
+                 qPrintable(QStringLiteral("fused %1 vs explicit %2").arg(st.loss_sum, 0, 'g', 17).arg(slow, 0, 'g', 17)));
+        Mat<float> zf = logits.cast<float>();
+        const LossStats sf = labelSmoothedLoss<float>(zf, targets.data(), 0.1, wantGrad);
+        QCOMPARE(sf.correct, wantCorrect);
+        QVERIFY(std::abs(sf.loss_sum - slow) <= 1e-5 * std::abs(slow));
+        if (!wantGrad)
+            continue;
+        for (int r = 0; r < n; ++r) {
+            const int t = targets[std::size_t(r)];
+            for (int j = 0; j < V; ++j) {
+                const double q = t == 0 ? 0.0 : j == 0 ? 0.0 : j == t ? 0.9 : 0.1 / (V - 2);
+                const double want = t == 0 ? 0.0 : (p(r, j) - q) / double(nTokens);
+                QVERIFY2(std::abs(z(r, j) - want) < 1e-15,
+                         qPrintable(QStringLiteral("row %1, %2: %3 vs %4").arg(r).arg(j).arg(z(r, j)).arg(want)));
+                QVERIFY2(std::abs(double(zf(r, j)) - want) < 1e-7,
+                         qPrintable(QStringLiteral("float row %1, %2: %3 vs %4").arg(r).arg(j).arg(zf(r, j)).arg(want)));
+            }
+        }
+    }
 }
 
 AS_TEST_APPLESS_MAIN(TestLoss)

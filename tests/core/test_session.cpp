@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace as;
@@ -63,7 +64,7 @@ std::unique_ptr<SessionData> corpusData(quint64 seed, bool withValidation = true
     DataOptions o;
     o.batchTokens = 40;  // about 30 batches an epoch: a 50-step run crosses epochs
     o.seed = seed;
-    return makeCorpusData(std::move(data), std::move(v.pairs), valid, {}, {}, o,
+    return makeCorpusData(std::move(data), train, std::move(v.pairs), valid, {}, {}, o,
                           QJsonObject{{"kind", "corpus"}}, u"corpus"_s);
 }
 
@@ -542,6 +543,15 @@ void TestSession::bundledTaskData()
     std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
     QVERIFY(corpus);
     QCOMPARE(d->validationText().size(), corpus->split.valid.size());
+    // The training split as text (the Tokens view cuts it), kept by every restart of the data.
+    const auto sameText = [&](const QList<SentencePair>& text) {
+        return std::equal(text.begin(), text.end(), corpus->split.train.begin(), corpus->split.train.end(),
+                          [](const SentencePair& a, const SentencePair& b) {
+                              return a.src == b.src && a.tgt == b.tgt && a.line == b.line;
+                          });
+    };
+    QVERIFY(sameText(d->trainingText()));
+    QVERIFY(sameText(d->restart(o, {})->trainingText()));
     QCOMPARE(int(d->examples().size()), kSamplePairs);
     // The examples are validation pairs spread over the split: the k-th (0-based) is the pair at
     // (k + 1) / 9 of the way, cut into characters on the source side and words on the target's.
@@ -571,6 +581,8 @@ void TestSession::bundledTaskData()
 void TestSession::unknownTask()
 {
     QString error;
+    // Generated data has no training text.
+    QVERIFY(makeTaskData(u"copy"_s, {}, &error)->trainingText().isEmpty());
     QVERIFY(!makeTaskData(u"nonsense"_s, {}, &error));
     QVERIFY2(error.contains(u"unknown task 'nonsense'"_s), qPrintable(error));
 }

@@ -48,7 +48,7 @@ QStringList corpusForBpe()
 
 void TestTokensRecord::wordByHand()
 {
-    const TokensRecord r = buildTokensRecord(kWords, {Tokenizer(TokenizerKind::Word)}, 2,
+    const TokensRecord r = buildTokensRecord(kWords, {Tokenizer(TokenizerKind::Word)}, 2, 0,
                                              u"the cat"_s, u"a dog sat"_s);
     QCOMPARE(r.choices.size(), std::size_t(1));
     const TokenizerTokens& t = r.choices[0];
@@ -69,10 +69,17 @@ void TestTokensRecord::wordByHand()
     QVERIFY(t.merges.isEmpty());
 
     // Every token once is enough with minFreq 1: nothing unknown.
-    const TokensRecord all = buildTokensRecord(kWords, {Tokenizer(TokenizerKind::Word)}, 1, {}, {});
+    const TokensRecord all = buildTokensRecord(kWords, {Tokenizer(TokenizerKind::Word)}, 1, 0, {}, {});
     QCOMPARE(all.choices[0].vocab.size(), 6);
     QCOMPARE(all.choices[0].vocab.last(), (QPair<QString, qint64>{u"sat"_s, 1}));
     QCOMPARE(all.choices[0].unknown, 0);
+    // A size limit (a user's corpus read with --max-vocab): 4 specials and the 3 most frequent,
+    // the ties in code-point order; ran, sat and a become <unk>.
+    const TokensRecord limited = buildTokensRecord(kWords, {Tokenizer(TokenizerKind::Word)}, 1, 7, {}, {});
+    const QList<QPair<QString, qint64>> top = {{u"the"_s, 3}, {u"cat"_s, 2}, {u"dog"_s, 2}};
+    QCOMPARE(limited.choices[0].vocab, top);
+    QCOMPARE(limited.choices[0].vocabSize(), 7);
+    QCOMPARE(limited.choices[0].unknown, 4);  // ran ran sat a
 
     TokensRecord retyped = r;
     recutTokens(&retyped, u"a cat"_s, u"dog dog"_s);
@@ -88,7 +95,7 @@ void TestTokensRecord::cjkCharByHand()
     // 我爱猫 / 我爱狗 / 猫 OK: 我 2, 爱 2, 猫 2, 狗 1, OK 1 — nine tokens.
     const QStringList zh = {u"我爱猫"_s, u"我爱狗"_s, u"猫 OK"_s};
     const TokensRecord r = buildTokensRecord(zh, {Tokenizer(TokenizerKind::CjkChar), Tokenizer(TokenizerKind::Word)},
-                                             1, u"我爱"_s, {});
+                                             1, 0, u"我爱"_s, {});
     QCOMPARE(r.choices.size(), std::size_t(2));
     const TokenizerTokens& c = r.choices[0];
     QCOMPARE(c.probe, (QStringList{u"我"_s, u"爱"_s}));
@@ -111,7 +118,7 @@ void TestTokensRecord::bpePiecesAndMerges()
     std::optional<Tokenizer> bpe = tokenizerFromName(u"bpe:40"_s);
     QVERIFY(bpe);
     int calls = 0;
-    const TokensRecord r = buildTokensRecord(corpus, {*bpe}, 2, probe, typed, [&](int done, int total) {
+    const TokensRecord r = buildTokensRecord(corpus, {*bpe}, 2, 0, probe, typed, [&](int done, int total) {
         ++calls;
         return done <= total;
     });
@@ -206,7 +213,7 @@ void TestTokensRecord::mergesOfHandMadePieces()
 void TestTokensRecord::cancelStops()
 {
     const TokensRecord r = buildTokensRecord(kWords, {Tokenizer(TokenizerKind::Word), Tokenizer(TokenizerKind::CjkChar)},
-                                             1, {}, {}, [](int done, int) { return done < 100; });
+                                             1, 0, {}, {}, [](int done, int) { return done < 100; });
     QCOMPARE(r.choices.size(), std::size_t(1));
 }
 

@@ -42,7 +42,7 @@ std::shared_ptr<TokensRecord> record()
         sentences << s;
     }
     auto r = std::make_shared<TokensRecord>(buildTokensRecord(
-        sentences, {Tokenizer(TokenizerKind::Word), *tokenizerFromName(u"bpe:40"_s)}, 2, u"lowest new"_s,
+        sentences, {Tokenizer(TokenizerKind::Word), *tokenizerFromName(u"bpe:40"_s)}, 2, 0, u"lowest new"_s,
         u"slower"_s));
     r->corpus = u"test"_s;
     r->side = CorpusSide::Target;
@@ -135,7 +135,7 @@ void TestUiTokens::histogramBinsLongSentences()
         s += (i > 1 ? u" w"_s : u"w"_s) + QString::number(i % 4);
         sentences << s;
     }
-    auto r = std::make_shared<TokensRecord>(buildTokensRecord(sentences, {Tokenizer(TokenizerKind::Word)}, 1, {}, {}));
+    auto r = std::make_shared<TokensRecord>(buildTokensRecord(sentences, {Tokenizer(TokenizerKind::Word)}, 1, 0, {}, {}));
     ui::TokensView v;
     v.setRecord(r);
     const std::vector<qint64>& lengths = r->choices[0].lengths;

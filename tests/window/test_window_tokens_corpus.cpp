@@ -1,0 +1,178 @@
+// The Tokens tab on a user's corpus (issue 27 §1): a generated task has no sentences to cut and
+// says so; a corpus opened in the window (File > Open corpus…, here 40 Chinese–English pairs
+// and a validation file, read with a target vocabulary limit) is cut from the training text the
+// session keeps: the session's own tokeniser on each side gives the session's vocabulary, entry
+// for entry, and the tokens per sentence and <unk> counts equal counts made here. Its A/B
+// against BPE is disabled, with the reason (B trains on a user's corpus as it was cut).
+#include "skip.h"
+#include "corpus_actions.h"
+#include "main_window.h"
+#include "tokens_controller.h"
+#include "tokens_view.h"
+#include "view_set.h"
+#include "worker_link.h"
+
+#include "run/settings.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// "<who> <verb> <what>." and its Chinese: target tokens are the words and the full stop, source
+// tokens every character (cjk-char). Two pairs bring words seen once (Grandpa, oolong).
+QList<SentencePair> pairs(int first, int count)
+{
+    const QStringList whoEn = {u"Tom"_s, u"Mary"_s, u"I"_s, u"We"_s, u"They"_s, u"She"_s};
+    const QStringList whoZh = {u"汤姆"_s, u"玛丽"_s, u"我"_s, u"我们"_s, u"他们"_s, u"她"_s};
+    const QStringList verbEn = {u"likes"_s, u"drinks"_s, u"wants"_s};
+    const QStringList verbZh = {u"喜欢"_s, u"喝"_s, u"要"_s};
+    const QStringList whatEn = {u"green tea"_s, u"water"_s, u"coffee"_s, u"milk"_s};
+    const QStringList whatZh = {u"绿茶"_s, u"水"_s, u"咖啡"_s, u"牛奶"_s};
+    QList<SentencePair> out;
+    for (int i = first; i < first + count; ++i) {
+        const int who = i % 6, verb = (i / 6) % 3, what = (i * 5 + i / 18) % 4;
+        out.append({whoZh[who] + verbZh[verb] + whatZh[what] + u"。"_s,
+                    whoEn[who] + u' ' + verbEn[verb] + u' ' + whatEn[what] + u'.', int(out.size()) + 1});
+    }
+    return out;
+}
+
+QString write(const QString& path, const QList<SentencePair>& pairs)
+{
+    QByteArray bytes;
+    for (const SentencePair& p : pairs)
+        bytes += (p.src + u'\t' + p.tgt + u'\n').toUtf8();
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+// The target's words and its full stop, counted by hand: "Tom likes green tea." is 5.
+QStringList targetTokens(const QString& tgt)
+{
+    QStringList words = tgt.chopped(1).split(u' ');
+    return words << u"."_s;
+}
+
+QString shownText(const ui::TokensView* v)
+{
+    QStringList texts;
+    for (const QLabel* l : v->findChildren<QLabel*>())
+        texts << l->text();
+    return texts.join(u'\n');
+}
+
+}  // namespace
+
+class TestWindowTokensCorpus : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void userCorpusIsCutFromItsTrainingText();
+};
+
+void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QList<SentencePair> train = pairs(0, 38);
+    train.append({u"爷爷喜欢乌龙茶。"_s, u"Grandpa likes oolong tea."_s, 39});
+    train.append({u"玛丽喝水。"_s, u"Mary drinks water."_s, 40});
+    CorpusSource source;
+    source.train = write(dir.filePath(u"train.tsv"_s), train);
+    source.valid = write(dir.filePath(u"valid.tsv"_s), pairs(40, 6));
+    source.dataset.tgt_max_vocab = 14;  // 4 specials and the 10 most frequent target words
+
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    ui::TokensView* v = w.views()->tokens();
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    // The toy task the window starts with: a generated task, nothing to cut, the reason shown.
+    QCOMPARE(w.settings().task, u"toy"_s);
+    w.views()->showView(v);
+    QVERIFY(!v->record());
+    QVERIFY2(shownText(v).contains(u"generated task"_s), qPrintable(shownText(v)));
+
+    // The corpus read as File > Open corpus… reads it; its data comes with taskReady.
+    QSignalSpy opened(w.corpus(), &CorpusActions::corpusOpened);
+    QSignalSpy shown(w.tokens(), &TokensController::recordShown);
+    w.corpus()->openCorpus(source);
+    QVERIFY(opened.wait(60000));
+    const auto corpusTask = [&] {
+        return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == u"corpus:train.tsv"_s;
+    };
+    QVERIFY(QTest::qWaitFor(corpusTask, 60000));
+    const TaskPtr task = tasks.last()[0].value<TaskPtr>();
+    QCOMPARE(tokenizerName(task->srcTokenizer), u"cjk-char"_s);
+    QCOMPARE(tokenizerName(task->tgtTokenizer), u"word"_s);
+    QCOMPARE(task->tgtVocab.size(), 14);
+
+    // The view is shown: the target side is cut at once, with the session's tokenisers.
+    QVERIFY(QTest::qWaitFor([&] { return v->record() && !v->busy(); }, 120000));
+    const TokensRecord* r = v->record();
+    QCOMPARE(r->corpus, u"corpus:train.tsv"_s);
+    QCOMPARE(r->side, CorpusSide::Target);
+    QCOMPARE(r->choices.size(), std::size_t(4));
+    const TokenizerTokens& word = r->choices[1];
+    QCOMPARE(word.name, u"word"_s);
+    QVERIFY(word.error.isEmpty());
+    // The session's target vocabulary, entry for entry (the size limit it was read with).
+    QCOMPARE(word.vocabSize(), task->tgtVocab.size());
+    for (int i = 0; i < word.vocab.size(); ++i)
+        QCOMPARE(word.vocab[i].first, task->tgtVocab.token(i + 4));
+    // Every training pair (none from the validation file), its tokens counted here.
+    qint64 tokens = 0, unknown = 0;
+    std::vector<qint64> lengths(6, 0);  // 4 or 5 tokens each
+    for (const SentencePair& p : train) {
+        const QStringList cut = targetTokens(p.tgt);
+        ++lengths[std::size_t(cut.size())];
+        for (const QString& t : cut) {
+            ++tokens;
+            unknown += task->tgtVocab.contains(t) ? 0 : 1;
+        }
+    }
+    QCOMPARE(word.sentences, qint64(train.size()));
+    QCOMPARE(word.tokens, tokens);
+    QCOMPARE(word.tokensPerSentence(), double(tokens) / double(train.size()));
+    QCOMPARE(word.unknown, unknown);
+    QVERIFY(unknown >= 2);  // Grandpa, oolong at least
+    QCOMPARE(word.lengths, lengths);
+    for (const TokenizerTokens& t : r->choices)
+        QCOMPARE(t.sentences, t.error.isEmpty() ? qint64(train.size()) : 0);
+    QCOMPARE(v->choicesTable()->rowCount(), 4);
+
+    // The source side: cjk-char, the session's own, gives the source vocabulary.
+    shown.clear();
+    w.tokens()->build(CorpusSide::Source);
+    QVERIFY(shown.wait(120000));
+    r = v->record();
+    QCOMPARE(r->side, CorpusSide::Source);
+    const TokenizerTokens& chars = r->choices[0];
+    QCOMPARE(chars.name, u"cjk-char"_s);
+    QCOMPARE(chars.vocabSize(), task->srcVocab.size());
+    for (int i = 0; i < chars.vocab.size(); ++i)
+        QCOMPARE(chars.vocab[i].first, task->srcVocab.token(i + 4));
+    qint64 characters = 0;
+    for (const SentencePair& p : train)
+        characters += p.src.toUcs4().size();
+    QCOMPARE(chars.tokens, characters);
+    QCOMPARE(chars.unknown, 0);
+
+    // No A/B against BPE on a user's corpus, and the button says why.
+    QVERIFY(!v->compareButton()->isEnabled());
+    QVERIFY2(v->compareButton()->toolTip().contains(u"bpe:8000"_s), qPrintable(v->compareButton()->toolTip()));
+}
+
+AS_TEST_MAIN(TestWindowTokensCorpus)
+#include "test_window_tokens_corpus.moc"
