@@ -572,7 +572,7 @@ void TestSession::bundledTaskData()
     QVERIFY(b.B > 0 && long(b.B) * std::max(b.S, b.T) <= 1500);
     const TaskRecipe r = recipeFor(u"zh-en"_s);
     QCOMPARE(r.model.d_model, 256);
-    QCOMPARE(r.model.dropout, 0.2);
+    QCOMPARE(r.model.dropout, 0.1);
     QCOMPARE(r.batchTokens, 1500);
     QCOMPARE(r.train.warmup, 800L);
     QCOMPARE(r.averagePoints, 5);
