@@ -165,18 +165,14 @@ void TokensController::updateComparison()
     const SessionSettings& s = window_->settings();
     const CorpusSide side = view_->side();
     const Tokenizer current = side == CorpusSide::Source ? task_.srcTokenizer : task_.tgtTokenizer;
-    if (s.userCorpus())
-        // comparisonOf: B trains on A's pairs as they were cut when the corpus was read.
-        view_->setComparisonAllowed(false, tr("A/B trains B on a user's corpus as it was cut when it was opened, "
-                                              "so B cannot cut it with BPE: train the corpus with --%1 bpe:%2 "
-                                              "on the command line (attention-studio-cli train --data) and "
-                                              "compare the runs (View > Compare with run…).")
-                                               .arg(side == CorpusSide::Source ? QStringLiteral("src-tok") : QStringLiteral("tgt-tok"))
-                                               .arg(kBpeSize));
-    else if (!isBundledCorpusTask(s.task))
-        view_->setComparisonAllowed(false, tr("The A/B against BPE cuts a bundled corpus (zh-en) another way: apply zh-en first."));
-    else if (s.sharedVocab)
+    // B cuts the corpus's pairs another way: a bundled corpus's as makeTaskData splits them, a
+    // user's from the text the session kept (makeSessionData), the same pairs either way.
+    if (!s.userCorpus() && !isBundledCorpusTask(s.task))
+        view_->setComparisonAllowed(false, tr("The A/B against BPE cuts a corpus's pairs another way: apply zh-en or open a corpus (File > Open corpus…) first."));
+    else if (!s.userCorpus() && s.sharedVocab)
         view_->setComparisonAllowed(false, tr("The session shares one vocabulary between its sides, which a BPE side cannot: untick \"shared vocabulary\" first."));
+    else if (s.userCorpus() && s.source.dataset.shared_vocab)
+        view_->setComparisonAllowed(false, tr("The corpus was read with one vocabulary for both sides (--shared-vocab), which a BPE side cannot share: open it again without it."));
     else if (tokenizerName(current) == tokenizerName(bpe()))
         view_->setComparisonAllowed(false, tr("This side is cut by bpe:%1 already.").arg(kBpeSize));
     else

@@ -5,8 +5,11 @@
 // typed text are cut again on the GUI thread (the models are in the record). The corpus is the
 // bundled one the session trains on, or a user's (File > Open corpus…), whose training split
 // the session keeps as text. Its "Compare with BPE (A/B)" starts the A/B session
-// (comparison_actions.h) with B = the session with bpe:8000 on the side chosen: on a bundled
-// corpus only (B trains on a user's corpus as it was cut when read).
+// (comparison_actions.h) with B = the session with bpe:8000 on the side chosen, on the same
+// pairs: a bundled corpus split again as A's was, a user's built again from the training and
+// validation text A read (makeSessionData; the file is not read again), the other side cut as
+// A cuts it. Not with a shared vocabulary, on a side cut by bpe:8000 already, or without a
+// corpus (a generated task, a model opened alone).
 #include "text/corpus.h"
 #include "text/tasks.h"
 #include "text/tokens_record.h"
@@ -33,7 +36,8 @@ public:
     // The tokenisers compared on a side: cjk-char, word, bpe:8000 and unigram:8000, the
     // session's own in its place (already trained) or added when it is none of them.
     static QList<Tokenizer> choicesFor(const Tokenizer& session);
-    // B of "Compare with BPE (A/B)": the session's settings with bpe:8000 on `side`.
+    // B of "Compare with BPE (A/B)": the session's settings with bpe:8000 on `side` (srcTok or
+    // tgtTok, on a bundled corpus and a user's alike; comparisonOf keeps it).
     static SessionSettings bpeComparison(const SessionSettings& a, CorpusSide side);
     // Builds the record of `side` now (the view need not be shown); a build under way is
     // cancelled first.

@@ -8,6 +8,23 @@ std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* 
 {
     if (!s.corpus)
         return makeTaskData(s.task, s.dataOptions(), error);
+    if (s.srcTok || s.tgtTok) {
+        // A/B's B cutting a user's corpus another way (the Tokens view's A/B against BPE): the
+        // corpus built again from the text it kept, the same pairs on each side of the split,
+        // the file not read again; a side named cut with its tokeniser (a subword one trained
+        // on that side of the training text), the other one with the corpus's own, as it is.
+        const CorpusRun run = s.corpusRun();
+        DatasetOptions cut = run.source.dataset;
+        if (!s.srcTok)
+            cut.src_tok = s.corpus->srcTokenizer();
+        if (!s.tgtTok)
+            cut.tgt_tok = s.corpus->tgtTokenizer();
+        CorpusBuild b;
+        buildCorpusFromText(run, cut, s.corpus->trainingText(), s.corpus->validationText(), &b);
+        if (!b.data)
+            *error = b.error;
+        return std::move(b.data);
+    }
     // The corpus read once, from its first batch, with this run's settings in its record.
     QJsonObject record = s.corpus->record();
     record.insert("args", s.corpusRun().args());

@@ -10,8 +10,10 @@
 namespace as {
 
 // The data a run of `s` trains on: the built-in task made by name, or the user's corpus
-// (s.corpus) restarted from its first batch with these settings in its record. Null and
-// *error (the reason alone) when it cannot be made.
+// (s.corpus) restarted from its first batch with these settings in its record, or, when
+// s.srcTok or s.tgtTok names a tokeniser for it (A/B's B), built again from the training and
+// validation text it kept with that side cut another way (buildCorpusFromText; a subword
+// tokeniser is trained: seconds). Null and *error (the reason alone) when it cannot be made.
 std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error);
 
 // The data's vocabulary sizes written into *model, which is then checked: empty, or

@@ -34,6 +34,14 @@ CorpusRun SessionSettings::corpusRun() const
 {
     CorpusRun run;
     run.source = source;
+    // A user's corpus cut again with other tokenisers (A/B's B, makeSessionData): those, as a
+    // checkpoint of that run records them, so that it is continued on the same pairs.
+    if (userCorpus()) {
+        if (srcTok)
+            run.source.dataset.src_tok = srcTok;
+        if (tgtTok)
+            run.source.dataset.tgt_tok = tgtTok;
+    }
     run.recipe.model = model;
     run.recipe.train = train;
     run.recipe.batchTokens = batchTokens;
@@ -66,9 +74,16 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     b.batchSize = a.batchSize;
     b.batchTokens = a.batchTokens;
     b.sharedVocab = a.sharedVocab;
-    // A bundled corpus's pairs can be cut another way for B (the Tokens view's A/B of
-    // cjk-char/word against BPE); a user's corpus was cut once, when it was read.
-    if (!isBundledCorpusTask(a.task)) {
+    // A corpus's pairs can be cut another way for B (the Tokens view's A/B of cjk-char/word
+    // against BPE): a bundled corpus with B's tokenisers; a user's corpus with those B names,
+    // a side B leaves unnamed cut as A cuts it (as read, or as A cut it again). A generated
+    // task's are A's.
+    if (a.userCorpus()) {
+        if (!b.srcTok)
+            b.srcTok = a.srcTok;
+        if (!b.tgtTok)
+            b.tgtTok = a.tgtTok;
+    } else if (!isBundledCorpusTask(a.task)) {
         b.srcTok = a.srcTok;
         b.tgtTok = a.tgtTok;
     }

@@ -31,8 +31,10 @@ struct SessionSettings {
     // A bundled corpus with one vocabulary for both sides (DataOptions::sharedVocab; a user's
     // corpus has it in source.dataset), which model.tie == Tie::All needs.
     bool sharedVocab = false;
-    // A bundled corpus's tokenisers (DataOptions::srcTok); a user's corpus has its own in
-    // source.dataset.
+    // A bundled corpus's tokenisers (DataOptions::srcTok). A user's corpus has its own in
+    // source.dataset: here nullopt (the pairs as they were cut when read), or, for A/B's B
+    // (the Tokens view's A/B against BPE), a side cut again with this one from the text the
+    // corpus kept (makeSessionData).
     std::optional<Tokenizer> srcTok, tgtTok;
     // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
     std::shared_ptr<const SessionData> corpus;
@@ -54,7 +56,8 @@ struct SessionSettings {
     // of a corpus run), with its vocabularies but no training data.
     bool inspecting() const { return !corpus && !trainingTaskNames().contains(task); }
     bool userCorpus() const { return corpus != nullptr; }
-    // A user's corpus run with these settings: what its checkpoint records.
+    // A user's corpus run with these settings: what its checkpoint records (srcTok and tgtTok,
+    // when set, as its tokenisers).
     CorpusRun corpusRun() const;
     // The session's plan (steps, time, validation interval, averaging) and its data's options.
     SessionPlan plan() const;
@@ -63,7 +66,8 @@ struct SessionSettings {
 
 // A/B: B's settings as trained beside A — B's model and optimisation settings, A's data, its
 // order and seed, and A's plan — so that the two runs differ only where the user changed them.
-// On a bundled corpus B keeps its own tokenisers (the same pairs, cut another way).
+// On a corpus B keeps the tokenisers it names (the same pairs, cut another way): on a user's
+// corpus a side it leaves unnamed is A's.
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
 // "norm=post,warmup=1,factor=2": the model's keys as --config takes them (ModelConfig::fromSpec)
 // and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key

@@ -290,14 +290,27 @@ CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress)
     }
     if (progress && !progress(500, 1000))
         return stop();
+    buildCorpusFromText(run, s.dataset, std::move(*train), std::move(valid), &b, progress);
+    return b;
+}
+
+void buildCorpusFromText(const CorpusRun& run, const DatasetOptions& dataset,
+                         QList<SentencePair> train, QList<SentencePair> valid, CorpusBuild* b,
+                         const Progress& progress)
+{
+    CorpusBuildReport& report = b->report;
+    const CorpusSource& s = run.source;
     QString why;
-    ParallelData data = ParallelData::build(*train, s.dataset, &why);
+    ParallelData data = ParallelData::build(train, dataset, &why);
     if (!why.isEmpty()) {
-        b.error = why;
-        return b;
+        b->error = why;
+        return;
     }
-    if (progress && !progress(900, 1000))
-        return stop();
+    if (progress && !progress(900, 1000)) {
+        b->cancelled = true;
+        b->error = QStringLiteral("cancelled");
+        return;
+    }
     EncodedSplit encodedValid = data.encode(valid);
     report.trainStats = data.train().stats;
     report.validStats = encodedValid.stats;
@@ -306,13 +319,13 @@ CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress)
     report.srcTok = data.srcTokenizer();
     report.tgtTok = data.tgtTokenizer();
     if (s.strict && (report.trainStats.skipped() > 0 || report.validStats.skipped() > 0)) {
-        b.error = QCoreApplication::translate("as::Corpus", "strict: %1 has pairs that do not fit")
-                      .arg(report.trainStats.skipped() > 0 || s.heldOut() ? s.train : s.valid);
-        return b;
+        b->error = QCoreApplication::translate("as::Corpus", "strict: %1 has pairs that do not fit")
+                       .arg(report.trainStats.skipped() > 0 || s.heldOut() ? s.train : s.valid);
+        return;
     }
     if (data.train().pairs.empty()) {
-        b.error = QCoreApplication::translate("as::Corpus", "no usable sentence pair in %1").arg(s.train);
-        return b;
+        b->error = QCoreApplication::translate("as::Corpus", "no usable sentence pair in %1").arg(s.train);
+        return;
     }
     const QJsonObject record = corpusRunRecord(run, data.train().pairs);
     QList<SentencePair> exampleText;
@@ -321,16 +334,15 @@ CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress)
     options.batchTokens = run.recipe.batchTokens;
     options.seed = run.recipe.train.seed;
     try {
-        b.data = makeCorpusData(std::move(data), std::move(*train), std::move(encodedValid.pairs),
-                                valid, std::move(examples), std::move(exampleText), options,
-                                record, QStringLiteral("corpus:") + QFileInfo(s.train).fileName());
+        b->data = makeCorpusData(std::move(data), std::move(train), std::move(encodedValid.pairs),
+                                 std::move(valid), std::move(examples), std::move(exampleText),
+                                 options, record, QStringLiteral("corpus:") + QFileInfo(s.train).fileName());
     } catch (const std::invalid_argument& e) {
-        b.error = QString::fromUtf8(e.what());
-        return b;
+        b->error = QString::fromUtf8(e.what());
+        return;
     }
     if (progress)
         progress(1000, 1000);
-    return b;
 }
 
 QString checkSameData(const SessionData& data, const Vocab& srcVocab, const Vocab& tgtVocab,

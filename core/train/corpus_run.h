@@ -93,6 +93,17 @@ struct CorpusBuild {
 // cancel. The data's record() is corpusRunRecord(run, its training pairs).
 CorpusBuild buildCorpus(const CorpusRun& run, const Progress& progress = {});
 
+// buildCorpus's second half, from the pairs as text (the training pairs read, the validation
+// pairs read or held out): the vocabularies and tokenisers built from `train` with `dataset`,
+// both parts encoded, the data's record corpusRunRecord(run, its training pairs); into *b (its
+// data, or its error; its report's statistics and vocabularies). Also how A/B's B cuts a user's
+// corpus another way (makeSessionData): from the text the corpus kept (SessionData::
+// trainingText, validationText), never reading the file again. progress as buildCorpus's
+// (from 500 per mille on).
+void buildCorpusFromText(const CorpusRun& run, const DatasetOptions& dataset,
+                         QList<SentencePair> train, QList<SentencePair> valid, CorpusBuild* b,
+                         const Progress& progress = {});
+
 // The "data" object of a corpus run's checkpoint: {"kind": "corpus", "args": run.args(),
 // "train": the training file, "pairs": how many, "pairs_sha1": pairsDigest()}.
 QJsonObject corpusRunRecord(const CorpusRun& run, const std::vector<EncodedPair>& pairs);

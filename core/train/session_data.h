@@ -50,9 +50,10 @@ public:
     // nullptr for generated data.
     virtual const std::vector<EncodedPair>* trainingPairs() const { return nullptr; }
     // A corpus's training split as text, as it was read (also the pairs the encoder left out):
-    // the sentences the window's Tokens view cuts with other tokenisers (issue 27 §1), kept so
-    // that a user's corpus, read once, need not be read again. Empty for generated data and
-    // for a model opened to look inside.
+    // the sentences the window's Tokens view cuts with other tokenisers (issue 27 §1), and
+    // with validationText() what A/B's B cuts another way (makeSessionData), kept so that a
+    // user's corpus, read once, need not be read again. Empty for generated data and for a
+    // model opened to look inside.
     const QList<SentencePair>& trainingText() const { return trainingText_; }
 
     // The session's vocabularies, tokenisers and example pairs (as tokens), as the window

@@ -2360,8 +2360,12 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>目标端</translation>
     </message>
     <message>
-        <source>The A/B against BPE cuts a bundled corpus (zh-en) another way: apply zh-en first.</source>
-        <translation>与 BPE 的 A/B 对比是用另一种方式切分自带语料（zh-en）：请先应用 zh-en。</translation>
+        <source>The A/B against BPE cuts a corpus&apos;s pairs another way: apply zh-en or open a corpus (File &gt; Open corpus…) first.</source>
+        <translation>与 BPE 的 A/B 对比是用另一种方式切分语料库的句对：请先应用 zh-en，或打开一个语料库（文件 &gt; 打开语料库…）。</translation>
+    </message>
+    <message>
+        <source>The corpus was read with one vocabulary for both sides (--shared-vocab), which a BPE side cannot share: open it again without it.</source>
+        <translation>该语料库读取时两端共用一个词表（--shared-vocab），BPE 端不能共享：请不带该选项重新打开它。</translation>
     </message>
     <message>
         <source>The session shares one vocabulary between its sides, which a BPE side cannot: untick &quot;shared vocabulary&quot; first.</source>
@@ -2382,10 +2386,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>A model opened from a file (%1) comes without the corpus it was trained on: the Tokens view needs a corpus&apos;s training split to cut. Apply zh-en in Settings or open a corpus (File &gt; Open corpus…).</source>
         <translation>从文件打开的模型（%1）不带其训练所用的语料库：词元视图需要语料库的训练集来切分。请在设置中应用 zh-en，或打开一个语料库（文件 &gt; 打开语料库…）。</translation>
-    </message>
-    <message>
-        <source>A/B trains B on a user&apos;s corpus as it was cut when it was opened, so B cannot cut it with BPE: train the corpus with --%1 bpe:%2 on the command line (attention-studio-cli train --data) and compare the runs (View &gt; Compare with run…).</source>
-        <translation>A/B 让 B 在用户语料库打开时已切分好的句对上训练，因此 B 无法改用 BPE 切分：请在命令行（attention-studio-cli train --data）用 --%1 bpe:%2 训练该语料库，再对比两次运行（视图 &gt; 与其他运行对比…）。</translation>
     </message>
     <message>
         <source>No corpus to cut.</source>

@@ -1,8 +1,10 @@
 // A user's corpus as a run takes it (train/corpus_run.h): the arguments a checkpoint records
 // read back to the same run, bad records refused, the build's report against counts made here,
-// progress and cancel, the held-out split independent of the run's seed, and a changed corpus
-// told apart from the recorded one.
+// progress and cancel, the held-out split independent of the run's seed, a changed corpus
+// told apart from the recorded one, and A/B's B cutting a side again from the text the corpus
+// kept (makeSessionData), which is the run its record names.
 #include "skip.h"
+#include "run/make_session.h"
 #include "train/corpus_run.h"
 
 #include <QFile>
@@ -23,6 +25,7 @@ private slots:
     void progressRisesAndCancelStops();
     void heldOutPairsDoNotDependOnTheSeed();
     void changedCorpusIsToldApart();
+    void corpusCutAgainIsTheRunItRecords();
 
 private:
     QString write(const QString& name, const QByteArray& bytes);
@@ -234,6 +237,52 @@ void TestCorpusRun::changedCorpusIsToldApart()
     // A changed vocabulary is told as such.
     const Vocab other = Vocab::build(std::vector<QStringList>{QStringList{u"zzz"_s}}, 1, 0);
     QVERIFY(checkSameData(*b.data, other, b.data->tgtVocab(), recorded).contains(u"vocabularies"_s));
+}
+
+void TestCorpusRun::corpusCutAgainIsTheRunItRecords()
+{
+    QFile f(corpus_);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    CorpusRun run;
+    run.source.train = write(u"cut.tsv"_s, bytes);
+    CorpusBuild a = buildCorpus(run);
+    QVERIFY2(a.data, qPrintable(a.error));
+    SessionSettings s = SessionSettings::defaultsFor(a.data->name());
+    s.corpus = std::shared_ptr<const SessionData>(std::move(a.data));
+    s.source = run.source;
+    s.srcTok = Tokenizer(TokenizerKind::Bpe, 100);
+    // B: the source side cut by bpe:100 from the text the corpus kept (the file is gone).
+    QVERIFY(QFile::remove(run.source.train));
+    QString error;
+    const std::unique_ptr<SessionData> b = makeSessionData(s, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(b->name(), s.corpus->name());
+    QCOMPARE(tokenizerName(b->srcTokenizer()), u"bpe:100"_s);
+    QVERIFY(b->srcVocab().size() <= 100);
+    QVERIFY(b->tgtTokenizer() == s.corpus->tgtTokenizer());
+    QCOMPARE(b->tgtVocab().tokens(), s.corpus->tgtVocab().tokens());
+    QCOMPARE(b->trainingText().size(), s.corpus->trainingText().size());
+    QCOMPARE(b->validationText().size(), s.corpus->validationText().size());
+    for (qsizetype i = 0; i < b->validationText().size(); ++i)
+        QCOMPARE(b->validationText()[i].line, s.corpus->validationText()[i].line);
+    QCOMPARE(b->trainingPairs()->size(), s.corpus->trainingPairs()->size());
+    // The file read again with the options B's record names gives B's data: a checkpoint of B
+    // is continued on the same pairs.
+    write(u"cut.tsv"_s, bytes);
+    std::optional<CorpusRun> recorded = CorpusRun::fromArgs(b->record().value("args").toArray(), &error);
+    QVERIFY2(recorded, qPrintable(error));
+    QCOMPARE(tokenizerName(*recorded->source.dataset.src_tok), u"bpe:100"_s);
+    const CorpusBuild c = buildCorpus(*recorded);
+    QVERIFY2(c.data, qPrintable(c.error));
+    QVERIFY2(checkSameData(*c.data, b->srcVocab(), b->tgtVocab(), b->record()).isEmpty(),
+             qPrintable(checkSameData(*c.data, b->srcVocab(), b->tgtVocab(), b->record())));
+    // Without a tokeniser named, the corpus as it was cut (restarted, not built again).
+    s.srcTok.reset();
+    const std::unique_ptr<SessionData> same = makeSessionData(s, &error);
+    QVERIFY(same);
+    QCOMPARE(same->srcVocab().tokens(), s.corpus->srcVocab().tokens());
+    QCOMPARE(same->trainingPairs(), s.corpus->trainingPairs());
 }
 
 AS_TEST_GUILESS_MAIN(TestCorpusRun)

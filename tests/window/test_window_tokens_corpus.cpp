@@ -3,8 +3,12 @@
 // and a validation file, read with a target vocabulary limit) is cut from the training text the
 // session keeps: the session's own tokeniser on each side gives the session's vocabulary, entry
 // for entry, and the tokens per sentence and <unk> counts equal counts made here. Its A/B
-// against BPE is disabled, with the reason (B trains on a user's corpus as it was cut).
+// against BPE works there too: B is built from the text A read (the files are gone by then),
+// its chosen side cut by bpe:8000 with as many pieces as the corpus gives, the other side and
+// the split A's, pair for pair. It is refused on a generated task, on a side cut by bpe:8000
+// already, and on a corpus read with one vocabulary for both sides.
 #include "skip.h"
+#include "comparison_actions.h"
 #include "corpus_actions.h"
 #include "main_window.h"
 #include "tokens_controller.h"
@@ -15,6 +19,7 @@
 #include "run/settings.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -103,6 +108,9 @@ void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
     w.views()->showView(v);
     QVERIFY(!v->record());
     QVERIFY2(shownText(v).contains(u"generated task"_s), qPrintable(shownText(v)));
+    // … and no A/B against BPE: there are no pairs to cut another way.
+    QVERIFY(!v->compareButton()->isEnabled());
+    QVERIFY2(v->compareButton()->toolTip().contains(u"open a corpus"_s), qPrintable(v->compareButton()->toolTip()));
 
     // The corpus read as File > Open corpus… reads it; its data comes with taskReady.
     QSignalSpy opened(w.corpus(), &CorpusActions::corpusOpened);
@@ -169,9 +177,104 @@ void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
     QCOMPARE(chars.tokens, characters);
     QCOMPARE(chars.unknown, 0);
 
-    // No A/B against BPE on a user's corpus, and the button says why.
-    QVERIFY(!v->compareButton()->isEnabled());
-    QVERIFY2(v->compareButton()->toolTip().contains(u"bpe:8000"_s), qPrintable(v->compareButton()->toolTip()));
+    // The A/B against BPE on the source side: allowed, the button's tooltip says what it does.
+    QCOMPARE(v->side(), CorpusSide::Source);
+    QVERIFY(v->compareButton()->isEnabled());
+    QVERIFY2(v->compareButton()->toolTip().startsWith(u"Start an A/B session"_s),
+             qPrintable(v->compareButton()->toolTip()));
+    // A's data, as the worker holds it.
+    QSignalSpy copies(w.link(), &WorkerLink::modelCopyReady);
+    w.link()->requestModelCopy();
+    QVERIFY(copies.wait(60000));
+    const std::shared_ptr<const SessionData> a = copies.last()[0].value<ModelCopyPtr>()->data;
+    QVERIFY(a);
+    QCOMPARE(a->trainingText().size(), train.size());
+    // B is built from the text A read: the files are not read again.
+    QVERIFY(QFile::remove(source.train));
+    QVERIFY(QFile::remove(source.valid));
+    v->compareButton()->click();
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 120000));
+    QCOMPARE(w.comparisons()->comparison()->name, u"B: source bpe:8000"_s);
+
+    // B's session, kept as the session to look at its data.
+    QSignalSpy loaded(w.link(), &WorkerLink::sessionLoaded);
+    w.comparisons()->keepComparison();
+    QVERIFY(loaded.wait(60000));
+    const SessionSettings bSettings = loaded.last()[0].value<SessionSettings>();
+    QCOMPARE(bSettings.task, u"corpus:train.tsv"_s);
+    QVERIFY(bSettings.srcTok);
+    QCOMPARE(tokenizerName(*bSettings.srcTok), u"bpe:8000"_s);
+    QVERIFY(!bSettings.tgtTok);
+    copies.clear();
+    w.link()->requestModelCopy();
+    QVERIFY(copies.wait(60000));
+    const std::shared_ptr<const SessionData> b = copies.last()[0].value<ModelCopyPtr>()->data;
+    QVERIFY(b && b != a);
+    QCOMPARE(b->name(), a->name());
+    // The chosen side: bpe:8000 trained on A's training sources, with the pieces they give.
+    QCOMPARE(tokenizerName(b->srcTokenizer()), u"bpe:8000"_s);
+    QVERIFY(b->srcTokenizer().ready());
+    QStringList sources;
+    for (const SentencePair& p : a->trainingText())
+        sources << p.src;
+    QString error;
+    const std::optional<Tokenizer> bpe = Tokenizer(TokenizerKind::Bpe, 8000).trained(sources, &error);
+    QVERIFY2(bpe, qPrintable(error));
+    QCOMPARE(b->srcVocab().tokens(), bpe->pieces());
+    QVERIFY(b->srcVocab().size() < 8000);
+    QCOMPARE(b->srcVocab().size(), loaded.last()[1].value<TaskPtr>()->srcVocab.size());
+    // The other side as A cuts it: its tokeniser and vocabulary (the size limit it was read with).
+    QCOMPARE(tokenizerName(b->tgtTokenizer()), tokenizerName(a->tgtTokenizer()));
+    QCOMPARE(b->tgtVocab().tokens(), a->tgtVocab().tokens());
+    QCOMPARE(b->tgtVocab().size(), 14);
+    // The same split: the same pairs in train and valid, pair for pair, as A read them.
+    QCOMPARE(b->trainingPairs()->size(), a->trainingPairs()->size());
+    QCOMPARE(b->validation().size(), a->validation().size());
+    QCOMPARE(b->trainingText().size(), a->trainingText().size());
+    for (qsizetype i = 0; i < a->trainingText().size(); ++i) {
+        QCOMPARE(b->trainingText()[i].src, a->trainingText()[i].src);
+        QCOMPARE(b->trainingText()[i].tgt, a->trainingText()[i].tgt);
+        QCOMPARE(b->trainingText()[i].line, a->trainingText()[i].line);
+        QCOMPARE(b->trainingText()[i].src, train[i].src);
+    }
+    QCOMPARE(b->validationText().size(), a->validationText().size());
+    for (qsizetype i = 0; i < a->validationText().size(); ++i) {
+        QCOMPARE(b->validationText()[i].src, a->validationText()[i].src);
+        QCOMPARE(b->validationText()[i].tgt, a->validationText()[i].tgt);
+    }
+    for (std::size_t i = 0; i < a->trainingPairs()->size(); ++i) {
+        QCOMPARE((*b->trainingPairs())[i].line, (*a->trainingPairs())[i].line);
+        QCOMPARE((*b->trainingPairs())[i].tgt, (*a->trainingPairs())[i].tgt);
+    }
+    // Its record names its tokeniser: a checkpoint of B is continued on the same pairs.
+    const QJsonArray args = b->record().value(u"args"_s).toArray();
+    qsizetype at = -1;
+    for (qsizetype i = 0; i + 1 < args.size(); ++i)
+        if (args[i].toString() == u"--src-tok"_s)
+            at = i;
+    QVERIFY(at >= 0);
+    QCOMPARE(args[at + 1].toString(), u"bpe:8000"_s);
+    QVERIFY(!args.contains(u"--tgt-tok"_s));
+
+    // B as the session: its source side is cut by bpe:8000 already.
+    QVERIFY(QTest::qWaitFor([&] { return !v->compareButton()->isEnabled(); }, 60000));
+    QVERIFY2(v->compareButton()->toolTip().contains(u"already"_s), qPrintable(v->compareButton()->toolTip()));
+
+    // A corpus read with one vocabulary for both sides: no BPE side, and the button says why.
+    CorpusSource shared;
+    shared.train = write(dir.filePath(u"shared.tsv"_s), train);
+    shared.valid = write(dir.filePath(u"shared-valid.tsv"_s), pairs(40, 6));
+    shared.dataset.shared_vocab = true;
+    opened.clear();
+    w.corpus()->openCorpus(shared);
+    QVERIFY(opened.wait(60000));
+    QVERIFY(QTest::qWaitFor([&] {
+        return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == u"corpus:shared.tsv"_s;
+    }, 60000));
+    QVERIFY(w.settings().source.dataset.shared_vocab);
+    QVERIFY2(QTest::qWaitFor([&] {
+        return !v->compareButton()->isEnabled() && v->compareButton()->toolTip().contains(u"--shared-vocab"_s);
+    }, 60000), qPrintable(v->compareButton()->toolTip()));
 }
 
 AS_TEST_MAIN(TestWindowTokensCorpus)
