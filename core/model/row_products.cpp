@@ -74,24 +74,19 @@ void combineRowBlock(int depth, const T* A, long ars, long acs, const T* B, long
         const V scaled = c * alpha;
         std::memcpy(C + r * ldc + v * W, &scaled, sizeof scaled);
     };
-    put(c00, 0, 0);
-    if constexpr (NV == 2)
-        put(c01, 0, 1);
-    if constexpr (R > 1) {
-        put(c10, 1, 0);
+    // Row r's one or two vectors.
+    const auto putRow = [&](const V& c0, const V& c1, int r) {
+        put(c0, r, 0);
         if constexpr (NV == 2)
-            put(c11, 1, 1);
-    }
-    if constexpr (R > 2) {
-        put(c20, 2, 0);
-        if constexpr (NV == 2)
-            put(c21, 2, 1);
-    }
-    if constexpr (R > 3) {
-        put(c30, 3, 0);
-        if constexpr (NV == 2)
-            put(c31, 3, 1);
-    }
+            put(c1, r, 1);
+    };
+    putRow(c00, c01, 0);
+    if constexpr (R > 1)
+        putRow(c10, c11, 1);
+    if constexpr (R > 2)
+        putRow(c20, c21, 2);
+    if constexpr (R > 3)
+        putRow(c30, c31, 3);
 }
 
 // One row of C by the last n < one vector of columns (a width that is not a whole number of
