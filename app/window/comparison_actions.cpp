@@ -20,6 +20,18 @@
 #include <QVBoxLayout>
 
 namespace as {
+namespace {
+
+// Whether B's data trains a SentencePiece model (seconds on zh-en): a corpus cut by BPE or
+// unigram on a side (the bundled one's sides are always cut anew; a user's when B names them).
+bool trainsTokenizer(const SessionSettings& b)
+{
+    if (!b.userCorpus() && !isBundledCorpusTask(b.task))
+        return false;
+    return (b.srcTok && b.srcTok->isSubword()) || (b.tgtTok && b.tgtTok->isSubword());
+}
+
+}  // namespace
 
 ComparisonActions::ComparisonActions(MainWindow* window) : QObject(window), window_(window)
 {
@@ -55,6 +67,12 @@ ComparisonActions::ComparisonActions(MainWindow* window) : QObject(window), wind
     abStop_->setEnabled(false);
     connect(window_->link(), &WorkerLink::comparisonFailed, this,
             [this](const QString& m) { window_->showFileError(tr("A/B: %1").arg(m)); });
+    builder_ = new BackgroundJob(this);
+    connect(builder_, &BackgroundJob::canceled, this, [this] {
+        window_->statusBar()->showMessage(tr("A/B cancelled: B was not built, the session goes on as it was"), 8000);
+    });
+    // The latest session wins over a B still being built for the one before.
+    connect(window_->link(), &WorkerLink::sessionOrdered, this, &ComparisonActions::cancelBuilding);
     showComparedRuns();
     retranslate();
 }
@@ -121,7 +139,39 @@ void ComparisonActions::chooseComparison()
 void ComparisonActions::startComparison(const SessionSettings& b)
 {
     comparisonFault_.clear();
-    window_->link()->startComparison(b);
+    auto prepared = std::make_shared<PreparedComparison>();
+    prepared->asked = b;
+    prepared->a = window_->settings();
+    const SessionSettings settings = comparisonOf(prepared->a, b);
+    if (prepared->a.inspecting() || !trainsTokenizer(settings)) {
+        // Nothing to train (refused there), or B's data is made in a moment: the worker builds
+        // it, after the commands sent before (a lesson's settings, then its A/B). A B being
+        // built is dropped (sessionOrdered).
+        window_->link()->startComparison(prepared);
+        return;
+    }
+    // B's data on A's settings, off the GUI and worker threads; A trains meanwhile, and goes
+    // on as it was if B is cancelled.
+    builder_->start([this, prepared, settings](const Progress&) -> std::function<void()> {
+        QString error;
+        prepared->data = TrainingWorker::buildData(settings, &error);
+        return [this, prepared, error] {
+            if (!prepared->data)
+                window_->showFileError(tr("A/B: %1").arg(error));
+            else
+                window_->link()->startComparison(prepared);
+        };
+    });
+    // SentencePiece says nothing of how far its training is: a busy bar.
+    builder_->showProgress(window_, tr("A/B session"),
+                           tr("Building session B (%1) on the current session's data…")
+                               .arg(settingsDifferences(prepared->a, settings)),
+                           false);
+}
+
+void ComparisonActions::cancelBuilding()
+{
+    builder_->cancel();
 }
 
 void ComparisonActions::stopComparison()

@@ -1,7 +1,11 @@
 #pragma once
 // Other runs beside the current one on the Loss and Learning rate plots: checkpoints of runs
 // (View > Compare with run…, read off the GUI thread by RunComparer), and A/B (View > A/B
-// session…), a second session B trained in alternation with the current one.
+// session…), a second session B trained in alternation with the current one. B's data is
+// built off the GUI and worker threads (a BackgroundJob: a new subword side trains a
+// SentencePiece model, seconds on zh-en), with a busy progress dialog whose Cancel drops B and
+// leaves A as it is (training, if it was); A and B restart from step 0 only once B is built.
+#include "background_job.h"
 #include "train/run_series.h"
 #include "training_worker.h"  // SessionSettings
 #include "train/snapshot.h"
@@ -30,11 +34,17 @@ public:
 
     // A/B: a second session B with settings `b` — its model and optimisation settings; the
     // data, order, seed and plan stay the current one's — trained in alternation with it, both
-    // restarted from step 0; B is drawn on the Loss and Learning rate plots as it grows.
+    // restarted from step 0 once B's data is built (in the background, a new start replacing
+    // one under way); B is drawn on the Loss and Learning rate plots as it grows.
     // keepComparison: B becomes the session; stopComparison: B goes.
     void startComparison(const SessionSettings& b);
     void keepComparison();
     void stopComparison();
+    // Drops a B being built (its progress dialog's Cancel, or a new session ordered meanwhile):
+    // the current session is left as it is.
+    void cancelBuilding();
+    // The job that builds B's data (busy while it does; its progress dialog).
+    BackgroundJob* builder() const { return builder_; }
     RunSeriesPtr comparison() const { return comparison_; }  // B's run so far; null: no A/B
     // B's part of a snapshot (null: no A/B).
     void apply(const ComparisonUpdate* c);
@@ -55,6 +65,7 @@ private:
 
     MainWindow* window_;
     RunComparer* comparer_ = nullptr;
+    BackgroundJob* builder_ = nullptr;
     QAction* compare_ = nullptr;
     QMenu* removeCompared_ = nullptr;
     QAction *abStart_ = nullptr, *abKeep_ = nullptr, *abStop_ = nullptr;

@@ -15,7 +15,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -30,9 +29,8 @@ CorpusActions::CorpusActions(MainWindow* window) : QObject(window), window_(wind
     connect(openCorpus_, &QAction::triggered, this, &CorpusActions::chooseCorpus);
     opener_ = new CorpusOpener(window);
     connect(opener_, &CorpusOpener::finished, this, &CorpusActions::onCorpusJob);
-    connect(opener_, &CorpusOpener::progress, this, [this](int perMille) {
-        if (progress_)
-            progress_->setValue(perMille);
+    connect(opener_->job(), &BackgroundJob::canceled, this, [this] {
+        window_->statusBar()->showMessage(tr("Reading the corpus was cancelled"), 5000);
     });
 }
 
@@ -48,8 +46,6 @@ void CorpusActions::cancelReading()
     if (!opener_->busy())
         return;
     opener_->cancel();
-    if (progress_)
-        progress_->reset();
 }
 
 void CorpusActions::setCorpusLocation(const QString& recorded, const QString& now)
@@ -119,23 +115,11 @@ void CorpusActions::openCorpus(const CorpusSource& source)
         run.recipe.evalEvery = settings.evalEvery;
         run.recipe.averagePoints = settings.averagePoints;
     }
-    if (!progress_) {
-        progress_ = new QProgressDialog(window_);
-        progress_->setWindowTitle(tr("Open corpus"));
-        progress_->setRange(0, 1000);
-        progress_->setMinimumDuration(300);
-        progress_->setAutoReset(false);
-        progress_->setAutoClose(false);
-        connect(progress_, &QProgressDialog::canceled, this, [this] {
-            opener_->cancel();
-            progress_->reset();
-            window_->statusBar()->showMessage(tr("Reading the corpus was cancelled"), 5000);
-        });
-    }
-    progress_->setLabelText(tr("Reading %1 and building the vocabularies…")
-                                .arg(QFileInfo(source.train).fileName()));
-    progress_->setValue(0);
     opener_->open(run);
+    opener_->job()->showProgress(window_, tr("Open corpus"),
+                                 tr("Reading %1 and building the vocabularies…")
+                                     .arg(QFileInfo(source.train).fileName()),
+                                 true);
 }
 
 void CorpusActions::continueCorpusRun(const QString& path, const QJsonObject& record, bool autosave)
@@ -186,8 +170,6 @@ void CorpusActions::continueCorpusRun(const QString& path, const QJsonObject& re
 
 void CorpusActions::onCorpusJob(const CorpusJobPtr& job)
 {
-    if (progress_)
-        progress_->reset();
     const QStringList problems = job->report.problems();
     if (!job->data) {
         const QString what = job->checkpointPath.isEmpty()

@@ -12,7 +12,6 @@
 #include <QStringList>
 
 class QAction;
-class QProgressDialog;
 
 namespace as {
 class MainWindow;
@@ -49,7 +48,6 @@ private:
     MainWindow* window_;
     QAction* openCorpus_ = nullptr;
     CorpusOpener* opener_ = nullptr;
-    QProgressDialog* progress_ = nullptr;
     QMap<QString, QString> locations_;  // recorded file -> where it is now
 };
 

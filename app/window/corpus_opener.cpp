@@ -6,24 +6,16 @@
 
 namespace as {
 
-CorpusOpener::CorpusOpener(QObject* parent) : QObject(parent)
+CorpusOpener::CorpusOpener(QObject* parent) : QObject(parent), job_(new BackgroundJob(this))
 {
     qRegisterMetaType<as::CorpusJobPtr>();
-    pool_.setMaxThreadCount(1);
 }
 
-CorpusOpener::~CorpusOpener()
-{
-    cancel();
-    pool_.waitForDone();
-}
+CorpusOpener::~CorpusOpener() = default;  // job_, a child, cancels and waits
 
 void CorpusOpener::cancel()
 {
-    if (cancel_)
-        cancel_->store(true);
-    ++generation_;  // whatever the cancelled job still reports is dropped
-    busy_ = false;
+    job_->cancel();
 }
 
 void CorpusOpener::open(const CorpusRun& run)
@@ -44,24 +36,7 @@ void CorpusOpener::openForCheckpoint(const QString& path, const CorpusRun& run, 
 
 void CorpusOpener::start(std::shared_ptr<CorpusJob> job)
 {
-    cancel();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    busy_ = true;
-    const quint64 generation = generation_;
-    auto stop = cancel_;
-    pool_.start([this, job, generation, stop] {
-        int last = -1;
-        const Progress onProgress = [&](int done, int total) {
-            const int perMille = int(1000.0 * done / std::max(1, total));
-            if (perMille != last) {
-                last = perMille;
-                QMetaObject::invokeMethod(this, [this, generation, perMille] {
-                    if (generation == generation_)
-                        emit progress(perMille);
-                }, Qt::QueuedConnection);
-            }
-            return !stop->load();
-        };
+    job_->start([this, job](const Progress& onProgress) -> std::function<void()> {
         std::shared_ptr<Checkpoint> ck;
         if (!job->checkpointPath.isEmpty()) {
             QString error;
@@ -85,12 +60,7 @@ void CorpusOpener::start(std::shared_ptr<CorpusJob> job)
                 job->checkpoint = std::move(ck);
             }
         }
-        QMetaObject::invokeMethod(this, [this, generation, job] {
-            if (generation != generation_)
-                return;  // cancelled, or replaced by a newer job
-            busy_ = false;
-            emit finished(job);
-        }, Qt::QueuedConnection);
+        return [this, job] { emit finished(job); };
     });
 }
 

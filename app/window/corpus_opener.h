@@ -1,14 +1,14 @@
 #pragma once
 // Reads a user's corpus off the GUI thread, with progress and cancel: for "Open corpus…", and
 // for continuing the corpus run of a checkpoint (which it reads too, and checks that the
-// corpus found is the one the run trained on). One job at a time; a new one cancels the last.
+// corpus found is the one the run trained on). One job at a time; a new one cancels the last
+// (a BackgroundJob, whose progress dialog "Open corpus…" shows).
+#include "background_job.h"
 #include "io/checkpoint.h"
 #include "train/corpus_run.h"
 
 #include <QObject>
-#include <QThreadPool>
 
-#include <atomic>
 #include <memory>
 
 namespace as {
@@ -39,19 +39,17 @@ public:
     // checkpoint was trained on; finished answers.
     void openForCheckpoint(const QString& path, const CorpusRun& run, bool autosave);
     void cancel();
-    bool busy() const { return busy_; }
+    bool busy() const { return job_->busy(); }
+    // The job that reads (its progress, and its dialog if one is shown).
+    BackgroundJob* job() const { return job_; }
 
 signals:
-    void progress(int perMille);
     void finished(as::CorpusJobPtr job);
 
 private:
     void start(std::shared_ptr<CorpusJob> job);
 
-    QThreadPool pool_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    quint64 generation_ = 0;
-    bool busy_ = false;
+    BackgroundJob* job_ = nullptr;
 };
 
 }  // namespace as

@@ -364,6 +364,9 @@ SessionSettings SettingsPanel::settings() const
     if (corpus_ && s.task == corpus_->name()) {
         s.corpus = corpus_;
         s.source = source_;
+        // As the session cuts it: a side cut again (a kept B's bpe:8000) stays so.
+        s.srcTok = corpusSrcTok_;
+        s.tgtTok = corpusTgtTok_;
     }
     if (isBundledCorpusTask(s.task)) {
         s.srcTok = tokenizerOf(srcTok_, srcPieces_);
@@ -447,8 +450,19 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     stepsGiven_ = s.plannedSteps > 0
                   && !(s.plannedMinutes == 0 && s.plannedSteps == recipeSteps());
     evalEvery_->setValue(s.evalEvery);
-    showTokenizer(s.srcTok, srcTok_, srcPieces_);
-    showTokenizer(s.tgtTok, tgtTok_, tgtPieces_);
+    if (s.userCorpus()) {
+        corpusSrcTok_ = s.srcTok;
+        corpusTgtTok_ = s.tgtTok;
+    }
+    const std::shared_ptr<const SessionData> read = s.userCorpus() ? s.corpus : corpus_;
+    if (userCorpus && read) {
+        // A user's corpus: the tokenisers its session cuts with, a side it names or as read.
+        showTokenizer(corpusSrcTok_ ? corpusSrcTok_ : read->srcTokenizer(), srcTok_, srcPieces_);
+        showTokenizer(corpusTgtTok_ ? corpusTgtTok_ : read->tgtTokenizer(), tgtTok_, tgtPieces_);
+    } else {
+        showTokenizer(s.srcTok, srcTok_, srcPieces_);
+        showTokenizer(s.tgtTok, tgtTok_, tgtPieces_);
+    }
     enableTokenizers();
     check();
 }
@@ -460,6 +474,8 @@ void SettingsPanel::setUserCorpus(std::shared_ptr<const SessionData> corpus, con
         task_->removeItem(task_->findText(corpus_->name()));
     corpus_ = std::move(corpus);
     source_ = source;
+    corpusSrcTok_.reset();  // as read, until setSettings shows its session's
+    corpusTgtTok_.reset();
     task_->addItem(corpus_->name());
     task_->setItemData(task_->count() - 1, source_.train, Qt::ToolTipRole);
 }

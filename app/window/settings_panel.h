@@ -68,6 +68,10 @@ private:
     QPushButton* apply_ = nullptr;
     std::shared_ptr<const SessionData> corpus_;
     CorpusSource source_;
+    // The tokenisers of the user's corpus session last shown (SessionSettings::srcTok, tgtTok:
+    // none, or a side cut again, as a kept B of the Tokens view's A/B against BPE has): kept
+    // by settings() for that corpus, which the form does not cut.
+    std::optional<Tokenizer> corpusSrcTok_, corpusTgtTok_;
     QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_,
         *planned_, *evalEvery_;
     QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
@@ -77,7 +81,8 @@ private:
     // minutes and the recipe: the plan is whichever limit the user gave, core/SPEC.md §7.4).
     bool stepsGiven_ = false;
     // A bundled corpus's tokenisers: guessed, cjk-char, word, BPE or unigram, and the pieces of
-    // a BPE or unigram model (SessionSettings::srcTok, tgtTok).
+    // a BPE or unigram model (SessionSettings::srcTok, tgtTok). A user's corpus's are shown, not
+    // chosen here.
     QComboBox *srcTok_, *tgtTok_;
     QSpinBox *srcPieces_, *tgtPieces_;
     std::optional<Tokenizer> tokenizerOf(const QComboBox* kind, const QSpinBox* pieces) const;

@@ -7,7 +7,21 @@
 #include <QFileInfo>
 
 namespace as {
+namespace {
 
+// Whether the data of A/B's B built on A's settings `x` is B's data on `y` too: the same task
+// or corpus, batches, seed and tokenisers (what comparisonOf gives B of A's, and
+// makeSessionData reads).
+bool sameComparisonData(const SessionSettings& x, const SessionSettings& y)
+{
+    const auto name = [](const std::optional<Tokenizer>& t) { return t ? tokenizerName(*t) : QString(); };
+    return x.task == y.task && x.corpus == y.corpus && x.batchSize == y.batchSize
+           && x.batchTokens == y.batchTokens && x.train.seed == y.train.seed
+           && x.sharedVocab == y.sharedVocab && name(x.srcTok) == name(y.srcTok)
+           && name(x.tgtTok) == name(y.tgtTok);
+}
+
+}  // namespace
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 {
@@ -24,14 +38,23 @@ TrainingWorker::~TrainingWorker()
     validations_->abandon();
 }
 
-std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s, QString* error)
+std::unique_ptr<SessionData> TrainingWorker::buildData(const SessionSettings& s, QString* error)
 {
     QString why;
-    std::unique_ptr<SessionData> data = makeSessionData(*s, &why);
-    if (!data) {
+    std::unique_ptr<SessionData> data = makeSessionData(s, &why);
+    if (!data)
         *error = tr("The task cannot be built: %1.").arg(why);
+    return data;
+}
+
+std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s, QString* error,
+                                                              std::unique_ptr<SessionData> data)
+{
+    if (!data)
+        data = buildData(*s, error);
+    if (!data)
         return nullptr;
-    }
+    QString why;
     std::unique_ptr<TrainingSession> session = makeSession(std::move(data), s, &why);
     if (!session)
         *error = tr("The model cannot be built: %1.").arg(why);
@@ -46,7 +69,8 @@ void TrainingWorker::configure(const SessionSettings& settings)
 }
 
 void TrainingWorker::startSession(const SessionSettings& settings,
-                                  const std::optional<SessionSettings>& comparing)
+                                  const std::optional<SessionSettings>& comparing,
+                                  std::unique_ptr<SessionData> comparingData)
 {
     timer_->stop();
     const bool wasRunning = running_;
@@ -71,7 +95,7 @@ void TrainingWorker::startSession(const SessionSettings& settings,
     restoreHistory_ = false;  // a new run: the views start empty
     session_->recordBatch(first);
     if (comparing)
-        buildComparison(*comparing);
+        buildComparison(*comparing, std::move(comparingData));
     emit taskReady(std::make_shared<const Task>(session_->data().description()));
     emitSnapshot();
 }
@@ -338,15 +362,19 @@ void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int 
 }
 
 
-void TrainingWorker::startComparison(const SessionSettings& b)
+void TrainingWorker::startComparison(const PreparedComparisonPtr& b)
 {
     if (!trainable()) {
         emit comparisonFailed(tr("A/B needs a session that trains (a task or a corpus)."));
         return;
     }
-    // Both from step 0, on the same data in the same order.
+    // Both from step 0, on the same data in the same order. B's data, if the window built it on
+    // other settings than this session's (a session it asked for that failed), is built again.
     const SessionSettings a = settings_;
-    startSession(a, b);
+    std::unique_ptr<SessionData> data = std::move(b->data);
+    if (data && !sameComparisonData(b->a, a))
+        data.reset();
+    startSession(a, b->asked, std::move(data));
 }
 
 void TrainingWorker::stopComparison()
@@ -371,11 +399,11 @@ void TrainingWorker::keepComparison()
     emitSnapshot();
 }
 
-void TrainingWorker::buildComparison(const SessionSettings& asked)
+void TrainingWorker::buildComparison(const SessionSettings& asked, std::unique_ptr<SessionData> data)
 {
     SessionSettings b = comparisonOf(settings_, asked);
     QString error;
-    std::unique_ptr<TrainingSession> session = buildSession(&b, &error);
+    std::unique_ptr<TrainingSession> session = buildSession(&b, &error, std::move(data));
     if (!session) {
         compared_.reset();
         emit comparisonFailed(error);

@@ -36,6 +36,17 @@ namespace as {
 using TaskPtr = std::shared_ptr<const Task>;
 using SummaryPtr = std::shared_ptr<const RunSummary>;
 
+// A/B's B as the window asks for it (`asked`, comparisonOf's second argument) and its data,
+// built off the worker's thread (TrainingWorker::buildData, by ComparisonActions: a new subword
+// side trains a SentencePiece model, seconds on zh-en) on A's settings `a`; handed to the
+// worker once. No data: the worker builds it.
+struct PreparedComparison {
+    SessionSettings asked;
+    SessionSettings a;
+    std::unique_ptr<SessionData> data;
+};
+using PreparedComparisonPtr = std::shared_ptr<PreparedComparison>;
+
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +57,10 @@ public:
     static constexpr int kSliceMs = 10;  // longest run of back-to-back steps at full speed
     // Histograms of weights and gradients (the Health view) every this many steps.
     static constexpr int kHistogramEvery = 20;
+
+    // The data a session of `s` trains on (makeSessionData), or null and *error (a sentence
+    // for the user). Any thread: A/B's B is built in the window's background job.
+    static std::unique_ptr<SessionData> buildData(const SessionSettings& s, QString* error);
 
 public slots:
     // Builds a fresh model and data stream from the settings (step 0, paused).
@@ -94,11 +109,13 @@ public slots:
     void exportWeights(const QString& path);
     // The session's summary (TrainingSession::summarize); summaryReady answers.
     void requestSummary();
-    // A/B: a second session B with settings `b` (comparisonOf: A's data, order, seed and plan)
+    // A/B: a second session B with the settings b->asked (comparisonOf: A's data, order, seed
+    // and plan) on the data b->data (built by the window on this session's settings),
     // trained in alternation with this one, both restarted from step 0; each snapshot carries
     // B's new points (TrainingSnapshot::comparison). Reset and Apply restart B with A; opening
-    // a file ends it. comparisonFailed answers a B that cannot be built (A is restarted alone).
-    void startComparison(const as::SessionSettings& b);
+    // a file ends it. comparisonFailed answers a B that cannot be built (A is restarted alone),
+    // or a session that does not train (left as it is).
+    void startComparison(const as::PreparedComparisonPtr& b);
     void stopComparison();
     // B becomes the session, paused, with its history (A is dropped): to keep training it,
     // save or export it. sessionLoaded answers, as for an opened file (untitled).
@@ -129,12 +146,16 @@ signals:
     void decodingReady(as::DecodingRecordPtr record);
 
 private:
-    // A fresh session of `s` (its vocabulary sizes filled in), or null and *error.
-    static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error);
-    // A fresh session of `settings` (step 0, paused) and, if `comparing`, A/B's B beside it.
+    // A fresh session of `s` (its vocabulary sizes filled in) on `data` (null: built here), or
+    // null and *error.
+    static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error,
+                                                         std::unique_ptr<SessionData> data = nullptr);
+    // A fresh session of `settings` (step 0, paused) and, if `comparing`, A/B's B beside it,
+    // on `comparingData` when the window built it, else built here.
     void startSession(const SessionSettings& settings,
-                      const std::optional<SessionSettings>& comparing);
-    void buildComparison(const SessionSettings& asked);
+                      const std::optional<SessionSettings>& comparing,
+                      std::unique_ptr<SessionData> comparingData = nullptr);
+    void buildComparison(const SessionSettings& asked, std::unique_ptr<SessionData> data);
     void endComparison();
     void scheduleNext();
     void runSteps();

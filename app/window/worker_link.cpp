@@ -74,12 +74,14 @@ void WorkerLink::send(std::function<void(TrainingWorker*)> f)
 
 void WorkerLink::configure(const SessionSettings& settings)
 {
+    emit sessionOrdered();
     send([settings](TrainingWorker* w) { w->configure(settings); });
 }
 
 void WorkerLink::resumeCorpus(const std::shared_ptr<const SessionData>& corpus, const CorpusSource& source,
                               const std::shared_ptr<Checkpoint>& checkpoint, const QString& path, bool autosave)
 {
+    emit sessionOrdered();
     send([=](TrainingWorker* w) { w->resumeCorpus(corpus, source, checkpoint, path, autosave); });
 }
 
@@ -150,11 +152,13 @@ void WorkerLink::saveCheckpoint(const QString& path, bool autosave)
 
 void WorkerLink::loadCheckpoint(const QString& path, bool autosave)
 {
+    emit sessionOrdered();
     send([path, autosave](TrainingWorker* w) { w->loadCheckpoint(path, autosave); });
 }
 
 void WorkerLink::importWeights(const QString& path, const ImportOptions& options)
 {
+    emit sessionOrdered();
     send([path, options](TrainingWorker* w) { w->importWeights(path, options); });
 }
 
@@ -168,8 +172,9 @@ void WorkerLink::requestSummary()
     send([](TrainingWorker* w) { w->requestSummary(); });
 }
 
-void WorkerLink::startComparison(const SessionSettings& b)
+void WorkerLink::startComparison(const PreparedComparisonPtr& b)
 {
+    emit sessionOrdered();
     send([b](TrainingWorker* w) { w->startComparison(b); });
 }
 
@@ -180,6 +185,7 @@ void WorkerLink::stopComparison()
 
 void WorkerLink::keepComparison()
 {
+    emit sessionOrdered();
     send([](TrainingWorker* w) { w->keepComparison(); });
 }
 

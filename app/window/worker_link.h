@@ -49,7 +49,7 @@ public:
     // Validation loss, accuracy, BLEU and sample translations of the weights the run hands
     // out, computed in the worker (training waits meanwhile); summaryReady answers.
     void requestSummary();
-    void startComparison(const SessionSettings& b);
+    void startComparison(const PreparedComparisonPtr& b);
     void stopComparison();
     void keepComparison();
     // Answered by synced() once the worker has run every command sent before it and everything
@@ -82,6 +82,10 @@ signals:
     void neighboursReady(as::NeighboursRecordPtr record);
     void synced();
     void decodingReady(as::DecodingRecordPtr record);
+    // A command that replaces the session was sent (configure, resumeCorpus, loadCheckpoint,
+    // importWeights, startComparison, keepComparison): what the window builds for the session
+    // it had (A/B's B) is of another one now. Emitted in the window's thread, at the command.
+    void sessionOrdered();
 
 private:
     // Runs f(worker) in the worker's thread, after every command sent before it.

@@ -7,25 +7,40 @@
 // its chosen side cut by bpe:8000 with as many pieces as the corpus gives, the other side and
 // the split A's, pair for pair. It is refused on a generated task, on a side cut by bpe:8000
 // already, and on a corpus read with one vocabulary for both sides.
+// B is built off the GUI and worker threads with a busy progress dialog (a SentencePiece model is
+// trained): A trains meanwhile, and Cancel drops B and leaves A as it was, still training; the
+// next A/B starts as before. A kept B's BPE side stays through Settings > Apply, shown in the
+// form's tokeniser boxes.
 #include "skip.h"
+#include "background_job.h"
 #include "comparison_actions.h"
 #include "corpus_actions.h"
 #include "main_window.h"
+#include "settings_panel.h"
 #include "tokens_controller.h"
 #include "tokens_view.h"
 #include "view_set.h"
+#include "window_runs.h"
 #include "worker_link.h"
 
 #include "run/settings.h"
 
+#include <QComboBox>
 #include <QFile>
+#include <QFormLayout>
 #include <QJsonArray>
 #include <QLabel>
+#include <QProgressDialog>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <atomic>
 
 using namespace as;
 using namespace Qt::StringLiterals;
@@ -77,6 +92,44 @@ QString shownText(const ui::TokensView* v)
     return texts.join(u'\n');
 }
 
+// The field of the settings form's row whose label says `label`.
+template <typename W>
+W* field(QWidget* panel, const QString& label)
+{
+    auto* form = panel->findChild<QFormLayout*>();
+    for (int row = 0; form && row < form->rowCount(); ++row) {
+        QLayoutItem* l = form->itemAt(row, QFormLayout::LabelRole);
+        QLayoutItem* f = form->itemAt(row, QFormLayout::FieldRole);
+        if (l && f && qobject_cast<QLabel*>(l->widget())
+            && qobject_cast<QLabel*>(l->widget())->text() == label)
+            return qobject_cast<W*>(f->widget());
+    }
+    return nullptr;
+}
+
+QString tokName(const std::optional<Tokenizer>& t)
+{
+    return t ? tokenizerName(*t) : u"(as read)"_s;
+}
+
+// The 40 training pairs (two with words seen once) and 6 validation pairs in `dir`, opened in
+// the window as File > Open corpus… opens them; its data has come (taskReady).
+bool openCorpus(MainWindow& w, const QTemporaryDir& dir)
+{
+    QList<SentencePair> train = pairs(0, 38);
+    train.append({u"爷爷喜欢乌龙茶。"_s, u"Grandpa likes oolong tea."_s, 39});
+    train.append({u"玛丽喝水。"_s, u"Mary drinks water."_s, 40});
+    CorpusSource source;
+    source.train = write(dir.filePath(u"train.tsv"_s), train);
+    source.valid = write(dir.filePath(u"valid.tsv"_s), pairs(40, 6));
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    QSignalSpy opened(w.corpus(), &CorpusActions::corpusOpened);
+    w.corpus()->openCorpus(source);
+    return opened.wait(60000) && QTest::qWaitFor([&] {
+        return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == u"corpus:train.tsv"_s;
+    }, 60000);
+}
+
 }  // namespace
 
 class TestWindowTokensCorpus : public QObject {
@@ -84,6 +137,8 @@ class TestWindowTokensCorpus : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void userCorpusIsCutFromItsTrainingText();
+    void buildingBShowsProgressAndCancelLeavesA();
+    void keptBpeSideStaysThroughApply();
 };
 
 void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
@@ -275,6 +330,159 @@ void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
     QVERIFY2(QTest::qWaitFor([&] {
         return !v->compareButton()->isEnabled() && v->compareButton()->toolTip().contains(u"--shared-vocab"_s);
     }, 60000), qPrintable(v->compareButton()->toolTip()));
+}
+
+void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(openCorpus(w, dir));
+    ui::TokensView* v = w.views()->tokens();
+    w.views()->showView(v);
+    QVERIFY(QTest::qWaitFor([&] { return v->record() && !v->busy(); }, 120000));
+    QCOMPARE(v->side(), CorpusSide::Target);
+    QVERIFY(v->compareButton()->isEnabled());
+    // No snapshot carries a B until the second A/B below.
+    bool sawB = false;
+    connect(w.link(), &WorkerLink::snapshotReady, this, [&](const SnapshotPtr& s) {
+        if (s->comparison)
+            sawB = true;
+    });
+
+    // A trains.
+    w.playAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return w.isRunning() && w.currentStep() >= 2; }, 60000));
+    const SessionSettings before = w.settings();
+    QVERIFY(!before.srcTok && !before.tgtTok);
+
+    // The build of B held in its thread until the test lets it go: what it shows meanwhile is
+    // seen whatever the machine's speed.
+    BackgroundJob* builder = w.comparisons()->builder();
+    QSemaphore release;
+    std::atomic<bool> held{false};
+    builder->setBeforeWork([&] {
+        held = true;
+        release.acquire();
+    });
+    v->compareButton()->click();
+    QVERIFY(builder->busy());
+    QVERIFY(QTest::qWaitFor([&] { return held.load(); }, 60000));
+    // The progress dialog: a busy bar (SentencePiece reports no progress), saying what B is.
+    QProgressDialog* dialog = builder->progressDialog();
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitFor([&] { return dialog->isVisible(); }, 60000));
+    QCOMPARE(dialog->minimum(), 0);
+    QCOMPARE(dialog->maximum(), 0);
+    QVERIFY2(dialog->labelText().contains(u"target bpe:8000"_s), qPrintable(dialog->labelText()));
+    // A goes on training while B is built: the worker does not wait for it.
+    const long during = w.currentStep();
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() > during; }, 60000));
+    QVERIFY(w.isRunning());
+    QVERIFY(!w.comparisons()->comparison());
+
+    // Cancel: the dialog goes, B with it; A is as it was, training.
+    auto* cancel = dialog->findChild<QPushButton*>();
+    QVERIFY(cancel);
+    cancel->click();
+    QVERIFY(!dialog->isVisible());
+    QVERIFY(!builder->busy());
+    QVERIFY2(w.statusBar()->currentMessage().contains(u"cancelled"_s), qPrintable(w.statusBar()->currentMessage()));
+    const long atCancel = w.currentStep();
+    // The held build goes on to its end (SentencePiece cannot stop), unseen: nothing reaches
+    // the worker.
+    builder->setBeforeWork({});
+    release.release();
+    builder->waitForDone();
+    QVERIFY(test::settled(w));
+    QVERIFY(!w.comparisons()->comparison());
+    QVERIFY(!w.comparisons()->keepAction()->isEnabled());
+    QVERIFY(!sawB);
+    QVERIFY(w.isRunning());
+    QVERIFY(w.currentStep() >= atCancel);  // not restarted from step 0
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() > atCancel; }, 60000));
+    QCOMPARE(w.settings().task, before.task);
+    QVERIFY(w.settings().corpus == before.corpus);
+    QVERIFY(!w.settings().srcTok && !w.settings().tgtTok);
+    QCOMPARE(w.settings().model.d_model, before.model.d_model);
+    QCOMPARE(w.settings().train.seed, before.train.seed);
+
+    // Compare again, not cancelled: B is built and both restart from step 0, as before.
+    v->compareButton()->click();
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 120000));
+    QCOMPARE(w.comparisons()->comparison()->name, u"B: target bpe:8000"_s);
+    QVERIFY(sawB);
+    QVERIFY(QTest::qWaitFor([&] { return !w.isRunning() && w.currentStep() == 0; }, 60000));
+    QVERIFY(!builder->busy());
+    QVERIFY(!dialog->isVisible());
+    w.link()->step(3);
+    QVERIFY(QTest::qWaitFor([&] {
+        return w.currentStep() == 3 && w.comparisons()->comparison()->loss.size() == 3;
+    }, 60000));
+}
+
+void TestWindowTokensCorpus::keptBpeSideStaysThroughApply()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(openCorpus(w, dir));
+    auto* panel = w.findChild<SettingsPanel*>();
+    QVERIFY(panel);
+    auto* srcTok = field<QComboBox>(panel, SettingsPanel::tr("source tokens"));
+    auto* tgtTok = field<QComboBox>(panel, SettingsPanel::tr("target tokens"));
+    auto* tgtPieces = field<QSpinBox>(panel, SettingsPanel::tr("target pieces"));
+    QVERIFY(srcTok && tgtTok && tgtPieces);
+    // The corpus as read: its own tokenisers shown (not chosen here).
+    QCOMPARE(srcTok->currentData().toString(), u"cjk-char"_s);
+    QCOMPARE(tgtTok->currentData().toString(), u"word"_s);
+    QVERIFY(!srcTok->isEnabled() && !tgtTok->isEnabled());
+    QVERIFY(!panel->settings().srcTok && !panel->settings().tgtTok);
+
+    // A/B against BPE on the target side, B kept as the session.
+    ui::TokensView* v = w.views()->tokens();
+    QVERIFY(QTest::qWaitFor([&] { return v->compareButton()->isEnabled(); }, 60000));
+    QCOMPARE(v->side(), CorpusSide::Target);
+    v->compareButton()->click();
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 120000));
+    QSignalSpy loaded(w.link(), &WorkerLink::sessionLoaded);
+    w.comparisons()->keepComparison();
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(tokName(w.settings().tgtTok), u"bpe:8000"_s);
+    QVERIFY(!w.settings().srcTok);
+    // The form shows the session's tokenisers: bpe with 8000 pieces on the target side.
+    QCOMPARE(tgtTok->currentData().toString(), u"bpe"_s);
+    QCOMPARE(tgtPieces->value(), 8000);
+    QCOMPARE(srcTok->currentData().toString(), u"cjk-char"_s);
+    QCOMPARE(tokName(panel->settings().tgtTok), u"bpe:8000"_s);
+    QVERIFY(!panel->settings().srcTok);
+
+    // Settings > Apply: the session is rebuilt with the target side still cut by bpe:8000.
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    auto* apply = panel->findChild<QPushButton*>();
+    QVERIFY(apply && apply->isEnabled());
+    apply->click();
+    QVERIFY(tasks.wait(120000));
+    const TaskPtr task = tasks.last()[0].value<TaskPtr>();
+    QCOMPARE(task->name, u"corpus:train.tsv"_s);
+    QCOMPARE(tokenizerName(task->tgtTokenizer), u"bpe:8000"_s);
+    QCOMPARE(tokenizerName(task->srcTokenizer), u"cjk-char"_s);
+    QCOMPARE(tokName(w.settings().tgtTok), u"bpe:8000"_s);
+    QSignalSpy copies(w.link(), &WorkerLink::modelCopyReady);
+    w.link()->requestModelCopy();
+    QVERIFY(copies.wait(60000));
+    const std::shared_ptr<const SessionData> data = copies.last()[0].value<ModelCopyPtr>()->data;
+    QVERIFY(data);
+    QCOMPARE(tokenizerName(data->tgtTokenizer()), u"bpe:8000"_s);
+    QVERIFY(data->tgtTokenizer().ready());
+    QCOMPARE(w.currentStep(), 0L);
+    // … and the form still shows it.
+    QCOMPARE(tgtTok->currentData().toString(), u"bpe"_s);
+    QCOMPARE(tgtPieces->value(), 8000);
 }
 
 AS_TEST_MAIN(TestWindowTokensCorpus)
