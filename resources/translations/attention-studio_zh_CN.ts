@@ -329,6 +329,14 @@
         <source>Remove &amp;all</source>
         <translation>全部移除(&amp;A)</translation>
     </message>
+    <message>
+        <source>A/B cancelled: B was not built, the session goes on as it was</source>
+        <translation>A/B 已取消：未构建 B，当前会话照旧继续</translation>
+    </message>
+    <message>
+        <source>Building session B (%1) on the current session&apos;s data…</source>
+        <translation>正在用当前会话的数据构建会话 B（%1）…</translation>
+    </message>
 </context>
 <context>
     <name>as::Corpus</name>
