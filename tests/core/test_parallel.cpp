@@ -1,13 +1,16 @@
 // The threading layer: chunks cover a range exactly once, and a training step split over
 // threads computes what the serial step computes (and the same bits every time).
 #include "skip.h"
+#include "model/linear.h"
 #include "model/parallel.h"
 #include "text/tasks.h"
 #include "train/trainer.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 using namespace as;
@@ -21,6 +24,8 @@ private slots:
     void nestedCallsRunSerially();
     void parallelStepMatchesSerial();
     void twoThreadsAreDeterministic();
+    void linearCutsMatchPlainProducts_data();
+    void linearCutsMatchPlainProducts();
 };
 
 void TestParallel::chunksCoverTheRangeOnce_data()
@@ -122,6 +127,114 @@ void TestParallel::twoThreadsAreDeterministic()
 {
     const std::vector<float> a = trainCopy(2, 30), b = trainCopy(2, 30);
     QVERIFY(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+void TestParallel::linearCutsMatchPlainProducts_data()
+{
+    // model/linear.cpp cuts each product between the threads: y by rows, or by output features
+    // when there are too few rows (a sentence being translated); dW by output features; dx by
+    // rows. These shapes reach each cut, with parts of unequal sizes. Columns: rows of x, input
+    // features, output features.
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("in");
+    QTest::addColumn<int>("out");
+    QTest::newRow("more features out") << 200 << 16 << 301;
+    QTest::newRow("more features in") << 41 << 300 << 24;
+    QTest::newRow("a sentence being translated (3 rows)") << 3 << 64 << 100;
+    QTest::newRow("square") << 96 << 96 << 96;
+    QTest::newRow("rows between in and out") << 121 << 80 << 160;
+}
+
+void TestParallel::linearCutsMatchPlainProducts()
+{
+    // y = x Wᵀ + b, dW += dyᵀ x, db += column sums of dy, dx (+)= dy W on 2 threads, through
+    // forward, backwardParams, backwardInput and the fused backward (with and without the
+    // rows callback), against plain loops in double.
+    QFETCH(int, rows);
+    QFETCH(int, in);
+    QFETCH(int, out);
+    setEngineThreads(2);
+    ParamStore<float> ps;
+    Linear<float> lin = Linear<float>::make(ps, "l", in, out);
+    ps.allocate();
+    Rng rng(11);
+    auto fill = [&](float* p, long n) {
+        for (long i = 0; i < n; ++i)
+            p[i] = float(rng.uniform()) * 2.f - 1.f;
+    };
+    fill(ps.values(), long(ps.size()));
+    Mat<float> x(rows, in), dy(rows, out), dx0(rows, in);
+    fill(x.data(), x.size());
+    fill(dy.data(), dy.size());
+    fill(dx0.data(), dx0.size());
+    Eigen::VectorXf g0(ps.size());
+    fill(g0.data(), g0.size());  // gradients accumulate onto what is there
+
+    const Eigen::MatrixXd W = lin.weight().cast<double>(), X = x.cast<double>(), DY = dy.cast<double>();
+    Eigen::MatrixXd Y(rows, out), DW(out, in), DX(rows, in);
+    Eigen::VectorXd DB(out);
+    for (int r = 0; r < rows; ++r)
+        for (int o = 0; o < out; ++o) {
+            double s = double(lin.bias()(o));
+            for (int i = 0; i < in; ++i)
+                s += X(r, i) * W(o, i);
+            Y(r, o) = s;
+        }
+    for (int o = 0; o < out; ++o) {
+        DB(o) = double(g0(Eigen::Index(lin.b) + o));
+        for (int r = 0; r < rows; ++r)
+            DB(o) += DY(r, o);
+        for (int i = 0; i < in; ++i) {
+            double s = double(g0(Eigen::Index(lin.w) + o * in + i));
+            for (int r = 0; r < rows; ++r)
+                s += DY(r, o) * X(r, i);
+            DW(o, i) = s;
+        }
+    }
+    for (int r = 0; r < rows; ++r)
+        for (int i = 0; i < in; ++i) {
+            double s = 0;
+            for (int o = 0; o < out; ++o)
+                s += DY(r, o) * W(o, i);
+            DX(r, i) = s;
+        }
+    auto close = [](const Eigen::MatrixXd& got, const Eigen::MatrixXd& want, const char* what) {
+        const double err = (got - want).cwiseAbs().maxCoeff(), scale = want.cwiseAbs().maxCoeff();
+        QVERIFY2(err <= 1e-5 * scale, qPrintable(QStringLiteral("%1: max error %2 of %3").arg(what).arg(err).arg(scale)));
+    };
+
+    Mat<float> y(rows, out);
+    y.setConstant(std::nanf(""));  // every element must be written
+    lin.forward(x, y);
+    close(y.cast<double>(), Y, "y");
+
+    auto checkParams = [&](const char* what) {
+        close(lin.weightGrad().cast<double>(), DW, what);
+        close(Eigen::MatrixXd(lin.biasGrad().cast<double>().transpose()), Eigen::MatrixXd(DB), what);
+    };
+    ps.gradVector() = g0;
+    lin.backwardParams(x, dy);
+    checkParams("backwardParams");
+    for (bool accumulate : {false, true}) {
+        Mat<float> dx = accumulate ? dx0 : Mat<float>::Constant(rows, in, std::nanf(""));
+        lin.backwardInput(dy, dx, accumulate);
+        close(dx.cast<double>(), accumulate ? Eigen::MatrixXd(DX + dx0.cast<double>()) : DX, "backwardInput");
+        for (bool withRows : {false, true}) {
+            ps.gradVector() = g0;
+            dx = accumulate ? dx0 : Mat<float>::Constant(rows, in, std::nanf(""));
+            std::vector<int> seen(std::size_t(rows), 0);
+            auto count = [&](long b, long e) {
+                for (long r = b; r < e; ++r)
+                    ++seen[std::size_t(r)];
+            };
+            const FunctionRef<void(long, long)> rowsDone(count);
+            lin.backward(x, dy, dx, accumulate, withRows ? &rowsDone : nullptr);
+            checkParams("backward");
+            close(dx.cast<double>(), accumulate ? Eigen::MatrixXd(DX + dx0.cast<double>()) : DX, "backward");
+            if (withRows)
+                QVERIFY(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+        }
+    }
 }
 
 AS_TEST_APPLESS_MAIN(TestParallel)
