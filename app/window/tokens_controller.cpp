@@ -1,5 +1,6 @@
 #include "tokens_controller.h"
 
+#include "background_job.h"
 #include "comparison_actions.h"
 #include "main_window.h"
 #include "probe_bar.h"
@@ -56,10 +57,15 @@ TokensController::TokensController(MainWindow* window, ui::TokensView* view)
     connect(view_, &ui::TokensView::comparisonRequested, this, [this](CorpusSide side) {
         const SessionSettings b = bpeComparison(window_->settings(), side);
         window_->comparisons()->startComparison(b);
+        // B's SentencePiece model may take seconds to train, in a job of its own (its progress
+        // dialog says so): until then A trains alone, and the message must not say otherwise.
+        const QString sideName = side == CorpusSide::Source ? tr("source") : tr("target");
         window_->statusBar()->showMessage(
-            tr("A/B: B is this session with bpe:%1 on the %2 side; the Loss view shows both")
-                .arg(kBpeSize)
-                .arg(side == CorpusSide::Source ? tr("source") : tr("target")),
+            window_->comparisons()->builder()->busy()
+                ? tr("A/B: building B, this session with bpe:%1 on the %2 side; A trains meanwhile")
+                      .arg(kBpeSize).arg(sideName)
+                : tr("A/B: B is this session with bpe:%1 on the %2 side; the Loss view shows both")
+                      .arg(kBpeSize).arg(sideName),
             8000);
     });
     connect(window_->link(), &WorkerLink::taskReady, this, [this](const TaskPtr& task) { setTask(*task); });

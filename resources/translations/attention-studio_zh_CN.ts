@@ -2399,6 +2399,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>No corpus to cut.</source>
         <translation>没有可切分的语料库。</translation>
     </message>
+    <message>
+        <source>A/B: building B, this session with bpe:%1 on the %2 side; A trains meanwhile</source>
+        <translation>A/B：正在构建 B（本会话在%2改用 bpe:%1）；A 同时继续训练</translation>
+    </message>
 </context>
 <context>
     <name>as::Trainer</name>

@@ -377,6 +377,8 @@ void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
     QCOMPARE(dialog->minimum(), 0);
     QCOMPARE(dialog->maximum(), 0);
     QVERIFY2(dialog->labelText().contains(u"target bpe:8000"_s), qPrintable(dialog->labelText()));
+    // The status bar says B is being built, not that the Loss view shows both already.
+    QVERIFY2(w.statusBar()->currentMessage().contains(u"building B"_s), qPrintable(w.statusBar()->currentMessage()));
     // A goes on training while B is built: the worker does not wait for it.
     const long during = w.currentStep();
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() > during; }, 60000));
