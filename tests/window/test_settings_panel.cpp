@@ -5,6 +5,7 @@
 // limit the user gave, the recipe's steps only when neither, and a run planned in minutes alone
 // trains past the recipe's steps until its time is up. Weight tying's tie=all needs a shared
 // vocabulary, which the form says before Apply.
+#include "form_field.h"
 #include "skip.h"
 #include "settings_panel.h"
 #include "window_runs.h"
@@ -158,15 +159,7 @@ namespace {
 template <typename W>
 W* field(QWidget& panel, const QString& label)
 {
-    auto* form = panel.findChild<QFormLayout*>();
-    for (int row = 0; form && row < form->rowCount(); ++row) {
-        QLayoutItem* l = form->itemAt(row, QFormLayout::LabelRole);
-        QLayoutItem* f = form->itemAt(row, QFormLayout::FieldRole);
-        if (l && f && qobject_cast<QLabel*>(l->widget())
-            && qobject_cast<QLabel*>(l->widget())->text() == label)
-            return qobject_cast<W*>(f->widget());
-    }
-    return nullptr;
+    return as::test::formField<W>(&panel, label);
 }
 
 }  // namespace

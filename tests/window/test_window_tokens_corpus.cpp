@@ -11,6 +11,7 @@
 // trained): A trains meanwhile, and Cancel drops B and leaves A as it was, still training; the
 // next A/B starts as before. A kept B's BPE side stays through Settings > Apply, shown in the
 // form's tokeniser boxes.
+#include "form_field.h"
 #include "skip.h"
 #include "background_job.h"
 #include "comparison_actions.h"
@@ -90,21 +91,6 @@ QString shownText(const ui::TokensView* v)
     for (const QLabel* l : v->findChildren<QLabel*>())
         texts << l->text();
     return texts.join(u'\n');
-}
-
-// The field of the settings form's row whose label says `label`.
-template <typename W>
-W* field(QWidget* panel, const QString& label)
-{
-    auto* form = panel->findChild<QFormLayout*>();
-    for (int row = 0; form && row < form->rowCount(); ++row) {
-        QLayoutItem* l = form->itemAt(row, QFormLayout::LabelRole);
-        QLayoutItem* f = form->itemAt(row, QFormLayout::FieldRole);
-        if (l && f && qobject_cast<QLabel*>(l->widget())
-            && qobject_cast<QLabel*>(l->widget())->text() == label)
-            return qobject_cast<W*>(f->widget());
-    }
-    return nullptr;
 }
 
 QString tokName(const std::optional<Tokenizer>& t)
@@ -435,9 +421,9 @@ void TestWindowTokensCorpus::keptBpeSideStaysThroughApply()
     QVERIFY(openCorpus(w, dir));
     auto* panel = w.findChild<SettingsPanel*>();
     QVERIFY(panel);
-    auto* srcTok = field<QComboBox>(panel, SettingsPanel::tr("source tokens"));
-    auto* tgtTok = field<QComboBox>(panel, SettingsPanel::tr("target tokens"));
-    auto* tgtPieces = field<QSpinBox>(panel, SettingsPanel::tr("target pieces"));
+    auto* srcTok = as::test::formField<QComboBox>(panel, SettingsPanel::tr("source tokens"));
+    auto* tgtTok = as::test::formField<QComboBox>(panel, SettingsPanel::tr("target tokens"));
+    auto* tgtPieces = as::test::formField<QSpinBox>(panel, SettingsPanel::tr("target pieces"));
     QVERIFY(srcTok && tgtTok && tgtPieces);
     // The corpus as read: its own tokenisers shown (not chosen here).
     QCOMPARE(srcTok->currentData().toString(), u"cjk-char"_s);
