@@ -8,6 +8,8 @@
 // reports none, whose Cancel cancels the job.
 #include "eval/evaluate.h"  // Progress
 
+#include "mailbox.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
@@ -62,6 +64,7 @@ private:
     void closeProgress();
 
     QThreadPool pool_;
+    Mailbox* results_ = nullptr;  // the job's progress and answer, back on this object's thread
     std::shared_ptr<std::atomic<bool>> cancel_;
     quint64 generation_ = 0;
     bool busy_ = false;
