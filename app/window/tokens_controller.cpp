@@ -14,7 +14,6 @@
 
 #include <QPointer>
 #include <QStatusBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace as {
 namespace {
@@ -31,26 +30,8 @@ Tokenizer bpe()
 TokensController::TokensController(MainWindow* window, ui::TokensView* view)
     : QObject(window), window_(window), view_(view)
 {
-    watcher_ = new QFutureWatcher<TokensRecord>(this);
-    connect(watcher_, &QFutureWatcher<TokensRecord>::finished, this, [this] {
-        if (!watcher_->isFinished())
-            return;  // a late signal of a build replaced since
-        view_->setProgress(0, 0);
-        const bool cancelled = cancelled_ && cancelled_->load();
-        if (cancelled || watcher_->isCanceled() || watcher_->future().resultCount() == 0) {
-            if (!shown_)
-                view_->setUnavailable(tr("Cancelled: press Compute to cut the corpus again."));
-            buildingFor_.clear();
-            return;
-        }
-        TokensRecord record = watcher_->result();
-        recutTokens(&record, record.side == CorpusSide::Source ? probe_ : probeTarget_, view_->typedText());
-        shown_ = std::make_shared<const TokensRecord>(std::move(record));
-        builtFor_ = buildingFor_;
-        buildingFor_.clear();
-        view_->setRecord(shown_);
-        emit recordShown();
-    });
+    builder_ = new BackgroundJob(this);
+    connect(builder_, &BackgroundJob::progress, this, [this](int perMille) { view_->setProgress(perMille, 1000); });
     connect(view_, &ui::TokensView::recordWanted, this, &TokensController::build);
     connect(view_, &ui::TokensView::cancelRequested, this, &TokensController::cancel);
     connect(view_, &ui::TokensView::typedChanged, this, &TokensController::recut);
@@ -81,8 +62,19 @@ TokensController::TokensController(MainWindow* window, ui::TokensView* view)
 
 TokensController::~TokensController()
 {
-    cancel();
-    watcher_->waitForFinished();
+    builder_->cancel();
+    builder_->waitForDone();
+}
+
+void TokensController::showBuilt(TokensRecord record)
+{
+    view_->setProgress(0, 0);
+    recutTokens(&record, record.side == CorpusSide::Source ? probe_ : probeTarget_, view_->typedText());
+    shown_ = std::make_shared<const TokensRecord>(std::move(record));
+    builtFor_ = buildingFor_;
+    buildingFor_.clear();
+    view_->setRecord(shown_);
+    emit recordShown();
 }
 
 QList<Tokenizer> TokensController::choicesFor(const Tokenizer& session)
@@ -217,8 +209,6 @@ void TokensController::build(CorpusSide side)
         view_->setUnavailable(error.isEmpty() ? tr("No corpus to cut.") : error);
         return;
     }
-    cancel();
-    watcher_->waitForFinished();
     QStringList sentences;
     sentences.reserve(pairs.size());
     for (const SentencePair& p : pairs)
@@ -233,30 +223,26 @@ void TokensController::build(CorpusSide side)
     const QString probe = side == CorpusSide::Source ? probe_ : probeTarget_;
     const QString typed = view_->typedText();
     const QString name = s.task;
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    cancelled_ = cancelled;
     buildingFor_ = sessionKey(side);
-    view_->setProgress(0, 100 * int(choices.size()));
-    QPointer<ui::TokensView> view = view_;
-    watcher_->setFuture(QtConcurrent::run([=] {
-        TokensRecord r = buildTokensRecord(sentences, choices, minFreq, maxVocab, probe, typed,
-                                           [=](int done, int total) {
-            QMetaObject::invokeMethod(view, [=] {
-                if (view && !cancelled->load())
-                    view->setProgress(done, total);
-            }, Qt::QueuedConnection);
-            return !cancelled->load();
-        });
+    view_->setProgress(0, 1000);
+    // A build still under way is dropped (its answer never comes); this one starts after it.
+    builder_->start([=, this](const Progress& progress) -> std::function<void()> {
+        TokensRecord r = buildTokensRecord(sentences, choices, minFreq, maxVocab, probe, typed, progress);
         r.corpus = name;
         r.side = side;
-        return r;
-    }));
+        return [this, r = std::move(r)]() mutable { showBuilt(std::move(r)); };
+    });
 }
 
 void TokensController::cancel()
 {
-    if (cancelled_)
-        cancelled_->store(true);
+    if (!builder_->busy())
+        return;
+    builder_->cancel();
+    view_->setProgress(0, 0);
+    if (!shown_)
+        view_->setUnavailable(tr("Cancelled: press Compute to cut the corpus again."));
+    buildingFor_.clear();
 }
 
 void TokensController::recut()

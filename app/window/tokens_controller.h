@@ -14,13 +14,13 @@
 #include "text/tasks.h"
 #include "text/tokens_record.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 #include <atomic>
 #include <memory>
 
 namespace as {
+class BackgroundJob;
 class MainWindow;
 struct SessionSettings;
 namespace ui {
@@ -43,6 +43,8 @@ public:
     // cancelled first.
     void build(CorpusSide side);
     void cancel();
+    // Tests: the job that builds the record (to hold one under way).
+    BackgroundJob* builder() const { return builder_; }
 
 signals:
     // A record reached the view (tests and --screenshot wait on it).
@@ -53,6 +55,7 @@ private:
     void refresh();  // builds a record when the view is shown and has none of this session
     void recut();    // the probe and typed text again, into the record shown
     void updateComparison();
+    void showBuilt(TokensRecord record);  // a finished build, on the GUI thread
     QString sessionKey(CorpusSide side) const;
     // The training split's pairs the view cuts: a user's corpus as the session read it
     // (SessionData::trainingText), a bundled one as loadBundledCorpus splits it. Empty, and
@@ -67,8 +70,7 @@ private:
     QString probeTarget_;
     QString builtFor_;      // the session (task, tokenisers) and side of the record shown
     QString buildingFor_;   // … and of the one being built
-    QFutureWatcher<TokensRecord>* watcher_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancelled_;
+    BackgroundJob* builder_ = nullptr;  // the record being built, in a thread of its own
     std::shared_ptr<const TokensRecord> shown_;
 };
 

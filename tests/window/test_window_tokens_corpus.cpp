@@ -125,6 +125,7 @@ private slots:
     void userCorpusIsCutFromItsTrainingText();
     void buildingBShowsProgressAndCancelLeavesA();
     void keptBpeSideStaysThroughApply();
+    void cancelledCutLeavesTheRecordShown();
 };
 
 void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
@@ -471,6 +472,51 @@ void TestWindowTokensCorpus::keptBpeSideStaysThroughApply()
     // … and the form still shows it.
     QCOMPARE(tgtTok->currentData().toString(), u"bpe"_s);
     QCOMPARE(tgtPieces->value(), 8000);
+}
+
+void TestWindowTokensCorpus::cancelledCutLeavesTheRecordShown()
+{
+    // The Tokens view's cut runs in a job of its own (BackgroundJob): Cancel ends the wait at
+    // once, the record shown stays, the cancelled cut's answer never arrives, and the next cut
+    // completes.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(openCorpus(w, dir));
+    ui::TokensView* v = w.views()->tokens();
+    w.views()->showView(v);
+    QVERIFY(QTest::qWaitFor([&] { return v->record() && !v->busy(); }, 120000));
+    QCOMPARE(v->record()->side, CorpusSide::Target);
+
+    BackgroundJob* builder = w.tokens()->builder();
+    QSemaphore release;
+    std::atomic<bool> held{false};
+    builder->setBeforeWork([&] {
+        held = true;
+        release.acquire();
+    });
+    QSignalSpy shown(w.tokens(), &TokensController::recordShown);
+    w.tokens()->build(CorpusSide::Source);
+    QVERIFY(QTest::qWaitFor([&] { return held.load(); }, 60000));
+    QVERIFY(v->busy());
+    QVERIFY(builder->busy());
+    emit v->cancelRequested();  // the view's Cancel
+    QVERIFY(!v->busy());
+    QVERIFY(!builder->busy());
+    builder->setBeforeWork({});
+    release.release();
+    builder->waitForDone();  // the cancelled cut has ended and posted what it had
+    QTest::qWait(100);       // … which the event loop has now delivered, and dropped
+    QCOMPARE(shown.count(), 0);
+    QVERIFY(v->record());
+    QCOMPARE(v->record()->side, CorpusSide::Target);
+
+    w.tokens()->build(CorpusSide::Source);
+    QVERIFY(QTest::qWaitFor([&] { return shown.count() == 1; }, 120000));
+    QVERIFY(!v->busy());
+    QCOMPARE(v->record()->side, CorpusSide::Source);
 }
 
 AS_TEST_MAIN(TestWindowTokensCorpus)
