@@ -98,16 +98,30 @@ QString tokName(const std::optional<Tokenizer>& t)
     return t ? tokenizerName(*t) : u"(as read)"_s;
 }
 
-// The 40 training pairs (two with words seen once) and 6 validation pairs in `dir`, opened in
-// the window as File > Open corpus… opens them; its data has come (taskReady).
-bool openCorpus(MainWindow& w, const QTemporaryDir& dir)
+// The tests' 40 training pairs, two of them with words seen once.
+QList<SentencePair> trainingPairs()
 {
     QList<SentencePair> train = pairs(0, 38);
     train.append({u"爷爷喜欢乌龙茶。"_s, u"Grandpa likes oolong tea."_s, 39});
     train.append({u"玛丽喝水。"_s, u"Mary drinks water."_s, 40});
+    return train;
+}
+
+// The tests' corpus, written in `dir`: trainingPairs() in train.tsv and 6 validation pairs in
+// valid.tsv.
+CorpusSource writeCorpus(const QTemporaryDir& dir)
+{
     CorpusSource source;
-    source.train = write(dir.filePath(u"train.tsv"_s), train);
+    source.train = write(dir.filePath(u"train.tsv"_s), trainingPairs());
     source.valid = write(dir.filePath(u"valid.tsv"_s), pairs(40, 6));
+    return source;
+}
+
+// writeCorpus's corpus opened in the window as File > Open corpus… opens it; its data has come
+// (taskReady).
+bool openCorpus(MainWindow& w, const QTemporaryDir& dir)
+{
+    const CorpusSource source = writeCorpus(dir);
     QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
     QSignalSpy opened(w.corpus(), &CorpusActions::corpusOpened);
     w.corpus()->openCorpus(source);
@@ -115,6 +129,59 @@ bool openCorpus(MainWindow& w, const QTemporaryDir& dir)
         return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == u"corpus:train.tsv"_s;
     }, 60000);
 }
+
+// A window at 1280 × 800 on openCorpus's corpus, its Tokens view shown with the record of the
+// target side built.
+bool openInTokensView(MainWindow& w, const QTemporaryDir& dir)
+{
+    w.resize(1280, 800);
+    w.show();
+    if (!openCorpus(w, dir))
+        return false;
+    ui::TokensView* v = w.views()->tokens();
+    w.views()->showView(v);
+    return QTest::qWaitFor([&] { return v->record() && !v->busy(); }, 120000)
+        && v->side() == CorpusSide::Target;
+}
+
+// A window of its own on openCorpus's corpus in a directory of its own, its Tokens view shown
+// (openInTokensView).
+struct TokensWindow {
+    QTemporaryDir dir;
+    MainWindow w;
+    bool open() { return dir.isValid() && openInTokensView(w, dir); }
+};
+
+// A BackgroundJob's next work held in its thread until release(), so that what the window
+// shows while a job is under way is seen whatever the machine's speed. The end of the scope
+// releases it too: a failed check then does not leave the job's thread waiting forever.
+class HeldJob {
+public:
+    explicit HeldJob(BackgroundJob* job) : job_(job)
+    {
+        job_->setBeforeWork([this] {
+            held_ = true;
+            gate_.acquire();
+        });
+    }
+    ~HeldJob() { release(); }
+    bool waitUntilHeld() { return QTest::qWaitFor([this] { return held_.load(); }, 60000); }
+    // Lets the held work go on, and runs the next ones unheld.
+    void release()
+    {
+        if (released_)
+            return;
+        released_ = true;
+        job_->setBeforeWork({});
+        gate_.release();
+    }
+
+private:
+    BackgroundJob* job_;
+    QSemaphore gate_;
+    std::atomic<bool> held_{false};
+    bool released_ = false;
+};
 
 }  // namespace
 
@@ -132,12 +199,8 @@ void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    QList<SentencePair> train = pairs(0, 38);
-    train.append({u"爷爷喜欢乌龙茶。"_s, u"Grandpa likes oolong tea."_s, 39});
-    train.append({u"玛丽喝水。"_s, u"Mary drinks water."_s, 40});
-    CorpusSource source;
-    source.train = write(dir.filePath(u"train.tsv"_s), train);
-    source.valid = write(dir.filePath(u"valid.tsv"_s), pairs(40, 6));
+    const QList<SentencePair> train = trainingPairs();
+    CorpusSource source = writeCorpus(dir);
     source.dataset.tgt_max_vocab = 14;  // 4 specials and the 10 most frequent target words
 
     MainWindow w;
@@ -321,16 +384,10 @@ void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
 
 void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    MainWindow w;
-    w.resize(1280, 800);
-    w.show();
-    QVERIFY(openCorpus(w, dir));
+    TokensWindow t;
+    QVERIFY(t.open());
+    MainWindow& w = t.w;
     ui::TokensView* v = w.views()->tokens();
-    w.views()->showView(v);
-    QVERIFY(QTest::qWaitFor([&] { return v->record() && !v->busy(); }, 120000));
-    QCOMPARE(v->side(), CorpusSide::Target);
     QVERIFY(v->compareButton()->isEnabled());
     // No snapshot carries a B until the second A/B below.
     bool sawB = false;
@@ -345,18 +402,12 @@ void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
     const SessionSettings before = w.settings();
     QVERIFY(!before.srcTok && !before.tgtTok);
 
-    // The build of B held in its thread until the test lets it go: what it shows meanwhile is
-    // seen whatever the machine's speed.
+    // The build of B held in its thread until the test lets it go.
     BackgroundJob* builder = w.comparisons()->builder();
-    QSemaphore release;
-    std::atomic<bool> held{false};
-    builder->setBeforeWork([&] {
-        held = true;
-        release.acquire();
-    });
+    HeldJob hold(builder);
     v->compareButton()->click();
     QVERIFY(builder->busy());
-    QVERIFY(QTest::qWaitFor([&] { return held.load(); }, 60000));
+    QVERIFY(hold.waitUntilHeld());
     // The progress dialog: a busy bar (SentencePiece reports no progress), saying what B is.
     QProgressDialog* dialog = builder->progressDialog();
     QVERIFY(dialog);
@@ -382,8 +433,7 @@ void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
     const long atCancel = w.currentStep();
     // The held build goes on to its end (SentencePiece cannot stop), unseen: nothing reaches
     // the worker.
-    builder->setBeforeWork({});
-    release.release();
+    hold.release();
     builder->waitForDone();
     QVERIFY(test::settled(w));
     QVERIFY(!w.comparisons()->comparison());
@@ -414,12 +464,9 @@ void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
 
 void TestWindowTokensCorpus::keptBpeSideStaysThroughApply()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    MainWindow w;
-    w.resize(1280, 800);
-    w.show();
-    QVERIFY(openCorpus(w, dir));
+    TokensWindow t;
+    QVERIFY(t.open());
+    MainWindow& w = t.w;
     auto* panel = w.findChild<SettingsPanel*>();
     QVERIFY(panel);
     auto* srcTok = as::test::formField<QComboBox>(panel, SettingsPanel::tr("source tokens"));
@@ -479,34 +526,21 @@ void TestWindowTokensCorpus::cancelledCutLeavesTheRecordShown()
     // The Tokens view's cut runs in a job of its own (BackgroundJob): Cancel ends the wait at
     // once, the record shown stays, the cancelled cut's answer never arrives, and the next cut
     // completes.
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    MainWindow w;
-    w.resize(1280, 800);
-    w.show();
-    QVERIFY(openCorpus(w, dir));
+    TokensWindow t;
+    QVERIFY(t.open());
+    MainWindow& w = t.w;
     ui::TokensView* v = w.views()->tokens();
-    w.views()->showView(v);
-    QVERIFY(QTest::qWaitFor([&] { return v->record() && !v->busy(); }, 120000));
-    QCOMPARE(v->record()->side, CorpusSide::Target);
-
     BackgroundJob* builder = w.tokens()->builder();
-    QSemaphore release;
-    std::atomic<bool> held{false};
-    builder->setBeforeWork([&] {
-        held = true;
-        release.acquire();
-    });
+    HeldJob hold(builder);
     QSignalSpy shown(w.tokens(), &TokensController::recordShown);
     w.tokens()->build(CorpusSide::Source);
-    QVERIFY(QTest::qWaitFor([&] { return held.load(); }, 60000));
+    QVERIFY(hold.waitUntilHeld());
     QVERIFY(v->busy());
     QVERIFY(builder->busy());
     emit v->cancelRequested();  // the view's Cancel
     QVERIFY(!v->busy());
     QVERIFY(!builder->busy());
-    builder->setBeforeWork({});
-    release.release();
+    hold.release();
     builder->waitForDone();  // the cancelled cut has ended and posted what it had
     QTest::qWait(100);       // … which the event loop has now delivered, and dropped
     QCOMPARE(shown.count(), 0);
