@@ -4,6 +4,7 @@
 #include "loss_view.h"
 #include "main_window.h"
 #include "run_comparer.h"
+#include "session_builder.h"
 #include "settings_panel.h"
 #include "view_set.h"
 #include "worker_link.h"
@@ -20,19 +21,6 @@
 #include <QVBoxLayout>
 
 namespace as {
-namespace {
-
-// Whether B's data trains a SentencePiece model (seconds on zh-en): a corpus cut by BPE or
-// unigram on a side (the bundled one's sides are always cut anew; a user's when B names them).
-bool trainsTokenizer(const SessionSettings& b)
-{
-    if (!b.userCorpus() && !isBundledCorpusTask(b.task))
-        return false;
-    return (b.srcTok && b.srcTok->isSubword()) || (b.tgtTok && b.tgtTok->isSubword());
-}
-
-}  // namespace
-
 ComparisonActions::ComparisonActions(MainWindow* window) : QObject(window), window_(window)
 {
     comparer_ = new RunComparer(window);
@@ -67,12 +55,6 @@ ComparisonActions::ComparisonActions(MainWindow* window) : QObject(window), wind
     abStop_->setEnabled(false);
     connect(window_->link(), &WorkerLink::comparisonFailed, this,
             [this](const QString& m) { window_->showFileError(tr("A/B: %1").arg(m)); });
-    builder_ = new BackgroundJob(this);
-    connect(builder_, &BackgroundJob::canceled, this, [this] {
-        window_->statusBar()->showMessage(tr("A/B cancelled: B was not built, the session goes on as it was"), 8000);
-    });
-    // The latest session wins over a B still being built for the one before.
-    connect(window_->link(), &WorkerLink::sessionOrdered, this, &ComparisonActions::cancelBuilding);
     showComparedRuns();
     retranslate();
 }
@@ -138,40 +120,40 @@ void ComparisonActions::chooseComparison()
 
 void ComparisonActions::startComparison(const SessionSettings& b)
 {
-    comparisonFault_.clear();
-    auto prepared = std::make_shared<PreparedComparison>();
-    prepared->asked = b;
-    prepared->a = window_->settings();
-    const SessionSettings settings = comparisonOf(prepared->a, b);
-    if (prepared->a.inspecting() || !trainsTokenizer(settings)) {
-        // Nothing to train (refused there), or B's data is made in a moment: the worker builds
-        // it, after the commands sent before (a lesson's settings, then its A/B). A B being
-        // built is dropped (sessionOrdered).
-        window_->link()->startComparison(prepared);
-        return;
-    }
-    // B's data on A's settings, off the GUI and worker threads; A trains meanwhile, and goes
-    // on as it was if B is cancelled.
-    builder_->start([this, prepared, settings](const Progress&) -> std::function<void()> {
-        QString error;
-        prepared->data = TrainingWorker::buildData(settings, &error);
-        return [this, prepared, error] {
-            if (!prepared->data)
-                window_->showFileError(tr("A/B: %1").arg(error));
-            else
-                window_->link()->startComparison(prepared);
+    // After a session being built (a lesson's settings, then its A/B): B is of that session.
+    window_->sessionBuilder()->whenIdle([this, b] {
+        comparisonFault_.clear();
+        auto prepared = std::make_shared<PreparedSession>();
+        prepared->asked = b;
+        prepared->a = window_->settings();
+        const SessionSettings settings = comparisonOf(prepared->a, b);
+        const auto send = [this](const PreparedSessionPtr& p) {
+            asked_ = p->asked;
+            window_->link()->startComparison(p);
         };
+        if (!trainsTokenizer(settings)) {
+            // Nothing to train (an inspected model's refused there), or B's data is made in a
+            // moment: the worker builds it, after the commands sent before.
+            send(prepared);
+            return;
+        }
+        // B's data on A's settings, off the GUI and worker threads; A trains meanwhile, and goes
+        // on as it was if B is cancelled.
+        window_->sessionBuilder()->build(
+            prepared, false, true, tr("A/B session"),
+            tr("Building session B (%1) on the current session's data…")
+                .arg(settingsDifferences(prepared->a, settings)),
+            send, [this](const QString& error) { window_->showFileError(tr("A/B: %1").arg(error)); },
+            [this] {
+                window_->statusBar()->showMessage(
+                    tr("A/B cancelled: B was not built, the session goes on as it was"), 8000);
+            });
     });
-    // SentencePiece says nothing of how far its training is: a busy bar.
-    builder_->showProgress(window_, tr("A/B session"),
-                           tr("Building session B (%1) on the current session's data…")
-                               .arg(settingsDifferences(prepared->a, settings)),
-                           false);
 }
 
-void ComparisonActions::cancelBuilding()
+std::optional<SessionSettings> ComparisonActions::runningComparison() const
 {
-    builder_->cancel();
+    return abStop_->isEnabled() ? asked_ : std::nullopt;
 }
 
 void ComparisonActions::stopComparison()

@@ -5,12 +5,13 @@
 // built off the GUI and worker threads (a BackgroundJob: a new subword side trains a
 // SentencePiece model, seconds on zh-en), with a busy progress dialog whose Cancel drops B and
 // leaves A as it is (training, if it was); A and B restart from step 0 only once B is built.
-#include "background_job.h"
 #include "train/run_series.h"
 #include "training_worker.h"  // SessionSettings
 #include "train/snapshot.h"
 
 #include <QObject>
+
+#include <optional>
 
 class QAction;
 class QMenu;
@@ -34,18 +35,16 @@ public:
 
     // A/B: a second session B with settings `b` — its model and optimisation settings; the
     // data, order, seed and plan stay the current one's — trained in alternation with it, both
-    // restarted from step 0 once B's data is built (in the background, a new start replacing
-    // one under way); B is drawn on the Loss and Learning rate plots as it grows.
+    // restarted from step 0 once B's data is built (in the background, MainWindow's
+    // SessionBuilder, after a session it builds already); B is drawn on the Loss and Learning rate plots as it grows.
     // keepComparison: B becomes the session; stopComparison: B goes.
     void startComparison(const SessionSettings& b);
     void keepComparison();
     void stopComparison();
-    // Drops a B being built (its progress dialog's Cancel, or a new session ordered meanwhile):
-    // the current session is left as it is.
-    void cancelBuilding();
-    // The job that builds B's data (busy while it does; its progress dialog).
-    BackgroundJob* builder() const { return builder_; }
     RunSeriesPtr comparison() const { return comparison_; }  // B's run so far; null: no A/B
+    // B's settings as asked (startComparison's `b`) while an A/B runs: what a new session
+    // (Reset, Settings > Apply) builds B's data for. Empty: no A/B.
+    std::optional<SessionSettings> runningComparison() const;
     // B's part of a snapshot (null: no A/B).
     void apply(const ComparisonUpdate* c);
     // B's latest loss for the status line (empty: no A/B).
@@ -65,11 +64,11 @@ private:
 
     MainWindow* window_;
     RunComparer* comparer_ = nullptr;
-    BackgroundJob* builder_ = nullptr;
     QAction* compare_ = nullptr;
     QMenu* removeCompared_ = nullptr;
     QAction *abStart_ = nullptr, *abKeep_ = nullptr, *abStop_ = nullptr;
     RunSeriesPtr comparison_;  // A/B's B as drawn
+    std::optional<SessionSettings> asked_;  // the B last sent to the worker
     QString comparisonFault_;
 };
 

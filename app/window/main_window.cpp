@@ -11,6 +11,7 @@
 #include "probe_bar.h"
 #include "samples_view.h"
 #include "settings_panel.h"
+#include "session_builder.h"
 #include "settings_store.h"
 #include "tokens_controller.h"
 #include "view_set.h"
@@ -121,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addWidget(status_, 1);
     files_ = new FileActions(this);
     corpus_ = new CorpusActions(this);
+    sessionBuilder_ = new SessionBuilder(this, link_);
     comparisons_ = new ComparisonActions(this);
     heads_ = new HeadsController(views_, link_, [this]() -> const SessionSettings& { return settings_; }, this);
     tokens_ = new TokensController(this, views_->tokens());
@@ -376,6 +378,37 @@ void MainWindow::showFileError(const QString& message, const QString& details)
 
 void MainWindow::applySettings(const SessionSettings& s)
 {
+    // An A/B's B restarts with the new session: its data too may train a SentencePiece model.
+    const std::optional<SessionSettings> b = comparisons_->runningComparison();
+    const bool buildA = trainsTokenizer(s);
+    const bool buildB = b && trainsTokenizer(comparisonOf(s, *b));
+    if (!buildA && !buildB) {
+        startSession(s, nullptr);
+        return;
+    }
+    auto prepared = std::make_shared<PreparedSession>();
+    prepared->a = s;
+    prepared->asked = b;
+    QStringList what;
+    if (buildA)
+        what << subwordSides(s);
+    if (buildB)
+        what << tr("B: %1").arg(subwordSides(comparisonOf(s, *b)));
+    sessionBuilder_->build(
+        prepared, buildA, buildB, tr("New session"),
+        tr("Training the tokenisers of the new session (%1)…").arg(what.join(tr("; "))),
+        [this](const PreparedSessionPtr& p) { startSession(p->a, p); },
+        [this](const QString& error) { showFileError(error); },
+        [this] {
+            // The panel shows the session there still is.
+            const QSignalBlocker block(settingsPanel_);
+            settingsPanel_->setSettings(settings_);
+            statusBar()->showMessage(tr("Cancelled: the session goes on as it was"), 8000);
+        });
+}
+
+void MainWindow::startSession(const SessionSettings& s, const PreparedSessionPtr& prepared)
+{
     endLessonLeg();  // a new session: no lesson leg under way
     corpus_->cancelReading();  // the latest session wins over a corpus still being read
     settings_ = s;
@@ -393,7 +426,7 @@ void MainWindow::applySettings(const SessionSettings& s)
     views_->reset();
     QSettings store;
     saveSessionSettings(store, s);
-    link_->configure(s);
+    link_->configure(s, prepared);
     if (views_->embedding()->isVisible())
         views_->embedding()->refresh();  // answered after the new session is built: its projection
     link_->setStepsPerSecond(speed_->currentData().toDouble());

@@ -19,6 +19,7 @@ class QToolBar;
 
 namespace as {
 class ComparisonActions;
+class SessionBuilder;
 class CorpusActions;
 class FileActions;
 class HeadsController;
@@ -34,7 +35,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Builds a fresh model with these settings (as the settings panel's Apply does).
+    // Builds a fresh model with these settings (as the settings panel's Apply does), and B
+    // beside it if an A/B runs. Where that trains a SentencePiece model (seconds on zh-en), the
+    // data is built in the background first (sessionBuilder(): a progress dialog whose Cancel
+    // leaves the session as it was, still training), and the session changes once it is.
     void applySettings(const SessionSettings& s);
     // A user's corpus just read: offered in the settings panel, then applied.
     void applyCorpusSettings(const SessionSettings& s);
@@ -54,6 +58,7 @@ public:
     FileActions* files() const { return files_; }
     CorpusActions* corpus() const { return corpus_; }
     ComparisonActions* comparisons() const { return comparisons_; }
+    SessionBuilder* sessionBuilder() const { return sessionBuilder_; }
     HeadsController* heads() const { return heads_; }
     TokensController* tokens() const { return tokens_; }
     LessonActions* lessons() const { return lessons_; }
@@ -101,6 +106,8 @@ private:
     void onSessionLoaded(const SessionSettings& s, const TaskPtr& task, const QString& path,
                          long step, bool untitled);
     void updateTransport();
+    // applySettings once the data that takes long is built (`prepared`; null: none).
+    void startSession(const SessionSettings& s, const PreparedSessionPtr& prepared);
 
     SessionSettings settings_;
     WorkerLink* link_ = nullptr;
@@ -108,6 +115,7 @@ private:
     FileActions* files_ = nullptr;
     CorpusActions* corpus_ = nullptr;
     ComparisonActions* comparisons_ = nullptr;
+    SessionBuilder* sessionBuilder_ = nullptr;
     HeadsController* heads_ = nullptr;
     TokensController* tokens_ = nullptr;
     LessonActions* lessons_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include "background_job.h"
 #include "comparison_actions.h"
+#include "session_builder.h"
 #include "main_window.h"
 #include "probe_bar.h"
 #include "tokens_view.h"
@@ -42,7 +43,7 @@ TokensController::TokensController(MainWindow* window, ui::TokensView* view)
         // dialog says so): until then A trains alone, and the message must not say otherwise.
         const QString sideName = side == CorpusSide::Source ? tr("source") : tr("target");
         window_->statusBar()->showMessage(
-            window_->comparisons()->builder()->busy()
+            window_->sessionBuilder()->busy()
                 ? tr("A/B: building B, this session with bpe:%1 on the %2 side; A trains meanwhile")
                       .arg(kBpeSize).arg(sideName)
                 : tr("A/B: B is this session with bpe:%1 on the %2 side; the Loss view shows both")

@@ -21,6 +21,16 @@ bool sameComparisonData(const SessionSettings& x, const SessionSettings& y)
            && name(x.tgtTok) == name(y.tgtTok);
 }
 
+// B's data in `p`, if it was built for the B that `asked` gives beside A's settings `a`.
+std::unique_ptr<SessionData> takeComparisonData(PreparedSession* p, const SessionSettings& a,
+                                                const SessionSettings& asked)
+{
+    if (!p || !p->bData || !p->asked
+        || !sameComparisonData(comparisonOf(p->a, *p->asked), comparisonOf(a, asked)))
+        return nullptr;
+    return std::move(p->bData);
+}
+
 }  // namespace
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
@@ -61,16 +71,20 @@ std::unique_ptr<TrainingSession> TrainingWorker::buildSession(SessionSettings* s
     return session;
 }
 
-void TrainingWorker::configure(const SessionSettings& settings)
+void TrainingWorker::configure(const SessionSettings& settings, const PreparedSessionPtr& prepared)
 {
     // An A/B comparison restarts with it, on the new settings' data, or ends if it cannot.
-    startSession(settings, compared_ ? std::optional<SessionSettings>(compared_->asked())
-                                     : std::nullopt);
+    const std::optional<SessionSettings> comparing =
+        compared_ ? std::optional<SessionSettings>(compared_->asked()) : std::nullopt;
+    std::unique_ptr<SessionData> b = comparing ? takeComparisonData(prepared.get(), settings, *comparing) : nullptr;
+    std::unique_ptr<SessionData> a = prepared ? std::move(prepared->aData) : nullptr;
+    startSession(settings, comparing, std::move(b), std::move(a));
 }
 
 void TrainingWorker::startSession(const SessionSettings& settings,
                                   const std::optional<SessionSettings>& comparing,
-                                  std::unique_ptr<SessionData> comparingData)
+                                  std::unique_ptr<SessionData> comparingData,
+                                  std::unique_ptr<SessionData> data)
 {
     timer_->stop();
     const bool wasRunning = running_;
@@ -80,7 +94,7 @@ void TrainingWorker::startSession(const SessionSettings& settings,
         emit runningChanged(false);
     SessionSettings s = settings;
     QString error;
-    std::unique_ptr<TrainingSession> session = buildSession(&s, &error);
+    std::unique_ptr<TrainingSession> session = buildSession(&s, &error, std::move(data));
     if (!session) {
         emit failed(error);
         return;
@@ -362,7 +376,7 @@ void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int 
 }
 
 
-void TrainingWorker::startComparison(const PreparedComparisonPtr& b)
+void TrainingWorker::startComparison(const PreparedSessionPtr& b)
 {
     if (!trainable()) {
         emit comparisonFailed(tr("A/B needs a session that trains (a task or a corpus)."));
@@ -371,10 +385,7 @@ void TrainingWorker::startComparison(const PreparedComparisonPtr& b)
     // Both from step 0, on the same data in the same order. B's data, if the window built it on
     // other settings than this session's (a session it asked for that failed), is built again.
     const SessionSettings a = settings_;
-    std::unique_ptr<SessionData> data = std::move(b->data);
-    if (data && !sameComparisonData(b->a, a))
-        data.reset();
-    startSession(a, b->asked, std::move(data));
+    startSession(a, *b->asked, takeComparisonData(b.get(), a, *b->asked));
 }
 
 void TrainingWorker::stopComparison()

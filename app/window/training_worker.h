@@ -36,16 +36,19 @@ namespace as {
 using TaskPtr = std::shared_ptr<const Task>;
 using SummaryPtr = std::shared_ptr<const RunSummary>;
 
-// A/B's B as the window asks for it (`asked`, comparisonOf's second argument) and its data,
-// built off the worker's thread (TrainingWorker::buildData, by ComparisonActions: a new subword
-// side trains a SentencePiece model, seconds on zh-en) on A's settings `a`; handed to the
-// worker once. No data: the worker builds it.
-struct PreparedComparison {
-    SessionSettings asked;
+// A new session's data built off the worker's thread (TrainingWorker::buildData, by the
+// window's SessionBuilder: a subword side trains a SentencePiece model, seconds on zh-en):
+// A's on the settings `a` (configure: Settings > Apply, Reset), and A/B's B as the window asks
+// for it (`asked`, comparisonOf's second argument) on A's settings `a`. Handed to the worker
+// once. Data that is missing, or of B on other settings than the worker's own (the window's
+// view of the session can be a moment old), the worker builds.
+struct PreparedSession {
     SessionSettings a;
-    std::unique_ptr<SessionData> data;
+    std::unique_ptr<SessionData> aData;
+    std::optional<SessionSettings> asked;
+    std::unique_ptr<SessionData> bData;
 };
-using PreparedComparisonPtr = std::shared_ptr<PreparedComparison>;
+using PreparedSessionPtr = std::shared_ptr<PreparedSession>;
 
 class TrainingWorker : public QObject {
     Q_OBJECT
@@ -59,12 +62,13 @@ public:
     static constexpr int kHistogramEvery = 20;
 
     // The data a session of `s` trains on (makeSessionData), or null and *error (a sentence
-    // for the user). Any thread: A/B's B is built in the window's background job.
+    // for the user). Any thread: the window's SessionBuilder builds in a job of its own.
     static std::unique_ptr<SessionData> buildData(const SessionSettings& s, QString* error);
 
 public slots:
-    // Builds a fresh model and data stream from the settings (step 0, paused).
-    void configure(const as::SessionSettings& settings);
+    // Builds a fresh model and data stream from the settings (step 0, paused), on the data
+    // `prepared` carries when the window built it; an A/B's B restarts beside it.
+    void configure(const as::SessionSettings& settings, const as::PreparedSessionPtr& prepared = nullptr);
     // Continues the corpus run saved in `checkpoint` (read from `path`) on `settings.corpus`,
     // which the window's corpus actions have read and checked to be the run's data; or emits checkpointFailed.
     void resumeCorpus(std::shared_ptr<const as::SessionData> corpus, const as::CorpusSource& source,
@@ -110,12 +114,12 @@ public slots:
     // The session's summary (TrainingSession::summarize); summaryReady answers.
     void requestSummary();
     // A/B: a second session B with the settings b->asked (comparisonOf: A's data, order, seed
-    // and plan) on the data b->data (built by the window on this session's settings),
+    // and plan) on the data b->bData (built by the window on this session's settings),
     // trained in alternation with this one, both restarted from step 0; each snapshot carries
     // B's new points (TrainingSnapshot::comparison). Reset and Apply restart B with A; opening
     // a file ends it. comparisonFailed answers a B that cannot be built (A is restarted alone),
     // or a session that does not train (left as it is).
-    void startComparison(const as::PreparedComparisonPtr& b);
+    void startComparison(const as::PreparedSessionPtr& b);
     void stopComparison();
     // B becomes the session, paused, with its history (A is dropped): to keep training it,
     // save or export it. sessionLoaded answers, as for an opened file (untitled).
@@ -150,11 +154,12 @@ private:
     // null and *error.
     static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error,
                                                          std::unique_ptr<SessionData> data = nullptr);
-    // A fresh session of `settings` (step 0, paused) and, if `comparing`, A/B's B beside it,
-    // on `comparingData` when the window built it, else built here.
+    // A fresh session of `settings` (step 0, paused) on `data`, and, if `comparing`, A/B's B
+    // beside it on `comparingData`: each built here when the window did not build it.
     void startSession(const SessionSettings& settings,
                       const std::optional<SessionSettings>& comparing,
-                      std::unique_ptr<SessionData> comparingData = nullptr);
+                      std::unique_ptr<SessionData> comparingData = nullptr,
+                      std::unique_ptr<SessionData> data = nullptr);
     void buildComparison(const SessionSettings& asked, std::unique_ptr<SessionData> data);
     void endComparison();
     void scheduleNext();

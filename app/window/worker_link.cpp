@@ -72,10 +72,10 @@ void WorkerLink::send(std::function<void(TrainingWorker*)> f)
     toWorker_->post([w, f = std::move(f)] { f(w); });
 }
 
-void WorkerLink::configure(const SessionSettings& settings)
+void WorkerLink::configure(const SessionSettings& settings, const PreparedSessionPtr& prepared)
 {
     emit sessionOrdered();
-    send([settings](TrainingWorker* w) { w->configure(settings); });
+    send([settings, prepared](TrainingWorker* w) { w->configure(settings, prepared); });
 }
 
 void WorkerLink::resumeCorpus(const std::shared_ptr<const SessionData>& corpus, const CorpusSource& source,
@@ -172,7 +172,7 @@ void WorkerLink::requestSummary()
     send([](TrainingWorker* w) { w->requestSummary(); });
 }
 
-void WorkerLink::startComparison(const PreparedComparisonPtr& b)
+void WorkerLink::startComparison(const PreparedSessionPtr& b)
 {
     emit sessionOrdered();
     send([b](TrainingWorker* w) { w->startComparison(b); });

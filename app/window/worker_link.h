@@ -26,7 +26,7 @@ public:
     QThread* thread() const { return thread_; }
 
     // Commands (TrainingWorker's slots of the same names say what each does).
-    void configure(const SessionSettings& settings);
+    void configure(const SessionSettings& settings, const PreparedSessionPtr& prepared = nullptr);
     void resumeCorpus(const std::shared_ptr<const SessionData>& corpus, const CorpusSource& source,
                       const std::shared_ptr<Checkpoint>& checkpoint, const QString& path,
                       bool autosave);
@@ -49,7 +49,7 @@ public:
     // Validation loss, accuracy, BLEU and sample translations of the weights the run hands
     // out, computed in the worker (training waits meanwhile); summaryReady answers.
     void requestSummary();
-    void startComparison(const PreparedComparisonPtr& b);
+    void startComparison(const PreparedSessionPtr& b);
     void stopComparison();
     void keepComparison();
     // Answered by synced() once the worker has run every command sent before it and everything

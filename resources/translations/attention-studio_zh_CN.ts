@@ -1407,6 +1407,26 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新会话</translation>
+    </message>
+    <message>
+        <source>Training the tokenisers of the new session (%1)…</source>
+        <translation>正在训练新会话的分词器（%1）…</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Cancelled: the session goes on as it was</source>
+        <translation>已取消：当前会话照旧继续</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelConfig</name>
@@ -1941,6 +1961,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>%1: the file changed size while it was read</source>
         <translation>%1：读取时文件大小发生了变化</translation>
+    </message>
+</context>
+<context>
+    <name>as::SessionBuilder</name>
+    <message>
+        <source>source %1</source>
+        <translation>源端 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标端 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>

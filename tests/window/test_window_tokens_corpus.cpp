@@ -10,13 +10,16 @@
 // B is built off the GUI and worker threads with a busy progress dialog (a SentencePiece model is
 // trained): A trains meanwhile, and Cancel drops B and leaves A as it was, still training; the
 // next A/B starts as before. A kept B's BPE side stays through Settings > Apply, shown in the
-// form's tokeniser boxes.
+// form's tokeniser boxes. A new session whose data trains a SentencePiece model (Reset during
+// such an A/B, Apply of a BPE side) is built in the same way first, and the old one trains on
+// until it is there (or for good, on Cancel); an A/B asked for meanwhile is B of the new one.
 #include "form_field.h"
 #include "skip.h"
 #include "background_job.h"
 #include "comparison_actions.h"
 #include "corpus_actions.h"
 #include "main_window.h"
+#include "session_builder.h"
 #include "settings_panel.h"
 #include "tokens_controller.h"
 #include "tokens_view.h"
@@ -193,6 +196,8 @@ private slots:
     void buildingBShowsProgressAndCancelLeavesA();
     void keptBpeSideStaysThroughApply();
     void cancelledCutLeavesTheRecordShown();
+    void resetDuringBpeComparisonBuildsOffTheWorker();
+    void comparisonWaitsForTheSessionBuiltBefore();
 };
 
 void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
@@ -403,7 +408,7 @@ void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
     QVERIFY(!before.srcTok && !before.tgtTok);
 
     // The build of B held in its thread until the test lets it go.
-    BackgroundJob* builder = w.comparisons()->builder();
+    BackgroundJob* builder = w.sessionBuilder()->job();
     HeldJob hold(builder);
     v->compareButton()->click();
     QVERIFY(builder->busy());
@@ -502,6 +507,8 @@ void TestWindowTokensCorpus::keptBpeSideStaysThroughApply()
     auto* apply = panel->findChild<QPushButton*>();
     QVERIFY(apply && apply->isEnabled());
     apply->click();
+    // The BPE side is trained in the session builder's job, not on the worker's thread.
+    QVERIFY(w.sessionBuilder()->busy());
     QVERIFY(tasks.wait(120000));
     const TaskPtr task = tasks.last()[0].value<TaskPtr>();
     QCOMPARE(task->name, u"corpus:train.tsv"_s);
@@ -551,6 +558,117 @@ void TestWindowTokensCorpus::cancelledCutLeavesTheRecordShown()
     QVERIFY(QTest::qWaitFor([&] { return shown.count() == 1; }, 120000));
     QVERIFY(!v->busy());
     QCOMPARE(v->record()->side, CorpusSide::Source);
+}
+
+void TestWindowTokensCorpus::resetDuringBpeComparisonBuildsOffTheWorker()
+{
+    // Reset while an A/B whose B cuts a side by bpe:8000 trains: B's SentencePiece model is
+    // trained again for the new session in the session builder's job, with a busy dialog; the
+    // old A and B train on meanwhile, Cancel leaves both as they were, and a Reset let through
+    // restarts both from step 0.
+    TokensWindow t;
+    QVERIFY(t.open());
+    MainWindow& w = t.w;
+    ui::TokensView* v = w.views()->tokens();
+    v->compareButton()->click();
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 120000));
+    QVERIFY(w.comparisons()->runningComparison());
+    QCOMPARE(tokName(w.comparisons()->runningComparison()->tgtTok), u"bpe:8000"_s);
+    w.playAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] {
+        return w.currentStep() >= 3 && w.comparisons()->comparison()->loss.size() >= 3;
+    }, 60000));
+
+    QAction* reset = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == MainWindow::tr("Reset"))
+            reset = a;
+    QVERIFY(reset);
+    BackgroundJob* job = w.sessionBuilder()->job();
+    {
+        HeldJob hold(job);
+        reset->trigger();
+        QVERIFY(w.sessionBuilder()->busy());
+        QVERIFY(hold.waitUntilHeld());
+        QProgressDialog* dialog = job->progressDialog();
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitFor([&] { return dialog->isVisible(); }, 60000));
+        QCOMPARE(dialog->maximum(), 0);
+        QVERIFY2(dialog->labelText().contains(u"B: target bpe:8000"_s), qPrintable(dialog->labelText()));
+        // The session there is goes on, A and B, while the new one is built.
+        const long during = w.currentStep();
+        const std::size_t bDuring = w.comparisons()->comparison()->loss.size();
+        QVERIFY(QTest::qWaitFor([&] {
+            return w.currentStep() > during && w.comparisons()->comparison()->loss.size() > bDuring;
+        }, 60000));
+        QVERIFY(w.isRunning());
+
+        auto* cancel = dialog->findChild<QPushButton*>();
+        QVERIFY(cancel);
+        cancel->click();
+        QVERIFY(!dialog->isVisible());
+        QVERIFY(!w.sessionBuilder()->busy());
+        QVERIFY2(w.statusBar()->currentMessage().contains(u"Cancelled"_s), qPrintable(w.statusBar()->currentMessage()));
+        const long atCancel = w.currentStep();
+        hold.release();
+        job->waitForDone();
+        QVERIFY(test::settled(w));
+        // Nothing reached the worker: A and B go on from where they were.
+        QVERIFY(w.isRunning());
+        QVERIFY(w.currentStep() >= atCancel);
+        QVERIFY(w.comparisons()->comparison());
+        const std::size_t bAt = w.comparisons()->comparison()->loss.size();
+        QVERIFY(bAt >= bDuring);
+        QVERIFY(QTest::qWaitFor([&] {
+            return w.currentStep() > atCancel && w.comparisons()->comparison()->loss.size() > bAt;
+        }, 60000));
+    }
+
+    // Reset let through: both restart from step 0, B still cut by bpe:8000.
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    reset->trigger();
+    QVERIFY(w.sessionBuilder()->busy());
+    QVERIFY(tasks.wait(120000));
+    QVERIFY(QTest::qWaitFor([&] { return !w.isRunning() && w.currentStep() == 0; }, 60000));
+    QVERIFY(QTest::qWaitFor([&] {
+        return w.comparisons()->comparison() && w.comparisons()->comparison()->loss.empty();
+    }, 60000));
+    QCOMPARE(w.comparisons()->comparison()->name, u"B: target bpe:8000"_s);
+    w.link()->step(2);
+    QVERIFY(QTest::qWaitFor([&] {
+        return w.currentStep() == 2 && w.comparisons()->comparison()->loss.size() == 2;
+    }, 60000));
+}
+
+void TestWindowTokensCorpus::comparisonWaitsForTheSessionBuiltBefore()
+{
+    // A lesson applies its settings and then starts its A/B, one call after the other. When the
+    // settings train a SentencePiece model (here the target side by bpe:8000), the A/B waits
+    // for that session and is B of it (source bpe:8000 beside the new A), not of the one before.
+    TokensWindow t;
+    QVERIFY(t.open());
+    MainWindow& w = t.w;
+    SessionSettings a = w.settings();
+    a.tgtTok = tokenizerFromName(u"bpe:8000"_s);
+    QVERIFY(a.tgtTok);
+    const SessionSettings b = TokensController::bpeComparison(a, CorpusSide::Source);
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    w.applySettings(a);
+    QVERIFY(w.sessionBuilder()->busy());
+    w.comparisons()->startComparison(b);
+    QVERIFY(!w.comparisons()->comparison());
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 180000));
+    QCOMPARE(w.comparisons()->comparison()->name, u"B: source bpe:8000"_s);
+    QVERIFY(!tasks.isEmpty());
+    QCOMPARE(tokenizerName(tasks.last()[0].value<TaskPtr>()->tgtTokenizer), u"bpe:8000"_s);
+    QCOMPARE(tokName(w.settings().tgtTok), u"bpe:8000"_s);
+    // B kept as the session: both sides cut by bpe:8000, A's target side among them.
+    QSignalSpy loaded(w.link(), &WorkerLink::sessionLoaded);
+    w.comparisons()->keepComparison();
+    QVERIFY(loaded.wait(60000));
+    const TaskPtr task = loaded.last()[1].value<TaskPtr>();
+    QCOMPARE(tokenizerName(task->srcTokenizer), u"bpe:8000"_s);
+    QCOMPARE(tokenizerName(task->tgtTokenizer), u"bpe:8000"_s);
 }
 
 AS_TEST_MAIN(TestWindowTokensCorpus)
