@@ -100,7 +100,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
 {
     QTextStream out(stdout), err(stderr);
     const as::TaskRecipe corpus = as::corpusRecipe();
-    const QString corpusConfig = QStringLiteral("small,dropout=%1").arg(corpus.model.dropout);
+    const QString corpusConfig = QStringLiteral("small,encoder_layers=%1,decoder_layers=%2,dropout=%3")
+                                     .arg(corpus.model.encoder_layers)
+                                     .arg(corpus.model.decoder_layers)
+                                     .arg(corpus.model.dropout);
     Options p(
         QStringLiteral("train"),
         "Train a Transformer. With --task: a built-in task (the generated toy, copy, reverse and "

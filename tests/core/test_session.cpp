@@ -572,6 +572,9 @@ void TestSession::bundledTaskData()
     QVERIFY(b.B > 0 && long(b.B) * std::max(b.S, b.T) <= 1500);
     const TaskRecipe r = recipeFor(u"zh-en"_s);
     QCOMPARE(r.model.d_model, 256);
+    QCOMPARE(r.model.d_ff, 1024);
+    QCOMPARE(r.model.encoder_layers, 2);
+    QCOMPARE(r.model.decoder_layers, 2);
     QCOMPARE(r.model.dropout, 0.1);
     QCOMPARE(r.batchTokens, 1500);
     QCOMPARE(r.train.warmup, 800L);
