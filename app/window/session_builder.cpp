@@ -15,12 +15,13 @@ bool trainsTokenizer(const SessionSettings& s)
 
 QString subwordSides(const SessionSettings& s)
 {
-    QStringList sides;
+    // As A/B's legends name them: what s changes from the same settings without those sides.
+    SessionSettings without = s;
     if (s.srcTok && s.srcTok->isSubword())
-        sides << SessionBuilder::tr("source %1").arg(tokenizerName(*s.srcTok));
+        without.srcTok.reset();
     if (s.tgtTok && s.tgtTok->isSubword())
-        sides << SessionBuilder::tr("target %1").arg(tokenizerName(*s.tgtTok));
-    return sides.join(SessionBuilder::tr(", "));
+        without.tgtTok.reset();
+    return settingsDifferences(without, s);
 }
 
 SessionBuilder::SessionBuilder(QWidget* window, WorkerLink* link)

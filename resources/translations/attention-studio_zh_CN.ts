@@ -1964,21 +1964,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
-    <name>as::SessionBuilder</name>
-    <message>
-        <source>source %1</source>
-        <translation>源端 %1</translation>
-    </message>
-    <message>
-        <source>target %1</source>
-        <translation>目标端 %1</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>、</translation>
-    </message>
-</context>
-<context>
     <name>as::SessionData</name>
     <message>
         <source>a shared vocabulary is built from a corpus (zh-en, --data); the generated task &apos;%1&apos; has fixed vocabularies (copy, reverse and sort share one already)</source>
