@@ -20,7 +20,7 @@ TaskRecipe corpusRecipe()
     r.batchTokens = 1500;
     r.averagePoints = 5;
     // The plan when neither --steps nor --minutes is given: about 20 minutes of 3 + 3 layers on
-    // two cores of a 2-vCPU AMD EPYC (Zen 3), about 14 of 2 + 2.
+    // two cores of a 2-vCPU AMD EPYC (Zen 3), about 16 of 2 + 2.
     r.steps = 1500;
     r.evalEvery = 250;
     return r;
