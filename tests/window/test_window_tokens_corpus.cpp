@@ -186,6 +186,18 @@ private:
     bool released_ = false;
 };
 
+// A and B restarted from step 0 (paused, B's series empty), B named `name`, and then both
+// taking `steps` steps together.
+bool restartedTogether(MainWindow& w, const QString& name, int steps)
+{
+    const auto b = [&] { return w.comparisons()->comparison(); };
+    if (!QTest::qWaitFor([&] { return !w.isRunning() && w.currentStep() == 0 && b() && b()->loss.empty(); }, 60000)
+        || b()->name != name)
+        return false;
+    w.link()->step(steps);
+    return QTest::qWaitFor([&] { return w.currentStep() == steps && b()->loss.size() == std::size_t(steps); }, 60000);
+}
+
 }  // namespace
 
 class TestWindowTokensCorpus : public QObject {
@@ -456,15 +468,10 @@ void TestWindowTokensCorpus::buildingBShowsProgressAndCancelLeavesA()
     // Compare again, not cancelled: B is built and both restart from step 0, as before.
     v->compareButton()->click();
     QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 120000));
-    QCOMPARE(w.comparisons()->comparison()->name, u"B: target bpe:8000"_s);
     QVERIFY(sawB);
-    QVERIFY(QTest::qWaitFor([&] { return !w.isRunning() && w.currentStep() == 0; }, 60000));
     QVERIFY(!builder->busy());
     QVERIFY(!dialog->isVisible());
-    w.link()->step(3);
-    QVERIFY(QTest::qWaitFor([&] {
-        return w.currentStep() == 3 && w.comparisons()->comparison()->loss.size() == 3;
-    }, 60000));
+    QVERIFY(restartedTogether(w, u"B: target bpe:8000"_s, 3));
 }
 
 void TestWindowTokensCorpus::keptBpeSideStaysThroughApply()
@@ -629,15 +636,7 @@ void TestWindowTokensCorpus::resetDuringBpeComparisonBuildsOffTheWorker()
     reset->trigger();
     QVERIFY(w.sessionBuilder()->busy());
     QVERIFY(tasks.wait(120000));
-    QVERIFY(QTest::qWaitFor([&] { return !w.isRunning() && w.currentStep() == 0; }, 60000));
-    QVERIFY(QTest::qWaitFor([&] {
-        return w.comparisons()->comparison() && w.comparisons()->comparison()->loss.empty();
-    }, 60000));
-    QCOMPARE(w.comparisons()->comparison()->name, u"B: target bpe:8000"_s);
-    w.link()->step(2);
-    QVERIFY(QTest::qWaitFor([&] {
-        return w.currentStep() == 2 && w.comparisons()->comparison()->loss.size() == 2;
-    }, 60000));
+    QVERIFY(restartedTogether(w, u"B: target bpe:8000"_s, 2));
 }
 
 void TestWindowTokensCorpus::comparisonWaitsForTheSessionBuiltBefore()
