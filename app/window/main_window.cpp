@@ -394,10 +394,16 @@ void MainWindow::applySettings(const SessionSettings& s)
         what << subwordSides(s);
     if (buildB)
         what << tr("B: %1").arg(subwordSides(comparisonOf(s, *b)));
+    // Says what happens now, over a message about the session there (the A/B's "building B"
+    // of a moment ago, say), until the new session starts or is cancelled.
+    statusBar()->showMessage(tr("Building the new session: its tokenisers train; the current session goes on meanwhile"));
     sessionBuilder_->build(
         prepared, buildA, buildB, tr("New session"),
         tr("Training the tokenisers of the new session (%1)…").arg(what.join(tr("; "))),
-        [this](const PreparedSessionPtr& p) { startSession(p->a, p); },
+        [this](const PreparedSessionPtr& p) {
+            statusBar()->clearMessage();
+            startSession(p->a, p);
+        },
         [this](const QString& error) { showFileError(error); },
         [this] {
             // The panel shows the session there still is.

@@ -1427,6 +1427,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Cancelled: the session goes on as it was</source>
         <translation>已取消：当前会话照旧继续</translation>
     </message>
+    <message>
+        <source>Building the new session: its tokenisers train; the current session goes on meanwhile</source>
+        <translation>正在构建新会话：训练其分词器；当前会话同时继续</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelConfig</name>

@@ -596,6 +596,9 @@ void TestWindowTokensCorpus::resetDuringBpeComparisonBuildsOffTheWorker()
         HeldJob hold(job);
         reset->trigger();
         QVERIFY(w.sessionBuilder()->busy());
+        // The status bar says what happens now, not the A/B's "building B" of before.
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(u"Building the new session"_s),
+                 qPrintable(w.statusBar()->currentMessage()));
         QVERIFY(hold.waitUntilHeld());
         QProgressDialog* dialog = job->progressDialog();
         QVERIFY(dialog);
@@ -636,6 +639,8 @@ void TestWindowTokensCorpus::resetDuringBpeComparisonBuildsOffTheWorker()
     reset->trigger();
     QVERIFY(w.sessionBuilder()->busy());
     QVERIFY(tasks.wait(120000));
+    QVERIFY2(!w.statusBar()->currentMessage().startsWith(u"Building the new session"_s),
+             qPrintable(w.statusBar()->currentMessage()));
     QVERIFY(restartedTogether(w, u"B: target bpe:8000"_s, 2));
 }
 
