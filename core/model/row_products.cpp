@@ -3,28 +3,29 @@
 #include <cstring>
 
 // The kernel behind combineRows (row_products.h): one element of A broadcast against a
-// contiguous 64-byte vector of a row of B (one AVX-512 register), 4 rows of C by 2 vectors
+// contiguous vector of a row of B (one register: 64 bytes with AVX-512, row_products.h), 4 rows of C by 2 vectors
 // accumulating in registers over the whole depth. Attention's products with keys along the rows
 // of C (Q Kᵀ, dC Vᵀ) read a transposed copy of K or V, its width padded to whole vectors.
 
 namespace as {
 
 namespace {
-typedef float Vec16f __attribute__((vector_size(64)));
-typedef double Vec8d __attribute__((vector_size(64)));
+typedef float VecF __attribute__((vector_size(kRowProductVectorBytes)));
+typedef double VecD __attribute__((vector_size(kRowProductVectorBytes)));
 template <typename T>
 struct Simd;
 template <>
 struct Simd<float> {
-    using V = Vec16f;
+    using V = VecF;
 };
 template <>
 struct Simd<double> {
-    using V = Vec8d;
+    using V = VecD;
 };
 template <typename T>
 constexpr int kLanes = rowProductLanes<T>();
-static_assert(sizeof(Vec16f) == 64 && sizeof(Vec8d) == 64);
+static_assert(sizeof(VecF) == kRowProductVectorBytes && sizeof(VecD) == kRowProductVectorBytes);
+static_assert(kLanes<float> * int(sizeof(float)) == kRowProductVectorBytes);
 
 // R <= 4 rows of C by NV <= 2 whole vectors of columns, the accumulators in named variables:
 // GCC keeps an array of them in memory too, storing every one at every step. (Vectors go

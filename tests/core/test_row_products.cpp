@@ -80,8 +80,9 @@ void TestRowProducts::matchesEigenInDouble_data()
     QTest::addColumn<int>("depth");
     QTest::addColumn<int>("w");
     // Rows: 1, 2, 3 (2 + 1), 4, 7 (4 + 2 + 1), 13 (a tiny batch's queries). Widths for float
-    // (16 lanes) and double (8): tails only, one vector, one vector and a tail, two, two and
-    // one and a tail, the padded widths attention uses.
+    // (16 lanes with AVX-512, 8 with AVX2, 4 with SSE) and double (half that): tails only, one
+    // vector, one vector and a tail, two, two and one and a tail, the padded widths attention
+    // uses.
     for (int m : {1, 2, 3, 4, 7, 13})
         for (int depth : {1, 5, 32, 64})
             for (int w : {1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 57, 64})
@@ -111,13 +112,21 @@ void TestRowProducts::matchesEigenInDouble()
 
 void TestRowProducts::paddedWidthIsWholeVectors()
 {
-    QCOMPARE(rowProductLanes<float>(), 16);
-    QCOMPARE(rowProductLanes<double>(), 8);
-    QCOMPARE(paddedWidth<float>(1), 16);
-    QCOMPARE(paddedWidth<float>(16), 16);
-    QCOMPARE(paddedWidth<float>(17), 32);
-    QCOMPARE(paddedWidth<double>(9), 16);
-    QCOMPARE(paddedWidth<double>(8), 8);
+    // The widest vector of the build's target (built for Zen 3, -march=znver3: AVX2).
+#if defined(__AVX512F__)
+    const int f = 16;
+#elif defined(__AVX__)
+    const int f = 8;
+#else
+    const int f = 4;
+#endif
+    QCOMPARE(rowProductLanes<float>(), f);
+    QCOMPARE(rowProductLanes<double>(), f / 2);
+    QCOMPARE(paddedWidth<float>(1), f);
+    QCOMPARE(paddedWidth<float>(f), f);
+    QCOMPARE(paddedWidth<float>(f + 1), 2 * f);
+    QCOMPARE(paddedWidth<double>(f / 2 + 1), f);
+    QCOMPARE(paddedWidth<double>(f / 2), f / 2);
 }
 
 AS_TEST_APPLESS_MAIN(TestRowProducts)
