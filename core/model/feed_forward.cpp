@@ -1,5 +1,9 @@
 #include "model/feed_forward.h"
 
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+
 namespace as {
 
 template <typename T>
@@ -36,11 +40,18 @@ void FeedForward<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate)
     const auto reluDropout = [&, keptScale](long from, long to) {
         const ProfileScope timed(ProfileCategory::Dropout);  // with ReLU's backward
         const T s = keptScale;
+        using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
         for (long r = from; r < to; ++r) {
             T* __restrict g = dh.row(r).data();
             const T* __restrict hr = h.row(r).data();
-            for (long c = 0; c < cols; ++c)
-                g[c] = hr[c] > T(0) ? g[c] * s : T(0);
+            for (long c = 0; c < cols; ++c) {
+                // g[c] * s where the unit was kept, else +0, as a bit mask: written as a choice
+                // (hr[c] > 0 ? g[c] * s : 0), GCC vectorises it with AVX-512's masked
+                // operations only (to raise no floating-point flag the source does not) and
+                // left it scalar for AVX2: Zen 3's build spent 15 ms of `small`'s step here.
+                const Bits keep = Bits(0) - Bits(hr[c] > T(0));
+                g[c] = std::bit_cast<T>(std::bit_cast<Bits>(g[c] * s) & keep);
+            }
         }
     };
     const FunctionRef<void(long, long)> throughDropout = reluDropout;

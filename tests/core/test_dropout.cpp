@@ -134,7 +134,7 @@ void TestDropout::fastFillMatchesPlainFill_data()
                         << p << size << blockFrom;
 }
 
-// The fast fill (eight blocks at a time with AVX-512) against the plain one: any number of
+// The fast fills (eight blocks at a time with AVX-512, and with AVX2) against the plain one: any number of
 // blocks, a short last block, thresholds at both ends, float and double.
 void TestDropout::fastFillMatchesPlainFill()
 {
@@ -152,6 +152,19 @@ void TestDropout::fastFillMatchesPlainFill()
     dropout_detail::fillBlocks(fastD.data(), size, blockFrom, blocks, key, float(p), 2.0);
     fillDropoutMask(plainD.data(), begin, size, key, float(p), 2.0);
     QVERIFY(fastD == plainD);
+#ifdef AS_DROPOUT_AVX2
+    // The AVX2 fill, which fillBlocks uses where there is no AVX-512, tested on any CPU with
+    // AVX2 (every machine of this project: CI's runs it with AVX-512 too).
+    const std::uint64_t threshold = dropoutThreshold(float(p));
+    if (threshold < (std::uint64_t(1) << 24)) {
+        std::vector<float> avx2(std::size_t(size), 7.0f);
+        dropout_detail::fillBlocksAvx2(avx2.data(), size, blockFrom, blocks, key, threshold, 2.0f);
+        QVERIFY(avx2 == plain);
+        std::vector<double> avx2D(std::size_t(size), 7.0);
+        dropout_detail::fillBlocksAvx2(avx2D.data(), size, blockFrom, blocks, key, threshold, 2.0);
+        QVERIFY(avx2D == plainD);
+    }
+#endif  // a build without AVX2 (-DAS_NATIVE=OFF) has no AVX2 fill
     // Before `begin` nothing was written; from it, every element is 0 or the scale.
     QVERIFY(std::all_of(plain.begin(), plain.begin() + begin, [](float v) { return v == 7.0f; }));
     QVERIFY(std::all_of(plain.begin() + begin, plain.end(), [](float v) { return v == 0.0f || v == 2.0f; }));
