@@ -7,6 +7,7 @@
 #include "decode/decode.h"
 #include "eval/trace.h"
 #include "model/gemm.h"
+#include "model/gemm_replay.h"
 #include "model/parallel.h"
 #include "model/rng.h"
 #include "train/profile.h"
@@ -201,6 +202,10 @@ int runBench(const QStringList& args)
                       "kind, softmax, LayerNorm, dropout, embedding, loss, Adam, thread waits, "
                       "other) its ms per step, share of the step and, for products, FLOPs and "
                       "GFLOP/s; --runs runs of --steps steps, each with its own breakdown."});
+    p.add({"products-alone", "Also: one step's large products recorded and run again --steps "
+                             "times with nothing else around them (the same shapes and split "
+                             "over the threads, no waits): the fastest the step could be if "
+                             "everything but those products cost nothing."});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     if (p.isSet("heads"))
@@ -247,6 +252,7 @@ int runBench(const QStringList& args)
         const double flop = 2.0 * n * n * n;
         QJsonObject o{{"impl", "attention-studio"}, {"gemm", n}, {"seconds", median},
                       {"gflop_per_s", flop / median / 1e9}, {"gemm_backend", as::gemmBackend()},
+                      {"simd", QString::fromLatin1(Eigen::SimdInstructionSetsInUse())},
                       {"eigen_gflop_per_s", flop / eigen / 1e9}, {"threads", as::engineThreads()}};
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         return 0;
@@ -263,6 +269,7 @@ int runBench(const QStringList& args)
     if (!p.ok())
         return 2;
     const bool health = p.isSet("health");
+    const bool productsAlone = p.isSet("products-alone");
     const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->src_vocab = shape.srcVocab;
@@ -321,9 +328,39 @@ int runBench(const QStringList& args)
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},
                   {"gemm_backend", as::gemmBackend()},
+                  // The vector instructions this build's own code was compiled for (Eigen's
+                  // list): scripts/bench-vs-reference --avx2 checks there is no AVX-512 in it.
+                  {"simd", QString::fromLatin1(Eigen::SimdInstructionSetsInUse())},
                   {"steps", steps},
                   {"peak_rss_mb", peakRssMb()},
                   {"loss", loss}};
+    if (productsAlone) {
+        // After the timed steps: the step recorded here is not one of them.
+        std::vector<std::vector<as::GemmCall>> lists;
+        {
+            const as::GemmRecorder recorder;
+            trainer.step(batch);
+            lists = recorder.calls();
+        }
+        double flop = 0;
+        int calls = 0;
+        QJsonArray perThread;
+        for (const auto& list : lists) {
+            double f = 0;
+            for (const as::GemmCall& g : list)
+                f += g.flop();
+            flop += f;
+            calls += int(list.size());
+            perThread.append(QJsonObject{{"calls", int(list.size())}, {"gflop", f / 1e9}});
+        }
+        const double alone = as::replayGemmCalls(lists, steps);
+        o["products_alone"] = QJsonObject{
+            {"calls_per_step", calls}, {"gflop_per_step", flop / 1e9}, {"threads", perThread},
+            {"s_per_step", alone}, {"gflop_per_s", alone > 0 ? flop / alone / 1e9 : 0.0},
+            // The whole step's FLOPs (the gflop_per_s formula) over these products' time alone.
+            {"bound_gflop_per_s", alone > 0 ? stepFlops(*cfg, shape) / alone / 1e9 : 0.0},
+            {"share_of_step_percent", 100.0 * alone / median}};
+    }
     if (profile) {
         o.insert("runs", runs);
         o.insert("profile", profileJson(allRuns));  // all runs together

@@ -1,7 +1,12 @@
 #include "model/gemm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +31,15 @@ void check(In<T> a, bool transA, In<T> b, bool transB, Out<T> c)
     const Eigen::Index kb = transB ? b.cols() : b.rows(), n = transB ? b.rows() : b.cols();
     if (m != c.rows() || n != c.cols() || k != kb)
         throw std::invalid_argument("gemm: shapes do not match");
+}
+
+// The leading dimension BLAS requires: a row-major matrix's row stride, at least its width
+// (Eigen may report any stride for a matrix of one row).
+template <typename M>
+int leading(const M& x)
+{
+    return int(x.rows() <= 1 ? std::max<Eigen::Index>(1, x.cols())
+                             : std::max<Eigen::Index>(x.outerStride(), x.cols()));
 }
 
 #ifdef AS_OPENBLAS
@@ -114,15 +128,6 @@ const OpenBlas& openBlas()
 // Loaded before main(), while the process has one thread: setenv is not safe beside threads.
 const bool kOpenBlasLoaded = (openBlas(), true);
 
-// The leading dimension BLAS requires: a row-major matrix's row stride, at least its width
-// (Eigen may report any stride for a matrix of one row).
-template <typename M>
-int leading(const M& x)
-{
-    return int(x.rows() <= 1 ? std::max<Eigen::Index>(1, x.cols())
-                             : std::max<Eigen::Index>(x.outerStride(), x.cols()));
-}
-
 inline void blas(int ta, int tb, int m, int n, int k, const float* a, int lda, const float* b,
                  int ldb, float beta, float* c, int ldc)
 {
@@ -135,7 +140,47 @@ inline void blas(int ta, int tb, int m, int n, int k, const double* a, int lda, 
 }
 #endif
 
+std::atomic<GemmRecorder*> gRecorder{nullptr};
+
 }  // namespace
+
+struct GemmRecorder::State {
+    mutable std::mutex lock;
+    std::vector<std::pair<std::thread::id, std::vector<GemmCall>>> lists;
+};
+
+GemmRecorder::GemmRecorder() : state_(std::make_unique<State>())
+{
+    GemmRecorder* none = nullptr;
+    if (!gRecorder.compare_exchange_strong(none, this))
+        throw std::logic_error("GemmRecorder: another one is recording");
+}
+
+GemmRecorder::~GemmRecorder()
+{
+    gRecorder.store(nullptr);
+}
+
+void GemmRecorder::add(const GemmCall& c)
+{
+    const std::thread::id me = std::this_thread::get_id();
+    const std::lock_guard<std::mutex> locked(state_->lock);
+    for (auto& [id, list] : state_->lists)
+        if (id == me) {
+            list.push_back(c);
+            return;
+        }
+    state_->lists.push_back({me, {c}});
+}
+
+std::vector<std::vector<GemmCall>> GemmRecorder::calls() const
+{
+    const std::lock_guard<std::mutex> locked(state_->lock);
+    std::vector<std::vector<GemmCall>> out;
+    for (const auto& [id, list] : state_->lists)
+        out.push_back(list);
+    return out;
+}
 
 template <typename T>
 void gemmEigen(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
@@ -161,6 +206,10 @@ void gemmEigen(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumu
 template <typename T>
 void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
 {
+    if constexpr (std::is_same_v<T, float>)
+        if (GemmRecorder* r = gRecorder.load(std::memory_order_relaxed))
+            r->add({transA, transB, accumulate, int(c.rows()), int(c.cols()),
+                    int(transA ? a.rows() : a.cols()), leading(a), leading(b), leading(c)});
 #ifdef AS_OPENBLAS
     if (!openBlas().sgemm) {
         gemmEigen<T>(a, transA, b, transB, c, accumulate);
@@ -170,6 +219,7 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
     const Eigen::Index k = transA ? a.rows() : a.cols();
     if (c.rows() == 0 || c.cols() == 0)
         return;
+
     if (k == 0) {  // BLAS would be asked for a zero-width leading dimension
         if (!accumulate)
             c.setZero();

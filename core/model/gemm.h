@@ -6,6 +6,9 @@
 // plain Eigen product, kept as the oracle of tests/core/test_gemm.cpp.
 #include "model/tensor.h"
 
+#include <memory>
+#include <vector>
+
 namespace as {
 
 template <typename T>
@@ -17,5 +20,32 @@ void gemmEigen(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumu
 // What gemm runs on, for benchmarks' output: "OpenBLAS <core>" (e.g. "OpenBLAS SkylakeX") or
 // "Eigen", with the reason when OpenBLAS was wanted but not loaded.
 const char* gemmBackend();
+
+// One call of gemm as it was made: the shapes, strides and flags, not the numbers.
+struct GemmCall {
+    bool transA = false, transB = false, accumulate = false;
+    int m = 0, n = 0, k = 0;        // C is m x n, the inner dimension k
+    int lda = 0, ldb = 0, ldc = 0;  // row strides, as BLAS was given them
+    double flop() const { return 2.0 * m * n * k; }
+};
+
+// While one lives, every gemm<float> call is appended to the list of the thread that made it
+// (one list per thread, in call order): `bench --products-alone` records a training step's
+// products and replays them with nothing else around them (model/gemm_replay.h). One at a time; it takes a lock per
+// call, so it is for benchmarks, not for training.
+class GemmRecorder {
+public:
+    GemmRecorder();
+    ~GemmRecorder();
+    GemmRecorder(const GemmRecorder&) = delete;
+    GemmRecorder& operator=(const GemmRecorder&) = delete;
+    // The calls of each thread that made any, in the order threads first called.
+    std::vector<std::vector<GemmCall>> calls() const;
+    void add(const GemmCall& c);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 }  // namespace as

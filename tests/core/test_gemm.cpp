@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 using namespace as;
 
@@ -23,6 +24,7 @@ private slots:
     void mismatchedShapesThrow();
     void openBlasKernelsFitTheCpu();
     void environmentRestoredAfterLoading();
+    void recorderTakesEachCallAsMade();
 };
 
 namespace {
@@ -168,4 +170,63 @@ void TestGemm::environmentRestoredAfterLoading()
 }
 
 AS_TEST_APPLESS_MAIN(TestGemm)
+void TestGemm::recorderTakesEachCallAsMade()
+{
+    // Sub-blocks of larger matrices: the strides recorded are the parents' row lengths.
+    Mat<float> pa = Mat<float>::Zero(10, 20), pb = Mat<float>::Zero(7, 11), pc = Mat<float>::Zero(12, 13);
+    const auto a = pa.block(1, 2, 6, 5);  // m 6 x k 5, row stride 20
+    const auto b = pb.block(0, 3, 7, 5);  // transposed: n 7 x k 5, row stride 11
+    auto c = pc.block(2, 1, 6, 7);        // m 6 x n 7, row stride 13
+    gemm<float>(a, false, b, true, c, true);  // before any recorder: not recorded
+    std::vector<std::vector<GemmCall>> lists;
+    {
+        GemmRecorder recorder;
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, GemmRecorder());  // one at a time
+        gemm<float>(a, false, b, true, c, true);
+        // Another thread's call goes to a list of its own; a double product is not recorded.
+        std::thread([&] {
+            const Mat<float> x = Mat<float>::Zero(5, 3), y = Mat<float>::Zero(5, 4);
+            Mat<float> z(3, 4);
+            gemm<float>(x, true, y, false, z, false);
+        }).join();
+        const Mat<double> dx = Mat<double>::Zero(2, 2);
+        Mat<double> dz(2, 2);
+        gemm<double>(dx, false, dx, false, dz, false);
+        const Mat<float> b2 = Mat<float>::Zero(20, 4);
+        gemm<float>(pa.topRows(1), false, b2, false, pc.block(0, 0, 1, 4),
+                    false);  // a one-row product: its width is its stride
+        lists = recorder.calls();
+    }
+    QCOMPARE(lists.size(), std::size_t(2));
+    QCOMPARE(lists[0].size(), std::size_t(2));
+    const GemmCall& g = lists[0][0];
+    QVERIFY(!g.transA && g.transB && g.accumulate);
+    QCOMPARE(g.m, 6);
+    QCOMPARE(g.n, 7);
+    QCOMPARE(g.k, 5);
+    QCOMPARE(g.lda, 20);
+    QCOMPARE(g.ldb, 11);
+    QCOMPARE(g.ldc, 13);
+    QCOMPARE(g.flop(), 2.0 * 6 * 7 * 5);
+    const GemmCall& row = lists[0][1];
+    QCOMPARE(row.m, 1);
+    QCOMPARE(row.n, 4);
+    QCOMPARE(row.k, 20);
+    QCOMPARE(row.lda, 20);
+    QCOMPARE(row.ldb, 4);
+    QCOMPARE(row.ldc, 4);
+    QCOMPARE(lists[1].size(), std::size_t(1));
+    const GemmCall& t = lists[1][0];
+    QVERIFY(t.transA && !t.transB && !t.accumulate);
+    QCOMPARE(t.m, 3);
+    QCOMPARE(t.n, 4);
+    QCOMPARE(t.k, 5);
+    QCOMPARE(t.lda, 3);
+    QCOMPARE(t.ldb, 4);
+    QCOMPARE(t.ldc, 4);
+    // A new recorder starts empty, and its place is free again once it is gone.
+    GemmRecorder again;
+    QVERIFY(again.calls().empty());
+}
+
 #include "test_gemm.moc"

@@ -1,6 +1,7 @@
 // The threading layer: chunks cover a range exactly once, and a training step split over
 // threads computes what the serial step computes (and the same bits every time).
 #include "skip.h"
+#include "model/gemm_replay.h"
 #include "model/linear.h"
 #include "model/parallel.h"
 #include "text/tasks.h"
@@ -12,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 using namespace as;
 
@@ -26,6 +28,7 @@ private slots:
     void twoThreadsAreDeterministic();
     void linearCutsMatchPlainProducts_data();
     void linearCutsMatchPlainProducts();
+    void recordedStepReplaysItsProducts();
 };
 
 void TestParallel::chunksCoverTheRangeOnce_data()
@@ -238,4 +241,54 @@ void TestParallel::linearCutsMatchPlainProducts()
 }
 
 AS_TEST_APPLESS_MAIN(TestParallel)
+void TestParallel::recordedStepReplaysItsProducts()
+{
+    // bench --products-alone: a Linear's forward and backward on 2 threads recorded, then
+    // replayed. The FLOPs are the formula worked by hand (forward 2·rows·in·out, backward twice
+    // that); the replay, itself recorded, makes exactly those calls again, once to warm up and
+    // once per round.
+    setEngineThreads(2);
+    const int rows = 200, in = 48, out = 40;
+    ParamStore<float> ps;
+    Linear<float> lin = Linear<float>::make(ps, "l", in, out);
+    ps.allocate();
+    const Mat<float> x = Mat<float>::Constant(rows, in, 0.5f), dy = Mat<float>::Constant(rows, out, 0.25f);
+    Mat<float> y(rows, out), dx(rows, in);
+    std::vector<std::vector<GemmCall>> lists;
+    {
+        const GemmRecorder recorder;
+        lin.forward(x, y);
+        lin.backward(x, dy, dx, false);
+        lists = recorder.calls();
+    }
+    QVERIFY(!lists.empty() && lists.size() <= 2);
+    const auto flat = [](const std::vector<std::vector<GemmCall>>& ls) {
+        std::vector<std::tuple<bool, bool, bool, int, int, int, int, int, int>> all;
+        double flop = 0;
+        for (const auto& l : ls)
+            for (const GemmCall& g : l) {
+                all.emplace_back(g.transA, g.transB, g.accumulate, g.m, g.n, g.k, g.lda, g.ldb, g.ldc);
+                flop += g.flop();
+            }
+        std::sort(all.begin(), all.end());
+        return std::pair(all, flop);
+    };
+    const auto [calls, flop] = flat(lists);
+    QCOMPARE(flop, 3 * 2.0 * rows * in * out);
+    // Forward: 2 row blocks; backward: 2 blocks of dW's rows, 2 of dx's rows.
+    QCOMPARE(calls.size(), std::size_t(6));
+    std::vector<std::vector<GemmCall>> replayed;
+    {
+        const GemmRecorder recorder;
+        QVERIFY(replayGemmCalls(lists, 2) > 0);
+        replayed = recorder.calls();
+    }
+    const auto [again, againFlop] = flat(replayed);
+    QCOMPARE(againFlop, 3 * flop);
+    std::vector<std::tuple<bool, bool, bool, int, int, int, int, int, int>> thrice;
+    for (const auto& c : calls)
+        thrice.insert(thrice.end(), 3, c);
+    QVERIFY(again == thrice);
+}
+
 #include "test_parallel.moc"
