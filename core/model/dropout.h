@@ -73,6 +73,40 @@ void fillDropoutMask(T* mask, long begin, long end, std::uint64_t key, float p, 
 
 namespace dropout_detail {
 
+// The vector fills' common parts. Blocks [g, g + lanes) of the mask, one per lane: each block's
+// generator state (st[word][lane]) and length.
+inline void laneStates(std::uint64_t (&st)[4][8], long (&len)[8], long g, int lanes, long size,
+                       std::uint64_t key)
+{
+    for (int l = 0; l < lanes; ++l) {
+        const Rng::State s = Rng(dropoutBlockSeed(key, std::uint64_t(g + l))).state();
+        for (int w = 0; w < 4; ++w)
+            st[w][l] = s[std::size_t(w)];
+        len[l] = std::min(kDropoutBlock, size - (g + l) * kDropoutBlock);
+    }
+}
+
+// Elements [e, e + 64) of each lane's block from its 64 drop bits: a whole run by full(out,
+// kept bits), a block's short end element by element.
+template <typename T, typename Full>
+void writeLanes(T* mask, long g, int lanes, const long (&len)[8], long e,
+                const std::uint64_t (&bits)[8], T scale, Full full)
+{
+    for (int l = 0; l < lanes; ++l) {
+        const long count = std::min(64L, len[l] - e);
+        if (count <= 0)
+            continue;
+        T* out = mask + (g + l) * kDropoutBlock + e;
+        const std::uint64_t kept = ~bits[l];
+        if (count < 64) {
+            for (long j = 0; j < count; ++j)
+                out[j] = (kept >> j) & 1u ? scale : T(0);
+        } else {
+            full(out, kept);
+        }
+    }
+}
+
 #ifdef AS_DROPOUT_AVX2
 // fillBlocks with AVX2 (a CPU without AVX-512: Zen 3, or the sanitizer build of .ci/run): eight
 // blocks at a time as there, in two sets of four 64-bit lanes (AVX2 has no 64-bit rotate, no
@@ -116,12 +150,7 @@ void fillBlocksAvx2(T* mask, long size, long blockFrom, long blockTo, std::uint6
         const int lanes = int(std::min(8L, blockTo - g));
         alignas(32) std::uint64_t st[4][8] = {};
         long len[8] = {};
-        for (int l = 0; l < lanes; ++l) {
-            const Rng::State st0 = Rng(dropoutBlockSeed(key, std::uint64_t(g + l))).state();
-            for (int w = 0; w < 4; ++w)
-                st[w][l] = st0[std::size_t(w)];
-            len[l] = std::min(kDropoutBlock, size - (g + l) * kDropoutBlock);
-        }
+        laneStates(st, len, g, lanes, size, key);
         const auto load = [&](int w, int half) {
             return _mm256_load_si256(reinterpret_cast<const __m256i*>(st[w] + 4 * half));
         };
@@ -141,16 +170,8 @@ void fillBlocksAvx2(T* mask, long size, long blockFrom, long blockTo, std::uint6
             alignas(32) std::uint64_t bits[8];
             _mm256_store_si256(reinterpret_cast<__m256i*>(bits), x0.dropped);
             _mm256_store_si256(reinterpret_cast<__m256i*>(bits + 4), x1.dropped);
-            for (int l = 0; l < lanes; ++l) {
-                const long count = std::min(64L, len[l] - e);
-                if (count <= 0)
-                    continue;
-                T* out = mask + (g + l) * kDropoutBlock + e;
-                const std::uint64_t kept = ~bits[l];
-                if (count < 64) {
-                    for (long j = 0; j < count; ++j)
-                        out[j] = (kept >> j) & 1u ? scale : T(0);
-                } else if constexpr (std::is_same_v<T, float>) {
+            writeLanes(mask, g, lanes, len, e, bits, scale, [scale](T* out, std::uint64_t kept) {
+                if constexpr (std::is_same_v<T, float>) {
                     // Eight elements a store: their bits spread over eight 32-bit lanes.
                     const __m256 v = _mm256_set1_ps(scale);
                     const __m256i pick = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
@@ -168,7 +189,7 @@ void fillBlocksAvx2(T* mask, long size, long blockFrom, long blockTo, std::uint6
                         _mm256_storeu_pd(out + 4 * q, _mm256_and_pd(_mm256_castsi256_pd(on), v));
                     }
                 }
-            }
+            });
         }
     }
 }
@@ -196,12 +217,7 @@ void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t 
                 const int lanes = int(std::min(8L, blockTo - g));
                 alignas(64) std::uint64_t st[4][8] = {};
                 long len[8] = {};
-                for (int l = 0; l < lanes; ++l) {
-                    const Rng::State s = Rng(dropoutBlockSeed(key, std::uint64_t(g + l))).state();
-                    for (int w = 0; w < 4; ++w)
-                        st[w][l] = s[std::size_t(w)];
-                    len[l] = std::min(kDropoutBlock, size - (g + l) * kDropoutBlock);
-                }
+                laneStates(st, len, g, lanes, size, key);
                 __m512i s0 = _mm512_load_si512(st[0]), s1 = _mm512_load_si512(st[1]);
                 __m512i s2 = _mm512_load_si512(st[2]), s3 = _mm512_load_si512(st[3]);
                 // Lane 0's block is the longest: only the mask's last block is short.
@@ -230,16 +246,8 @@ void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t 
                     }
                     alignas(64) std::uint64_t bits[8];
                     _mm512_store_si512(bits, dropped);
-                    for (int l = 0; l < lanes; ++l) {
-                        const long count = std::min(64L, len[l] - e);
-                        if (count <= 0)
-                            continue;
-                        T* out = mask + (g + l) * kDropoutBlock + e;
-                        const std::uint64_t kept = ~bits[l];
-                        if (count < 64) {
-                            for (long j = 0; j < count; ++j)
-                                out[j] = (kept >> j) & 1u ? scale : T(0);
-                        } else if constexpr (std::is_same_v<T, float>) {
+                    writeLanes(mask, g, lanes, len, e, bits, scale, [scale](T* out, std::uint64_t kept) {
+                        if constexpr (std::is_same_v<T, float>) {
                             const __m512 v = _mm512_set1_ps(scale);
                             for (int q = 0; q < 4; ++q)
                                 _mm512_storeu_ps(out + 16 * q, _mm512_maskz_mov_ps(__mmask16(kept >> (16 * q)), v));
@@ -248,7 +256,7 @@ void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t 
                             for (int q = 0; q < 8; ++q)
                                 _mm512_storeu_pd(out + 8 * q, _mm512_maskz_mov_pd(__mmask8(kept >> (8 * q)), v));
                         }
-                    }
+                    });
                 }
             }
             return;

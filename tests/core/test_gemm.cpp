@@ -199,31 +199,17 @@ void TestGemm::recorderTakesEachCallAsMade()
     }
     QCOMPARE(lists.size(), std::size_t(2));
     QCOMPARE(lists[0].size(), std::size_t(2));
-    const GemmCall& g = lists[0][0];
-    QVERIFY(!g.transA && g.transB && g.accumulate);
-    QCOMPARE(g.m, 6);
-    QCOMPARE(g.n, 7);
-    QCOMPARE(g.k, 5);
-    QCOMPARE(g.lda, 20);
-    QCOMPARE(g.ldb, 11);
-    QCOMPARE(g.ldc, 13);
-    QCOMPARE(g.flop(), 2.0 * 6 * 7 * 5);
-    const GemmCall& row = lists[0][1];
-    QCOMPARE(row.m, 1);
-    QCOMPARE(row.n, 4);
-    QCOMPARE(row.k, 20);
-    QCOMPARE(row.lda, 20);
-    QCOMPARE(row.ldb, 4);
-    QCOMPARE(row.ldc, 4);
+    // Every field, against the call as written above.
+    const auto same = [](const GemmCall& got, const GemmCall& want) {
+        return got.transA == want.transA && got.transB == want.transB
+               && got.accumulate == want.accumulate && got.m == want.m && got.n == want.n
+               && got.k == want.k && got.lda == want.lda && got.ldb == want.ldb && got.ldc == want.ldc;
+    };
+    QVERIFY(same(lists[0][0], {false, true, true, 6, 7, 5, 20, 11, 13}));
+    QCOMPARE(lists[0][0].flop(), 2.0 * 6 * 7 * 5);
+    QVERIFY(same(lists[0][1], {false, false, false, 1, 4, 20, 20, 4, 4}));
     QCOMPARE(lists[1].size(), std::size_t(1));
-    const GemmCall& t = lists[1][0];
-    QVERIFY(t.transA && !t.transB && !t.accumulate);
-    QCOMPARE(t.m, 3);
-    QCOMPARE(t.n, 4);
-    QCOMPARE(t.k, 5);
-    QCOMPARE(t.lda, 3);
-    QCOMPARE(t.ldb, 4);
-    QCOMPARE(t.ldc, 4);
+    QVERIFY(same(lists[1][0], {true, false, false, 3, 4, 5, 3, 4, 4}));
     // A new recorder starts empty, and its place is free again once it is gone.
     GemmRecorder again;
     QVERIFY(again.calls().empty());
