@@ -486,10 +486,23 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     // The Model tab while training: the probe traced at every snapshot, for its replay.
     QWidget* const shownBefore = w.views()->currentView();
     w.views()->showView(w.views()->model());
-    w.link()->step(run.steps);
-    if (!waitFor([&] { return w.currentStep() >= run.steps; }, 3600000)) {
-        std::fprintf(stderr, "attention-studio: training did not reach step %d\n", run.steps);
-        return 1;
+    // A lesson's stops are legs of their own, as Play makes them in the window: the worker's
+    // snapshot at the end of a leg carries the probe's record at exactly that step, which the
+    // heads printed at the stops (printHeadDynamics) are read from. Trained straight through,
+    // a record fell on a stop only if a snapshot happened to (CI once had none at step 300).
+    std::vector<long> legs;
+    if (run.lesson)
+        for (const as::LessonStop& stop : run.lesson->stops)
+            if (stop.step > 0 && stop.step < run.steps && (legs.empty() || stop.step > legs.back()))
+                legs.push_back(stop.step);
+    legs.push_back(run.steps);
+    for (const long to : legs) {
+        if (to > w.currentStep())
+            w.link()->step(int(to - w.currentStep()));
+        if (!waitFor([&] { return w.currentStep() >= to; }, 3600000)) {
+            std::fprintf(stderr, "attention-studio: training did not reach step %ld\n", to);
+            return 1;
+        }
     }
     w.views()->showView(shownBefore);
     if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
