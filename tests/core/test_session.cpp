@@ -406,6 +406,8 @@ void TestSession::summaryIsThatOfTheFinalWeights()
     for (std::size_t i = 950; i < 1000; ++i)
         train += s->history().loss[i].loss / 50.0;
 
+    qInfo("final weights: validation loss %.4f, accuracy %.4f, BLEU %.2f; train loss %.4f", loss.loss(),
+          loss.accuracy(), bleu, train);
     QCOMPARE(r.steps, 1000L);
     QVERIFY2(std::abs(r.validLoss - loss.loss()) < 1e-12,
              qPrintable(u"valid loss %1, of the final weights %2"_s.arg(r.validLoss, 0, 'g', 17).arg(loss.loss(), 0, 'g', 17)));
@@ -414,8 +416,13 @@ void TestSession::summaryIsThatOfTheFinalWeights()
     QVERIFY2(std::abs(r.validBleu - bleu) < 1e-9,
              qPrintable(u"valid BLEU %1, of the final weights %2"_s.arg(r.validBleu).arg(bleu)));
     QVERIFY2(std::abs(r.trainLoss - train) < 1e-9, qPrintable(u"train loss %1 vs %2"_s.arg(r.trainLoss).arg(train)));
-    // The run learnt something, so that BLEU tells weights apart.
-    QVERIFY2(bleu > 5, qPrintable(QString::number(bleu)));  // 20.45 here; other CPUs round otherwise
+    // The run learnt something, so that BLEU tells weights apart: above 0, some 4-grams match.
+    // BLEU on 20 sentences after 1,000 steps of `tiny` swings with the CPU's rounding: 11.7
+    // with AVX-512, 5.2 with AVX2 and 4.2 with AVX2 under ASan, while the validation loss was
+    // 1.20, 1.11 and 1.01 (earlier machines gave BLEU 20.45). The loss says it learnt: a
+    // uniform guess over the 14 target tokens is ln 14 = 2.64, the words' frequencies about 2.3.
+    QVERIFY2(bleu > 1, qPrintable(QString::number(bleu)));
+    QVERIFY2(loss.loss() < 2.0, qPrintable(QString::number(loss.loss())));
     // The current weights score otherwise (else the check above could not tell them apart).
     const LossStats current = evaluateLoss(s->model(), s->data().validation());
     QVERIFY(current.loss() != loss.loss());
