@@ -213,20 +213,20 @@ void ArchitectureDiagram::relayout()
     enc.push_back({Text, ModelBlock::SrcEmbed, tr("Inputs")});
     enc.push_back({Block, ModelBlock::SrcEmbed, tr("Input embedding")});
     enc.push_back({Block, ModelBlock::SrcPosition, tr("+ Positional encoding")});
-    enc.push_back({FrameBegin});
+    enc.push_back({FrameBegin, {}, {}});
     sublayer(enc, ModelBlock::EncSelf, tr("Multi-head attention"), ModelBlock::EncSelfAdd);
     sublayer(enc, ModelBlock::EncFF, tr("Feed forward"), ModelBlock::EncFFAdd);
-    enc.push_back({FrameEnd});
+    enc.push_back({FrameEnd, {}, {}});
     if (pre)
         enc.push_back({Block, ModelBlock::EncNorm, tr("Layer norm")});
     dec.push_back({Text, ModelBlock::TgtEmbed, tr("Outputs (shifted right)")});
     dec.push_back({Block, ModelBlock::TgtEmbed, tr("Output embedding")});
     dec.push_back({Block, ModelBlock::TgtPosition, tr("+ Positional encoding")});
-    dec.push_back({FrameBegin});
+    dec.push_back({FrameBegin, {}, {}});
     sublayer(dec, ModelBlock::DecSelf, tr("Masked multi-head attention"), ModelBlock::DecSelfAdd);
     sublayer(dec, ModelBlock::DecCross, tr("Cross-attention"), ModelBlock::DecCrossAdd);
     sublayer(dec, ModelBlock::DecFF, tr("Feed forward"), ModelBlock::DecFFAdd);
-    dec.push_back({FrameEnd});
+    dec.push_back({FrameEnd, {}, {}});
     if (pre)
         dec.push_back({Block, ModelBlock::DecNorm, tr("Layer norm")});
     dec.push_back({Block, ModelBlock::Generator, tr("Linear")});

@@ -41,7 +41,7 @@ bool TrainingSession::restoreProgress(const CheckpointRun& run)
     if (plan_.averagePoints <= 1)
         return true;  // nothing averaged, nothing to restore
     if (!run.averageKnown || run.averageTaken > plan_.averagePoints - 1
-        || (run.averageTaken > 0 && run.averageSum.size() != trainer_->model().params().size()))
+        || (run.averageTaken > 0 && std::size_t(run.averageSum.size()) != trainer_->model().params().size()))
         return false;
     average_.restore(run.averageTaken, run.averageSum);
     return true;

@@ -400,7 +400,8 @@ void TestTheme::darkTextReadsEverywhere()
             return light(luminance(plotBackground(plot)));
         });
     };
-    QTest::qWaitFor([&] { return allPlots([](double l) { return l > 0.8; }); }, 3000);
+    // Waited for here, checked plot by plot below with each plot named.
+    (void)QTest::qWaitFor([&] { return allPlots([](double l) { return l > 0.8; }); }, 3000);
     ui::replotQueuedNow();
     for (QCustomPlot* plot : plots) {
         const QColor bg = plotBackground(plot);
@@ -416,7 +417,7 @@ void TestTheme::darkTextReadsEverywhere()
 
     // And dark again: the same plots, dark again.
     dark->trigger();
-    QTest::qWaitFor([&] { return allPlots([](double l) { return l < 0.05; }); }, 3000);
+    (void)QTest::qWaitFor([&] { return allPlots([](double l) { return l < 0.05; }); }, 3000);
     ui::replotQueuedNow();
     for (QCustomPlot* plot : plots)
         QCOMPARE(plotBackground(plot), darkBg[plot]);
