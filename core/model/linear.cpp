@@ -68,12 +68,14 @@ void Linear<T>::forward(In<T> x, Out<T> y) const
 // The parameters' gradient for output features [b, e): dW[b:e] += dy[:, b:e]ᵀ x and
 // db[b:e] += the column sums of dy[:, b:e].
 template <typename T>
-void Linear<T>::paramsPart(In<T> x, In<T> dy, long b, long e) const
+void Linear<T>::paramsPart(In<T> x, In<T> dy, long b, long e, bool withBias) const
 {
     {
         const ProfileScope timed(kind);
         gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
     }
+    if (!withBias)
+        return;
     // A row at a time: each row's segment is contiguous and the sums stay in cache.
     auto db = biasGrad().segment(b, e - b);
     for (Eigen::Index r = 0; r < dy.rows(); ++r)
@@ -106,7 +108,7 @@ void Linear<T>::backwardInput(In<T> dy, Out<T> dx, bool accumulate) const
 
 template <typename T>
 void Linear<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate,
-                         const FunctionRef<void(long, long)>* rowsDone) const
+                         const FunctionRef<void(long, long)>* rowsDone, bool biasGradTaken) const
 {
     profileWork(kind, 2, 2 * 2.0 * double(x.rows()) * in * out);
     // One parallel region for both: chunk c takes the c-th part of each split (the same parts
@@ -116,7 +118,8 @@ void Linear<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate,
     parallelChunks(std::max(paramChunks, inputChunks), 1, [&](int, long c0, long c1) {
         for (long c = c0; c < c1; ++c) {
             if (c < paramChunks)
-                paramsPart(x, dy, out * c / paramChunks, out * (c + 1) / paramChunks);
+                paramsPart(x, dy, out * c / paramChunks, out * (c + 1) / paramChunks,
+                           !biasGradTaken);
             if (c < inputChunks) {
                 const long b = n * c / inputChunks, e = n * (c + 1) / inputChunks;
                 inputPart(dy, dx, accumulate, b, e);

@@ -38,12 +38,14 @@ struct Linear {
     void backwardInput(In<T> dy, Out<T> dx, bool accumulate) const;
     // Both, in one parallel region: dW += dy^T x, db += column sums of dy, dx (+)= dy W. Then,
     // if given, rowsDone(begin, end) on each range of rows of dx as soon as it is computed (in
-    // the same region, while those rows are in cache).
+    // the same region, while those rows are in cache). With biasGradTaken, db is left alone:
+    // the caller has added dy's column sums to it already (the loss does, for the generator).
     void backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate,
-                  const FunctionRef<void(long, long)>* rowsDone = nullptr) const;
+                  const FunctionRef<void(long, long)>* rowsDone = nullptr,
+                  bool biasGradTaken = false) const;
 
 private:
-    void paramsPart(In<T> x, In<T> dy, long begin, long end) const;
+    void paramsPart(In<T> x, In<T> dy, long begin, long end, bool withBias = true) const;
     void inputPart(In<T> dy, Out<T> dx, bool accumulate, long begin, long end) const;
 };
 

@@ -185,11 +185,13 @@ LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
     decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     generator_.forward(decOut_, logits_);
+    // The loss adds the generator's bias gradient (the column sums of d loss / d logits) while
+    // it writes each row of them.
     const LossStats st = labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing,
-                                              true);
+                                              true, generator_.biasGrad().data());
     // logits_ now holds d loss / d logits.
     dA_.resize(decOut_.rows(), cfg_.d_model);
-    generator_.backward(decOut_, logits_, dA_, false);
+    generator_.backward(decOut_, logits_, dA_, false, nullptr, /*biasGradTaken=*/true);
     decodeBackward(dA_);
     encodeBackward(dMem_);
     return st;

@@ -112,7 +112,8 @@ struct RowMath {
 }  // namespace
 
 template <typename T>
-LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool wantGrad)
+LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool wantGrad,
+                            T* gradColumnSums)
 {
     const ProfileScope timed(ProfileCategory::Loss);
     const Eigen::Index n = logits.rows(), V = logits.cols();
@@ -129,7 +130,15 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
     // nothing. A reference: inside the chunks (other threads) the name would mean their own.
     thread_local std::vector<LossStats> callerParts;
     std::vector<LossStats>& parts = callerParts;
-    parts.assign(std::size_t(chunkCount(long(n), 16)), LossStats{});
+    const int chunks = chunkCount(long(n), 16);
+    parts.assign(std::size_t(chunks), LossStats{});
+    // Each chunk's column sums of the gradient (one row of V per chunk), added up in chunk
+    // order after the region: the same sums at a given thread count, run after run.
+    const bool sumColumns = wantGrad && gradColumnSums != nullptr;
+    thread_local Mat<T> callerColumnSums;
+    Mat<T>& columnSums = callerColumnSums;
+    if (sumColumns)
+        columnSums.setZero(chunks, V);
     parallelChunks(long(n), 16, [&](int chunk, long from, long to) {
     LossStats& part = parts[std::size_t(chunk)];
     for (Eigen::Index r = from; r < to; ++r) {
@@ -158,9 +167,16 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
             z.array() = z.array() * s - so;
             z(kPadId) += so;
             z(t) += so - scale * T(1.0 - eps);
+            if (sumColumns)
+                columnSums.row(chunk) += z;
         }
     }
     });
+    if (sumColumns) {
+        RowVecMap<T> sums(gradColumnSums, V);
+        for (int c = 0; c < chunks; ++c)
+            sums += columnSums.row(c);
+    }
     for (const LossStats& part : parts) {
         st.loss_sum += part.loss_sum;
         st.nll_sum += part.nll_sum;
@@ -169,7 +185,7 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
     return st;
 }
 
-template LossStats labelSmoothedLoss<float>(Out<float>, const int*, double, bool);
-template LossStats labelSmoothedLoss<double>(Out<double>, const int*, double, bool);
+template LossStats labelSmoothedLoss<float>(Out<float>, const int*, double, bool, float*);
+template LossStats labelSmoothedLoss<double>(Out<double>, const int*, double, bool, double*);
 
 }  // namespace as

@@ -1,5 +1,6 @@
 // The fused label-smoothed loss against the slow, explicit formula of core/SPEC.md §3.1.
 #include "skip.h"
+#include "model/parallel.h"
 #include "model/softmax.h"
 #include "train/loss.h"
 
@@ -20,6 +21,7 @@ private slots:
     void allPadBatch();
     void longRowsAndTies_data();
     void longRowsAndTies();
+    void gradColumnSumsAreTheBiasGradient();
 };
 
 namespace {
@@ -116,6 +118,51 @@ void TestLoss::allPadBatch()
     QCOMPARE(st.ntokens, 0L);
     QCOMPARE(st.loss(), 0.0);
     QVERIFY(z.isZero(0.0));
+}
+
+// The generator's bias gradient, summed by the loss row by row as it writes the gradient
+// (gradColumnSums), against sum over rows of (p - q) / ntokens worked from the softmax in
+// double: 200 rows, so that both threads sum a chunk, one of them a pad row; added to what
+// the vector held (the gradient accumulates).
+void TestLoss::gradColumnSumsAreTheBiasGradient()
+{
+    setEngineThreads(2);
+    QCOMPARE(chunkCount(200, 16), 2);
+    const int n = 200, V = 37;
+    srand(7);
+    const Mat<double> logits = Mat<double>::Random(n, V) * 4.0;
+    std::vector<int> targets(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r)
+        targets[std::size_t(r)] = r == 131 ? 0 : 1 + (r * 13) % (V - 1);
+    Mat<double> p = logits;
+    softmaxRows<double>(p);
+    const double eps = 0.1;
+    RowVec<double> want = RowVec<double>::LinSpaced(V, -1.0, 1.0);
+    const RowVec<double> before = want;
+    for (int r = 0; r < n; ++r) {
+        const int t = targets[std::size_t(r)];
+        if (t == 0)
+            continue;
+        for (int j = 0; j < V; ++j) {
+            const double q = j == 0 ? 0.0 : j == t ? 1.0 - eps : eps / (V - 2);
+            want(j) += (p(r, j) - q) / double(n - 1);
+        }
+    }
+    Mat<double> z = logits;
+    RowVec<double> sums = before;
+    labelSmoothedLoss<double>(z, targets.data(), eps, true, sums.data());
+    QVERIFY2((sums - want).cwiseAbs().maxCoeff() < 1e-15,
+             qPrintable(QStringLiteral("max error %1").arg((sums - want).cwiseAbs().maxCoeff())));
+    QVERIFY((sums - before).cwiseAbs().maxCoeff() > 1e-4);  // it did add something
+    Mat<float> zf = logits.cast<float>();
+    RowVec<float> sf = before.cast<float>();
+    labelSmoothedLoss<float>(zf, targets.data(), eps, true, sf.data());
+    QVERIFY((sf.cast<double>() - want).cwiseAbs().maxCoeff() < 1e-6);
+    // Without the gradient there is nothing to sum, and the vector is left alone.
+    Mat<double> z2 = logits;
+    RowVec<double> untouched = before;
+    labelSmoothedLoss<double>(z2, targets.data(), eps, false, untouched.data());
+    QCOMPARE(untouched, before);
 }
 
 void TestLoss::longRowsAndTies_data()
