@@ -355,6 +355,8 @@ QString HealthView::categoryName(ProfileCategory c) const
     case ProfileCategory::Embedding: return tr("Embedding and positional encoding");
     case ProfileCategory::Loss: return tr("Loss");
     case ProfileCategory::Adam: return tr("Adam");
+    case ProfileCategory::Bias: return tr("Biases and their gradients");
+    case ProfileCategory::Gradient: return tr("Gradient: zeroed, its norm, clipping");
     case ProfileCategory::ThreadWait: return tr("Waiting for threads");
     case ProfileCategory::Other: return tr("Other");
     case ProfileCategory::Count: break;

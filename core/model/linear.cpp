@@ -52,14 +52,20 @@ void Linear<T>::forward(In<T> x, Out<T> y) const
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
         // Too few rows to split (a sentence being translated): split the output features.
         parallelFor(out, kMinRows, [&](long b, long e) {
-            fillRows<T>(y.middleCols(b, e - b), bias().segment(b, e - b));
+            {
+                const ProfileScope timed(ProfileCategory::Bias);
+                fillRows<T>(y.middleCols(b, e - b), bias().segment(b, e - b));
+            }
             const ProfileScope timed(kind);
             gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), true);
         });
         return;
     }
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        fillRows<T>(y.middleRows(b, e - b), bias());
+        {
+            const ProfileScope timed(ProfileCategory::Bias);
+            fillRows<T>(y.middleRows(b, e - b), bias());
+        }
         const ProfileScope timed(kind);
         gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), true);
     });
@@ -76,6 +82,7 @@ void Linear<T>::paramsPart(In<T> x, In<T> dy, long b, long e, bool withBias) con
     }
     if (!withBias)
         return;
+    const ProfileScope timed(ProfileCategory::Bias);
     // A row at a time: each row's segment is contiguous and the sums stay in cache.
     auto db = biasGrad().segment(b, e - b);
     for (Eigen::Index r = 0; r < dy.rows(); ++r)

@@ -20,6 +20,8 @@ const char* profileCategoryKey(ProfileCategory c)
     case ProfileCategory::Embedding: return "embedding";
     case ProfileCategory::Loss: return "loss";
     case ProfileCategory::Adam: return "adam";
+    case ProfileCategory::Bias: return "bias";
+    case ProfileCategory::Gradient: return "gradient";
     case ProfileCategory::ThreadWait: return "thread_wait";
     case ProfileCategory::Other: return "other";
     case ProfileCategory::Count: break;

@@ -36,8 +36,10 @@ enum class ProfileCategory : std::uint8_t {
     Embedding,                 // embedding lookup, positional encoding, their backward
     Loss,                      // label-smoothed loss with log-softmax and its gradient
     Adam,
+    Bias,                      // biases written into the outputs, their gradients summed
+    Gradient,                  // the gradient zeroed before the step, its norm, clipping
     ThreadWait,                // starting the pool's threads and waiting for their chunks
-    Other,                     // everything else: residual sums, biases, the gradient norm, …
+    Other,                     // everything else: residual sums, the batch's masks, …
     Count
 };
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace as {
@@ -173,7 +174,10 @@ StepStats Trainer::step(const Batch& batch)
     ProfileStep profile(profiling_);
     StepStats st;
     ParamStore<float>& ps = model_->params();
-    ps.zeroGrads();
+    {
+        const ProfileScope timed(ProfileCategory::Gradient);
+        ps.zeroGrads();
+    }
     st.loss = model_->forwardBackward(batch, Pass::training(dropoutRng_));
     if (afterBackward)
         afterBackward(ps);
@@ -184,6 +188,7 @@ StepStats Trainer::step(const Batch& batch)
     // long before any gradient does), gives both the norm for clipping and where a NaN or Inf
     // is. It does not depend on the thread count: see sumGradSquares.
     const std::vector<ParamInfo>& table = ps.table();
+    std::optional<ProfileScope> gradientTimed(std::in_place, ProfileCategory::Gradient);
     sumGradSquares();
     const std::vector<double>& sq = gradSquares_;
     double total = 0;
@@ -226,10 +231,12 @@ StepStats Trainer::step(const Batch& batch)
         if (!where.isEmpty())
             st.fault += (lossFinite ? QStringLiteral(" ") : QStringLiteral("; ")) + where;
         st.fault += QCoreApplication::translate("as::Trainer", "; the update was skipped");
+        gradientTimed.reset();
         st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         profile.finish(profile_, st.seconds);
         return st;
     }
+    gradientTimed.reset();
     std::shared_ptr<HistogramRecord> histograms;
     if (histogramEvery_ > 0 && st.step % histogramEvery_ == 0) {
         histograms = std::make_shared<HistogramRecord>();
@@ -242,6 +249,7 @@ StepStats Trainer::step(const Batch& batch)
         addHistograms(*histograms, ps.grads(), histograms->grads, histograms->gradsNonFinite);  // before clipping
     }
     if (opt_.clipNorm > 0 && st.gradNorm > opt_.clipNorm) {
+        const ProfileScope timed(ProfileCategory::Gradient);
         // PyTorch's clip_grad_norm_: scale by max_norm / (norm + 1e-6).
         ps.gradVector() *= float(opt_.clipNorm / (st.gradNorm + 1e-6));
         st.clipped = true;

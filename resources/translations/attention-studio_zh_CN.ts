@@ -3655,6 +3655,14 @@ histogram per step</source>
         <source>Where a training step&apos;s time goes: the products by layer kind, softmax, LayerNorm, dropout, the loss, Adam, waits</source>
         <translation>训练一步的时间花在哪里：按层类型分的矩阵乘法、softmax、层归一化、dropout（随机失活）、损失、Adam、等待线程</translation>
     </message>
+    <message>
+        <source>Biases and their gradients</source>
+        <translation>偏置及其梯度</translation>
+    </message>
+    <message>
+        <source>Gradient: zeroed, its norm, clipping</source>
+        <translation>梯度：清零、梯度范数、梯度裁剪</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::LessonPanel</name>

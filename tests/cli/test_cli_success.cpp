@@ -434,7 +434,7 @@ void TestCliSuccess::benchProfileJson()
     const QStringList keys{"gemm_attention_projections", "gemm_attention_scores",
                            "gemm_attention_context", "gemm_feed_forward", "gemm_generator",
                            "attention_softmax", "layer_norm", "dropout", "embedding", "loss",
-                           "adam", "thread_wait", "other"};
+                           "adam", "bias", "gradient", "thread_wait", "other"};
     const QStringList gemm = keys.mid(0, 5);
     auto check = [&](const QJsonObject& p, int steps) {
         QCOMPARE(p.value("steps").toInt(), steps);

@@ -159,11 +159,12 @@ void TestUiHealth::profileTableShowsTheRecords()
     QCOMPARE(t->columnCount(), 3);
     QVERIFY(t->item(0, 0)->text().isEmpty());  // nothing profiled yet
     // Two snapshots' records: 2 steps of 40 ms, then 2 of 60 ms (the view adds them up).
+    constexpr double sumOfWeights = kProfileCategories * (kProfileCategories + 1) / 2.0;  // Σ(i+1)
     const auto record = [](double scale) {
         auto p = std::make_shared<ProfileTotals>();
         p->steps = 2;
         for (int i = 0; i < kProfileCategories; ++i)
-            p->seconds[std::size_t(i)] = scale * 0.001 * (i + 1) / 91.0 * 80;  // Σ(i+1) = 91
+            p->seconds[std::size_t(i)] = scale * 0.001 * (i + 1) / sumOfWeights * 80;
         p->wallSeconds = scale * 0.080;
         p->flops[std::size_t(ProfileCategory::GemmFeedForward)] = scale * 2e9;
         p->calls[std::size_t(ProfileCategory::GemmFeedForward)] = 12;
@@ -178,7 +179,7 @@ void TestUiHealth::profileTableShowsTheRecords()
     QCOMPARE(v.profile().steps, 4L);
     const double wall = 0.080 + 0.120;
     for (int i = 0; i < kProfileCategories; ++i) {
-        const double sec = 2.5 * 0.001 * (i + 1) / 91.0 * 80;
+        const double sec = 2.5 * 0.001 * (i + 1) / sumOfWeights * 80;
         QCOMPARE(t->item(i, 0)->text(), QString::number(sec * 1e3 / 4, 'f', 2));
         QCOMPARE(t->item(i, 1)->text(), QString::number(100 * sec / wall, 'f', 1));
         if (ProfileCategory(i) == ProfileCategory::GemmFeedForward)
