@@ -290,13 +290,60 @@ struct Dropout {
     // relu set, dst = dropout(max(src, 0)): the feed-forward layer's two passes in one.
     void forward(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu = false)
     {
+        apply(src, dst, p, pass, relu, nullptr, nullptr);
+    }
+
+    // x = dropout(x) in place and sum = residual + x: a sublayer's output and the residual
+    // connection around it (core/SPEC.md §2) in one parallel pass over the rows, while they are
+    // in cache, where a second pass (on one thread) read them again. sum may be residual.
+    void forwardAdd(Out<T> x, In<T> residual, Out<T> sum, double p, const Pass& pass)
+    {
+        apply(x, x, p, pass, false, &residual, &sum);
+    }
+
+    // dx: same shape as forward's x, in place.
+    void backward(Out<T> dx) const { backward(dx, dx); }
+
+    // dx = dy through the mask (a copy when the last forward dropped nothing); dx may be dy.
+    void backward(In<T> dy, Out<T> dx) const
+    {
+        const ProfileScope timed(ProfileCategory::Dropout);
+        const long rows = long(dy.rows());
+        parallelFor(rows, std::max(1L, 16384 / std::max(1L, long(dy.cols()))),
+                    [&](long from, long to) {
+                        auto out = dx.middleRows(from, to - from).array();
+                        const auto in = dy.middleRows(from, to - from).array();
+                        if (active)
+                            out = in * mask.middleRows(from, to - from).array();
+                        else if (dx.data() != dy.data())
+                            out = in;
+                    });
+    }
+
+private:
+    // dst = dropout(src) (of max(src, 0) with relu), and then, if residual is given,
+    // sum = residual + dst, range by range.
+    void apply(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu,
+               const Eigen::Ref<const Mat<T>>* residual, Out<T>* sum)
+    {
         const ProfileScope timed(ProfileCategory::Dropout);
         active = pass.train && p > 0.0;
+        const long cols = long(src.cols());
         if (!active) {
-            if (relu)
-                dst = src.cwiseMax(T(0));
-            else if (src.data() != dst.data())
-                dst = src;
+            if (!residual) {
+                if (relu)
+                    dst = src.cwiseMax(T(0));
+                else if (src.data() != dst.data())
+                    dst = src;
+                return;
+            }
+            // Nothing dropped: only the sum, over rows in parallel (dst is src here).
+            parallelFor(long(src.rows()), std::max(1L, 16384 / std::max(1L, cols)),
+                        [&](long from, long to) {
+                            sum->middleRows(from, to - from) =
+                                residual->middleRows(from, to - from)
+                                + src.middleRows(from, to - from);
+                        });
             return;
         }
         mask.resize(src.rows(), src.cols());
@@ -304,10 +351,12 @@ struct Dropout {
         scale = T(1.0 / (1.0 - p));
         const float pf = float(p);
         const long size = long(mask.size());
-        const long cols = long(src.cols());
         const long blocks = (size + kDropoutBlock - 1) / kDropoutBlock;
         // Rows without gaps between them: a run of the mask is one run of src and of dst too.
-        const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols;
+        const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols
+                          && (!residual
+                              || (long(residual->outerStride()) == cols
+                                  && long(sum->outerStride()) == cols));
         parallelFor(blocks, 4, [&](long bFrom, long bTo) {
             // Eight blocks at a time (128 KiB of float mask): applied while in L2.
             for (long g = bFrom; g < bTo; g += 8) {
@@ -324,6 +373,10 @@ struct Dropout {
                         d = s.max(T(0)) * m;
                     else
                         d = s * m;
+                    if (residual) {
+                        const Eigen::Map<const Arr> r(residual->data() + begin, end - begin);
+                        Eigen::Map<Arr>(sum->data() + begin, end - begin) = r + d;
+                    }
                     continue;
                 }
                 // src and dst are row-major with possibly different row strides: go row by row
@@ -333,27 +386,17 @@ struct Dropout {
                     const long c1 = std::min(end - r * cols, cols);
                     const auto m = mask.row(r).segment(c0, c1 - c0).array();
                     const auto s = src.row(r).segment(c0, c1 - c0).array();
+                    auto d = dst.row(r).segment(c0, c1 - c0).array();
                     if (relu)
-                        dst.row(r).segment(c0, c1 - c0).array() = s.max(T(0)) * m;
+                        d = s.max(T(0)) * m;
                     else
-                        dst.row(r).segment(c0, c1 - c0).array() = s * m;
+                        d = s * m;
+                    if (residual)
+                        sum->row(r).segment(c0, c1 - c0).array() =
+                            residual->row(r).segment(c0, c1 - c0).array() + d;
                 }
             }
         });
-    }
-
-    // dx: same shape as forward's x, in place.
-    void backward(Out<T> dx) const
-    {
-        if (!active)
-            return;
-        const ProfileScope timed(ProfileCategory::Dropout);
-        const long rows = long(dx.rows());
-        parallelFor(rows, std::max(1L, 16384 / std::max(1L, long(dx.cols()))),
-                    [&](long from, long to) {
-                        dx.middleRows(from, to - from).array() *=
-                            mask.middleRows(from, to - from).array();
-                    });
     }
 };
 

@@ -10,6 +10,9 @@
 // need one at a time.
 #include "model/dropout.h"
 #include "model/layer_norm.h"
+#include "model/parallel.h"
+
+#include <algorithm>
 
 namespace as {
 
@@ -49,13 +52,11 @@ struct SublayerConnection {
             a.resize(n, d);
             norm.forward(x, a);
             sublayer(a, s);
-            drop.forward(s, p, pass);
-            y.noalias() = x + s;
+            drop.forwardAdd(s, x, y, p, pass);
         } else {
             scratch.z.resize(n, d);
             sublayer(x, s);
-            drop.forward(s, p, pass);
-            scratch.z.noalias() = x + s;
+            drop.forwardAdd(s, x, scratch.z, p, pass);
             norm.forward(scratch.z, y);
         }
     }
@@ -74,20 +75,27 @@ struct SublayerConnection {
         g2.resize(n, d);
         if (pre) {
             // y = x + s(norm(x))
-            g = dy;
-            drop.backward(g);
+            drop.backward(dy, g);
             sublayerBackward(a, g, g2, false);
             if (dx.data() != dy.data())  // in place (dx is dy), the residual is there already
-                dx = dy;
+                copyRows(dy, dx);
             norm.backward(g2, dx, true);
         } else {
             // y = norm(z), z = x + s(x)
             norm.backward(dy, g2, false);  // g2 = dz
-            dx = g2;
-            g = g2;
-            drop.backward(g);
+            copyRows(g2, dx);
+            drop.backward(g2, g);
             sublayerBackward(x, g, dx, true);
         }
+    }
+
+private:
+    // to = from, [n, d] both, its rows split between the threads.
+    template <typename From, typename To>
+    static void copyRows(const From& from, To&& to)
+    {
+        parallelFor(long(from.rows()), std::max(1L, 16384 / std::max(1L, long(from.cols()))),
+                    [&](long b, long e) { to.middleRows(b, e - b) = from.middleRows(b, e - b); });
     }
 };
 

@@ -32,14 +32,15 @@ enum class ProfileCategory : std::uint8_t {
     GemmGenerator,             // the output projection onto the vocabulary
     AttentionSoftmax,          // masking, softmax and its backward
     LayerNorm,
-    Dropout,                   // masks drawn and applied (with the feed-forward's ReLU)
+    Dropout,                   // masks drawn and applied (with the feed-forward's ReLU, and
+                               // the residual sum after each sublayer)
     Embedding,                 // embedding lookup, positional encoding, their backward
     Loss,                      // label-smoothed loss with log-softmax and its gradient
     Adam,
     Bias,                      // biases written into the outputs, their gradients summed
     Gradient,                  // the gradient zeroed before the step, its norm, clipping
     ThreadWait,                // starting the pool's threads and waiting for their chunks
-    Other,                     // everything else: residual sums, the batch's masks, …
+    Other,                     // everything else: the batch's masks, copies of gradients, …
     Count
 };
 

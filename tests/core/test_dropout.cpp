@@ -1,7 +1,8 @@
 // model/dropout: the mask's statistics (kept fraction, scale, no correlation between
 // neighbouring elements or blocks), that it depends on the generator's key and the shape but
 // not on the thread count, that the parallel fill writes what the plain fill does, strided
-// sources and destinations, the fused relu, and backward.
+// sources and destinations, the fused relu and residual sum, and backward in place or into
+// another matrix.
 #include "skip.h"
 #include "model/dropout.h"
 #include "model/parallel.h"
@@ -28,6 +29,10 @@ private slots:
     void stridedViewsAndRelu();
     void backwardMultipliesByMask();
     void evaluationIsIdentity();
+    void forwardAddSumsTheResidual_data();
+    void forwardAddSumsTheResidual();
+    void forwardAddInEvaluation();
+    void backwardIntoAnotherMatrix();
     void cleanupTestCase() { setEngineThreads(0); }
 };
 
@@ -227,6 +232,85 @@ void TestDropout::evaluationIsIdentity()
     Mat<float> y(10, 10);
     d.forward(x, y, 0.5, Pass::eval(), /*relu=*/true);
     QVERIFY(y == Mat<float>(before.cwiseMax(0.0f)));
+}
+
+void TestDropout::forwardAddSumsTheResidual_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("strided");
+    QTest::addColumn<bool>("inPlace");  // sum is the residual itself (y = x in the layers)
+    for (int threads : {1, 2})
+        for (bool strided : {false, true})
+            for (bool inPlace : {false, true})
+                QTest::addRow("%d threads%s%s", threads, strided ? ", strided" : "",
+                              inPlace ? ", sum in place" : "")
+                    << threads << strided << inPlace;
+}
+
+// x = x ⊙ mask and sum = residual + x, against the plain mask fill of the same key: rows of
+// 300 (several blocks per row, a block across rows), strided views leaving the columns
+// outside them alone.
+void TestDropout::forwardAddSumsTheResidual()
+{
+    QFETCH(int, threads);
+    QFETCH(bool, strided);
+    QFETCH(bool, inPlace);
+    setEngineThreads(threads);
+    const int rows = 70, cols = 300, pad = strided ? 13 : 0;
+    Rng rng(21), copy(21);
+    Mat<float> xWide = Mat<float>::Random(rows, cols + 2 * pad);
+    Mat<float> rWide = Mat<float>::Random(rows, cols + 2 * pad);
+    Mat<float> sWide = Mat<float>::Constant(rows, cols + 2 * pad, 5.0f);
+    const Mat<float> x0 = xWide, r0 = rWide;
+    Mat<float>& sumWide = inPlace ? rWide : sWide;
+    Dropout<float> d;
+    d.forwardAdd(xWide.middleCols(pad, cols), rWide.middleCols(pad, cols),
+                 sumWide.middleCols(pad, cols), 0.35, Pass::training(rng));
+    QVERIFY(d.active);
+    Mat<float> mask(rows, cols);
+    fillDropoutMask(mask.data(), 0, long(mask.size()), copy.next(), 0.35f, float(1 / 0.65));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols + 2 * pad; ++c) {
+            const bool inside = c >= pad && c < pad + cols;
+            const float dropped = inside ? x0(r, c) * mask(r, c - pad) : x0(r, c);
+            QCOMPARE(xWide(r, c), dropped);
+            const float sum = inside ? r0(r, c) + dropped : (inPlace ? r0(r, c) : 5.0f);
+            QCOMPARE(sumWide(r, c), sum);
+        }
+}
+
+void TestDropout::forwardAddInEvaluation()
+{
+    setEngineThreads(2);
+    Dropout<float> d;
+    Mat<float> x = Mat<float>::Random(90, 200);
+    const Mat<float> x0 = x, residual = Mat<float>::Random(90, 200);
+    Mat<float> sum(90, 200);
+    d.forwardAdd(x, residual, sum, 0.5, Pass::eval());
+    QVERIFY(!d.active);
+    QVERIFY(x == x0);
+    for (int r = 0; r < 90; ++r)
+        for (int c = 0; c < 200; ++c)
+            QCOMPARE(sum(r, c), residual(r, c) + x0(r, c));
+}
+
+// dx = dy ⊙ mask into a matrix of its own, dy untouched; a copy when nothing was dropped.
+void TestDropout::backwardIntoAnotherMatrix()
+{
+    setEngineThreads(2);
+    Rng rng(9);
+    Dropout<float> d;
+    Mat<float> x = ones(64, 520);
+    d.forward(x, 0.3, Pass::training(rng));
+    const Mat<float> dy = Mat<float>::Random(64, 520);
+    Mat<float> dx = Mat<float>::Constant(64, 520, 3.0f);
+    d.backward(dy, dx);
+    for (int r = 0; r < 64; ++r)
+        for (int c = 0; c < 520; ++c)
+            QCOMPARE(dx(r, c), dy(r, c) * x(r, c));  // x holds the mask (it was all ones)
+    d.forward(x, 0.3, Pass::eval());
+    d.backward(dy, dx);
+    QVERIFY(dx == dy);
 }
 
 AS_TEST_APPLESS_MAIN(TestDropout)
