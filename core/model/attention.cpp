@@ -162,8 +162,18 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
     const double perHead = 2.0 * Sq * Sk * dk;  // FLOPs of one head's product
     profileWork(ProfileCategory::GemmAttentionScores, blocks, perHead * double(blocks));
     profileWork(ProfileCategory::GemmAttentionContext, blocks, perHead * double(blocks));
-    drop.active = false;
-    const bool dropping = pass.train && p > 0.0;
+    // Dropout on each head's probabilities right after its softmax, while they are in cache:
+    // the mask is drawn as Dropout draws it (one key from the pass, the same values), head by
+    // head, and not kept (backward reads it off probsDropped).
+    drop.active = pass.train && p > 0.0;
+    const bool dropping = drop.active;
+    std::uint64_t key = 0;
+    if (dropping) {
+        key = pass.rng->next();
+        drop.scale = T(1.0 / (1.0 - p));
+        probsDropped.resize(probs.rows(), probs.cols());  // probs stay, for the window and backward
+        maskStreams.resize(headScratch.size());
+    }
     // P V of block bh from probabilities Pbh ([Sq, Sk]).
     const auto context = [&](long bh, const T* Pbh) {
         const int b = int(bh / heads), h = int(bh % heads);
@@ -172,10 +182,14 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                        ctx.data() + std::size_t(b) * Sq * d + h * dk, d, T(1));
     };
     // Each (batch, head) block is independent: one parallel range over all of them.
+    const long headSize = long(Sq) * Sk;
     parallelChunks(blocks, 1, [&](int chunk, long from, long to) {
         Mat<T>& s = headScratch[std::size_t(chunk)];
         T* Kt = s.data();
         T* S = s.data() + std::size_t(dk) * pad;
+        if (dropping)
+            maskStreams[std::size_t(chunk)].start(blocks * headSize, to * headSize, key, float(p),
+                                                  drop.scale);
         for (long bh = from; bh < to; ++bh) {
             const int b = int(bh / heads), h = int(bh % heads);
             {
@@ -211,18 +225,18 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                     std::memcpy(P + std::size_t(i) * Sk, si, std::size_t(Sk) * sizeof(T));
                 }
             }
-            if (!dropping)  // P V at once, while P is in cache
-                context(bh, probs.data() + std::size_t(bh) * Sq * Sk);
+            const std::size_t off = std::size_t(bh) * std::size_t(headSize);
+            if (dropping) {
+                const ProfileScope timed(ProfileCategory::Dropout);
+                using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+                const T* m = maskStreams[std::size_t(chunk)].range(long(off), long(off) + headSize);
+                Eigen::Map<Arr>(probsDropped.data() + off, headSize) =
+                    Eigen::Map<const Arr>(probs.data() + off, headSize)
+                    * Eigen::Map<const Arr>(m, headSize);
+            }
+            // P V at once, while P is in cache
+            context(bh, (dropping ? probsDropped.data() : probs.data()) + off);
         }
-    });
-    if (!dropping)
-        return;
-    // probs stay as they were, for the window and for backward
-    probsDropped.resize(probs.rows(), probs.cols());
-    drop.forward(probs, probsDropped, p, pass);
-    parallelFor(blocks, 1, [&](long from, long to) {
-        for (long bh = from; bh < to; ++bh)
-            context(bh, probsDropped.data() + std::size_t(bh) * Sq * Sk);
     });
 }
 
@@ -265,11 +279,19 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
                 combineRows<T>(Sq, dk, pad, dC, d, 1, Vt, pad, dP, pad, T(1));  // dC Vᵀ: ∂/∂Pd
             }
             if (drop.active) {
+                // ∂/∂P = ∂/∂Pd times the mask, which forward did not keep: it is the scale where
+                // Pd ≠ 0 and 0 where Pd = 0. The second is also where P = 0 (a masked score or an
+                // exp that underflowed) and the mask may have kept it; there the softmax's
+                // backward below multiplies by P = 0, so the gradient is the same, exactly.
                 const ProfileScope timed(ProfileCategory::Dropout);
-                const T* mask = drop.mask.data() + pOff;
-                for (int i = 0; i < Sq; ++i)
-                    for (int j = 0; j < Sk; ++j)
-                        dP[std::size_t(i) * pad + j] *= mask[std::size_t(i) * Sk + j];
+                using RowArray = Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>;
+                using ConstRow = Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>;
+                const T ds = drop.scale;
+                for (int i = 0; i < Sq; ++i) {
+                    RowArray g(dP + std::size_t(i) * pad, Sk);
+                    const ConstRow pd(Pd + std::size_t(i) * Sk, Sk);
+                    g = (pd != T(0)).select(g * ds, T(0));
+                }
             }
             {
                 // softmax backward: dS = P . (dP - rowsum(dP . P)), times the scores' scale; over

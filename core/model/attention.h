@@ -31,7 +31,7 @@ struct MultiHeadAttention {
     Mat<T> qBuf;    // cross: [B*Sq, d]
     Mat<T> kvBuf;   // cross: [B*Sk, 2d] = [K | V]
     Mat<T> probs;   // [B*heads*Sq, Sk] softmax output before dropout: what the window draws
-    Dropout<T> drop;
+    Dropout<T> drop;      // its key, scale and whether active; the mask itself is not kept
     Mat<T> probsDropped;  // [B*heads*Sq, Sk] after dropout (only when dropout is active)
     Mat<T> ctx;           // [B*Sq, d] heads concatenated (each head times its gate)
     // The scores before softmax, QKᵀ/√d_k with masked entries at -1e9: [B*heads*Sq, Sk] like
@@ -52,6 +52,7 @@ struct MultiHeadAttention {
     // [chunks] per-head scratch, one per chunk of the parallel range: Kᵀ and the scores
     // (forward), Vᵀ and dP (backward), each [d_k + Sq, Sk padded to whole vectors]
     std::vector<Mat<T>> headScratch;
+    std::vector<DropoutMaskStream<T>> maskStreams;  // [chunks] the dropout mask, head by head
 
     static MultiHeadAttention make(ParamStore<T>& ps, const std::string& prefix, int d, int heads);
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -51,24 +52,31 @@ inline std::uint32_t dropoutThreshold(float p)
     return std::uint32_t(double(p) * double(1 << 24) + 0.5);
 }
 
+// Block `block` of the mask with key `key`, its first `len` elements, into out[0, len).
+template <typename T>
+void fillDropoutBlock(T* out, long block, long len, std::uint64_t key, std::uint32_t threshold,
+                      T scale)
+{
+    Rng rng(dropoutBlockSeed(key, std::uint64_t(block)));
+    long i = 0;
+    for (; i + 1 < len; i += 2) {
+        const std::uint64_t r = rng.next();
+        out[i] = std::uint32_t(r >> 40) < threshold ? T(0) : scale;
+        out[i + 1] = std::uint32_t((r >> 8) & 0xffffff) < threshold ? T(0) : scale;
+    }
+    if (i < len)
+        out[i] = std::uint32_t(rng.next() >> 40) < threshold ? T(0) : scale;
+}
+
 // Fills mask[begin, end) of the mask with key `key` (begin a multiple of kDropoutBlock):
 // 0 where dropped, scale where kept. Also the plain reference for tests.
 template <typename T>
 void fillDropoutMask(T* mask, long begin, long end, std::uint64_t key, float p, T scale)
 {
     const std::uint32_t threshold = dropoutThreshold(p);
-    for (long b0 = begin; b0 < end; b0 += kDropoutBlock) {
-        Rng rng(dropoutBlockSeed(key, std::uint64_t(b0 / kDropoutBlock)));
-        const long b1 = std::min(end, b0 + kDropoutBlock);
-        long i = b0;
-        for (; i + 1 < b1; i += 2) {
-            const std::uint64_t r = rng.next();
-            mask[i] = std::uint32_t(r >> 40) < threshold ? T(0) : scale;
-            mask[i + 1] = std::uint32_t((r >> 8) & 0xffffff) < threshold ? T(0) : scale;
-        }
-        if (i < b1)
-            mask[i] = std::uint32_t(rng.next() >> 40) < threshold ? T(0) : scale;
-    }
+    for (long b0 = begin; b0 < end; b0 += kDropoutBlock)
+        fillDropoutBlock(mask + b0, b0 / kDropoutBlock, std::min(end, b0 + kDropoutBlock) - b0, key,
+                         threshold, scale);
 }
 
 namespace dropout_detail {
@@ -86,17 +94,18 @@ inline void laneStates(std::uint64_t (&st)[4][8], long (&len)[8], long g, int la
     }
 }
 
-// Elements [e, e + 64) of each lane's block from its 64 drop bits: a whole run by full(out,
-// kept bits), a block's short end element by element.
+// Elements [e, e + 64) of each lane's block from its 64 drop bits (out: where lane 0's block
+// is written, the others following): a whole run by full(out, kept bits), a block's short end
+// element by element.
 template <typename T, typename Full>
-void writeLanes(T* mask, long g, int lanes, const long (&len)[8], long e,
-                const std::uint64_t (&bits)[8], T scale, Full full)
+void writeLanes(T* out0, int lanes, const long (&len)[8], long e, const std::uint64_t (&bits)[8],
+                T scale, Full full)
 {
     for (int l = 0; l < lanes; ++l) {
         const long count = std::min(64L, len[l] - e);
         if (count <= 0)
             continue;
-        T* out = mask + (g + l) * kDropoutBlock + e;
+        T* out = out0 + l * kDropoutBlock + e;
         const std::uint64_t kept = ~bits[l];
         if (count < 64) {
             for (long j = 0; j < count; ++j)
@@ -112,7 +121,8 @@ void writeLanes(T* mask, long g, int lanes, const long (&len)[8], long e,
 // blocks at a time as there, in two sets of four 64-bit lanes (AVX2 has no 64-bit rotate, no
 // unsigned 64-bit compare and no mask registers: shifts, a sign flip and vector masks instead).
 // The element-by-element generator it replaces took `small`'s dropout from 3 to 21 ms a step.
-// For float and double masks; the caller checks that the threshold fits 24 bits.
+// For float and double masks; the caller checks that the threshold fits 24 bits. mask: where
+// block blockFrom begins, as fillBlocks.
 template <typename T>
 void fillBlocksAvx2(T* mask, long size, long blockFrom, long blockTo, std::uint64_t key,
                     std::uint64_t threshold, T scale)
@@ -170,7 +180,8 @@ void fillBlocksAvx2(T* mask, long size, long blockFrom, long blockTo, std::uint6
             alignas(32) std::uint64_t bits[8];
             _mm256_store_si256(reinterpret_cast<__m256i*>(bits), x0.dropped);
             _mm256_store_si256(reinterpret_cast<__m256i*>(bits + 4), x1.dropped);
-            writeLanes(mask, g, lanes, len, e, bits, scale, [scale](T* out, std::uint64_t kept) {
+            writeLanes(mask + (g - blockFrom) * kDropoutBlock, lanes, len, e, bits, scale,
+                       [scale](T* out, std::uint64_t kept) {
                 if constexpr (std::is_same_v<T, float>) {
                     // Eight elements a store: their bits spread over eight 32-bit lanes.
                     const __m256 v = _mm256_set1_ps(scale);
@@ -195,7 +206,8 @@ void fillBlocksAvx2(T* mask, long size, long blockFrom, long blockTo, std::uint6
 }
 #endif
 
-// Blocks [blockFrom, blockTo) of a mask of `size` elements, the same values as fillDropoutMask.
+// Blocks [blockFrom, blockTo) of a mask of `size` elements, the same values as fillDropoutMask,
+// into mask[0, ...): mask is where block blockFrom begins.
 // With AVX-512, eight blocks are drawn at once, one per 64-bit lane: a round of the eight
 // generators is a dozen vector instructions and decides sixteen elements, where one generator
 // stepped element by element took a few instructions per element. Each lane gathers its
@@ -246,7 +258,8 @@ void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t 
                     }
                     alignas(64) std::uint64_t bits[8];
                     _mm512_store_si512(bits, dropped);
-                    writeLanes(mask, g, lanes, len, e, bits, scale, [scale](T* out, std::uint64_t kept) {
+                    writeLanes(mask + (g - blockFrom) * kDropoutBlock, lanes, len, e, bits, scale,
+                               [scale](T* out, std::uint64_t kept) {
                         if constexpr (std::is_same_v<T, float>) {
                             const __m512 v = _mm512_set1_ps(scale);
                             for (int q = 0; q < 4; ++q)
@@ -271,11 +284,54 @@ void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t 
         }
     }
 #endif
-    fillDropoutMask(mask, blockFrom * kDropoutBlock, std::min(size, blockTo * kDropoutBlock), key, p,
-                    scale);
+    const std::uint32_t threshold = dropoutThreshold(p);
+    for (long b = blockFrom; b < blockTo; ++b)
+        fillDropoutBlock(mask + (b - blockFrom) * kDropoutBlock, b,
+                         std::min(kDropoutBlock, size - b * kDropoutBlock), key, threshold, scale);
 }
 
 }  // namespace dropout_detail
+
+// A mask read in order, range by range, by a pass that applies it itself and keeps none of it:
+// attention applies it to each head's probabilities while they are in cache, and its backward
+// needs no mask (core/model/attention.cpp). The values are those of the mask of `size` elements
+// with this key, as Dropout's; they are drawn into a buffer eight blocks at a time, so ranges
+// read in increasing order draw each block once. The buffer is kept from pass to pass.
+template <typename T>
+class DropoutMaskStream {
+public:
+    // A new mask. end: where this reader's last range ends (blocks past it are never drawn).
+    void start(long size, long end, std::uint64_t key, float p, T scale)
+    {
+        size_ = size;
+        end_ = std::min(end, size);
+        key_ = key;
+        p_ = p;
+        scale_ = scale;
+        from_ = to_ = 0;
+    }
+
+    // Elements [begin, end) of the mask, valid until the next call.
+    const T* range(long begin, long end)
+    {
+        if (begin < from_ * kDropoutBlock || end > std::min(size_, to_ * kDropoutBlock)) {
+            from_ = begin / kDropoutBlock;
+            const long last = (std::max(end, end_) + kDropoutBlock - 1) / kDropoutBlock;
+            to_ = std::max((end + kDropoutBlock - 1) / kDropoutBlock, std::min(from_ + 8, last));
+            buf_.resize(std::size_t((to_ - from_) * kDropoutBlock));
+            dropout_detail::fillBlocks(buf_.data(), size_, from_, to_, key_, p_, scale_);
+        }
+        return buf_.data() + (begin - from_ * kDropoutBlock);
+    }
+
+private:
+    long size_ = 0, end_ = 0;
+    std::uint64_t key_ = 0;
+    float p_ = 0;
+    T scale_ = T(1);
+    long from_ = 0, to_ = 0;  // the blocks in buf_
+    std::vector<T> buf_;
+};
 
 template <typename T>
 struct Dropout {
@@ -361,7 +417,8 @@ private:
             // Eight blocks at a time (128 KiB of float mask): applied while in L2.
             for (long g = bFrom; g < bTo; g += 8) {
                 const long gTo = std::min(bTo, g + 8);
-                dropout_detail::fillBlocks(mask.data(), size, g, gTo, key, pf, scale);
+                dropout_detail::fillBlocks(mask.data() + g * kDropoutBlock, size, g, gTo, key, pf,
+                                           scale);
                 const long begin = g * kDropoutBlock;
                 const long end = std::min(size, gTo * kDropoutBlock);
                 if (flat) {

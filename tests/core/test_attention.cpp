@@ -16,6 +16,8 @@ class TestAttention : public QObject {
 private slots:
     void paddedAndFutureKeysGetExactlyZero();
     void fullyMaskedRowIsUniform();
+    void dropoutIsTheMaskOfItsKey_data();
+    void dropoutIsTheMaskOfItsKey();
     void modelKeepsEveryHeadOfEveryLayer();
     void softmaxOfHugeScores();
     void logSoftmaxOfHugeScores();
@@ -95,6 +97,59 @@ void TestAttention::fullyMaskedRowIsUniform()
     for (Eigen::Index r = 0; r < attn.probs.rows(); ++r)
         for (Eigen::Index c = 0; c < 4; ++c)
             QCOMPARE(attn.probs(r, c), 0.25f);
+}
+
+void TestAttention::dropoutIsTheMaskOfItsKey_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::newRow("1 thread") << 1;
+    QTest::newRow("2 threads") << 2;
+}
+
+// Attention drops each head's probabilities right after its softmax, drawing the mask head by
+// head (DropoutMaskStream): the dropped probabilities must be the probabilities times the
+// plain mask of the pass's key over all of them (fillDropoutMask), as if Dropout had run over
+// the whole matrix, on any thread count. 6 sequences of 45 with 4 heads: 24 heads of 2,025
+// probabilities, 12 mask blocks, heads that straddle blocks.
+void TestAttention::dropoutIsTheMaskOfItsKey()
+{
+    QFETCH(int, threads);
+    setEngineThreads(threads);
+    ParamStore<float> ps;
+    auto attn = MultiHeadAttention<float>::make(ps, "a", 16, 4);
+    ps.allocate();
+    Rng init(4);
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        ps.values()[i] = float(init.uniform() - 0.5);
+    const int B = 6, S = 45;
+    Mat<float> x = Mat<float>::Random(B * S, 16), y(B * S, 16);
+    std::vector<std::uint8_t> valid(std::size_t(B * S), 1);
+    for (int j = 40; j < S; ++j)
+        valid[std::size_t(2 * S + j)] = 0;  // the third sequence is padded
+    Rng rng(17), copy(17);
+    attn.forwardSelf(x, B, S, valid.data(), true, 0.3, Pass::training(rng), y);
+    setEngineThreads(0);
+    QCOMPARE(attn.probsDropped.rows(), attn.probs.rows());
+    QCOMPARE(attn.probsDropped.cols(), Eigen::Index(S));
+    Mat<float> mask(attn.probs.rows(), attn.probs.cols());
+    fillDropoutMask(mask.data(), 0, long(mask.size()), copy.next(), 0.3f, float(1 / 0.7));
+    const Mat<float> expected = attn.probs.cwiseProduct(mask);
+    QVERIFY(attn.probsDropped == expected);
+    QVERIFY(rng.next() == copy.next());  // one number drawn, the key
+    // The heads' context is made from the dropped probabilities: each head's P_dropped V, from
+    // the values V kept in qkvBuf, in double.
+    const int dk = 4;
+    for (int b = 0; b < B; ++b)
+        for (int h = 0; h < 4; ++h) {
+            const Eigen::MatrixXd pd =
+                attn.probsDropped.middleRows((b * 4 + h) * S, S).cast<double>();
+            const Eigen::MatrixXd v =
+                attn.qkvBuf.block(b * S, 2 * 16 + h * dk, S, dk).cast<double>();
+            const Eigen::MatrixXd want = pd * v;
+            const Eigen::MatrixXd got = attn.ctx.block(b * S, h * dk, S, dk).cast<double>();
+            QVERIFY2((got - want).cwiseAbs().maxCoeff() < 1e-5,
+                     qPrintable(QStringLiteral("sequence %1, head %2").arg(b).arg(h)));
+        }
 }
 
 void TestAttention::modelKeepsEveryHeadOfEveryLayer()

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace as;
@@ -26,6 +27,7 @@ private slots:
     void fastFillMatchesPlainFill_data();
     void fastFillMatchesPlainFill();
     void keyComesFromTheGenerator();
+    void streamReadsTheMaskInRanges();
     void stridedViewsAndRelu();
     void backwardMultipliesByMask();
     void evaluationIsIdentity();
@@ -150,11 +152,11 @@ void TestDropout::fastFillMatchesPlainFill()
     const long blocks = (size + kDropoutBlock - 1) / kDropoutBlock;
     const long begin = blockFrom * kDropoutBlock;
     std::vector<float> fast(std::size_t(size), 7.0f), plain(std::size_t(size), 7.0f);
-    dropout_detail::fillBlocks(fast.data(), size, blockFrom, blocks, key, float(p), 2.0f);
+    dropout_detail::fillBlocks(fast.data() + begin, size, blockFrom, blocks, key, float(p), 2.0f);
     fillDropoutMask(plain.data(), begin, size, key, float(p), 2.0f);
     QVERIFY(fast == plain);
     std::vector<double> fastD(std::size_t(size), 7.0), plainD(std::size_t(size), 7.0);
-    dropout_detail::fillBlocks(fastD.data(), size, blockFrom, blocks, key, float(p), 2.0);
+    dropout_detail::fillBlocks(fastD.data() + begin, size, blockFrom, blocks, key, float(p), 2.0);
     fillDropoutMask(plainD.data(), begin, size, key, float(p), 2.0);
     QVERIFY(fastD == plainD);
 #ifdef AS_DROPOUT_AVX2
@@ -163,10 +165,10 @@ void TestDropout::fastFillMatchesPlainFill()
     const std::uint64_t threshold = dropoutThreshold(float(p));
     if (threshold < (std::uint64_t(1) << 24)) {
         std::vector<float> avx2(std::size_t(size), 7.0f);
-        dropout_detail::fillBlocksAvx2(avx2.data(), size, blockFrom, blocks, key, threshold, 2.0f);
+        dropout_detail::fillBlocksAvx2(avx2.data() + begin, size, blockFrom, blocks, key, threshold, 2.0f);
         QVERIFY(avx2 == plain);
         std::vector<double> avx2D(std::size_t(size), 7.0);
-        dropout_detail::fillBlocksAvx2(avx2D.data(), size, blockFrom, blocks, key, threshold, 2.0);
+        dropout_detail::fillBlocksAvx2(avx2D.data() + begin, size, blockFrom, blocks, key, threshold, 2.0);
         QVERIFY(avx2D == plainD);
     }
 #endif  // a build without AVX2 (-DAS_NATIVE=OFF) has no AVX2 fill
@@ -187,6 +189,35 @@ void TestDropout::keyComesFromTheGenerator()
     Mat<float> c = ones(64, 256);
     d.forward(c, 0.1, Pass::training(again));
     QVERIFY(a == c);  // and a generator in the same state gives the same mask
+}
+
+// DropoutMaskStream, as attention reads it: two readers splitting the mask between them, each
+// asking for ranges in increasing order (of any length, across block and buffer boundaries),
+// and once for a range before its buffer. Every range must be that part of the plain mask.
+void TestDropout::streamReadsTheMaskInRanges()
+{
+    const long size = 23 * kDropoutBlock + 1234;
+    const std::uint64_t key = 0xfeedfacecafebeefULL;
+    std::vector<float> plain(static_cast<std::size_t>(size));
+    fillDropoutMask(plain.data(), 0, size, key, 0.2f, 1.25f);
+    Rng lengths(3);
+    const long split = 9 * kDropoutBlock + 777;
+    for (const auto& [from, to] : {std::pair{0L, split}, std::pair{split, size}}) {
+        DropoutMaskStream<float> stream;
+        stream.start(size, to, key, 0.2f, 1.25f);
+        long ranges = 0;
+        for (long begin = from; begin < to; ++ranges) {
+            const long end = std::min(to, begin + 1 + long(lengths.next() % 9000));
+            const float* m = stream.range(begin, end);
+            QVERIFY2(std::equal(m, m + (end - begin), plain.begin() + begin),
+                     qPrintable(QStringLiteral("[%1, %2)").arg(begin).arg(end)));
+            begin = end;
+        }
+        QVERIFY(ranges > 4);
+        // Back to an earlier range: drawn again, the same values.
+        const float* again = stream.range(from + 5, from + 5000);
+        QVERIFY(std::equal(again, again + 4995, plain.begin() + from + 5));
+    }
 }
 
 void TestDropout::stridedViewsAndRelu()
