@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -335,9 +336,14 @@ private:
 
 template <typename T>
 struct Dropout {
-    Mat<T> mask;  // [same shape as x]: 0 or 1 / (1 - p); empty when inactive
+    Mat<T> mask;  // [same shape as x]: 0 or 1 / (1 - p); empty when inactive or not kept
     bool active = false;
     T scale = T(1);  // 1 / (1 - p) of the last active forward
+    // Off for a layer whose backward reads the mask off its output (the feed-forward layer's
+    // ReLU and dropout: kept where the output is > 0): the mask is then drawn into a scratch
+    // of eight blocks per thread and applied from there, never written out whole, and
+    // backward() must not be called.
+    bool keepMask = true;
 
     // x: any shape, in place.
     void forward(Out<T> x, double p, const Pass& pass) { forward(x, x, p, pass); }
@@ -363,6 +369,8 @@ struct Dropout {
     // dx = dy through the mask (a copy when the last forward dropped nothing); dx may be dy.
     void backward(In<T> dy, Out<T> dx) const
     {
+        if (active && !keepMask)
+            throw std::logic_error("Dropout::backward: this layer's mask was not kept");
         const ProfileScope timed(ProfileCategory::Dropout);
         const long rows = long(dy.rows());
         parallelFor(rows, std::max(1L, 16384 / std::max(1L, long(dy.cols()))),
@@ -402,28 +410,36 @@ private:
                         });
             return;
         }
-        mask.resize(src.rows(), src.cols());
         const std::uint64_t key = pass.rng->next();
         scale = T(1.0 / (1.0 - p));
         const float pf = float(p);
-        const long size = long(mask.size());
+        const long size = long(src.size());
         const long blocks = (size + kDropoutBlock - 1) / kDropoutBlock;
+        if (keepMask) {
+            mask.resize(src.rows(), src.cols());
+        } else {
+            mask.resize(0, 0);
+            scratch.resize(std::size_t(chunkCount(blocks, 4)));
+            for (std::vector<T>& sc : scratch)
+                sc.resize(std::size_t(8 * kDropoutBlock));
+        }
         // Rows without gaps between them: a run of the mask is one run of src and of dst too.
         const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols
                           && (!residual
                               || (long(residual->outerStride()) == cols
                                   && long(sum->outerStride()) == cols));
-        parallelFor(blocks, 4, [&](long bFrom, long bTo) {
+        parallelChunks(blocks, 4, [&](int chunk, long bFrom, long bTo) {
             // Eight blocks at a time (128 KiB of float mask): applied while in L2.
             for (long g = bFrom; g < bTo; g += 8) {
                 const long gTo = std::min(bTo, g + 8);
-                dropout_detail::fillBlocks(mask.data() + g * kDropoutBlock, size, g, gTo, key, pf,
-                                           scale);
                 const long begin = g * kDropoutBlock;
                 const long end = std::min(size, gTo * kDropoutBlock);
+                // The mask's elements [begin, end), in the mask or in this thread's scratch.
+                T* const mk = keepMask ? mask.data() + begin : scratch[std::size_t(chunk)].data();
+                dropout_detail::fillBlocks(mk, size, g, gTo, key, pf, scale);
                 if (flat) {
                     using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
-                    const Eigen::Map<const Arr> m(mask.data() + begin, end - begin);
+                    const Eigen::Map<const Arr> m(mk, end - begin);
                     const Eigen::Map<const Arr> s(src.data() + begin, end - begin);
                     Eigen::Map<Arr> d(dst.data() + begin, end - begin);
                     if (relu)
@@ -441,7 +457,8 @@ private:
                 for (long r = begin / cols; r * cols < end; ++r) {
                     const long c0 = std::max(begin - r * cols, 0L);
                     const long c1 = std::min(end - r * cols, cols);
-                    const auto m = mask.row(r).segment(c0, c1 - c0).array();
+                    using Row = Eigen::Array<T, 1, Eigen::Dynamic>;
+                    const Eigen::Map<const Row> m(mk + (r * cols + c0 - begin), c1 - c0);
                     const auto s = src.row(r).segment(c0, c1 - c0).array();
                     auto d = dst.row(r).segment(c0, c1 - c0).array();
                     if (relu)
@@ -455,6 +472,8 @@ private:
             }
         });
     }
+
+    std::vector<std::vector<T>> scratch;  // [chunks] eight blocks of the mask, when not kept
 };
 
 }  // namespace as

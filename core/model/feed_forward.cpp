@@ -13,6 +13,7 @@ FeedForward<T> FeedForward<T>::make(ParamStore<T>& ps, const std::string& prefix
     f.w1 = Linear<T>::make(ps, prefix + ".w1", d, d_ff);
     f.w2 = Linear<T>::make(ps, prefix + ".w2", d_ff, d);
     f.w1.kind = f.w2.kind = ProfileCategory::GemmFeedForward;
+    f.drop.keepMask = false;  // backward reads the mask off h (> 0 where kept)
     return f;
 }
 

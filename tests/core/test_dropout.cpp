@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,8 @@ private slots:
     void keyComesFromTheGenerator();
     void streamReadsTheMaskInRanges();
     void stridedViewsAndRelu();
+    void maskNotKept_data();
+    void maskNotKept();
     void backwardMultipliesByMask();
     void evaluationIsIdentity();
     void forwardAddSumsTheResidual_data();
@@ -238,6 +241,47 @@ void TestDropout::stridedViewsAndRelu()
                                    : std::max(wideSrc(r, c), 0.0f) * mask(r, c - 10);
             QCOMPARE(wideDst(r, c), want);
         }
+}
+
+void TestDropout::maskNotKept_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("strided");
+    for (int threads : {1, 2})
+        for (bool strided : {false, true})
+            QTest::addRow("%d threads%s", threads, strided ? ", strided" : "") << threads << strided;
+}
+
+// keepMask off (the feed-forward layer's dropout): the mask is drawn into each thread's scratch
+// and applied from there. The output must be dropout(relu(src)) with the plain mask of the same
+// key: 70 rows of 2,000 (35 blocks: several groups of eight per thread, blocks across rows),
+// flat and strided; no mask kept, and backward refuses.
+void TestDropout::maskNotKept()
+{
+    QFETCH(int, threads);
+    QFETCH(bool, strided);
+    setEngineThreads(threads);
+    const int rows = 70, cols = 2000, pad = strided ? 9 : 0;
+    Rng rng(31), copy(31);
+    const Mat<float> src = Mat<float>::Random(rows, cols + 2 * pad);
+    Mat<float> dst = Mat<float>::Constant(rows, cols + 2 * pad, 7.0f);
+    Dropout<float> d;
+    d.keepMask = false;
+    d.forward(src.middleCols(pad, cols), dst.middleCols(pad, cols), 0.3, Pass::training(rng),
+              /*relu=*/true);
+    setEngineThreads(0);
+    QVERIFY(d.active);
+    QCOMPARE(d.mask.size(), Eigen::Index(0));
+    Mat<float> mask(rows, cols);
+    fillDropoutMask(mask.data(), 0, long(mask.size()), copy.next(), 0.3f, float(1 / 0.7));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols + 2 * pad; ++c) {
+            const bool inside = c >= pad && c < pad + cols;
+            const float want = inside ? std::max(src(r, c), 0.0f) * mask(r, c - pad) : 7.0f;
+            QCOMPARE(dst(r, c), want);
+        }
+    Mat<float> g = Mat<float>::Ones(rows, cols);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, d.backward(g));
 }
 
 void TestDropout::backwardMultipliesByMask()

@@ -161,7 +161,11 @@ void TestLayersGrad::feedForwardWithDropout()
     };
     forward();
     QVERIFY(ffn.drop.active);
-    QVERIFY((ffn.drop.mask.array() == 0).any());
+    // Some unit that ReLU kept was dropped (h = 0 where w1's output is > 0); no mask is kept.
+    Mat<D> z(6, 16);
+    ffn.w1.forward(x, z);
+    QVERIFY(((z.array() > 0) && (ffn.h.array() == 0)).any());
+    QCOMPARE(ffn.drop.mask.size(), Eigen::Index(0));
     ffn.backward(x, r, dx, false);
     std::vector<Target> t;
     addParamTargets(ps, t);
