@@ -39,6 +39,18 @@ ModelConfig smallConfig()
     c.dropout = 0.0;
     return c;
 }
+
+// An attention layer named "a" with its parameters uniform in [-0.5, 0.5), drawn from seed.
+MultiHeadAttention<float> randomAttention(ParamStore<float>& ps, int d, int heads,
+                                          std::uint64_t seed)
+{
+    auto attn = MultiHeadAttention<float>::make(ps, "a", d, heads);
+    ps.allocate();
+    Rng rng(seed);
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        ps.values()[i] = float(rng.uniform() - 0.5);
+    return attn;
+}
 }  // namespace
 
 void TestAttention::paddedAndFutureKeysGetExactlyZero()
@@ -85,11 +97,7 @@ void TestAttention::fullyMaskedRowIsUniform()
 {
     // As PyTorch's masked_fill(-1e9) + softmax: a row with no real key spreads evenly.
     ParamStore<float> ps;
-    auto attn = MultiHeadAttention<float>::make(ps, "a", 8, 2);
-    ps.allocate();
-    Rng rng(2);
-    for (std::size_t i = 0; i < ps.size(); ++i)
-        ps.values()[i] = float(rng.uniform() - 0.5);
+    auto attn = randomAttention(ps, 8, 2, 2);
     Mat<float> x = Mat<float>::Random(4, 8), y(4, 8);
     const std::vector<std::uint8_t> valid(4, 0);
     attn.forwardSelf(x, 1, 4, valid.data(), false, 0.0, Pass::eval(), y);
@@ -116,11 +124,7 @@ void TestAttention::dropoutIsTheMaskOfItsKey()
     QFETCH(int, threads);
     setEngineThreads(threads);
     ParamStore<float> ps;
-    auto attn = MultiHeadAttention<float>::make(ps, "a", 16, 4);
-    ps.allocate();
-    Rng init(4);
-    for (std::size_t i = 0; i < ps.size(); ++i)
-        ps.values()[i] = float(init.uniform() - 0.5);
+    auto attn = randomAttention(ps, 16, 4, 4);
     const int B = 6, S = 45;
     Mat<float> x = Mat<float>::Random(B * S, 16), y(B * S, 16);
     std::vector<std::uint8_t> valid(std::size_t(B * S), 1);
