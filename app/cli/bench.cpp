@@ -58,7 +58,9 @@ QJsonObject profileJson(const as::ProfileTotals& t)
         const double s = t.seconds[std::size_t(i)];
         QJsonObject o{{"ms", s * 1e3},
                       {"ms_per_step", s * 1e3 / steps},
-                      {"percent", t.wallSeconds > 0 ? 100.0 * s / t.wallSeconds : 0.0}};
+                      {"percent", t.wallSeconds > 0 ? 100.0 * s / t.wallSeconds : 0.0},
+                      {"regions_per_step", double(t.regions[std::size_t(i)]) / steps},
+                      {"wait_ms_per_step", t.waitSeconds[std::size_t(i)] * 1e3 / steps}};
         if (as::isGemmCategory(c)) {
             const double flops = t.flops[std::size_t(i)];
             o.insert("calls_per_step", double(t.calls[std::size_t(i)]) / steps);
@@ -201,7 +203,8 @@ int runBench(const QStringList& args)
     p.add({"profile", "Where the training step's time goes: per category (the products by layer "
                       "kind, softmax, LayerNorm, dropout, embedding, loss, Adam, thread waits, "
                       "other) its ms per step, share of the step and, for products, FLOPs and "
-                      "GFLOP/s; --runs runs of --steps steps, each with its own breakdown."});
+                      "GFLOP/s; per category also the parallel regions it starts and the thread "
+                      "wait in them; --runs runs of --steps steps, each with its own breakdown."});
     p.add({"products-alone", "Also: one step's large products recorded and run again --steps "
                              "times with nothing else around them (the same shapes and split "
                              "over the threads, no waits): the fastest the step could be if "

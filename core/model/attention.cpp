@@ -183,6 +183,8 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
     };
     // Each (batch, head) block is independent: one parallel range over all of them.
     const long headSize = long(Sq) * Sk;
+    // The region's start and wait are charged to the softmax, whose loop over heads it is.
+    const ProfileScope region(ProfileCategory::AttentionSoftmax);
     parallelChunks(blocks, 1, [&](int chunk, long from, long to) {
         Mat<T>& s = headScratch[std::size_t(chunk)];
         T* Kt = s.data();
@@ -257,6 +259,7 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
     const double perHead = 2.0 * Sq * Sk * dk;  // FLOPs of one head's product
     profileWork(ProfileCategory::GemmAttentionScores, 2 * blocks, 2 * perHead * double(blocks));
     profileWork(ProfileCategory::GemmAttentionContext, 2 * blocks, 2 * perHead * double(blocks));
+    const ProfileScope region(ProfileCategory::AttentionSoftmax);
     parallelChunks(blocks, 1, [&](int chunk, long from, long to) {
         Mat<T>& s = headScratch[std::size_t(chunk)];
         T* Vt = s.data();

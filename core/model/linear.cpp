@@ -49,6 +49,7 @@ template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y) const
 {
     profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
+    const ProfileScope region(kind);  // the region's start and wait are the product's
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
         // Too few rows to split (a sentence being translated): split the output features.
         parallelFor(out, kMinRows, [&](long b, long e) {
@@ -103,6 +104,7 @@ template <typename T>
 void Linear<T>::backwardParams(In<T> x, In<T> dy) const
 {
     profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
+    const ProfileScope region(kind);
     parallelFor(out, 8, [&](long b, long e) { paramsPart(x, dy, b, e); });
 }
 
@@ -110,6 +112,7 @@ template <typename T>
 void Linear<T>::backwardInput(In<T> dy, Out<T> dx, bool accumulate) const
 {
     profileWork(kind, 1, 2.0 * double(dy.rows()) * in * out);
+    const ProfileScope region(kind);
     parallelFor(dy.rows(), kMinRows, [&](long b, long e) { inputPart(dy, dx, accumulate, b, e); });
 }
 
@@ -118,6 +121,7 @@ void Linear<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate,
                          const FunctionRef<void(long, long)>* rowsDone, bool biasGradTaken) const
 {
     profileWork(kind, 2, 2 * 2.0 * double(x.rows()) * in * out);
+    const ProfileScope region(kind);
     // One parallel region for both: chunk c takes the c-th part of each split (the same parts
     // as backwardParams and backwardInput make), so the threads start and meet once.
     const long n = dy.rows();

@@ -122,6 +122,7 @@ private:
         job_ = &job;
         pending_.store(chunks, std::memory_order_relaxed);
         current_.store((++region_ << 16) | std::uint64_t(chunks), std::memory_order_release);
+        profileRegion();
         {
             const ProfileScope timed(ProfileCategory::ThreadWait);
             generation_.fetch_add(1, std::memory_order_release);

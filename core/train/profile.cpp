@@ -45,6 +45,8 @@ ProfileTotals& ProfileTotals::operator+=(const ProfileTotals& o)
         seconds[std::size_t(i)] += o.seconds[std::size_t(i)];
         flops[std::size_t(i)] += o.flops[std::size_t(i)];
         calls[std::size_t(i)] += o.calls[std::size_t(i)];
+        waitSeconds[std::size_t(i)] += o.waitSeconds[std::size_t(i)];
+        regions[std::size_t(i)] += o.regions[std::size_t(i)];
     }
     return *this;
 }
@@ -91,6 +93,8 @@ void ProfileStep::finish(ProfileTotals& totals, double wallSeconds) noexcept
         totals.seconds[std::size_t(i)] += double(s.ns[i]) * 1e-9;
         totals.flops[std::size_t(i)] += s.flops[i];
         totals.calls[std::size_t(i)] += s.calls[i];
+        totals.waitSeconds[std::size_t(i)] += double(s.waitNs[i]) * 1e-9;
+        totals.regions[std::size_t(i)] += s.regions[i];
     }
 }
 

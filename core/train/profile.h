@@ -13,6 +13,12 @@
 // chunks is ThreadWait. GFLOP/s of a GEMM category are its
 // FLOPs (of all threads) per second of the training thread in it.
 //
+// Each category also counts the parallel regions started inside it (profileRegion) and the
+// ThreadWait of those regions: a region's start and its wait for the other threads are charged
+// to ThreadWait and, a second time, as the wait of the category that started it. These waits
+// therefore add up to ThreadWait, and tell whose regions the threads wait in (many short ones,
+// or long ones split unevenly).
+//
 // profileWork counts matrix products where they are issued (one call = one product, however
 // many threads split it; 2·m·n·k FLOPs). Neither scopes nor counts allocate or lock: the state
 // is a fixed thread-local block (tests/core/test_no_alloc.cpp).
@@ -57,6 +63,8 @@ struct ProfileTotals {
     std::array<double, kProfileCategories> seconds{};  // exclusive time of the training thread
     std::array<double, kProfileCategories> flops{};    // GEMM categories only
     std::array<long, kProfileCategories> calls{};      // matrix products issued
+    std::array<double, kProfileCategories> waitSeconds{};  // ThreadWait of the regions it started
+    std::array<long, kProfileCategories> regions{};        // parallel regions it started
 
     double categorySeconds() const;  // the sum over categories
     // categorySeconds / wallSeconds: the part of the step's wall time the categories cover.
@@ -77,6 +85,8 @@ struct ThreadState {
     std::int64_t ns[kProfileCategories];
     double flops[kProfileCategories];
     long calls[kProfileCategories];
+    std::int64_t waitNs[kProfileCategories];  // ThreadWait charged inside the category's regions
+    long regions[kProfileCategories];
 };
 
 // Zero-initialised, no constructor: reading it never allocates nor runs an initialiser.
@@ -111,6 +121,8 @@ public:
         profile_detail::ThreadState& s = profile_detail::tState;
         const std::int64_t t = profile_detail::now();
         s.ns[s.current] += t - s.since;
+        if (s.current == int(ProfileCategory::ThreadWait) && prev_ != s.current)
+            s.waitNs[prev_] += t - s.since;
         s.current = prev_;
         s.since = t;
     }
@@ -129,6 +141,14 @@ inline void profileWork(ProfileCategory c, long calls, double flops) noexcept
         return;
     s.calls[int(c)] += calls;
     s.flops[int(c)] += flops;
+}
+
+// Counts a parallel region started by the training thread, on the category charged now.
+inline void profileRegion() noexcept
+{
+    profile_detail::ThreadState& s = profile_detail::tState;
+    if (s.on)
+        ++s.regions[s.current];
 }
 
 // Profiles the calling thread from construction to finish() (or destruction, which discards).

@@ -8,7 +8,10 @@
 
 #include <QTest>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 using namespace as;
@@ -59,6 +62,7 @@ private slots:
     void everyCategoryIsReached();
     void countsAreTheHandCount();
     void gemmFlopsAddUpToTheStepFormula();
+    void waitsAreChargedToTheCategoryThatStartedTheRegion();
 };
 
 void TestProfile::profilingChangesNoWeight()
@@ -164,6 +168,61 @@ void TestProfile::gemmFlopsAddUpToTheStepFormula()
         // The formula bench's gflop_per_s divides (app/cli/bench.cpp), at the batch's shape.
         QCOMPARE(sum, trainingStepFlops(c, b.B, b.S, b.T));
     }
+}
+
+// Two regions started inside Dropout, one inside LayerNorm, none elsewhere. In the first
+// Dropout region the calling thread's chunk ends only once the worker has begun its chunk,
+// which then sleeps 200 ms: the caller waits at least the rest of that sleep. Every ThreadWait
+// scope nests in a category's scope, so the categories' waits add up to ThreadWait.
+void TestProfile::waitsAreChargedToTheCategoryThatStartedTheRegion()
+{
+    using namespace std::chrono_literals;
+    ProfileTotals t;
+    {
+        ProfileStep step(true);
+        {
+            const ProfileScope dropout(ProfileCategory::Dropout);
+            std::atomic<bool> started{false};
+            parallelChunks(2, 1, [&](int chunk, long, long) {
+                if (chunk == 1) {
+                    started.store(true);
+                    std::this_thread::sleep_for(200ms);
+                } else {
+                    while (!started.load())
+                        std::this_thread::yield();
+                }
+            });
+            parallelChunks(2, 1, [](int, long, long) {});
+            {
+                const ProfileScope norm(ProfileCategory::LayerNorm);
+                parallelChunks(2, 1, [](int, long, long) {});
+                parallelChunks(1, 1, [](int, long, long) {});  // one chunk: not a region
+            }
+        }
+        step.finish(t, 1.0);
+    }
+    const auto at = [](ProfileCategory c) { return std::size_t(c); };
+    double waits = 0;
+    for (int i = 0; i < kProfileCategories; ++i) {
+        const auto c = ProfileCategory(i);
+        waits += t.waitSeconds[std::size_t(i)];
+        if (c != ProfileCategory::Dropout && c != ProfileCategory::LayerNorm) {
+            QVERIFY2(t.regions[std::size_t(i)] == 0, profileCategoryKey(c));
+            QVERIFY2(t.waitSeconds[std::size_t(i)] == 0, profileCategoryKey(c));
+        }
+    }
+    QCOMPARE(t.regions[at(ProfileCategory::Dropout)], 2L);
+    QCOMPARE(t.regions[at(ProfileCategory::LayerNorm)], 1L);
+    QVERIFY2(t.waitSeconds[at(ProfileCategory::Dropout)] >= 0.1,
+             qPrintable(QString::number(t.waitSeconds[at(ProfileCategory::Dropout)])));
+    QVERIFY(t.waitSeconds[at(ProfileCategory::LayerNorm)] > 0);  // its start, at least
+    QVERIFY(qAbs(waits - t.seconds[at(ProfileCategory::ThreadWait)]) < 1e-9);
+    // The totals add waits and regions too.
+    ProfileTotals twice = t;
+    twice += t;
+    QCOMPARE(twice.regions[at(ProfileCategory::Dropout)], 4L);
+    QCOMPARE(twice.waitSeconds[at(ProfileCategory::LayerNorm)],
+             2 * t.waitSeconds[at(ProfileCategory::LayerNorm)]);
 }
 
 AS_TEST_GUILESS_MAIN(TestProfile)
