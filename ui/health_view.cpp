@@ -219,14 +219,14 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         bv->setContentsMargins(0, 0, 0, 0);
         profileTitle_ = new QLabel(box);
         profileTitle_->setWordWrap(true);
-        profileTable_ = new QTableWidget(kProfileCategories + 1, 3, box);
+        profileTable_ = new QTableWidget(kProfileCategories + 1, 4, box);
         profileTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
         profileTable_->setSelectionMode(QAbstractItemView::NoSelection);
         profileTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 2);
         profileTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         profileTable_->setMinimumSize(200, 120);
         for (int r = 0; r <= kProfileCategories; ++r)
-            for (int c = 0; c < 3; ++c) {
+            for (int c = 0; c < 4; ++c) {
                 auto* item = new QTableWidgetItem;
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 profileTable_->setItem(r, c, item);
@@ -311,7 +311,11 @@ void HealthView::retranslate()
         setHeatmapPlaceholder(hist_[i], tr("The chosen tensor's histograms, at intervals"));
     }
     redrawHistograms();  // their titles
-    profileTable_->setHorizontalHeaderLabels({tr("ms/step"), tr("% of step"), tr("GFLOP/s")});
+    profileTable_->setHorizontalHeaderLabels(
+        {tr("ms/step"), tr("% of step"), tr("GFLOP/s"), tr("wait, ms/step")});
+    profileTable_->horizontalHeaderItem(3)->setToolTip(
+        tr("Time the training thread waited for the other threads in the parallel regions this "
+           "category started (part of \"Waiting for threads\")"));
     redrawProfile();  // its row names and title
     // The texts drawn from the records: the fault line, the marker, the titles.
     if (!records_.empty() || nonFinite_) {
@@ -389,6 +393,10 @@ void HealthView::redrawProfile()
         set(i, 2, known && gemm && s > 0
                       ? QString::number(p.flops[std::size_t(i)] / s / 1e9, 'f', 1)
                       : QString());
+        // The wait in the regions the category started (they add up to the wait's own row).
+        const bool waits = !step && ProfileCategory(i) != ProfileCategory::ThreadWait;
+        set(i, 3, known && waits ? QString::number(p.waitSeconds[std::size_t(i)] * 1e3 / steps, 'f', 2)
+                                 : QString());
     }
 }
 

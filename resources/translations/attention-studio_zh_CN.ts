@@ -3663,6 +3663,14 @@ histogram per step</source>
         <source>Gradient: zeroed, its norm, clipping</source>
         <translation>梯度：清零、梯度范数、梯度裁剪</translation>
     </message>
+    <message>
+        <source>wait, ms/step</source>
+        <translation>等待，毫秒/步</translation>
+    </message>
+    <message>
+        <source>Time the training thread waited for the other threads in the parallel regions this category started (part of &quot;Waiting for threads&quot;)</source>
+        <translation>训练线程在该类别启动的并行区域中等待其他线程的时间（属于“等待线程”）</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::LessonPanel</name>

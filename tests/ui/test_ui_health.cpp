@@ -3,7 +3,8 @@
 // as the layout gives it, one column per step; a zero ratio is no colour; a non-finite record
 // puts the marker on its tensor's row at its step; past the capacity, records are thinned and
 // the columns stay in step order. The profile table shows the records' totals: per category ms
-// per step, % of the wall time, GFLOP/s of the products.
+// per step, % of the wall time, GFLOP/s of the products, and the thread wait in the regions
+// each category started.
 #include "skip.h"
 #include "health_view.h"
 
@@ -156,7 +157,7 @@ void TestUiHealth::profileTableShowsTheRecords()
     v.resize(900, 700);
     QTableWidget* t = v.profileTable();
     QCOMPARE(t->rowCount(), kProfileCategories + 1);
-    QCOMPARE(t->columnCount(), 3);
+    QCOMPARE(t->columnCount(), 4);
     QVERIFY(t->item(0, 0)->text().isEmpty());  // nothing profiled yet
     // Two snapshots' records: 2 steps of 40 ms, then 2 of 60 ms (the view adds them up).
     constexpr double sumOfWeights = kProfileCategories * (kProfileCategories + 1) / 2.0;  // Σ(i+1)
@@ -168,6 +169,10 @@ void TestUiHealth::profileTableShowsTheRecords()
         p->wallSeconds = scale * 0.080;
         p->flops[std::size_t(ProfileCategory::GemmFeedForward)] = scale * 2e9;
         p->calls[std::size_t(ProfileCategory::GemmFeedForward)] = 12;
+        // The wait (its own row's time) split between the two categories whose regions it was in.
+        const double wait = p->seconds[std::size_t(ProfileCategory::ThreadWait)];
+        p->waitSeconds[std::size_t(ProfileCategory::GemmFeedForward)] = 0.75 * wait;
+        p->waitSeconds[std::size_t(ProfileCategory::Dropout)] = 0.25 * wait;
         return std::shared_ptr<const ProfileTotals>(p);
     };
     TrainingSnapshot s;
@@ -186,10 +191,19 @@ void TestUiHealth::profileTableShowsTheRecords()
             QCOMPARE(t->item(i, 2)->text(), QString::number(2.5 * 2e9 / sec / 1e9, 'f', 1));
         else if (!isGemmCategory(ProfileCategory(i)))
             QVERIFY(t->item(i, 2)->text().isEmpty());
+        const double waitSec = 2.5 * 0.001 * (int(ProfileCategory::ThreadWait) + 1) / sumOfWeights * 80;
+        const double share = ProfileCategory(i) == ProfileCategory::GemmFeedForward ? 0.75
+                             : ProfileCategory(i) == ProfileCategory::Dropout       ? 0.25
+                                                                                    : 0.0;
+        if (ProfileCategory(i) == ProfileCategory::ThreadWait)
+            QVERIFY(t->item(i, 3)->text().isEmpty());
+        else
+            QCOMPARE(t->item(i, 3)->text(), QString::number(share * waitSec * 1e3 / 4, 'f', 2));
     }
     const int step = kProfileCategories;
     QCOMPARE(t->item(step, 0)->text(), QStringLiteral("50.00"));  // 200 ms over 4 steps
     QCOMPARE(t->item(step, 1)->text(), QStringLiteral("100.0"));  // the categories cover it all
+    QVERIFY(t->item(step, 3)->text().isEmpty());
     // A snapshot without a record leaves the table; a reset empties it.
     s.health.profile.reset();
     v.applySnapshot(s);
