@@ -291,6 +291,90 @@ void fillBlocks(T* mask, long size, long blockFrom, long blockTo, std::uint64_t 
                          std::min(kDropoutBlock, size - b * kDropoutBlock), key, threshold, scale);
 }
 
+// A kept mask as bits: bit i of words[w] says element 64 w + i was kept (the mask is not 0
+// there). Packs the mask's elements m[0, len) into words[0, ⌈len / 64⌉), the bits past len 0.
+template <typename T>
+void packKept(const T* m, long len, std::uint64_t* words)
+{
+    long w = 0;
+#if defined(AS_DROPOUT_AVX512)
+    if constexpr (std::is_same_v<T, float>) {
+        const __m512 zero = _mm512_setzero_ps();
+        for (; 64 * w + 64 <= len; ++w) {
+            const float* q = m + 64 * w;
+            std::uint64_t bits = 0;
+            for (int k = 0; k < 4; ++k)
+                bits |= std::uint64_t(_mm512_cmp_ps_mask(_mm512_loadu_ps(q + 16 * k), zero, _CMP_NEQ_UQ))
+                        << (16 * k);
+            words[w] = bits;
+        }
+    }
+#elif defined(AS_DROPOUT_AVX2)
+    if constexpr (std::is_same_v<T, float>) {
+        const __m256 zero = _mm256_setzero_ps();
+        for (; 64 * w + 64 <= len; ++w) {
+            const float* q = m + 64 * w;
+            std::uint64_t bits = 0;
+            for (int k = 0; k < 8; ++k)
+                bits |= std::uint64_t(unsigned(_mm256_movemask_ps(
+                            _mm256_cmp_ps(_mm256_loadu_ps(q + 8 * k), zero, _CMP_NEQ_UQ))))
+                        << (8 * k);
+            words[w] = bits;
+        }
+    }
+#endif
+    for (; 64 * w < len; ++w) {
+        const long n = std::min(64L, len - 64 * w);
+        std::uint64_t bits = 0;
+        for (long i = 0; i < n; ++i)
+            bits |= std::uint64_t(m[64 * w + i] != T(0)) << i;
+        words[w] = bits;
+    }
+}
+
+// out[i] = in[i] · (scale if element first + i was kept, else 0), for i in [0, len): the same
+// products as in · mask with the mask's floats (a dropped element's 0 keeps in's sign, and a NaN
+// stays NaN). out may be in.
+template <typename T>
+void applyKept(const std::uint64_t* words, long first, long len, const T* in, T* out, T scale)
+{
+    long i = 0;
+    const auto one = [&](long j) {
+        const long e = first + j;
+        out[j] = in[j] * ((words[e >> 6] >> (e & 63)) & 1u ? scale : T(0));
+    };
+    for (; i < len && ((first + i) & 63) != 0; ++i)
+        one(i);
+#if defined(AS_DROPOUT_AVX512)
+    if constexpr (std::is_same_v<T, float>) {
+        const __m512 s = _mm512_set1_ps(scale);
+        for (; i + 64 <= len; i += 64) {
+            const std::uint64_t bits = words[(first + i) >> 6];
+            for (int k = 0; k < 4; ++k) {
+                const __m512 m = _mm512_maskz_mov_ps(__mmask16(bits >> (16 * k)), s);
+                _mm512_storeu_ps(out + i + 16 * k, _mm512_mul_ps(_mm512_loadu_ps(in + i + 16 * k), m));
+            }
+        }
+    }
+#elif defined(AS_DROPOUT_AVX2)
+    if constexpr (std::is_same_v<T, float>) {
+        const __m256 s = _mm256_set1_ps(scale);
+        const __m256i lane = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        for (; i + 64 <= len; i += 64) {
+            const std::uint64_t bits = words[(first + i) >> 6];
+            for (int k = 0; k < 8; ++k) {
+                const __m256i byte = _mm256_set1_epi32(int((bits >> (8 * k)) & 0xff));
+                const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(byte, lane), lane);
+                const __m256 m = _mm256_and_ps(_mm256_castsi256_ps(on), s);
+                _mm256_storeu_ps(out + i + 8 * k, _mm256_mul_ps(_mm256_loadu_ps(in + i + 8 * k), m));
+            }
+        }
+    }
+#endif
+    for (; i < len; ++i)
+        one(i);
+}
+
 }  // namespace dropout_detail
 
 // A mask read in order, range by range, by a pass that applies it itself and keeps none of it:
@@ -336,13 +420,16 @@ private:
 
 template <typename T>
 struct Dropout {
-    Mat<T> mask;  // [same shape as x]: 0 or 1 / (1 - p); empty when inactive or not kept
+    // The last active forward's mask as bits (dropout_detail::packKept, row-major over x's
+    // shape): a bit per element, where a float mask was 32. Empty when inactive or not kept.
+    std::vector<std::uint64_t> keptBits;
+    long maskRows = 0, maskCols = 0;  // the shape it covers
     bool active = false;
     T scale = T(1);  // 1 / (1 - p) of the last active forward
     // Off for a layer whose backward reads the mask off its output (the feed-forward layer's
-    // ReLU and dropout: kept where the output is > 0): the mask is then drawn into a scratch
-    // of eight blocks per thread and applied from there, never written out whole, and
-    // backward() must not be called.
+    // ReLU and dropout: kept where the output is > 0): the mask is then only drawn into the
+    // scratch of eight blocks per thread and applied from there, and backward() must not be
+    // called.
     bool keepMask = true;
 
     // x: any shape, in place.
@@ -363,6 +450,17 @@ struct Dropout {
         apply(x, x, p, pass, false, &residual, &sum);
     }
 
+    // The kept mask as a matrix: 0 or scale (1 / (1 - p)); empty when none is kept.
+    Mat<T> mask() const
+    {
+        if (!active || !keepMask)
+            return Mat<T>();
+        Mat<T> m(maskRows, maskCols);
+        const Mat<T> ones = Mat<T>::Ones(maskRows, maskCols);
+        dropout_detail::applyKept(keptBits.data(), 0, long(m.size()), ones.data(), m.data(), scale);
+        return m;
+    }
+
     // dx: same shape as forward's x, in place.
     void backward(Out<T> dx) const { backward(dx, dx); }
 
@@ -375,12 +473,14 @@ struct Dropout {
         const long rows = long(dy.rows());
         parallelFor(rows, std::max(1L, 16384 / std::max(1L, long(dy.cols()))),
                     [&](long from, long to) {
-                        auto out = dx.middleRows(from, to - from).array();
-                        const auto in = dy.middleRows(from, to - from).array();
-                        if (active)
-                            out = in * mask.middleRows(from, to - from).array();
-                        else if (dx.data() != dy.data())
-                            out = in;
+                        if (active) {
+                            const long cols = long(dy.cols());
+                            for (long r = from; r < to; ++r)
+                                dropout_detail::applyKept(keptBits.data(), r * cols, cols,
+                                                          dy.row(r).data(), dx.row(r).data(), scale);
+                        } else if (dx.data() != dy.data()) {
+                            dx.middleRows(from, to - from) = dy.middleRows(from, to - from);
+                        }
                     });
     }
 
@@ -415,14 +515,14 @@ private:
         const float pf = float(p);
         const long size = long(src.size());
         const long blocks = (size + kDropoutBlock - 1) / kDropoutBlock;
-        if (keepMask) {
-            mask.resize(src.rows(), src.cols());
-        } else {
-            mask.resize(0, 0);
-            scratch.resize(std::size_t(chunkCount(blocks, 4)));
-            for (std::vector<T>& sc : scratch)
-                sc.resize(std::size_t(8 * kDropoutBlock));
-        }
+        // The mask is drawn eight blocks at a time into a per-thread scratch and applied from
+        // there; a kept one is packed to bits from it.
+        maskRows = long(src.rows());
+        maskCols = cols;
+        keptBits.resize(keepMask ? std::size_t((size + 63) / 64) : 0);
+        scratch.resize(std::size_t(chunkCount(blocks, 4)));
+        for (std::vector<T>& sc : scratch)
+            sc.resize(std::size_t(8 * kDropoutBlock));
         // Rows without gaps between them: a run of the mask is one run of src and of dst too.
         const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols
                           && (!residual
@@ -434,9 +534,12 @@ private:
                 const long gTo = std::min(bTo, g + 8);
                 const long begin = g * kDropoutBlock;
                 const long end = std::min(size, gTo * kDropoutBlock);
-                // The mask's elements [begin, end), in the mask or in this thread's scratch.
-                T* const mk = keepMask ? mask.data() + begin : scratch[std::size_t(chunk)].data();
+                // The mask's elements [begin, end), in this thread's scratch (begin is a
+                // multiple of 64: its bits start a word).
+                T* const mk = scratch[std::size_t(chunk)].data();
                 dropout_detail::fillBlocks(mk, size, g, gTo, key, pf, scale);
+                if (keepMask)
+                    dropout_detail::packKept(mk, end - begin, keptBits.data() + begin / 64);
                 if (flat) {
                     using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
                     const Eigen::Map<const Arr> m(mk, end - begin);
@@ -473,7 +576,7 @@ private:
         });
     }
 
-    std::vector<std::vector<T>> scratch;  // [chunks] eight blocks of the mask, when not kept
+    std::vector<std::vector<T>> scratch;  // [chunks] eight blocks of the mask
 };
 
 }  // namespace as

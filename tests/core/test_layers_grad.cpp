@@ -165,7 +165,7 @@ void TestLayersGrad::feedForwardWithDropout()
     Mat<D> z(6, 16);
     ffn.w1.forward(x, z);
     QVERIFY(((z.array() > 0) && (ffn.h.array() == 0)).any());
-    QCOMPARE(ffn.drop.mask.size(), Eigen::Index(0));
+    QCOMPARE(ffn.drop.mask().size(), Eigen::Index(0));
     ffn.backward(x, r, dx, false);
     std::vector<Target> t;
     addParamTargets(ps, t);
