@@ -297,28 +297,25 @@ template <typename T>
 void packKept(const T* m, long len, std::uint64_t* words)
 {
     long w = 0;
+#if defined(AS_DROPOUT_AVX512) || defined(AS_DROPOUT_AVX2)
+    if constexpr (std::is_same_v<T, float>) {
+        // One vector's elements: a bit each, set where not 0.
 #if defined(AS_DROPOUT_AVX512)
-    if constexpr (std::is_same_v<T, float>) {
-        const __m512 zero = _mm512_setzero_ps();
+        constexpr int kLanes = 16;
+        const auto bitsOf = [](const float* q) {
+            return std::uint64_t(_mm512_cmp_ps_mask(_mm512_loadu_ps(q), _mm512_setzero_ps(), _CMP_NEQ_UQ));
+        };
+#else
+        constexpr int kLanes = 8;
+        const auto bitsOf = [](const float* q) {
+            return std::uint64_t(unsigned(
+                _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(q), _mm256_setzero_ps(), _CMP_NEQ_UQ))));
+        };
+#endif
         for (; 64 * w + 64 <= len; ++w) {
-            const float* q = m + 64 * w;
             std::uint64_t bits = 0;
-            for (int k = 0; k < 4; ++k)
-                bits |= std::uint64_t(_mm512_cmp_ps_mask(_mm512_loadu_ps(q + 16 * k), zero, _CMP_NEQ_UQ))
-                        << (16 * k);
-            words[w] = bits;
-        }
-    }
-#elif defined(AS_DROPOUT_AVX2)
-    if constexpr (std::is_same_v<T, float>) {
-        const __m256 zero = _mm256_setzero_ps();
-        for (; 64 * w + 64 <= len; ++w) {
-            const float* q = m + 64 * w;
-            std::uint64_t bits = 0;
-            for (int k = 0; k < 8; ++k)
-                bits |= std::uint64_t(unsigned(_mm256_movemask_ps(
-                            _mm256_cmp_ps(_mm256_loadu_ps(q + 8 * k), zero, _CMP_NEQ_UQ))))
-                        << (8 * k);
+            for (int k = 0; k < 64 / kLanes; ++k)
+                bits |= bitsOf(m + 64 * w + kLanes * k) << (kLanes * k);
             words[w] = bits;
         }
     }
