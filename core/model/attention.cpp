@@ -27,11 +27,27 @@ void setMasked(T* row, int Sk, const std::uint8_t* valid, bool padded, int first
 }
 
 // Xt[c, j] = X[j, c] for j < rows, c < cols: Xt's row stride ldt (its columns from rows on are
-// left as they are).
+// left as they are). Four rows of X at a time, so that each row of Xt gets four adjacent
+// elements at once: one row at a time, each element was a store to another cache line, and
+// `tiny`'s 14 x 32 took 250 ns against 98 (scratch benchmark, this Zen 5).
 template <typename T>
 void transposeInto(int rows, int cols, const T* X, long ldx, T* Xt, long ldt)
 {
-    for (int j = 0; j < rows; ++j) {
+    int j = 0;
+    for (; j + 4 <= rows; j += 4) {
+        const T* x0 = X + long(j) * ldx;
+        const T* x1 = x0 + ldx;
+        const T* x2 = x1 + ldx;
+        const T* x3 = x2 + ldx;
+        for (int c = 0; c < cols; ++c) {
+            T* to = Xt + long(c) * ldt + j;
+            to[0] = x0[c];
+            to[1] = x1[c];
+            to[2] = x2[c];
+            to[3] = x3[c];
+        }
+    }
+    for (; j < rows; ++j) {
         const T* x = X + long(j) * ldx;
         for (int c = 0; c < cols; ++c)
             Xt[long(c) * ldt + j] = x[c];

@@ -1,10 +1,11 @@
 #include "model/row_products.h"
 
 #include <cstring>
+#include <type_traits>
 
 // The kernel behind combineRows (row_products.h): one element of A broadcast against a
-// contiguous vector of a row of B (one register: 64 bytes with AVX-512, row_products.h), 4 rows of C by 2 vectors
-// accumulating in registers over the whole depth. Attention's products with keys along the rows
+// contiguous vector of a row of B (one register: 64 bytes with AVX-512, row_products.h), 8 rows
+// of C by 1 vector or 4 rows by 2 accumulating in registers over the whole depth. Attention's products with keys along the rows
 // of C (Q Kᵀ, dC Vᵀ) read a transposed copy of K or V, its width padded to whole vectors.
 
 namespace as {
@@ -27,20 +28,25 @@ constexpr int kLanes = rowProductLanes<T>();
 static_assert(sizeof(VecF) == kRowProductVectorBytes && sizeof(VecD) == kRowProductVectorBytes);
 static_assert(kLanes<float> * int(sizeof(float)) == kRowProductVectorBytes);
 
-// R <= 4 rows of C by NV <= 2 whole vectors of columns, the accumulators in named variables:
-// GCC keeps an array of them in memory too, storing every one at every step. (Vectors go
+// R rows of C by NV whole vectors of columns, R * NV <= 8: up to eight accumulators in named
+// variables (GCC keeps an array of them in memory too, storing every one at every step), c_k
+// the row k / NV's vector k % NV. Eight, because each accumulator's next fused multiply-add
+// waits for its last (4 cycles) while two can start every cycle. With one vector of columns (16
+// floats with AVX-512: tiny's keys) blocks were 4 rows, half of that; 8 rows took `tiny`'s
+// scores (13 x 32 x 16) from 118 to 98 ns (scratch benchmark, this Zen 5). Each element of C
+// still sums its terms in the same order: the products are the same, bit for bit. (Vectors go
 // through memcpy, never by value through a function: that would change the ABI of the
 // portable build, which has no 64-byte registers.)
 template <typename T, int R, int NV>
 void combineRowBlock(int depth, const T* A, long ars, long acs, const T* B, long ldb, T* C,
                      long ldc, T alpha)
 {
-    static_assert(R >= 1 && R <= 4 && NV >= 1 && NV <= 2);
+    static_assert(R >= 1 && (NV == 1 || NV == 2) && R * NV <= 8);
     using V = typename Simd<T>::V;
     constexpr int W = kLanes<T>;
+    constexpr int K = R * NV;
     const V zero = {};
-    V c00 = zero, c01 = zero, c10 = zero, c11 = zero, c20 = zero, c21 = zero, c30 = zero,
-      c31 = zero;
+    V c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero, c6 = zero, c7 = zero;
     for (int t = 0; t < depth; ++t) {
         const T* bt = B + long(t) * ldb;
         const T* at = A + long(t) * acs;
@@ -48,46 +54,31 @@ void combineRowBlock(int depth, const T* A, long ars, long acs, const T* B, long
         std::memcpy(&b0, bt, sizeof b0);
         if constexpr (NV == 2)
             std::memcpy(&b1, bt + W, sizeof b1);
-        const T a0 = at[0];
-        c00 += a0 * b0;
-        if constexpr (NV == 2)
-            c01 += a0 * b1;
-        if constexpr (R > 1) {
-            const T a1 = at[ars];
-            c10 += a1 * b0;
-            if constexpr (NV == 2)
-                c11 += a1 * b1;
-        }
-        if constexpr (R > 2) {
-            const T a2 = at[2 * ars];
-            c20 += a2 * b0;
-            if constexpr (NV == 2)
-                c21 += a2 * b1;
-        }
-        if constexpr (R > 3) {
-            const T a3 = at[3 * ars];
-            c30 += a3 * b0;
-            if constexpr (NV == 2)
-                c31 += a3 * b1;
-        }
+        // accumulator k: row k / NV times vector k % NV
+        const auto term = [&](auto k) {
+            return at[(decltype(k)::value / NV) * ars] * (decltype(k)::value % NV ? b1 : b0);
+        };
+        c0 += term(std::integral_constant<int, 0>{});
+        if constexpr (K > 1) c1 += term(std::integral_constant<int, 1>{});
+        if constexpr (K > 2) c2 += term(std::integral_constant<int, 2>{});
+        if constexpr (K > 3) c3 += term(std::integral_constant<int, 3>{});
+        if constexpr (K > 4) c4 += term(std::integral_constant<int, 4>{});
+        if constexpr (K > 5) c5 += term(std::integral_constant<int, 5>{});
+        if constexpr (K > 6) c6 += term(std::integral_constant<int, 6>{});
+        if constexpr (K > 7) c7 += term(std::integral_constant<int, 7>{});
     }
-    const auto put = [&](const V& c, int r, int v) {
+    const auto put = [&](const V& c, int k) {
         const V scaled = c * alpha;
-        std::memcpy(C + r * ldc + v * W, &scaled, sizeof scaled);
+        std::memcpy(C + (k / NV) * ldc + (k % NV) * W, &scaled, sizeof scaled);
     };
-    // Row r's one or two vectors.
-    const auto putRow = [&](const V& c0, const V& c1, int r) {
-        put(c0, r, 0);
-        if constexpr (NV == 2)
-            put(c1, r, 1);
-    };
-    putRow(c00, c01, 0);
-    if constexpr (R > 1)
-        putRow(c10, c11, 1);
-    if constexpr (R > 2)
-        putRow(c20, c21, 2);
-    if constexpr (R > 3)
-        putRow(c30, c31, 3);
+    put(c0, 0);
+    if constexpr (K > 1) put(c1, 1);
+    if constexpr (K > 2) put(c2, 2);
+    if constexpr (K > 3) put(c3, 3);
+    if constexpr (K > 4) put(c4, 4);
+    if constexpr (K > 5) put(c5, 5);
+    if constexpr (K > 6) put(c6, 6);
+    if constexpr (K > 7) put(c7, 7);
 }
 
 // One row of C by the last n < one vector of columns (a width that is not a whole number of
@@ -107,22 +98,26 @@ void combineRowTail(int depth, int n, const T* A, long acs, const T* B, long ldb
     std::memcpy(C, &scaled, bytes);
 }
 
-// R rows of C, all w columns.
-template <typename T, int R>
-void combineRowsOf(int depth, int w, const T* A, long ars, long acs, const T* B, long ldb, T* C,
-                   long ldc, T alpha)
+// All m rows of C by NV vectors of columns: 8 / NV rows at a time, then halves of that.
+template <typename T, int NV>
+void combineColumns(int m, int depth, const T* A, long ars, long acs, const T* B, long ldb,
+                    T* C, long ldc, T alpha)
 {
-    constexpr int W = kLanes<T>;
-    int c = 0;
-    for (; c + 2 * W <= w; c += 2 * W)
-        combineRowBlock<T, R, 2>(depth, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
-    if (c + W <= w) {
-        combineRowBlock<T, R, 1>(depth, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
-        c += W;
+    constexpr int R = 8 / NV;
+    int i = 0;
+    for (; i + R <= m; i += R)
+        combineRowBlock<T, R, NV>(depth, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+    if constexpr (R > 4)
+        if (i + 4 <= m) {
+            combineRowBlock<T, 4, NV>(depth, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+            i += 4;
+        }
+    if (i + 2 <= m) {
+        combineRowBlock<T, 2, NV>(depth, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+        i += 2;
     }
-    if (c < w)
-        for (int r = 0; r < R; ++r)
-            combineRowTail<T>(depth, w - c, A + r * ars, acs, B + c, ldb, C + r * ldc + c, alpha);
+    if (i < m)
+        combineRowBlock<T, 1, NV>(depth, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
 }
 
 }  // namespace
@@ -131,15 +126,17 @@ template <typename T>
 void combineRows(int m, int depth, int w, const T* A, long ars, long acs, const T* B, long ldb,
                  T* C, long ldc, T alpha)
 {
-    int i = 0;
-    for (; i + 4 <= m; i += 4)
-        combineRowsOf<T, 4>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
-    if (i + 2 <= m) {
-        combineRowsOf<T, 2>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
-        i += 2;
+    constexpr int W = kLanes<T>;
+    int c = 0;
+    for (; c + 2 * W <= w; c += 2 * W)
+        combineColumns<T, 2>(m, depth, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
+    if (c + W <= w) {
+        combineColumns<T, 1>(m, depth, A, ars, acs, B + c, ldb, C + c, ldc, alpha);
+        c += W;
     }
-    if (i < m)
-        combineRowsOf<T, 1>(depth, w, A + i * ars, ars, acs, B, ldb, C + i * ldc, ldc, alpha);
+    if (c < w)
+        for (int i = 0; i < m; ++i)
+            combineRowTail<T>(depth, w - c, A + i * ars, acs, B + c, ldb, C + i * ldc + c, alpha);
 }
 
 template void combineRows<float>(int, int, int, const float*, long, long, const float*, long,

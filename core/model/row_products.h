@@ -20,10 +20,11 @@ void combineRows(int m, int depth, int w, const T* A, long ars, long acs, const 
                  T* C, long ldc, T alpha);
 
 // The kernel's vector: the widest this build's target has. Its 8 accumulators (4 rows by 2
-// vectors) and the 2 vectors of B must fit the 16 (AVX2, SSE) or 32 (AVX-512) registers: with
-// 64-byte vectors built for AVX2, each one two registers, they did not, and the spills made
-// these products 8-10x slower than with 32-byte ones (bench --profile, Zen 3's build on an
-// AVX-512 machine: `small`'s per-head products 22 ms a step each against 2-3 with AVX-512).
+// vectors, or 8 rows by 1) and the 2 vectors of B must fit the 16 (AVX2, SSE) or 32 (AVX-512)
+// registers: with 64-byte vectors built for AVX2, each one two registers, they did not, and the
+// spills made these products 8-10x slower than with 32-byte ones (bench --profile, Zen 3's build
+// on an AVX-512 machine: `small`'s per-head products 22 ms a step each against 2-3 with
+// AVX-512).
 #if defined(__AVX512F__)
 inline constexpr int kRowProductVectorBytes = 64;
 #elif defined(__AVX__)

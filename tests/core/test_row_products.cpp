@@ -1,5 +1,5 @@
 // model/row_products: combineRows, the kernel of attention's per-head products, against Eigen's
-// product in double over shapes that reach every path of it (4, 2 and 1 rows at a time; two
+// product in double over shapes that reach every path of it (8, 4, 2 and 1 rows at a time; two
 // whole vectors, one, and a tail shorter than a vector; depth 1 and long), A as it is and
 // transposed, strides wider than the widths, and alpha. B and C are held in buffers exactly as
 // long as the strides say, so that a read or write past them is an ASan error, and the columns
@@ -79,11 +79,12 @@ void TestRowProducts::matchesEigenInDouble_data()
     QTest::addColumn<int>("m");
     QTest::addColumn<int>("depth");
     QTest::addColumn<int>("w");
-    // Rows: 1, 2, 3 (2 + 1), 4, 7 (4 + 2 + 1), 13 (a tiny batch's queries). Widths for float
-    // (16 lanes with AVX-512, 8 with AVX2, 4 with SSE) and double (half that): tails only, one
-    // vector, one vector and a tail, two, two and one and a tail, the padded widths attention
-    // uses.
-    for (int m : {1, 2, 3, 4, 7, 13})
+    // Rows: 1, 2, 3 (2 + 1), 4, 7 (4 + 2 + 1), 8 (one vector's block), 13 (a tiny batch's
+    // queries: 8 + 4 + 1 one vector wide, 4 + 4 + 4 + 1 two), 15 (8 + 4 + 2 + 1), 16, 25.
+    // Widths for float (16 lanes with AVX-512, 8 with AVX2, 4 with SSE) and double (half that):
+    // tails only, one vector, one vector and a tail, two, two and one and a tail, the padded
+    // widths attention uses.
+    for (int m : {1, 2, 3, 4, 7, 8, 13, 15, 16, 25})
         for (int depth : {1, 5, 32, 64})
             for (int w : {1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 57, 64})
                 QTest::addRow("m%d_k%d_w%d", m, depth, w) << m << depth << w;
