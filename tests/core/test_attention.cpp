@@ -18,6 +18,7 @@ private slots:
     void fullyMaskedRowIsUniform();
     void dropoutIsTheMaskOfItsKey_data();
     void dropoutIsTheMaskOfItsKey();
+    void wideHeadsMatchDouble();
     void modelKeepsEveryHeadOfEveryLayer();
     void softmaxOfHugeScores();
     void logSoftmaxOfHugeScores();
@@ -154,6 +155,64 @@ void TestAttention::dropoutIsTheMaskOfItsKey()
             QVERIFY2((got - want).cwiseAbs().maxCoeff() < 1e-5,
                      qPrintable(QStringLiteral("sequence %1, head %2").arg(b).arg(h)));
         }
+}
+
+// Heads of whole vectors (d_k = 32, the presets' size), with more keys than a vector has
+// lanes and a last block of them that is not full (21 = 16 + 5 with AVX-512, 8 + 8 + 5 with
+// AVX2): the paths that transpose K and V in registers. Forward and backward against the
+// formulas in double, from the layer's own q, k, v and the gradient at its context:
+//   P = softmax(Q Kᵀ / √d_k) (padded keys 0), C = P V,
+//   dV = Pᵀ dC, dP = dC Vᵀ, dS = P ⊙ (dP − rowsum(dP ⊙ P)) / √d_k, dQ = dS K, dK = dSᵀ Q.
+void TestAttention::wideHeadsMatchDouble()
+{
+    using MatD = Eigen::MatrixXd;
+    const int d = 64, H = 2, dk = 32, B = 2, S = 21;
+    ParamStore<float> ps;
+    auto attn = randomAttention(ps, d, H, 5);
+    Mat<float> x = Mat<float>::Random(B * S, d), y(B * S, d), dy = Mat<float>::Random(B * S, d);
+    Mat<float> dx(B * S, d);
+    std::vector<std::uint8_t> valid(std::size_t(B * S), 1);
+    for (int j = 15; j < S; ++j)
+        valid[std::size_t(S + j)] = 0;  // the second sequence has 15 real keys
+    attn.forwardSelf(x, B, S, valid.data(), false, 0.0, Pass::eval(), y);
+    attn.backwardSelf(x, dy, dx, false);
+    const double scale = 1.0 / std::sqrt(double(dk));
+    double worstP = 0, worstC = 0, worstGrad = 0;
+    for (int b = 0; b < B; ++b)
+        for (int h = 0; h < H; ++h) {
+            const auto block = [&](const Mat<float>& m, int part) -> MatD {
+                return m.block(b * S, part * d + h * dk, S, dk).cast<double>();
+            };
+            const MatD q = block(attn.qkvBuf, 0), k = block(attn.qkvBuf, 1),
+                       v = block(attn.qkvBuf, 2);
+            MatD p = q * k.transpose() * scale;
+            for (int i = 0; i < S; ++i) {
+                for (int j = 0; j < S; ++j)
+                    if (!valid[std::size_t(b * S + j)])
+                        p(i, j) = -1e300;
+                const double m = p.row(i).maxCoeff();
+                p.row(i) = (p.row(i).array() - m).exp().matrix();
+                p.row(i) /= p.row(i).sum();
+            }
+            const MatD dc = attn.dctx.block(b * S, h * dk, S, dk).cast<double>();
+            const MatD dp = dc * v.transpose();
+            MatD ds(S, S);
+            for (int i = 0; i < S; ++i)
+                ds.row(i) = (p.row(i).array()
+                             * (dp.row(i).array() - (dp.row(i).array() * p.row(i).array()).sum()))
+                                .matrix()
+                            * scale;
+            const MatD gotP = attn.probs.middleRows((b * H + h) * S, S).cast<double>();
+            worstP = std::max(worstP, (gotP - p).cwiseAbs().maxCoeff());
+            worstC = std::max(worstC, (attn.ctx.block(b * S, h * dk, S, dk).cast<double>() - p * v)
+                                          .cwiseAbs().maxCoeff());
+            worstGrad = std::max({worstGrad, (block(attn.dqkvBuf, 0) - ds * k).cwiseAbs().maxCoeff(),
+                                  (block(attn.dqkvBuf, 1) - ds.transpose() * q).cwiseAbs().maxCoeff(),
+                                  (block(attn.dqkvBuf, 2) - p.transpose() * dc).cwiseAbs().maxCoeff()});
+        }
+    QVERIFY2(worstP < 1e-5, qPrintable(QString::number(worstP)));
+    QVERIFY2(worstC < 1e-4, qPrintable(QString::number(worstC)));
+    QVERIFY2(worstGrad < 1e-4, qPrintable(QString::number(worstGrad)));
 }
 
 void TestAttention::modelKeepsEveryHeadOfEveryLayer()

@@ -14,6 +14,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace as;
 using namespace as::test;
 
@@ -204,12 +206,17 @@ void TestLayersGrad::selfAttention_data()
     QTest::addColumn<bool>("causal");
     QTest::addColumn<double>("dropout");
     QTest::addColumn<std::vector<int>>("lengths");
-    QTest::newRow("padding") << false << 0.0 << std::vector<int>{5, 3};
-    QTest::newRow("padding+dropout") << false << 0.3 << std::vector<int>{4, 5};
-    QTest::newRow("causal+padding") << true << 0.0 << std::vector<int>{5, 2};
-    QTest::newRow("causal+dropout") << true << 0.3 << std::vector<int>{3, 5};
+    QTest::addColumn<int>("d");  // two heads of d / 2
+    QTest::newRow("padding") << false << 0.0 << std::vector<int>{5, 3} << 8;
+    QTest::newRow("padding+dropout") << false << 0.3 << std::vector<int>{4, 5} << 8;
+    QTest::newRow("causal+padding") << true << 0.0 << std::vector<int>{5, 2} << 8;
+    QTest::newRow("causal+dropout") << true << 0.3 << std::vector<int>{3, 5} << 8;
     // A sequence with no real key: its rows are uniform and no gradient reaches the scores.
-    QTest::newRow("fully masked sequence") << false << 0.0 << std::vector<int>{0, 4};
+    QTest::newRow("fully masked sequence") << false << 0.0 << std::vector<int>{0, 4} << 8;
+    // Heads of whole vectors of doubles (16 = 2 x 8 with AVX-512, 4 x 4 with AVX2) and more
+    // keys than a vector's lanes, the last block of them not full (11 = 8 + 3, 4 + 4 + 3): K and
+    // V are transposed in registers.
+    QTest::newRow("heads of whole vectors") << true << 0.3 << std::vector<int>{11, 7} << 32;
 }
 
 void TestLayersGrad::selfAttention()
@@ -217,7 +224,8 @@ void TestLayersGrad::selfAttention()
     QFETCH(bool, causal);
     QFETCH(double, dropout);
     QFETCH(std::vector<int>, lengths);
-    const int B = 2, S = 5, d = 8;
+    QFETCH(int, d);
+    const int B = 2, S = std::max({5, lengths[0], lengths[1]});
     Rng rng(6);
     ParamStore<D> ps;
     auto attn = MultiHeadAttention<D>::make(ps, "attn", d, 2);
