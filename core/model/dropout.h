@@ -372,13 +372,32 @@ void applyKept(const std::uint64_t* words, long first, long len, const T* in, T*
         one(i);
 }
 
+// Room for `elements` of mask (eight blocks, or a longer range that DropoutMaskStream is asked
+// for), for the thread that calls it: every Dropout draws its mask there, so
+// the buffer is in that thread's cache when the next one draws. A buffer per layer and chunk,
+// as before, was last written a whole step earlier, and one of the two was slow to write:
+// `small`, 2 threads, drew eight blocks in 11 us into its layers' second buffers and in 6.6 us
+// into their first (which buffer, not which thread, decided it), and the first thread waited
+// for the second 2 ms a step in Dropout. A chunk runs on one thread from start to end, and
+// nothing it calls draws another mask, so one buffer per thread is enough.
+template <typename T>
+T* threadScratch(long elements)
+{
+    thread_local AlignedVector<T> buffer(std::size_t(8 * kDropoutBlock));
+    if (buffer.size() < std::size_t(elements))
+        buffer.resize(std::size_t(elements));
+    return buffer.data();
+}
+
 }  // namespace dropout_detail
 
 // A mask read in order, range by range, by a pass that applies it itself and keeps none of it:
 // attention applies it to each head's probabilities while they are in cache, and its backward
 // needs no mask (core/model/attention.cpp). The values are those of the mask of `size` elements
 // with this key, as Dropout's; they are drawn into a buffer eight blocks at a time, so ranges
-// read in increasing order draw each block once. The buffer is kept from pass to pass.
+// read in increasing order draw each block once, into the calling thread's buffer
+// (dropout_detail::threadScratch, which Dropout draws into too): a stream is read by one chunk
+// of a parallel region, from start() on, and nothing else draws a mask meanwhile.
 template <typename T>
 class DropoutMaskStream {
 public:
@@ -400,10 +419,10 @@ public:
             from_ = begin / kDropoutBlock;
             const long last = (std::max(end, end_) + kDropoutBlock - 1) / kDropoutBlock;
             to_ = std::max((end + kDropoutBlock - 1) / kDropoutBlock, std::min(from_ + 8, last));
-            buf_.resize(std::size_t((to_ - from_) * kDropoutBlock));
-            dropout_detail::fillBlocks(buf_.data(), size_, from_, to_, key_, p_, scale_);
+            buf_ = dropout_detail::threadScratch<T>((to_ - from_) * kDropoutBlock);
+            dropout_detail::fillBlocks(buf_, size_, from_, to_, key_, p_, scale_);
         }
-        return buf_.data() + (begin - from_ * kDropoutBlock);
+        return buf_ + (begin - from_ * kDropoutBlock);
     }
 
 private:
@@ -412,7 +431,7 @@ private:
     float p_ = 0;
     T scale_ = T(1);
     long from_ = 0, to_ = 0;  // the blocks in buf_
-    std::vector<T> buf_;
+    T* buf_ = nullptr;
 };
 
 template <typename T>
@@ -517,15 +536,13 @@ private:
         maskRows = long(src.rows());
         maskCols = cols;
         keptBits.resize(keepMask ? std::size_t((size + 63) / 64) : 0);
-        scratch.resize(std::size_t(chunkCount(blocks, 4)));
-        for (std::vector<T>& sc : scratch)
-            sc.resize(std::size_t(8 * kDropoutBlock));
         // Rows without gaps between them: a run of the mask is one run of src and of dst too.
         const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols
                           && (!residual
                               || (long(residual->outerStride()) == cols
                                   && long(sum->outerStride()) == cols));
-        parallelChunks(blocks, 4, [&](int chunk, long bFrom, long bTo) {
+        parallelChunks(blocks, 4, [&](int, long bFrom, long bTo) {
+            T* const mk = dropout_detail::threadScratch<T>(8 * kDropoutBlock);
             // Eight blocks at a time (128 KiB of float mask): applied while in L2.
             for (long g = bFrom; g < bTo; g += 8) {
                 const long gTo = std::min(bTo, g + 8);
@@ -533,7 +550,6 @@ private:
                 const long end = std::min(size, gTo * kDropoutBlock);
                 // The mask's elements [begin, end), in this thread's scratch (begin is a
                 // multiple of 64: its bits start a word).
-                T* const mk = scratch[std::size_t(chunk)].data();
                 dropout_detail::fillBlocks(mk, size, g, gTo, key, pf, scale);
                 if (keepMask)
                     dropout_detail::packKept(mk, end - begin, keptBits.data() + begin / 64);
@@ -572,8 +588,6 @@ private:
             }
         });
     }
-
-    std::vector<std::vector<T>> scratch;  // [chunks] eight blocks of the mask
 };
 
 }  // namespace as

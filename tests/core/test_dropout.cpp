@@ -198,7 +198,8 @@ void TestDropout::keyComesFromTheGenerator()
 
 // DropoutMaskStream, as attention reads it: two readers splitting the mask between them, each
 // asking for ranges in increasing order (of any length, across block and buffer boundaries),
-// and once for a range before its buffer. Every range must be that part of the plain mask.
+// once for a range before its buffer and once for all of it. Every range must be that part of
+// the plain mask.
 void TestDropout::streamReadsTheMaskInRanges()
 {
     const long size = 23 * kDropoutBlock + 1234;
@@ -222,6 +223,11 @@ void TestDropout::streamReadsTheMaskInRanges()
         // Back to an earlier range: drawn again, the same values.
         const float* again = stream.range(from + 5, from + 5000);
         QVERIFY(std::equal(again, again + 4995, plain.begin() + from + 5));
+        // The reader's whole range at once (9 and 14 blocks): longer than the eight blocks the
+        // thread's buffer holds at first (a head of 200 queries and keys is 40,000 elements).
+        QVERIFY(to - from > 8 * kDropoutBlock);
+        const float* all = stream.range(from, to);
+        QVERIFY(std::equal(all, all + (to - from), plain.begin() + from));
     }
 }
 
