@@ -256,10 +256,16 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
             if (dropping) {
                 const ProfileScope timed(ProfileCategory::Dropout);
                 using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
-                const T* m = maskStreams[std::size_t(chunk)].range(long(off), long(off) + headSize);
-                Eigen::Map<Arr>(probsDropped.data() + off, headSize) =
-                    Eigen::Map<const Arr>(probs.data() + off, headSize)
-                    * Eigen::Map<const Arr>(m, headSize);
+                // In ranges the stream's buffer holds (a head of 200 queries and keys is
+                // 40,000 elements, more than its eight blocks).
+                constexpr long kMax = DropoutMaskStream<T>::kMaxRange;
+                for (long q = 0; q < headSize; q += kMax) {
+                    const long len = std::min(kMax, headSize - q);
+                    const long at = long(off) + q;
+                    const T* m = maskStreams[std::size_t(chunk)].range(at, at + len);
+                    Eigen::Map<Arr>(probsDropped.data() + at, len) =
+                        Eigen::Map<const Arr>(probs.data() + at, len) * Eigen::Map<const Arr>(m, len);
+                }
             }
             // P V at once, while P is in cache
             context(bh, (dropping ? probsDropped.data() : probs.data()) + off);

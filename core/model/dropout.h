@@ -372,8 +372,8 @@ void applyKept(const std::uint64_t* words, long first, long len, const T* in, T*
         one(i);
 }
 
-// Room for `elements` of mask (eight blocks, or a longer range that DropoutMaskStream is asked
-// for), for the thread that calls it: every Dropout draws its mask there, so
+// Room for eight blocks of mask, for the thread that calls it: the chunk scratch of
+// core/model/parallel.h, which every Dropout draws its mask into (and DropoutMaskStream), so
 // the buffer is in that thread's cache when the next one draws. A buffer per layer and chunk,
 // as before, was last written a whole step earlier, and one of the two was slow to write:
 // `small`, 2 threads, drew eight blocks in 11 us into its layers' second buffers and in 6.6 us
@@ -381,12 +381,10 @@ void applyKept(const std::uint64_t* words, long first, long len, const T* in, T*
 // for the second 2 ms a step in Dropout. A chunk runs on one thread from start to end, and
 // nothing it calls draws another mask, so one buffer per thread is enough.
 template <typename T>
-T* threadScratch(long elements)
+T* threadScratch()
 {
-    thread_local AlignedVector<T> buffer(std::size_t(8 * kDropoutBlock));
-    if (buffer.size() < std::size_t(elements))
-        buffer.resize(std::size_t(elements));
-    return buffer.data();
+    static_assert(8 * kDropoutBlock * sizeof(T) <= kChunkScratchBytes);
+    return reinterpret_cast<T*>(chunkScratch());
 }
 
 }  // namespace dropout_detail
@@ -412,14 +410,20 @@ public:
         from_ = to_ = 0;
     }
 
-    // Elements [begin, end) of the mask, valid until the next call.
+    // The longest range one call may ask for: wherever it starts, it lies in eight blocks, the
+    // size of the thread's buffer.
+    static constexpr long kMaxRange = 7 * kDropoutBlock;
+
+    // Elements [begin, end) of the mask (end - begin <= kMaxRange), valid until the next call.
     const T* range(long begin, long end)
     {
+        if (end - begin > kMaxRange)
+            throw std::logic_error("DropoutMaskStream::range: longer than kMaxRange");
         if (begin < from_ * kDropoutBlock || end > std::min(size_, to_ * kDropoutBlock)) {
             from_ = begin / kDropoutBlock;
             const long last = (std::max(end, end_) + kDropoutBlock - 1) / kDropoutBlock;
             to_ = std::max((end + kDropoutBlock - 1) / kDropoutBlock, std::min(from_ + 8, last));
-            buf_ = dropout_detail::threadScratch<T>((to_ - from_) * kDropoutBlock);
+            buf_ = dropout_detail::threadScratch<T>();
             dropout_detail::fillBlocks(buf_, size_, from_, to_, key_, p_, scale_);
         }
         return buf_ + (begin - from_ * kDropoutBlock);
@@ -542,7 +546,7 @@ private:
                               || (long(residual->outerStride()) == cols
                                   && long(sum->outerStride()) == cols));
         parallelChunks(blocks, 4, [&](int, long bFrom, long bTo) {
-            T* const mk = dropout_detail::threadScratch<T>(8 * kDropoutBlock);
+            T* const mk = dropout_detail::threadScratch<T>();
             // Eight blocks at a time (128 KiB of float mask): applied while in L2.
             for (long g = bFrom; g < bTo; g += 8) {
                 const long gTo = std::min(bTo, g + 8);

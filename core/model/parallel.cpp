@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -22,6 +23,22 @@ namespace as {
 namespace {
 
 thread_local bool tInsideChunk = false;
+
+struct AlignedFree {
+    void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t(64)); }
+};
+thread_local std::unique_ptr<std::byte, AlignedFree> tScratch;
+
+// The thread's chunk scratch, allocated if it has none (chunkScratch in parallel.h). On a cache
+// line: a plain 128 KiB buffer comes from mmap at a page plus 16 bytes, and every 64-byte load
+// and store from it then spans two lines (Dropout's second thread drew and applied its mask 1.5
+// times slower than the first, whose buffer happened to be aligned).
+std::byte* ensureChunkScratch()
+{
+    if (!tScratch)
+        tScratch.reset(static_cast<std::byte*>(::operator new(kChunkScratchBytes, std::align_val_t(64))));
+    return tScratch.get();
+}
 
 // Workers spin on a generation counter for a moment before they sleep in std::atomic::wait:
 // a training step issues hundreds of short parallel regions, and a region that starts while
@@ -52,6 +69,9 @@ public:
     {
         for (int i = 1; i < threads_; ++i)
             workers_.emplace_back([this, i] { loop(i); });
+        // Every worker has its chunk scratch before the pool is used.
+        for (int s = started_.load(); s < threads_ - 1; s = started_.load())
+            started_.wait(s);
     }
     ~Pool()
     {
@@ -142,6 +162,9 @@ private:
     void loop(int index)
     {
         tInsideChunk = true;
+        ensureChunkScratch();
+        started_.fetch_add(1);
+        started_.notify_all();
         // The generation the pool started with, not a fresh load: a pool destroyed before this
         // thread first runs has already moved the counter on, and that move must be seen.
         unsigned long seen = 0;
@@ -164,6 +187,7 @@ private:
     std::atomic<std::uint64_t> current_{0};  // the current region's number << 16 | its chunks
     std::uint64_t region_ = 0;               // regions started (by the caller of run)
     std::atomic<bool> stop_{false};
+    std::atomic<int> started_{0};  // workers that have started (and have their scratch)
     std::atomic_flag busy_ = ATOMIC_FLAG_INIT;
     const FunctionRef<void(int)>* job_ = nullptr;  // the current region's
 };
@@ -190,6 +214,11 @@ void setEngineThreads(int n)
     }
 }
 
+std::byte* chunkScratch()
+{
+    return ensureChunkScratch();
+}
+
 int engineThreads()
 {
     return pool() ? pool()->threads() : 1;
@@ -207,6 +236,7 @@ void parallelChunks(long n, long minPerChunk, FunctionRef<void(int, long, long)>
 {
     if (n <= 0)
         return;
+    ensureChunkScratch();
     const int chunks = chunkCount(n, minPerChunk);
     if (chunks == 1) {
         fn(0, 0, n);

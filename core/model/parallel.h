@@ -2,6 +2,7 @@
 // The engine's one threading layer: a persistent pool that splits a range into one contiguous
 // chunk per thread. Chunk boundaries depend only on the range and the thread count, so results
 // are bit-identical from run to run at a given thread count. Eigen itself runs single-threaded.
+#include <cstddef>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -52,5 +53,16 @@ inline void parallelFor(long n, long minPerChunk, FunctionRef<void(long, long)> 
 
 // How many chunks parallelChunks(n, minPerChunk, …) will use.
 int chunkCount(long n, long minPerChunk);
+
+// The running thread's scratch memory: kChunkScratchBytes, 64-byte aligned, for a chunk's
+// temporary data (Dropout draws its masks there, core/model/dropout.h). A chunk may run on any
+// thread, so every thread that can run one has it before its first chunk: a pool thread
+// allocates it when it starts (setEngineThreads returns after that), a calling thread when it
+// first calls parallelChunks. A chunk that uses it then allocates nothing, whichever thread runs
+// it (tests/core/test_no_alloc.cpp). It was a buffer allocated at first use; a pool thread that
+// ran no dropout chunk in the first steps (it woke late each time) then allocated in a later
+// one. A chunk owns it from start to end: nothing a chunk calls may use it too.
+inline constexpr std::size_t kChunkScratchBytes = std::size_t(256) * 1024;
+std::byte* chunkScratch();
 
 }  // namespace as

@@ -24,14 +24,6 @@ using StridedMap = Eigen::Map<Mat<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 template <typename T>
 using ConstStridedMap = Eigen::Map<const Mat<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 
-// A buffer for vector code: its first element on a cache line (EIGEN_MAX_ALIGN_BYTES, 64 with
-// AVX-512), as Mat's are. A std::vector<float> is only 16-byte aligned: one of 128 KiB comes
-// from mmap at a page plus 16 bytes, and every 64-byte load and store from it then spans two
-// cache lines (Dropout's second thread drew and applied its mask 1.5 times slower than the
-// first, whose buffer happened to be aligned).
-template <typename T>
-using AlignedVector = std::vector<T, Eigen::aligned_allocator<T>>;
-
 // Function arguments: accept a Mat, a Map or a contiguous-row block without copying.
 template <typename T>
 using In = const Eigen::Ref<const Mat<T>>&;

@@ -223,11 +223,16 @@ void TestDropout::streamReadsTheMaskInRanges()
         // Back to an earlier range: drawn again, the same values.
         const float* again = stream.range(from + 5, from + 5000);
         QVERIFY(std::equal(again, again + 4995, plain.begin() + from + 5));
-        // The reader's whole range at once (9 and 14 blocks): longer than the eight blocks the
-        // thread's buffer holds at first (a head of 200 queries and keys is 40,000 elements).
-        QVERIFY(to - from > 8 * kDropoutBlock);
-        const float* all = stream.range(from, to);
-        QVERIFY(std::equal(all, all + (to - from), plain.begin() + from));
+        // The longest ranges, from a block's start and from its last element (eight blocks
+        // then), and one longer, which it refuses: the thread's buffer holds eight blocks.
+        constexpr long kMax = DropoutMaskStream<float>::kMaxRange;
+        const long nextBlock = from + kDropoutBlock - from % kDropoutBlock;
+        for (const long begin : {nextBlock, nextBlock + kDropoutBlock - 1}) {
+            QVERIFY(begin + kMax <= to);
+            const float* longest = stream.range(begin, begin + kMax);
+            QVERIFY(std::equal(longest, longest + kMax, plain.begin() + begin));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, stream.range(from, from + kMax + 1));
     }
 }
 

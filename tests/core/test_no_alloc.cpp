@@ -141,6 +141,7 @@ class TestNoAlloc : public QObject {
 private slots:
     void counterSeesEveryThread_data();
     void counterSeesEveryThread();
+    void chunkScratchNeedsNoAllocation();
     void warmedUpStepAllocatesNothing_data();
     void warmedUpStepAllocatesNothing();
     void initTestCase()
@@ -183,6 +184,32 @@ void TestNoAlloc::counterSeesEveryThread()
         std::free(b);
     // One for the caller's malloc, one per pool thread; parallelChunks itself may add more.
     QVERIFY2(seen >= threads, qPrintable(QString("counted %1 of %2").arg(seen).arg(threads)));
+}
+
+// A chunk may run on any thread, and a pool thread may run none for a while (it wakes late):
+// its first chunk that uses the chunk scratch, on a new pool, must not allocate it then. That
+// is what made a warmed-up step allocate once (CI, "pre, 2 threads": the pool thread drew its
+// first dropout mask after the warm-up).
+void TestNoAlloc::chunkScratchNeedsNoAllocation()
+{
+    setEngineThreads(1);
+    setEngineThreads(2);  // a new pool thread, which has run no chunk
+    gCount = 0;
+    countOnEngineThreads(true);
+    std::atomic<int> reached{0};
+    std::atomic<int> written{0};
+    parallelChunks(2, 1, [&](int c, long, long) {
+        // Both chunks held until both have started: one runs on the pool thread.
+        reached.fetch_add(1);
+        while (reached.load() < 2) {
+        }
+        std::byte* s = chunkScratch();
+        std::memset(s, c + 1, kChunkScratchBytes);
+        written.fetch_add(s[kChunkScratchBytes - 1] == std::byte(c + 1));
+    });
+    countOnEngineThreads(false);
+    QCOMPARE(written.load(), 2);
+    QVERIFY2(gCount.load() == 0, qPrintable(QString("%1 allocations").arg(gCount.load())));
 }
 
 void TestNoAlloc::warmedUpStepAllocatesNothing_data()
