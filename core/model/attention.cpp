@@ -26,6 +26,77 @@ void setMasked(T* row, int Sk, const std::uint8_t* valid, bool padded, int first
         row[j] = value;
 }
 
+// The softmax's rows, written out in packets: Eigen's expressions on a row of run-time length
+// (a Map of the row, then maxCoeff, exp, sum and a division) checked the alignment and the
+// tail for each of the four, and a row of `tiny` is one vector. The same operations in the
+// same order as those expressions on an aligned row (Redux.h: two accumulators over pairs of
+// packets, added, then an odd last packet), so the results are the same, bit for bit (the
+// model files of a training run too). A row: `pad` elements, whole packets (paddedWidth).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"  // Eigen's packets as template arguments
+template <typename Packet, typename Load>
+Packet pairwiseSum(int n, Load load)
+{
+    namespace ei = Eigen::internal;
+    Packet r0 = load(0);
+    if (n > 1) {
+        Packet r1 = load(1);
+        int k = 2;
+        for (; k + 1 < n; k += 2) {
+            r0 = ei::padd(r0, load(k));
+            r1 = ei::padd(r1, load(k + 1));
+        }
+        r0 = ei::padd(r0, r1);
+        if (k < n)
+            r0 = ei::padd(r0, load(k));
+    }
+    return r0;
+}
+
+// row = softmax(row) in place; returns the row's maximum.
+template <typename T>
+T softmaxRow(T* row, int pad)
+{
+    namespace ei = Eigen::internal;
+    using Packet = typename ei::packet_traits<T>::type;
+    constexpr int L = ei::packet_traits<T>::size;
+    static_assert(rowProductLanes<T>() % L == 0, "paddedWidth must give whole packets");
+    const int n = pad / L;
+    Packet mx = ei::ploadu<Packet>(row);
+    for (int k = 1; k < n; ++k)
+        mx = ei::pmax(mx, ei::ploadu<Packet>(row + k * L));
+    const T m = ei::predux_max(mx);
+    const Packet pm = ei::pset1<Packet>(m);
+    for (int k = 0; k < n; ++k)
+        ei::pstoreu(row + k * L, ei::pexp(ei::psub(ei::ploadu<Packet>(row + k * L), pm)));
+    const Packet sum = ei::pset1<Packet>(
+        ei::predux(pairwiseSum<Packet>(n, [row](int k) { return ei::ploadu<Packet>(row + k * L); })));
+    for (int k = 0; k < n; ++k)
+        ei::pstoreu(row + k * L, ei::pdiv(ei::ploadu<Packet>(row + k * L), sum));
+    return m;
+}
+
+// g = p . (g - sum(g . p)) * scale in place: the softmax's backward for one row.
+template <typename T>
+void softmaxBackwardRow(T* g, const T* p, int pad, T scale)
+{
+    namespace ei = Eigen::internal;
+    using Packet = typename ei::packet_traits<T>::type;
+    constexpr int L = ei::packet_traits<T>::size;
+    static_assert(rowProductLanes<T>() % L == 0, "paddedWidth must give whole packets");
+    const int n = pad / L;
+    const Packet dot = ei::pset1<Packet>(ei::predux(pairwiseSum<Packet>(n, [g, p](int k) {
+        return ei::pmul(ei::ploadu<Packet>(g + k * L), ei::ploadu<Packet>(p + k * L));
+    })));
+    const Packet ps = ei::pset1<Packet>(scale);
+    for (int k = 0; k < n; ++k)
+        ei::pstoreu(g + k * L, ei::pmul(ei::pmul(ei::ploadu<Packet>(p + k * L),
+                                                ei::psub(ei::ploadu<Packet>(g + k * L), dot)),
+                                       ps));
+}
+
+#pragma GCC diagnostic pop
+
 // Xt[c, j] = X[j, c] for j < rows, c < cols: Xt's row stride ldt. Its columns from rows on
 // are left as they are, or (in whole vectors) set to 0 up to rows rounded up to a vector.
 // By blocks of a vector's width squared: that many rows of X loaded as vectors (zeros past the
@@ -243,10 +314,7 @@ void MultiHeadAttention<T>::attend(const T* Q, int ldq, const T* K, int ldk, con
                                     std::size_t(Sk) * sizeof(T));
                     for (int j = Sk; j < pad; ++j)
                         si[j] = -std::numeric_limits<T>::infinity();
-                    Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> row(si, pad);
-                    const T m = row.maxCoeff();
-                    row = (row - m).exp();
-                    row /= row.sum();
+                    const T m = softmaxRow(si, pad);
                     if (m != T(kMaskedScore))
                         setMasked(si, Sk, valid, padded, firstMasked(i), T(0));
                     std::memcpy(P + std::size_t(i) * Sk, si, std::size_t(Sk) * sizeof(T));
@@ -333,14 +401,10 @@ void MultiHeadAttention<T>::attendBackward(const T* Q, int ldq, const T* K, int 
                 const ProfileScope timed(ProfileCategory::AttentionSoftmax);
                 const std::uint8_t* valid = keyValid.data() + std::size_t(b) * Sk;
                 const bool padded = hasPadding(valid);
-                using RowArray = Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>;
-                const RowArray p(Prow, pad);
                 for (int i = 0; i < Sq; ++i) {
                     T* gi = dP + std::size_t(i) * pad;
                     std::memcpy(Prow, P + std::size_t(i) * Sk, std::size_t(Sk) * sizeof(T));
-                    RowArray g(gi, pad);
-                    const T dot = (g * p).sum();
-                    g = p * (g - dot) * scale;
+                    softmaxBackwardRow(gi, Prow, pad, scale);
                     // A masked score was overwritten, not computed: no gradient flows to it
                     // (this matters only in a fully masked row, where P is uniform, not 0).
                     setMasked(gi, Sk, valid, padded, firstMasked(i), T(0));
