@@ -387,9 +387,10 @@ void TokensView::showDetail()
             merges_->addItem(tr("%1. %2 + %3 → %4").arg(k + 1).arg(m.left, m.right, m.piece));
         }
     }
-    mergesLabel_->setText(t && t->tokenizer.kind() == TokenizerKind::Bpe
+    mergesLabel_->setText(!t ? tr("BPE merges, in order:")
+                          : t->tokenizer.kind() == TokenizerKind::Bpe
                               ? tr("BPE merges, in order (%1):").arg(locale.toString(t->merges.size()))
-                              : tr("BPE merges, in order: none for %1").arg(t ? t->name : QString()));
+                              : tr("BPE merges, in order: none for %1").arg(t->name));
 }
 
 QString TokensView::histogramCsv() const

@@ -46,6 +46,7 @@ public:
     QTableWidget* choicesTable() const { return choices_; }
     QTableWidget* vocabTable() const { return vocab_; }
     QListWidget* mergesList() const { return merges_; }
+    QLabel* mergesLabel() const { return mergesLabel_; }
     QCustomPlot* histogram() const { return plot_; }
     QPushButton* compareButton() const { return compare_; }
     QComboBox* detailChooser() const { return detail_; }

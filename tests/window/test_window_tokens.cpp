@@ -12,7 +12,10 @@
 
 #include "run/settings.h"
 
+#include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -26,7 +29,19 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void bpeComparisonSettings();
     void recordOfTheSessionAndAbAgainstBpe();
+    void unavailableShowsNoTokeniser();
 };
+
+void TestWindowTokens::unavailableShowsNoTokeniser()
+{
+    // A generated task has no corpus to cut: the view says why, and the merges' heading names
+    // no tokeniser (it read "none for " with an empty name).
+    ui::TokensView v;
+    v.setUnavailable(u"copy is a generated task"_s);
+    QCOMPARE(v.mergesLabel()->text(), u"BPE merges, in order:"_s);
+    QCOMPARE(v.mergesList()->count(), 0);
+    QCOMPARE(v.choicesTable()->rowCount(), 0);
+}
 
 void TestWindowTokens::bpeComparisonSettings()
 {
