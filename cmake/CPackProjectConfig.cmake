@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Read by cpack when it makes the package (CPACK_PROJECT_CONFIG_FILE, cmake/Packaging.cmake).
 # Without dpkg-shlibdeps, CPack's DEB generator quietly writes a package with no Depends at
 # all, which apt would install on a machine without Qt: refuse instead.

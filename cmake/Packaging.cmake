@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A Debian package of what `cmake --install` installs (app/CMakeLists.txt: both programs, the
 # .desktop file and the icon): `cmake --build build --target package` writes
 # build/attention-studio_VERSION_ARCH.deb. tests/cli/test_package.cpp unpacks one and runs it.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The checkpoint reader on arbitrary bytes. A mutated file almost never keeps its checksums,
 // so each input is read twice: as it is (magic, version, table, checksums), and with the
 // checksums recomputed over whatever the table now says, so that the fuzzer also reaches the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The corpus reader on arbitrary file contents with every option: the first byte chooses the
 // format, the Anki direction, strict mode and a character limit; the rest is the file.
 #include "text/corpus.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The weight-file reader on arbitrary bytes: the safetensors container (header length, JSON,
 // offsets, shapes), then the model file on top of it (metadata, configuration, vocabularies,
 // tokenisers, parameter names and shapes). Any input must give a file or a message, never a

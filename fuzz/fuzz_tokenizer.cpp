@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tokenisers, their inverse and the tokeniser guess on arbitrary text, as a user can type
 // or paste it: the first byte chooses how the rest becomes a QString (UTF-8 with its invalid
 // bytes replaced, or raw UTF-16 with unpaired surrogates, which a QLineEdit can hold).

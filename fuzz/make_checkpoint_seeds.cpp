@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writes the seed inputs of fuzz_checkpoint to the folder given: checkpoints of the smallest
 // model, fresh and after two steps with a full history, written by the real writer so that
 // they follow the format exactly. scripts/fuzz.sh runs it before fuzz_checkpoint.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A main() for the fuzz targets without libFuzzer, so that the normal (GCC) build and its
 // ASan/UBSan build run every committed seed and every past crash input through ctest:
 //   replay_fuzz_X PATH...    each PATH a file or a folder (read recursively)

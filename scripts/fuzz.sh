@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets of fuzz/ with clang (ASan + UBSan) and runs each for a given
 # time, one after another on one core.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     default: 60 seconds, every fuzz/fuzz_*.cpp

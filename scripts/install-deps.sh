@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages Attention Studio builds with. It raises its own privileges when
 # it has something to install: nothing as root, sudo otherwise, a clear message when neither.
 # --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed;
@@ -17,6 +19,8 @@ packages=(
   libsentencepiece-dev sentencepiece python3-sentencepiece
   # the Debian package (target "package"): dpkg-shlibdeps finds its Depends, CPack runs file
   dpkg-dev file
+  # the licensing check (tests/project/test_licensing): every file's licence, the REUSE way
+  reuse
 )
 for arg in "$@"; do
   case "$arg" in

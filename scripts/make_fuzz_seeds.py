@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the small seed inputs of the fuzz targets to fuzz/corpus/<target>/.
 
 Each seed is a valid (or nearly valid) input, so that libFuzzer starts from files that get

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Parity between Attention Studio and the PyTorch reference model, and the Python side of the
 weight-file bridge.
 

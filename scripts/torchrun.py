@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """torchrun (python3 -m torch.distributed.run), every option the same, made to work on
 Debian 12.
 

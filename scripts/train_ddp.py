@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Train the model of core/SPEC.md with PyTorch's distributed data parallel, on a corpus as
 attention-studio-cli prepares it, and write a model file that Attention Studio opens.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ThreadSanitizer run of the tests that use threads: the training worker and the window
 # (test_window*), the Translate tab's background decoding (test_ui_attention_translate,
 # test_translate_input), the background validations (test_ui_samples) and the engine's

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Attention": every head of one layer at once as small multiples (query tokens as rows, key
 // tokens as columns), one head enlarged with a colour bar, the mean over heads, each head's mean

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The beam-search tree of one translation (issue 25 §2; core/SPEC.md §5.5), in the Translate
 // view: the hypotheses over the steps, one column per step, each node its token, coloured by

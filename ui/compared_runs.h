@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The colours of runs drawn beside the current one (View > Compare with run…, an A/B
 // session), shared by every plot that draws them so that a run has one colour everywhere.

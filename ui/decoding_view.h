@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Decoding": the autoregressive loop of the probe sentence one token at a time (issue 25 §2).
 // At step t: the decoder's input so far, its causal self-attention (the mask growing with the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Embeddings": a table of token vectors (source embedding, target embedding, or the
 // generator's output rows — not tied to the target embedding) projected on its first two

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Head dynamics": when each head forms its pattern. For every kind (encoder self, decoder
 // self, decoder cross) and layer, a heads × recorded-steps heatmap of one score of the probe's

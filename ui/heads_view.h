@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Heads": which attention heads matter. For each kind (encoder self, decoder self, decoder
 // cross) a layers × heads grid coloured by the chosen score — importance (mean |∂L/∂ξ|, Michel

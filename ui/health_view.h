@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Health": how each parameter tensor is being optimised, live. A tensors × steps heatmap of
 // log10 of the update ratio ‖Δw‖/‖w‖ (tensors in forward order, grouped by layer; white at the

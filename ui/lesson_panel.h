@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lesson beside the views (issue 26 §3): its title, its notes (Markdown), and its stops in
 // step order — "at step 300, open the Attention view on layer 2 head 5" — each marked once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Loss: training loss (raw and smoothed), validation loss and token accuracy, by step or by
 // wall time, with a true log scale, zoom and pan. History survives Pause; Reset clears it.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Learning rate": the Noam schedule of the current settings over the planned steps, a marker at
 // the current step, the rates actually applied, and (optionally) the three curves of The

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Masks and smoothing", drawn as The Annotated Transformer draws them, from the current batch:
 // the source padding mask [B, S], the decoder self-attention mask of one sentence [T, T]

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Model": the architecture as the paper's Figure 1 draws it, from the live configuration, and
 // the numbers of one forward pass of the probe sentence behind each block (issue 25 §2).

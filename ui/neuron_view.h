@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The neuron view (BertViz's idea), under the Attention view: for one head and one query token
 // of the probe sentence, the query vector, every key vector, their element-wise product, the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Positional encoding": the sinusoids of core/SPEC.md §2.1 as a heatmap (position x
 // dimension), a few dimensions against position (The Annotated Transformer's figure), and the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every view shares: hover read-outs, export to PNG / SVG / CSV, and heatmaps whose cells
 // are drawn as cells (no interpolation) with token labels on the axes.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The replay controls the Attention and Model views share: "Replay:", a slider over the records
 // kept during training (index 0 … size − 1, the right end live), a "Live" button and a label

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The replay history the Attention and Model views keep, in one place: the records of the run
 // (thinned by appendThinned, core/train/history.h), which one is shown, and whether that is the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Samples": the session's fixed example pairs (for a corpus, validation sentences spread over
 // the split) with their reference and the model's greedy translation at the latest validation,

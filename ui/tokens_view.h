@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Tokens" (issue 27 §1): how each tokeniser choice cuts one side of the corpus's training
 // split — the probe sentence and any typed text side by side (pieces as chips, ▁ shown), the

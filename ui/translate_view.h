@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Translate": type a sentence, choose greedy or beam search, and read what came back: the
 // translation, the n-best list, the cross-attention of the best output over the source, and

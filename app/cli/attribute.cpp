@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli attribute: what each output token rests on (core/eval/interpret.h),
 // one JSON object per line of standard input.
 #include "commands.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli bench --config tiny|small|base: training steps of the benchmark
 // configurations of core/SPEC.md §7.3 on random ids, one JSON line.
 #include "commands.h"

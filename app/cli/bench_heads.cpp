@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli bench --heads MODEL --data D.tsv: the speed of questioning a model
 // (issue "which heads matter"), one JSON line of medians over --runs:
 //   heads_importance_s  scoreHeads without ΔNLL (importance, confidence, entropy)

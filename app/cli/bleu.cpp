@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli bleu HYP REF: corpus BLEU exactly as sacreBLEU's default.
 #include "commands.h"
 #include "options.h"

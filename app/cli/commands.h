@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The commands of attention-studio-cli, one file each (train.cpp, translate.cpp, …). Each parses
 // its own arguments (args[0] is the command's name) and returns the process exit code: 0

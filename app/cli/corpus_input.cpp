@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What several commands read from a corpus: the corpus options of train --data and vocab, a
 // corpus file read with its report, the build report's problems.
 #include "corpus_input.h"

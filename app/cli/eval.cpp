@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli eval: NLL, loss, token accuracy and BLEU of a model on a corpus.
 #include "commands.h"
 #include "corpus_input.h"

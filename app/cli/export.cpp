@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli export: a model's weights as a weight file (core/SPEC.md §8), for PyTorch and
 // other tools. The work is core/io/interop's.
 #include "commands.h"

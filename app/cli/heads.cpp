@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli heads: every attention head of a model scored on a corpus
 // (core/eval/interpret.h), as a table or JSON.
 #include "commands.h"

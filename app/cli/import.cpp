@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli import: a weight file written elsewhere (e.g. PyTorch) made a model. The
 // work is core/io/interop's; this file only turns options into ImportOptions and reports.
 #include "commands.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli: the list of commands and the dispatch to each (a file per command in
 // app/cli/, their options read through options.h).
 #include "commands.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What several commands read from a model: the model file (or checkpoint) itself, its codec,
 // the heads to mask and the output length limit.
 #include "model_input.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What several commands read from a model (model_input.cpp): the model file or checkpoint, its
 // codec, the heads to mask and the output length limit.

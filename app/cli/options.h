@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One option parser for every command: Qt's QCommandLineParser underneath, and typed getters
 // that refuse a bad value with a message of its own, naming the option and the value

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // train --checkpoint / --resume: what a corpus run records in its checkpoint, and how a run
 // is resumed from one.
 //

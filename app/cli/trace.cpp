@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli trace: one sentence pair followed through the model, every intermediate
 // of the forward pass with its numbers (core/eval/trace.h), one JSON object per line of
 // standard input.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli train: a built-in task (--task), a corpus (--data) or a saved run
 // (--resume), all through one as::TrainingSession; this file only parses, prints and saves.
 #include "commands.h"

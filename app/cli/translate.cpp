@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli translate: each line of standard input translated by a model.
 #include "commands.h"
 #include "model_input.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli vocab: a corpus as `train --data` would train on it, written out for
 // another trainer (scripts/train_ddp.py, README "Past one machine"): both vocabularies, and
 // the training and validation pairs cut by the tokenisers and encoded with those vocabularies,

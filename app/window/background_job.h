@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One piece of work at a time off the GUI thread, with progress and Cancel: what reading a
 // user's corpus (CorpusOpener) and building A/B's B (ComparisonActions: a new subword side

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's validations, in a thread of their own so that training goes on: each takes a
 // copy of the weights at the step it is due, computes loss, accuracy, BLEU and the samples

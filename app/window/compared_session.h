@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A/B's B: a second session with A's data, order, seed and plan (run/settings.h's
 // comparisonOf) and the user's changes, stepped by the worker after each of A's steps. It keeps

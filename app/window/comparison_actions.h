@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Other runs beside the current one on the Loss and Learning rate plots: checkpoints of runs
 // (View > Compare with run…, read off the GUI thread by RunComparer), and A/B (View > A/B

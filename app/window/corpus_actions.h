@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A user's corpus (File > Open corpus…): read off the GUI thread with progress (Cancel stops
 // it), then a fresh session on it with the corpus recipe, and the reader's report shown. A

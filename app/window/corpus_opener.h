@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads a user's corpus off the GUI thread, with progress and cancel: for "Open corpus…", and
 // for continuing the corpus run of a checkpoint (which it reads too, and checks that the

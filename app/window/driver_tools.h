@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the --screenshot and --measure-* modes (screenshot_driver.h) share: waiting in an event
 // loop, the training pace seen in the snapshots, the GUI thread's lateness, opening a file.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The session's files: checkpoints (File > Open, Save, Save As), weight files (Import, Export
 // weights, asking for what a file lacks), the autosave and the offer to restore it after a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the Heads view's questions run on: a copy of the current weights (asked from the
 // training worker with modelWanted(), answered by setModel()), cloned again for each job so

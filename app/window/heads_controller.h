@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Heads view's work: scoring the heads and the pruning curve (HeadService, off the GUI
 // thread), and the heads muted with a click — masked in Translate, the samples and validation.

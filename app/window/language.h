@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's language: English (the sources' own text) or 简体中文 (zh_CN), from
 // resources/translations/attention-studio_zh_CN.ts, compiled and embedded at build time, with

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Lessons in the window (issue 26 §3, run/lesson.h): the Lessons menu (the bundled lessons by
 // title, Open lesson…, Save as lesson…), `attention-studio lesson.json`, and a lesson run: its

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio: the window. With FILE it opens a checkpoint, a weight file or a lesson; the
 // --screenshot and --measure-* modes (screenshot_driver.h) run without the user and exit.
 #include "file_actions.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window: its layout (the views' tabs, the settings dock, the toolbar, the status line),
 // its menus, title and close. Its parts do the work: the link to the training worker in its

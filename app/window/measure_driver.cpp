@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio --measure-responsiveness and --measure-mutes: how the window keeps up
 // while it trains, and how long a mute in the Heads view takes to show (screenshot_driver.h).
 #include "driver_tools.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Above the Attention view: the probe sentence pair whose attention the views show — one of
 // the session's examples, or a sentence typed (with its target, optionally). The worker

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The runs compared with the current one (View > Compare with run…): up to kMaxRuns
 // checkpoints, each read off the GUI thread and kept as a RunSeries for the plots. A file

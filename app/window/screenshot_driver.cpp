@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio --screenshot: trains a task or a corpus (or opens a file) in the window
 // without showing it, then writes one PNG per view; and the choice of mode (runDriver).
 #include "screenshot_driver.h"

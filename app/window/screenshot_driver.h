@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // attention-studio's modes that run without the user and exit, for the README's pictures and
 // for measurements: --screenshot DIR (train N steps of a task or a corpus, or open FILE, then

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A new session's data built off the GUI and worker threads where it trains a SentencePiece
 // model (seconds on zh-en), with a busy progress dialog and Cancel: Settings > Apply and Reset

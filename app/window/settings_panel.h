@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The training settings form: task, model (weight tying included), schedule, batch, seed, shared
 // vocabulary, planned steps and minutes.

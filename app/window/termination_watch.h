@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // SIGTERM (what a logout, systemd or `kill` sends) and SIGHUP (a closed terminal) end the window
 // as closing it does: the session's unsaved steps go to the autosave, the worker stops between

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's colours: the desktop's (system), or light or dark, chosen in View > Theme and
 // remembered (settings_store.h), or given by --theme for scripted screenshots. Light and dark

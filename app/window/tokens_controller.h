@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Tokens view's work (issue 27 §1): its record is built in a thread of the global pool
 // (training a SentencePiece model on a side of zh-en takes seconds), with progress and Cancel,

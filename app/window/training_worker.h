@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The model lives here, in its own thread. The window's WorkerLink (worker_link.h) posts its
 // commands to it and receives immutable snapshots (at most ~10 a second) and model copies for

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What runs the Translate tab's decoding: it holds the latest copy of the weights (from the
 // training worker, TrainingWorker::modelCopyReady), runs a Translator (decode/translator.h) on

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's views: the fourteen of them in tabs grouped by question — Training (Loss,
 // Learning rate, Health), Model (Model, Positional encoding, Embeddings, Masks and smoothing,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's line to the training worker: the worker's thread, the two mailboxes (mailbox.h)
 // that carry every command out and every answer back, and the end of both. Commands are typed

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Beam search's tree (core/SPEC.md §5.5) as a value the window draws (issue 25 §2, the beam
 // tree of the Translate view): every node with its token text, log-probability, score, state

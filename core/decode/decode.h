@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Greedy and beam-search decoding (core/SPEC.md §5). <pad> and <s> are never emitted.
 #include "model/transformer.h"

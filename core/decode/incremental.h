@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Incremental decoding: one new token per hypothesis and step, with a key/value cache of each
 // decoder layer's self-attention and the encoder memory's cross-attention keys and values

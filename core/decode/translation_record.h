@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One translation of one typed sentence, as a value: everything the Translate view shows, and
 // nothing that reaches back into the model. Made by Translator (decode/translator.h), read by

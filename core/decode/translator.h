@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A sentence in, a TranslationRecord out: the weights of one step with the vocabularies and
 // tokenisers they were trained with. What the window's Translate tab runs (off the GUI thread,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What one attention map says about its head, in one place for every view and report:
 //  - confidence (Voita et al. 2019): the largest weight of a query's row;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Corpus BLEU exactly as sacreBLEU 2 computes it by default: 13a tokenisation, BLEU-4,
 // case-sensitive, one reference per hypothesis, 'exp' smoothing, brevity penalty, 0 when no

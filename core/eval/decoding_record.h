@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The decoding loop of one probe sentence, step by step (issue 25 §2, the Decoding view): the
 // greedy output and, at each of its steps, what the decoder read (its input so far), what it

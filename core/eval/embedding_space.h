@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The embedding space of a trained model (issue 18, section 4): a table's token vectors
 // projected on their first two principal components, with the components' signs kept from

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A model on held-out pairs: teacher-forced loss and accuracy, and translation of many
 // sentences with greedy or beam search. Dropout is off in both (Pass::eval()).

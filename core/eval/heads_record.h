@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the Heads view shows (ui/heads_view.h): every head's scores with the mutes in force, and
 // the pruning curve, computed off the GUI thread (app/window/head_service.h, eval/interpret.h).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Questions to a trained model: which heads matter, and what each output word rests on.
 // Definitions (dropout off, no label smoothing; L is the token NLL summed over a sentence

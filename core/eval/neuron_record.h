@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the neuron view of one head and one query shows (ui/neuron_view.h): computed by the
 // training worker on the probe with the current weights (eval/interpret.h).

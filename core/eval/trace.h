@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One sentence pair followed through the model (issue 25 §1, core/SPEC.md §2.9): one forward
 // pass, dropout off,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Little-endian byte primitives shared by the file formats (io/checkpoint_container.h,
 // io/history_codec.h, io/safetensors.h): appending values to a byte array, reading them back

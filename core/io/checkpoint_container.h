@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The checkpoint's container (io/checkpoint.h has the layout): the magic number, the format
 // version, the section table with a BLAKE2b-256 digest per section and one of the table itself,

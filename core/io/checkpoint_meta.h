@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "meta" section of a checkpoint (io/checkpoint.h): a UTF-8 JSON object with the step
 // counts, the training options, the random generators' states, the data position, which data

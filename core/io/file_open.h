@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Opening a file to read it whole, as every reader of the program does (models, checkpoints,
 // weight files, compared runs): first, without opening it, the path is refused when it cannot

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The "history" section of a checkpoint (io/checkpoint.h): a run's loss and validation points,
 // attention records and last batch as bytes, and back.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The bridge to PyTorch and other tools: weight files (core/SPEC.md §8) in and out.
 //

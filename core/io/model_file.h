@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A trained model as one .safetensors file (core/SPEC.md §8): every parameter under its
 // name (core/SPEC.md §6.1) as F32, and "__metadata__" with the format tag, the configuration, both

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run a file records, to draw beside the current one (View > Compare with run…).
 #include "train/run_series.h"

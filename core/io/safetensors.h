@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The safetensors container (https://github.com/huggingface/safetensors), F32 only:
 //   8 bytes   N, little-endian u64

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine's large matrix products: C = op(A) op(B), or C += op(A) op(B), for row-major
 // matrices (op: as is, or transposed). Built with AS_OPENBLAS (the default), they run in

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A training step's large products run again with nothing else around them, for
 // `bench --products-alone`: how fast the step could be if everything but those products cost

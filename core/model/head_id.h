@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which attention block, and which head of it: how heads are named to the user
 // ("encoder.self:0:3", eval/interpret.h) and masked (MultiHeadAttention::gate).

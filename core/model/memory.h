@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory: how much a configuration needs, how much the machine has, and sizes for messages.
 #include "model/config.h"

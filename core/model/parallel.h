@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine's one threading layer: a persistent pool that splits a range into one contiguous
 // chunk per thread. Chunk boundaries depend only on the range and the thread count, so results

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // All parameters of a model live in one flat buffer, and their gradients in another of the
 // same layout, described by a table of (name, shape, offset). The optimiser is then one loop,

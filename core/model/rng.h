@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A small, fast, fully specified generator (xoshiro256**, seeded by splitmix64). Its state is
 // four integers, so it can be saved in a checkpoint and restored exactly; unlike std::

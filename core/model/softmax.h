@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Row-wise softmax and log-softmax, max subtracted first so that scores of any finite size
 // (±1e4 and beyond) give finite results.

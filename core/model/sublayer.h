@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The residual connection around every sublayer (attention, feed-forward) of the encoder and
 // decoder layers, written once, as the Annotated Transformer's SublayerConnection:

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One matrix type across the engine: row-major [tokens, features], so that a token's features
 // are contiguous and a batch of sequences is a stack of rows (row = b * len + t).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The encoder–decoder Transformer (core/SPEC.md §2, §3): forward, loss and backward by hand.
 #include "model/config.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A lesson: the small file a teacher hands out (issue 26 §3). A title and notes (Markdown), the
 // run to train (a built-in task, its recipe changed by a settings spec, a seed, the planned

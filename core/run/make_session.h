@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Making a session from settings, for the window's worker (a new run, Reset, Apply, A/B's B)
 // and `attention-studio-cli train` alike.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Continuing a saved run, as both programs do it: what kind of run a checkpoint holds, the
 // session record it stores (the plan and the probe), the check that the data found now is the

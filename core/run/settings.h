@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run's settings as both programs hold them: the window's settings panel and worker, and
 // `attention-studio-cli train` (whose options fill the same record). A checkpoint records them

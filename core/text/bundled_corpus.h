@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Corpora shipped inside the program (Qt resources compiled into as_core, so they are found
 // from the build folder and after installing alike, without any path lookup).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Readers for parallel corpora as users have them: plain src<TAB>tgt files and the
 // manythings.org/Tatoeba "Anki" downloads. Bad lines are counted and described, never

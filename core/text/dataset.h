@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // From sentence pairs to the id sequences the model trains on. The vocabularies and the
 // tokenisers are chosen once, on the training pairs; every other split (valid, test) and every

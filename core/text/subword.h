@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // SentencePiece models (BPE and unigram; Debian's libsentencepiece) as the tokenisers
 // `bpe:N` and `unigram:N` use them (core/SPEC.md §10.1): trained in memory on one side of the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Built-in tasks, generated from a seed: enough to prove the engine learns without any file.
 #include "model/rng.h"

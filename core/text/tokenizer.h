@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Sentence tokenisers for the model's source and target side, and their inverse for display
 // and BLEU (core/SPEC.md §10.1). cjk-char and word work on grapheme clusters after NFKC, so a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Tokens view's numbers (issue 27 §1): how each tokeniser choice cuts one side of a
 // corpus's training split — the probe and any typed text, the vocabulary it gives with every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Adam with PyTorch's semantics (torch.optim.Adam, no weight decay, not amsgrad):
 //   m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The C library's allocator, set for training: the activation buffers a step frees when the
 // batch shape changes (every step of a corpus, whose sentence lengths vary; the window's

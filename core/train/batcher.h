@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Batches by a token budget with length bucketing, as torch_mt.py builds them, served in an
 // order that is reshuffled every epoch from a seed.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A user's corpus as a training run takes it: the files, how to read them, and the settings
 // that shape the run; built into a session's data with a report of what was read and what was

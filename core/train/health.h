@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Training health, per parameter tensor: what Trainer::setRecordHealth measures at every
 // applied step (norms, the update ratio, Adam's effective step), histograms of weights and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a training run records as it goes: the loss of every step, the validations, the
 // attention of a probe sentence at intervals, the last batch. A checkpoint stores it and the

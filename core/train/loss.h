@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Label-smoothed KL loss of core/SPEC.md §3, fused with log-softmax and its gradient. For a target t
 // (not <pad>): q[t] = 1 - eps, q[pad] = 0, every other entry eps / (V - 2), and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a training step's time goes (attention-studio-cli bench --profile, the Health tab's
 // table). Trainer::setProfile(true) turns the profiler on for the thread that runs

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Settings that learn each built-in task: the command line and the window both start from
 // these. The generated tasks learn in seconds; a corpus (the bundled zh-en, or a user's with

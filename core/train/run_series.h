@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run drawn beside the current one on the Loss and Learning rate plots (View > Compare with
 // run…, and a second session trained alongside): its name and the loss, rate and validation

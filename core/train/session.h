@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One training run, whoever drives it: `attention-studio-cli train --task`, `train --data`,
 // `train --resume` and the window's worker all step this object, so that the same recipe,

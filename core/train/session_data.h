@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a training session learns from, behind one interface: a built-in task that generates
 // its batches from a seed, or a parallel corpus (the one that ships with the program, or a

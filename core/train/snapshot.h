@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the training worker tells the window: immutable values, sent by shared pointer to const.
 // The window draws from these alone and never reaches into the model.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One object that owns a model, its optimiser, its schedule and its random generators, and
 // takes training steps: the command line, the window's worker and the tests all use it.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checkpoint averaging, as in "Attention Is All You Need" §6.1 (the base models average the
 // last 5 checkpoints, written at 10-minute intervals): the mean of the parameters at a few

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The command line as a careless user drives it: unknown commands and options, missing or
 // unreadable files, bad numbers. Each gives a message on stderr (usage help for usage errors)
 // and a non-zero exit code: 2 for a usage error, 1 for a file that cannot be used. And the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli translate --beam K --tree --json as a user runs it (core/SPEC.md §5.5):
 // every node's log_prob and score against a teacher-forced full pass of its prefix through the
 // same model file (traceForward), k kept or finished nodes per step, finished ones ending in

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli heads, attribute and --mask-heads as a user runs them, against the core
 // functions called here on the same model file: the JSON equals scoreHeads(), attribute() and
 // (attribute --contrast) attributeContrast(),

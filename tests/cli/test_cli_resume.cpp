@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli train --checkpoint / --resume, end to end as a user runs them: N steps
 // saved to a checkpoint, a new process resuming to 2N, gives the same weights, bit for bit,
 // as 2N steps in one run (one thread, across epoch boundaries); --average too. Runs the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The success paths of `attention-studio-cli eval --json`, `bleu`, `export` and `import`, each
 // against a computation of the test's own: eval's counts, NLL and accuracy against a plain
 // forward of each sentence, its BLEU against tests/reference/bleu.py (sacreBLEU's algorithm in

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli trace as a user runs it: one JSON object per line with the keys and the
 // tensor names and shapes of issue 25 §1, the numbers those of the core's traceForward on the
 // same model file (each number the float itself), a source-only line traced with its greedy

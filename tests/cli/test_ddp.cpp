@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Past one machine (README): a corpus prepared by `attention-studio-cli vocab`, trained with
 // PyTorch's distributed data parallel by scripts/train_ddp.py under torchrun (2 CPU processes,
 // gloo), and the model file it writes used by this program again.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A full disk loses nothing: on a small tmpfs filled up, `train --checkpoint` (resumed, saving
 // back to its own file), `train --out` and `eval --out` fail with the system's reason ("No
 // space left on device", not "Writing canceled by application") and a non-zero exit, and

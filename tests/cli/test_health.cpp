@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Training health (Trainer::setRecordHealth, `train --log`): per tensor, the update ratio equals
 // ‖w_t − w_{t−1}‖ / ‖w_{t−1}‖ recomputed from two model files saved one step apart by two runs of
 // the same seed (bit-identical up to there); the weight norm is that of the later file; the

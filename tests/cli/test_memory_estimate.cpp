@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The memory a configuration needs is estimated before anything is allocated, and a model the
 // machine cannot hold is refused with the figures (issue 30, §1): the count against one worked
 // by hand for a small configuration, and `train --config d_model=1000000` (and 100,000 layers,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model and checkpoint files that are damaged or absurd are refused with a reason, never by an
 // abort: the weights' checksum (CRC-32C in "__metadata__") catches a flipped bit, a file
 // without one still loads with a note, and a 20 GB sparse file, or a header describing more

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Files written by an earlier version of the program still open, resume and translate: the
 // checkpoints and models of tests/data/v0.1 (written at commit 8c7662c by
 // tests/data/write-v0.1-fixtures.sh, see tests/data/README.md) read with today's code give the

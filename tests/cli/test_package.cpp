@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Debian package, as a user gets it: `cmake --build build --target package` (CPack,
 // cmake/Packaging.cmake) makes attention-studio_VERSION_ARCH.deb; this test unpacks it
 // (`dpkg -x`) into a temporary root and runs the programs installed there.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Masks, numerically extreme scores, and the positional-encoding table.
 #include "skip.h"
 #include "model/attention.h"

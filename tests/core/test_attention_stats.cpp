@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The punctuation and alignment statistics of a head (eval/attention_stats.h, core/SPEC.md §12):
 //  - which tokens are punctuation (Unicode category: 。，？！ . , ? ! and dashes; not <s>, </s>,
 //    words with a full stop attached, the SentencePiece mark alone);

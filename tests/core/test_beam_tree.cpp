@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Beam search's tree (core/SPEC.md §5.5) against an independent computation: every node's
 // log_prob and score against the log-softmax of a full teacher-forced forward pass of its
 // prefix (traceForward, in double), the states against the rules of §5.3 (k kept or finished

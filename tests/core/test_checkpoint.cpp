@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Checkpoints: exact resume (2N steps in one go = N steps, save, destroy, load, N steps, bit
 // for bit), the history and settings round trip, a checkpoint read as a model file, refusal
 // of damaged and hostile files with a message, atomic saves (abandoned, killed with SIGKILL,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A user's corpus as a run takes it (train/corpus_run.h): the arguments a checkpoint records
 // read back to the same run, bad records refused, the build's report against counts made here,
 // progress and cancel, the held-out split independent of the run's seed, a changed corpus

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Greedy and beam search: beam 1 is greedy, n-best lists are sorted and scored consistently.
 #include "skip.h"
 #include "decode/decode.h"

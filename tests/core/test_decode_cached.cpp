@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Incremental decoding (cached self-attention keys and values, cross-attention keys and values
 // of the memory projected once) against its oracle, the decoder re-run on the whole prefix:
 // the same log-probabilities at every step, the same greedy and beam outputs, the same

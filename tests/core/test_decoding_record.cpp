@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The decoding record (core/eval/decoding_record.h, issue 25 §2) against independent
 // computations: its free-running side against greedyDecode's output and cross-attention and
 // against the incremental decoder fed the same tokens one step at a time (the record reads

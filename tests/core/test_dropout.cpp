@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // model/dropout: the mask's statistics (kept fraction, scale, no correlation between
 // neighbouring elements or blocks), that it depends on the generator's key and the shape but
 // not on the thread count, that the parallel fill writes what the plain fill does, strided

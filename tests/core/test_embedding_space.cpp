@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Embedding space (eval/embedding_space.h): the first two principal components of a matrix's
 // rows against an independent computation (JacobiSVD of the centred matrix, in double; a 2-D
 // case worked by hand), the explained variance against the singular values, the sign rule

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // model/gemm: the engine's products (OpenBLAS in the default build) and Eigen's own
 // (gemmEigen), both against plain loops, for every transposition, with and without
 // accumulation, on sub-blocks of larger matrices (row strides wider than the rows), on one-row

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Weight files from elsewhere (core/io/interop): the configuration read from tensor shapes and
 // from a partial "config", vocabularies and tokenisers filled in or given, torch_ref.py's
 // quirks refused with the fix named, every import bit-exact, export equal to the model file.

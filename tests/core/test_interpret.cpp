@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // core/eval/interpret: head scores and attributions against independent computations:
 //  - importance = mean over pairs of |∂L/∂ξ_h|, against central differences of each pair's NLL
 //    in a double copy of the model;

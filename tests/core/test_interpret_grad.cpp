@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's answers to "which heads matter" and "what does an output rest on", checked in
 // double against finite differences and against models changed by hand:
 //  - head gates ξ (MultiHeadAttention::gate): ∂F/∂ξ of every head of every block, per sentence,

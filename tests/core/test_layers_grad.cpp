@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Finite-difference gradient checks, in double, of every layer's backward: parameters and
 // inputs, with padding, causal masks and dropout (masks fixed by re-seeding each forward).
 #include "skip.h"

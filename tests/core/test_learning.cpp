@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine learns: the toy pairs and The Annotated Transformer's copy task, each within a
 // stated budget of steps with a small model; and training is bit-for-bit reproducible.
 #include "skip.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Lesson files (core/run/lesson.h): a lesson written and read back is the same lesson; a bad
 // file is refused with the field named; the lessons that come with the program read, in both
 // languages. What each lesson tells the student happens is test_lesson_claims.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bundled lessons' claims (resources/lessons): what each one tells the student happens,
 // checked by numbers on the run it describes (A and B trained here as the window's A/B trains
 // them: B's settings over A's data). Training runs, so apart from test_lesson (the files

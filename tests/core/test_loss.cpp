@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused label-smoothed loss against the slow, explicit formula of core/SPEC.md §3.1.
 #include "skip.h"
 #include "model/parallel.h"

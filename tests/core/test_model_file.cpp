@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model files: bit-exact round trips (weights, configuration, vocabularies, tokenisers, and
 // the loss the loaded model computes), the header of core/SPEC.md §8, refusal of every
 // inconsistent file, a corruption sweep that must never crash, and an atomic save.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Whole-model finite-difference check, in double: embeddings, every encoder and decoder layer,
 // final norms, generator and the label-smoothed loss together, with padding in the batch and
 // dropout on (its masks fixed by re-seeding before each forward). Tied models (core/SPEC.md

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A warmed-up training step makes no heap allocation: not on the calling thread, not on the
 // engine's pool threads. Every allocation function of the C library is replaced in this
 // executable (operator new and Eigen's aligned_malloc both end in malloc or posix_memalign),

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Noam schedule and Adam against values computed by hand.
 #include "skip.h"
 #include "train/adam.h"

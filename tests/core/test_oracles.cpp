@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's numbers against computations written here, independently of the code under
 // test: the learning rate each step applies (the Noam formula, and the size of the update it
 // causes), token accuracy (an argmax count of a plain forward, one sentence at a time), the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The threading layer: chunks cover a range exactly once, and a training step split over
 // threads computes what the serial step computes (and the same bits every time).
 #include "skip.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The training-step profiler (train/profile.h, `bench --profile`): it changes nothing the step
 // computes, every category is reached, and the products it counts are those of a hand count.
 #include "model/parallel.h"

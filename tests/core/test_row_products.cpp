@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // model/row_products: combineRows, the kernel of attention's per-head products, against Eigen's
 // product in double over shapes that reach every path of it (8, 4, 2 and 1 rows at a time; two
 // whole vectors, one, and a tail shorter than a vector; depth 1 and long), A as it is and

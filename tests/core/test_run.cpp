@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // core/run: the run as both programs see it. Progress (tokens/s, time left) against the same
 // figures worked from the recorded history by hand, the session record a checkpoint stores
 // against the settings it came from, the saved-run checks against data that is and is not the

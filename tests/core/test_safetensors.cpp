@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The safetensors container: byte-exact output (against hand-built bytes and the reference
 // implementation's own test vectors), round trips, every refusal of a hostile header, and an
 // interrupted write that must leave the previous file intact.

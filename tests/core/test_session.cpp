@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TrainingSession (train/session.h), the one training loop of the command line and the window,
 // checked against independent computations: a plain Trainer loop on the same batches, a
 // straight run against a checkpointed-and-resumed one, the mean of the weights recorded by

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Citations of the specification: every file of core/, app/, ui/, tests/, fuzz/ and scripts/
 // (and README.md) that cites a SPEC file must name one that is in the project, and every
 // section number it gives ("core/SPEC.md §2.2", "core/SPEC.md §3, §4") must be a heading of

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The subword tokenisers bpe:N and unigram:N (core/SPEC.md §10.1): SentencePiece models
 // trained in memory on the bundled corpus's training split.
 //  - Training is deterministic (the same bytes twice) and puts the specials at the ids of

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in tasks generate what they say, reproducibly from a seed.
 #include "skip.h"
 #include "text/tasks.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rules every test here lives by, checked: a skip is an exit status (77, CTest's
 // SKIP_RETURN_CODE), given only when nothing failed — so that CTest reports a failure beside a
 // skip as a failure, which it did not when a skip was read from the output — and every test

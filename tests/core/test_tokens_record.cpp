@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Tokens view's record (text/tokens_record.h) against numbers worked out by hand on a small
 // corpus: the vocabulary and its counts, tokens per sentence and their histogram, the <unk>
 // rate; for BPE the pieces equal SubwordModel::encode and Debian's spm_encode on the same

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parity with the PyTorch reference model (tests/reference/torch_model.py), through the
 // weight files of core/SPEC.md §8, pre-norm and post-norm.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The traced forward pass (core/eval/trace.h, issue 25 §1) against an independent computation:
 // the PyTorch reference model (tests/reference/torch_model.py) with the same weights, every
 // intermediate read there by forward hooks on its own modules (scripts/torch_parity.py trace),

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Translate tab's engine (decode/translator.h): its record holds exactly what greedyDecode
 // and beamSearch give on the same model (hypotheses, scores, cross-attention), top-5 tables that
 // are the softmax of the model's own logits, the unknown source tokens, and for a sentence

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes toy-trained.safetensors: the toy task's model (d_model 32, 4 heads, 2 + 2 layers)
 # trained 200 steps on one thread, the frozen weights test_interpret's integrated-gradients
 # completeness check runs on (weights trained on the test machine differ between AVX2 and

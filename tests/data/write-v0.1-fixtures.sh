@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes the files of tests/data/v0.1/ with the command-line program as it was at commit 8c7662c
 # (before core/io/checkpoint.cpp was split and the residual wiring was written once), for
 # tests/cli/test_old_files.cpp: the files a user saved then must still open, train on and translate.

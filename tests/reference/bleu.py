@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """sacreBLEU's default corpus BLEU, written for this project as an independent reference for
 core/eval/bleu.cpp (tests/core/test_bleu.cpp runs both and compares): BLEU-4 over the whole corpus,
 the "13a" tokeniser (mteval-v13a), case-sensitive, 'exp' smoothing, brevity penalty against

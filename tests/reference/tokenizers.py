@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The simple tokenisers a PyTorch reference run trains with, written for this project as the
 reference that tests/core/test_tokenizer.cpp holds core/text/tokenizer.cpp to on ASCII text:
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Attention Studio authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The model of core/SPEC.md §1 to §6 in PyTorch, written for this project from that
 page alone: the reference that tests/core/test_torch_parity.cpp (through scripts/torch_parity.py)
 holds the C++ engine to. Run by Debian's python3-torch (/usr/bin/python3).

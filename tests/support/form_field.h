@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The field of a form's row by its label's text, for window tests of the settings panel.
 #include <QFormLayout>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Central-difference gradient checks in double precision (after ggml's test-backend-ops and
 // llm.c's test_gpt2.c): layers reduce their output with a random-weighted sum, and analytic

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a plot's hover read-out (ui/plot_tools.h, enableHoverReadout) says, for view tests.
 #include <qcustomplot.h>

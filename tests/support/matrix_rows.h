@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A small matrix written out row by row in a test, e.g. an attention map worked by hand:
 // as::test::rows({{0.5f, 0.5f}, {1.f, 0.f}}).

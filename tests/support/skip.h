@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one way a test skips: AS_SKIP(reason); and the one way a test's main() ends:
 // AS_TEST_MAIN / AS_TEST_GUILESS_MAIN / AS_TEST_APPLESS_MAIN (for QTEST_MAIN and its kin), whose

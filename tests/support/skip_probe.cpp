@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A test executable that passes, skips or fails as its command line asks (QTest runs the
 // functions named there): tests/core/test_test_rules.cpp runs it through CTest to show that a
 // failure beside a skip is reported as a failure, and a skip alone as a skip.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Files the tests read from the source tree (tests/data, tests/reference, scripts/), found from
 // AS_TESTS_DIR — the tests folder, which tests/CMakeLists.txt defines for every test — rather

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Translate view as the window wires it: its requests decoded by a TranslationService.
 #include "translate_view.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What tests of runs through the window and the command line share: weight files compared bit
 // for bit, the window's Export weights, and File > Open corpus… waited for.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The beam-search tree of the Translate view (ui/beam_tree_view.h) on a trained toy model: the
 // nodes drawn against the tree core's beam search makes (count, parents, steps, states, tokens;
 // core/SPEC.md §5.5), and the cross-attention shown for a clicked node against an independent

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Decoding view (ui/decoding_view.h) fed a record made by hand: the decoder's input and the
 // token fed back at each step, the top-k bars, the causal self-attention with its masked cells,
 // the cross-attention of the new position, the logit lens table, Step / Back / Run / the slider

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Health view draws the records it is given: the heatmap's cells are log10 of the records'
 // update ratios (recomputed here in double from the values put in), tensors in forward order
 // as the layout gives it, one column per step; a zero ratio is no colour; a non-finite record

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The learning-rate, positional-encoding and masks views: what they plot, read back from the
 // plotted data and checked against the formulas of core/SPEC.md §2.1, §3.1, §4.6 written out
 // here.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Model view fed a traced pass by hand (a model with random weights, pre- and post-norm):
 // the diagram holds the blocks the configuration has, in the paper's order, with LayerNorm where
 // `norm` puts it; clicking a block (or the arrow keys) shows its tensors. The attention panel's

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The replay bar the Attention and Model views share (ui/replay_bar.h): the slider spans the
 // history (index 0 … size − 1) and is off with fewer than two records; the right end is live,
 // and Live is off there; the label says the step, "live" or "replay i/n", or the view's words

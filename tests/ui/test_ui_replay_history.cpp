@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The replay history the Attention and Model views share (ui/replay_history.h), worked by hand
 // at capacity 4 (appendThinned keeps steps 1 2 3 4, then 1 3 5 when 5 comes): a record appended
 // while live is shown; one appended while replaying leaves the replayed step shown, or the

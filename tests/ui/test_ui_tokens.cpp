@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Tokens view (issue 27 §1) shows its record's numbers: a row per tokeniser with its
 // vocabulary size, tokens per sentence and <unk> rate and the probe's and typed text's pieces;
 // the vocabulary table of the choice chosen, entry by entry with its count; the histogram's

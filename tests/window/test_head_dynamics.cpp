@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Head dynamics (issue 18 §2):
 //  - the per-map scores (eval/attention_stats.h) against maps worked by hand: a 2×3 map with
 //    known entropy, confidence and diagonal mass; a perfectly diagonal cross map scores 1, a

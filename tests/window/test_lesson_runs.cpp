@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every bundled lesson run as a teacher would preview it: `attention-studio --screenshot DIR
 // LESSON.json` trains its planned steps (with its B when it has one) in the program itself, and
 // what the lesson tells the student is checked on the numbers the program reports — the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The settings form gives back what it was given: setSettings(s), then settings() equals s in
 // every field the form shows, for every built-in task's defaults and for values that differ
 // from each default (so that a field read from the wrong widget, or not written at all, shows).

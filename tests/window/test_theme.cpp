@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Dark and light, issue 26 §2: in the dark theme every text the views draw reads against its
 // background at WCAG AA (contrast ratio >= 4.5:1, WCAG 2.x relative luminance worked here by
 // hand): plots' tick labels, axis labels, titles, legend texts and item texts, and labels' and

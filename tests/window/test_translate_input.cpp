@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Whatever a user types into the Translate view (or feeds the translate path) gets an answer or
 // a clear message, never a crash or a hang: empty input, only spaces or invisible characters,
 // characters the vocabulary lacks (listed as unknown), 10,000 characters (cut, with a notice),

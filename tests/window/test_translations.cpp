@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window in Chinese (zh_CN) and English, issue 26 §1: the .ts holds every tr() string of the
 // window's sources, translated (an lupdate run over the sources finds nothing new, vanished or
 // unfinished); switching the language at runtime retranslates an open window (a menu title, a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The attention view draws exactly the probabilities of a real forward pass (rows = queries,
 // columns = keys) and replays recorded steps; the translate view, with the service that decodes
 // for it off the GUI thread, translates with a trained toy model and reports the translation,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // View > Compare with run…: a run trained by attention-studio-cli, opened from its checkpoint,
 // is drawn on the Loss and Learning rate plots exactly as the run's own JSON log
 // (train --log) records it; bad files change nothing; a fifth run is refused; runs are

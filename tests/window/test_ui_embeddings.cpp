@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Embeddings view and what the window does with it:
 //  - the view draws a record made by hand (the points read back from the curve, the labels of
 //    the most frequent tokens, the explained variance on the axes), ignores a record of another

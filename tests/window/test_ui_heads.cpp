@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Heads view and what the window does with it:
 //  - the view draws a record made by hand (cells, one colour scale, muted marks) and a click on
 //    a cell asks to toggle that head;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Samples view: the session's example pairs translated at each validation, the previous
 // translation beside each, changes marked — from records made by hand here, and in the window
 // against greedy decoding of the exported model.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window with its worker thread, driven as a user would: step, play, pause, reset, close,
 // translate — under QT_QPA_PLATFORM=offscreen.
 #include "skip.h"

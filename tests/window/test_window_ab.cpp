@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A/B sessions (View > A/B session…): a second session B trained in alternation with the
 // current one A, on A's data, order and seed, with other model or optimisation settings.
 //  - A and B after N steps each equal two separate window runs of the same settings, bit for

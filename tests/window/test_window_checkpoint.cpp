@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's File menu through the worker: save, train on, open the saved file — every view
 // shows the restored history and training continues exactly as it would have; a bad file
 // leaves the running session untouched; quitting with unsaved steps autosaves; an autosave

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One training session for the command line and the window: the same recipe, seed and thread
 // count give bit-identical weights through `attention-studio-cli train --task T --out A` and
 // through the window's worker (Step N, then Export weights), tensor by tensor. Runs the

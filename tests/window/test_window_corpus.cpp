@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A user's corpus in the window (File > Open corpus…) and the continuation of corpus runs
 // between the window and the command line:
 //  - a corpus opened in the window and stepped 40 times gives the weights of

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Decoding tab in the window: after a few toy steps, showing the tab brings the probe's
 // decoding record from the worker, of the current weights, equal to the record made
 // independently from the exported weights (eval/decoding_record.h) with the probe pair as the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A step whose loss or gradient is not finite, in the window: training pauses, the user is told
 // which step and which layer, nothing is recorded, and the weights are those of the step before.
 #include "skip.h"

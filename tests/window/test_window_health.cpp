@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Health tab on the window's own run: a few steps fill its heatmap (one column per step,
 // each cell log10 of a plausible update ratio); after a step whose gradient overflows (a Noam
 // factor of 1e30, as in test_window_fault) the marker sits at that step on the row of the tensor

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's File → Import weights… / Export weights…, and opening a corpus run's
 // checkpoint: a model made elsewhere is shown in every view (inspection: no training data),
 // a model trained here leaves as a weight file that holds exactly its weights; a file that

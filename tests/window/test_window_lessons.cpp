@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Lessons in the window (issue 26 §3): a bundled lesson applies its settings, types its probe,
 // shows its view and its notes; Play trains to its next stop and pauses exactly there, with the
 // stop's view shown and marked in the panel; an A/B lesson starts its B; a bad lesson file is

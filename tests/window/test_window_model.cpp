@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Model tab in the window: the worker traces the probe only while the tab is shown (a
 // forward pass per snapshot), the trace is of the current weights and the probe the Attention
 // view shows, and "Show in the Attention view" opens that head there. The computation panel

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio as a user starts it: --help and --version print and exit without a display
 // (they aborted: QApplication needs a screen), and a scripted run (--screenshot) leaves the
 // user's remembered settings and autosave alone (a `--seed 3 --steps 60` run became the next

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's fourteen views in four groups of tabs (issue 26 §4): at 1280×800 every tab of
 // every group is shown without scroll arrows in English and in Chinese; Alt and a view's
 // underlined letter shows it from any group; the PNG of each view keeps its file name; every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SIGTERM (a logout, systemd, kill) and SIGHUP (a closed terminal) close the window as the
 // user's close does: the unsaved steps go to the autosave, and the exit status is 128 + the
 // signal. The signal is raised in this process, as the system would send it.

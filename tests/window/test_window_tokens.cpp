@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Tokens tab in the window (issue 27 §1) on zh-en: shown, it builds its record off the GUI
 // thread (progress, then the record) of the target side of the training split; the session's
 // own tokeniser (word) there gives the session's target vocabulary, entry for entry; and its

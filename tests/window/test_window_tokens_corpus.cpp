@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Tokens tab on a user's corpus (issue 27 §1): a generated task has no sentences to cut and
 // says so; a corpus opened in the window (File > Open corpus…, here 40 Chinese–English pairs
 // and a validation file, read with a target vocabulary limit) is cut from the training text the
