@@ -21,6 +21,9 @@ packages=(
   dpkg-dev file
   # the licensing check (tests/project/test_licensing): every file's licence, the REUSE way
   reuse
+  # the manual pages and the bash completion, made by scripts/make-manpages and checked by
+  # tests/project/test_manpages (groff renders the pages; bash-completion runs the completion)
+  groff-base bash-completion
 )
 for arg in "$@"; do
   case "$arg" in

@@ -42,7 +42,8 @@ int runAttribute(const QStringList& args)
         err);
     p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
     p.add({"method", "ig (integrated gradients), gradxinput, attention (last decoder layer's "
-                     "cross-attention, mean over heads) or rollout.", "name", "ig"});
+                     "cross-attention, mean over heads) or rollout.", "name", "ig"},
+          {"ig", "gradxinput", "attention", "rollout"});
     p.add({"steps", "Integrated gradients' steps m.", "M", "32"});
     p.add({"mask-heads", "Mask these heads first: kind:layer:head,…", "SPEC"});
     p.add({"contrast", "Contrastive: lines source<TAB>target<TAB>alternative, f = log p(target "

@@ -181,7 +181,7 @@ int runBench(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     Options p(QStringLiteral("bench"), "Time training steps of a benchmark configuration (core/SPEC.md §7.3).", err);
-    p.add({"config", "tiny, small or base.", "name", "small"});
+    p.add({"config", "tiny, small or base.", "name", "small"}, as::ModelConfig::presetNames());
     p.add({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
     p.addThreads("2");
     p.add({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "

@@ -39,12 +39,15 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
 
 void addCorpusSourceOptions(Options& p)
 {
+    // What completion offers: the word tokenisers, and the SentencePiece kinds to add N to.
+    const QStringList tokenisers{"cjk-char", "word", "bpe:", "unigram:"};
     p.add({"data", "Training corpus (source<TAB>target per line, or manythings' Anki "
                    "format).", "TRAIN.tsv"});
     p.add({"valid", "Validation corpus (default: 2% of --data held out, the same pairs "
                     "whatever the seed).", "VALID.tsv"});
     p.add({"anki-direction", "For manythings' Anki files (English<TAB>other<TAB>"
-                             "attribution): to-english or from-english.", "dir", "to-english"});
+                             "attribution): to-english or from-english.", "dir", "to-english"},
+          {"to-english", "from-english"});
     p.add({"min-freq", "Minimum count of a token to enter the vocabulary, source,target "
                        "(default 1,2).", "S,T", "1,2"});
     p.add({"max-vocab", "Largest vocabulary, source,target, specials included (0 = no "
@@ -59,8 +62,9 @@ void addCorpusSourceOptions(Options& p)
                            "Also with --task zh-en."});
     p.add({"src-tok", "Source tokeniser: cjk-char, word, or a SentencePiece model trained on "
                       "the training split, bpe:N or unigram:N (at most N pieces; default: "
-                      "guessed). Also for --task zh-en.", "name"});
-    p.add({"tgt-tok", "Target tokeniser, likewise.", "name"});
+                      "guessed). Also for --task zh-en.", "name"},
+          tokenisers);
+    p.add({"tgt-tok", "Target tokeniser, likewise.", "name"}, tokenisers);
 }
 
 bool corpusSourceFrom(Options& p, as::CorpusSource* source)

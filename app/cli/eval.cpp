@@ -33,8 +33,9 @@ int runEval(const QStringList& args)
     p.add({"model", "Model file (.safetensors).", "MODEL"});
     p.add({"data", "Corpus: source<TAB>target per line.", "TEST.tsv"});
     p.add({"task", "Instead of --data: a corpus that ships with the program (zh-en), its "
-                   "--split.", "name"});
-    p.add({"split", "With --task: test or valid.", "part", "test"});
+                   "--split.", "name"},
+          as::bundledCorpusNames());
+    p.add({"split", "With --task: test or valid.", "part", "test"}, {"test", "valid"});
     p.add({"beam", "Beam width for the translations (1 = greedy).", "K", "1"});
     p.add({"out", "Write the translations here, one per line.", "HYP.txt"});
     p.add({"json", "Print one JSON object."});

@@ -33,8 +33,8 @@ int runImport(const QStringList& args)
     p.add({"placeholder-vocab", "Name the tokens of a vocabulary the file lacks tok4, "
                                 "tok5, … (enough to look inside the model)."});
     p.add({"src-tokenizer", "Source tokenizer when the file names none: word or "
-                            "cjk-char (default word).", "NAME"});
-    p.add({"tgt-tokenizer", "Target tokenizer, likewise.", "NAME"});
+                            "cjk-char (default word).", "NAME"}, {"word", "cjk-char"});
+    p.add({"tgt-tokenizer", "Target tokenizer, likewise.", "NAME"}, {"word", "cjk-char"});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     if (p.positional().size() != 1 || !p.isSet("out")) {

@@ -10,22 +10,34 @@
 
 namespace as::cli {
 
+namespace {
+QJsonArray* describing = nullptr;
+}  // namespace
+
 Options::Options(const QString& command, const QString& description, QTextStream& err)
     : command_(command), err_(err)
 {
+    table_.name = command;
+    table_.description = description;
     parser_.setApplicationDescription(description);
     parser_.addHelpOption();
 }
 
-void Options::add(const QCommandLineOption& option)
+void Options::add(const QCommandLineOption& option, const QStringList& values)
 {
     parser_.addOption(option);
-    options_.push_back(option);
+    table_.add(option, values);
 }
 
 void Options::addPositional(const QString& name, const QString& description)
 {
     parser_.addPositionalArgument(name, description);
+    table_.addPositional(name, description);
+}
+
+void Options::describeInto(QJsonArray* tables)
+{
+    describing = tables;
 }
 
 void Options::addThreads(const QString& defaultValue, const QString& description)
@@ -35,12 +47,16 @@ void Options::addThreads(const QString& defaultValue, const QString& description
 
 std::optional<int> Options::parse(const QStringList& args)
 {
+    if (describing) {
+        describing->push_back(table_.toJson());
+        return 0;
+    }
     if (!parser_.parse(args)) {
         err_ << command_ << ": " << parser_.errorText() << "\n";
         return 2;
     }
     if (parser_.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser_.helpText();
+        QTextStream(stdout) << helpText();
         return 0;
     }
     return std::nullopt;
@@ -63,7 +79,14 @@ QStringList Options::positional() const
 
 QString Options::helpText() const
 {
-    return parser_.helpText();
+    // "Usage: /path/to/attention-studio-cli [options]" as the user types it, with the command.
+    QString text = parser_.helpText();
+    const qsizetype end = text.indexOf(u'\n');
+    const QString usage = text.left(end);
+    const qsizetype options = usage.indexOf(QStringLiteral(" [options]"));
+    if (usage.startsWith(QStringLiteral("Usage: ")) && options > 0)
+        text.replace(0, options, QStringLiteral("Usage: attention-studio-cli ") + command_);
+    return text;
 }
 
 qint64 Options::intOption(const QString& name, qint64 min, qint64 max, std::optional<qint64> unset)
@@ -112,7 +135,7 @@ QString Options::required(const QString& name)
     if (isSet(name))
         return value(name);
     QString valueName;
-    for (const QCommandLineOption& o : options_)
+    for (const QCommandLineOption& o : table_.options)
         if (o.names().contains(name))
             valueName = o.valueName();
     refuse(QStringLiteral("--%1%2 is required").arg(name, valueName.isEmpty() ? QString() : QStringLiteral(" ") + valueName));

@@ -6,7 +6,10 @@
 // ("translate: --beam must be a whole number in [1, 1000], not 'abc'"). A getter that refuses
 // prints why and returns a harmless value; the command asks ok() once it has read every option,
 // so that one run names every bad option at once.
+#include "option_table.h"
+
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QString>
 #include <QStringList>
 
@@ -27,15 +30,20 @@ public:
     // command: the name the messages start with; err: where they go.
     Options(const QString& command, const QString& description, QTextStream& err);
 
-    void add(const QCommandLineOption& option);
+    // values: the closed set of values the option takes, where there is one (for completion).
+    void add(const QCommandLineOption& option, const QStringList& values = {});
     void addPositional(const QString& name, const QString& description);
     // --threads N, with this default and what it means for the command.
     void addThreads(const QString& defaultValue,
                     const QString& description = QStringLiteral("Threads for the maths (0 = all cores)."));
     // Parses args (args[0] is the command's name). nullopt: go on. Otherwise the exit code,
     // after printing: 0 when --help was asked for (the help on standard output), 2 for an
-    // unknown option or a missing value.
+    // unknown option or a missing value. While describeInto() collects, it parses nothing:
+    // it appends the command's table and returns 0, so the command ends before doing anything.
     std::optional<int> parse(const QStringList& args);
+    // Every Options that parses from now on appends its table here instead (null: stop).
+    // `attention-studio-cli --options-json` runs each command so (main.cpp).
+    static void describeInto(QJsonArray* tables);
 
     bool isSet(const QString& name) const;
     // The value given, else the option's default ("" when it has none).
@@ -68,7 +76,7 @@ private:
     QString command_;
     QTextStream& err_;
     QCommandLineParser parser_;
-    QList<QCommandLineOption> options_;
+    OptionTable table_;
     bool ok_ = true;
 };
 

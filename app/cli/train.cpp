@@ -114,7 +114,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         "the model at the end and on Ctrl+C.",
         err);
     p.add({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
-           "name", "toy"});
+           "name", "toy"},
+          as::trainingTaskNames());
     p.add({"steps", "Training steps (default: the task's unless --minutes is given; with "
                     "--data, give --steps or --minutes).", "N"});
     p.add({"seed", "Random seed.", "S", "1"});
@@ -124,12 +125,14 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     p.add({"config", QStringLiteral("Model: tiny, small, base and/or key=value overrides, e.g. "
                                     "small,dropout=0.3 or d_model=128,heads=8,norm=post "
                                     "(corpus default %1; a preset replaces it whole).")
-                               .arg(corpusConfig), "spec"});
+                               .arg(corpusConfig), "spec"},
+          as::ModelConfig::presetNames());
     p.addThreads(QString(), "Threads for the maths (0 = all cores; default 1 for the generated "
                             "tasks, whose small models gain nothing from more, else 0).");
     p.add({"tie", "Weight tying (core/SPEC.md §2.6): none, tgt (the generator is the target "
                   "embedding) or all (the source embedding too; needs --shared-vocab). As "
-                  "--config tie=…", "how"});
+                  "--config tie=…", "how"},
+          {"none", "tgt", "all"});
     p.add({"log-every", "Also print progress every N steps.", "N"});
     addCorpusSourceOptions(p);
     p.add({"out", "Where to save the model (.safetensors).", "MODEL"});

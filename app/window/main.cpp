@@ -17,6 +17,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QTimer>
 
@@ -26,6 +28,16 @@
 
 int main(int argc, char** argv)
 {
+    // The option table as JSON, for the manual page and the completion (option_table.h).
+    if (as::asksForOptionsJson(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        as::nameApplication();
+        QJsonObject doc = as::windowOptions().toJson();
+        doc.insert("program", QStringLiteral("attention-studio"));
+        doc.insert("version", QCoreApplication::applicationVersion());
+        std::fputs(QJsonDocument(doc).toJson(QJsonDocument::Indented).constData(), stdout);
+        return 0;
+    }
     if (as::asksForHelpOrVersion(argc, argv)) {
         QCoreApplication core(argc, argv);
         as::nameApplication();

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window_options.h"
 
+#include "language.h"
+#include "theme.h"
 #include "train/session_data.h"
 
 #include <QByteArray>
@@ -9,60 +11,70 @@
 
 namespace as {
 
-void describeOptions(QCommandLineParser& p)
+OptionTable windowOptions()
 {
-    p.setApplicationDescription("Train a Transformer and watch it learn.");
-    p.addHelpOption();
-    p.addVersionOption();
-    p.addPositionalArgument("file", "A checkpoint to continue, a weight file (.safetensors) "
+    OptionTable p;
+    p.name = QStringLiteral("attention-studio");
+    p.description = QStringLiteral("Train a Transformer and watch it learn.");
+    p.addPositional("file", "A checkpoint to continue, a weight file (.safetensors) "
                                     "to look inside, or a lesson (.json) to run.", "[FILE]");
-    p.addOption({"screenshot", "Train without showing the window, write one PNG per view "
+    p.add({"screenshot", "Train without showing the window, write one PNG per view "
                                "into DIR, then exit. With FILE: the views of that model, "
                                "untrained further.", "DIR"});
-    p.addOption({"size", "With --screenshot: the window's size in pixels (default 1400x900), "
+    p.add({"size", "With --screenshot: the window's size in pixels (default 1400x900), "
                          "e.g. 1280x800.", "WxH"});
-    p.addOption({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
+    p.add({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
                  "text"});
-    p.addOption({"explain", "With --sentence: what Translate explains the output by: cross "
-                            "(default), attention, rollout, gradxinput or ig.", "method", "cross"});
-    p.addOption({"task", QStringLiteral("Built-in task for --screenshot: %1.")
+    p.add({"explain", "With --sentence: what Translate explains the output by: cross "
+                            "(default), attention, rollout, gradxinput or ig.", "method", "cross"},
+          {"cross", "attention", "rollout", "gradxinput", "ig"});
+    p.add({"task", QStringLiteral("Built-in task for --screenshot: %1.")
                              .arg(as::trainingTaskNames().join(", ")),
-                 "name", "toy"});
-    p.addOption({"data", "Instead of --task for --screenshot: a corpus file (source<TAB>target, or "
-                         "a manythings.org Anki file), as File > Open corpus… opens it.", "TRAIN"});
-    p.addOption({"valid", "With --data: the validation file (default: 2% of TRAIN held out).",
-                 "VALID"});
-    p.addOption({"steps", "Steps to train for --screenshot.", "N", "200"});
-    p.addOption({"seed", "Seed for --screenshot (default: the task's).", "S"});
-    p.addOption({"out", "With --screenshot: write the trained model here, as "
+                 "name", "toy"},
+          as::trainingTaskNames());
+    p.add({"data", "Instead of --task for --screenshot: a corpus file (source<TAB>target, or "
+                         "a manythings.org Anki file), as File > Open corpus… opens it.", "TRAIN.tsv"});
+    p.add({"valid", "With --data: the validation file (default: 2% of TRAIN.tsv held "
+                    "out).", "VALID.tsv"});
+    p.add({"steps", "Steps to train for --screenshot.", "N", "200"});
+    p.add({"seed", "Seed for --screenshot (default: the task's).", "S"});
+    p.add({"out", "With --screenshot: write the trained model here, as "
                         "`attention-studio-cli train --out` does.", "MODEL"});
-    p.addOption({"threads", "Threads for the maths (0 = every core).", "N", "0"});
-    p.addOption({"valid-every", "Steps between validations for --screenshot and "
+    p.add({"threads", "Threads for the maths (0 = every core).", "N", "0"});
+    p.add({"valid-every", "Steps between validations for --screenshot and "
                                 "--measure-responsiveness (default: the task's).", "N"});
-    p.addOption({"heads", "With --screenshot: then score the heads, draw the pruning curve and mute "
+    p.add({"heads", "With --screenshot: then score the heads, draw the pruning curve and mute "
                           "the least important half (the Heads view), printing what it found."});
-    p.addOption({"measure-mutes", "With FILE and --sentence: open the model, translate the "
+    p.add({"measure-mutes", "With FILE and --sentence: open the model, translate the "
                                   "sentence, then mute each head in turn (as a click in the Heads "
                                   "view does) and print as JSON how long each took to show the "
                                   "new translation."});
-    p.addOption({"compare", "With --screenshot: draw the run of this checkpoint beside the "
+    p.add({"compare", "With --screenshot: draw the run of this checkpoint beside the "
                             "current one, as View > Compare with run… does (repeatable, up to 4).",
                  "CKPT"});
-    p.addOption({"set", "With --screenshot: settings over the task's recipe, e.g. "
+    p.add({"set", "With --screenshot: settings over the task's recipe, e.g. "
                         "\"norm=post,warmup=4000\" (the model's keys as --config takes them, and "
                         "warmup, factor, clip_norm).", "SPEC"});
-    p.addOption({"ab", "With --screenshot: train a session B beside the run (View > A/B "
+    p.add({"ab", "With --screenshot: train a session B beside the run (View > A/B "
                        "session…) that differs by SPEC (as --set), and print B's figures.", "SPEC"});
-    p.addOption({"language", "The window's language: zh_CN (简体中文) or en (default: the one "
+    p.add({"language", "The window's language: zh_CN (简体中文) or en (default: the one "
                              "chosen in View > Language, else the system's, LANG). The "
-                             "command line stays in English.", "code"});
-    p.addOption({"theme", "The window's colours: system, light or dark (default: the one chosen "
-                          "in View > Theme, else system), e.g. for dark screenshots.", "name"});
-    p.addOption({"no-restore", "Do not offer to restore a session autosaved before a crash."});
-    p.addOption({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
+                             "command line stays in English.", "code"},
+          availableLanguages());
+    p.add({"theme", "The window's colours: system, light or dark (default: the one chosen "
+                          "in View > Theme, else system), e.g. for dark screenshots.", "name"},
+          availableThemes());
+    p.add({"no-restore", "Do not offer to restore a session autosaved before a crash."});
+    p.add({"measure-responsiveness", "Train with the window shown for SECONDS, showing "
                                            "each tab in turn, and print as JSON how late a "
                                            "1 ms timer on the GUI thread fired (worst, 99th "
                                            "percentile) and the steps per second.", "SECONDS"});
+    return p;
+}
+
+void describeOptions(QCommandLineParser& p)
+{
+    windowOptions().addTo(p, true);
 }
 
 void nameApplication()

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // attention-studio's command line: its options, and what is decided before the window exists.
+#include "option_table.h"
+
 #include <QCommandLineParser>
 #include <QTemporaryDir>
 
@@ -9,7 +11,9 @@
 
 namespace as {
 
-// The options and positional argument of attention-studio.
+// The options and positional argument of attention-studio: the table (`attention-studio
+// --options-json` prints it), and the parser made from it.
+OptionTable windowOptions();
 void describeOptions(QCommandLineParser& p);
 // The application's name, organisation and version (QSettings and --version use them).
 void nameApplication();

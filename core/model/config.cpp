@@ -168,6 +168,11 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
     return c;
 }
 
+QStringList ModelConfig::presetNames()
+{
+    return {QStringLiteral("tiny"), QStringLiteral("small"), QStringLiteral("base")};
+}
+
 std::optional<ModelConfig> ModelConfig::preset(const QString& name)
 {
     ModelConfig c;

@@ -3,6 +3,7 @@
 #pragma once
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <string>
@@ -43,6 +44,7 @@ struct ModelConfig {
     static std::optional<ModelConfig> fromJson(const QJsonObject& json, QString* error);
     // The presets of core/SPEC.md §7.2, §7.3: "tiny", "small", "base".
     static std::optional<ModelConfig> preset(const QString& name);
+    static QStringList presetNames();  // {"tiny", "small", "base"}
     // As the command line's --config takes it: "small", "small,dropout=0.2" or
     // "d_model=256,heads=8,…", applied over `base` (a preset replaces everything before it).
     static std::optional<ModelConfig> fromSpec(const QString& spec, QString* error,

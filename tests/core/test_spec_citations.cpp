@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Citations of the specification: every file of core/, app/, ui/, tests/, fuzz/ and scripts/
-// (and README.md) that cites a SPEC file must name one that is in the project, and every
+// Citations of the specification: every file of core/, app/, ui/, tests/, fuzz/, scripts/ and
+// docs/ (and README.md) that cites a SPEC file must name one that is in the project, and every
 // section number it gives ("core/SPEC.md §2.2", "core/SPEC.md §3, §4") must be a heading of
 // core/SPEC.md. A clone holds the project alone: a contract cited from outside it cannot be
 // opened. The sections of core/SPEC.md itself are checked too: numbered, unique, each
@@ -183,7 +183,7 @@ void TestSpecCitations::citationsResolve()
     const QSet<QString> headings(headingList.begin(), headingList.end());
 
     QStringList files{root.filePath(QStringLiteral("README.md"))};
-    for (const char* dir : {"core", "app", "ui", "tests", "fuzz", "scripts"})
+    for (const char* dir : {"core", "app", "ui", "tests", "fuzz", "scripts", "docs"})
         for (QDirIterator it(root.filePath(QLatin1String(dir)), QDir::Files,
                              QDirIterator::Subdirectories);
              it.hasNext();)
@@ -199,7 +199,14 @@ void TestSpecCitations::citationsResolve()
         const QString where = root.relativeFilePath(file);
         for (const Citation& c : citationsIn(text)) {
             ++citations;
-            const QFileInfo cited(root.filePath(c.path));
+            // A path from the root ("core/…"), or relative to the page that cites it (the
+            // docs' links: "../../core/…").
+            QFileInfo cited(root.filePath(c.path));
+            if (!cited.isFile())
+                cited = QFileInfo(QFileInfo(file).absoluteDir().filePath(c.path));
+            // After a variable that holds the root: ${PROJECT_SOURCE_DIR}/core/…, AS_DOC_DIR "/core/…".
+            if (!cited.isFile() && c.path.startsWith(u'/'))
+                cited = QFileInfo(root.filePath(c.path.mid(1)));
             if (!cited.isFile() || !cited.canonicalFilePath().startsWith(root.canonicalPath())) {
                 problems << QStringLiteral("%1:%2: cites %3, which is not a file of the project")
                                 .arg(where)
