@@ -1,29 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-FileCopyrightText: 2026 The Attention Studio authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs the Debian 12 packages Attention Studio builds with. It raises its own privileges when
-# it has something to install: nothing as root, sudo otherwise, a clear message when neither.
+# Installs the Debian 12 packages Attention Studio builds and tests with. What the build needs
+# is one list, debian/control's Build-Depends (apt-get build-dep reads it); what the tests and
+# the window need beyond it is listed here. It raises its own privileges when it has something
+# to install: nothing as root, sudo otherwise, a clear message when neither.
 # --torch: Debian's PyTorch too (python3-torch: about 170 MB to download, 690 MB installed;
 # OpenBLAS, without which its matrix products use the reference BLAS, 6x slower here),
 # for the parity test against the reference model (tests/core/test_torch_parity.cpp), which skips
 # without it (and fails with AS_REQUIRE_ALL_TESTS=1, as in CI), and for scripts/torch_parity.py.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 packages=(
-  cmake ninja-build g++ pkg-config
-  qt6-base-dev libeigen3-dev libqcustomplot-dev qt6-svg-dev libopenblas-dev
-  # the window's translations: lupdate and lrelease, CMake's Qt6LinguistTools, Qt's own (qtbase_zh_CN.qm)
-  qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
-  fonts-noto-cjk python3
-  # the bpe:N and unigram:N tokenisers (the library), and the tests that hold them to Debian's
-  # spm_encode and to the Python reference (tests/core/test_subword.cpp)
-  libsentencepiece-dev sentencepiece python3-sentencepiece
-  # the Debian package (target "package"): dpkg-shlibdeps finds its Depends, CPack runs file
-  dpkg-dev file
+  # dpkg-checkbuilddeps and dpkg-buildpackage; the compilers debian/control takes for granted
+  dpkg-dev build-essential
+  # Qt's own translations (qtbase_zh_CN.qm) and a CJK font, for the window in Chinese
+  qt6-translations-l10n fonts-noto-cjk
+  # the tests that hold the bpe:N and unigram:N tokenisers to Debian's spm_encode and to the
+  # Python reference (tests/core/test_subword.cpp)
+  sentencepiece python3-sentencepiece
   # the licensing check (tests/project/test_licensing): every file's licence, the REUSE way
   reuse
-  # the manual pages and the bash completion, made by scripts/make-manpages and checked by
-  # tests/project/test_manpages (groff renders the pages; bash-completion runs the completion)
-  groff-base bash-completion
+  # the manual pages and the bash completion (tests/project/test_manpages: groff renders the
+  # pages, bash-completion runs the completion; test_package: man shows the installed ones)
+  groff-base man-db bash-completion
+  # the Debian package the Debian way, and Debian's checks of it (tests/project/test_package,
+  # test_metadata): debhelper, lintian, readelf (binutils); appstream and desktop-file-utils
+  # are build dependencies too
+  debhelper lintian binutils file
 )
 for arg in "$@"; do
   case "$arg" in
@@ -35,18 +39,29 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages already installed"
+# The build dependencies, as debian/control lists them (dpkg-checkbuilddeps is dpkg-dev's).
+build_deps_met=false
+if command -v dpkg-checkbuilddeps >/dev/null 2>&1 && dpkg-checkbuilddeps >/dev/null 2>&1; then
+  build_deps_met=true
+fi
+if [ ${#missing[@]} -eq 0 ] && $build_deps_met; then
+  echo "install-deps: debian/control's build dependencies and all ${#packages[@]} packages already installed"
   exit 0
 fi
 as_root=()
 if [ "$(id -u)" -ne 0 ]; then
   if ! command -v sudo >/dev/null 2>&1; then
-    echo "install-deps: missing ${missing[*]}; installing them needs root, and sudo is not" \
-         "installed: run this script as root" >&2
+    echo "install-deps: packages are missing (${missing[*]:-and build dependencies}); installing" \
+         "them needs root, and sudo is not installed: run this script as root" >&2
     exit 1
   fi
   as_root=(sudo)
 fi
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+"${apt[@]}" update -q
+if [ ${#missing[@]} -gt 0 ]; then
+  "${apt[@]}" install -y -q --no-install-recommends "${missing[@]}"
+fi
+if ! dpkg-checkbuilddeps >/dev/null 2>&1; then
+  "${apt[@]}" build-dep -y -q --no-install-recommends ./
+fi
