@@ -7,6 +7,7 @@
 #include "embedding_view.h"
 #include "file_actions.h"
 #include "heads_controller.h"
+#include "help_actions.h"
 #include "language.h"
 #include "lesson_actions.h"
 #include "theme.h"
@@ -129,6 +130,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     heads_ = new HeadsController(views_, link_, [this]() -> const SessionSettings& { return settings_; }, this);
     tokens_ = new TokensController(this, views_->tokens());
     lessons_ = new LessonActions(this);
+    help_ = new HelpActions(this, views_);
     buildMenus();
     buildToolBar();
     retranslate();
@@ -239,6 +241,7 @@ void MainWindow::buildMenus()
             checkTheme();
         });
     }
+    menuBar()->addMenu(help_->menu());
 }
 
 void MainWindow::checkTheme()
@@ -327,6 +330,7 @@ void MainWindow::retranslate()
     comparisons_->retranslate();
     views_->retranslate();
     lessons_->retranslate();
+    help_->retranslate();
 }
 
 void MainWindow::endLessonLeg()

@@ -25,6 +25,7 @@ class SessionBuilder;
 class CorpusActions;
 class FileActions;
 class HeadsController;
+class HelpActions;
 class TokensController;
 class LessonActions;
 class SettingsPanel;
@@ -64,6 +65,7 @@ public:
     HeadsController* heads() const { return heads_; }
     TokensController* tokens() const { return tokens_; }
     LessonActions* lessons() const { return lessons_; }
+    HelpActions* help() const { return help_; }
     QAction* playAction() const { return play_; }
     QAction* stepAction() const { return step1_; }
     QAction* resetAction() const { return reset_; }
@@ -121,6 +123,7 @@ private:
     HeadsController* heads_ = nullptr;
     TokensController* tokens_ = nullptr;
     LessonActions* lessons_ = nullptr;
+    HelpActions* help_ = nullptr;
     SettingsPanel* settingsPanel_ = nullptr;
     QAction *play_ = nullptr, *step1_ = nullptr, *stepN_ = nullptr, *reset_ = nullptr;
     QSpinBox* stepCount_ = nullptr;

@@ -210,6 +210,8 @@ void ViewSet::retranslate()
         const int index = e->group->indexOf(view);
         e->group->setTabText(index, shown);
         e->group->setTabToolTip(index, key.toString(QKeySequence::NativeText));
+        // What Help > Keyboard shortcuts lists for the key.
+        e->mnemonic->setWhatsThis(tr("Show %1").arg(shown));
     }
 }
 

@@ -59,6 +59,7 @@ struct OpenBlas {
     SgemmFn sgemm = nullptr;  // both null: OpenBLAS could not be loaded, Eigen computes
     DgemmFn dgemm = nullptr;
     std::string backend = "Eigen";
+    std::string config;  // openblas_get_config(), when loaded
 };
 
 // The kernels of OpenBLAS's SkylakeX core need AVX-512 F, BW, DQ and VL.
@@ -110,6 +111,7 @@ OpenBlas loadOpenBlas()
     const auto dgemm = reinterpret_cast<DgemmFn>(dlsym(lib, "cblas_dgemm"));
     const auto setThreads = reinterpret_cast<void (*)(int)>(dlsym(lib, "openblas_set_num_threads"));
     const auto coreName = reinterpret_cast<char* (*)()>(dlsym(lib, "openblas_get_corename"));
+    const auto config = reinterpret_cast<char* (*)()>(dlsym(lib, "openblas_get_config"));
     if (!sgemm || !dgemm || !setThreads) {
         blas.backend = "Eigen (the OpenBLAS found lacks cblas_sgemm)";
         return blas;
@@ -118,6 +120,7 @@ OpenBlas loadOpenBlas()
     blas.sgemm = sgemm;
     blas.dgemm = dgemm;
     blas.backend = std::string("OpenBLAS ") + (coreName ? coreName() : "");
+    blas.config = config ? config() : "";
     return blas;
 }
 
@@ -241,6 +244,15 @@ const char* gemmBackend()
     return openBlas().backend.c_str();
 #else
     return "Eigen";
+#endif
+}
+
+const char* gemmLibraryConfig()
+{
+#ifdef AS_OPENBLAS
+    return openBlas().config.c_str();
+#else
+    return "";
 #endif
 }
 

@@ -22,6 +22,10 @@ void gemmEigen(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumu
 // What gemm runs on, for benchmarks' output: "OpenBLAS <core>" (e.g. "OpenBLAS SkylakeX") or
 // "Eigen", with the reason when OpenBLAS was wanted but not loaded.
 const char* gemmBackend();
+// The BLAS library's own description of its build, for the About box and bug reports
+// (OpenBLAS's openblas_get_config: "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX
+// MAX_THREADS=64"); empty when Eigen computes.
+const char* gemmLibraryConfig();
 
 // One call of gemm as it was made: the shapes, strides and flags, not the numbers.
 struct GemmCall {

@@ -914,6 +914,109 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::HelpActions</name>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>The user guide&apos;s page of the view shown (%1)</source>
+        <translation>当前视图在用户指南中的页面（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy diagnostics</source>
+        <translation>复制诊断信息(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the versions and the machine&apos;s facts, for a bug report</source>
+        <translation>复制版本号和本机信息，用于报告问题</translation>
+    </message>
+    <message>
+        <source>&amp;About Attention Studio</source>
+        <translation>关于 Attention Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>Anywhere</source>
+        <translation>任意位置</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts — Attention Studio</source>
+        <translation>键盘快捷键 — Attention Studio</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Does</source>
+        <translation>作用</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Matrix products</source>
+        <translation>矩阵乘法</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Engine compiled for</source>
+        <translation>引擎编译目标</translation>
+    </message>
+    <message>
+        <source>Attention Studio</source>
+        <translation>Attention Studio</translation>
+    </message>
+    <message>
+        <source>Train a Transformer and watch it learn.</source>
+        <translation>训练一个 Transformer，看着它学习。</translation>
+    </message>
+    <message>
+        <source>Copyright 2026 The Attention Studio authors.</source>
+        <translation>版权所有 2026 Attention Studio 作者。</translation>
+    </message>
+    <message>
+        <source>This program is free software under the GNU General Public License, version 3 or any later version (GPL-3.0-or-later), and comes with ABSOLUTELY NO WARRANTY. It uses Qt (LGPL-3.0), QCustomPlot (GPL-3.0), Eigen (MPL-2.0), OpenBLAS (BSD-3-Clause) and SentencePiece (Apache-2.0).</source>
+        <translation>本程序是自由软件，依据 GNU 通用公共许可证第 3 版或（由你选择）任何更高版本（GPL-3.0-or-later）发布，不提供任何担保。它使用了 Qt（LGPL-3.0）、QCustomPlot（GPL-3.0）、Eigen（MPL-2.0）、OpenBLAS（BSD-3-Clause）和 SentencePiece（Apache-2.0）。</translation>
+    </message>
+    <message>
+        <source>The zh-en corpus is made of sentences of the Tatoeba Project (&lt;a href=&quot;https://tatoeba.org&quot;&gt;tatoeba.org&lt;/a&gt;) by its contributors, each named on its line, under the licence CC BY 2.0 FR (&lt;a href=&quot;https://creativecommons.org/licenses/by/2.0/fr/&quot;&gt;creativecommons.org/licenses/by/2.0/fr&lt;/a&gt;), as packaged by &lt;a href=&quot;https://www.manythings.org/anki/&quot;&gt;manythings.org/anki&lt;/a&gt;.</source>
+        <translation>zh-en 语料由 Tatoeba 项目（&lt;a href=&quot;https://tatoeba.org&quot;&gt;tatoeba.org&lt;/a&gt;）的贡献者所写的句子组成，每行都注明了其贡献者，采用 CC BY 2.0 FR 许可（&lt;a href=&quot;https://creativecommons.org/licenses/by/2.0/fr/&quot;&gt;creativecommons.org/licenses/by/2.0/fr&lt;/a&gt;），由 &lt;a href=&quot;https://www.manythings.org/anki/&quot;&gt;manythings.org/anki&lt;/a&gt; 整理打包。</translation>
+    </message>
+    <message>
+        <source>About Attention Studio</source>
+        <translation>关于 Attention Studio</translation>
+    </message>
+    <message>
+        <source>Copied the diagnostics to the clipboard: paste them into your bug report</source>
+        <translation>诊断信息已复制到剪贴板：请粘贴到你的问题报告中</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>The %1 menu</source>
+        <translation>%1菜单</translation>
+    </message>
+</context>
+<context>
     <name>as::History</name>
     <message>
         <source>truncated in %1</source>
@@ -2602,6 +2705,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>To&amp;kens</source>
         <translation>词元(&amp;K)</translation>
     </message>
+    <message>
+        <source>Show %1</source>
+        <translation>显示 %1</translation>
+    </message>
 </context>
 <context>
     <name>as::Vocab</name>
@@ -3670,6 +3777,41 @@ histogram per step</source>
     <message>
         <source>Time the training thread waited for the other threads in the parallel regions this category started (part of &quot;Waiting for threads&quot;)</source>
         <translation>训练线程在该类别启动的并行区域中等待其他线程的时间（属于“等待线程”）</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::HelpBrowser</name>
+    <message>
+        <source>User guide — Attention Studio</source>
+        <translation>用户指南 — Attention Studio</translation>
+    </message>
+    <message>
+        <source>%1 — User guide — Attention Studio</source>
+        <translation>%1 — 用户指南 — Attention Studio</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <source>The page before (%1)</source>
+        <translation>上一页（%1）</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前进</translation>
+    </message>
+    <message>
+        <source>The page after (%1)</source>
+        <translation>下一页（%1）</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>The user guide&apos;s contents</source>
+        <translation>用户指南的目录</translation>
     </message>
 </context>
 <context>
