@@ -3,6 +3,7 @@
 #include "text/subword.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
@@ -100,6 +101,20 @@ QString statusText(const sentencepiece::util::Status& s)
     return QString::fromStdString(s.ToString());
 }
 
+// SentencePiece refuses a size below what the text needs: every character of the 99.95 % it
+// covers (character_coverage) is a piece of its own, and the 4 special pieces besides. Its
+// status says so in its own terms ("Vocabulary size is smaller than required_chars. 1000 vs
+// 3434. Increase vocab_size or decrease character_coverage with --character_coverage
+// option.", trainer_interface.cc, an option this program does not have): the smallest size
+// that trains, 3434, or 0 for another failure.
+int smallestSize(const sentencepiece::util::Status& s)
+{
+    static const QRegularExpression tooSmall(
+        QStringLiteral("Vocabulary size is smaller than required_chars\\. \\d+ vs (\\d+)\\."));
+    const QRegularExpressionMatch m = tooSmall.match(statusText(s));
+    return m.hasMatch() ? m.captured(1).toInt() : 0;
+}
+
 }  // namespace
 
 SubwordModel::SubwordModel() : processor_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {}
@@ -138,7 +153,20 @@ std::shared_ptr<const SubwordModel> SubwordModel::train(Type type, int vocabSize
         Sentences it(sentences);
         const auto status = sentencepiece::SentencePieceTrainer::Train(options, &it, &proto);
         if (!status.ok()) {
-            if (error)
+            const QString kind = type == Type::Bpe ? QStringLiteral("bpe") : QStringLiteral("unigram");
+            if (!error)
+                return nullptr;
+            if (const int smallest = smallestSize(status); smallest > vocabSize)
+                *error = QCoreApplication::translate("as::Subword",
+                                                     "%1:%2 is too small for this text: its pieces must hold each "
+                                                     "character that makes up 99.95 % of it (%3 characters) and 4 "
+                                                     "special pieces, %4 pieces at least; choose %1:%4 or more, or "
+                                                     "cjk-char")
+                             .arg(kind)
+                             .arg(vocabSize)
+                             .arg(smallest - 4)
+                             .arg(smallest);
+            else
                 *error = QCoreApplication::translate("as::Subword", "SentencePiece could not train a %1 model of %2 pieces: %3")
                              .arg(type == Type::Bpe ? QStringLiteral("BPE") : QStringLiteral("unigram"))
                              .arg(vocabSize)

@@ -2441,6 +2441,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>the SentencePiece model is neither BPE nor unigram (model_type %1)</source>
         <translation>SentencePiece 模型既不是 BPE 也不是 unigram（model_type %1）</translation>
     </message>
+    <message>
+        <source>%1:%2 is too small for this text: its pieces must hold each character that makes up 99.95 % of it (%3 characters) and 4 special pieces, %4 pieces at least; choose %1:%4 or more, or cjk-char</source>
+        <translation>%1:%2 对这段文本太小了：片段必须容纳构成其 99.95 % 的每个字符（%3 个字符）以及 4 个特殊片段，至少需要 %4 个片段；请选择 %1:%4 或更大，或者选择 cjk-char</translation>
+    </message>
 </context>
 <context>
     <name>as::Theme</name>

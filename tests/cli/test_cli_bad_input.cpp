@@ -119,11 +119,20 @@ QStringList TestCliBadInput::expand(QStringList args)
     const QString garbage = file(u"garbage.safetensors"_s, "this is not a model file at all\n");
     // Two vocabularies of one size (6) that are not one: a b on one side, c d on the other.
     const QString same = file(u"same-size.tsv"_s, QByteArray("a b\tc d\n").repeated(50));
+    // 300 distinct Chinese characters on the source side, 10 a line: more than bpe:60 holds.
+    QString wideText;
+    for (int line = 0; line < 30; ++line) {
+        for (int c = 0; c < 10; ++c)
+            wideText += QChar(char16_t(0x4E00 + 10 * line + c));
+        wideText += u"\tx y\n"_s;
+    }
+    const QString wide = file(u"wide.tsv"_s, wideText.toUtf8());
     for (QString& a : args)
         a.replace(u"$MODEL"_s, model_)
             .replace(u"$BAD"_s, bad)
             .replace(u"$GOOD"_s, good)
             .replace(u"$SAME"_s, same)
+            .replace(u"$WIDE"_s, wide)
             .replace(u"$GARBAGE"_s, garbage)
             .replace(u"$MISSING"_s, dir_.filePath(u"missing.tsv"_s))
             .replace(u"$DIR"_s, dir_.path())
@@ -178,6 +187,14 @@ void TestCliBadInput::refuses_data()
     row("train: shared vocabulary, mixed subword sizes",
         u"train --data $SAME --shared-vocab --src-tok bpe:60 --tgt-tok bpe:50 --config tiny "
         "--steps 1 --out $OUT"_s, 1, u"here source bpe:60 and target bpe:50"_s);
+    // A SentencePiece size below the text's characters: the program's words, and the size that
+    // works (SentencePiece's own text named an option this program does not have).
+    row("train: subword size below the characters",
+        u"train --data $WIDE --src-tok bpe:60 --config tiny --steps 1 --out $OUT"_s, 1,
+        u"bpe:60 is too small for this text"_s);
+    row("train: subword size below the characters, the size that works",
+        u"train --data $WIDE --src-tok unigram:60 --config tiny --steps 1 --out $OUT"_s, 1,
+        u"choose unigram:305 or more, or cjk-char"_s);
     row("translate: no model", u"translate"_s, 2, u"--model MODEL is required"_s);
     row("translate: missing model", u"translate --model $MISSING"_s, 1, u"cannot open"_s);
     row("translate: not a model", u"translate --model $GARBAGE"_s, 1, u"garbage.safetensors"_s);

@@ -30,6 +30,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -107,6 +109,7 @@ private slots:
     void sharedModel();
     void modelFileRoundTrip();
     void refusesBadModels();
+    void tooSmallSaysTheSmallestSize();
 };
 
 void TestSubword::initTestCase()
@@ -163,10 +166,11 @@ void TestSubword::deterministic()
     QCOMPARE(detokenize(a, pieces), u"My friends are friendly."_s);
     qInfo("bpe:2000 on %d English sentences: %lld ms; unigram:8000 gave %d pieces",
           int(en.size()), ms, int(u.pieces().size()));
-    // A size SentencePiece cannot reach is an error naming it, not a crash.
+    // A size SentencePiece cannot reach is an error naming it, not a crash (its words and
+    // the size that works: tooSmallSaysTheSmallestSize).
     QString error;
     QVERIFY(!tokenizerFromName(u"bpe:8"_s)->trained(side(train_, true), &error));
-    QVERIFY2(error.contains(u"SentencePiece"_s), qPrintable(error));
+    QVERIFY2(error.startsWith(u"bpe:8 is too small for this text"_s), qPrintable(error));
 }
 
 void TestSubword::matchesSpmEncode_data()
@@ -515,6 +519,44 @@ void TestSubword::refusesBadModels()
                                 }),
                                 &error));
     QVERIFY2(error.contains(u"not the pieces"_s), qPrintable(error));
+}
+
+// A size below what the text's characters need (bpe:1000 on the Chinese side, whose
+// characters are some 3,400): the program's own words, with the smallest size that trains,
+// and that size, trained, does train while one less does not (SentencePiece decides).
+void TestSubword::tooSmallSaysTheSmallestSize()
+{
+    const QStringList chinese = side(train_, true);
+    for (const QString& kind : {u"bpe"_s, u"unigram"_s}) {
+        QString error;
+        const std::optional<Tokenizer> small = tokenizerFromName(kind + u":1000"_s)->trained(chinese, &error);
+        QVERIFY(!small);
+        static const QRegularExpression said(u"^(\\w+):1000 is too small for this text: .* \\((\\d+) characters\\) and 4 "
+                                             "special pieces, (\\d+) pieces at least; choose (\\w+):(\\d+) or more, or cjk-char$"_s);
+        const QRegularExpressionMatch m = said.match(error);
+        QVERIFY2(m.hasMatch(), qPrintable(error));
+        QCOMPARE(m.captured(1), kind);
+        QCOMPARE(m.captured(4), kind);
+        QVERIFY2(!error.contains(u"character_coverage"_s) && !error.contains(u"trainer_interface"_s), qPrintable(error));
+        const int smallest = m.captured(5).toInt();
+        QCOMPARE(m.captured(3).toInt(), smallest);
+        QCOMPARE(m.captured(2).toInt(), smallest - 4);
+        QVERIFY2(smallest > 3000 && smallest < 4000, qPrintable(error));
+        // The distinct characters of the text bound it from above: coverage keeps most of them.
+        QSet<uint> distinct;
+        for (const QString& s : chinese)
+            for (const uint c : s.normalized(QString::NormalizationForm_KC).toUcs4())
+                if (!QChar::isSpace(c))
+                    distinct.insert(c);
+        QVERIFY2(smallest - 4 <= distinct.size(), qPrintable(u"%1 > %2"_s.arg(smallest - 4).arg(distinct.size())));
+        if (kind == u"bpe"_s) {  // one kind is enough for the two trainings (seconds each)
+            QString none;
+            QVERIFY2(tokenizerFromName(kind + u':' + QString::number(smallest))->trained(chinese, &none), qPrintable(none));
+            QString below;
+            QVERIFY(!tokenizerFromName(kind + u':' + QString::number(smallest - 1))->trained(chinese, &below));
+            QVERIFY2(below.contains(u"choose bpe:%1 or more"_s.arg(smallest)), qPrintable(below));
+        }
+    }
 }
 
 AS_TEST_GUILESS_MAIN(TestSubword)

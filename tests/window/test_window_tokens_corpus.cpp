@@ -16,6 +16,7 @@
 // such an A/B, Apply of a BPE side) is built in the same way first, and the old one trains on
 // until it is there (or for good, on Cancel); an A/B asked for meanwhile is B of the new one.
 #include "form_field.h"
+#include "language.h"
 #include "skip.h"
 #include "background_job.h"
 #include "comparison_actions.h"
@@ -36,6 +37,7 @@
 #include <QFormLayout>
 #include <QJsonArray>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSemaphore>
@@ -212,6 +214,7 @@ private slots:
     void cancelledCutLeavesTheRecordShown();
     void resetDuringBpeComparisonBuildsOffTheWorker();
     void comparisonWaitsForTheSessionBuiltBefore();
+    void subwordSizeTooSmallSaysTheSizeThatWorks();
 };
 
 void TestWindowTokensCorpus::userCorpusIsCutFromItsTrainingText()
@@ -675,6 +678,34 @@ void TestWindowTokensCorpus::comparisonWaitsForTheSessionBuiltBefore()
     const TaskPtr task = loaded.last()[1].value<TaskPtr>();
     QCOMPARE(tokenizerName(task->srcTokenizer), u"bpe:8000"_s);
     QCOMPARE(tokenizerName(task->tgtTokenizer), u"bpe:8000"_s);
+}
+
+// Settings > Apply with a SentencePiece size below what the text's characters need (bpe:1000 on
+// zh-en's Chinese side): the window says so in its words and its language, with the smallest
+// size that trains (the one the engine finds, core/text/subword.cpp), and the session there
+// was goes on.
+void TestWindowTokensCorpus::subwordSizeTooSmallSaysTheSizeThatWorks()
+{
+    MainWindow w;
+    w.show();
+    for (const QString& language : {u"en"_s, u"zh_CN"_s}) {
+        QVERIFY(setLanguage(language));
+        QCoreApplication::processEvents();
+        SessionSettings s = SessionSettings::defaultsFor(u"zh-en"_s);
+        s.srcTok = tokenizerFromName(u"bpe:1000"_s);
+        QSignalSpy errors(&w, &MainWindow::fileError);
+        w.applySettings(s);
+        QVERIFY(errors.wait(120000));
+        const QString message = errors.first().first().toString();
+        QVERIFY2(message.contains(language == u"en"_s ? u"bpe:1000 is too small for this text"_s
+                                                       : u"bpe:1000 对这段文本太小了"_s),
+                 qPrintable(message));
+        QVERIFY2(message.contains(u"bpe:3434"_s), qPrintable(message));
+        QVERIFY2(!message.contains(u"character_coverage"_s), qPrintable(message));
+        for (QMessageBox* box : w.findChildren<QMessageBox*>())
+            box->close();
+    }
+    setLanguage(u"en"_s);
 }
 
 AS_TEST_MAIN(TestWindowTokensCorpus)
