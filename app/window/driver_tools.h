@@ -7,7 +7,13 @@
 
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QTimer>
+
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <vector>
@@ -73,6 +79,32 @@ private:
     double firstT_ = 0, lastT_ = 0;
 };
 
+// The process's memory, for long runs (--report-every): resident (the kernel's count), and
+// the C library's heap in all its arenas: in use, free but kept (what fragmentation or
+// keepFreedMemoryForReuse holds), and mapped blocks (each its own mmap).
+struct ProcessMemory {
+    double rssMib = 0, heapInUseMib = 0, heapFreeMib = 0, heapMappedMib = 0;
+};
+
+inline ProcessMemory processMemory()
+{
+    ProcessMemory m;
+    constexpr double kMib = 1024.0 * 1024.0;
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (statm.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> fields = statm.readAll().split(' ');
+        if (fields.size() > 1)
+            m.rssMib = fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / kMib;
+    }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    const struct mallinfo2 info = mallinfo2();
+    m.heapInUseMib = double(info.uordblks) / kMib;
+    m.heapFreeMib = double(info.fordblks) / kMib;
+    m.heapMappedMib = double(info.hblkhd) / kMib;
+#endif
+    return m;
+}
+
 inline double percentile(std::vector<double> v, double q)
 {
     if (v.empty())
@@ -134,7 +166,8 @@ QSize& shotSize();
 bool openShown(MainWindow& w, const QString& file);
 
 // --measure-responsiveness and --measure-mutes (measure_driver.cpp): each prints one JSON line.
-int measureResponsiveness(MainWindow& w, double seconds, const QString& task, int validEvery);
+int measureResponsiveness(MainWindow& w, double seconds, const QString& task, int validEvery,
+                          double reportEvery);
 int measureMutes(MainWindow& w, const QString& file, const QString& sentence);
 
 }  // namespace as::driver

@@ -47,6 +47,8 @@ int main(int argc, char** argv)
         return 0;
     }
     as::keepFreedMemoryForReuse();
+    // ... and what was kept goes back to the system twice a minute (train/allocator.h).
+    const as::FreedMemoryReturner returner(std::chrono::seconds(30));
     QApplication app(argc, argv);
     as::nameApplication();
     QApplication::setDesktopFileName("attention-studio");

@@ -25,8 +25,14 @@ namespace as::driver {
 // --measure-responsiveness: trains (Play) with the window shown while a 1 ms timer on the GUI
 // thread records how late each tick comes: the longest time the GUI thread was busy with
 // something else (snapshots arriving, replots, painting). Every tab is shown for an equal share
-// of the time, so every view draws live. Prints one JSON line.
-int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task, int validEvery)
+// of the time, so every view draws live. Prints one JSON line at the end. With reportEvery > 0
+// (--report-every, scripts/soak), a long run: one JSON line every reportEvery seconds too (the
+// steps per second, the lateness and the memory of that interval), one tab a report, round and
+// round, as a learner goes back to the views; each report's ticks are summarised and dropped
+// (the measurement's own memory stays flat over hours), and the final line's percentiles are
+// the worst report's.
+int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task, int validEvery,
+                          double reportEvery)
 {
     w.resize(1400, 900);
     w.show();
@@ -48,15 +54,18 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     QElapsedTimer clock;
     int tab = 0;
     QTimer switcher;
-    switcher.setInterval(std::max(1, int(seconds * 1000 / nTabs)));
+    // Each tab once, an equal share of the run; in a long run (reportEvery > 0) one tab a
+    // report, round and round, as a learner goes back to the views.
+    switcher.setInterval(std::max(1, int((reportEvery > 0 ? reportEvery : seconds / nTabs) * 1000)));
     QObject::connect(&switcher, &QTimer::timeout, [&] {
-        if (tab + 1 >= nTabs)
+        if (tab + 1 >= nTabs && reportEvery <= 0)
             return;
         // Showing a tab lays it out, replots the plots that went stale while it was hidden and
         // paints it: a cost of the user's click, not of training, so it is reported on its own
         // (the replots run here at once rather than one per pass of the event loop after it).
         const qint64 t0 = clock.nsecsElapsed();
-        w.views()->showView(pages[++tab]);
+        tab = (tab + 1) % nTabs;
+        w.views()->showView(pages[tab]);
         as::ui::replotQueuedNow();
         switches.push_back(double(clock.nsecsElapsed() - t0) / 1e6);
         lateness.setBucket(tab);
@@ -85,6 +94,53 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         });
     }
 
+    // --report-every: per tab, the ticks, the worst, and the worst report's 99th percentile.
+    struct TickSummary {
+        double ticks = 0, worst = 0, p99 = 0;
+    };
+    std::vector<TickSummary> summaries(static_cast<std::size_t>(nTabs));
+    std::vector<double> reportP50s;
+    double reportP99Worst = 0;
+    long reportStep = 0;
+    double reportT = 0;
+    QTimer reporter;
+    reporter.setInterval(std::max(1, int(reportEvery * 1000)));
+    const auto report = [&] {
+        std::vector<double> ticks;
+        for (int i = 0; i < nTabs; ++i) {
+            std::vector<double>& v = lateness.bucket(i);
+            TickSummary& s = summaries[std::size_t(i)];
+            s.ticks += double(v.size());
+            if (!v.empty()) {
+                s.worst = std::max(s.worst, *std::max_element(v.begin(), v.end()));
+                s.p99 = std::max(s.p99, percentile(v, 0.99));
+            }
+            ticks.insert(ticks.end(), v.begin(), v.end());
+            v.clear();
+            v.shrink_to_fit();
+        }
+        const double t = double(clock.nsecsElapsed()) / 1e9;
+        const long step = w.currentStep();
+        const ProcessMemory m = processMemory();
+        reportP99Worst = std::max(reportP99Worst, percentile(ticks, 0.99));
+        reportP50s.push_back(percentile(ticks, 0.5));
+        const QJsonObject o{{"t", t},
+                            {"step", double(step)},
+                            {"steps_per_s", t > reportT ? double(step - reportStep) / (t - reportT) : 0.0},
+                            {"tab", w.views()->viewTitle(pages[tab]).remove('&')},
+                            {"late_ms_p99", percentile(ticks, 0.99)},
+                            {"late_ms_worst", ticks.empty() ? 0.0 : *std::max_element(ticks.begin(), ticks.end())},
+                            {"rss_mib", m.rssMib},
+                            {"heap_in_use_mib", m.heapInUseMib},
+                            {"heap_free_mib", m.heapFreeMib},
+                            {"heap_mapped_mib", m.heapMappedMib}};
+        std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+        std::fflush(stdout);
+        reportStep = step;
+        reportT = t;
+    };
+    QObject::connect(&reporter, &QTimer::timeout, report);
+
     // The same timer with training paused: what the machine itself adds (other processes).
     clock.start();
     lateness.start();
@@ -100,9 +156,16 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
     w.link()->play();
     clock.start();
     switcher.start();
+    reportStep = step0;
+    if (reportEvery > 0)
+        reporter.start();
     waitFor([&] { return clock.elapsed() >= qint64(seconds * 1000); }, int(seconds * 1000) + 5000);
     lateness.stop();
     switcher.stop();
+    if (reportEvery > 0) {
+        reporter.stop();
+        report();  // the last interval's ticks too
+    }
     const double elapsed = double(clock.nsecsElapsed()) / 1e9;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
     const double guiCpu = double(cpu1.tv_sec - cpu0.tv_sec) + double(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
@@ -112,14 +175,20 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
 
     std::vector<double> all;
     QJsonObject perTab;
+    double allTicks = 0, allWorst = 0;
     for (int i = 0; i < nTabs; ++i) {
         const std::vector<double>& v = lateness.bucket(i);
         all.insert(all.end(), v.begin(), v.end());
+        const TickSummary& s = summaries[std::size_t(i)];
+        const double ticks = reportEvery > 0 ? s.ticks : double(v.size());
+        const double worst = reportEvery > 0 ? s.worst : lateness.worst(i);
+        allTicks += ticks;
+        allWorst = std::max(allWorst, worst);
         const Cost& c = replots[std::size_t(i)];
         perTab.insert(w.views()->viewTitle(pages[i]).remove('&'),
-                      QJsonObject{{"ticks", double(v.size())},
-                                  {"late_ms_worst", lateness.worst(i)},
-                                  {"late_ms_p99", percentile(v, 0.99)},
+                      QJsonObject{{"ticks", ticks},
+                                  {"late_ms_worst", worst},
+                                  {"late_ms_p99", reportEvery > 0 ? s.p99 : percentile(v, 0.99)},
                                   {"replots", double(c.count)},
                                   {"replot_ms_total", c.totalMs},
                                   {"replot_ms_worst", c.worstMs}});
@@ -132,10 +201,11 @@ int measureResponsiveness(as::MainWindow& w, double seconds, const QString& task
         {"steps", double(steps)},
         {"steps_per_s", pace.stepsPerSecond()},
         {"tick_ms", GuiLateness::kTickMs},
-        {"ticks", double(all.size())},
-        {"late_ms_worst", all.empty() ? 0.0 : *std::max_element(all.begin(), all.end())},
-        {"late_ms_p99", percentile(all, 0.99)},
-        {"late_ms_p50", percentile(all, 0.5)},
+        {"ticks", allTicks},
+        {"late_ms_worst", allWorst},
+        {"late_ms_p99", reportEvery > 0 ? reportP99Worst : percentile(all, 0.99)},
+        {"late_ms_p50", reportEvery > 0 ? percentile(reportP50s, 0.5) : percentile(all, 0.5)},
+        {"percentiles_of", reportEvery > 0 ? "the worst report (p99), the reports' median (p50)" : "every tick"},
         {"gui_thread_cpu_fraction", guiCpu / elapsed},
         {"idle_late_ms_worst", idle.empty() ? 0.0 : *std::max_element(idle.begin(), idle.end())},
         {"idle_late_ms_p99", percentile(idle, 0.99)},

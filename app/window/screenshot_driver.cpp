@@ -605,7 +605,14 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
                          qPrintable(as::trainingTaskNames().join(", ")));
             return 2;
         }
-        const int rc = measureResponsiveness(w, seconds, p.value("task"), p.value("valid-every").toInt());
+        bool reportOk = true;
+        const double reportEvery = p.isSet("report-every") ? p.value("report-every").toDouble(&reportOk) : 0.0;
+        if (!reportOk || reportEvery < 0 || (p.isSet("report-every") && reportEvery <= 0)) {
+            std::fprintf(stderr, "attention-studio: --report-every needs SECONDS > 0\n");
+            return 2;
+        }
+        const int rc = measureResponsiveness(w, seconds, p.value("task"), p.value("valid-every").toInt(),
+                                             reportEvery);
         w.close();
         return rc;
     }

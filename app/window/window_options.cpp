@@ -69,6 +69,9 @@ OptionTable windowOptions()
                                            "each tab in turn, and print as JSON how late a "
                                            "1 ms timer on the GUI thread fired (worst, 99th "
                                            "percentile) and the steps per second.", "SECONDS"});
+    p.add({"report-every", "With --measure-responsiveness: also print a JSON line every SECONDS "
+                           "(steps per second, the GUI thread's lateness and the process's "
+                           "memory over that interval), for long runs (scripts/soak).", "SECONDS"});
     return p;
 }
 

@@ -6,7 +6,50 @@
 #include <malloc.h>
 #endif
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 namespace as {
+
+struct FreedMemoryReturner::State {
+    std::mutex lock;
+    std::condition_variable wake;
+    bool stop = false;
+    std::thread thread;
+};
+
+FreedMemoryReturner::FreedMemoryReturner(std::chrono::milliseconds interval) : state_(std::make_unique<State>())
+{
+    State* s = state_.get();
+    s->thread = std::thread([s, interval] {
+        std::unique_lock<std::mutex> guard(s->lock);
+        while (!s->wake.wait_for(guard, interval, [s] { return s->stop; })) {
+            guard.unlock();
+            returnNow();
+            guard.lock();
+        }
+    });
+}
+
+FreedMemoryReturner::~FreedMemoryReturner()
+{
+    {
+        std::lock_guard<std::mutex> guard(state_->lock);
+        state_->stop = true;
+    }
+    state_->wake.notify_all();
+    state_->thread.join();
+}
+
+bool FreedMemoryReturner::returnNow()
+{
+#if defined(__GLIBC__)
+    return malloc_trim(0) == 1;
+#else
+    return false;
+#endif
+}
 
 void keepFreedMemoryForReuse()
 {
