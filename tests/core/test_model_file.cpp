@@ -552,15 +552,18 @@ void TestModelFile::corruptionSweep()
                                  .arg(valid ? u"accepted"_s : why)));
     }
 
+    // A bit flipped in every byte of the header, bit 0 of the first, 1 of the second, ... 7 of
+    // the eighth and so on: every byte and every bit position, one load a byte (all eight bits of
+    // every byte took 22 s here, 80 s under ASan, for the same kinds of damage; fuzz/ has the
+    // open-ended search).
     int accepted = 0, refused = 0;
     QByteArray bytes = good;
     for (qsizetype i = 0; i < headerEnd; ++i) {
-        for (int bit = 0; bit < 8; ++bit) {
-            bytes[i] = char(good[i] ^ (1 << bit));
-            if (!loadsCleanly(bytes, &valid, &why))
-                QFAIL(qPrintable(QStringLiteral("bit %1 of byte %2 flipped: %3").arg(bit).arg(i).arg(why)));
-            ++(valid ? accepted : refused);
-        }
+        const int bit = int(i % 8);
+        bytes[i] = char(good[i] ^ (1 << bit));
+        if (!loadsCleanly(bytes, &valid, &why))
+            QFAIL(qPrintable(QStringLiteral("bit %1 of byte %2 flipped: %3").arg(bit).arg(i).arg(why)));
+        ++(valid ? accepted : refused);
         bytes[i] = good[i];
     }
     // Most flips break the JSON or a number; some only change a token of a vocabulary, which
