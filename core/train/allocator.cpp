@@ -56,6 +56,12 @@ void keepFreedMemoryForReuse()
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
     mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+    // One arena for every thread: a thread's own arena (glibc makes up to 8 a core) keeps its
+    // top, which nothing returns but a trim threshold this one never reaches (malloc_trim
+    // returns the main heap's top, not theirs); in the window, whose threads come and go, that
+    // was most of the memory kept. The training step allocates nothing once warmed up, so it
+    // does not wait on the lock the threads now share.
+    mallopt(M_ARENA_MAX, 1);
 #endif
 }
 

@@ -15,8 +15,9 @@
 
 namespace as {
 
-// Blocks up to 32 MiB (glibc's largest threshold on 64-bit) come from the heap, and the heap
-// is not trimmed below 1 GiB of free space at its top. Call once, early in main().
+// Blocks up to 32 MiB (glibc's largest threshold on 64-bit) come from the heap, the heap is not
+// trimmed below 1 GiB of free space at its top, and every thread allocates from that one heap.
+// Call once, early in main().
 void keepFreedMemoryForReuse();
 
 // The other side of it, for a process that runs for hours with many threads (the window: the
