@@ -28,6 +28,10 @@ packages=(
   # test_metadata): debhelper, lintian, readelf (binutils); appstream and desktop-file-utils
   # are build dependencies too
   debhelper lintian binutils file
+  # oneDNN, the third library the engine's products may run in (core/model/gemm.h: loaded when
+  # installed, chosen per kind of product where it is fastest); tests/core/test_gemm holds it to
+  # the others
+  libdnnl2
 )
 for arg in "$@"; do
   case "$arg" in

@@ -10,6 +10,7 @@
 #include "eval/trace.h"
 #include "model/gemm.h"
 #include "model/gemm_replay.h"
+#include "model/gemm_tuning.h"
 #include "model/parallel.h"
 #include "model/rng.h"
 #include "train/profile.h"
@@ -207,6 +208,16 @@ int runBench(const QStringList& args)
                       "other) its ms per step, share of the step and, for products, FLOPs and "
                       "GFLOP/s; per category also the parallel regions it starts and the thread "
                       "wait in them; --runs runs of --steps steps, each with its own breakdown."});
+    p.add({"retune", "First measure which library computes each kind of product fastest here "
+                     "(OpenBLAS, oneDNN when installed, Eigen): one step of --config recorded "
+                     "and its products run again per kind with each, the fastest kept and "
+                     "remembered for this CPU and thread count (gemm-tuning.json in the cache "
+                     "folder), which the window and train then use; the JSON gains what it "
+                     "measured."});
+    p.add({"gemm-library", "Compute every product with this library: openblas, onednn or eigen; "
+                           "tuned (the default) takes the tuning stored for this CPU, else "
+                           "OpenBLAS.", "name", "tuned"},
+          {"tuned", "openblas", "onednn", "eigen"});
     p.add({"products-alone", "Also: one step's large products recorded and run again --steps "
                              "times with nothing else around them (the same shapes and split "
                              "over the threads, no waits): the fastest the step could be if "
@@ -275,11 +286,28 @@ int runBench(const QStringList& args)
         return 2;
     const bool health = p.isSet("health");
     const bool productsAlone = p.isSet("products-alone");
+    const QString libraryName = p.value("gemm-library");
+    as::GemmLibrary library = as::GemmLibrary::OpenBlas;
+    if (libraryName != QLatin1String("tuned")) {
+        if (!as::gemmLibraryFromName(libraryName.toLatin1().constData(), &library))
+            p.refuse(QStringLiteral("--gemm-library must be tuned, openblas, onednn or eigen, not '%1'").arg(libraryName));
+        else if (!as::gemmLibraryLoaded(library))
+            p.refuse(QStringLiteral("--gemm-library %1: the library is not installed here").arg(libraryName));
+        if (p.isSet("retune"))
+            p.refuse(QStringLiteral("--retune chooses the libraries itself: leave out --gemm-library"));
+    }
+    if (!p.ok())
+        return 2;
     const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->src_vocab = shape.srcVocab;
     cfg->tgt_vocab = shape.tgtVocab;
-    setMathThreads(threads);
+    bool tuned = setMathThreads(threads);
+    if (libraryName != QLatin1String("tuned")) {
+        tuned = false;
+        for (int site = 0; site < as::kGemmSites; ++site)
+            as::setGemmChoice(site, library);
+    }
 
     as::Trainer trainer(*cfg, as::TrainOptions{1.0, 400, 0});
     trainer.setRecordHealth(health);
@@ -295,6 +323,23 @@ int runBench(const QStringList& args)
     const as::Batch batch = as::makeBatch(src, tgt);
     for (int i = 0; i < 3; ++i)
         trainer.step(batch);
+    std::optional<as::GemmTuning> tuning;
+    if (p.isSet("retune")) {
+        // One step's products, recorded, then replayed per site with each library.
+        std::vector<std::vector<as::GemmCall>> lists;
+        {
+            const as::GemmRecorder recorder;
+            trainer.step(batch);
+            lists = recorder.calls();
+        }
+        tuning = as::tuneGemm(lists, as::engineThreads(), 7);
+        QString error;
+        if (!as::saveGemmTuning(*tuning, &error))
+            err << "bench: the tuning could not be stored: " << error << "\n";
+        tuning->apply();
+        tuned = true;
+        trainer.step(batch);  // a step with the new choice before the timed ones
+    }
     std::vector<double> times, cpu;
     double loss = 0, total = 0;
     trainer.setProfile(profile);
@@ -339,6 +384,38 @@ int runBench(const QStringList& args)
                   {"steps", steps},
                   {"peak_rss_mb", peakRssMb()},
                   {"loss", loss}};
+    {
+        QJsonObject choice;
+        for (int site = 0; site < as::kGemmSites; ++site)
+            choice.insert(QString::fromLatin1(as::gemmSiteName(site)),
+                          QString::fromLatin1(as::gemmLibraryName(as::gemmChoice(site))));
+        o.insert("gemm_choice", choice);
+        o.insert("gemm_library", tuned ? QStringLiteral("tuned") : libraryName == QLatin1String("tuned")
+                                                                        ? QStringLiteral("openblas (no tuning stored)")
+                                                                        : libraryName);
+        if (as::gemmLibraryLoaded(as::GemmLibrary::OneDnn))
+            o.insert("onednn", QString::fromUtf8(as::gemmOneDnnVersion()));
+    }
+    if (tuning) {
+        QJsonObject t = tuning->toJson();
+        // Per site and library, GFLOP/s of the replayed products (what the choice rests on).
+        QJsonObject rates;
+        for (int site = 0; site < as::kGemmSites; ++site) {
+            if (!tuning->measured[std::size_t(site)])
+                continue;
+            QJsonObject r;
+            for (int l = 0; l < as::kGemmLibraries; ++l)
+                if (const double s = tuning->seconds[std::size_t(site)][std::size_t(l)]; s > 0)
+                    r.insert(QString::fromLatin1(as::gemmLibraryName(as::GemmLibrary(l))),
+                             tuning->flop[std::size_t(site)] / s / 1e9);
+            rates.insert(QString::fromLatin1(as::gemmSiteName(site)), r);
+        }
+        t.insert("gflop_per_s", rates);
+        t.insert("products_s_chosen", tuning->chosenSeconds());
+        t.insert("products_s_openblas", tuning->librarySeconds(as::GemmLibrary::OpenBlas));
+        t.insert("path", as::gemmTuningPath());
+        o.insert("tuning", t);
+    }
     if (productsAlone) {
         // After the timed steps: the step recorded here is not one of them.
         std::vector<std::vector<as::GemmCall>> lists;

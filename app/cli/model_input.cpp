@@ -10,6 +10,7 @@
 #include "io/checkpoint.h"
 #include "io/file_open.h"
 #include "io/model_file.h"
+#include "model/gemm_tuning.h"
 #include "model/parallel.h"
 
 #include <QFileInfo>
@@ -128,9 +129,14 @@ QString modelSummary(const as::ModelBundle& b)
         .arg(configText(b.config));
 }
 
-void setMathThreads(int threads)
+bool setMathThreads(int threads)
 {
     as::setEngineThreads(threads);
+    QString error;
+    const bool tuned = as::applyStoredGemmTuning(as::engineThreads(), &error);
+    if (!error.isEmpty())
+        QTextStream(stderr) << "attention-studio-cli: " << error << " (ignored: OpenBLAS computes)\n";
+    return tuned;
 }
 
 std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int threads,

@@ -55,8 +55,10 @@ bool applyMaskHeads(Options& options, as::Transformer<float>& model);
 
 // "N parameters in M tensors (d_model …)", for export and import.
 QString modelSummary(const as::ModelBundle& bundle);
-// Sets the number of threads of the maths (Eigen's GEMMs); 0 = every core.
-void setMathThreads(int threads);
+// Sets the number of threads of the maths; 0 = every core. Then the libraries of the products
+// as measured for this CPU and thread count (model/gemm_tuning.h, `bench --retune`), if stored:
+// true then. A damaged tuning file is said on standard error and ignored.
+bool setMathThreads(int threads);
 
 // The model a command works on, opened as every command opens it: the maths' threads set, the
 // file loaded (loadModelFile, its notes printed) and, with maskHeads, --mask-heads applied.

@@ -11,6 +11,7 @@
 #include "window_options.h"
 #include "screenshot_driver.h"
 
+#include "model/gemm_tuning.h"
 #include "model/parallel.h"
 #include "train/allocator.h"
 #include "training_worker.h"
@@ -57,9 +58,6 @@ int main(int argc, char** argv)
     as::describeOptions(p);
     p.process(app);
 
-    // A scripted run (--screenshot, --measure-*) leaves the user's settings and autosave alone.
-    const std::optional<QTemporaryDir> scratch = as::isolateScriptedRun(p);
-
     bool threadsOk = false;
     const int threads = p.value("threads").toInt(&threadsOk);
     if (!threadsOk || threads < 0) {
@@ -67,6 +65,18 @@ int main(int argc, char** argv)
         return 2;
     }
     as::setEngineThreads(threads);
+    // The products' libraries as measured on this CPU (model/gemm_tuning.h), as the command line
+    // takes them: the same choice trains the same weights in either. Read before a scripted run
+    // moves the cache folder aside.
+    {
+        QString error;
+        as::applyStoredGemmTuning(as::engineThreads(), &error);
+        if (!error.isEmpty())
+            std::fprintf(stderr, "attention-studio: %s (ignored: OpenBLAS computes)\n", qPrintable(error));
+    }
+
+    // A scripted run (--screenshot, --measure-*) leaves the user's settings and autosave alone.
+    const std::optional<QTemporaryDir> scratch = as::isolateScriptedRun(p);
 
     // --language, else View > Language's remembered choice, else the system locale.
     if (p.isSet("language") && as::normalizedLanguage(p.value("language")).isEmpty()) {

@@ -12,9 +12,8 @@
 #include <stdexcept>
 #include <string>
 
-#ifdef AS_OPENBLAS
+#include <array>
 #include <dlfcn.h>
-#endif
 
 namespace as {
 
@@ -145,9 +144,146 @@ inline void blas(int ta, int tb, int m, int n, int k, const double* a, int lda, 
 }
 #endif
 
+// oneDNN's sgemm (Debian's libdnnl), loaded at its first use: row-major like CBLAS, its
+// dimensions 64-bit. Its threads are OpenMP's: each calling thread asks for one
+// (omp_set_num_threads, per thread), as OpenBLAS runs single-threaded in the engine's pool.
+using DnnlSgemmFn = int (*)(char transA, char transB, std::int64_t m, std::int64_t n, std::int64_t k,
+                            float alpha, const float* a, std::int64_t lda, const float* b,
+                            std::int64_t ldb, float beta, float* c, std::int64_t ldc);
+struct DnnlVersion {
+    int major, minor, patch;
+    const char* hash;
+    unsigned cpuRuntime, gpuRuntime;
+};
+
+struct OneDnn {
+    DnnlSgemmFn sgemm = nullptr;  // null: not installed
+    void (*ompSetNumThreads)(int) = nullptr;
+    std::string version;
+};
+
+OneDnn loadOneDnn()
+{
+    OneDnn d;
+    void* lib = nullptr;
+    for (const char* name : {"libdnnl.so.3", "libdnnl.so.2"})
+        if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+            break;
+    if (!lib)
+        return d;
+    const auto sgemm = reinterpret_cast<DnnlSgemmFn>(dlsym(lib, "dnnl_sgemm"));
+    const auto version = reinterpret_cast<const DnnlVersion* (*)()>(dlsym(lib, "dnnl_version"));
+    if (!sgemm)
+        return d;
+    d.sgemm = sgemm;
+    // libgomp, which libdnnl needs, is found through it.
+    d.ompSetNumThreads = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
+    if (const DnnlVersion* v = version ? version() : nullptr)
+        d.version = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+                    std::to_string(v->patch);
+    return d;
+}
+
+const OneDnn& oneDnn()
+{
+    static const OneDnn dnnl = loadOneDnn();
+    return dnnl;
+}
+
+void dnnlSgemm(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b,
+               int ldb, float beta, float* c, int ldc)
+{
+    const OneDnn& d = oneDnn();
+    thread_local const bool oneThread = (d.ompSetNumThreads ? d.ompSetNumThreads(1) : void(), true);
+    (void)oneThread;
+    d.sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+}
+
+// The library of each site, plus one; 0: the default, OpenBLAS where loaded, else Eigen.
+std::array<std::atomic<std::uint8_t>, kGemmSites> gChoice{};
+
+GemmLibrary defaultLibrary()
+{
+#ifdef AS_OPENBLAS
+    if (openBlas().sgemm)
+        return GemmLibrary::OpenBlas;
+#endif
+    return GemmLibrary::Eigen;
+}
+
 std::atomic<GemmRecorder*> gRecorder{nullptr};
 
 }  // namespace
+
+const char* gemmLibraryName(GemmLibrary library)
+{
+    switch (library) {
+    case GemmLibrary::OpenBlas: return "openblas";
+    case GemmLibrary::OneDnn: return "onednn";
+    case GemmLibrary::Eigen: return "eigen";
+    }
+    return "?";
+}
+
+bool gemmLibraryFromName(const char* name, GemmLibrary* library)
+{
+    for (int i = 0; i < kGemmLibraries; ++i)
+        if (std::string(name) == gemmLibraryName(GemmLibrary(i))) {
+            *library = GemmLibrary(i);
+            return true;
+        }
+    return false;
+}
+
+bool gemmLibraryLoaded(GemmLibrary library)
+{
+    switch (library) {
+    case GemmLibrary::OpenBlas:
+#ifdef AS_OPENBLAS
+        return openBlas().sgemm != nullptr;
+#else
+        return false;
+#endif
+    case GemmLibrary::OneDnn: return oneDnn().sgemm != nullptr;
+    case GemmLibrary::Eigen: return true;
+    }
+    return false;
+}
+
+const char* gemmSiteName(int site)
+{
+    static const char* const names[kGemmSites] = {
+        "projections.forward",  "projections.input_gradient",  "projections.weight_gradient",
+        "feed_forward.forward", "feed_forward.input_gradient", "feed_forward.weight_gradient",
+        "generator.forward",    "generator.input_gradient",    "generator.weight_gradient",
+        "other.forward",        "other.input_gradient",        "other.weight_gradient"};
+    return site >= 0 && site < kGemmSites ? names[site] : "?";
+}
+
+bool setGemmChoice(int site, GemmLibrary library)
+{
+    if (site < 0 || site >= kGemmSites || !gemmLibraryLoaded(library))
+        return false;
+    gChoice[std::size_t(site)].store(std::uint8_t(int(library) + 1), std::memory_order_relaxed);
+    return true;
+}
+
+GemmLibrary gemmChoice(int site)
+{
+    const std::uint8_t c = gChoice[std::size_t(site)].load(std::memory_order_relaxed);
+    return c == 0 ? defaultLibrary() : GemmLibrary(c - 1);
+}
+
+void resetGemmChoices()
+{
+    for (auto& c : gChoice)
+        c.store(0, std::memory_order_relaxed);
+}
+
+const char* gemmOneDnnVersion()
+{
+    return oneDnn().version.c_str();
+}
 
 struct GemmRecorder::State {
     mutable std::mutex lock;
@@ -209,14 +345,18 @@ void gemmEigen(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumu
 }
 
 template <typename T>
-void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
+void gemmWith(GemmLibrary library, In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
 {
-    if constexpr (std::is_same_v<T, float>)
-        if (GemmRecorder* r = gRecorder.load(std::memory_order_relaxed))
-            r->add({transA, transB, accumulate, int(c.rows()), int(c.cols()),
-                    int(transA ? a.rows() : a.cols()), leading(a), leading(b), leading(c)});
+    if (library == GemmLibrary::OneDnn && (!std::is_same_v<T, float> || !oneDnn().sgemm))
+        library = defaultLibrary();  // oneDNN's sgemm is single precision only
 #ifdef AS_OPENBLAS
-    if (!openBlas().sgemm) {
+    if (library == GemmLibrary::OpenBlas && !openBlas().sgemm)
+        library = GemmLibrary::Eigen;
+#else
+    if (library == GemmLibrary::OpenBlas)
+        library = GemmLibrary::Eigen;
+#endif
+    if (library == GemmLibrary::Eigen) {
         gemmEigen<T>(a, transA, b, transB, c, accumulate);
         return;
     }
@@ -224,18 +364,34 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate)
     const Eigen::Index k = transA ? a.rows() : a.cols();
     if (c.rows() == 0 || c.cols() == 0)
         return;
-
-    if (k == 0) {  // BLAS would be asked for a zero-width leading dimension
+    if (k == 0) {  // a library would be asked for a zero-width leading dimension
         if (!accumulate)
             c.setZero();
         return;
     }
+    if constexpr (std::is_same_v<T, float>)
+        if (library == GemmLibrary::OneDnn) {
+            dnnlSgemm(transA, transB, int(c.rows()), int(c.cols()), int(k), a.data(), leading(a), b.data(),
+                      leading(b), accumulate ? 1.0f : 0.0f, c.data(), leading(c));
+            return;
+        }
+#ifdef AS_OPENBLAS
     blas(transA ? kTrans : kNoTrans, transB ? kTrans : kNoTrans, int(c.rows()), int(c.cols()),
          int(k), a.data(), leading(a), b.data(), leading(b), accumulate ? T(1) : T(0), c.data(),
          leading(c));
-#else
-    gemmEigen<T>(a, transA, b, transB, c, accumulate);
 #endif
+}
+
+template <typename T>
+void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate, GemmKind kind,
+          GemmPass pass)
+{
+    const int site = gemmSite(kind, pass);
+    if constexpr (std::is_same_v<T, float>)
+        if (GemmRecorder* r = gRecorder.load(std::memory_order_relaxed))
+            r->add({transA, transB, accumulate, int(c.rows()), int(c.cols()),
+                    int(transA ? a.rows() : a.cols()), leading(a), leading(b), leading(c), site});
+    gemmWith<T>(gemmChoice(site), a, transA, b, transB, c, accumulate);
 }
 
 const char* gemmBackend()
@@ -256,8 +412,10 @@ const char* gemmLibraryConfig()
 #endif
 }
 
-template void gemm<float>(In<float>, bool, In<float>, bool, Out<float>, bool);
-template void gemm<double>(In<double>, bool, In<double>, bool, Out<double>, bool);
+template void gemm<float>(In<float>, bool, In<float>, bool, Out<float>, bool, GemmKind, GemmPass);
+template void gemm<double>(In<double>, bool, In<double>, bool, Out<double>, bool, GemmKind, GemmPass);
+template void gemmWith<float>(GemmLibrary, In<float>, bool, In<float>, bool, Out<float>, bool);
+template void gemmWith<double>(GemmLibrary, In<double>, bool, In<double>, bool, Out<double>, bool);
 template void gemmEigen<float>(In<float>, bool, In<float>, bool, Out<float>, bool);
 template void gemmEigen<double>(In<double>, bool, In<double>, bool, Out<double>, bool);
 

@@ -2,19 +2,52 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine's large matrix products: C = op(A) op(B), or C += op(A) op(B), for row-major
-// matrices (op: as is, or transposed). Built with AS_OPENBLAS (the default), they run in
-// OpenBLAS, loaded at start-up and single-threaded in the calling thread (the engine's pool
-// splits the work); without it, or if the library cannot be loaded, in Eigen. gemmEigen is the
-// plain Eigen product, kept as the oracle of tests/core/test_gemm.cpp.
+// matrices (op: as is, or transposed), single-threaded in the calling thread (the engine's pool
+// splits the work). Each is computed by one of the libraries loaded: OpenBLAS (built with
+// AS_OPENBLAS, the default; loaded at start-up), oneDNN's sgemm (Debian's libdnnl, loaded at
+// first use when installed; float only) or Eigen's own kernel (always). Which one is chosen per
+// site, the kind of layer and the pass that issues the product (setGemmChoice): measured on the
+// machine (model/gemm_tuning.h), else OpenBLAS where it is loaded and Eigen otherwise.
+// gemmEigen is the plain Eigen product, kept as the oracle of tests/core/test_gemm.cpp.
 #include "model/tensor.h"
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace as {
 
+enum class GemmLibrary : std::uint8_t { OpenBlas, OneDnn, Eigen };
+inline constexpr int kGemmLibraries = 3;
+// "openblas", "onednn", "eigen"; nullopt-like: an unknown name gives false.
+const char* gemmLibraryName(GemmLibrary library);
+bool gemmLibraryFromName(const char* name, GemmLibrary* library);
+// Whether it can compute here: Eigen always; the others when built in and loaded.
+bool gemmLibraryLoaded(GemmLibrary library);
+
+// Where a product is issued: the kind of layer (Linear's, model/linear.h) and the pass.
+enum class GemmKind : std::uint8_t { Projections, FeedForward, Generator, Other };
+enum class GemmPass : std::uint8_t { Forward, InputGradient, WeightGradient };
+inline constexpr int kGemmKinds = 4, kGemmPasses = 3, kGemmSites = kGemmKinds * kGemmPasses;
+inline constexpr int gemmSite(GemmKind kind, GemmPass pass) { return int(kind) * kGemmPasses + int(pass); }
+// "projections.forward", "feed_forward.weight_gradient", …
+const char* gemmSiteName(int site);
+
+// The library of each site, for every thread from the next call on. Refused (false) for a
+// library that is not loaded. The double-precision products (the tests' gradient checks) run
+// in OpenBLAS or Eigen whatever the choice: oneDNN's sgemm is single precision only.
+bool setGemmChoice(int site, GemmLibrary library);
+GemmLibrary gemmChoice(int site);
+// Every site back to the default: OpenBLAS where it is loaded, else Eigen.
+void resetGemmChoices();
+
 template <typename T>
-void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate);
+void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,
+          GemmKind kind = GemmKind::Other, GemmPass pass = GemmPass::Forward);
+// The same product by a given library (for the tuning and the tests); a library not loaded
+// (or oneDNN for double) computes with Eigen.
+template <typename T>
+void gemmWith(GemmLibrary library, In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate);
 
 template <typename T>
 void gemmEigen(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate);
@@ -27,11 +60,15 @@ const char* gemmBackend();
 // MAX_THREADS=64"); empty when Eigen computes.
 const char* gemmLibraryConfig();
 
-// One call of gemm as it was made: the shapes, strides and flags, not the numbers.
+// oneDNN's own description, "oneDNN 2.6.3 (…)"; empty when not loaded.
+const char* gemmOneDnnVersion();
+
+// One call of gemm as it was made: the shapes, strides, flags and site, not the numbers.
 struct GemmCall {
     bool transA = false, transB = false, accumulate = false;
     int m = 0, n = 0, k = 0;        // C is m x n, the inner dimension k
     int lda = 0, ldb = 0, ldc = 0;  // row strides, as BLAS was given them
+    int site = gemmSite(GemmKind::Other, GemmPass::Forward);
     double flop() const { return 2.0 * m * n * k; }
 };
 

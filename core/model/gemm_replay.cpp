@@ -9,7 +9,8 @@
 
 namespace as {
 
-double replayGemmCalls(const std::vector<std::vector<GemmCall>>& lists, int rounds)
+double replayGemmCalls(const std::vector<std::vector<GemmCall>>& lists, int rounds,
+                       std::optional<GemmLibrary> library)
 {
     // Each list's own operands, as large as its largest call needs, filled once: what the
     // numbers are does not change the time of a product.
@@ -37,7 +38,11 @@ double replayGemmCalls(const std::vector<std::vector<GemmCall>>& lists, int roun
                 buf.b.data(), g.transB ? g.n : g.k, g.transB ? g.k : g.n, Eigen::OuterStride<>(g.ldb));
             Eigen::Map<Mat<float>, 0, Eigen::OuterStride<>> c(buf.c.data(), g.m, g.n,
                                                                Eigen::OuterStride<>(g.ldc));
-            gemm<float>(a, g.transA, b, g.transB, c, g.accumulate);
+            if (library)
+                gemmWith<float>(*library, a, g.transA, b, g.transB, c, g.accumulate);
+            else
+                gemm<float>(a, g.transA, b, g.transB, c, g.accumulate,
+                            GemmKind(g.site / kGemmPasses), GemmPass(g.site % kGemmPasses));
         }
     };
     std::vector<double> times;

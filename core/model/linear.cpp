@@ -37,6 +37,19 @@ Linear<T> Linear<T>::makeTied(ParamStore<T>& ps, const std::string& prefix, std:
 // Rows per thread below which splitting a product costs more than it saves.
 constexpr long kMinRows = 32;
 
+namespace {
+// The site of a product (model/gemm.h: which library computes it): the layer's kind.
+GemmKind gemmKindOf(ProfileCategory kind)
+{
+    switch (kind) {
+    case ProfileCategory::GemmAttentionProjections: return GemmKind::Projections;
+    case ProfileCategory::GemmFeedForward: return GemmKind::FeedForward;
+    case ProfileCategory::GemmGenerator: return GemmKind::Generator;
+    default: return GemmKind::Other;
+    }
+}
+}  // namespace
+
 // y = b (every row), then y += x Wᵀ: the product adds to the bias instead of writing zeros
 // that a pass after it adds the bias to (BLAS clears C for beta = 0; with beta = 1 it does
 // not). The generator's logits of `tiny` are 16 MB: that pass was a read and a write of them.
@@ -60,7 +73,8 @@ void Linear<T>::forward(In<T> x, Out<T> y) const
                 fillRows<T>(y.middleCols(b, e - b), bias().segment(b, e - b));
             }
             const ProfileScope timed(kind);
-            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), true);
+            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), true,
+                    gemmKindOf(kind), GemmPass::Forward);
         });
         return;
     }
@@ -70,7 +84,8 @@ void Linear<T>::forward(In<T> x, Out<T> y) const
             fillRows<T>(y.middleRows(b, e - b), bias());
         }
         const ProfileScope timed(kind);
-        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), true);
+        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), true,
+                gemmKindOf(kind), GemmPass::Forward);
     });
 }
 
@@ -81,7 +96,8 @@ void Linear<T>::paramsPart(In<T> x, In<T> dy, long b, long e, bool withBias) con
 {
     {
         const ProfileScope timed(kind);
-        gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true);
+        gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true,
+                gemmKindOf(kind), GemmPass::WeightGradient);
     }
     if (!withBias)
         return;
@@ -97,7 +113,8 @@ template <typename T>
 void Linear<T>::inputPart(In<T> dy, Out<T> dx, bool accumulate, long b, long e) const
 {
     const ProfileScope timed(kind);
-    gemm<T>(dy.middleRows(b, e - b), false, weight(), false, dx.middleRows(b, e - b), accumulate);
+    gemm<T>(dy.middleRows(b, e - b), false, weight(), false, dx.middleRows(b, e - b), accumulate,
+            gemmKindOf(kind), GemmPass::InputGradient);
 }
 
 // Parameters: split over output features, so that each thread owns rows of dW and entries of

@@ -3,10 +3,10 @@
 #include "run/system_report.h"
 
 #include "model/gemm.h"
+#include "model/gemm_tuning.h"
 #include "model/parallel.h"
 
 #include <Eigen/Core>
-#include <QFile>
 #include <QStringList>
 #include <QSysInfo>
 #include <QThread>
@@ -14,18 +14,6 @@
 namespace as {
 
 namespace {
-
-// "model name" of /proc/cpuinfo (Linux); the architecture elsewhere.
-QString cpuModel()
-{
-    QFile f(QStringLiteral("/proc/cpuinfo"));
-    if (f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        for (QByteArray line = f.readLine(); !line.isEmpty(); line = f.readLine())
-            if (line.startsWith("model name"))
-                return QString::fromUtf8(line.mid(line.indexOf(':') + 1)).trimmed();
-    }
-    return QSysInfo::currentCpuArchitecture();
-}
 
 // The widest vectors the engine's own kernels were compiled for (-march), and what the CPU has.
 QString compiledVectors()
@@ -76,7 +64,12 @@ QList<SystemFact> systemReport(const QString& version, bool full)
     const QString blas = QString::fromUtf8(gemmLibraryConfig());
     if (!blas.isEmpty())
         facts.push_back({QStringLiteral("OpenBLAS"), blas});
-    facts.push_back({QStringLiteral("CPU"), cpuModel()});
+    if (gemmLibraryLoaded(GemmLibrary::OneDnn))
+        facts.push_back({QStringLiteral("oneDNN"), QString::fromUtf8(gemmOneDnnVersion())});
+    // Which library each kind of product runs in (as measured here by bench --retune, else the
+    // default).
+    facts.push_back({QStringLiteral("Products chosen"), gemmChoiceSummary()});
+    facts.push_back({QStringLiteral("CPU"), cpuModelName()});
     facts.push_back({QStringLiteral("Engine compiled for"), compiledVectors()});
     if (full) {
         facts.push_back({QStringLiteral("Qt built with"), QStringLiteral(QT_VERSION_STR)});

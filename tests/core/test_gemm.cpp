@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
@@ -27,6 +29,9 @@ private slots:
     void openBlasKernelsFitTheCpu();
     void environmentRestoredAfterLoading();
     void recorderTakesEachCallAsMade();
+    void everyLibraryMatchesTheLoops_data();
+    void everyLibraryMatchesTheLoops();
+    void choiceDispatchesPerSite();
 };
 
 namespace {
@@ -171,6 +176,95 @@ void TestGemm::environmentRestoredAfterLoading()
         QCOMPARE(QByteArray(now), atStart);
 }
 
+// Each library that can compute here (OpenBLAS, oneDNN, Eigen; model/gemm.h) against plain
+// loops in double, in single precision as the engine runs them, every transposition, with and
+// without accumulation, on blocks of larger matrices. oneDNN is Debian's libdnnl2, loaded when
+// installed (scripts/install-deps.sh installs it).
+void TestGemm::everyLibraryMatchesTheLoops_data()
+{
+    QTest::addColumn<int>("library");
+    QTest::addColumn<bool>("transA");
+    QTest::addColumn<bool>("transB");
+    QTest::addColumn<bool>("accumulate");
+    for (int l = 0; l < kGemmLibraries; ++l)
+        for (bool ta : {false, true})
+            for (bool tb : {false, true})
+                for (bool acc : {false, true})
+                    QTest::addRow("%s %c%c %s", gemmLibraryName(GemmLibrary(l)), ta ? 'T' : 'N', tb ? 'T' : 'N',
+                                  acc ? "+=" : "=")
+                        << l << ta << tb << acc;
+}
+
+void TestGemm::everyLibraryMatchesTheLoops()
+{
+    QFETCH(int, library);
+    QFETCH(bool, transA);
+    QFETCH(bool, transB);
+    QFETCH(bool, accumulate);
+    const GemmLibrary lib = GemmLibrary(library);
+    if (!gemmLibraryLoaded(lib)) {
+#ifndef AS_OPENBLAS
+        if (lib == GemmLibrary::OpenBlas)
+            return;  // this build has no OpenBLAS: nothing to hold it to
+#endif
+        AS_SKIP(QStringLiteral("%1 is not installed: bash scripts/install-deps.sh").arg(gemmLibraryName(lib)));
+    }
+    const int m = 45, n = 70, k = 33;
+    Rng rng(7);
+    const Mat<float> bigA = random(rng, (transA ? k : m) + 4, (transA ? m : k) + 3).cast<float>();
+    const Mat<float> bigB = random(rng, (transB ? n : k) + 4, (transB ? k : n) + 3).cast<float>();
+    const auto a = bigA.block(2, 1, transA ? k : m, transA ? m : k);
+    const auto b = bigB.block(2, 1, transB ? n : k, transB ? k : n);
+    const Mat<float> bigC = random(rng, m + 3, n + 2).cast<float>();
+    Mat<float> got = bigC;
+    gemmWith<float>(lib, a, transA, b, transB, got.block(1, 1, m, n), accumulate);
+    double worst = 0;
+    for (int i = 0; i < m + 3; ++i)
+        for (int j = 0; j < n + 2; ++j) {
+            const bool inside = i >= 1 && i < 1 + m && j >= 1 && j < 1 + n;
+            double want = double(bigC(i, j));
+            if (inside) {
+                want = accumulate ? want : 0.0;
+                for (int l = 0; l < k; ++l)
+                    want += double(transA ? a(l, i - 1) : a(i - 1, l)) * double(transB ? b(j - 1, l) : b(l, j - 1));
+            }
+            worst = std::max(worst, std::abs(double(got(i, j)) - want));
+        }
+    QVERIFY2(worst < 1e-5, qPrintable(QStringLiteral("%1 off by %2").arg(gemmLibraryName(lib)).arg(worst)));
+}
+
+// gemm computes each site's products with the library chosen for it: bit for bit what that
+// library gives; a library not loaded is refused; reset gives the default back.
+void TestGemm::choiceDispatchesPerSite()
+{
+    Rng rng(11);
+    const Mat<float> a = random(rng, 64, 48).cast<float>(), b = random(rng, 80, 48).cast<float>();
+    const int ff = gemmSite(GemmKind::FeedForward, GemmPass::Forward);
+    const int proj = gemmSite(GemmKind::Projections, GemmPass::Forward);
+    for (int l = 0; l < kGemmLibraries; ++l) {
+        const GemmLibrary lib = GemmLibrary(l);
+        if (!gemmLibraryLoaded(lib)) {
+            QVERIFY(!setGemmChoice(ff, lib));
+            continue;
+        }
+        QVERIFY(setGemmChoice(ff, lib));
+        QCOMPARE(gemmChoice(ff), lib);
+        Mat<float> viaSite(64, 80), direct(64, 80);
+        gemm<float>(a, false, b, true, viaSite, false, GemmKind::FeedForward, GemmPass::Forward);
+        gemmWith<float>(lib, a, false, b, true, direct, false);
+        QVERIFY2(viaSite == direct, gemmLibraryName(lib));
+    }
+    // The other sites kept the default.
+    QCOMPARE(gemmChoice(proj), gemmLibraryLoaded(GemmLibrary::OpenBlas) ? GemmLibrary::OpenBlas : GemmLibrary::Eigen);
+    resetGemmChoices();
+    QCOMPARE(gemmChoice(ff), gemmChoice(proj));
+    QVERIFY(!setGemmChoice(-1, GemmLibrary::Eigen));
+    QVERIFY(!setGemmChoice(kGemmSites, GemmLibrary::Eigen));
+    GemmLibrary named;
+    QVERIFY(gemmLibraryFromName("onednn", &named) && named == GemmLibrary::OneDnn);
+    QVERIFY(!gemmLibraryFromName("mkl", &named));
+}
+
 AS_TEST_APPLESS_MAIN(TestGemm)
 void TestGemm::recorderTakesEachCallAsMade()
 {
@@ -184,7 +278,7 @@ void TestGemm::recorderTakesEachCallAsMade()
     {
         GemmRecorder recorder;
         QVERIFY_THROWS_EXCEPTION(std::logic_error, GemmRecorder());  // one at a time
-        gemm<float>(a, false, b, true, c, true);
+        gemm<float>(a, false, b, true, c, true, GemmKind::Generator, GemmPass::WeightGradient);
         // Another thread's call goes to a list of its own; a double product is not recorded.
         std::thread([&] {
             const Mat<float> x = Mat<float>::Zero(5, 3), y = Mat<float>::Zero(5, 4);
@@ -208,6 +302,8 @@ void TestGemm::recorderTakesEachCallAsMade()
                && got.k == want.k && got.lda == want.lda && got.ldb == want.ldb && got.ldc == want.ldc;
     };
     QVERIFY(same(lists[0][0], {false, true, true, 6, 7, 5, 20, 11, 13}));
+    QCOMPARE(lists[0][0].site, gemmSite(GemmKind::Generator, GemmPass::WeightGradient));
+    QCOMPARE(lists[0][1].site, gemmSite(GemmKind::Other, GemmPass::Forward));  // the default
     QCOMPARE(lists[0][0].flop(), 2.0 * 6 * 7 * 5);
     QVERIFY(same(lists[0][1], {false, false, false, 1, 4, 20, 20, 4, 4}));
     QCOMPARE(lists[1].size(), std::size_t(1));
