@@ -11,6 +11,7 @@
 #include "model/gemm.h"
 #include "model/gemm_replay.h"
 #include "model/gemm_tuning.h"
+#include "train/product_tuning.h"
 #include "model/parallel.h"
 #include "model/rng.h"
 #include "train/profile.h"
@@ -233,14 +234,14 @@ int runBench(const QStringList& args)
         const int runs = int(p.intOption("runs", 1, kMaxRuns, 20));
         if (!p.ok())
             return 2;
-        setMathThreads(threads);
+        setMathThreads(threads, false);
         return benchDecode(out, runs, outLen, srcLen);
     }
     if (p.isSet("gemm")) {
         const int threads = p.threads();
         if (!p.ok())
             return 2;
-        setMathThreads(threads);
+        setMathThreads(threads, false);
         const int n = 2048;
         const as::Mat<float> a = as::Mat<float>::Random(n, n), b = as::Mat<float>::Random(n, n);
         as::Mat<float> c(n, n);
@@ -302,7 +303,7 @@ int runBench(const QStringList& args)
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->src_vocab = shape.srcVocab;
     cfg->tgt_vocab = shape.tgtVocab;
-    bool tuned = setMathThreads(threads);
+    bool tuned = setMathThreads(threads, false);
     if (libraryName != QLatin1String("tuned")) {
         tuned = false;
         for (int site = 0; site < as::kGemmSites; ++site)
@@ -325,18 +326,12 @@ int runBench(const QStringList& args)
         trainer.step(batch);
     std::optional<as::GemmTuning> tuning;
     if (p.isSet("retune")) {
-        // One step's products, recorded, then replayed per site with each library.
-        std::vector<std::vector<as::GemmCall>> lists;
-        {
-            const as::GemmRecorder recorder;
-            trainer.step(batch);
-            lists = recorder.calls();
-        }
-        tuning = as::tuneGemm(lists, as::engineThreads(), 7);
+        // A step of this configuration recorded, its products replayed per site with each
+        // library (train/product_tuning.h), stored and applied.
         QString error;
-        if (!as::saveGemmTuning(*tuning, &error))
-            err << "bench: the tuning could not be stored: " << error << "\n";
-        tuning->apply();
+        tuning = as::measureProductTuning(*cfg, 7, {}, &error);
+        if (!error.isEmpty())
+            err << "bench: " << error << "\n";
         tuned = true;
         trainer.step(batch);  // a step with the new choice before the timed ones
     }

@@ -86,7 +86,7 @@ int benchHeads(Options& p, QTextStream& out, QTextStream& err)
     const int threads = p.threads();
     if (!p.ok())
         return 2;
-    setMathThreads(threads);
+    setMathThreads(threads, false);
     std::optional<as::ModelBundle> b = loadModelFile(p.value("heads"), p.command(), err);
     if (!b)
         return 1;

@@ -11,6 +11,7 @@
 #include "io/file_open.h"
 #include "io/model_file.h"
 #include "model/gemm_tuning.h"
+#include "train/product_tuning.h"
 #include "model/parallel.h"
 
 #include <QFileInfo>
@@ -129,13 +130,28 @@ QString modelSummary(const as::ModelBundle& b)
         .arg(configText(b.config));
 }
 
-bool setMathThreads(int threads)
+bool setMathThreads(int threads, bool measureAtFirstUse)
 {
     as::setEngineThreads(threads);
+    QTextStream err(stderr);
+    if (measureAtFirstUse && as::productTuningNeeded(as::engineThreads())) {
+        err << "attention-studio-cli: first use on this CPU: measuring which library computes its "
+               "matrix products fastest (a few seconds, once; `attention-studio-cli bench --retune` "
+               "measures again)\n";
+        err.flush();
+        QString error;
+        const std::optional<as::GemmTuning> t = as::measureProductTuningAtFirstUse({}, &error);
+        if (!error.isEmpty())
+            err << "attention-studio-cli: " << error << "\n";
+        if (t) {
+            err << "attention-studio-cli: products chosen: " << as::gemmChoiceSummary() << "\n";
+            return true;
+        }
+    }
     QString error;
     const bool tuned = as::applyStoredGemmTuning(as::engineThreads(), &error);
     if (!error.isEmpty())
-        QTextStream(stderr) << "attention-studio-cli: " << error << " (ignored: OpenBLAS computes)\n";
+        err << "attention-studio-cli: " << error << " (ignored: OpenBLAS computes)\n";
     return tuned;
 }
 

@@ -57,8 +57,11 @@ bool applyMaskHeads(Options& options, as::Transformer<float>& model);
 QString modelSummary(const as::ModelBundle& bundle);
 // Sets the number of threads of the maths; 0 = every core. Then the libraries of the products
 // as measured for this CPU and thread count (model/gemm_tuning.h, `bench --retune`), if stored:
-// true then. A damaged tuning file is said on standard error and ignored.
-bool setMathThreads(int threads);
+// true then. With none stored, and measureAtFirstUse, it measures them first (a few seconds,
+// said on standard error; train/product_tuning.h), as the window does at its first start;
+// bench does not, so that it times what it is asked to. A damaged tuning file is said on
+// standard error and replaced.
+bool setMathThreads(int threads, bool measureAtFirstUse = true);
 
 // The model a command works on, opened as every command opens it: the maths' threads set, the
 // file loaded (loadModelFile, its notes printed) and, with maskHeads, --mask-heads applied.

@@ -10,6 +10,7 @@
 #include "termination_watch.h"
 #include "window_options.h"
 #include "screenshot_driver.h"
+#include "first_use.h"
 
 #include "model/gemm_tuning.h"
 #include "model/parallel.h"
@@ -106,15 +107,18 @@ int main(int argc, char** argv)
     const as::TerminationWatch watch(&w);  // SIGTERM, SIGHUP: closed as by the user
     const QStringList files = p.positionalArguments();
     w.show();
+    std::function<void()> next;
     if (!files.isEmpty())
-        QTimer::singleShot(0, &w, [&w, f = files.first()] {
+        next = [&w, f = files.first()] {
             // A lesson (.json), or a checkpoint or weight file.
             if (f.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
                 w.lessons()->openLessonFile(f);
             else
                 w.files()->openFile(f);
-        });
+        };
     else if (!p.isSet("no-restore"))
-        QTimer::singleShot(0, &w, [&w] { w.files()->offerAutosaveRestore(); });
+        next = [&w] { w.files()->offerAutosaveRestore(); };
+    // On a CPU met for the first time, the products' libraries measured first (a few seconds).
+    QTimer::singleShot(0, &w, [&w, next] { as::measureProductsAtFirstUse(&w, next); });
     return watch.exitStatus(app.exec());
 }

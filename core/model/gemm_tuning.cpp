@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/gemm_tuning.h"
 
-#include <QStringList>
-
 #include "io/atomic_file.h"
 #include "model/gemm_replay.h"
 
@@ -104,7 +102,7 @@ std::optional<GemmTuning> GemmTuning::fromJson(const QJsonObject& json, QString*
 }
 
 GemmTuning tuneGemm(const std::vector<std::vector<GemmCall>>& lists, int threads, int rounds,
-                    const std::function<void(int, int)>& progress)
+                    const std::function<bool(int, int)>& progress)
 {
     GemmTuning t;
     t.cpu = cpuModelName();
@@ -135,8 +133,11 @@ GemmTuning tuneGemm(const std::vector<std::vector<GemmCall>>& lists, int threads
         t.measured[i] = true;
         for (const GemmLibrary l : libraries) {
             t.seconds[i][std::size_t(l)] = replayGemmCalls(own, rounds, l);
-            if (progress)
-                progress(++done, total);
+            if (progress && !progress(++done, total)) {
+                t.measured[i] = false;
+                t.seconds[i] = {};
+                return t;
+            }
         }
         // The fastest; a tie keeps the earlier library (OpenBLAS before oneDNN before Eigen).
         t.choice[i] = libraries.front();
@@ -227,8 +228,15 @@ std::optional<GemmTuning> loadGemmTuning(int threads, QString* error, const QStr
     return std::nullopt;
 }
 
+bool gemmTuningEnabled()
+{
+    return qgetenv("AS_GEMM_TUNING") != "off";
+}
+
 bool applyStoredGemmTuning(int threads, QString* error)
 {
+    if (!gemmTuningEnabled())
+        return false;
     const std::optional<GemmTuning> t = loadGemmTuning(threads, error);
     return t && t->apply();
 }

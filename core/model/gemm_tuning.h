@@ -45,9 +45,15 @@ struct GemmTuning {
 };
 
 // Measures: each site of the lists (a step's calls, one list per thread) replayed `rounds`
-// times with each loaded library (the median kept). progress(done, total) after each.
+// times with each loaded library (the median kept). progress(done, total) after each; false
+// stops there (the sites not yet measured are left unmeasured).
 GemmTuning tuneGemm(const std::vector<std::vector<GemmCall>>& lists, int threads, int rounds,
-                    const std::function<void(int, int)>& progress = {});
+                    const std::function<bool(int, int)>& progress = {});
+
+// False when the environment says AS_GEMM_TUNING=off: no tuning is read, applied or measured,
+// and every product runs in the default library (the tests run so, whatever this machine has
+// stored).
+bool gemmTuningEnabled();
 
 // Which library computes each site's products now (gemmChoice), in a line: "openblas
 // everywhere", or the sites of each library ("onednn: feed_forward.forward, …; openblas: the
@@ -69,8 +75,8 @@ std::optional<GemmTuning> loadGemmTuning(int threads, QString* error = nullptr,
 bool saveGemmTuning(const GemmTuning& tuning, QString* error, const QString& path = gemmTuningPath());
 
 // What the programs do at start, once the engine's threads are set: the stored tuning of this
-// CPU and thread count applied (true), or none stored (false: OpenBLAS computes every product).
-// A damaged file is said in *error and ignored.
+// CPU and thread count applied (true), or none stored or tuning off (false: OpenBLAS computes
+// every product). A damaged file is said in *error and ignored.
 bool applyStoredGemmTuning(int threads, QString* error = nullptr);
 
 }  // namespace as

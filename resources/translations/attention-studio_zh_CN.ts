@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>FirstUse</name>
+    <message>
+        <source>Measuring cancelled: the matrix products run in the default library; the window measures again at its next start</source>
+        <translation>已取消测量：矩阵乘法使用默认的库；下次启动时窗口会再次测量</translation>
+    </message>
+    <message>
+        <source>Matrix products measured on this CPU: %1</source>
+        <translation>已在此 CPU 上测量矩阵乘法：%1</translation>
+    </message>
+    <message>
+        <source>Matrix products measured on this CPU: %1 (%2)</source>
+        <translation>已在此 CPU 上测量矩阵乘法：%1（%2）</translation>
+    </message>
+    <message>
+        <source>First start on this computer</source>
+        <translation>首次在这台计算机上启动</translation>
+    </message>
+    <message>
+        <source>Measuring which library computes this CPU&apos;s matrix products fastest (a few seconds, once)…</source>
+        <translation>正在测量哪个库在此 CPU 上计算矩阵乘法最快（只需几秒，仅此一次）…</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>encoder self</source>

@@ -55,8 +55,8 @@ private slots:
         int steps = 0, total = -1;
         const GemmTuning t = tuneGemm(lists, 2, 3, [&](int done, int all) {
             ++steps;
-            QCOMPARE(done, steps);
             total = all;
+            return done == steps;
         });
         int loaded = 0;
         for (int l = 0; l < kGemmLibraries; ++l)
