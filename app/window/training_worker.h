@@ -162,6 +162,9 @@ private:
                       const std::optional<SessionSettings>& comparing,
                       std::unique_ptr<SessionData> comparingData = nullptr,
                       std::unique_ptr<SessionData> data = nullptr);
+    // B's data in `p`, if it was built for the B that `asked` gives beside A's settings `a`.
+    static std::unique_ptr<SessionData> takeComparisonData(PreparedSession* p, const SessionSettings& a,
+                                                           const SessionSettings& asked);
     void buildComparison(const SessionSettings& asked, std::unique_ptr<SessionData> data);
     void endComparison();
     void scheduleNext();
