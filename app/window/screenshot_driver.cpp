@@ -1,33 +1,25 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio --screenshot: trains a task or a corpus (or opens a file) in the window
-// without showing it, then writes one PNG per view; and the choice of mode (runDriver).
+// without showing it, then writes one PNG per view; and the choice of mode (runDriver). What it
+// does with each view is screenshot_views.h's, what it prints of the heads screenshot_heads.h's.
 #include "screenshot_driver.h"
 
 #include "model_view.h"
-#include "health_view.h"
 #include "lesson_actions.h"
 #include "run/lesson.h"
 
 #include "driver_tools.h"
 #include "language.h"
+#include "screenshot_heads.h"
+#include "screenshot_views.h"
 #include "theme.h"
 
-#include "attention_view.h"
 #include "comparison_actions.h"
 #include "corpus_actions.h"
-#include "decoding_view.h"
-#include "tokens_view.h"
-#include "embedding_view.h"
 #include "file_actions.h"
-#include "head_service.h"
-#include "heads_controller.h"
-#include "heads_view.h"
-#include "head_dynamics_view.h"
 #include "lr_view.h"
 #include "main_window.h"
-#include "neuron_view.h"
-#include "plot_tools.h"
 #include "probe_bar.h"
 #include "run_comparer.h"
 #include "translate_view.h"
@@ -35,8 +27,6 @@
 #include "worker_link.h"
 
 #include "decode/translation_record.h"
-#include "eval/attention_stats.h"
-#include "eval/interpret.h"
 #include "io/atomic_file.h"
 #include "model/parallel.h"
 
@@ -51,7 +41,6 @@
 #include <QTimer>
 #include <qcustomplot.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <optional>
@@ -86,165 +75,6 @@ bool openShown(as::MainWindow& w, const QString& file)
 namespace {
 
 using namespace as::driver;
-
-// The Attention tab shown, with the neuron view of the probe filled in (the worker answers).
-void showNeuronView(as::MainWindow& w)
-{
-    w.views()->showView(w.views()->attentionPage());
-    w.views()->neuron()->refresh();
-    waitFor([&] { return w.views()->neuron()->record() && w.views()->neuron()->record()->step == w.currentStep(); }, 10000);
-}
-
-// --compare FILE…: each run drawn beside the current one, as View > Compare with run… does,
-// waited for. False (with the message printed) when one is refused.
-bool compareForScreenshot(as::MainWindow& w, const QStringList& files)
-{
-    QString failed;
-    const auto connection = QObject::connect(w.comparisons()->runComparer(), &as::RunComparer::failed, &w,
-                                             [&](const QString& m) { failed = m; });
-    for (const QString& f : files)
-        w.comparisons()->compareWith(f);
-    waitFor([&] { return !failed.isEmpty() || !w.comparisons()->runComparer()->busy(); }, 120000);
-    QObject::disconnect(connection);
-    if (!failed.isEmpty() || w.comparisons()->runComparer()->busy()) {
-        std::fprintf(stderr, "attention-studio: %s\n", qPrintable(failed.isEmpty() ? QStringLiteral("--compare timed out") : failed));
-        return false;
-    }
-    for (const as::RunSeriesPtr& r : w.comparisons()->runComparer()->runs())
-        std::printf("attention-studio: compared with %s (%zu steps, %zu validations)\n",
-                    qPrintable(r->name), r->loss.size(), r->eval.size());
-    return true;
-}
-
-// The Embeddings tab with the current weights, the most frequent word's neighbours listed;
-// the tab shown before is shown again.
-void showEmbeddings(as::MainWindow& w)
-{
-    as::ui::EmbeddingView* v = w.views()->embedding();
-    QWidget* const shown = w.views()->currentView();
-    w.views()->showView(v);
-    v->refresh();
-    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 10000);
-    if (v->record() && v->record()->vocabSize > as::Vocab::kSpecials) {
-        v->selectToken(as::Vocab::kSpecials);
-        waitFor([&] { return v->neighbours() && v->neighbours()->id == as::Vocab::kSpecials; }, 10000);
-    }
-    w.views()->showView(shown);
-}
-
-// The Model tab with the probe traced through the current weights, the first decoder layer's
-// cross-attention selected (the block the README shows); the tab shown before is shown again.
-void showModelView(as::MainWindow& w)
-{
-    as::ui::ModelView* v = w.views()->model();
-    QWidget* const shown = w.views()->currentView();
-    w.views()->showView(v);
-    // A trace made now (of the probe shown now), not one from an earlier visit.
-    const std::shared_ptr<const as::TraceRecord> before = v->record();
-    waitFor([&] { return v->record() && v->record() != before && v->record()->step == w.currentStep(); }, 10000);
-    v->selectBlock(as::ui::ModelBlock::DecCross);
-    w.views()->showView(shown);
-}
-
-// The Decoding tab with the probe's record of the current weights, at the step where the
-// free-running and teacher-forced runs part (the last step when they do not); the tab shown
-// before is shown again.
-void showDecoding(as::MainWindow& w)
-{
-    as::ui::DecodingView* v = w.views()->decoding();
-    QWidget* const shown = w.views()->currentView();
-    w.views()->showView(v);
-    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 20000);
-    if (v->record())
-        v->setStep(v->record()->divergence >= 0 ? v->record()->divergence : v->stepCount() - 1);
-    w.views()->showView(shown);
-}
-
-// The Tokens tab with its record of the session's corpus, with a sentence typed (a session of
-// no corpus shows why there is none); the tab shown before is shown again.
-void showTokens(as::MainWindow& w)
-{
-    as::ui::TokensView* v = w.views()->tokens();
-    QWidget* const shown = w.views()->currentView();
-    v->typedEdit()->setText(QStringLiteral("Unbelievably, the newest printers were unboxed."));
-    w.views()->showView(v);
-    QCoreApplication::processEvents();
-    waitFor([&] { return !v->busy(); }, 300000);
-    w.views()->showView(shown);
-}
-
-// Writes DIR/beam-tree.png: the Translate tab with `sentence` translated by beam search of width
-// 3 (n-best 3) and its tree shown, the best hypothesis's last node selected (its prefix's
-// cross-attention below). After the views' pictures: the Translate tab is left as it is then.
-bool saveBeamTreePng(as::MainWindow& w, const QString& dir, const QString& sentence, QString* error)
-{
-    as::ui::TranslateView* v = w.views()->translate();
-    bool done = false;
-    const QMetaObject::Connection c = QObject::connect(v, &as::ui::TranslateView::translationFinished, &w,
-                                                       [&] { done = true; });
-    v->setDecoding(true, 3, 3);
-    v->translate(sentence);
-    waitFor([&] { return done && v->lastRecord() && !v->isBusy(); }, 60000);
-    QObject::disconnect(c);
-    if (!v->lastRecord() || v->lastRecord()->tree.empty()) {
-        *error = QStringLiteral("no beam tree for %1").arg(sentence);
-        return false;
-    }
-    v->showBeamTree();
-    w.resize(1400, 900);
-    w.views()->showView(v);
-    QCoreApplication::processEvents();
-    as::ui::replotQueuedNow();
-    const QString path = QDir(dir).filePath(QStringLiteral("beam-tree.png"));
-    if (!v->grab().save(path, "PNG")) {
-        *error = QStringLiteral("cannot write %1").arg(path);
-        return false;
-    }
-    return true;
-}
-
-// Writes DIR/model-replay.png: the Attention view's replay slider moved to the middle of the
-// training run, and the Model tab following it (the first decoder layer's cross-attention);
-// then both live again. Needs the traces of the run (the Model tab shown while training).
-bool saveModelReplayPng(as::MainWindow& w, const QString& dir, QString* error)
-{
-    as::ui::AttentionView* a = w.views()->attention();
-    as::ui::ModelView* m = w.views()->model();
-    if (a->historySize() < 2 || m->historySize() < 2)
-        return true;  // nothing to replay
-    a->replayTo(a->historySize() / 2);
-    m->selectBlock(as::ui::ModelBlock::DecCross);
-    w.views()->showView(m);
-    QCoreApplication::processEvents();
-    as::ui::replotQueuedNow();
-    const QString path = QDir(dir).filePath(QStringLiteral("model-replay.png"));
-    const bool saved = m->grab().save(path, "PNG");
-    std::printf("attention-studio: model-replay.png: the Attention view replayed at step %ld "
-                "(%d of %d records), the Model view at step %ld (%d of %d traces)\n",
-                a->shownStep(), a->shownHistoryIndex() + 1, a->historySize(), m->shownStep(),
-                m->shownHistoryIndex() + 1, m->historySize());
-    a->replayTo(a->historySize() - 1);
-    if (!saved)
-        *error = QStringLiteral("cannot write %1").arg(path);
-    return saved;
-}
-
-// Writes DIR/health-time.png: the Health view with its "Time per step" tab, where the run's
-// training steps spent their time.
-bool saveHealthTimePng(as::MainWindow& w, const QString& dir, QString* error)
-{
-    as::ui::HealthView* h = w.views()->health();
-    w.views()->showView(h);
-    h->showTimePerStep(true);
-    QCoreApplication::processEvents();
-    as::ui::replotQueuedNow();
-    const QString path = QDir(dir).filePath(QStringLiteral("health-time.png"));
-    const bool saved = h->grab().save(path, "PNG");
-    h->showTimePerStep(false);
-    if (!saved)
-        *error = QStringLiteral("cannot write %1").arg(path);
-    return saved;
-}
 
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
@@ -284,102 +114,6 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
     }
     std::printf("attention-studio: wrote the views of %s into %s\n", qPrintable(file), qPrintable(dir));
     return 0;
-}
-
-// --screenshot --heads: Score heads, the pruning curve, then the least important half muted
-// (as clicks do), each waited for; prints what it found.
-bool scoreHeadsForScreenshot(as::MainWindow& w)
-{
-    as::ui::HeadsView* v = w.views()->heads();
-    bool scored = false, pruned = false, figures = false;
-    QString refused;
-    QObject::connect(w.heads()->service(), &as::HeadService::refused, &w, [&](const QString& m) { refused = m; });
-    QObject::connect(w.heads()->service(), &as::HeadService::scored, &w, [&](const as::HeadsRecordPtr& r) {
-        (r->scored ? scored : figures) = true;
-    });
-    QObject::connect(w.heads()->service(), &as::HeadService::pruned, &w, [&](const as::PruningRecordPtr& r) {
-        pruned = pruned || r->finished;
-    });
-    emit v->scoreRequested();
-    if (!waitFor([&] { return scored || !refused.isEmpty(); }, 3600000) || !scored) {
-        std::fprintf(stderr, "attention-studio: heads not scored: %s\n", qPrintable(refused));
-        return false;
-    }
-    const as::HeadsRecordPtr r = v->record();
-    const std::vector<as::HeadId> order = as::headsByImportance(r->report);
-    QStringList most, least;
-    for (std::size_t i = 0; i < 5 && i < order.size(); ++i) {
-        least << as::headSpec({order[i]});
-        most << as::headSpec({order[order.size() - 1 - i]});
-    }
-    std::printf("attention-studio: NLL %.4f; most important heads %s; least important %s\n",
-                r->report.nll, qPrintable(most.join(' ')), qPrintable(least.join(' ')));
-    // The pruning curve runs in the head service's thread: how long it takes, and how late the
-    // GUI thread's timer fires meanwhile (the curve grows point by point in the view).
-    QElapsedTimer pruningClock;
-    pruningClock.start();
-    GuiLateness lateness;
-    lateness.start();
-    emit v->pruningRequested();
-    if (!waitFor([&] { return pruned; }, 3600000))
-        return false;
-    lateness.stop();
-    std::printf("attention-studio: pruning curve in %.1f s; GUI timer late by %.1f ms at the 99th "
-                "percentile, %.1f ms at worst\n",
-                double(pruningClock.elapsed()) / 1000.0, percentile(lateness.bucket(0), 0.99),
-                lateness.worst(0));
-    w.heads()->setMutedHeads(std::vector<as::HeadId>(order.begin(), order.begin() + long(order.size() / 2)));
-    if (!waitFor([&] { return figures; }, 3600000))
-        return false;
-    std::printf("attention-studio: %s\n", qPrintable(v->summary()));
-    w.views()->showView(v);
-    return true;
-}
-
-// The Head dynamics view's first and last records of the probe, and those at the steps of
-// `stops` (a lesson's stops, whose claims are checked on them), in step order: for each kind, the head with
-// the largest diagonal score, the one with the largest confidence, the one with the largest
-// punctuation mass as a multiple of the punctuation share, and the one with the largest
-// alignment (layers and heads from 1, as the window numbers them), e.g. "attention-studio:
-// heads at step 0: encoder.self diagonal 0.412 (1,3) confidence 0.301 (2,1) punctuation
-// 1.210x (1,2) alignment 0.310 (2,2); …".
-void printHeadDynamics(as::MainWindow& w, const std::vector<long>& stops)
-{
-    as::ui::HeadDynamicsView* v = w.views()->dynamics();
-    const int n = v->recordCount();
-    std::vector<int> indices;
-    for (int i = 0; i < n; ++i)
-        if (i == 0 || i == n - 1 || std::find(stops.begin(), stops.end(), v->stepAt(i)) != stops.end())
-            indices.push_back(i);
-    for (int index : indices) {
-        const as::HeadDynamicsPoint& p = v->point(index);
-        QStringList kinds;
-        for (as::AttentionKind kind : {as::AttentionKind::EncoderSelf, as::AttentionKind::DecoderSelf,
-                                       as::AttentionKind::Cross}) {
-            double diagonal = -1, confidence = -1, punctuation = -1, alignment = -2;
-            QString atDiagonal, atConfidence, atPunctuation, atAlignment;
-            const auto& layers = p.of(kind);
-            for (std::size_t l = 0; l < layers.size(); ++l)
-                for (std::size_t h = 0; h < layers[l].size(); ++h) {
-                    const QString at = QStringLiteral("(%1,%2)").arg(l + 1).arg(h + 1);
-                    if (layers[l][h].diagonal > diagonal)
-                        diagonal = layers[l][h].diagonal, atDiagonal = at;
-                    if (layers[l][h].confidence > confidence)
-                        confidence = layers[l][h].confidence, atConfidence = at;
-                    if (layers[l][h].punctuationRatio() > punctuation)
-                        punctuation = layers[l][h].punctuationRatio(), atPunctuation = at;
-                    if (layers[l][h].alignment > alignment)
-                        alignment = layers[l][h].alignment, atAlignment = at;
-                }
-            kinds << QStringLiteral("%1 diagonal %2 %3 confidence %4 %5 punctuation %6x %7 alignment %8 %9")
-                         .arg(as::attentionKindName(kind))
-                         .arg(diagonal, 0, 'f', 3).arg(atDiagonal)
-                         .arg(confidence, 0, 'f', 3).arg(atConfidence)
-                         .arg(punctuation, 0, 'f', 3).arg(atPunctuation)
-                         .arg(alignment, 0, 'f', 3).arg(atAlignment);
-        }
-        std::printf("attention-studio: heads at step %ld: %s\n", p.step, qPrintable(kinds.join(QStringLiteral("; "))));
-    }
 }
 
 // What --screenshot trains: a built-in task with its recipe, a seed, and where to put the model.
