@@ -12,7 +12,7 @@ core/SPEC.md §7.1.
 
 usage:
   torch_parity.py reference --out DIR [--norm pre|post] [--tie none|tgt|all] [--seed S]
-                            [--reference DIR]
+                            [--arch encoder-decoder|decoder-only] [--reference DIR]
       Builds the reference model, trains it for a moment on a toy task (so that no bias or
       norm sits at its initial value and greedy decoding ends with </s>), then, dropout off,
       writes
@@ -48,6 +48,7 @@ As a library: read_weights, write_weights, model_from_weights, weights_of.
 import argparse, json, math, os, struct, sys, tempfile
 
 FORMAT = "attention-studio/1"
+DECODER_ONLY_FORMAT = "attention-studio/decoder-only/1"   # core/SPEC.md §2.10, §8.2
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_REFERENCE = os.path.join(HERE, "..", "tests", "reference")
 
@@ -148,13 +149,15 @@ def spec_config(c, dropout, label_smoothing, max_len):
             "encoder_layers": c["encoder_layers"], "decoder_layers": c["decoder_layers"],
             "dropout": dropout, "label_smoothing": label_smoothing,
             "norm": c.get("norm", "pre"), "max_len": max_len,
-            **({"tie": c["tie"]} if c.get("tie", "none") != "none" else {})}
+            **({"tie": c["tie"]} if c.get("tie", "none") != "none" else {}),
+            **({"arch": c["arch"]} if c.get("arch", "encoder-decoder") != "encoder-decoder" else {})}
 
 
 def weights_of(model, spec):
     """(tensors, metadata) for write_weights: every parameter (state_dict holds nothing else),
     a tied matrix once (core/SPEC.md §6.1)."""
-    return model.stored_state_dict(), {"format": FORMAT,
+    fmt = DECODER_ONLY_FORMAT if spec.get("arch") == "decoder-only" else FORMAT
+    return model.stored_state_dict(), {"format": fmt,
                                       "config": json.dumps(spec, separators=(",", ":"))}
 
 
@@ -167,10 +170,12 @@ def model_from_weights(ref, path):
     spec = json.loads(metadata["config"])
     tie = spec.get("tie", "none")
     tgt_name = ref.TIED.get(tie, {}).get("tgt_embed.weight", "tgt_embed.weight")
-    for key in ("src_embed.weight", tgt_name):
+    only = spec.get("arch") == "decoder-only"   # one vocabulary: the target embedding's rows
+    src_name = tgt_name if only else "src_embed.weight"
+    for key in (src_name, tgt_name):
         if key not in tensors:
             fail(f"{path}: no tensor {key!r}")
-    c = dict(spec, src_vocab=tensors["src_embed.weight"].shape[0],
+    c = dict(spec, src_vocab=tensors[src_name].shape[0],
              tgt_vocab=tensors[tgt_name].shape[0])
     try:
         m = ref.Model(c, p=spec.get("dropout", 0.1))
@@ -185,10 +190,12 @@ def model_from_weights(ref, path):
 
 def greedy(model, src_ids, max_len):
     """Greedy decoding (core/SPEC.md §5.2) of one sentence: <pad> and <s> never emitted, stop at
-    </s> or after max_len tokens. -> (tokens without specials, finished, smallest top-2 gap)."""
+    </s> or after max_len tokens. A decoder-only model continues src_ids as its prompt: <s>
+    prompt … -> (tokens without specials and prompt, finished, smallest top-2 gap)."""
     import torch
-    src = torch.tensor([src_ids])
-    ys, out, gap, finished = [1], [], math.inf, False
+    only = getattr(model, "decoder_only", False)
+    src = None if only else torch.tensor([src_ids])
+    ys, out, gap, finished = [1] + (list(src_ids) if only else []), [], math.inf, False
     with torch.no_grad():
         while len(out) < max_len:
             logp = model(src, torch.tensor([ys]))[0, -1].clone()
@@ -207,7 +214,8 @@ def greedy(model, src_ids, max_len):
 def loss_on(ref, model, batch, eps):
     import torch, torch.nn.functional as F
     tgt_out = torch.tensor(batch["tgt_out"])
-    logp = model(torch.tensor(batch["src"]), torch.tensor(batch["tgt_in"]))
+    src = None if getattr(model, "decoder_only", False) else torch.tensor(batch["src"])
+    logp = model(src, torch.tensor(batch["tgt_in"]))
     loss, ntok = ref.smoothed_loss(logp, tgt_out, eps)
     nll = F.nll_loss(logp.reshape(-1, logp.size(-1)), tgt_out.reshape(-1), ignore_index=0,
                      reduction="sum") / ntok
@@ -234,22 +242,46 @@ def make_batch(pairs):
     return {"src": src, "tgt_in": tgt_in, "tgt_out": tgt_out}
 
 
+def toy_window(g, vocab, lo=1, hi=8):
+    """A decoder-only model's toy text (core/SPEC.md §2.10): <s> x, x+2, x+4, … </s> (ids
+    wrapping within 4 … vocab-1), as one window of the token stream."""
+    import torch
+    n = int(torch.randint(lo, hi + 1, (1,), generator=g))
+    x = int(torch.randint(4, vocab, (1,), generator=g))
+    return [1] + [4 + (x - 4 + 2 * i) % (vocab - 4) for i in range(n)] + [2]
+
+
+def make_lm_batch(windows):
+    """No source; tgt_in = w[:-1], tgt_out = w[1:], padded (train/batch.h's makeLmBatch)."""
+    return {"src": [], "tgt_in": pad_rows([w[:-1] for w in windows]),
+            "tgt_out": pad_rows([w[1:] for w in windows])}
+
+
 def reference(args):
     import torch
     ref = import_reference(args.reference)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
     eps, dropout, max_len, greedy_len = 0.1, 0.1, 64, 12
-    c = dict(d_model=32, heads=4, d_ff=64, encoder_layers=2, decoder_layers=2, norm=args.norm,
-             src_vocab=29 if args.tie == "all" else 23, tgt_vocab=29, tie=args.tie)
+    only = args.arch == "decoder-only"
+    if only and args.tie == "all":
+        fail("a decoder-only model has one embedding: tie 'tgt' or 'none'")
+    c = dict(d_model=32, heads=4, d_ff=64, encoder_layers=0 if only else 2, decoder_layers=2,
+             norm=args.norm, src_vocab=29 if args.tie == "all" or only else 23, tgt_vocab=29,
+             tie=args.tie, arch=args.arch)
     m = ref.Model(c, p=dropout)
+
+    def training_batch():
+        if only:
+            return make_lm_batch([toy_window(g, c["tgt_vocab"]) for _ in range(32)])
+        return make_batch([toy_pair(g, c["src_vocab"], c["tgt_vocab"]) for _ in range(32)])
 
     # A moment of training with dropout on: every parameter moves off its initial value.
     g = torch.Generator().manual_seed(args.seed + 1)
     opt = torch.optim.Adam(m.parameters(), lr=3e-3, betas=(0.9, 0.98), eps=1e-9)
     m.train()
     for _ in range(args.steps):
-        b = make_batch([toy_pair(g, c["src_vocab"], c["tgt_vocab"]) for _ in range(32)])
+        b = training_batch()
         _, loss, _, _ = loss_on(ref, m, b, eps)
         opt.zero_grad()
         loss.backward()
@@ -263,8 +295,15 @@ def reference(args):
 
     # Sentences of different lengths, so that source and target are both padded; one pair
     # is of length 1.
-    pairs = [toy_pair(g, c["src_vocab"], c["tgt_vocab"], n, n) for n in (7, 3, 5, 1, 6)]
-    batch = make_batch(pairs)
+    # Decoder-only: windows of those lengths, each prompt its first two tokens after <s>
+    # ("sources", which greedy() continues); "targets" the windows themselves.
+    if only:
+        windows = [toy_window(g, c["tgt_vocab"], n, n) for n in (7, 3, 5, 1, 6)]
+        pairs = [(w[1:3], w) for w in windows]
+        batch = make_lm_batch(windows)
+    else:
+        pairs = [toy_pair(g, c["src_vocab"], c["tgt_vocab"], n, n) for n in (7, 3, 5, 1, 6)]
+        batch = make_batch(pairs)
     logits = {}
     hook = m.generator.register_forward_hook(lambda mod, i, o: logits.update(out=o.detach()))
     m.zero_grad()
@@ -277,7 +316,8 @@ def reference(args):
         out["grad." + name] = p.grad
     outputs = [greedy(m, s, greedy_len) for s, _ in pairs]
     batch.update(loss=float(loss), nll=float(nll), ntokens=ntok, label_smoothing=eps,
-                 greedy_max_len=greedy_len, norm=args.norm, torch=torch.__version__,
+                 greedy_max_len=greedy_len, norm=args.norm, arch=args.arch,
+                 torch=torch.__version__,
                  greedy=[{"tokens": t, "finished": f} for t, f, _ in outputs],
                  greedy_min_gap=min(gap for _, _, gap in outputs),
                  sources=[s for s, _ in pairs], targets=[t for _, t in pairs])
@@ -435,6 +475,8 @@ def main():
     r.add_argument("--tie", choices=["none", "tgt", "all"], default="none",
                    help="weight tying (core/SPEC.md §2.6)")
     r.add_argument("--steps", type=int, default=150)
+    r.add_argument("--arch", choices=["encoder-decoder", "decoder-only"],
+                   default="encoder-decoder", help="the architecture (core/SPEC.md §2.10)")
     c = sub.add_parser("check", help="the reference's loss with a weight file's weights")
     c.add_argument("model")
     c.add_argument("--batch", required=True)

@@ -7,8 +7,20 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace as {
+
+int DecodeOptions::limitFor(const ModelConfig& model, int srcLen) const
+{
+    if (!model.decoderOnly())
+        return limitFor(srcLen, model.max_len);
+    // <s>, the prompt and the new tokens all take positions of the model's context.
+    const int room = model.max_len - 1 - srcLen;
+    if (room < 1)
+        throw std::invalid_argument("the prompt fills the model's context (max_len positions)");
+    return maxLen > 0 ? std::min(maxLen, room) : room;
+}
 
 int DecodeOptions::limitFor(int srcLen, int modelMaxLen) const
 {
@@ -57,9 +69,17 @@ void forbidSpecials(Mat<T>& logp, bool eosToo)
 template <typename T>
 class Stepper {
 public:
+    // A decoder-only model (core/SPEC.md §2.10) reads srcIn as its prompt: every hypothesis is
+    // <s> prompt … and the first step feeds the prompt whole.
     Stepper(Transformer<T>& model, const std::vector<int>& srcIn, int maxLen, bool cached)
         : model_(model), cached_(cached), inc_(model)
     {
+        if (model.config().decoderOnly()) {
+            prompt_ = srcIn;
+            if (cached_)
+                inc_.start({}, maxLen + 1 + int(prompt_.size()));
+            return;
+        }
         if (cached_) {
             inc_.start(srcIn, maxLen + 1);
             return;
@@ -74,11 +94,38 @@ public:
     void step(const std::vector<Hypothesis>& live, int len, Mat<T>& logp)
     {
         const int n = int(live.size());
+        const bool only = model_.config().decoderOnly();
         if (cached_) {
+            if (only && len == 0) {
+                // One hypothesis: <s> and the prompt, one position at a time; the last
+                // position's output is the first new token's distribution.
+                if (n != 1)
+                    throw std::logic_error("Stepper: one hypothesis at the first step");
+                int id = kBos;
+                for (int next : prompt_) {
+                    inc_.step(&id, logp);
+                    id = next;
+                }
+                inc_.step(&id, logp);
+                return;
+            }
             tokens_.resize(std::size_t(n));
             for (int i = 0; i < n; ++i)
                 tokens_[std::size_t(i)] = len == 0 ? kBos : live[std::size_t(i)].tokens.back();
             inc_.step(tokens_.data(), logp);
+            return;
+        }
+        if (only) {
+            // <s> prompt tokens, for each hypothesis, as one batch of n without source.
+            const int width = 1 + int(prompt_.size()) + len;
+            tokens_.assign(std::size_t(n) * width, kBos);
+            for (int i = 0; i < n; ++i) {
+                auto row = tokens_.begin() + std::ptrdiff_t(i) * width + 1;
+                row = std::copy(prompt_.begin(), prompt_.end(), row);
+                std::copy(live[std::size_t(i)].tokens.begin(), live[std::size_t(i)].tokens.end(), row);
+            }
+            model_.decode(tokens_.data(), n, width, mem_, nullptr, 0, Pass::eval());
+            model_.nextTokenLogProbs(logp);
             return;
         }
         // Every live hypothesis has len tokens: decode them as one batch of n.
@@ -124,7 +171,7 @@ private:
     Transformer<T>& model_;
     bool cached_;
     IncrementalDecoder<T> inc_;
-    std::vector<int> src_, tokens_;
+    std::vector<int> src_, tokens_, prompt_;
     Mat<T> mem1_, mem_;
     std::vector<std::uint8_t> valid1_, valid_;
 };
@@ -147,6 +194,10 @@ CrossAttention crossAttentionFor(Transformer<T>& model, const std::vector<int>& 
     ca.heads = model.config().heads;
     ca.steps = int(tgtIn.size());
     ca.srcLen = S;
+    if (ca.layers == 0) {  // decoder-only: nothing attends to a source
+        ca.steps = 0;
+        return ca;
+    }
     if (ca.steps == 0)
         return ca;
     model.encode(src.data(), 1, S, Pass::eval());
@@ -174,7 +225,7 @@ template <typename T>
 DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn,
                           const DecodeOptions& o)
 {
-    const int maxLen = o.limitFor(int(srcIn.size()), model.config().max_len);
+    const int maxLen = o.limitFor(model.config(), int(srcIn.size()));
     Stepper<T> stepper(model, srcIn, maxLen, o.cached);
     Hypothesis h;
     std::vector<Hypothesis> live(1);
@@ -204,7 +255,7 @@ DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& srcIn,
     DecodeResult r;
     if (stepper.cached()) {
         // Reorder [step][layer][head][src] into CrossAttention's [layer][head][step][src].
-        ca.steps = int(perStep.size() / (std::size_t(ca.layers) * ca.heads * ca.srcLen));
+        ca.steps = ca.layers == 0 ? 0 : int(perStep.size() / (std::size_t(ca.layers) * ca.heads * ca.srcLen));
         ca.weights.resize(perStep.size());
         const std::size_t block = std::size_t(ca.srcLen);
         for (int t = 0; t < ca.steps; ++t)
@@ -230,7 +281,7 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
 {
     const int k = std::max(1, o.beam);
     const double alpha = std::max(0.0, o.alpha);  // the stopping bound needs lp to grow
-    const int maxLen = o.limitFor(int(srcIn.size()), model.config().max_len);
+    const int maxLen = o.limitFor(model.config(), int(srcIn.size()));
     Stepper<T> stepper(model, srcIn, maxLen, o.cached);
 
     auto finish = [&](Hypothesis h, bool eos) {
@@ -361,6 +412,55 @@ DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& srcIn,
     return r;
 }
 
+template <typename T>
+DecodeResult sampleDecode(Transformer<T>& model, const std::vector<int>& srcIn,
+                          const DecodeOptions& o, const SamplingOptions& sampling,
+                          std::vector<SamplingStep>* steps)
+{
+    if (const QString bad = sampling.validate(); !bad.isEmpty())
+        throw std::invalid_argument(bad.toStdString());
+    const int maxLen = o.limitFor(model.config(), int(srcIn.size()));
+    Stepper<T> stepper(model, srcIn, maxLen, o.cached);
+    Rng rng(sampling.seed);
+    Hypothesis h;
+    std::vector<Hypothesis> live(1);
+    Mat<T> logp;
+    std::vector<double> row;
+    if (steps)
+        steps->clear();
+    while (int(h.tokens.size()) < maxLen) {
+        stepper.step(live, int(h.tokens.size()), logp);
+        std::vector<double> model;  // the model's own distribution, before anything is forbidden
+        if (steps)
+            for (Eigen::Index i = 0; i < logp.cols(); ++i)
+                model.push_back(std::exp(double(logp(0, i))));
+        forbidSpecials(logp, int(h.tokens.size()) < o.minLen);
+        row.assign(logp.data(), logp.data() + logp.cols());  // row 0 of a [1, V] matrix
+        std::vector<double> cut = samplingDistribution(row, sampling);
+        const int token = drawToken(cut, rng);
+        if (steps)
+            steps->push_back({std::move(model), std::move(cut), token});
+        h.logprob += double(logp(0, token));
+        if (token == kEos) {
+            h.finished = true;
+            break;
+        }
+        h.tokens.push_back(token);
+        live[0].tokens.push_back(token);
+    }
+    h.score = h.logprob / lengthPenalty(int(h.tokens.size()) + (h.finished ? 1 : 0), 0.6);
+    DecodeResult r;
+    r.cross = crossAttentionFor(model, srcIn, h.tokens, h.finished);
+    r.nbest.push_back(std::move(h));
+    return r;
+}
+
+template DecodeResult sampleDecode<float>(Transformer<float>&, const std::vector<int>&,
+                                          const DecodeOptions&, const SamplingOptions&,
+                                          std::vector<SamplingStep>*);
+template DecodeResult sampleDecode<double>(Transformer<double>&, const std::vector<int>&,
+                                           const DecodeOptions&, const SamplingOptions&,
+                                           std::vector<SamplingStep>*);
 template CrossAttention crossAttentionFor<float>(Transformer<float>&, const std::vector<int>&,
                                                  const std::vector<int>&, bool);
 template CrossAttention crossAttentionFor<double>(Transformer<double>&, const std::vector<int>&,

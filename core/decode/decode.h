@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Greedy and beam-search decoding (core/SPEC.md §5). <pad> and <s> are never emitted.
+#include "decode/sampling.h"
 #include "model/transformer.h"
 
 #include <QString>
@@ -79,11 +80,17 @@ struct DecodeOptions {
     bool tree = false;
     // The limit for a source of srcLen tokens under these options and the model's max_len.
     int limitFor(int srcLen, int modelMaxLen) const;
+    // The limit for `model`: as above, or for a decoder-only model (which reads `src` as its
+    // prompt, core/SPEC.md §2.10) maxLen new tokens (0: as many as its context has room for
+    // after <s> and the prompt; std::invalid_argument when it has none).
+    int limitFor(const ModelConfig& model, int srcLen) const;
 };
 
 double lengthPenalty(int length, double alpha);
 
-// src: source ids without specials. Dropout is off.
+// src: source ids without specials. Dropout is off. A decoder-only model (core/SPEC.md §2.10)
+// reads src as its prompt and continues it: the hypotheses' tokens are the new ones, and the
+// result has no cross-attention.
 template <typename T>
 DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& src, int maxLen = 0);
 // Greedy with options' length limits and path (beam and nbest are ignored).
@@ -93,6 +100,14 @@ DecodeResult greedyDecode(Transformer<T>& model, const std::vector<int>& src,
 template <typename T>
 DecodeResult beamSearch(Transformer<T>& model, const std::vector<int>& src,
                         const DecodeOptions& options);
+
+// One output drawn token by token (core/SPEC.md §5.6) with sampling's temperature, top-k, top-p
+// and seed (options' length limits and path; beam and nbest ignored). The hypothesis's logprob
+// is the model's, before sampling's changes. steps: each step's distributions and draw.
+template <typename T>
+DecodeResult sampleDecode(Transformer<T>& model, const std::vector<int>& src,
+                          const DecodeOptions& options, const SamplingOptions& sampling,
+                          std::vector<SamplingStep>* steps = nullptr);
 
 // The cross-attention of each output step for a given output (teacher-forced run).
 template <typename T>

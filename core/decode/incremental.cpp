@@ -53,16 +53,23 @@ void IncrementalDecoder<T>::start(const std::vector<int>& srcIn, int capacity)
 {
     if (capacity < 1)
         throw std::invalid_argument("IncrementalDecoder: capacity must be >= 1");
+    const ModelConfig& c = m_.config();
+    const bool only = c.decoderOnly();  // no source, no memory, no cross-attention
+    if (only && !srcIn.empty())
+        throw std::invalid_argument("IncrementalDecoder: a decoder-only model reads no source");
     // An empty sentence is one padded position (see decode.cpp).
-    const std::vector<int> src = srcIn.empty() ? std::vector<int>{kPad} : srcIn;
+    const std::vector<int> src = srcIn.empty() && !only ? std::vector<int>{kPad} : srcIn;
     S_ = int(src.size());
     cap_ = capacity;
     n_ = 1;
     t_ = 0;
-    const ModelConfig& c = m_.config();
     const int d = c.d_model, L = int(m_.dec_.size());
-    m_.encode(src.data(), 1, S_, Pass::eval());
-    srcValid_ = m_.sourceValid();
+    if (!only) {
+        m_.encode(src.data(), 1, S_, Pass::eval());
+        srcValid_ = m_.sourceValid();
+    } else {
+        srcValid_.clear();
+    }
     pe_ = positionalEncoding<T>(cap_, d);
     memKV_.resize(std::size_t(L));
     selfK_.resize(std::size_t(L));
@@ -72,7 +79,8 @@ void IncrementalDecoder<T>::start(const std::vector<int>& srcIn, int capacity)
         DecoderLayer<T>& layer = m_.dec_[std::size_t(l)];
         Mat<T>& kv = memKV_[std::size_t(l)];
         kv.resize(S_, 2 * d);
-        layer.cross_attn.kv.forward(m_.memory(), kv);
+        if (layer.cross)
+            layer.cross_attn.kv.forward(m_.memory(), kv);
         selfK_[std::size_t(l)].resize(Eigen::Index(cap_), d);
         selfV_[std::size_t(l)].resize(Eigen::Index(cap_), d);
     }
@@ -197,8 +205,9 @@ void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
         DecoderLayer<T>& layer = m_.dec_[std::size_t(l)];
         layer.sub1.forward(y_, eval, layer.scratch,
                            [&](const Mat<T>& in, Mat<T>& s) { selfAttend(l, in, s); }, y_);
-        layer.sub2.forward(y_, eval, layer.scratch,
-                           [&](const Mat<T>& in, Mat<T>& s) { crossAttend(l, in, s); }, y_);
+        if (layer.cross)
+            layer.sub2.forward(y_, eval, layer.scratch,
+                               [&](const Mat<T>& in, Mat<T>& s) { crossAttend(l, in, s); }, y_);
         layer.sub3.forward(y_, eval, layer.scratch,
                            [&](const Mat<T>& in, Mat<T>& s) { feedForward(layer.ffn, in, s); }, y_);
     }

@@ -17,7 +17,8 @@ public:
     explicit IncrementalDecoder(Transformer<T>& model) : m_(model) {}
 
     // Encodes src (one sentence, [S] ids, no specials; empty = one padded position) and
-    // projects the memory's cross-attention keys and values. capacity: most tokens any
+    // projects the memory's cross-attention keys and values. A decoder-only model takes no
+    // source (src empty, sourceLength() 0): its prompt is fed by step() like any token. capacity: most tokens any
     // hypothesis will be fed (<s> included). Starts with one hypothesis of no tokens.
     void start(const std::vector<int>& src, int capacity);
 

@@ -173,10 +173,12 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
                     "out when saving, e.g. {k: v for k, v in model.state_dict().items() if k != "
                     "\"pe\"}"));
     const SafetensorsMetadata& meta = file.metadata();
-    if (meta.contains(u"format"_s) && meta.value(u"format"_s) != QLatin1String(kModelFormat))
+    if (meta.contains(u"format"_s) && meta.value(u"format"_s) != QLatin1String(kModelFormat)
+        && meta.value(u"format"_s) != QLatin1String(kDecoderOnlyModelFormat))
         return fail(QCoreApplication::translate("as::Interop", "format is '%1'; a weight file has '%2' or no format (a "
                                    "training checkpoint? export its weights first)")
-                        .arg(meta.value(u"format"_s), QLatin1String(kModelFormat)));
+                        .arg(meta.value(u"format"_s), QLatin1String(kModelFormat) + u"', '"_s
+                                                          + QLatin1String(kDecoderOnlyModelFormat)));
 
     // What the shapes show. The number of heads is not among it.
     WeightFileInfo info;
@@ -189,10 +191,20 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
     c.tie = file.find("generator.weight") ? Tie::None
             : file.find("tgt_embed.weight") ? Tie::Tgt
                                             : Tie::All;
-    if (!requiredMatrix(file, "src_embed.weight", &vs, &d, &why)
-        || !requiredMatrix(file, c.storedName("tgt_embed.weight").c_str(), &vt, &dt, &why)
-        || !requiredMatrix(file, "encoder.layers.0.ffn.w1.weight", &ff, &dff, &why))
+    // A decoder-only model (core/SPEC.md §2.10) shows as no source embedding and no encoder.
+    if (!file.find("src_embed.weight") && !file.find("encoder.layers.0.self_attn.q.weight")
+        && file.find("tgt_embed.weight")) {
+        c.arch = Arch::DecoderOnly;
+        if (!requiredMatrix(file, "tgt_embed.weight", &vt, &d, &why)
+            || !requiredMatrix(file, "decoder.layers.0.ffn.w1.weight", &ff, &dff, &why))
+            return fail(why);
+        vs = vt;
+        dt = d;
+    } else if (!requiredMatrix(file, "src_embed.weight", &vs, &d, &why)
+               || !requiredMatrix(file, c.storedName("tgt_embed.weight").c_str(), &vt, &dt, &why)
+               || !requiredMatrix(file, "encoder.layers.0.ffn.w1.weight", &ff, &dff, &why)) {
         return fail(why);
+    }
     if (dt != d)
         return fail(QCoreApplication::translate("as::Interop", "src_embed.weight is %1 wide but tgt_embed.weight is %2: both "
                                    "embeddings have d_model columns")
@@ -204,7 +216,9 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
     c.d_ff = int(ff);
     c.encoder_layers = countLayers(file, "encoder");
     c.decoder_layers = countLayers(file, "decoder");
-    c.norm = file.find("encoder.norm.weight") ? NormPlacement::Pre : NormPlacement::Post;
+    c.norm = file.find(c.decoderOnly() ? "decoder.norm.weight" : "encoder.norm.weight")
+                 ? NormPlacement::Pre
+                 : NormPlacement::Post;
 
     // The file's own configuration, over the shapes.
     if (meta.contains(u"config"_s)) {
@@ -272,9 +286,13 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
         return fail(QCoreApplication::translate("as::Interop", "the number of attention heads is not in the file (the weights do not "
                     "show it): it must be given"));
 
-    const std::optional<QString> src = vocabText(o.srcVocab, *file, "src_vocab",
-                                                 "src_embed.weight", QT_TRANSLATE_NOOP("as::Interop", "source"), o.placeholderVocab,
-                                                 notes, &why);
+    // Decoder-only: one vocabulary, the target embedding's rows, stored for both sides.
+    const bool only = o.config.decoderOnly();
+    const std::optional<QString> src = vocabText(only ? o.tgtVocab : o.srcVocab, *file,
+                                                 only ? "tgt_vocab" : "src_vocab",
+                                                 only ? "tgt_embed.weight" : "src_embed.weight",
+                                                 QT_TRANSLATE_NOOP("as::Interop", "source"),
+                                                 o.placeholderVocab, only ? nullptr : notes, &why);
     if (!src)
         return fail(why);
     // tie=all: the target's rows are the source embedding's (core/SPEC.md §6.1).
@@ -306,7 +324,7 @@ std::optional<ModelBundle> importWeightsFromBytes(const QByteArray& bytes,
     }
 
     SafetensorsMetadata complete;
-    complete.insert(u"format"_s, QLatin1String(kModelFormat));
+    complete.insert(u"format"_s, QLatin1String(modelFormat(o.config)));
     complete.insert(u"config"_s, compactJson(o.config.toJson()));
     complete.insert(u"src_vocab"_s, *src);
     complete.insert(u"tgt_vocab"_s, *tgt);

@@ -88,7 +88,9 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
         out.push_back({p + ".bias", {d}});
     };
     const bool pre = c.norm == NormPlacement::Pre;
-    out.push_back({"src_embed.weight", {std::uint64_t(c.src_vocab), d}});
+    const bool only = c.decoderOnly();  // core/SPEC.md §2.10: no source embedding, no encoder
+    if (!only)
+        out.push_back({"src_embed.weight", {std::uint64_t(c.src_vocab), d}});
     out.push_back({"tgt_embed.weight", {std::uint64_t(c.tgt_vocab), d}});
     for (int i = 0; i < c.encoder_layers; ++i) {
         const std::string p = "encoder.layers." + std::to_string(i);
@@ -98,17 +100,19 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
         norm(p + ".norm1");
         norm(p + ".norm2");
     }
-    if (pre)
+    if (pre && !only)
         norm("encoder.norm");
     for (int i = 0; i < c.decoder_layers; ++i) {
         const std::string p = "decoder.layers." + std::to_string(i);
         attention(p + ".self_attn");
-        attention(p + ".cross_attn");
+        if (!only)
+            attention(p + ".cross_attn");
         linear(p + ".ffn.w1", d, ff);
         linear(p + ".ffn.w2", ff, d);
         norm(p + ".norm1");
         norm(p + ".norm2");
-        norm(p + ".norm3");
+        if (!only)
+            norm(p + ".norm3");
     }
     if (pre)
         norm("decoder.norm");
@@ -125,7 +129,7 @@ SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, c
 {
     SafetensorsMetadata meta;
     meta.insert(QLatin1String(kModelChecksumKey), crc32cHex(safetensorsDataCrc32c(entries)));
-    meta.insert(u"format"_s, QString::fromLatin1(kModelFormat));
+    meta.insert(u"format"_s, QString::fromLatin1(modelFormat(config)));
     meta.insert(u"config"_s, compactJson(config.toJson()));
     meta.insert(u"src_vocab"_s, compactJson(QJsonArray::fromStringList(src.tokens())));
     meta.insert(u"tgt_vocab"_s, compactJson(QJsonArray::fromStringList(tgt.tokens())));
@@ -292,9 +296,11 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
             return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ has no '%1': not an Attention Studio model "
                                        "file")
                             .arg(key));
-    if (meta.value(u"format"_s) != QLatin1String(kModelFormat))
+    const QString format = meta.value(u"format"_s);
+    if (format != QLatin1String(kModelFormat) && format != QLatin1String(kDecoderOnlyModelFormat))
         return fail(QCoreApplication::translate("as::ModelFile", "format is '%1'; this program reads '%2'")
-                        .arg(meta.value(u"format"_s), QLatin1String(kModelFormat)));
+                        .arg(format, QLatin1String(kModelFormat) + u"' or '"_s
+                                         + QLatin1String(kDecoderOnlyModelFormat)));
 
     ModelBundle b;
     // Provenance (optional).
@@ -318,6 +324,9 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     if (!config)
         return fail(why);
     b.config = *config;
+    if (format != QLatin1String(modelFormat(b.config)))
+        return fail(QCoreApplication::translate("as::ModelFile", "format '%1' does not go with config's arch '%2'")
+                        .arg(format, archName(b.config.arch)));
 
     // Vocabularies: their sizes are the model's vocabulary sizes.
     if (!parseVocab(meta, u"src_vocab"_s, &b.srcVocab, &why)
@@ -347,6 +356,9 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
     if (b.config.tie == Tie::All && b.srcVocab.tokens() != b.tgtVocab.tokens())
         return fail(QCoreApplication::translate("as::ModelFile", "config says tie=all (one embedding for both sides) but src_vocab and "
                     "tgt_vocab differ: tie=all needs one shared vocabulary"));
+    if (b.config.decoderOnly() && b.srcVocab.tokens() != b.tgtVocab.tokens())
+        return fail(QCoreApplication::translate("as::ModelFile", "a decoder-only model has one vocabulary, but src_vocab "
+                    "and tgt_vocab differ"));
 
     // Tokenisers.
     const std::optional<QJsonDocument> tokDoc = parseJsonText(meta.value(u"tokenizer"_s),

@@ -20,6 +20,13 @@
 namespace as {
 
 inline constexpr char kModelFormat[] = "attention-studio/1";
+// A decoder-only model's files (core/SPEC.md §2.10, §8.2) have a tag of their own, so that a
+// program from before decoder-only models refuses one by its format instead of misreading it.
+inline constexpr char kDecoderOnlyModelFormat[] = "attention-studio/decoder-only/1";
+inline const char* modelFormat(const ModelConfig& c)
+{
+    return c.decoderOnly() ? kDecoderOnlyModelFormat : kModelFormat;
+}
 // The "__metadata__" key of the CRC-32C (io/bytes.h) of the data region, 8 hex digits: written
 // into every model file, verified on loading when present.
 inline constexpr char kModelChecksumKey[] = "data_crc32c";

@@ -29,9 +29,23 @@ QString ModelConfig::validate() const
             .arg(d_model);
     if (d_ff <= 0)
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_ff must be positive"));
-    if (encoder_layers < 1 || decoder_layers < 1)
+    if (decoderOnly()) {
+        if (encoder_layers != 0)
+            return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                          "a decoder-only model has no encoder: encoder_layers must be 0"));
+        if (decoder_layers < 1)
+            return text(QT_TRANSLATE_NOOP("as::ModelConfig", "the decoder needs at least one layer"));
+        if (tie == Tie::All)
+            return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                          "a decoder-only model has one embedding: tie=all has nothing "
+                                          "more to share than tie=tgt"));
+        if (src_vocab != tgt_vocab)
+            return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                          "a decoder-only model has one vocabulary (src_vocab = tgt_vocab)"));
+    } else if (encoder_layers < 1 || decoder_layers < 1) {
         return text(QT_TRANSLATE_NOOP("as::ModelConfig",
                                       "the encoder and the decoder need at least one layer each"));
+    }
     if (!(dropout >= 0.0 && dropout < 1.0))
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "dropout must be in [0, 1)"));
     if (!(label_smoothing >= 0.0 && label_smoothing < 1.0))
@@ -58,6 +72,20 @@ QString ModelConfig::sharedVocabularyNeeded()
         "as::ModelConfig",
         "tie=all shares one embedding between source and target: it needs one vocabulary for "
         "both sides (--shared-vocab)");
+}
+
+QString archName(Arch arch)
+{
+    return arch == Arch::DecoderOnly ? QStringLiteral("decoder-only")
+                                     : QStringLiteral("encoder-decoder");
+}
+
+std::optional<Arch> archFromName(const QString& name)
+{
+    for (Arch a : {Arch::EncoderDecoder, Arch::DecoderOnly})
+        if (name == archName(a))
+            return a;
+    return std::nullopt;
 }
 
 QString tieName(Tie tie)
@@ -114,6 +142,9 @@ QJsonObject ModelConfig::toJson() const
     // Untied: no key, as files were before tying existed (they load as "none").
     if (tie != Tie::None)
         json.insert("tie", tieName(tie));
+    // Encoder–decoder: no key, as files were before decoder-only models existed.
+    if (decoderOnly())
+        json.insert("arch", archName(arch));
     return json;
 }
 
@@ -165,6 +196,18 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
             return fail(QCoreApplication::translate("as::ModelConfig", "config: 'tie' must be \"none\", \"tgt\" or \"all\""));
         c.tie = *t;
     }
+    if (json.contains("arch")) {
+        const std::optional<Arch> a = archFromName(json.value("arch").toString());
+        if (!a)
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'arch' must be \"encoder-decoder\" or \"decoder-only\""));
+        // A preset's encoder is dropped when the architecture has none (tiny,arch=decoder-only);
+        // back to encoder–decoder, a missing encoder gets as many layers as the decoder.
+        if (*a == Arch::DecoderOnly && c.arch != *a && !json.contains("encoder_layers"))
+            c.encoder_layers = 0;
+        if (*a == Arch::EncoderDecoder && c.encoder_layers == 0 && !json.contains("encoder_layers"))
+            c.encoder_layers = c.decoder_layers;
+        c.arch = *a;
+    }
     return c;
 }
 
@@ -191,7 +234,7 @@ std::optional<ModelConfig> ModelConfig::preset(const QString& name)
 namespace {
 // The keys a spec takes after (or instead of) a preset.
 const QStringList kSpecKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
-                               "dropout", "label_smoothing", "norm", "max_len", "tie"};
+                               "dropout", "label_smoothing", "norm", "max_len", "tie", "arch"};
 }  // namespace
 
 QString ModelConfig::spec() const
@@ -199,7 +242,9 @@ QString ModelConfig::spec() const
     QStringList parts;
     const QJsonObject json = toJson();
     for (const QString& key : kSpecKeys)
-        parts << key + u'=' + (key == u"tie" ? tieName(tie) : json.value(key).toVariant().toString());
+        parts << key + u'=' + (key == u"tie"    ? tieName(tie)
+                               : key == u"arch" ? archName(arch)
+                                                : json.value(key).toVariant().toString());
     return parts.join(u',');
 }
 

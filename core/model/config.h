@@ -16,6 +16,10 @@ enum class NormPlacement { Pre, Post };  // Pre: The Annotated Transformer; Post
 // embedding (tgt); the source embedding is that matrix too (all: one shared vocabulary).
 enum class Tie { None, Tgt, All };
 
+// The architecture (core/SPEC.md §2.10): the 2017 paper's encoder–decoder, or a decoder-only
+// language model (GPT): decoder layers without cross-attention, no encoder, one vocabulary.
+enum class Arch { EncoderDecoder, DecoderOnly };
+
 struct ModelConfig {
     int src_vocab = 0, tgt_vocab = 0;  // set from the vocabularies
     int d_model = 256;
@@ -28,6 +32,9 @@ struct ModelConfig {
     NormPlacement norm = NormPlacement::Pre;
     int max_len = 256;  // longest sequence decoded (and the positional-encoding range)
     Tie tie = Tie::None;
+    // Decoder-only: encoder_layers is 0 and src_vocab equals tgt_vocab (the one vocabulary).
+    Arch arch = Arch::EncoderDecoder;
+    bool decoderOnly() const { return arch == Arch::DecoderOnly; }
 
     // Empty when the configuration can be built; otherwise what is wrong with it.
     QString validate() const;
@@ -61,6 +68,10 @@ struct ModelConfig {
 
     bool operator==(const ModelConfig&) const = default;
 };
+
+// "encoder-decoder", "decoder-only" (core/SPEC.md §7.1) and back.
+QString archName(Arch arch);
+std::optional<Arch> archFromName(const QString& name);
 
 // "none", "tgt", "all" (core/SPEC.md §7.1) and back.
 QString tieName(Tie tie);

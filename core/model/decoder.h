@@ -13,8 +13,11 @@ namespace as {
 // Post-norm: y = norm1(y + dropout(SelfAttn(y))); y = norm2(y + dropout(CrossAttn(y, mem)));
 //            y = norm3(y + dropout(FFN(y)))
 // Self-attention masks padded keys and future positions; cross-attention masks padded sources.
+// Decoder-only (GPT, core/SPEC.md §2.10): no cross-attention and no norm2/sub2; the feed-forward's
+// connection is then named norm2, as it is the layer's second sublayer.
 template <typename T>
 struct DecoderLayer {
+    bool cross = true;  // false: a decoder-only layer; mem, S and srcValid are not read
     MultiHeadAttention<T> self_attn, cross_attn;
     FeedForward<T> ffn;
     // The residual connections around self_attn (norm1), cross_attn (norm2) and ffn (norm3).
@@ -25,7 +28,7 @@ struct DecoderLayer {
     Mat<T> y1, y2;  // after the first and second sublayers
 
     static DecoderLayer make(ParamStore<T>& ps, const std::string& prefix, int d, int heads,
-                             int d_ff, double dropout, bool pre);
+                             int d_ff, double dropout, bool pre, bool cross = true);
 
     // y: [B*T, d], mem: [B*S, d] -> out: [B*T, d].  tgtValid: [B*T], srcValid: [B*S]
     void forward(In<T> y, In<T> mem, int B, int T_, int S, const std::uint8_t* tgtValid,

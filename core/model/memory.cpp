@@ -38,9 +38,12 @@ double parameterCount(const ModelConfig& c)
     const double feedForward = d * ff + ff + ff * d + d;
     const double norm = 2 * d;
     const double encoderLayer = attention + feedForward + 2 * norm;
-    const double decoderLayer = 2 * attention + feedForward + 3 * norm;
-    const double finalNorms = c.norm == NormPlacement::Pre ? 2 * norm : 0;
-    return double(c.src_vocab) * d + double(c.tgt_vocab) * d + c.encoder_layers * encoderLayer
+    // A decoder-only layer has no cross-attention and one LayerNorm fewer; the model no source
+    // embedding and no encoder norm (core/SPEC.md §2.10).
+    const bool only = c.decoderOnly();
+    const double decoderLayer = only ? encoderLayer : 2 * attention + feedForward + 3 * norm;
+    const double finalNorms = c.norm == NormPlacement::Pre ? (only ? 1 : 2) * norm : 0;
+    return (only ? 0.0 : double(c.src_vocab) * d) + double(c.tgt_vocab) * d + c.encoder_layers * encoderLayer
            + c.decoder_layers * decoderLayer + finalNorms + d * double(c.tgt_vocab) + c.tgt_vocab
            - c.tiedWeights();
 }
@@ -60,7 +63,8 @@ MemoryEstimate estimateTrainingMemory(const ModelConfig& c, int batch, int srcLe
     e.gradients = 4 * n;
     e.adam = 8 * n;
     const double encoder = S * (12 * d + 2 * ff + 2 * h * srcLen);
-    const double decoder = T * (20 * d + 2 * ff + 2 * h * (tgtLen + srcLen));
+    const double decoder = c.decoderOnly() ? T * (12 * d + 2 * ff + 2 * h * tgtLen)
+                                           : T * (20 * d + 2 * ff + 2 * h * (tgtLen + srcLen));
     e.activations = 4 * (c.encoder_layers * encoder + c.decoder_layers * decoder
                          + 3 * T * double(c.tgt_vocab));
     return e;

@@ -19,18 +19,21 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
     const bool pre = cfg_.norm == NormPlacement::Pre;
     // Weight tying (core/SPEC.md §2.6, §6.1): the shared matrix is registered once, under the
     // name of its first use in §6.2's order; the other uses read and accumulate into it.
-    srcEmbed_ = Embedding<T>::make(ps_, "src_embed.weight", cfg_.src_vocab, d);
+    // Decoder-only (core/SPEC.md §2.10): no source embedding, no encoder, no cross-attention.
+    const bool only = cfg_.decoderOnly();
+    if (!only)
+        srcEmbed_ = Embedding<T>::make(ps_, "src_embed.weight", cfg_.src_vocab, d);
     tgtEmbed_ = cfg_.tie == Tie::All
                     ? Embedding<T>::makeTied(ps_, srcEmbed_.w, cfg_.tgt_vocab, d)
                     : Embedding<T>::make(ps_, "tgt_embed.weight", cfg_.tgt_vocab, d);
     for (int i = 0; i < cfg_.encoder_layers; ++i)
         enc_.push_back(EncoderLayer<T>::make(ps_, "encoder.layers." + std::to_string(i), d,
                                              cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
-    if (pre)
+    if (pre && !only)
         encNorm_ = LayerNorm<T>::make(ps_, "encoder.norm", d);
     for (int i = 0; i < cfg_.decoder_layers; ++i)
         dec_.push_back(DecoderLayer<T>::make(ps_, "decoder.layers." + std::to_string(i), d,
-                                             cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
+                                             cfg_.heads, cfg_.d_ff, cfg_.dropout, pre, !only));
     if (pre)
         decNorm_ = LayerNorm<T>::make(ps_, "decoder.norm", d);
     generator_ = cfg_.tie == Tie::None
@@ -75,6 +78,8 @@ void Transformer<T>::initXavier(Rng& rng)
 template <typename T>
 void Transformer<T>::encode(const int* src, int B, int S, const Pass& pass)
 {
+    if (cfg_.decoderOnly())
+        throw std::logic_error("encode: a decoder-only model has no encoder");
     const std::size_t n = std::size_t(B) * S;
     for (std::size_t i = 0; i < n; ++i)
         if (src[i] < 0 || src[i] >= cfg_.src_vocab)
@@ -181,10 +186,35 @@ void Transformer<T>::lensLogProbs(In<T> states, Mat<T>& out) const
 }
 
 template <typename T>
+void Transformer<T>::forwardBatch(const Batch& batch, const Pass& pass)
+{
+    if (!cfg_.decoderOnly()) {
+        encode(batch.src.data(), batch.B, batch.S, pass);
+        decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+        return;
+    }
+    if (batch.S != 0 || !batch.src.empty())
+        throw std::invalid_argument("a decoder-only model reads no source: the batch has one");
+    B_ = batch.B;
+    S_ = 0;
+    srcIds_.clear();
+    srcValid_.clear();
+    mem_.resize(0, cfg_.d_model);
+    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, nullptr, 0, pass);
+}
+
+template <typename T>
+void Transformer<T>::backwardBatch(In<T> dDecOut)
+{
+    decodeBackward(dDecOut);
+    if (!cfg_.decoderOnly())
+        encodeBackward(dMem_);
+}
+
+template <typename T>
 LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
 {
-    encode(batch.src.data(), batch.B, batch.S, pass);
-    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+    forwardBatch(batch, pass);
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     generator_.forward(decOut_, logits_);
     // The loss adds the generator's bias gradient (the column sums of d loss / d logits) while
@@ -194,16 +224,14 @@ LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
     // logits_ now holds d loss / d logits.
     dA_.resize(decOut_.rows(), cfg_.d_model);
     generator_.backward(decOut_, logits_, dA_, false, nullptr, /*biasGradTaken=*/true);
-    decodeBackward(dA_);
-    encodeBackward(dMem_);
+    backwardBatch(dA_);
     return st;
 }
 
 template <typename T>
 LossStats Transformer<T>::forwardLoss(const Batch& batch, const Pass& pass)
 {
-    encode(batch.src.data(), batch.B, batch.S, pass);
-    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+    forwardBatch(batch, pass);
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     generator_.forward(decOut_, logits_);
     return labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing, false);
@@ -251,7 +279,7 @@ void Transformer<T>::decodeBackward(In<T> dout)
         decNorm_.backward(dout, dB_, false);
     else
         dB_ = dout;
-    dMem_.setZero(mem_.rows(), mem_.cols());
+    dMem_.setZero(mem_.rows(), mem_.cols());  // decoder-only: 0 rows, nothing read
     for (std::size_t l = dec_.size(); l-- > 0;) {
         dA_.resize(dB_.rows(), dB_.cols());
         dec_[l].backward(decY_[l], mem_, dB_, dA_, dMem_);
@@ -316,9 +344,7 @@ template <typename T>
 std::vector<double> Transformer<T>::logProbBackward(const Batch& batch,
                                                     const std::vector<Selection>& selected)
 {
-    const Pass pass = Pass::eval();
-    encode(batch.src.data(), batch.B, batch.S, pass);
-    decode(batch.tgtIn.data(), batch.B, batch.T, mem_, srcValid_.data(), batch.S, pass);
+    forwardBatch(batch, Pass::eval());
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     generator_.forward(decOut_, logits_);
     // d log p(k) / d logits = onehot(k) - softmax(logits), in the selected rows only.
@@ -338,9 +364,8 @@ std::vector<double> Transformer<T>::logProbBackward(const Batch& batch,
     }
     dA_.resize(decOut_.rows(), cfg_.d_model);
     generator_.backward(decOut_, grad, dA_, false);
-    decodeBackward(dA_);
     recordSourceGrad_ = true;
-    encodeBackward(dMem_);
+    backwardBatch(dA_);
     recordSourceGrad_ = false;
     return logp;
 }
@@ -356,6 +381,8 @@ const MultiHeadAttention<T>& Transformer<T>::attention(AttentionKind kind, int l
     case AttentionKind::Cross:
         break;
     }
+    if (cfg_.decoderOnly())
+        throw std::out_of_range("attention: a decoder-only model has no cross-attention");
     return dec_.at(std::size_t(layer)).cross_attn;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The encoder–decoder Transformer (core/SPEC.md §2, §3): forward, loss and backward by hand.
+// The encoder–decoder Transformer (core/SPEC.md §2, §3), or its decoder alone as a language
+// model (arch=decoder-only, §2.10): forward, loss and backward by hand.
 #include "model/config.h"
 #include "model/decoder.h"
 #include "model/embedding.h"
@@ -72,7 +73,9 @@ public:
     const MultiHeadAttention<T>& attention(AttentionKind kind, int layer) const;
     int layers(AttentionKind kind) const
     {
-        return kind == AttentionKind::EncoderSelf ? int(enc_.size()) : int(dec_.size());
+        return kind == AttentionKind::EncoderSelf ? int(enc_.size())
+               : kind == AttentionKind::Cross && cfg_.decoderOnly() ? 0
+                                                                     : int(dec_.size());
     }
 
     // What the traced pass (core/eval/trace.h) reads of the last forward pass, dropout off:
@@ -125,6 +128,11 @@ private:
     friend class IncrementalDecoder;
 
     MultiHeadAttention<T>& attentionBlock(AttentionKind kind, int layer);
+    // A batch's forward pass up to decoderOutput(): the encoder, then the decoder on its memory;
+    // decoder-only, the decoder alone on a batch without source (S = 0). backwardBatch takes
+    // the gradient at decoderOutput() back to the embeddings.
+    void forwardBatch(const Batch& batch, const Pass& pass);
+    void backwardBatch(In<T> dDecOut);
     void encodeBackward(In<T> dmem);
     void decodeBackward(In<T> dout);  // accumulates into dMem_
 

@@ -39,4 +39,24 @@ Batch makeBatch(const std::vector<std::vector<int>>& src, const std::vector<std:
     return b;
 }
 
+Batch makeLmBatch(const std::vector<std::vector<int>>& windows)
+{
+    Batch b;
+    b.B = int(windows.size());
+    b.S = 0;
+    for (const std::vector<int>& w : windows) {
+        if (w.size() < 2)
+            throw std::invalid_argument("makeLmBatch: a window needs at least 2 tokens");
+        b.T = std::max(b.T, int(w.size()) - 1);
+    }
+    b.tgtIn.assign(std::size_t(b.B) * b.T, kPad);
+    b.tgtOut.assign(std::size_t(b.B) * b.T, kPad);
+    for (int i = 0; i < b.B; ++i) {
+        const std::vector<int>& w = windows[std::size_t(i)];
+        std::copy(w.begin(), w.end() - 1, b.tgtIn.begin() + std::ptrdiff_t(i) * b.T);
+        std::copy(w.begin() + 1, w.end(), b.tgtOut.begin() + std::ptrdiff_t(i) * b.T);
+    }
+    return b;
+}
+
 }  // namespace as

@@ -21,4 +21,9 @@ struct Batch {
 // src, tgt: id sequences without specials. An empty source still gets one (padded) column.
 Batch makeBatch(const std::vector<std::vector<int>>& src, const std::vector<std::vector<int>>& tgt);
 
+// A language model's batch (a decoder-only model, core/SPEC.md §2.10): no source (S = 0), and
+// each window w of a token stream (specials included as they stand in it, at least 2 ids)
+// gives tgtIn = w[0 … n-2] and tgtOut = w[1 … n-1], padded with <pad> to the longest.
+Batch makeLmBatch(const std::vector<std::vector<int>>& windows);
+
 }  // namespace as

@@ -6,6 +6,7 @@
 #include "gradcheck.h"
 #include "io/bytes.h"
 #include "io/model_file.h"
+#include "model/memory.h"
 
 #include "model/rng.h"
 #include "skip.h"
@@ -201,6 +202,8 @@ private slots:
     void corruptionSweep();
     void saveIntoReadOnlyFolderKeepsOldFile();
     void provenance();
+    void decoderOnlyConfig();
+    void decoderOnlyRoundTrip();
 };
 
 void TestModelFile::roundTrip_data()
@@ -696,6 +699,97 @@ void TestModelFile::provenance()
     bad.replace("\"step\":\"2752\"", "\"step\":\"-275\"");
     QVERIFY(!loadModelFromBytes(bad, &error));
     QVERIFY2(error.contains(u"'step'"_s), qPrintable(error));
+}
+
+// arch (core/SPEC.md §7.1, §2.10): how --config and the JSON take it, and what is refused.
+void TestModelFile::decoderOnlyConfig()
+{
+    QString error;
+    std::optional<ModelConfig> c = ModelConfig::fromSpec(u"tiny,arch=decoder-only"_s, &error, {});
+    QVERIFY2(c, qPrintable(error));
+    QVERIFY(c->decoderOnly());
+    QCOMPARE(c->encoder_layers, 0);  // the preset's encoder dropped
+    QCOMPARE(c->decoder_layers, 2);
+    c->src_vocab = c->tgt_vocab = 9;
+    QCOMPARE(c->validate(), QString());
+    // The spec and the JSON round-trip it; an encoder–decoder's JSON has no "arch" key.
+    const std::optional<ModelConfig> again = ModelConfig::fromSpec(c->spec(), &error, {});
+    QVERIFY2(again, qPrintable(error));
+    QCOMPARE(again->spec(), c->spec());
+    QVERIFY(c->spec().contains(u"arch=decoder-only"_s));
+    QCOMPARE(c->toJson().value(u"arch"_s).toString(), u"decoder-only"_s);
+    QVERIFY(!ModelConfig::preset(u"tiny"_s)->toJson().contains(u"arch"_s));
+    std::optional<ModelConfig> back = ModelConfig::fromSpec(u"arch=encoder-decoder"_s, &error, *c);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->encoder_layers, 2);  // an encoder as deep as the decoder
+    // Refused: an encoder, tie=all, two vocabularies, an unknown architecture.
+    ModelConfig bad = *c;
+    bad.encoder_layers = 1;
+    QVERIFY(bad.validate().contains(u"encoder_layers must be 0"_s));
+    bad = *c;
+    bad.tie = Tie::All;
+    QVERIFY(bad.validate().contains(u"tie=all"_s));
+    bad = *c;
+    bad.src_vocab = 10;
+    QVERIFY(bad.validate().contains(u"one vocabulary"_s));
+    QVERIFY(!ModelConfig::fromSpec(u"tiny,arch=gpt"_s, &error, {}));
+    QVERIFY2(error.contains(u"'arch'"_s), qPrintable(error));
+    // The parameter count (memory estimates) is the model's own.
+    const Transformer<float> m(*c);
+    QCOMPARE(parameterCount(*c), double(m.params().size()));
+    ModelConfig tied = *c;
+    tied.tie = Tie::Tgt;
+    QCOMPARE(parameterCount(tied), double(Transformer<float>(tied).params().size()));
+}
+
+// A decoder-only model's file: its own format tag, the one vocabulary under both keys, the
+// same loss after loading; a format that does not go with the config is refused.
+void TestModelFile::decoderOnlyRoundTrip()
+{
+    ModelConfig c = smallConfig(NormPlacement::Pre);
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.src_vocab = c.tgt_vocab;
+    c.tie = Tie::Tgt;
+    Transformer<float> m(c);
+    Rng rng(8);
+    m.initXavier(rng);
+    const Vocab v = tgtVocab();
+    QString error;
+    const std::optional<QByteArray> bytes = serializeModel(m, v, v, TokenizerKind::Word,
+                                                           TokenizerKind::Word, &error);
+    QVERIFY2(bytes, qPrintable(error));
+    const std::optional<ModelBundle> b = loadModelFromBytes(*bytes, &error);
+    QVERIFY2(b, qPrintable(error));
+    QVERIFY(b->config == c);
+    QVERIFY(!b->model->params().find("src_embed.weight"));
+    QVERIFY(!b->model->params().find("decoder.layers.0.cross_attn.q.weight"));
+    const Batch batch = makeLmBatch({{kBos, 4, 5, 6, kEos}, {kBos, 7, 8}});
+    QCOMPARE(bits(b->model->evaluate(batch).loss_sum), bits(m.evaluate(batch).loss_sum));
+    const std::optional<SafetensorsFile> file = SafetensorsFile::parse(*bytes, &error);
+    QVERIFY(file);
+    QCOMPARE(file->metadata().value(u"format"_s), QLatin1String(kDecoderOnlyModelFormat));
+    QCOMPARE(file->metadata().value(u"src_vocab"_s), file->metadata().value(u"tgt_vocab"_s));
+    // A translator's file under the decoder-only tag, and the other way round: refused.
+    for (const auto& [data, tag] : {std::pair{validFile(), QLatin1String(kDecoderOnlyModelFormat)},
+                                    std::pair{*bytes, QLatin1String(kModelFormat)}}) {
+        const std::optional<SafetensorsFile> f = SafetensorsFile::parse(data, &error);
+        QVERIFY(f);
+        SafetensorsMetadata meta = f->metadata();
+        meta.insert(u"format"_s, tag);
+        std::vector<std::vector<float>> values;
+        values.reserve(f->tensors().size());
+        std::vector<SafetensorsEntry> entries;
+        for (const SafetensorsTensor& t : f->tensors()) {
+            values.emplace_back(t.elements());
+            f->copyValues(t, values.back().data());
+            entries.push_back({t.name, t.shape, values.back().data()});
+        }
+        const std::optional<QByteArray> retagged = serializeSafetensors(entries, meta, &error);
+        QVERIFY2(retagged, qPrintable(error));
+        QVERIFY(!loadModelFromBytes(*retagged, &error));
+        QVERIFY2(error.contains(u"does not go with"_s), qPrintable(error));
+    }
 }
 
 AS_TEST_APPLESS_MAIN(TestModelFile)

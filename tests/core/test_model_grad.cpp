@@ -3,7 +3,8 @@
 // Whole-model finite-difference check, in double: embeddings, every encoder and decoder layer,
 // final norms, generator and the label-smoothed loss together, with padding in the batch and
 // dropout on (its masks fixed by re-seeding before each forward). Tied models (core/SPEC.md
-// §2.6): the shared matrix's gradient is the sum of its uses, every coordinate checked.
+// §2.6): the shared matrix's gradient is the sum of its uses, every coordinate checked. The
+// decoder-only model (§2.10) likewise, untied and tied.
 #include "skip.h"
 #include "gradcheck.h"
 
@@ -23,6 +24,8 @@ private slots:
     void wholeModel();
     void tiedModel_data();
     void tiedModel();
+    void decoderOnly_data();
+    void decoderOnly();
 };
 
 namespace {
@@ -45,10 +48,15 @@ std::vector<std::string> checkWholeModel(const ModelConfig& c, int samples)
                 model.params().values()[p.offset + i] += 1.0;
 
     // Three pairs of different lengths: padding on both sides, and one source id repeated.
-    const Batch batch = makeBatch({{4, 5, 6, 7, 4}, {8, 9}, {10, 4, 5}},
-                                  {{4, 5, 6}, {7, 8, 9, 10, 11}, {12}});
+    // Decoder-only: three windows of a token stream, of different lengths (padding), one id
+    // repeated, no source.
+    const bool only = c.decoderOnly();
+    const Batch batch = only ? makeLmBatch({{kBos, 4, 5, 6, kEos, kBos, 7}, {8, 9, 10},
+                                            {kBos, 11, 4, 12, 4, kEos}})
+                             : makeBatch({{4, 5, 6, 7, 4}, {8, 9}, {10, 4, 5}},
+                                         {{4, 5, 6}, {7, 8, 9, 10, 11}, {12}});
     [&] {
-        QCOMPARE(batch.S, 5);
+        QCOMPARE(batch.S, only ? 0 : 5);
         QCOMPARE(batch.T, 6);
     }();
     auto loss = [&] {
@@ -64,7 +72,7 @@ std::vector<std::string> checkWholeModel(const ModelConfig& c, int samples)
     for (const Target& t : targets)
         names.push_back(t.name);
     [&] {
-        QCOMPARE(st.ntokens, 3 + 1 + 5 + 1 + 1 + 1);
+        QCOMPARE(st.ntokens, only ? 6 + 2 + 5 : 3 + 1 + 5 + 1 + 1 + 1);
         QCOMPARE(st.loss(), loss());  // forwardBackward and forwardLoss see the same function
         Rng pick(5);
         const CheckResult res = checkGradients(loss, targets, samples, pick);
@@ -135,6 +143,48 @@ void TestModelGrad::tiedModel()
     const std::size_t untied = norm == NormPlacement::Pre ? 2 + 2 * 16 + 2 + 2 * 26 + 2 + 2
                                                           : 2 + 2 * 16 + 2 * 26 + 2;
     QCOMPARE(names.size(), untied - (tie == Tie::All ? 2 : 1));
+}
+
+void TestModelGrad::decoderOnly_data()
+{
+    QTest::addColumn<Tie>("tie");
+    QTest::addColumn<NormPlacement>("norm");
+    QTest::addColumn<double>("dropout");
+    QTest::newRow("pre-norm") << Tie::None << NormPlacement::Pre << 0.0;
+    QTest::newRow("post-norm, dropout 0.1") << Tie::None << NormPlacement::Post << 0.1;
+    QTest::newRow("tgt, pre-norm, dropout 0.1") << Tie::Tgt << NormPlacement::Pre << 0.1;
+    QTest::newRow("tgt, post-norm") << Tie::Tgt << NormPlacement::Post << 0.0;
+}
+
+// A decoder-only model (core/SPEC.md §2.10): the decoder's layers without cross-attention on a
+// batch without source; every tensor it has, and none of the encoder's or cross-attention's.
+void TestModelGrad::decoderOnly()
+{
+    QFETCH(Tie, tie);
+    QFETCH(NormPlacement, norm);
+    QFETCH(double, dropout);
+    ModelConfig c = gradCheckConfig(norm, dropout);
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.src_vocab = c.tgt_vocab;
+    c.tie = tie;
+    QCOMPARE(c.validate(), QString());
+    // Tied: every coordinate of the shared matrix (13 x 8).
+    const std::vector<std::string> names = checkWholeModel(c, tie == Tie::None ? 20 : 13 * 8);
+    if (QTest::currentTestFailed())
+        return;
+    for (const std::string& n : names) {
+        QVERIFY2(!n.starts_with("src_embed") && !n.starts_with("encoder"), n.c_str());
+        QVERIFY2(n.find("cross_attn") == std::string::npos && n.find("norm3") == std::string::npos,
+                 n.c_str());
+    }
+    QCOMPARE(std::ranges::count(names, "decoder.layers.1.norm2.weight"), 1);
+    QCOMPARE(std::ranges::count(names, "generator.weight"), tie == Tie::None ? 1 : 0);
+    // The target embedding, 2 layers of 16 tensors (8 attention, 4 feed-forward, 2 x 2 norm),
+    // the final norm in pre-norm, the generator's weight (untied) and bias.
+    const std::size_t expected = 1 + 2 * 16 + (norm == NormPlacement::Pre ? 2 : 0) + 2
+                                 - (tie == Tie::None ? 0 : 1);
+    QCOMPARE(names.size(), expected);
 }
 
 AS_TEST_APPLESS_MAIN(TestModelGrad)

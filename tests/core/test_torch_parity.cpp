@@ -89,7 +89,7 @@ Batch batchOf(const QJsonObject& json)
     const auto src = intRows(json[u"src"_s]), in = intRows(json[u"tgt_in"_s]),
                out = intRows(json[u"tgt_out"_s]);
     Batch b;
-    b.B = int(src.size());
+    b.B = int(in.size());  // a decoder-only batch has no source rows
     b.S = src.empty() ? 0 : int(src[0].size());
     b.T = in.empty() ? 0 : int(in[0].size());
     b.src = flat(src);
@@ -147,7 +147,8 @@ class TestTorchParity : public QObject {
     bool python(const QStringList& args, QByteArray* out, QString* error);
     // The folder of the reference's files for a norm placement and a weight tying, made on
     // first use.
-    bool referenceFiles(const QString& norm, const QString& tie, QString* dir, QString* error);
+    bool referenceFiles(const QString& norm, const QString& tie, const QString& arch, QString* dir,
+                        QString* error);
 
 private slots:
     void initTestCase();
@@ -182,15 +183,15 @@ bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* 
     return true;
 }
 
-bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, QString* dir,
-                                     QString* error)
+bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, const QString& arch,
+                                     QString* dir, QString* error)
 {
-    *dir = tmp_.filePath(norm + u'-' + tie);
+    *dir = tmp_.filePath(norm + u'-' + tie + u'-' + arch);
     if (QFileInfo::exists(*dir + u"/reference.safetensors"_s))
         return true;
     QByteArray out;
     return python({script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm, u"--tie"_s, tie,
-                   u"--reference"_s, referenceDir_},
+                   u"--arch"_s, arch, u"--reference"_s, referenceDir_},
                   &out, error);
 }
 
@@ -218,15 +219,21 @@ void TestTorchParity::referenceToEngine_data()
     // choice as the program makes it with no tuning stored (OpenBLAS); a name puts every site
     // on that library, so that each one a tuning may choose meets the same tolerances.
     QTest::addColumn<QString>("library");
-    QTest::newRow("pre-norm") << u"pre"_s << u"none"_s << u"default"_s;
-    QTest::newRow("post-norm") << u"post"_s << u"none"_s << u"default"_s;
+    QTest::addColumn<QString>("arch");
+    const QString ed = u"encoder-decoder"_s, only = u"decoder-only"_s;
+    QTest::newRow("pre-norm") << u"pre"_s << u"none"_s << u"default"_s << ed;
+    QTest::newRow("post-norm") << u"post"_s << u"none"_s << u"default"_s << ed;
     // Weight tying (core/SPEC.md §2.6): one nn.Parameter in the reference, one matrix here.
-    QTest::newRow("pre-norm, tie=tgt") << u"pre"_s << u"tgt"_s << u"default"_s;
-    QTest::newRow("post-norm, tie=all") << u"post"_s << u"all"_s << u"default"_s;
+    QTest::newRow("pre-norm, tie=tgt") << u"pre"_s << u"tgt"_s << u"default"_s << ed;
+    QTest::newRow("post-norm, tie=all") << u"post"_s << u"all"_s << u"default"_s << ed;
     for (const char* library : {"openblas", "onednn", "eigen"}) {
-        QTest::addRow("pre-norm, %s", library) << u"pre"_s << u"none"_s << QString::fromLatin1(library);
-        QTest::addRow("post-norm, tie=all, %s", library) << u"post"_s << u"all"_s << QString::fromLatin1(library);
+        QTest::addRow("pre-norm, %s", library) << u"pre"_s << u"none"_s << QString::fromLatin1(library) << ed;
+        QTest::addRow("post-norm, tie=all, %s", library) << u"post"_s << u"all"_s << QString::fromLatin1(library) << ed;
     }
+    // The decoder-only model (core/SPEC.md §2.10) on windows of a token stream, greedy
+    // continuations of prompts.
+    QTest::newRow("decoder-only, pre-norm") << u"pre"_s << u"none"_s << u"default"_s << only;
+    QTest::newRow("decoder-only, post-norm, tie=tgt") << u"post"_s << u"tgt"_s << u"default"_s << only;
 }
 
 // Why the row's library cannot compute here (empty: it can, or "default").
@@ -261,11 +268,13 @@ void TestTorchParity::referenceToEngine()
     QFETCH(QString, norm);
     QFETCH(QString, tie);
     QFETCH(QString, library);
+    QFETCH(QString, arch);
+    const bool only = arch == u"decoder-only";
     if (const QString missing = libraryMissing(library); !missing.isEmpty())
         AS_SKIP(missing);
     QVERIFY(useLibrary(library));
     QString dir, error;
-    QVERIFY2(referenceFiles(norm, tie, &dir, &error), qPrintable(error));
+    QVERIFY2(referenceFiles(norm, tie, arch, &dir, &error), qPrintable(error));
 
     // The weights as plain Python wrote them: a config, no vocabularies.
     const QString weights = dir + u"/model.safetensors"_s;
@@ -274,6 +283,7 @@ void TestTorchParity::referenceToEngine()
     QVERIFY(info->hasConfig && !info->hasVocab && !info->hasTokenizer);
     QCOMPARE(info->config.norm, norm == u"pre" ? NormPlacement::Pre : NormPlacement::Post);
     QCOMPARE(tieName(info->config.tie), tie);
+    QCOMPARE(archName(info->config.arch), arch);
     ImportOptions o;
     o.config = info->config;
     o.placeholderVocab = true;
@@ -288,18 +298,26 @@ void TestTorchParity::referenceToEngine()
     const QJsonObject json = QJsonDocument::fromJson(ref->metadata().value(u"batch"_s).toUtf8())
                                  .object();
     const Batch batch = batchOf(json);
-    QVERIFY(batch.B > 1 && batch.S > 1 && batch.T > 1);
-    // The script pads as core/SPEC.md §1.3 says, and as the engine's batches are made.
-    const Batch made = makeBatch(intRows(json[u"sources"_s]), intRows(json[u"targets"_s]));
+    QVERIFY(batch.B > 1 && batch.T > 1);
+    QVERIFY(only ? batch.S == 0 : batch.S > 1);
+    // The script pads as core/SPEC.md §1.3 says, and as the engine's batches are made
+    // (decoder-only: "targets" are the windows of the token stream, §2.10).
+    const Batch made = only ? makeLmBatch(intRows(json[u"targets"_s]))
+                            : makeBatch(intRows(json[u"sources"_s]), intRows(json[u"targets"_s]));
     QVERIFY(made.src == batch.src && made.tgtIn == batch.tgtIn && made.tgtOut == batch.tgtOut);
-    QVERIFY2(std::count(batch.src.begin(), batch.src.end(), kPad) > 0
+    QVERIFY2((only || std::count(batch.src.begin(), batch.src.end(), kPad) > 0)
                  && std::count(batch.tgtOut.begin(), batch.tgtOut.end(), kPad) > 0,
              "the batch must have padding on both sides");
 
     // Forward, dropout off: the generator's output and the log-probabilities.
-    m.encode(batch.src.data(), batch.B, batch.S, Pass::eval());
-    m.decode(batch.tgtIn.data(), batch.B, batch.T, m.memory(), m.sourceValid().data(), batch.S,
-             Pass::eval());
+    if (only) {
+        m.decode(batch.tgtIn.data(), batch.B, batch.T, Mat<float>(0, m.config().d_model), nullptr,
+                 0, Pass::eval());
+    } else {
+        m.encode(batch.src.data(), batch.B, batch.S, Pass::eval());
+        m.decode(batch.tgtIn.data(), batch.B, batch.T, m.memory(), m.sourceValid().data(),
+                 batch.S, Pass::eval());
+    }
     const ParamStore<float>& ps = m.params();
     QCOMPARE(ps.find("generator.weight") != nullptr, tie == u"none");
     const ParamInfo* gw = ps.find(m.config().storedName("generator.weight"));
@@ -377,10 +395,10 @@ void TestTorchParity::referenceToEngine()
     int finished = 0;
     const QString greedy = greedyDifference(m, json, json[u"greedy"_s].toArray(), &finished);
     QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
-    qInfo("%s-norm, PyTorch %s -> engine: max |Δlogit| %.2e, max |Δlog p| %.2e, loss relative "
+    qInfo("%s, %s-norm, PyTorch %s -> engine: max |Δlogit| %.2e, max |Δlog p| %.2e, loss relative "
           "%.2e, NLL relative %.2e, worst gradient relative %.2e (%s), greedy identical on %d "
           "sentences (%d ended with </s>, smallest top-2 gap %.3f)",
-          qPrintable(norm), qPrintable(json[u"torch"_s].toString()), logitDiff, logpDiff,
+          qPrintable(arch), qPrintable(norm), qPrintable(json[u"torch"_s].toString()), logitDiff, logpDiff,
           lossRel, nllRel, worst, worstName.c_str(), int(json[u"greedy"_s].toArray().size()),
           finished, json[u"greedy_min_gap"_s].toDouble());
 }
@@ -390,15 +408,17 @@ void TestTorchParity::engineToReference()
     QFETCH(QString, norm);
     QFETCH(QString, tie);
     QFETCH(QString, library);
+    QFETCH(QString, arch);
     if (const QString missing = libraryMissing(library); !missing.isEmpty())
         AS_SKIP(missing);
     QVERIFY(useLibrary(library));
     QString dir, error;
-    QVERIFY2(referenceFiles(norm, tie, &dir, &error), qPrintable(error));
+    QVERIFY2(referenceFiles(norm, tie, arch, &dir, &error), qPrintable(error));
     const std::optional<WeightFileInfo> info = inspectWeights(dir + u"/model.safetensors"_s,
                                                               &error);
     QVERIFY2(info, qPrintable(error));
     QCOMPARE(tieName(info->config.tie), tie);
+    QCOMPARE(archName(info->config.arch), arch);
 
     // A model of the engine's own: Xavier, then every bias and norm moved off its initial
     // value, so that a dropped or swapped one would show.
@@ -452,9 +472,9 @@ void TestTorchParity::engineToReference()
     int finished = 0;
     const QString greedy = greedyDifference(m, json, torch[u"greedy"_s].toArray(), &finished);
     QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
-    qInfo("%s-norm, engine -> PyTorch: loss %.6f, relative difference %.2e, NLL relative %.2e, "
+    qInfo("%s, %s-norm, engine -> PyTorch: loss %.6f, relative difference %.2e, NLL relative %.2e, "
           "greedy identical (smallest top-2 gap %.3f)",
-          qPrintable(norm), st.loss(), lossRel, nllRel, torch[u"greedy_min_gap"_s].toDouble());
+          qPrintable(arch), qPrintable(norm), st.loss(), lossRel, nllRel, torch[u"greedy_min_gap"_s].toDouble());
 }
 
 void TestTorchParity::subwordText_data()

@@ -22,9 +22,13 @@ with its own bias. state_dict() then lists the shared parameter under every name
 stored_state_dict() is what a weight file holds (each shared matrix once, under the name
 named_parameters() gives it, core/SPEC.md §6.1), load_stored() reads such a dict.
 
+A decoder-only model (core/SPEC.md §2.10), config "arch": "decoder-only": no src_embed, no
+encoder; decoder layers of masked self-attention and feed-forward (norm1, norm2); forward(None,
+tgt_in) gives the next-token log-probabilities of every position. tie "tgt" or "none".
+
 As a library: Model(config, p), smoothed_loss(logp, target, eps), noam_rate(...).
 config: d_model, heads, d_ff, encoder_layers, decoder_layers (or "layers" for both),
-norm ("pre" | "post"), src_vocab, tgt_vocab.
+norm ("pre" | "post"), src_vocab, tgt_vocab, arch.
 """
 import math
 
@@ -140,6 +144,26 @@ class DecoderLayer(nn.Module):
         return residual(y, self.norm3, self.ffn, self.dropout, self.post)
 
 
+class DecoderOnlyLayer(nn.Module):
+    """A decoder-only (GPT) block, core/SPEC.md §2.10: masked self-attention, then feed-forward,
+    each with its residual connection; no cross-attention, so its norms are norm1 and norm2.
+    It takes (and ignores) memory and src_mask, so that the decoder stack runs it as it runs
+    DecoderLayer."""
+
+    def __init__(self, d_model, heads, d_ff, dropout, post):
+        super().__init__()
+        self.post = post
+        self.self_attn = MultiHeadAttention(d_model, heads, dropout)
+        self.ffn = FeedForward(d_model, d_ff, dropout)
+        self.norm1 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, y, memory, src_mask, tgt_mask):
+        y = residual(y, self.norm1, lambda h: self.self_attn(h, h, tgt_mask), self.dropout, self.post)
+        return residual(y, self.norm2, self.ffn, self.dropout, self.post)
+
+
 class Stack(nn.Module):
     """encoder / decoder: "layers.{i}" and, pre-norm only, the final "norm"."""
 
@@ -165,14 +189,22 @@ class Model(nn.Module):
             raise ValueError(f"norm must be 'pre' or 'post', not {norm!r}")
         post = norm == "post"
         self.d_model = d
-        self.src_embed = nn.Embedding(config["src_vocab"], d)
+        self.arch = config.get("arch", "encoder-decoder")
+        if self.arch not in ("encoder-decoder", "decoder-only"):
+            raise ValueError(f"arch must be 'encoder-decoder' or 'decoder-only', not {self.arch!r}")
+        self.decoder_only = self.arch == "decoder-only"
+        if not self.decoder_only:
+            self.src_embed = nn.Embedding(config["src_vocab"], d)
         self.tgt_embed = nn.Embedding(config["tgt_vocab"], d)
-        self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
-        self.decoder = Stack(lambda: DecoderLayer(d, heads, d_ff, p, post), n_dec, d, post)
+        if not self.decoder_only:
+            self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
+        layer = DecoderOnlyLayer if self.decoder_only else DecoderLayer
+        self.decoder = Stack(lambda: layer(d, heads, d_ff, p, post), n_dec, d, post)
         self.generator = nn.Linear(d, config["tgt_vocab"])
         self.tie = config.get("tie", "none")
-        if self.tie not in TIED:
-            raise ValueError(f"tie must be 'none', 'tgt' or 'all', not {self.tie!r}")
+        if self.tie not in TIED or (self.decoder_only and self.tie == "all"):
+            raise ValueError(f"tie must be 'none', 'tgt'{'' if self.decoder_only else ' or all'}, "
+                             f"not {self.tie!r}")
         if self.tie == "all":
             if config["src_vocab"] != config["tgt_vocab"]:
                 raise ValueError("tie 'all' needs one vocabulary for both sides")
@@ -221,6 +253,11 @@ class Model(nn.Module):
         return F.log_softmax(self.generator(self.decoder.finish(y)), dim=-1)   # [B, T, V]
 
     def forward(self, src, tgt_in):
+        """Decoder-only: src is None, and tgt_in is a window of the token stream."""
+        if self.decoder_only:
+            if src is not None:
+                raise ValueError("a decoder-only model reads no source")
+            return self.decode(None, None, tgt_in)
         memory, src_mask = self.encode(src)
         return self.decode(memory, src_mask, tgt_in)
 
