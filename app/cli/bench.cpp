@@ -183,7 +183,9 @@ int runBench(const QStringList& args)
 {
     QTextStream out(stdout), err(stderr);
     Options p(QStringLiteral("bench"), "Time training steps of a benchmark configuration (core/SPEC.md §7.3).", err);
-    p.add({"config", "tiny, small or base.", "name", "small"}, as::ModelConfig::presetNames());
+    p.add({"config", "tiny, small or base, optionally with keys after it (core/SPEC.md §7.2), "
+                     "e.g. small,arch=decoder-only.", "name", "small"},
+          as::ModelConfig::presetNames());
     p.add({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
     p.addThreads("2");
     p.add({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
@@ -274,10 +276,18 @@ int runBench(const QStringList& args)
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         return 0;
     }
+    // A benchmark configuration (core/SPEC.md §7.3), e.g. "small", or one with keys after it
+    // ("small,arch=decoder-only": the same widths as a language model, §2.10).
     const QString name = p.value("config");
-    auto cfg = as::ModelConfig::preset(name);
+    const QString preset = name.section(u',', 0, 0).trimmed();
+    QString why;
+    std::optional<as::ModelConfig> cfg;
+    if (as::ModelConfig::presetNames().contains(preset))
+        cfg = as::ModelConfig::fromSpec(name, &why, {});
     if (!cfg)
-        p.refuse(QStringLiteral("--config must be tiny, small or base, not '%1'").arg(name));
+        p.refuse(QStringLiteral("--config must be tiny, small or base, with keys after it if "
+                                "any (e.g. small,arch=decoder-only), not '%1'%2")
+                     .arg(name, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
     const int steps = int(p.intOption("steps", 1, kMaxRuns));
     const int threads = p.threads();
     const int histogramEvery = int(p.intOption("histogram-every", 0, kMaxRuns));
@@ -299,10 +309,10 @@ int runBench(const QStringList& args)
     }
     if (!p.ok())
         return 2;
-    const BenchShape shape = name == "base" ? BenchShape{32, 16, 16, 3000, 5000}
+    const BenchShape shape = preset == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
-    cfg->src_vocab = shape.srcVocab;
     cfg->tgt_vocab = shape.tgtVocab;
+    cfg->src_vocab = cfg->decoderOnly() ? shape.tgtVocab : shape.srcVocab;  // one vocabulary
     bool tuned = setMathThreads(threads, false);
     if (libraryName != QLatin1String("tuned")) {
         tuned = false;
@@ -313,15 +323,7 @@ int runBench(const QStringList& args)
     as::Trainer trainer(*cfg, as::TrainOptions{1.0, 400, 0});
     trainer.setRecordHealth(health);
     trainer.setHistogramEvery(health ? histogramEvery : 0);
-    as::Rng rng(1);
-    std::vector<std::vector<int>> src(shape.batch), tgt(shape.batch);
-    for (int b = 0; b < shape.batch; ++b) {
-        for (int i = 0; i < shape.srcLen; ++i)
-            src[b].push_back(4 + int(rng.below(shape.srcVocab - 4)));
-        for (int i = 0; i < shape.tgtLen; ++i)
-            tgt[b].push_back(4 + int(rng.below(shape.tgtVocab - 4)));
-    }
-    const as::Batch batch = as::makeBatch(src, tgt);
+    const as::Batch batch = as::randomBenchBatch(*cfg, shape.batch, shape.srcLen, shape.tgtLen, 1);
     for (int i = 0; i < 3; ++i)
         trainer.step(batch);
     std::optional<as::GemmTuning> tuning;

@@ -26,6 +26,7 @@ int runBench(const QStringList& args);
 int benchHeads(Options& options, QTextStream& out, QTextStream& err);
 int runBleu(const QStringList& args);
 int runTranslate(const QStringList& args);
+int runGenerate(const QStringList& args);
 int runEval(const QStringList& args);
 int runExport(const QStringList& args);
 int runImport(const QStringList& args);

@@ -24,6 +24,7 @@ struct Command {
 const Command kCommandList[] = {
     {"train", "train on a built-in task (--task) or a parallel corpus (--data)"},
     {"translate", "translate standard input with a trained model"},
+    {"generate", "continue each line of standard input with a decoder-only model (GPT)"},
     {"eval", "NLL, loss, token accuracy and BLEU of a model on a corpus"},
     {"bench", "time training steps of the benchmark configurations (tiny, small, base) (JSON)"},
     {"bleu", "score translations against references (sacreBLEU's default BLEU)"},
@@ -84,6 +85,8 @@ int runCommand(const QString& command, const QStringList& args)
         return runBleu(args);
     if (command == "translate")
         return runTranslate(args);
+    if (command == "generate")
+        return runGenerate(args);
     if (command == "eval")
         return runEval(args);
     if (command == "export")

@@ -17,6 +17,8 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <limits>
+
 #include <algorithm>
 
 namespace as::cli {
@@ -32,17 +34,31 @@ bool usableModelPath(const QString& path, const QString& command, QTextStream& e
 }
 
 std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString& command,
-                                             QTextStream& err)
+                                             QTextStream& err, ModelUse use)
 {
     if (!usableModelPath(path, command, err))
         return std::nullopt;
     QString error;
     auto bundle = as::loadModel(path, &error);
-    if (!bundle)
+    if (!bundle) {
         err << command << ": " << error << "\n";
-    else
-        for (const QString& note : bundle->notes)
-            err << command << ": note: " << note << "\n";
+        return bundle;
+    }
+    const bool only = bundle->config.decoderOnly();
+    if (use == ModelUse::Translator && only) {
+        err << command << ": '" << path << "' is a decoder-only model (a language model, "
+            << "core/SPEC.md §2.10); " << command << " needs a translator (encoder-decoder). "
+            << "Continue text with it: attention-studio-cli generate --model " << path << "\n";
+        return std::nullopt;
+    }
+    if (use == ModelUse::LanguageModel && !only) {
+        err << command << ": '" << path << "' is a translator (encoder-decoder); " << command
+            << " continues text with a decoder-only model (arch=decoder-only, core/SPEC.md "
+            << "§2.10). Translate with it: attention-studio-cli translate --model " << path << "\n";
+        return std::nullopt;
+    }
+    for (const QString& note : bundle->notes)
+        err << command << ": note: " << note << "\n";
     return bundle;
 }
 
@@ -156,10 +172,11 @@ bool setMathThreads(int threads, bool measureAtFirstUse)
 }
 
 std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int threads,
-                                         QTextStream& err, int* exitCode, bool maskHeads)
+                                         QTextStream& err, int* exitCode, bool maskHeads,
+                                         ModelUse use)
 {
     setMathThreads(threads);
-    std::optional<as::ModelBundle> bundle = loadModelFile(path, p.command(), err);
+    std::optional<as::ModelBundle> bundle = loadModelFile(path, p.command(), err, use);
     if (!bundle) {
         *exitCode = 1;
         return std::nullopt;
@@ -169,6 +186,56 @@ std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int th
         return std::nullopt;
     }
     return bundle;
+}
+
+void addSamplingOptions(Options& p)
+{
+    p.add({"temperature", "Draw each token instead of searching (core/SPEC.md §5.6): the "
+                          "log-probabilities divided by T before softmax (0 = greedy; default 1 "
+                          "when sampling).", "T"});
+    p.add({"top-k", "Sample among the K most probable tokens only (0 = all).", "K"});
+    p.add({"top-p", "Sample within the fewest most probable tokens whose mass reaches P "
+                    "(nucleus; 1 = all).", "P"});
+    p.add({"seed", "The sampling generator's seed: the same seed draws the same output.", "S",
+           "1"});
+}
+
+bool samplingAsked(Options& p)
+{
+    return p.isSet("temperature") || p.isSet("top-k") || p.isSet("top-p");
+}
+
+as::SamplingOptions samplingOptions(Options& p)
+{
+    as::SamplingOptions s;
+    s.temperature = p.doubleOption("temperature", 0, 1e6, 1.0);
+    s.topK = int(p.intOption("top-k", 0, 100000000, 0));
+    s.topP = p.doubleOption("top-p", 0, 1, 1.0);
+    s.seed = std::uint64_t(p.intOption("seed", 0, std::numeric_limits<qint64>::max()));
+    if (p.ok() && p.isSet("top-p") && s.topP <= 0)
+        p.refuse(QStringLiteral("--top-p must be above 0 (1 keeps every token)"));
+    return s;
+}
+
+void forEachInputLine(QTextStream& in, QTextStream& err, const QString& command,
+                      const std::function<void(const QString& line, long lineNo)>& fn)
+{
+    // A pasted book must not stall the run: longer lines are cut, and said so.
+    constexpr qsizetype kMaxLineChars = 2000;
+    // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
+    // input was answered with one empty line.
+    QString line;
+    for (long lineNo = 1; in.readLineInto(&line); ++lineNo) {
+        if (line.size() > kMaxLineChars) {
+            const qsizetype cut = line.at(kMaxLineChars - 1).isHighSurrogate() ? kMaxLineChars - 1
+                                                                                 : kMaxLineChars;
+            err << command << ": line " << lineNo << " has " << line.size()
+                << " characters; only the first " << cut << " are read\n";
+            err.flush();
+            line.truncate(cut);
+        }
+        fn(line, lineNo);
+    }
 }
 
 }  // namespace as::cli

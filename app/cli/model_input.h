@@ -5,8 +5,11 @@
 // codec, the heads to mask and the output length limit.
 #include "model/head_id.h"
 
+#include "decode/sampling.h"
+
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -32,9 +35,14 @@ inline constexpr int kMaxBeam = 1000;
 // could be endless). False after printing "command: why"; a missing file passes, for the
 // loader to say so.
 bool usableModelPath(const QString& path, const QString& command, QTextStream& err);
-// A model file (io/model_file.h) or checkpoint, or nullopt after printing "command: why".
+// Which kind of model a command works with (core/SPEC.md §2.10): a translator
+// (encoder–decoder), a language model (decoder-only), or either.
+enum class ModelUse { Translator, LanguageModel, Any };
+
+// A model file (io/model_file.h) or checkpoint, or nullopt after printing "command: why"; a
+// model of a kind the command cannot use is refused by name, with the command that can.
 std::optional<as::ModelBundle> loadModelFile(const QString& path, const QString& command,
-                                             QTextStream& err);
+                                             QTextStream& err, ModelUse use = ModelUse::Translator);
 // A training checkpoint (train --resume), likewise.
 std::optional<as::Checkpoint> loadCheckpointFile(const QString& path, const QString& command,
                                                  QTextStream& err);
@@ -67,6 +75,25 @@ bool setMathThreads(int threads, bool measureAtFirstUse = true);
 // file loaded (loadModelFile, its notes printed) and, with maskHeads, --mask-heads applied.
 // std::nullopt and *exitCode (1: the file cannot be used, 2: a bad --mask-heads) otherwise.
 std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int threads,
-                                         QTextStream& err, int* exitCode, bool maskHeads = true);
+                                         QTextStream& err, int* exitCode, bool maskHeads = true,
+                                         ModelUse use = ModelUse::Translator);
+
+// --temperature, --top-k, --top-p, --seed (translate, generate; core/SPEC.md §5.6).
+void addSamplingOptions(Options& options);
+// Whether any of them was given (then an output is drawn, not searched), and their values;
+// after refusing a bad one, p.ok() is false.
+bool samplingAsked(Options& options);
+as::SamplingOptions samplingOptions(Options& options);
+// Line n of the input draws with seed S + n - 1: each line a sample of its own, each repeatable.
+inline as::SamplingOptions lineSampling(as::SamplingOptions s, long lineNo)
+{
+    s.seed += std::uint64_t(lineNo - 1);
+    return s;
+}
+
+// Each line of `in` (translate, generate): longer than 2000 characters, cut
+// there and said on err; fn(line, lineNo) for each.
+void forEachInputLine(QTextStream& in, QTextStream& err, const QString& command,
+                      const std::function<void(const QString& line, long lineNo)>& fn);
 
 }  // namespace as::cli

@@ -12,6 +12,7 @@
 #include "model/parallel.h"
 #include "text/dataset.h"
 #include "train/corpus_run.h"
+#include "text/lm_tasks.h"
 #include "train/recipe.h"
 #include "run/make_session.h"
 #include "run/resume.h"
@@ -113,9 +114,11 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         "--data: a parallel corpus (source<TAB>target, or manythings' Anki format). --out saves "
         "the model at the end and on Ctrl+C.",
         err);
-    p.add({"task", QStringLiteral("Built-in task: %1.").arg(as::trainingTaskNames().join(", ")),
+    p.add({"task", QStringLiteral("Built-in task: %1; a language model's (with --config "
+                                  "…,arch=decoder-only; the recipe's config has it): %2.")
+                       .arg(as::trainingTaskNames().join(", "), as::languageModelTaskNames().join(", ")),
            "name", "toy"},
-          as::trainingTaskNames());
+          as::trainingTaskNames() + as::languageModelTaskNames());
     p.add({"steps", "Training steps (default: the task's unless --minutes is given; with "
                     "--data, give --steps or --minutes).", "N"});
     p.add({"seed", "Random seed.", "S", "1"});
@@ -165,12 +168,16 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     // The recipe: the task's, or the corpus recipe for --data; options override it.
     const bool fromFile = p.isSet("data");
     const QString taskName = p.value("task");
-    if (!fromFile && !as::trainingTaskNames().contains(taskName)) {
-        p.refuse(QStringLiteral("unknown task '%1' (built-in: %2)")
-                     .arg(taskName, as::trainingTaskNames().join(", ")));
+    const QStringList tasks = as::trainingTaskNames() + as::languageModelTaskNames();
+    if (!fromFile && !tasks.contains(taskName)) {
+        p.refuse(QStringLiteral("unknown task '%1' (built-in: %2)").arg(taskName, tasks.join(", ")));
         return 2;
     }
-    const bool generated = !fromFile && !as::isBundledCorpusTask(taskName);
+    // A language model's task reads the bundled corpus as lm-en and lm-zh (threads, tokenisers
+    // and the log as a corpus's); lm-brackets is generated.
+    const bool languageModel = !fromFile && as::isLanguageModelTask(taskName);
+    const bool generated = !fromFile && !as::isBundledCorpusTask(taskName)
+                           && !(languageModel && taskName != QLatin1String("lm-brackets"));
     as::TaskRecipe r = fromFile ? corpus : as::recipeFor(taskName);
     if (fromFile)
         r.evalEvery = 500;
@@ -215,6 +222,17 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         else
             p.refuse(QStringLiteral("--tie must be none, tgt or all"));
     }
+    if (r.model.decoderOnly() && !languageModel)
+        p.refuse(QStringLiteral("--%1 is translation: it trains an encoder-decoder; "
+                                "arch=decoder-only (core/SPEC.md §2.10) needs a language-model "
+                                "task (%2)")
+                     .arg(fromFile ? QStringLiteral("data") : QStringLiteral("task ") + taskName,
+                          as::languageModelTaskNames().join(", ")));
+    if (!r.model.decoderOnly() && languageModel)
+        p.refuse(QStringLiteral("--task %1 trains a language model: its --config needs "
+                                "arch=decoder-only (core/SPEC.md §2.10), e.g. --config "
+                                "small,arch=decoder-only")
+                     .arg(taskName));
     if (!p.ok())
         return 2;
     setMathThreads(threads);
@@ -273,7 +291,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         }
         out << "task " << taskName << " (" << data->description().description << ")";
         if (!data->validation().empty())
-            out << ", " << data->validation().size() << " validation pairs";
+            out << ", " << data->validation().size()
+                << (languageModel ? " validation sentences" : " validation pairs");
         out << "\n";
     }
     if (error = as::fitModelToData(*data, &run.model); !error.isEmpty()) {
@@ -363,7 +382,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     wall.start();
     double lossSum = 0;
     long lossN = 0, tokens = 0, stepsHere = 0;
-    double lastValid = NAN, lastAcc = NAN;
+    double lastValid = NAN, lastAcc = NAN, lastPerplexity = NAN;
     bool faulted = false;
     QElapsedTimer sinceLine;
     sinceLine.start();
@@ -399,12 +418,19 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         ++lossN;
         tokens += st.stats.loss.ntokens;
         if (st.validationDue) {
-            const as::EvalPoint v = s.validate().point;
+            const as::Validation done = s.validate();
+            const as::EvalPoint& v = done.point;
             lastValid = v.loss;
             lastAcc = v.accuracy;
             QJsonObject o{{"step", double(v.step)}, {"valid_loss", v.loss}, {"valid_accuracy", v.accuracy}};
             if (std::isfinite(v.bleu))
                 o.insert("valid_bleu", v.bleu);
+            if (languageModel) {
+                // A language model is judged by its perplexity on held-out text.
+                lastPerplexity = std::exp(done.nll);
+                o.insert("valid_nll", done.nll);
+                o.insert("valid_perplexity", lastPerplexity);
+            }
             logLine(o);
         }
         if (sinceCheckpoint.elapsed() >= qint64(checkpointMinutes * 60000))
@@ -416,7 +442,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             const double remaining = s.remainingSeconds();
             const int epoch = s.epoch();
             const QString line =
-                QStringLiteral("step %1%2 · %3loss %4 · valid %5 (acc %6) · lr %7 · %8 tok/s · %9 elapsed · %10 left")
+                QStringLiteral("step %1%2 · %3loss %4 · valid %5 (acc %6%11) · lr %7 · %8 tok/s · %9 elapsed · %10 left")
                     .arg(st.stats.step)
                     .arg(plan.steps > 0 ? QStringLiteral("/%1").arg(plan.steps) : QString())
                     .arg(epoch >= 0 ? QStringLiteral("epoch %1 · ").arg(epoch) : QString())
@@ -426,7 +452,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                     .arg(st.stats.lr, 0, 'e', 2)
                     .arg(s.tokensPerSecond(), 0, 'f', 0)
                     .arg(clock(secs))
-                    .arg(remaining >= 0 ? clock(remaining) : QStringLiteral("?"));
+                    .arg(remaining >= 0 ? clock(remaining) : QStringLiteral("?"))
+                    .arg(std::isnan(lastPerplexity)
+                             ? QString()
+                             : QStringLiteral(", perplexity %1").arg(lastPerplexity, 0, 'f', 2));
             // On a terminal the line is rewritten in place, and kept at validations and at
             // the --log-every steps.
             const bool keep = !tty || st.validationDue || byStep;
@@ -465,7 +494,21 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
 
     // The examples' greedy translations, with the weights a finished run hands out.
     const std::vector<as::TokenPair>& examples = s.data().examples();
-    if (!examples.empty() && !faulted) {
+    if (!examples.empty() && !faulted && languageModel) {
+        // A language model's examples are prompts: what it makes of each (greedy).
+        std::unique_ptr<as::Transformer<float>> model = s.model().clone();
+        model->params().valueVector() = s.finalWeights();
+        out << "\ngreedy continuations:\n";
+        const as::ParallelData codec = s.data().codec();
+        for (const as::TokenPair& ex : examples) {
+            std::vector<int> text = s.data().tgtVocab().encode(ex.tgt);
+            const as::DecodeResult d = as::greedyDecode(*model, text, model->config().max_len);
+            const QString prompt = as::detokenize(s.data().tgtTokenizer(), ex.tgt);
+            text.insert(text.end(), d.nbest[0].tokens.begin(), d.nbest[0].tokens.end());
+            out << "  " << prompt << "  →  " << codec.decodeTarget(text)
+                << (d.nbest[0].finished ? "" : " …") << "\n";
+        }
+    } else if (!examples.empty() && !faulted) {
         std::unique_ptr<as::Transformer<float>> model = s.model().clone();
         model->params().valueVector() = s.finalWeights();
         out << "\ngreedy translations:\n";

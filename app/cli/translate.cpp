@@ -67,6 +67,7 @@ int runTranslate(const QStringList& args)
     p.add({"mask-heads", "Mask these attention heads: kind:layer:head,… (kind encoder.self, "
                          "decoder.self or decoder.cross, 0-based; * for every head of a "
                          "layer).", "SPEC"});
+    addSamplingOptions(p);
     if (const std::optional<int> done = p.parse(args))
         return *done;
     const QString model = p.required("model");
@@ -78,6 +79,11 @@ int runTranslate(const QStringList& args)
     if (tree != p.isSet("json"))
         p.refuse(tree ? QStringLiteral("--tree writes JSON: give --json too")
                       : QStringLiteral("--json is the output of --tree: give --tree too"));
+    const bool sampling = samplingAsked(p);
+    const as::SamplingOptions sampled = samplingOptions(p);
+    if (sampling && (beam > 1 || tree))
+        p.refuse(QStringLiteral("sampling (--temperature, --top-k, --top-p) draws one output: "
+                                "--beam and --tree are for search"));
     if (!p.ok())
         return 2;
     int failed = 0;
@@ -90,20 +96,7 @@ int runTranslate(const QStringList& args)
     o.nbest = nbest;
     o.maxLen = outputLimit(maxLen, bundle->config, p.command(), err);
     o.tree = tree;
-    // A pasted book must not stall the run: longer lines are cut, and said so.
-    constexpr qsizetype kMaxLineChars = 2000;
-    // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
-    // input was answered with one empty line.
-    QString line;
-    for (long lineNo = 1; in.readLineInto(&line); ++lineNo) {
-        if (line.size() > kMaxLineChars) {
-            const qsizetype cut = line.at(kMaxLineChars - 1).isHighSurrogate() ? kMaxLineChars - 1
-                                                                                 : kMaxLineChars;
-            err << "translate: line " << lineNo << " has " << line.size()
-                << " characters; only the first " << cut << " are translated\n";
-            err.flush();
-            line.truncate(cut);
-        }
+    forEachInputLine(in, err, p.command(), [&](const QString& line, long lineNo) {
         const as::EncodedSentence s = data.encodeSource(line);
         if (tree) {
             // Beam 1 too: beam search with k = 1 is greedy (core/SPEC.md §5.3). An empty line
@@ -113,18 +106,20 @@ int runTranslate(const QStringList& args)
             out << QJsonDocument(treeJson(*bundle, data, s.ids, r)).toJson(QJsonDocument::Compact)
                 << "\n";
             out.flush();
-            continue;
+            return;
         }
         if (s.ids.empty()) {
             // Nothing to translate (empty, spaces, control characters): an empty answer (with
             // --nbest, an empty list) keeps the output aligned with the input lines.
             out << "\n";
             out.flush();
-            continue;
+            return;
         }
         const int limit = o.limitFor(int(s.ids.size()), bundle->config.max_len);
-        const as::DecodeResult r = beam == 1 ? as::greedyDecode(*bundle->model, s.ids, limit)
-                                             : as::beamSearch(*bundle->model, s.ids, o);
+        const as::DecodeResult r = sampling  ? as::sampleDecode(*bundle->model, s.ids, o,
+                                                                lineSampling(sampled, lineNo))
+                                   : beam == 1 ? as::greedyDecode(*bundle->model, s.ids, limit)
+                                               : as::beamSearch(*bundle->model, s.ids, o);
         if (nbest == 1) {
             out << data.decodeTarget(r.nbest[0].tokens) << "\n";
         } else {
@@ -134,7 +129,7 @@ int runTranslate(const QStringList& args)
             out << "\n";
         }
         out.flush();
-    }
+    });
     return 0;
 }
 

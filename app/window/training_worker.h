@@ -152,6 +152,8 @@ signals:
     void decodingReady(as::DecodingRecordPtr record);
 
 private:
+    // Why the window cannot open a model of this kind (empty: it can).
+    static QString decoderOnlyRefused(const ModelConfig& config);
     // A fresh session of `s` (its vocabulary sizes filled in) on `data` (null: built here), or
     // null and *error.
     static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error,

@@ -65,6 +65,15 @@ void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
     emit checkpointSaved(path, session_->stepCount(), autosave);
 }
 
+QString TrainingWorker::decoderOnlyRefused(const ModelConfig& config)
+{
+    if (!config.decoderOnly())
+        return {};
+    return tr("it is a decoder-only model (a language model, GPT); the window shows translators "
+              "(encoder–decoder) so far. Continue text with it on the command line: "
+              "attention-studio-cli generate --model FILE");
+}
+
 void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
 {
     // Everything is read and checked before anything of the running session changes.
@@ -75,6 +84,10 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
     };
     if (!ck) {
         fail(error);
+        return;
+    }
+    if (const QString why = decoderOnlyRefused(ck->model.config); !why.isEmpty()) {
+        fail(why);
         return;
     }
     const QJsonObject data = ck->run.data;
@@ -120,6 +133,8 @@ void TrainingWorker::importWeights(const QString& path, const ImportOptions& opt
     QString error;
     QStringList notes;
     std::optional<ModelBundle> b = as::importWeights(path, options, &notes, &error);
+    if (b && !(error = decoderOnlyRefused(b->config)).isEmpty())
+        b.reset();
     if (!b) {
         emit checkpointFailed(tr("%1 was not imported: %2").arg(QFileInfo(path).fileName(), error));
         return;

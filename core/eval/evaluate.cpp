@@ -19,7 +19,7 @@ LossStats evaluateLoss(Transformer<T>& model, const std::vector<EncodedPair>& pa
     const int total = int(batches.size());
     LossStats sum;
     for (int b = 0; b < total; ++b) {
-        sum += model.evaluate(gatherBatch(pairs, batches[std::size_t(b)]));
+        sum += model.evaluate(gatherBatch(pairs, batches[std::size_t(b)], model.config().decoderOnly()));
         if (progress && !progress(b + 1, total) && b + 1 < total) {
             if (cancelled)
                 *cancelled = true;

@@ -18,7 +18,8 @@ namespace as {
 // returning false stops before the next one.
 using Progress = std::function<bool(int done, int total)>;
 
-// Teacher-forced loss of the pairs with the model's own label smoothing, in batches of
+// Teacher-forced loss of the pairs with the model's own label smoothing (a decoder-only model:
+// of each pair's target as a sentence, <s> … </s>, core/SPEC.md §2.10), in batches of
 // evaluationBatches(pairs, tokenBudget) (the sums do not depend on the batching beyond float
 // rounding). progress counts batches. When it cancels, the statistics of the batches done are
 // returned and *cancelled (if given) is set; for no pairs, all-zero statistics.

@@ -13,7 +13,7 @@ Batch encodePairs(const Task& task, const std::vector<TokenPair>& pairs)
         src.push_back(task.srcVocab.encode(p.src));
         tgt.push_back(task.tgtVocab.encode(p.tgt));
     }
-    return makeBatch(src, tgt);
+    return task.languageModel ? makeSentenceLmBatch(tgt) : makeBatch(src, tgt);
 }
 
 Task makeToyTask()

@@ -24,6 +24,9 @@ struct Task {
     Tokenizer srcTokenizer = TokenizerKind::Word, tgtTokenizer = TokenizerKind::Word;
     std::vector<TokenPair> examples;    // shown after training and used as probe sentences
     std::vector<TokenPair> validation;  // evaluated at intervals during training
+    // A language model's text (text/lm_tasks.h, core/SPEC.md §10.7): pairs have no source,
+    // batches none either (makeLmBatch), and it trains a decoder-only model (§2.10).
+    bool languageModel = false;
     // Batches in one pass over the data; 0 for a task that generates endless fresh data.
     int batchesPerEpoch = 0;
     // The next training batch; draws from rng when the task generates its data.
@@ -49,7 +52,8 @@ QStringList builtinTaskNames();
 // A task with an empty name when `name` is not a built-in task.
 Task makeBuiltinTask(const QString& name, int batchSize);
 
-// Encodes token pairs with the task's vocabularies into one batch.
+// Encodes token pairs with the task's vocabularies into one batch (a language model's: each
+// pair's target as one window <s> … </s>).
 Batch encodePairs(const Task& task, const std::vector<TokenPair>& pairs);
 
 }  // namespace as

@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "train/batch.h"
 
+#include "model/config.h"
+#include "model/rng.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -57,6 +60,42 @@ Batch makeLmBatch(const std::vector<std::vector<int>>& windows)
         std::copy(w.begin() + 1, w.end(), b.tgtOut.begin() + std::ptrdiff_t(i) * b.T);
     }
     return b;
+}
+
+Batch makeSentenceLmBatch(const std::vector<std::vector<int>>& sentences)
+{
+    std::vector<std::vector<int>> windows;
+    windows.reserve(sentences.size());
+    for (const std::vector<int>& ids : sentences) {
+        std::vector<int> w{kBos};
+        w.insert(w.end(), ids.begin(), ids.end());
+        w.push_back(kEos);
+        windows.push_back(std::move(w));
+    }
+    return makeLmBatch(windows);
+}
+
+Batch randomBenchBatch(const ModelConfig& config, int rows, int srcLen, int tgtLen,
+                       std::uint64_t seed)
+{
+    Rng rng(seed);
+    const auto draw = [&](int vocab, int n) {
+        std::vector<int> ids;
+        for (int i = 0; i < n; ++i)
+            ids.push_back(4 + int(rng.below(std::uint64_t(vocab - 4))));
+        return ids;
+    };
+    std::vector<std::vector<int>> src(static_cast<std::size_t>(rows)), tgt(static_cast<std::size_t>(rows));
+    if (config.decoderOnly()) {
+        for (std::vector<int>& w : tgt)
+            w = draw(config.tgt_vocab, tgtLen + 1);
+        return makeLmBatch(tgt);
+    }
+    for (int b = 0; b < rows; ++b) {
+        src[std::size_t(b)] = draw(config.src_vocab, srcLen);
+        tgt[std::size_t(b)] = draw(config.tgt_vocab, tgtLen);
+    }
+    return makeBatch(src, tgt);
 }
 
 }  // namespace as

@@ -1,9 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
+#include <cstdint>
 #include <vector>
 
 namespace as {
+
+struct ModelConfig;
 
 // Token ids of core/SPEC.md §1.1.
 enum SpecialId : int { kPad = 0, kBos = 1, kEos = 2, kUnk = 3 };
@@ -25,5 +28,15 @@ Batch makeBatch(const std::vector<std::vector<int>>& src, const std::vector<std:
 // each window w of a token stream (specials included as they stand in it, at least 2 ids)
 // gives tgtIn = w[0 … n-2] and tgtOut = w[1 … n-1], padded with <pad> to the longest.
 Batch makeLmBatch(const std::vector<std::vector<int>>& windows);
+// makeLmBatch of sentences (ids without specials), each the window <s> ids </s>: a language
+// model's batch of whole sentences, as its validation reads them.
+Batch makeSentenceLmBatch(const std::vector<std::vector<int>>& sentences);
+
+// The benchmark's batch (core/SPEC.md §7.3): `rows` sentences of srcLen source and tgtLen target
+// ids drawn uniformly (specials excluded) from a generator seeded `seed`; for a decoder-only
+// model, rows windows of tgtLen + 1 target ids and no source. What bench times and what the
+// products' tuning measures (train/product_tuning.h).
+Batch randomBenchBatch(const ModelConfig& config, int rows, int srcLen, int tgtLen,
+                       std::uint64_t seed);
 
 }  // namespace as

@@ -156,7 +156,8 @@ std::vector<std::vector<int>> evaluationBatches(const std::vector<EncodedPair>& 
     return batches;
 }
 
-Batch gatherBatch(const std::vector<EncodedPair>& pairs, const std::vector<int>& indices)
+Batch gatherBatch(const std::vector<EncodedPair>& pairs, const std::vector<int>& indices,
+                  bool languageModel)
 {
     std::vector<std::vector<int>> src, tgt;
     src.reserve(indices.size());
@@ -165,7 +166,7 @@ Batch gatherBatch(const std::vector<EncodedPair>& pairs, const std::vector<int>&
         src.push_back(pairs[std::size_t(i)].src);
         tgt.push_back(pairs[std::size_t(i)].tgt);
     }
-    return makeBatch(src, tgt);
+    return languageModel ? makeSentenceLmBatch(tgt) : makeBatch(src, tgt);
 }
 
 }  // namespace as

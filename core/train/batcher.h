@@ -79,7 +79,9 @@ long batchCost(const std::vector<EncodedPair>& pairs, const std::vector<int>& in
 std::vector<std::vector<int>> evaluationBatches(const std::vector<EncodedPair>& pairs,
                                                 int tokenBudget);
 
-// makeBatch() of the pairs at the given indices, in that order.
-Batch gatherBatch(const std::vector<EncodedPair>& pairs, const std::vector<int>& indices);
+// makeBatch() of the pairs at the given indices, in that order; for a language model
+// (decoder-only, core/SPEC.md §2.10) makeSentenceLmBatch() of their targets.
+Batch gatherBatch(const std::vector<EncodedPair>& pairs, const std::vector<int>& indices,
+                  bool languageModel = false);
 
 }  // namespace as

@@ -36,18 +36,10 @@ std::optional<GemmTuning> measureProductTuning(const ModelConfig& config, int ro
 {
     const int batch = 64, srcLen = 12, tgtLen = 12;
     ModelConfig cfg = config;
-    cfg.src_vocab = 3000;
     cfg.tgt_vocab = 5000;
+    cfg.src_vocab = cfg.decoderOnly() ? cfg.tgt_vocab : 3000;
     Trainer trainer(cfg, TrainOptions{1.0, 400, 0});
-    Rng rng(1);
-    std::vector<std::vector<int>> src(batch), tgt(batch);
-    for (int b = 0; b < batch; ++b) {
-        for (int i = 0; i < srcLen; ++i)
-            src[std::size_t(b)].push_back(4 + int(rng.below(std::uint64_t(cfg.src_vocab - 4))));
-        for (int i = 0; i < tgtLen; ++i)
-            tgt[std::size_t(b)].push_back(4 + int(rng.below(std::uint64_t(cfg.tgt_vocab - 4))));
-    }
-    const Batch b = makeBatch(src, tgt);
+    const Batch b = randomBenchBatch(cfg, batch, srcLen, tgtLen, 1);
     trainer.step(b);  // the buffers made and the pool's threads started before the recorded step
     if (progress && !progress(0, 1))
         return std::nullopt;

@@ -59,8 +59,12 @@ double trainingStepFlops(const ModelConfig& c, double B, double S, double T)
                  V = c.tgt_vocab;
     const double ns = B * S, nt = B * T;
     const double enc = Le * (2 * ns * d * d * 4 + 2 * ns * d * f * 2 + 2 * 2 * B * S * S * d);
-    const double dec = Ld * (2 * nt * d * d * 4 + 2 * nt * d * d * 2 + 2 * ns * d * d * 2
-                             + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d + 2 * 2 * B * T * S * d);
+    // A decoder-only layer (core/SPEC.md §2.10) has no cross-attention: its query and output
+    // projections, the memory's keys and values, and its scores and context drop out.
+    const double cross = c.decoderOnly()
+                             ? 0.0
+                             : 2 * nt * d * d * 2 + 2 * ns * d * d * 2 + 2 * 2 * B * T * S * d;
+    const double dec = Ld * (2 * nt * d * d * 4 + cross + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d);
     return 3 * (enc + dec + 2 * nt * d * V);
 }
 

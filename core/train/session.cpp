@@ -92,14 +92,17 @@ Validation validateModel(Transformer<float>& model, const SessionData& data, lon
     Validation v;
     const LossStats loss = evaluateLoss(model, data.validation());
     v.point = {step, trainSeconds, loss.loss(), loss.accuracy()};
-    if (options.bleu && !data.validationText().isEmpty()) {
+    v.nll = loss.nll();
+    // A language model (decoder-only) has nothing to translate: its validation is the loss.
+    const bool translates = !model.config().decoderOnly();
+    if (translates && options.bleu && !data.validationText().isEmpty()) {
         const TranslationReport t = translateAndScore(model, data.codec(), data.validationText(),
                                                       {}, progress);
         v.cancelled = t.cancelled;
         if (!t.cancelled)
             v.point.bleu = t.bleu;
     }
-    if (options.samples && !v.cancelled)
+    if (translates && options.samples && !v.cancelled)
         v.samples = translateExamples(model, data, step);
     return v;
 }

@@ -21,6 +21,7 @@
 #include <QElapsedTimer>
 #include <QJsonObject>
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -58,6 +59,9 @@ struct Validation {
     EvalPoint point;                                // bleu NaN unless asked for
     std::shared_ptr<const SamplesRecord> samples;   // null unless asked for
     bool cancelled = false;                         // progress said stop: point incomplete
+    // The validation set's NLL per target token, without label smoothing: a language model's
+    // perplexity is exp(nll) (core/SPEC.md §3.4).
+    double nll = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A validation of `model` (the session's weights, or a copy of them taken at `step` for a

@@ -4,6 +4,7 @@
 
 #include "io/checkpoint.h"
 #include "text/bundled_corpus.h"
+#include "text/lm_tasks.h"
 #include "train/batcher.h"
 
 #include <QCoreApplication>
@@ -176,6 +177,16 @@ std::vector<TokenPair> tokenPairs(const ParallelData& data, const QList<Sentence
 
 std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions& o, QString* error)
 {
+    if (isLanguageModelTask(name)) {
+        if (o.sharedVocab) {
+            *error = QCoreApplication::translate("as::SessionData", "a language model has one vocabulary already");
+            return nullptr;
+        }
+        Task t = makeLanguageModelTask(name, o.batchSize, o.tgtTok ? o.tgtTok : o.srcTok, error);
+        if (t.name.isEmpty())
+            return nullptr;
+        return std::make_unique<TaskData>(std::move(t), o.batchSize, o.seed);
+    }
     if (builtinTaskNames().contains(name)) {
         if (o.sharedVocab) {
             *error = QCoreApplication::translate("as::SessionData", "a shared vocabulary is built from a corpus (zh-en, --data); "

@@ -1624,6 +1624,26 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>config: &apos;tie&apos; must be &quot;none&quot;, &quot;tgt&quot; or &quot;all&quot;</source>
         <translation>config：“tie”必须是“none”“tgt”或“all”</translation>
     </message>
+    <message>
+        <source>a decoder-only model has no encoder: encoder_layers must be 0</source>
+        <translation>仅解码器模型没有编码器：encoder_layers 必须为 0</translation>
+    </message>
+    <message>
+        <source>the decoder needs at least one layer</source>
+        <translation>解码器至少需要一层</translation>
+    </message>
+    <message>
+        <source>a decoder-only model has one embedding: tie=all has nothing more to share than tie=tgt</source>
+        <translation>仅解码器模型只有一个嵌入：tie=all 没有比 tie=tgt 更多可共享的</translation>
+    </message>
+    <message>
+        <source>a decoder-only model has one vocabulary (src_vocab = tgt_vocab)</source>
+        <translation>仅解码器模型只有一个词表（src_vocab = tgt_vocab）</translation>
+    </message>
+    <message>
+        <source>config: &apos;arch&apos; must be &quot;encoder-decoder&quot; or &quot;decoder-only&quot;</source>
+        <translation>config：&apos;arch&apos; 必须是 &quot;encoder-decoder&quot; 或 &quot;decoder-only&quot;</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelFile</name>
@@ -1782,6 +1802,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>the file carries no checksum of its weights (written by an older version or another tool): damage to them cannot be detected</source>
         <translation>文件没有其权重的校验和（由旧版本或其他工具写入）：无法检测权重是否损坏</translation>
+    </message>
+    <message>
+        <source>format &apos;%1&apos; does not go with config&apos;s arch &apos;%2&apos;</source>
+        <translation>格式 &apos;%1&apos; 与 config 的 arch &apos;%2&apos; 不符</translation>
+    </message>
+    <message>
+        <source>a decoder-only model has one vocabulary, but src_vocab and tgt_vocab differ</source>
+        <translation>仅解码器模型只有一个词表，但 src_vocab 与 tgt_vocab 不同</translation>
     </message>
 </context>
 <context>
@@ -2094,6 +2122,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::Sampling</name>
+    <message>
+        <source>the temperature must be 0 (greedy) or more</source>
+        <translation>温度必须为 0（贪心）或更大</translation>
+    </message>
+    <message>
+        <source>top-k must be 0 (all tokens) or more</source>
+        <translation>top-k 必须为 0（全部词元）或更大</translation>
+    </message>
+    <message>
+        <source>top-p must be in (0, 1]</source>
+        <translation>top-p 必须在 (0, 1] 之内</translation>
+    </message>
+</context>
+<context>
     <name>as::SessionData</name>
     <message>
         <source>a shared vocabulary is built from a corpus (zh-en, --data); the generated task &apos;%1&apos; has fixed vocabularies (copy, reverse and sort share one already)</source>
@@ -2102,6 +2145,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>unknown task &apos;%1&apos; (built-in: %2)</source>
         <translation>未知任务“%1”（内置任务：%2）</translation>
+    </message>
+    <message>
+        <source>a language model has one vocabulary already</source>
+        <translation>语言模型本来就只有一个词表</translation>
     </message>
 </context>
 <context>
@@ -2614,6 +2661,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>The weights were not exported: %1</source>
         <translation>权重未导出：%1</translation>
+    </message>
+    <message>
+        <source>it is a decoder-only model (a language model, GPT); the window shows translators (encoder–decoder) so far. Continue text with it on the command line: attention-studio-cli generate --model FILE</source>
+        <translation>这是一个仅解码器模型（语言模型，GPT）；窗口目前只显示翻译模型（编码器-解码器）。请在命令行用它续写文本：attention-studio-cli generate --model FILE</translation>
     </message>
 </context>
 <context>

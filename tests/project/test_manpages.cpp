@@ -7,12 +7,14 @@
 //     own text, an independent reading of the same parser);
 //   - each page renders with groff without a warning, and names every command and option;
 //   - bash, with Debian's bash-completion, completes commands, options, the closed sets of
-//     values (task names as core/train/session_data.h lists them, presets, languages) and file
+//     values (task names as core/train/session_data.h and core/text/lm_tasks.h list them,
+//     presets, languages) and file
 //     names where a file goes.
 #include "cli_process.h"
 #include "skip.h"
 
 #include "model/config.h"
+#include "text/lm_tasks.h"
 #include "train/session_data.h"
 
 #include <QDir>
@@ -188,8 +190,10 @@ void TestManpages::completion_data()
     QTest::newRow("commands") << cli << QStringList{cli, u"tr"_s}
                               << QStringList{u"trace"_s, u"train"_s, u"translate"_s};
     QTest::newRow("an option") << cli << QStringList{cli, u"train"_s, u"--ta"_s} << QStringList{u"--task"_s};
+    QStringList tasks = as::trainingTaskNames() + as::languageModelTaskNames();
+    tasks.sort();
     QTest::newRow("task names") << cli << QStringList{cli, u"train"_s, u"--task"_s, QString()}
-                                << as::trainingTaskNames();
+                                << tasks;
     QTest::newRow("--task=") << cli << QStringList{cli, u"train"_s, u"--task=z"_s}
                              << QStringList{u"zh-en"_s};
     QTest::newRow("presets") << cli << QStringList{cli, u"bench"_s, u"--config"_s, QString()}

@@ -1,0 +1,189 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "text/lm_tasks.h"
+
+#include "text/bundled_corpus.h"
+#include "text/dataset.h"
+
+#include <QCoreApplication>
+
+#include <memory>
+
+namespace as {
+
+namespace {
+
+constexpr int kValidationSentences = 500;  // held-out sentences a validation evaluates
+constexpr int kPrompts = 5;                // examples: the first words of held-out sentences
+
+// One balanced string of ( ) [ ] { }: 1 to 8 pairs, nested at most 4 deep.
+QStringList randomBrackets(Rng& rng)
+{
+    static const QString open = QStringLiteral("([{"), close = QStringLiteral(")]}");
+    const int pairs = 1 + int(rng.below(8));
+    QStringList out;
+    std::vector<int> stack;
+    int opened = 0;
+    while (opened < pairs || !stack.empty()) {
+        const bool canOpen = opened < pairs && stack.size() < 4;
+        if (canOpen && (stack.empty() || rng.below(2) == 0)) {
+            const int kind = int(rng.below(3));
+            stack.push_back(kind);
+            out << QString(open[kind]);
+            ++opened;
+        } else {
+            out << QString(close[stack.back()]);
+            stack.pop_back();
+        }
+    }
+    return out;
+}
+
+Task bracketsTask(int batchSize)
+{
+    Task t;
+    t.name = QStringLiteral("lm-brackets");
+    t.description = QStringLiteral("balanced strings of ( ) [ ] { } (a language model)");
+    t.languageModel = true;
+    t.srcVocab = Vocab::build({{"(", ")", "[", "]", "{", "}"}});
+    t.tgtVocab = t.srcVocab;
+    Rng ex(12345);
+    for (int i = 0; i < kPrompts; ++i)
+        t.examples.push_back({{}, randomBrackets(ex).mid(0, 2)});
+    for (int i = 0; i < 64; ++i)
+        t.validation.push_back({{}, randomBrackets(ex)});
+    const Vocab v = t.tgtVocab;
+    t.nextBatch = [v, batchSize](Rng& rng) {
+        std::vector<std::vector<int>> sentences;
+        for (int i = 0; i < batchSize; ++i)
+            sentences.push_back(v.encode(randomBrackets(rng)));
+        return makeSentenceLmBatch(sentences);
+    };
+    return t;
+}
+
+Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer> tok, QString* error)
+{
+    const bool english = name == QLatin1String("lm-en");
+    std::optional<BundledCorpus> corpus = loadBundledCorpus(QStringLiteral("zh-en"), error);
+    if (!corpus)
+        return {};
+    // The side as pairs of a sentence with itself: one vocabulary and one tokeniser for both
+    // (a subword one trained once), as ParallelData builds a shared vocabulary.
+    auto side = [&](const QList<SentencePair>& pairs) {
+        QList<SentencePair> out;
+        for (const SentencePair& p : pairs) {
+            const QString& s = english ? p.tgt : p.src;
+            out.append({s, s, p.line});
+        }
+        return out;
+    };
+    DatasetOptions o;
+    o.shared_vocab = true;
+    o.src_tok = o.tgt_tok = tok ? *tok : Tokenizer(english ? TokenizerKind::Word : TokenizerKind::CjkChar);
+    o.src_min_freq = o.tgt_min_freq = english ? 2 : 1;
+    o.max_len = kLmContext - 1;  // a sentence with its <s> and </s> fits one window
+    QString why;
+    const ParallelData data = ParallelData::build(side(corpus->split.train), o, &why);
+    if (!why.isEmpty()) {
+        *error = why;
+        return {};
+    }
+    Task t;
+    t.name = name;
+    t.description = english ? QStringLiteral("the English side of the bundled zh-en corpus (a language model)")
+                            : QStringLiteral("the Chinese side of the bundled zh-en corpus (a language model)");
+    t.languageModel = true;
+    t.srcVocab = data.srcVocab();
+    t.tgtVocab = data.tgtVocab();
+    t.srcTokenizer = data.srcTokenizer();
+    t.tgtTokenizer = data.tgtTokenizer();
+    auto stream = std::make_shared<std::vector<int>>();
+    for (const EncodedPair& p : data.train().pairs) {
+        stream->push_back(kBos);
+        stream->insert(stream->end(), p.tgt.begin(), p.tgt.end());
+        stream->push_back(kEos);
+    }
+    if (stream->size() < std::size_t(kLmContext) + 1) {
+        *error = QStringLiteral("%1: the training text holds fewer than %2 tokens").arg(name).arg(kLmContext + 1);
+        return {};
+    }
+    // Validation: the first sentences of the validation split, as the tokeniser cuts them
+    // (tokenPairs' spread is for a handful of probes; a perplexity wants many sentences).
+    const QList<SentencePair> valid = side(corpus->split.valid);
+    for (const SentencePair& p : valid) {
+        if (int(t.validation.size()) >= kValidationSentences)
+            break;
+        const QStringList tokens = data.encodeTarget(p.tgt).tokens;
+        if (!tokens.isEmpty())
+            t.validation.push_back({{}, tokens});
+    }
+    for (int k = 0; k < kPrompts && k < int(t.validation.size()); ++k) {
+        // Spread over the split, as the translators' probes are (session_data.h's sampleIndex).
+        const std::size_t at = t.validation.size() * std::size_t(k + 1) / (kPrompts + 1);
+        const QStringList& s = t.validation[at].tgt;
+        t.examples.push_back({{}, s.mid(0, english ? 2 : 1)});
+    }
+    t.batchesPerEpoch = std::max(1, int(stream->size() / (std::size_t(batchSize) * kLmContext)));
+    t.nextBatch = [stream, batchSize](Rng& rng) {
+        std::vector<std::vector<int>> windows;
+        const std::uint64_t offsets = stream->size() - std::size_t(kLmContext);
+        for (int i = 0; i < batchSize; ++i) {
+            const auto at = stream->begin() + std::ptrdiff_t(rng.below(offsets));
+            windows.emplace_back(at, at + kLmContext + 1);
+        }
+        return makeLmBatch(windows);
+    };
+    return t;
+}
+
+}  // namespace
+
+QStringList languageModelTaskNames()
+{
+    return {QStringLiteral("lm-en"), QStringLiteral("lm-zh"), QStringLiteral("lm-brackets")};
+}
+
+bool isLanguageModelTask(const QString& name)
+{
+    return languageModelTaskNames().contains(name);
+}
+
+Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
+                           QString* error)
+{
+    if (name == QLatin1String("lm-brackets")) {
+        if (tok) {
+            *error = QStringLiteral("lm-brackets has its own six tokens: no tokeniser to choose");
+            return {};
+        }
+        return bracketsTask(batchSize);
+    }
+    if (name == QLatin1String("lm-en") || name == QLatin1String("lm-zh"))
+        return corpusSideTask(name, batchSize, tok, error);
+    *error = QStringLiteral("unknown language-model task '%1' (%2)")
+                 .arg(name, languageModelTaskNames().join(QStringLiteral(", ")));
+    return {};
+}
+
+bool balancedBrackets(const QStringList& tokens)
+{
+    static const QString open = QStringLiteral("([{"), close = QStringLiteral(")]}");
+    QString stack;
+    for (const QString& t : tokens) {
+        if (t.size() != 1)
+            return false;
+        if (const qsizetype k = open.indexOf(t[0]); k >= 0) {
+            stack.append(close[k]);
+        } else if (close.contains(t[0])) {
+            if (stack.isEmpty() || stack.back() != t[0])
+                return false;
+            stack.chop(1);
+        } else {
+            return false;
+        }
+    }
+    return stack.isEmpty();
+}
+
+}  // namespace as

@@ -1,0 +1,31 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Language-model tasks (core/SPEC.md §10.7): text for a decoder-only model (§2.10).
+//   lm-en, lm-zh   one side of the bundled zh-en corpus (English, Chinese): its training split
+//                  as one token stream (<s> sentence </s> after another, in file order), each
+//                  batch `batchSize` windows of kLmContext + 1 tokens at offsets drawn from the
+//                  run's generator (packed, as nanoGPT's get_batch); validation: sentences of
+//                  its validation split, each <s> sentence </s>.
+//   lm-brackets    a generated language whose rule a learner can check: balanced strings of
+//                  ( ) [ ] { }, one sentence a row.
+#include "text/tasks.h"
+
+#include <optional>
+
+namespace as {
+
+inline constexpr int kLmContext = 64;  // tokens a packed window feeds the model
+
+QStringList languageModelTaskNames();  // {"lm-en", "lm-zh", "lm-brackets"}
+bool isLanguageModelTask(const QString& name);
+
+// The task, or a Task with an empty name and *error. tok: lm-en's or lm-zh's tokeniser (word
+// and cjk-char when not given; bpe:N / unigram:N trained on the side's training split).
+Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
+                           QString* error);
+
+// lm-brackets' rule: every bracket closed by its own kind, in order.
+bool balancedBrackets(const QStringList& tokens);
+
+}  // namespace as

@@ -1,0 +1,232 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attention-studio-cli generate (a decoder-only model continues each line, core/SPEC.md §2.10)
+// and sampling on the command line (§5.6), as a user runs them:
+// - generate's greedy, beam and seeded sampled outputs against the engine's own decoding of the
+//   same model file (line n samples with seed S + n - 1), and a model trained here on a counting
+//   language continues "5 6 7" by counting on;
+// - translate's sampling: --temperature 0 is its greedy output, a seed its engine's draw;
+// - each kind of model refused by name where the command needs the other, and sampling's bad
+//   options refused.
+#include "skip.h"
+#include "decode/decode.h"
+#include "io/model_file.h"
+#include "text/dataset.h"
+#include "text/tasks.h"
+#include "train/trainer.h"
+#include "cli_process.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+class TestCliGenerate : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void generateAsTheEngineDecodes();
+    void continuesWhatItLearned();
+    void translateSamples();
+    void refusals();
+
+private:
+    test::ProcessRun cli(const QStringList& args, const QByteArray& input = {}) const
+    {
+        return test::runProgram(test::cliProgram(), args, QProcessEnvironment::systemEnvironment(),
+                                input);
+    }
+    QTemporaryDir dir_;
+    QString lm_, translator_;
+};
+
+namespace {
+
+// The counting language: "k k+1 k+2 …" (numbers 0–19, 3 to 8 of them), one sentence a window.
+constexpr int kNumbers = 20;
+
+Vocab countingVocab()
+{
+    QStringList tokens{u"<pad>"_s, u"<s>"_s, u"</s>"_s, u"<unk>"_s};
+    for (int i = 0; i < kNumbers; ++i)
+        tokens << QString::number(i);
+    Vocab v;
+    QString error;
+    if (!Vocab::fromTokens(tokens, &v, &error))
+        qFatal("%s", qPrintable(error));
+    return v;
+}
+
+Batch countingBatch(Rng& rng, int rows)
+{
+    std::vector<std::vector<int>> windows;
+    for (int r = 0; r < rows; ++r) {
+        const int n = 3 + int(rng.below(6)), start = int(rng.below(std::uint64_t(kNumbers - n + 1)));
+        std::vector<int> w{kBos};
+        for (int i = 0; i < n; ++i)
+            w.push_back(4 + start + i);  // id of the number start + i
+        w.push_back(kEos);
+        windows.push_back(w);
+    }
+    return makeLmBatch(windows);
+}
+
+}  // namespace
+
+void TestCliGenerate::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    // A decoder-only model trained here on the counting language (a few hundred steps, < 1 s).
+    ModelConfig c;
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.decoder_layers = 2;
+    c.d_model = 32;
+    c.heads = 4;
+    c.d_ff = 64;
+    c.max_len = 24;
+    c.src_vocab = c.tgt_vocab = countingVocab().size();
+    Trainer trainer(c, TrainOptions{1.0, 100, 7});
+    Rng data(7);
+    for (int s = 0; s < 400; ++s)
+        trainer.step(countingBatch(data, 32));
+    lm_ = dir_.filePath(u"counting.safetensors"_s);
+    QString error;
+    const Vocab v = countingVocab();
+    QVERIFY2(saveModel(lm_, trainer.model(), v, v, TokenizerKind::Word, TokenizerKind::Word, &error),
+             qPrintable(error));
+    translator_ = dir_.filePath(u"toy.safetensors"_s);
+    QVERIFY(test::runCli({u"train"_s, u"--threads"_s, u"1"_s, u"--task"_s, u"toy"_s,
+                          u"--steps"_s, u"60"_s, u"--out"_s, translator_}));
+}
+
+void TestCliGenerate::generateAsTheEngineDecodes()
+{
+    const QByteArray input = "3 4\n\n11\n17 18 19\n";
+    QString error;
+    std::optional<ModelBundle> b = loadModel(lm_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const ParallelData codec = ParallelData::fromVocabularies(b->srcVocab, b->tgtVocab, b->srcTok,
+                                                              b->tgtTok);
+    const QStringList lines = QString::fromUtf8(input).split(u'\n').mid(0, 4);
+    struct Mode {
+        QStringList args;
+        int beam;
+        bool sample;
+        SamplingOptions s;
+    };
+    SamplingOptions hot;
+    hot.temperature = 1.5;
+    hot.topK = 6;
+    hot.seed = 40;
+    const std::vector<Mode> modes{
+        {{}, 1, false, {}},
+        {{u"--beam"_s, u"3"_s}, 3, false, {}},
+        {{u"--temperature"_s, u"1.5"_s, u"--top-k"_s, u"6"_s, u"--seed"_s, u"40"_s}, 1, true, hot}};
+    for (const Mode& m : modes) {
+        const test::ProcessRun r = cli(QStringList{u"generate"_s, u"--model"_s, lm_} + m.args, input);
+        QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"generate"_s, r)));
+        const QStringList got = QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(got.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const std::vector<int> prompt = codec.encodeSource(lines[i]).ids;
+            DecodeOptions o;
+            o.beam = m.beam;
+            const DecodeResult d = m.sample ? sampleDecode(*b->model, prompt, o, [&] {
+                SamplingOptions s = m.s;
+                s.seed += std::uint64_t(i);  // line i + 1
+                return s;
+            }())
+                                   : m.beam == 1 ? greedyDecode(*b->model, prompt, o)
+                                                 : beamSearch(*b->model, prompt, o);
+            std::vector<int> text = prompt;
+            text.insert(text.end(), d.nbest[0].tokens.begin(), d.nbest[0].tokens.end());
+            QCOMPARE(got[i], codec.decodeTarget(text));
+            QVERIFY(got[i].startsWith(lines[i]));
+        }
+    }
+    // The same seed draws the same lines; another seed other ones.
+    const QStringList sampled{u"generate"_s, u"--model"_s, lm_, u"--temperature"_s, u"2"_s};
+    const QByteArray empties = "\n\n\n\n\n\n";
+    const test::ProcessRun a = cli(sampled + QStringList{u"--seed"_s, u"3"_s}, empties);
+    QCOMPARE(cli(sampled + QStringList{u"--seed"_s, u"3"_s}, empties).out, a.out);
+    QVERIFY(cli(sampled + QStringList{u"--seed"_s, u"4"_s}, empties).out != a.out);
+    QStringList draws = QString::fromUtf8(a.out).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(draws.size(), 6);
+    draws.removeDuplicates();
+    QVERIFY2(draws.size() > 1, "six draws from <s> alone, all the same");
+}
+
+void TestCliGenerate::continuesWhatItLearned()
+{
+    const test::ProcessRun r = cli({u"generate"_s, u"--model"_s, lm_}, "5 6 7\n2 3\n");
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"generate"_s, r)));
+    const QStringList got = QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(got.size(), 2);
+    QVERIFY2(got[0].startsWith(u"5 6 7 8 9"_s), qPrintable(got[0]));
+    QVERIFY2(got[1].startsWith(u"2 3 4 5"_s), qPrintable(got[1]));
+}
+
+void TestCliGenerate::translateSamples()
+{
+    const Task toy = makeToyTask();
+    QByteArray input;
+    for (const TokenPair& p : toy.examples)
+        input += (detokenize(toy.srcTokenizer, p.src) + u'\n').toUtf8();
+    const QStringList base{u"translate"_s, u"--model"_s, translator_};
+    const test::ProcessRun greedy = cli(base, input);
+    QVERIFY2(greedy.exitCode == 0, qPrintable(test::describeRun(u"translate"_s, greedy)));
+    QCOMPARE(cli(base + QStringList{u"--temperature"_s, u"0"_s}, input).out, greedy.out);
+    // Sampled: what the engine draws with the seed of each line.
+    const test::ProcessRun r = cli(base + QStringList{u"--temperature"_s, u"1"_s, u"--seed"_s, u"9"_s}, input);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"translate --temperature"_s, r)));
+    QString error;
+    std::optional<ModelBundle> b = loadModel(translator_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const ParallelData codec = ParallelData::fromVocabularies(b->srcVocab, b->tgtVocab, b->srcTok,
+                                                              b->tgtTok);
+    const QStringList got = QString::fromUtf8(r.out).split(u'\n');
+    for (std::size_t i = 0; i < toy.examples.size(); ++i) {
+        SamplingOptions s;
+        s.seed = 9 + i;
+        const std::vector<int> src = codec.encodeSource(detokenize(toy.srcTokenizer, toy.examples[i].src)).ids;
+        const DecodeResult d = sampleDecode(*b->model, src, DecodeOptions{}, s);
+        QCOMPARE(got[qsizetype(i)], codec.decodeTarget(d.nbest[0].tokens));
+    }
+}
+
+void TestCliGenerate::refusals()
+{
+    // A language model where a translator is needed, and the other way round: by name, with the
+    // command that can use it.
+    for (const QString& command : {u"translate"_s, u"trace"_s, u"attribute"_s, u"eval"_s, u"heads"_s}) {
+        QStringList args{command, u"--model"_s, lm_};
+        if (command == u"eval" || command == u"heads")
+            args << u"--data"_s << lm_;  // never read: the model is refused first
+        const test::ProcessRun r = cli(args, "3 4\n");
+        QVERIFY2(r.exitCode == 1, qPrintable(test::describeRun(command, r)));
+        QVERIFY2(r.err.contains("is a decoder-only model") && r.err.contains("generate --model"),
+                 qPrintable(test::describeRun(command, r)));
+    }
+    test::ProcessRun r = cli({u"generate"_s, u"--model"_s, translator_}, "a\n");
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("is a translator") && r.err.contains("translate --model"), r.err.constData());
+    // Training a decoder-only model on a translation task.
+    r = cli({u"train"_s, u"--task"_s, u"toy"_s, u"--config"_s, u"tiny,arch=decoder-only"_s, u"--steps"_s, u"1"_s});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("arch=decoder-only"), r.err.constData());
+    // Sampling's options.
+    for (const QStringList& bad : {QStringList{u"--top-p"_s, u"0"_s}, QStringList{u"--top-p"_s, u"1.5"_s},
+                                   QStringList{u"--temperature"_s, u"-1"_s},
+                                   QStringList{u"--top-k"_s, u"-2"_s},
+                                   QStringList{u"--temperature"_s, u"1"_s, u"--beam"_s, u"3"_s}}) {
+        r = cli(QStringList{u"generate"_s, u"--model"_s, lm_} + bad, "3\n");
+        QVERIFY2(r.exitCode == 2 && r.out.isEmpty(), qPrintable(test::describeRun(bad.join(u' '), r)));
+    }
+    r = cli({u"translate"_s, u"--model"_s, translator_, u"--top-k"_s, u"3"_s, u"--tree"_s, u"--json"_s}, "a\n");
+    QCOMPARE(r.exitCode, 2);
+}
+
+AS_TEST_GUILESS_MAIN(TestCliGenerate)
+#include "test_cli_generate.moc"
