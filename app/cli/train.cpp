@@ -329,7 +329,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     as::TrainingSession& s = *session;
     out << "model " << QJsonDocument(run.model.toJson()).toJson(QJsonDocument::Compact) << ", "
         << s.model().params().size() << " parameters; ";
-    if (const int perEpoch = s.data().description().batchesPerEpoch; perEpoch > 0 && !generated)
+    if (const int perEpoch = s.data().description().batchesPerEpoch; perEpoch > 0 && languageModel)
+        out << perEpoch << " batches of " << dataOptions.batchSize << " windows of "
+            << as::kLmContext << " tokens per epoch; ";
+    else if (perEpoch > 0 && !generated)
         out << perEpoch << " batches of ≤ " << dataOptions.batchTokens << " tokens per epoch; ";
     out << as::engineThreads() << " thread" << (as::engineThreads() == 1 ? "" : "s") << "\n";
     out.flush();

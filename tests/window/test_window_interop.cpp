@@ -17,6 +17,7 @@
 
 #include "io/checkpoint.h"
 #include "io/interop.h"
+#include "io/model_file.h"
 #include "learned.h"
 #include "decode/decode.h"
 #include "text/dataset.h"
@@ -44,6 +45,7 @@ private slots:
     void openedModelShowsItsConfigurationAndItsTasksRecipe();
     void badWeightFileLeavesSessionUntouched();
     void corpusCheckpointOpensForInspectionWithItsHistory();
+    void decoderOnlyModelRefusedByName();
 
 private:
     std::unique_ptr<MainWindow> w_;
@@ -363,6 +365,39 @@ void TestWindowInterop::corpusCheckpointOpensForInspectionWithItsHistory()
     QCOMPARE(a->run.data.value("kind").toString(), QStringLiteral("model"));
     QCOMPARE(a->model.model->params().valueVector(), trainer.model().params().valueVector());
     QCOMPARE(int(a->history.loss.size()), 40);
+}
+
+// A decoder-only model (core/SPEC.md §2.10) is not a translator the views can show: importing
+// one is refused with its kind and the command that continues text with it, and the session
+// goes on untouched.
+void TestWindowInterop::decoderOnlyModelRefusedByName()
+{
+    w_->link()->step(2);
+    QVERIFY(waitStep(2));
+    ModelConfig c = w_->settings().model;
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.tie = Tie::None;
+    c.src_vocab = c.tgt_vocab = 9;
+    Transformer<float> m(c);
+    Rng rng(1);
+    m.initXavier(rng);
+    Vocab v;
+    QString error;
+    QVERIFY(Vocab::fromTokens({"<pad>", "<s>", "</s>", "<unk>", "a", "b", "c", "d", "e"}, &v, &error));
+    const QString path = dir_.filePath("gpt.safetensors");
+    QVERIFY2(saveModel(path, m, v, v, TokenizerKind::Word, TokenizerKind::Word, &error), qPrintable(error));
+    ImportOptions o;
+    o.config = c;
+    QSignalSpy failed(w_.get(), &MainWindow::fileError);
+    w_->files()->importWeightsFrom(path, o);
+    QVERIFY(failed.wait(10000));
+    const QString message = failed.first().at(0).toString();
+    QVERIFY2(message.contains("gpt.safetensors") && message.contains("decoder-only")
+                 && message.contains("attention-studio-cli generate"),
+             qPrintable(message));
+    QVERIFY(!w_->isInspecting());
+    QCOMPARE(w_->currentStep(), 2L);
 }
 
 AS_TEST_MAIN(TestWindowInterop)
