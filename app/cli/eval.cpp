@@ -10,17 +10,106 @@
 #include "eval/bleu.h"
 #include "eval/evaluate.h"
 #include "io/atomic_file.h"
+#include "io/file_open.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
 #include "text/bundled_corpus.h"
 #include "text/corpus.h"
 #include "text/dataset.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <cmath>
+
 namespace as::cli {
+
+namespace {
+
+// The sides of the bundled corpus a language model is evaluated on (text/lm_tasks.h).
+const QStringList kSideTasks{QStringLiteral("lm-en"), QStringLiteral("lm-zh")};
+
+// A decoder-only model (core/SPEC.md §2.10) on sentences: each <s> sentence </s>, teacher-forced,
+// dropout off; NLL per token (</s> included), perplexity exp(NLL) and token accuracy. Sentences
+// without a token, or longer than the model's context, are skipped and counted.
+int evalLanguageModel(Options& p, const as::ModelBundle& bundle, QTextStream& out, QTextStream& err)
+{
+    QStringList sentences;
+    if (p.isSet("task")) {
+        const QString task = p.value("task");
+        if (!kSideTasks.contains(task)) {
+            err << "eval: '" << p.value("model") << "' is a decoder-only model (a language "
+                << "model): evaluate it on the text of --task lm-en or lm-zh, or --data (one "
+                << "sentence per line)\n";
+            return 2;
+        }
+        QString error;
+        const std::optional<as::BundledCorpus> corpus = as::loadBundledCorpus(QStringLiteral("zh-en"), &error);
+        if (!corpus) {
+            err << "eval: " << error << "\n";
+            return 2;
+        }
+        for (const as::SentencePair& sp : p.value("split") == "test" ? corpus->split.test
+                                                                       : corpus->split.valid)
+            sentences << (task == QLatin1String("lm-en") ? sp.tgt : sp.src);
+    } else {
+        QString why;
+        QFile file(p.value("data"));
+        if (!as::openForReading(file, &why)) {
+            err << "eval: cannot read " << p.value("data") << ": " << why << "\n";
+            return 1;
+        }
+        sentences = QString::fromUtf8(file.readAll()).split(u'\n');
+        for (QString& s : sentences)
+            if (s.endsWith(u'\r'))
+                s.chop(1);
+        if (!sentences.isEmpty() && sentences.back().isEmpty())
+            sentences.removeLast();
+    }
+    const as::ParallelData codec = codecOf(bundle);
+    std::vector<as::EncodedPair> encoded;
+    int skipped = 0;
+    for (const QString& s : sentences) {
+        std::vector<int> ids = codec.encodeTarget(s).ids;
+        if (ids.empty() || int(ids.size()) + 1 > bundle.config.max_len) {
+            ++skipped;
+            continue;
+        }
+        encoded.push_back({{}, std::move(ids), 0});
+    }
+    if (encoded.empty()) {
+        err << "eval: no sentence with a token fits the model's context (max_len "
+            << bundle.config.max_len << ")\n";
+        return 1;
+    }
+    const as::LossStats st = as::evaluateLoss(*bundle.model, encoded);
+    const double perplexity = std::exp(st.nll());
+    if (p.isSet("json")) {
+        out << QJsonDocument(QJsonObject{{"nll", st.nll()},
+                                         {"perplexity", perplexity},
+                                         {"loss", st.loss()},
+                                         {"accuracy", st.accuracy()},
+                                         {"sentences", int(encoded.size())},
+                                         {"tokens", double(st.ntokens)},
+                                         {"skipped", skipped}})
+                   .toJson(QJsonDocument::Compact)
+            << "\n";
+    } else {
+        out << QStringLiteral("%1 sentences, %2 tokens: NLL %3 · perplexity %4 · accuracy %5%6\n")
+                   .arg(encoded.size())
+                   .arg(st.ntokens)
+                   .arg(st.nll(), 0, 'f', 4)
+                   .arg(perplexity, 0, 'f', 2)
+                   .arg(st.accuracy(), 0, 'f', 4)
+                   .arg(skipped ? QStringLiteral(" (%1 skipped: empty or longer than the context)").arg(skipped)
+                                : QString());
+    }
+    return 0;
+}
+
+}  // namespace
 
 int runEval(const QStringList& args)
 {
@@ -31,10 +120,12 @@ int runEval(const QStringList& args)
               "corpus's targets.",
               err);
     p.add({"model", "Model file (.safetensors).", "MODEL"});
-    p.add({"data", "Corpus: source<TAB>target per line.", "TEST.tsv"});
+    p.add({"data", "Corpus: source<TAB>target per line (a decoder-only model: one sentence "
+                   "per line).", "TEST.tsv"});
     p.add({"task", "Instead of --data: a corpus that ships with the program (zh-en), its "
-                   "--split.", "name"},
-          as::bundledCorpusNames());
+                   "--split; for a decoder-only model lm-en or lm-zh, that corpus's English or "
+                   "Chinese side (core/SPEC.md §10.7).", "name"},
+          as::bundledCorpusNames() + kSideTasks);
     p.add({"split", "With --task: test or valid.", "part", "test"}, {"test", "valid"});
     p.add({"beam", "Beam width for the translations (1 = greedy).", "K", "1"});
     p.add({"out", "Write the translations here, one per line.", "HYP.txt"});
@@ -56,9 +147,17 @@ int runEval(const QStringList& args)
     if (!p.ok())
         return 2;
     int failed = 0;
-    std::optional<as::ModelBundle> bundle = openModel(p, model, threads, err, &failed);
+    std::optional<as::ModelBundle> bundle = openModel(p, model, threads, err, &failed, true,
+                                                      ModelUse::Any);
     if (!bundle)
         return failed;
+    if (bundle->config.decoderOnly())
+        return evalLanguageModel(p, *bundle, out, err);
+    if (kSideTasks.contains(p.value("task"))) {
+        err << "eval: --task " << p.value("task") << " is a language model's text; '" << model
+            << "' is a translator (encoder-decoder): evaluate it on --task zh-en or --data\n";
+        return 2;
+    }
     std::optional<QList<as::SentencePair>> pairs;
     if (p.isSet("task")) {
         QString error;

@@ -25,7 +25,8 @@ const Command kCommandList[] = {
     {"train", "train on a built-in task (--task) or a parallel corpus (--data)"},
     {"translate", "translate standard input with a trained model"},
     {"generate", "continue each line of standard input with a decoder-only model (GPT)"},
-    {"eval", "NLL, loss, token accuracy and BLEU of a model on a corpus"},
+    {"eval", "NLL, loss, token accuracy and BLEU of a model on a corpus (a decoder-only "
+             "model: perplexity)"},
     {"bench", "time training steps of the benchmark configurations (tiny, small, base) (JSON)"},
     {"bleu", "score translations against references (sacreBLEU's default BLEU)"},
     {"export", "write a model's weights as a safetensors weight file (for PyTorch)"},

@@ -13,7 +13,11 @@ namespace as {
 
 namespace {
 
-constexpr int kValidationSentences = 500;  // held-out sentences a validation evaluates
+// Held-out sentences a validation evaluates: the whole validation split (zh-en's 583) up to
+// this many. Not only its first ones: Tatoeba's file is sorted by length, and the split keeps
+// that order, so its first 500 sentences are its shortest (a perplexity of 38.8 against 50.8
+// for all 583, on one model).
+constexpr int kValidationSentences = 2000;
 constexpr int kPrompts = 5;                // examples: the first words of held-out sentences
 
 // One balanced string of ( ) [ ] { }: 1 to 8 pairs, nested at most 4 deep.
@@ -108,8 +112,8 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
         *error = QStringLiteral("%1: the training text holds fewer than %2 tokens").arg(name).arg(kLmContext + 1);
         return {};
     }
-    // Validation: the first sentences of the validation split, as the tokeniser cuts them
-    // (tokenPairs' spread is for a handful of probes; a perplexity wants many sentences).
+    // Validation: the sentences of the validation split with a token, as the tokeniser cuts
+    // them (tokenPairs' spread is for a handful of probes; a perplexity wants many sentences).
     const QList<SentencePair> valid = side(corpus->split.valid);
     for (const SentencePair& p : valid) {
         if (int(t.validation.size()) >= kValidationSentences)

@@ -5,8 +5,9 @@
 //   lm-en, lm-zh   one side of the bundled zh-en corpus (English, Chinese): its training split
 //                  as one token stream (<s> sentence </s> after another, in file order), each
 //                  batch `batchSize` windows of kLmContext + 1 tokens at offsets drawn from the
-//                  run's generator (packed, as nanoGPT's get_batch); validation: sentences of
-//                  its validation split, each <s> sentence </s>.
+//                  run's generator (packed, as nanoGPT's get_batch); validation: the sentences
+//                  of its validation split, each <s> sentence </s> (as `eval --task lm-en
+//                  --split valid` reads them).
 //   lm-brackets    a generated language whose rule a learner can check: balanced strings of
 //                  ( ) [ ] { }, one sentence a row.
 #include "text/tasks.h"

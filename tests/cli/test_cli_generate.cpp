@@ -7,7 +7,8 @@
 //   language continues "5 6 7" by counting on;
 // - translate's sampling: --temperature 0 is its greedy output, a seed its engine's draw;
 // - each kind of model refused by name where the command needs the other, and sampling's bad
-//   options refused.
+//   options refused;
+// - eval's NLL and perplexity of a decoder-only model on sentences, against the engine's pass.
 #include "skip.h"
 #include "decode/decode.h"
 #include "io/model_file.h"
@@ -16,6 +17,9 @@
 #include "train/trainer.h"
 #include "cli_process.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,6 +33,7 @@ private slots:
     void generateAsTheEngineDecodes();
     void continuesWhatItLearned();
     void translateSamples();
+    void evalPerplexity();
     void refusals();
 
 private:
@@ -196,13 +201,57 @@ void TestCliGenerate::translateSamples()
     }
 }
 
+// eval on a decoder-only model: NLL and perplexity of the sentences of --data (one a line), each
+// <s> sentence </s>, against the engine's own teacher-forced pass; an empty line skipped.
+void TestCliGenerate::evalPerplexity()
+{
+    const QString text = dir_.filePath(u"sentences.txt"_s);
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("3 4 5 6\n\n10 11 12\r\n2 9\n");
+    }
+    const test::ProcessRun r = cli({u"eval"_s, u"--model"_s, lm_, u"--data"_s, text, u"--json"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"eval"_s, r)));
+    const QJsonObject got = QJsonDocument::fromJson(r.out.trimmed().split('\n').back()).object();
+    QString error;
+    std::optional<ModelBundle> b = loadModel(lm_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const Vocab& v = b->tgtVocab;
+    const LossStats st = b->model->evaluate(makeSentenceLmBatch(
+        {v.encode({u"3"_s, u"4"_s, u"5"_s, u"6"_s}), v.encode({u"10"_s, u"11"_s, u"12"_s}),
+         v.encode({u"2"_s, u"9"_s})}));
+    QCOMPARE(got[u"sentences"_s].toInt(), 3);
+    QCOMPARE(got[u"skipped"_s].toInt(), 1);
+    QCOMPARE(got[u"tokens"_s].toInt(), 4 + 1 + 3 + 1 + 2 + 1);
+    QVERIFY(std::abs(got[u"nll"_s].toDouble() - st.nll()) < 1e-6);
+    QVERIFY(std::abs(got[u"perplexity"_s].toDouble() - std::exp(st.nll())) < 1e-4);
+    // The counting it learned: low perplexity on counting, high on its reverse.
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("12 11 10 9 8\n");
+    }
+    const test::ProcessRun backwards = cli({u"eval"_s, u"--model"_s, lm_, u"--data"_s, text, u"--json"_s});
+    const double reversed = QJsonDocument::fromJson(backwards.out.trimmed()).object()[u"perplexity"_s].toDouble();
+    QVERIFY2(reversed > 10 * got[u"perplexity"_s].toDouble(),
+             qPrintable(u"counting %1, backwards %2"_s.arg(got[u"perplexity"_s].toDouble()).arg(reversed)));
+    // A language model's text for a translator, a translator's corpus for a language model.
+    test::ProcessRun bad = cli({u"eval"_s, u"--model"_s, translator_, u"--task"_s, u"lm-en"_s});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("is a translator"), bad.err.constData());
+    bad = cli({u"eval"_s, u"--model"_s, lm_, u"--task"_s, u"zh-en"_s});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("is a decoder-only model"), bad.err.constData());
+}
+
 void TestCliGenerate::refusals()
 {
     // A language model where a translator is needed, and the other way round: by name, with the
     // command that can use it.
-    for (const QString& command : {u"translate"_s, u"trace"_s, u"attribute"_s, u"eval"_s, u"heads"_s}) {
+    for (const QString& command : {u"translate"_s, u"trace"_s, u"attribute"_s, u"heads"_s}) {
         QStringList args{command, u"--model"_s, lm_};
-        if (command == u"eval" || command == u"heads")
+        if (command == u"heads")
             args << u"--data"_s << lm_;  // never read: the model is refused first
         const test::ProcessRun r = cli(args, "3 4\n");
         QVERIFY2(r.exitCode == 1, qPrintable(test::describeRun(command, r)));
