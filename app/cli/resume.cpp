@@ -67,14 +67,16 @@ int runTrainResume(Options& p)
              << "--factor" << QString::number(saved.train.factor, 'g', 17);
         if (saved.sharedVocab)
             args << "--shared-vocab";
+        // A corpus's batches by tokens; a generated task's and a language model's by rows
+        // (sentences or windows) — also when a tokeniser is named, as lm-en's may be.
         if (as::isBundledCorpusTask(saved.task))
             args << "--batch-tokens" << QString::number(saved.batchTokens);
+        else
+            args << "--batch" << QString::number(saved.batchSize);
         if (saved.srcTok)
             args << "--src-tok" << as::tokenizerName(*saved.srcTok);
         if (saved.tgtTok)
             args << "--tgt-tok" << as::tokenizerName(*saved.tgtTok);
-        else
-            args << "--batch" << QString::number(saved.batchSize);
         if (!p.isSet("clip-norm"))
             args << "--clip-norm" << QString::number(saved.train.clipNorm, 'g', 17);
         if (!p.isSet("valid-every") && saved.evalEvery > 0)

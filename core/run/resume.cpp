@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/resume.h"
 
+#include "text/lm_tasks.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 
@@ -69,7 +71,8 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     const bool corpus = isBundledCorpusTask(task);
     const QString sizeKey = corpus ? QStringLiteral("batch_tokens") : QStringLiteral("batch_size");
     const int size = data.value(sizeKey).toInt(0);
-    if (!trainingTaskNames().contains(task) || size < 1 || size > 1000000) {
+    if (!(trainingTaskNames().contains(task) || isLanguageModelTask(task)) || size < 1
+        || size > 1000000) {
         *error = QCoreApplication::translate("as::Resume", "it names no built-in task (task '%1', %2 %3)")
                      .arg(task, sizeKey, data.value(sizeKey).toVariant().toString());
         return false;

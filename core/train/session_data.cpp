@@ -18,9 +18,11 @@ namespace {
 // A generated task: its batches come from a generator seeded from the run's seed.
 class TaskData final : public SessionData {
 public:
-    TaskData(Task task, int batchSize, quint64 seed)
+    // extra: what else a checkpoint must record to make the same data again (a language
+    // model's tokeniser, "tgt_tok").
+    TaskData(Task task, int batchSize, quint64 seed, QJsonObject extra = {})
         : next_(std::move(task.nextBatch)), batchSize_(batchSize),
-          batchesPerEpoch_(task.batchesPerEpoch)
+          batchesPerEpoch_(task.batchesPerEpoch), extra_(std::move(extra))
     {
         rng_.reseed(seed * 0x9e3779b97f4a7c15ULL + 7);
         description_ = std::move(task);
@@ -43,7 +45,10 @@ public:
     }
     QJsonObject record() const override
     {
-        return {{"kind", "task"}, {"task", description_.name}, {"batch_size", batchSize_}};
+        QJsonObject r{{"kind", "task"}, {"task", description_.name}, {"batch_size", batchSize_}};
+        for (auto it = extra_.begin(); it != extra_.end(); ++it)
+            r.insert(it.key(), it.value());
+        return r;
     }
     void storePosition(CheckpointRun* run) const override { run->dataRng = rng_.state(); }
     QString restorePosition(const CheckpointRun& run) override
@@ -56,6 +61,7 @@ private:
     std::function<Batch(Rng&)> next_;
     int batchSize_;
     int batchesPerEpoch_;
+    QJsonObject extra_;
     Rng rng_;
 };
 
@@ -182,10 +188,16 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
             *error = QCoreApplication::translate("as::SessionData", "a language model has one vocabulary already");
             return nullptr;
         }
-        Task t = makeLanguageModelTask(name, o.batchSize, o.tgtTok ? o.tgtTok : o.srcTok, error);
+        const std::optional<Tokenizer> tok = o.tgtTok ? o.tgtTok : o.srcTok;
+        Task t = makeLanguageModelTask(name, o.batchSize, tok, error);
         if (t.name.isEmpty())
             return nullptr;
-        return std::make_unique<TaskData>(std::move(t), o.batchSize, o.seed);
+        // The tokeniser chosen, by name (core/SPEC.md §9.5), as a corpus records its own; its
+        // model is in the checkpoint's model, and a resumed run reads it from there.
+        QJsonObject extra;
+        if (tok)
+            extra.insert("tgt_tok", tokenizerName(*tok));
+        return std::make_unique<TaskData>(std::move(t), o.batchSize, o.seed, extra);
     }
     if (builtinTaskNames().contains(name)) {
         if (o.sharedVocab) {

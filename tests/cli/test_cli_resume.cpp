@@ -31,6 +31,8 @@ private slots:
     void resumedRunEqualsStraightRun_data();
     void resumedRunEqualsStraightRun();
     void interruptedInsideTheAveragingWindow();
+    void languageModelResumes_data();
+    void languageModelResumes();
     void stoppedBySignalSavesAndResumes_data();
     void stoppedBySignalSavesAndResumes();
     void logThatCannotBeWrittenStopsTheRun();
@@ -137,6 +139,46 @@ void TestCliResume::resumedRunEqualsStraightRun()
     QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
              qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
     // The comparison can fail: the checkpoint's own weights (step 30) are not those of step 60.
+    QVERIFY((half->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
+}
+
+// A language model's run (core/SPEC.md §10.7) resumed from its checkpoint ends with the weights
+// of the run straight through: the generated brackets, and lm-en's packed windows cut by a BPE
+// model the checkpoint carries, with a batch size of its own (which --resume once dropped when
+// a tokeniser was named).
+void TestCliResume::languageModelResumes_data()
+{
+    QTest::addColumn<QStringList>("args");
+    const QString config = u"d_model=32,heads=2,d_ff=64,decoder_layers=1,encoder_layers=0,arch=decoder-only"_s;
+    QTest::newRow("lm-brackets") << QStringList{u"--task"_s, u"lm-brackets"_s, u"--config"_s, config,
+                                                u"--batch"_s, u"8"_s};
+    QTest::newRow("lm-en, bpe:300") << QStringList{u"--task"_s, u"lm-en"_s, u"--tgt-tok"_s, u"bpe:300"_s,
+                                                   u"--config"_s, config, u"--batch"_s, u"4"_s};
+}
+
+void TestCliResume::languageModelResumes()
+{
+    QFETCH(QStringList, args);
+    const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(' ', '_').remove(u',');
+    const QStringList common = QStringList{u"train"_s, u"--warmup"_s, u"10"_s, u"--valid-every"_s,
+                                           u"7"_s, u"--threads"_s, u"1"_s, u"--seed"_s, u"3"_s}
+                               + args;
+    const QString straight = dir_.filePath(tag + u"-straight.safetensors"_s);
+    const QString ckpt = dir_.filePath(tag + u".ckpt"_s);
+    const QString resumed = dir_.filePath(tag + u"-resumed.safetensors"_s);
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"40"_s, u"--out"_s, straight}));
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"20"_s, u"--checkpoint"_s, ckpt}));
+    QString error;
+    std::optional<Checkpoint> half = loadCheckpoint(ckpt, &error);
+    QVERIFY2(half, qPrintable(error));
+    QCOMPARE(half->step, 20L);
+    QVERIFY(half->model.config.decoderOnly());
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"40"_s, u"--threads"_s,
+                          u"1"_s, u"--out"_s, resumed}));
+    const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
+             qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
     QVERIFY((half->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
 }
 
