@@ -21,7 +21,10 @@ usage:
         DIR/reference.safetensors  on a padded batch: "logits" (before log-softmax) and
                                    "logprobs" [B*T, V], "grad.NAME" for every parameter;
                                    __metadata__ "batch" (JSON): the batch, the label-smoothed
-                                   loss and NLL, and the greedy outputs
+                                   loss and NLL, the greedy outputs, and the outputs sampled
+                                   as core/SPEC.md §5.6 says ("sampled", "sampling": its
+                                   options; sentence i draws with seed + i), with the
+                                   engine's generator (Rng, written again here)
   torch_parity.py check MODEL.safetensors --batch DIR/reference.safetensors [--reference DIR]
       Loads a weight file written by Attention Studio (attention-studio-cli export) into the
       reference model and prints one JSON line: the loss and NLL on that batch and the greedy
@@ -211,6 +214,106 @@ def greedy(model, src_ids, max_len):
     return out, finished, gap
 
 
+# ---- sampling as core/SPEC.md §5.6 and §4.1 say, in Python ----------------------------------
+
+MASK64 = (1 << 64) - 1
+# The sampling options every reference run draws with (a seed per sentence: SAMPLE_SEED + i).
+SAMPLING = {"temperature": 1.2, "top_k": 12, "top_p": 0.95}
+SAMPLE_SEED = 100
+
+
+class Rng:
+    """xoshiro256** seeded by splitmix64 (core/SPEC.md §4.1, model/rng.h)."""
+
+    def __init__(self, seed):
+        x, self.s = seed & MASK64, []
+        for _ in range(4):
+            x = (x + 0x9E3779B97F4A7C15) & MASK64
+            z = x
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            self.s.append(z ^ (z >> 31))
+
+    @staticmethod
+    def _rotl(x, k):
+        return ((x << k) | (x >> (64 - k))) & MASK64
+
+    def next(self):
+        s = self.s
+        result = (self._rotl((s[1] * 5) & MASK64, 7) * 9) & MASK64
+        t = (s[1] << 17) & MASK64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = self._rotl(s[3], 45)
+        return result
+
+    def uniform(self):
+        return (self.next() >> 11) * 2.0 ** -53
+
+
+def sampling_distribution(logp, temperature, top_k, top_p):
+    """core/SPEC.md §5.6 in double: temperature, top-k, top-p, renormalised (a list)."""
+    scaled = [x / temperature if x != -math.inf else -math.inf for x in logp]
+    top = max(scaled)
+    p = [math.exp(x - top) if x != -math.inf else 0.0 for x in scaled]
+    total = sum(p)
+    p = [x / total for x in p]
+    order = sorted(range(len(p)), key=lambda i: -p[i])          # stable: ties to the lower id
+    keep = sum(1 for x in p if x > 0)
+    if top_k > 0:
+        keep = min(keep, top_k)
+    if top_p < 1.0:
+        kept = sum(p[order[i]] for i in range(keep))
+        mass, n = 0.0, 0
+        while n < keep:
+            mass += p[order[n]] / kept
+            n += 1
+            if mass >= top_p:
+                break
+        keep = n
+    keep = max(keep, 1)
+    total = sum(p[order[i]] for i in range(keep))
+    out = [0.0] * len(p)
+    for i in range(keep):
+        out[order[i]] = p[order[i]] / total
+    return out
+
+
+def draw(p, rng):
+    u, c, last = rng.uniform(), 0.0, -1
+    for i, x in enumerate(p):
+        if x <= 0:
+            continue
+        c += x
+        last = i
+        if u < c:
+            return i
+    return last
+
+
+def sample(model, src_ids, max_len, seed):
+    """One output drawn token by token (core/SPEC.md §5.6) with SAMPLING and Rng(seed); a
+    decoder-only model continues src_ids as its prompt. -> (tokens, finished)."""
+    import torch
+    only = getattr(model, "decoder_only", False)
+    src = None if only else torch.tensor([src_ids])
+    ys, out, rng = [1] + (list(src_ids) if only else []), [], Rng(seed)
+    with torch.no_grad():
+        while len(out) < max_len:
+            logp = model(src, torch.tensor([ys]))[0, -1].double().tolist()
+            logp[0] = logp[1] = -math.inf
+            t = draw(sampling_distribution(logp, SAMPLING["temperature"], SAMPLING["top_k"],
+                                           SAMPLING["top_p"]), rng)
+            if t == 2:
+                return out, True
+            out.append(t)
+            ys.append(t)
+    return out, False
+
+
 def loss_on(ref, model, batch, eps):
     import torch, torch.nn.functional as F
     tgt_out = torch.tensor(batch["tgt_out"])
@@ -315,6 +418,9 @@ def reference(args):
     for name, p in m.named_parameters():
         out["grad." + name] = p.grad
     outputs = [greedy(m, s, greedy_len) for s, _ in pairs]
+    sampled = [sample(m, s, greedy_len, SAMPLE_SEED + i) for i, (s, _) in enumerate(pairs)]
+    batch.update(sampled=[{"tokens": t, "finished": f} for t, f in sampled],
+                 sampling=dict(SAMPLING, seed=SAMPLE_SEED))
     batch.update(loss=float(loss), nll=float(nll), ntokens=ntok, label_smoothing=eps,
                  greedy_max_len=greedy_len, norm=args.norm, arch=args.arch,
                  torch=torch.__version__,
@@ -338,7 +444,10 @@ def check(args):
     with torch.no_grad():
         _, loss, nll, ntok = loss_on(ref, m, batch, spec.get("label_smoothing", 0.1))
     outputs = [greedy(m, s, batch["greedy_max_len"]) for s in batch["sources"]]
+    sampled = [sample(m, s, batch["greedy_max_len"], SAMPLE_SEED + i)
+               for i, s in enumerate(batch["sources"])]
     print(json.dumps({"loss": float(loss), "nll": float(nll), "ntokens": ntok,
+                      "sampled": [{"tokens": t, "finished": f} for t, f in sampled],
                       "greedy": [{"tokens": t, "finished": f} for t, f, _ in outputs],
                       "greedy_min_gap": min(gap for _, _, gap in outputs)}))
 

@@ -137,6 +137,37 @@ QString greedyDifference(Transformer<float>& m, const QJsonObject& batch, const 
     return {};
 }
 
+// The outputs the reference sampled (core/SPEC.md §5.6, with the engine's generator written in
+// Python), checked against sampleDecode with the same options and seeds; "" when all agree.
+QString sampledDifference(Transformer<float>& m, const QJsonObject& batch, const QJsonArray& ref)
+{
+    const auto sources = intRows(batch[u"sources"_s]);
+    const QJsonObject options = batch[u"sampling"_s].toObject();
+    if (ref.size() != qsizetype(sources.size()) || options.isEmpty())
+        return u"the reference has %1 sampled outputs for %2 sources"_s.arg(ref.size()).arg(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        SamplingOptions s;
+        s.temperature = options[u"temperature"_s].toDouble();
+        s.topK = options[u"top_k"_s].toInt();
+        s.topP = options[u"top_p"_s].toDouble();
+        s.seed = std::uint64_t(options[u"seed"_s].toInt()) + i;
+        DecodeOptions o;
+        o.maxLen = batch[u"greedy_max_len"_s].toInt();
+        const Hypothesis h = sampleDecode(m, sources[i], o, s).nbest.front();
+        const QJsonObject r = ref[qsizetype(i)].toObject();
+        std::vector<int> want;
+        for (const QJsonValue& x : r[u"tokens"_s].toArray())
+            want.push_back(x.toInt());
+        if (h.tokens != want || h.finished != r[u"finished"_s].toBool())
+            return u"sample %1 of %2 (seed %3): the engine draws %4%5, the reference %6%7"_s.arg(i)
+                .arg(text(sources[i]))
+                .arg(s.seed)
+                .arg(text(h.tokens), h.finished ? u" </s>"_s : QString(), text(want),
+                     r[u"finished"_s].toBool() ? u" </s>"_s : QString());
+    }
+    return {};
+}
+
 }  // namespace
 
 class TestTorchParity : public QObject {
@@ -395,9 +426,11 @@ void TestTorchParity::referenceToEngine()
     int finished = 0;
     const QString greedy = greedyDifference(m, json, json[u"greedy"_s].toArray(), &finished);
     QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
+    const QString sampled = sampledDifference(m, json, json[u"sampled"_s].toArray());
+    QVERIFY2(sampled.isEmpty(), qPrintable(sampled));
     qInfo("%s, %s-norm, PyTorch %s -> engine: max |Δlogit| %.2e, max |Δlog p| %.2e, loss relative "
           "%.2e, NLL relative %.2e, worst gradient relative %.2e (%s), greedy identical on %d "
-          "sentences (%d ended with </s>, smallest top-2 gap %.3f)",
+          "sentences (%d ended with </s>, smallest top-2 gap %.3f), sampled outputs identical",
           qPrintable(arch), qPrintable(norm), qPrintable(json[u"torch"_s].toString()), logitDiff, logpDiff,
           lossRel, nllRel, worst, worstName.c_str(), int(json[u"greedy"_s].toArray().size()),
           finished, json[u"greedy_min_gap"_s].toDouble());
@@ -472,6 +505,8 @@ void TestTorchParity::engineToReference()
     int finished = 0;
     const QString greedy = greedyDifference(m, json, torch[u"greedy"_s].toArray(), &finished);
     QVERIFY2(greedy.isEmpty(), qPrintable(greedy));
+    const QString sampled = sampledDifference(m, json, torch[u"sampled"_s].toArray());
+    QVERIFY2(sampled.isEmpty(), qPrintable(sampled));
     qInfo("%s, %s-norm, engine -> PyTorch: loss %.6f, relative difference %.2e, NLL relative %.2e, "
           "greedy identical (smallest top-2 gap %.3f)",
           qPrintable(arch), qPrintable(norm), st.loss(), lossRel, nllRel, torch[u"greedy_min_gap"_s].toDouble());
