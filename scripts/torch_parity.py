@@ -40,7 +40,8 @@ usage:
       base64 under both keys: each side reads its own.
   torch_parity.py trace MODEL.safetensors --src IDS --tgt-in IDS --out FILE [--mask HEADS]
       Runs the reference model with the weights of MODEL on one pair (ids comma-separated;
-      tgt-in is the decoder's input, <s> first), dropout off, and writes to FILE every
+      tgt-in is the decoder's input, <s> first; a decoder-only model's --src is empty), dropout
+      off, and writes to FILE every
       intermediate under the names of attention-studio-cli trace (core/eval/trace.h), each
       read by a forward hook on the reference's own modules (the scores and weights where its
       attention calls torch.softmax): masked scores hold -1e9, as the reference fills them.
@@ -502,15 +503,19 @@ def trace(args):
         hooks.append(module.register_forward_pre_hook(keep_input(name)) if pre
                      else module.register_forward_hook(keep(name, fn)))
 
-    hook(m.src_embed, "encoder.embed", lambda x: x * math.sqrt(d))
+    only = getattr(m, "decoder_only", False)   # core/SPEC.md §2.10: no encoder, no cross
+    cross = not only
+    if not only:
+        hook(m.src_embed, "encoder.embed", lambda x: x * math.sqrt(d))
     hook(m.tgt_embed, "decoder.embed", lambda x: x * math.sqrt(d))
-    for stack_name, stack in (("encoder", m.encoder), ("decoder", m.decoder)):
+    stacks = (("decoder", m.decoder),) if only else (("encoder", m.encoder), ("decoder", m.decoder))
+    for stack_name, stack in stacks:
         for l, layer in enumerate(stack.layers):
             p = f"{stack_name}.{l}"
             if l == 0:
                 hook(layer, stack_name + ".input", pre=True)
             blocks = [("self", layer.self_attn)]
-            if stack_name == "decoder":
+            if stack_name == "decoder" and cross:
                 blocks.append(("cross", layer.cross_attn))
             for b, a in blocks:
                 q = f"{p}.{b}"
@@ -533,11 +538,11 @@ def trace(args):
             # connection's own norm's output in post-norm.
             if post:
                 hook(layer.norm1, p + ".self.residual")
-                if stack_name == "decoder":
+                if stack_name == "decoder" and cross:
                     hook(layer.norm2, p + ".cross.residual")
             else:
                 hook(layer.norm2, p + ".self.residual", pre=True)
-                if stack_name == "decoder":
+                if stack_name == "decoder" and cross:
                     hook(layer.norm3, p + ".cross.residual", pre=True)
             hook(layer.ffn.w2, p + ".ff.hidden", pre=True)
             hook(layer.ffn, p + ".ff.out")
@@ -555,9 +560,12 @@ def trace(args):
     ref.torch.softmax = recording_softmax
     try:
         with torch.no_grad():
-            memory, src_mask = m.encode(src)
-            logp = m.decode(memory, src_mask, tgt_in)
-            rec["encoder.out"] = memory[0]
+            if only:
+                logp = m.decode(None, None, tgt_in)
+            else:
+                memory, src_mask = m.encode(src)
+                logp = m.decode(memory, src_mask, tgt_in)
+                rec["encoder.out"] = memory[0]
             rec["log_probs"] = logp[0]
             for l in range(len(m.decoder.layers)):
                 y = rec[f"decoder.{l}.out"].unsqueeze(0)

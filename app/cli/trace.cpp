@@ -91,7 +91,9 @@ int runTrace(const QStringList& args)
         "generator's argmax at each position) and tensors: name -> {shape, data (row-major; "
         "masked scores null)}. Names: encoder.embed, encoder.input, encoder.L.self.{q,k,v,scores,"
         "weights,context,out,residual}, encoder.L.ff.{hidden,out}, encoder.L.out, encoder.out, "
-        "the decoder's likewise with self and cross, decoder.out, logits, log_probs, lens.L.",
+        "the decoder's likewise with self and cross, decoder.out, logits, log_probs, lens.L. "
+        "A decoder-only model (core/SPEC.md §2.10) reads each line as its text, traced as "
+        "<s> text: no source, no encoder.* and no cross tensors.",
         err);
     p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
     p.add({"only", "Only these tensors: names or prefixes ending at a dot-separated part "
@@ -107,9 +109,11 @@ int runTrace(const QStringList& args)
     if (!p.ok())
         return 2;
     int failed = 0;
-    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed);
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed, true,
+                                                 ModelUse::Any);
     if (!b)
         return failed;
+    const bool decoderOnly = b->config.decoderOnly();
     std::vector<std::string> only;
     if (p.isSet("only")) {
         const std::vector<std::string> names = traceTensorNames(b->config);
@@ -145,6 +149,24 @@ int runTrace(const QStringList& args)
         const qsizetype tab = line.indexOf(u'\t');
         if (tab >= 0 && line.indexOf(u'\t', tab + 1) >= 0) {
             bad(QStringLiteral("more than one tab"));
+            continue;
+        }
+        if (decoderOnly) {
+            // The text itself, teacher-forced: what the model expects after each of its tokens.
+            if (tab >= 0) {
+                err << "trace: line " << lineNo << ": a decoder-only model reads one text a line, "
+                    << "not source<TAB>target; nothing written for it\n";
+                exitCode = 1;
+                continue;
+            }
+            std::vector<int> text = codec.encodeTarget(line).ids;
+            if (int(text.size()) + 1 > maxLen) {
+                err << "trace: line " << lineNo << ": the text has " << text.size()
+                    << " tokens; only the first " << maxLen - 1 << " are used\n";
+                text.resize(std::size_t(maxLen - 1));
+            }
+            out << traceJson(traceForward(*b->model, {}, text, only), *b) << "\n";
+            out.flush();
             continue;
         }
         std::vector<int> src = codec.encodeSource(tab < 0 ? line : line.left(tab)).ids;

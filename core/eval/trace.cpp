@@ -121,12 +121,18 @@ const TraceTensor* ForwardTrace::find(const std::string& name) const
 
 std::vector<std::string> traceTensorNames(const ModelConfig& config)
 {
-    std::vector<std::string> names{"encoder.embed", "encoder.input"};
-    for (int l = 0; l < config.encoder_layers; ++l)
-        addLayerNames(names, "encoder." + std::to_string(l), false);
-    names.insert(names.end(), {"encoder.out", "decoder.embed", "decoder.input"});
+    // A decoder-only model (core/SPEC.md §2.10): no encoder, no cross-attention.
+    const bool only = config.decoderOnly();
+    std::vector<std::string> names;
+    if (!only) {
+        names = {"encoder.embed", "encoder.input"};
+        for (int l = 0; l < config.encoder_layers; ++l)
+            addLayerNames(names, "encoder." + std::to_string(l), false);
+        names.push_back("encoder.out");
+    }
+    names.insert(names.end(), {"decoder.embed", "decoder.input"});
     for (int l = 0; l < config.decoder_layers; ++l)
-        addLayerNames(names, "decoder." + std::to_string(l), true);
+        addLayerNames(names, "decoder." + std::to_string(l), !only);
     names.insert(names.end(), {"decoder.out", "logits", "log_probs"});
     for (int l = 0; l < config.decoder_layers; ++l)
         names.push_back("lens." + std::to_string(l));
@@ -148,10 +154,13 @@ template <typename T>
 ForwardTrace traceForward(Transformer<T>& model, const std::vector<int>& source,
                           const std::vector<int>& target, const std::vector<std::string>& only)
 {
-    if (source.empty())
-        throw std::invalid_argument("traceForward: the source is empty");
     const ModelConfig& c = model.config();
-    const Batch batch = makeBatch({source}, {target});
+    const bool decoderOnly = c.decoderOnly();
+    if (decoderOnly && !source.empty())
+        throw std::invalid_argument("traceForward: a decoder-only model reads no source (its text is the target)");
+    if (!decoderOnly && source.empty())
+        throw std::invalid_argument("traceForward: the source is empty");
+    const Batch batch = decoderOnly ? makeSentenceLmBatch({target}) : makeBatch({source}, {target});
 
     // The model's own forward pass, dropout off, with the attention scores kept.
     struct ScoresKept {
@@ -184,17 +193,19 @@ ForwardTrace traceForward(Transformer<T>& model, const std::vector<int>& source,
         rec.matrix(name, x);
     };
 
-    embedded("encoder.embed", false, t.source);
-    rec.matrix("encoder.input", model.encoderState(0));
-    for (int l = 0; l < c.encoder_layers; ++l) {
-        const EncoderLayer<T>& L = model.encoderLayer(l);
-        const std::string p = "encoder." + std::to_string(l);
-        rec.attention(p + ".self", L.self_attn, true, L.sub1.s, L.x1);
-        rec.matrix(p + ".ff.hidden", L.ffn.h);
-        rec.matrix(p + ".ff.out", L.sub2.s);
-        rec.matrix(p + ".out", model.encoderState(l + 1));
+    if (!decoderOnly) {
+        embedded("encoder.embed", false, t.source);
+        rec.matrix("encoder.input", model.encoderState(0));
+        for (int l = 0; l < c.encoder_layers; ++l) {
+            const EncoderLayer<T>& L = model.encoderLayer(l);
+            const std::string p = "encoder." + std::to_string(l);
+            rec.attention(p + ".self", L.self_attn, true, L.sub1.s, L.x1);
+            rec.matrix(p + ".ff.hidden", L.ffn.h);
+            rec.matrix(p + ".ff.out", L.sub2.s);
+            rec.matrix(p + ".out", model.encoderState(l + 1));
+        }
+        rec.matrix("encoder.out", model.memory());
     }
-    rec.matrix("encoder.out", model.memory());
 
     embedded("decoder.embed", true, t.decoderInput);
     rec.matrix("decoder.input", model.decoderState(0));
@@ -202,7 +213,8 @@ ForwardTrace traceForward(Transformer<T>& model, const std::vector<int>& source,
         const DecoderLayer<T>& L = model.decoderLayer(l);
         const std::string p = "decoder." + std::to_string(l);
         rec.attention(p + ".self", L.self_attn, true, L.sub1.s, L.y1);
-        rec.attention(p + ".cross", L.cross_attn, false, L.sub2.s, L.y2);
+        if (!decoderOnly)
+            rec.attention(p + ".cross", L.cross_attn, false, L.sub2.s, L.y2);
         rec.matrix(p + ".ff.hidden", L.ffn.h);
         rec.matrix(p + ".ff.out", L.sub3.s);
         rec.matrix(p + ".out", model.decoderState(l + 1));

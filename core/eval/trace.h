@@ -82,7 +82,9 @@ std::vector<std::string> traceNamesWithoutLens(const ModelConfig& config);
 // An empty selection picks every name.
 bool traceNameSelected(const std::string& name, const std::vector<std::string>& selection);
 
-// The traced pass of source → target teacher-forced (the decoder's input is kBos + target).
+// The traced pass of source → target teacher-forced (the decoder's input is kBos + target). A
+// decoder-only model (core/SPEC.md §2.10) takes no source (empty) and traces its text, the
+// target: no encoder.* and no .cross tensors.
 // Only the tensors `only` selects are recorded (traceNameSelected); the output tokens always.
 // Throws std::invalid_argument for an empty source, std::out_of_range for an id outside the
 // vocabularies.

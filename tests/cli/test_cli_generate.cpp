@@ -8,9 +8,11 @@
 // - translate's sampling: --temperature 0 is its greedy output, a seed its engine's draw;
 // - each kind of model refused by name where the command needs the other, and sampling's bad
 //   options refused;
-// - eval's NLL and perplexity of a decoder-only model on sentences, against the engine's pass.
+// - eval's NLL and perplexity of a decoder-only model on sentences, and trace's tensors of its
+//   text, against the engine's pass.
 #include "skip.h"
 #include "decode/decode.h"
+#include "model/softmax.h"
 #include "io/model_file.h"
 #include "text/dataset.h"
 #include "text/tasks.h"
@@ -18,6 +20,7 @@
 #include "cli_process.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -34,6 +37,7 @@ private slots:
     void continuesWhatItLearned();
     void translateSamples();
     void evalPerplexity();
+    void traceText();
     void refusals();
 
 private:
@@ -245,11 +249,42 @@ void TestCliGenerate::evalPerplexity()
     QVERIFY2(bad.err.contains("is a decoder-only model"), bad.err.constData());
 }
 
+// trace on a decoder-only model: each line its text as <s> text, no encoder and no cross
+// tensors; its log_probs are the engine's teacher-forced pass on the same file.
+void TestCliGenerate::traceText()
+{
+    const test::ProcessRun r = cli({u"trace"_s, u"--model"_s, lm_, u"--only"_s, u"log_probs,decoder.1.self.weights"_s},
+                                   "5 6 7\n3\t4\n");
+    QCOMPARE(r.exitCode, 1);  // the second line, source<TAB>target, is refused
+    QVERIFY2(r.err.contains("line 2: a decoder-only model reads one text a line"), r.err.constData());
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 1);
+    const QJsonObject o = QJsonDocument::fromJson(lines[0]).object();
+    QCOMPARE(o[u"source_tokens"_s].toArray().size(), 0);
+    QCOMPARE(o[u"target_tokens"_s].toArray(), QJsonArray({u"<s>"_s, u"5"_s, u"6"_s, u"7"_s}));
+    const QJsonObject tensors = o[u"tensors"_s].toObject();
+    QCOMPARE(tensors.keys(), QStringList({u"decoder.1.self.weights"_s, u"log_probs"_s}));
+    QString error;
+    std::optional<ModelBundle> b = loadModel(lm_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const Vocab& v = b->tgtVocab;
+    b->model->evaluate(makeSentenceLmBatch({v.encode({u"5"_s, u"6"_s, u"7"_s})}));
+    Mat<float> logp = b->model->logits();
+    logSoftmaxRows<float>(logp);
+    const QJsonArray data = tensors[u"log_probs"_s].toObject()[u"data"_s].toArray();
+    QCOMPARE(data.size(), qsizetype(logp.size()));
+    for (Eigen::Index r = 0; r < logp.rows(); ++r)
+        for (Eigen::Index c = 0; c < logp.cols(); ++c)
+            QVERIFY(std::abs(data[r * logp.cols() + c].toDouble() - double(logp(r, c))) < 1e-5);
+    // After "5 6 7" it expects 8: it learned to count.
+    QCOMPARE(o[u"output_tokens"_s].toArray().last().toString(), u"8"_s);
+}
+
 void TestCliGenerate::refusals()
 {
     // A language model where a translator is needed, and the other way round: by name, with the
     // command that can use it.
-    for (const QString& command : {u"translate"_s, u"trace"_s, u"attribute"_s, u"heads"_s}) {
+    for (const QString& command : {u"translate"_s, u"attribute"_s, u"heads"_s}) {
         QStringList args{command, u"--model"_s, lm_};
         if (command == u"heads")
             args << u"--data"_s << lm_;  // never read: the model is refused first

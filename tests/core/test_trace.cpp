@@ -107,9 +107,11 @@ class TestTrace : public QObject {
 
     // A model of the engine's own (Xavier, every bias and norm moved off its initial value),
     // saved and exported as `attention-studio-cli export` does -> the weight file's path.
-    QString makeModel(const QString& norm, std::unique_ptr<Transformer<float>>* model);
+    QString makeModel(const QString& norm, std::unique_ptr<Transformer<float>>* model,
+                      bool decoderOnly = false);
     bool referenceTrace(const QString& weights, const std::vector<HeadId>& masked,
-                        std::optional<SafetensorsFile>* ref, QString* error);
+                        std::optional<SafetensorsFile>* ref, QString* error,
+                        const std::vector<int>& source = kSource);
 
 private slots:
     void initTestCase();
@@ -119,16 +121,18 @@ private slots:
     void topTokensByHand();
 };
 
-QString TestTrace::makeModel(const QString& norm, std::unique_ptr<Transformer<float>>* model)
+QString TestTrace::makeModel(const QString& norm, std::unique_ptr<Transformer<float>>* model,
+                            bool decoderOnly)
 {
     ModelConfig c;
-    c.src_vocab = 23;
+    c.src_vocab = decoderOnly ? 29 : 23;
     c.tgt_vocab = 29;
     c.d_model = 32;
     c.heads = 4;
     c.d_ff = 64;
-    c.encoder_layers = 2;
+    c.encoder_layers = decoderOnly ? 0 : 2;
     c.decoder_layers = 2;
+    c.arch = decoderOnly ? Arch::DecoderOnly : Arch::EncoderDecoder;
     c.max_len = 64;
     c.norm = norm == u"pre" ? NormPlacement::Pre : NormPlacement::Post;
     auto m = std::make_unique<Transformer<float>>(c);
@@ -146,8 +150,9 @@ QString TestTrace::makeModel(const QString& norm, std::unique_ptr<Transformer<fl
     if (!Vocab::fromTokens(placeholderVocab(c.src_vocab), &src, &error)
         || !Vocab::fromTokens(placeholderVocab(c.tgt_vocab), &tgt, &error))
         return {};
-    const QString file = tmp_.filePath(norm + u".safetensors"_s);
-    const QString exported = tmp_.filePath(norm + u"-export.safetensors"_s);
+    const QString stem = norm + (decoderOnly ? u"-decoder-only"_s : QString());
+    const QString file = tmp_.filePath(stem + u".safetensors"_s);
+    const QString exported = tmp_.filePath(stem + u"-export.safetensors"_s);
     if (!saveModel(file, *m, src, tgt, TokenizerKind::Word, TokenizerKind::Word, &error)
         || !exportWeights(file, exported, &error)) {
         qWarning("%s", qPrintable(error));
@@ -158,7 +163,8 @@ QString TestTrace::makeModel(const QString& norm, std::unique_ptr<Transformer<fl
 }
 
 bool TestTrace::referenceTrace(const QString& weights, const std::vector<HeadId>& masked,
-                               std::optional<SafetensorsFile>* ref, QString* error)
+                               std::optional<SafetensorsFile>* ref, QString* error,
+                               const std::vector<int>& source)
 {
     QStringList mask;
     for (const HeadId& h : masked)
@@ -167,7 +173,7 @@ bool TestTrace::referenceTrace(const QString& weights, const std::vector<HeadId>
     tgtIn.insert(tgtIn.end(), kTarget.begin(), kTarget.end());
     const QString out = tmp_.filePath(u"reference-trace.safetensors"_s);
     const QStringList args{script_,         u"trace"_s,   weights,       u"--src"_s,
-                           ids(kSource),    u"--tgt-in"_s, ids(tgtIn),   u"--out"_s,
+                           ids(source),     u"--tgt-in"_s, ids(tgtIn),   u"--out"_s,
                            out,             u"--mask"_s,   mask.join(u','), u"--reference"_s,
                            referenceDir_};
     const test::ProcessRun r = test::runProgram(kPython, args);
@@ -200,31 +206,42 @@ void TestTrace::agreesWithTheReference_data()
 {
     QTest::addColumn<QString>("norm");
     QTest::addColumn<bool>("masked");
-    QTest::newRow("pre-norm") << u"pre"_s << false;
-    QTest::newRow("post-norm") << u"post"_s << false;
-    QTest::newRow("pre-norm, heads masked") << u"pre"_s << true;
-    QTest::newRow("post-norm, heads masked") << u"post"_s << true;
+    QTest::addColumn<bool>("decoderOnly");
+    QTest::newRow("pre-norm") << u"pre"_s << false << false;
+    QTest::newRow("post-norm") << u"post"_s << false << false;
+    QTest::newRow("pre-norm, heads masked") << u"pre"_s << true << false;
+    QTest::newRow("post-norm, heads masked") << u"post"_s << true << false;
+    // A decoder-only model (core/SPEC.md §2.10): its text traced, no encoder, no cross.
+    QTest::newRow("decoder-only, pre-norm") << u"pre"_s << false << true;
+    QTest::newRow("decoder-only, post-norm, heads masked") << u"post"_s << true << true;
 }
 
 void TestTrace::agreesWithTheReference()
 {
     QFETCH(QString, norm);
     QFETCH(bool, masked);
+    QFETCH(bool, decoderOnly);
     std::unique_ptr<Transformer<float>> m;
-    const QString weights = makeModel(norm, &m);
+    const QString weights = makeModel(norm, &m, decoderOnly);
     QVERIFY(!weights.isEmpty());
     std::vector<HeadId> heads;
-    if (masked)
+    if (masked && decoderOnly)
+        heads = {{AttentionKind::DecoderSelf, 1, 3}, {AttentionKind::DecoderSelf, 0, 0}};
+    else if (masked)
         heads = {{AttentionKind::EncoderSelf, 0, 1}, {AttentionKind::DecoderSelf, 1, 3},
                  {AttentionKind::Cross, 0, 2}};
     maskHeads(*m, heads);
+    const std::vector<int> source = decoderOnly ? std::vector<int>{} : kSource;
 
-    const ForwardTrace t = traceForward(*m, kSource, kTarget);
+    const ForwardTrace t = traceForward(*m, source, kTarget);
     std::vector<std::string> names;
     for (const TraceTensor& x : t.tensors)
         names.push_back(x.name);
     QCOMPARE(names, traceTensorNames(m->config()));
-    QCOMPARE(t.source, kSource);
+    for (const std::string& n : names)
+        QVERIFY2(!decoderOnly || (!n.starts_with("encoder") && n.find(".cross") == std::string::npos),
+                 n.c_str());
+    QCOMPARE(t.source, source);
     QCOMPARE(int(t.decoderInput.size()), int(kTarget.size()) + 1);
     QCOMPARE(t.decoderInput.front(), kBos);
 
@@ -245,22 +262,27 @@ void TestTrace::agreesWithTheReference()
             for (int j = 0; j < T; ++j)
                 QCOMPARE(bool(selfScores->masked[std::size_t((h * T + i) * T + j)]), j > i);
     if (masked) {
-        const TraceTensor* ctx = t.find("encoder.0.self.context");
+        // The first masked head's context columns are zero in every row.
+        const HeadId& h = heads.front();
+        const TraceTensor* ctx = t.find(h.kind == AttentionKind::EncoderSelf ? "encoder.0.self.context"
+                                                                             : "decoder.1.self.context");
         const int d = m->config().d_model, dk = d / 4;
-        for (std::size_t r = 0; r < kSource.size(); ++r)
-            for (int c = dk; c < 2 * dk; ++c)
+        const std::size_t rows = ctx->data.size() / std::size_t(d);
+        QVERIFY(rows > 1);
+        for (std::size_t r = 0; r < rows; ++r)
+            for (int c = h.head * dk; c < (h.head + 1) * dk; ++c)
                 QCOMPARE(ctx->data[r * std::size_t(d) + std::size_t(c)], 0.0);
     }
 
     std::optional<SafetensorsFile> ref;
     QString error;
-    QVERIFY2(referenceTrace(weights, heads, &ref, &error), qPrintable(error));
+    QVERIFY2(referenceTrace(weights, heads, &ref, &error, source), qPrintable(error));
     QCOMPARE(ref->tensors().size(), t.tensors.size());
     Worst worst;
     const QString diff = compare(t, *ref, &worst);
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
-    qInfo("%s%s: %d tensors agree with PyTorch %s; worst relative difference %.2e (%s)",
-          qPrintable(norm), masked ? ", heads masked" : "", int(t.tensors.size()),
+    qInfo("%s%s%s: %d tensors agree with PyTorch %s; worst relative difference %.2e (%s)",
+          decoderOnly ? "decoder-only, " : "", qPrintable(norm), masked ? ", heads masked" : "", int(t.tensors.size()),
           qPrintable(ref->metadata().value(u"torch"_s)), worst.rel, worst.name.c_str());
 }
 
