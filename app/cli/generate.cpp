@@ -38,10 +38,8 @@ int runGenerate(const QStringList& args)
     const int threads = p.threads();
     const int maxLen = int(p.intOption("max-len", 1, 1000000, 0));
     const bool sampling = samplingAsked(p);
-    const as::SamplingOptions sampled = samplingOptions(p);
-    if (sampling && beam > 1)
-        p.refuse(QStringLiteral("sampling (--temperature, --top-k, --top-p) draws one output: "
-                                "--beam is for search"));
+    const as::SamplingOptions sampled = samplingOptions(p, beam > 1 ? QStringLiteral("--beam is")
+                                                                    : QString());
     if (!p.ok())
         return 2;
     int failed = 0;

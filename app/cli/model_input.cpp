@@ -205,8 +205,12 @@ bool samplingAsked(Options& p)
     return p.isSet("temperature") || p.isSet("top-k") || p.isSet("top-p");
 }
 
-as::SamplingOptions samplingOptions(Options& p)
+as::SamplingOptions samplingOptions(Options& p, const QString& searching)
 {
+    if (samplingAsked(p) && !searching.isEmpty())
+        p.refuse(QStringLiteral("sampling (--temperature, --top-k, --top-p) draws one output: "
+                                "%1 for search")
+                     .arg(searching));
     as::SamplingOptions s;
     s.temperature = p.doubleOption("temperature", 0, 1e6, 1.0);
     s.topK = int(p.intOption("top-k", 0, 100000000, 0));

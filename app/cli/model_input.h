@@ -82,8 +82,10 @@ std::optional<as::ModelBundle> openModel(Options& p, const QString& path, int th
 void addSamplingOptions(Options& options);
 // Whether any of them was given (then an output is drawn, not searched), and their values;
 // after refusing a bad one, p.ok() is false.
+// searching: what the command was also asked to search with (e.g. "--beam"), empty when
+// nothing: sampling draws one output, so both together are refused.
 bool samplingAsked(Options& options);
-as::SamplingOptions samplingOptions(Options& options);
+as::SamplingOptions samplingOptions(Options& options, const QString& searching = {});
 // Line n of the input draws with seed S + n - 1: each line a sample of its own, each repeatable.
 inline as::SamplingOptions lineSampling(as::SamplingOptions s, long lineNo)
 {

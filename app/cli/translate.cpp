@@ -80,10 +80,8 @@ int runTranslate(const QStringList& args)
         p.refuse(tree ? QStringLiteral("--tree writes JSON: give --json too")
                       : QStringLiteral("--json is the output of --tree: give --tree too"));
     const bool sampling = samplingAsked(p);
-    const as::SamplingOptions sampled = samplingOptions(p);
-    if (sampling && (beam > 1 || tree))
-        p.refuse(QStringLiteral("sampling (--temperature, --top-k, --top-p) draws one output: "
-                                "--beam and --tree are for search"));
+    const as::SamplingOptions sampled = samplingOptions(
+        p, beam > 1 || tree ? QStringLiteral("--beam and --tree are") : QString());
     if (!p.ok())
         return 2;
     int failed = 0;

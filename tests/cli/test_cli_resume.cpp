@@ -40,6 +40,11 @@ private slots:
 
 private:
     static Eigen::VectorXf weightsOf(const QString& path);
+    // `common` trained `full` steps straight through, and `half` steps with a checkpoint then
+    // resumed to `full`: the two models' weights must be equal bit for bit (and differ from the
+    // checkpoint's own). *halfway: the checkpoint, for the caller's checks.
+    void resumedEqualsStraight(const QStringList& common, const QString& tag, int half, int full,
+                               std::optional<Checkpoint>* halfway);
     // Runs the CLI with `args` (which print every step: --log-every 1) and sends it `sig` once
     // a progress line shows step `atLeast` or later; false if it ended before. Waits for it.
     static bool runUntilStepThenSignal(QProcess& p, const QString& cli, const QStringList& args,
@@ -99,6 +104,28 @@ void TestCliResume::resumedRunEqualsStraightRun_data()
                        u"--src-tok"_s, u"bpe:24"_s, u"--tgt-tok"_s, u"bpe:24"_s};
 }
 
+void TestCliResume::resumedEqualsStraight(const QStringList& common, const QString& tag, int half,
+                                          int full, std::optional<Checkpoint>* halfway)
+{
+    const QString straight = dir_.filePath(tag + u"-straight.safetensors"_s);
+    const QString ckpt = dir_.filePath(tag + u".ckpt"_s);
+    const QString resumed = dir_.filePath(tag + u"-resumed.safetensors"_s);
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, QString::number(full), u"--out"_s, straight}));
+    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, QString::number(half), u"--checkpoint"_s, ckpt}));
+    QString error;
+    *halfway = loadCheckpoint(ckpt, &error);
+    QVERIFY2(*halfway, qPrintable(error));
+    QCOMPARE((*halfway)->step, long(half));
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, QString::number(full),
+                          u"--threads"_s, u"1"_s, u"--out"_s, resumed}));
+    const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
+             qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
+    // The comparison can fail: the checkpoint's own weights (step `half`) are not those of `full`.
+    QVERIFY(((*halfway)->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
+}
+
 void TestCliResume::resumedRunEqualsStraightRun()
 {
     QFETCH(QStringList, extra);
@@ -109,16 +136,10 @@ void TestCliResume::resumedRunEqualsStraightRun()
                                            u"--valid-every"_s, u"7"_s, u"--threads"_s, u"1"_s,
                                            u"--seed"_s, u"4"_s}
                                + extra;
-    const QString straight = dir_.filePath(tag + u"-straight.safetensors"_s);
-    const QString ckpt = dir_.filePath(tag + u".ckpt"_s);
-    const QString resumed = dir_.filePath(tag + u"-resumed.safetensors"_s);
-    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"60"_s, u"--out"_s, straight}));
-    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"30"_s, u"--checkpoint"_s, ckpt}));
-
-    QString error;
-    std::optional<Checkpoint> half = loadCheckpoint(ckpt, &error);
-    QVERIFY2(half, qPrintable(error));
-    QCOMPARE(half->step, 30L);
+    std::optional<Checkpoint> half;
+    resumedEqualsStraight(common, tag, 30, 60, &half);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY2(half->run.epoch >= 1, "the first half should cross an epoch boundary");
     const qsizetype tieAt = extra.indexOf(u"--tie"_s);
     const Tie tie = tieAt < 0 ? Tie::None : *tieFromName(extra[tieAt + 1]);
@@ -131,15 +152,6 @@ void TestCliResume::resumedRunEqualsStraightRun()
         QVERIFY(half->model.srcTok.ready() && half->model.srcTok == half->model.tgtTok);
         QCOMPARE(half->model.srcVocab.tokens(), half->model.srcTok.pieces());
     }
-    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"60"_s, u"--threads"_s, u"1"_s,
-                 u"--out"_s, resumed}));
-
-    const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);
-    QCOMPARE(a.size(), b.size());
-    QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
-             qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
-    // The comparison can fail: the checkpoint's own weights (step 30) are not those of step 60.
-    QVERIFY((half->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
 }
 
 // A language model's run (core/SPEC.md §10.7) resumed from its checkpoint ends with the weights
@@ -163,23 +175,11 @@ void TestCliResume::languageModelResumes()
     const QStringList common = QStringList{u"train"_s, u"--warmup"_s, u"10"_s, u"--valid-every"_s,
                                            u"7"_s, u"--threads"_s, u"1"_s, u"--seed"_s, u"3"_s}
                                + args;
-    const QString straight = dir_.filePath(tag + u"-straight.safetensors"_s);
-    const QString ckpt = dir_.filePath(tag + u".ckpt"_s);
-    const QString resumed = dir_.filePath(tag + u"-resumed.safetensors"_s);
-    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"40"_s, u"--out"_s, straight}));
-    QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"20"_s, u"--checkpoint"_s, ckpt}));
-    QString error;
-    std::optional<Checkpoint> half = loadCheckpoint(ckpt, &error);
-    QVERIFY2(half, qPrintable(error));
-    QCOMPARE(half->step, 20L);
+    std::optional<Checkpoint> half;
+    resumedEqualsStraight(common, tag, 20, 40, &half);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(half->model.config.decoderOnly());
-    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"40"_s, u"--threads"_s,
-                          u"1"_s, u"--out"_s, resumed}));
-    const Eigen::VectorXf a = weightsOf(straight), b = weightsOf(resumed);
-    QCOMPARE(a.size(), b.size());
-    QVERIFY2(std::memcmp(a.data(), b.data(), std::size_t(a.size()) * sizeof(float)) == 0,
-             qPrintable(u"max |difference| %1"_s.arg((a - b).cwiseAbs().maxCoeff())));
-    QVERIFY((half->model.model->params().valueVector() - a).cwiseAbs().maxCoeff() > 0);
 }
 
 bool TestCliResume::runUntilStepThenSignal(QProcess& p, const QString& cli,

@@ -23,8 +23,9 @@ stored_state_dict() is what a weight file holds (each shared matrix once, under 
 named_parameters() gives it, core/SPEC.md §6.1), load_stored() reads such a dict.
 
 A decoder-only model (core/SPEC.md §2.10), config "arch": "decoder-only": no src_embed, no
-encoder; decoder layers of masked self-attention and feed-forward (norm1, norm2); forward(None,
-tgt_in) gives the next-token log-probabilities of every position. tie "tgt" or "none".
+encoder; decoder layers (DecoderLayer, cross=False) of masked self-attention and feed-forward
+(norm1, norm2); forward(None, tgt_in) gives the next-token log-probabilities of every position.
+tie "tgt" or "none".
 
 As a library: Model(config, p), smoothed_loss(logp, target, eps), noam_rate(...).
 config: d_model, heads, d_ff, encoder_layers, decoder_layers (or "layers" for both),
@@ -126,42 +127,29 @@ class EncoderLayer(nn.Module):
 
 
 class DecoderLayer(nn.Module):
-    def __init__(self, d_model, heads, d_ff, dropout, post):
+    """The translator's decoder layer: masked self-attention, cross-attention to the memory,
+    feed-forward (norm1, norm2, norm3). With cross=False, a decoder-only (GPT) block, core/SPEC.md
+    §2.10: no cross-attention, so the feed-forward's norm is norm2; memory and src_mask are
+    then not read."""
+
+    def __init__(self, d_model, heads, d_ff, dropout, post, cross=True):
         super().__init__()
-        self.post = post
+        self.post, self.cross = post, cross
         self.self_attn = MultiHeadAttention(d_model, heads, dropout)
-        self.cross_attn = MultiHeadAttention(d_model, heads, dropout)
+        if cross:
+            self.cross_attn = MultiHeadAttention(d_model, heads, dropout)
         self.ffn = FeedForward(d_model, d_ff, dropout)
-        self.norm1 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
-        self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
-        self.norm3 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        for k in range(3 if cross else 2):
+            setattr(self, f"norm{k + 1}", nn.LayerNorm(d_model, eps=LAYER_NORM_EPS))
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, y, memory, src_mask, tgt_mask):
         y = residual(y, self.norm1, lambda h: self.self_attn(h, h, tgt_mask), self.dropout, self.post)
-        y = residual(y, self.norm2, lambda h: self.cross_attn(h, memory, src_mask), self.dropout,
-                     self.post)
-        return residual(y, self.norm3, self.ffn, self.dropout, self.post)
-
-
-class DecoderOnlyLayer(nn.Module):
-    """A decoder-only (GPT) block, core/SPEC.md §2.10: masked self-attention, then feed-forward,
-    each with its residual connection; no cross-attention, so its norms are norm1 and norm2.
-    It takes (and ignores) memory and src_mask, so that the decoder stack runs it as it runs
-    DecoderLayer."""
-
-    def __init__(self, d_model, heads, d_ff, dropout, post):
-        super().__init__()
-        self.post = post
-        self.self_attn = MultiHeadAttention(d_model, heads, dropout)
-        self.ffn = FeedForward(d_model, d_ff, dropout)
-        self.norm1 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
-        self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
-        self.dropout = nn.Dropout(dropout)
-
-    def forward(self, y, memory, src_mask, tgt_mask):
-        y = residual(y, self.norm1, lambda h: self.self_attn(h, h, tgt_mask), self.dropout, self.post)
-        return residual(y, self.norm2, self.ffn, self.dropout, self.post)
+        if self.cross:
+            y = residual(y, self.norm2, lambda h: self.cross_attn(h, memory, src_mask), self.dropout,
+                         self.post)
+        ffn_norm = self.norm3 if self.cross else self.norm2
+        return residual(y, ffn_norm, self.ffn, self.dropout, self.post)
 
 
 class Stack(nn.Module):
@@ -198,8 +186,8 @@ class Model(nn.Module):
         self.tgt_embed = nn.Embedding(config["tgt_vocab"], d)
         if not self.decoder_only:
             self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
-        layer = DecoderOnlyLayer if self.decoder_only else DecoderLayer
-        self.decoder = Stack(lambda: layer(d, heads, d_ff, p, post), n_dec, d, post)
+        self.decoder = Stack(lambda: DecoderLayer(d, heads, d_ff, p, post, not self.decoder_only),
+                             n_dec, d, post)
         self.generator = nn.Linear(d, config["tgt_vocab"])
         self.tie = config.get("tie", "none")
         if self.tie not in TIED or (self.decoder_only and self.tie == "all"):
