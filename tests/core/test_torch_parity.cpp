@@ -112,6 +112,20 @@ double maxAbsDiff(const Mat<float>& a, const SafetensorsFile& ref, const char* n
     return double((a - r).cwiseAbs().maxCoeff());
 }
 
+// An output of the engine against one the reference wrote ({"tokens", "finished"}): "" when
+// they are the same, else both.
+QString outputDifference(const Hypothesis& h, const QJsonObject& r)
+{
+    std::vector<int> want;
+    for (const QJsonValue& x : r[u"tokens"_s].toArray())
+        want.push_back(x.toInt());
+    const bool finished = r[u"finished"_s].toBool();
+    if (h.tokens == want && h.finished == finished)
+        return {};
+    return u"the engine gives %1%2, the reference %3%4"_s.arg(
+        text(h.tokens), h.finished ? u" </s>"_s : QString(), text(want), finished ? u" </s>"_s : QString());
+}
+
 // The greedy outputs the reference wrote, checked against the engine's; "" when all agree.
 QString greedyDifference(Transformer<float>& m, const QJsonObject& batch, const QJsonArray& ref,
                          int* finished)
@@ -124,14 +138,8 @@ QString greedyDifference(Transformer<float>& m, const QJsonObject& batch, const 
     *finished = 0;
     for (std::size_t i = 0; i < sources.size(); ++i) {
         const Hypothesis h = greedyDecode(m, sources[i], maxLen).nbest.front();
-        const QJsonObject r = ref[qsizetype(i)].toObject();
-        std::vector<int> want;
-        for (const QJsonValue& x : r[u"tokens"_s].toArray())
-            want.push_back(x.toInt());
-        if (h.tokens != want || h.finished != r[u"finished"_s].toBool())
-            return u"sentence %1 %2: the engine says %3%4, the reference %5%6"_s.arg(i)
-                .arg(text(sources[i]), text(h.tokens), h.finished ? u" </s>"_s : QString(),
-                     text(want), r[u"finished"_s].toBool() ? u" </s>"_s : QString());
+        if (const QString d = outputDifference(h, ref[qsizetype(i)].toObject()); !d.isEmpty())
+            return u"sentence %1 %2: %3"_s.arg(i).arg(text(sources[i]), d);
         *finished += h.finished;
     }
     return {};
@@ -154,16 +162,8 @@ QString sampledDifference(Transformer<float>& m, const QJsonObject& batch, const
         DecodeOptions o;
         o.maxLen = batch[u"greedy_max_len"_s].toInt();
         const Hypothesis h = sampleDecode(m, sources[i], o, s).nbest.front();
-        const QJsonObject r = ref[qsizetype(i)].toObject();
-        std::vector<int> want;
-        for (const QJsonValue& x : r[u"tokens"_s].toArray())
-            want.push_back(x.toInt());
-        if (h.tokens != want || h.finished != r[u"finished"_s].toBool())
-            return u"sample %1 of %2 (seed %3): the engine draws %4%5, the reference %6%7"_s.arg(i)
-                .arg(text(sources[i]))
-                .arg(s.seed)
-                .arg(text(h.tokens), h.finished ? u" </s>"_s : QString(), text(want),
-                     r[u"finished"_s].toBool() ? u" </s>"_s : QString());
+        if (const QString d = outputDifference(h, ref[qsizetype(i)].toObject()); !d.isEmpty())
+            return u"sample %1 of %2 (seed %3): %4"_s.arg(i).arg(text(sources[i])).arg(s.seed).arg(d);
     }
     return {};
 }
