@@ -116,9 +116,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         err);
     p.add({"task", QStringLiteral("Built-in task: %1; a language model's (with --config "
                                   "…,arch=decoder-only; the recipe's config has it): %2.")
-                       .arg(as::trainingTaskNames().join(", "), as::languageModelTaskNames().join(", ")),
+                       .arg(as::translationTaskNames().join(", "), as::languageModelTaskNames().join(", ")),
            "name", "toy"},
-          as::trainingTaskNames() + as::languageModelTaskNames());
+          as::trainingTaskNames());
     p.add({"steps", "Training steps (default: the task's unless --minutes is given; with "
                     "--data, give --steps or --minutes).", "N"});
     p.add({"seed", "Random seed.", "S", "1"});
@@ -168,7 +168,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     // The recipe: the task's, or the corpus recipe for --data; options override it.
     const bool fromFile = p.isSet("data");
     const QString taskName = p.value("task");
-    const QStringList tasks = as::trainingTaskNames() + as::languageModelTaskNames();
+    const QStringList tasks = as::trainingTaskNames();
     if (!fromFile && !tasks.contains(taskName)) {
         p.refuse(QStringLiteral("unknown task '%1' (built-in: %2)").arg(taskName, tasks.join(", ")));
         return 2;

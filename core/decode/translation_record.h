@@ -6,6 +6,7 @@
 // the view through a shared pointer to const.
 #include "decode/beam_tree_record.h"
 #include "decode/decode.h"
+#include "decode/sampling.h"
 
 #include <QList>
 #include <QMetaType>
@@ -14,12 +15,16 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace as {
 
 struct TranslationOptions {
     bool beam = false;  // false: greedy decoding (k and nbest are then ignored)
+    // Not beam: one output drawn with sampling's temperature, top-k, top-p and seed (core/SPEC.md
+    // §5.6) instead of the greedy one.
+    std::optional<SamplingOptions> sampling;
     int k = 1;          // beam width
     int nbest = 1;      // hypotheses kept in the record (at most k)
     std::vector<HeadId> masked;  // attention heads masked while translating (the Heads view's mutes)
@@ -70,8 +75,12 @@ struct TranslationRecord {
     QStringList sourceTokens;    // as the source tokeniser cut the sentence
     QList<int> unknown;          // indices into sourceTokens of the tokens read as <unk>
     std::vector<NbestEntry> nbest;  // best first; empty when error is set
+    // A decoder-only model's continuation of the text (core/SPEC.md §2.10): sourceTokens are
+    // the prompt's, and `cross` is the decoder self-attention of each output step.
+    bool generated = false;
     // The cross-attention behind nbest[0]: [layers][heads][steps][srcLen], one step per entry
-    // of outputSteps.
+    // of outputSteps. Generated: the self-attention of each output step's query (the position
+    // that predicted it) over the keys attentionKeys() names.
     CrossAttention cross;
     QStringList outputSteps;  // the token of every output step of nbest[0]: y1 … yn, then </s> if finished
     // Step t (the step that produced outputSteps[t]): the five likeliest next tokens and their
@@ -90,6 +99,17 @@ struct TranslationRecord {
     QString error;
 
     bool ok() const { return error.isEmpty() && !nbest.empty(); }
+    // The tokens `cross`'s columns are: the source's, or, generated, <s>, the prompt and the
+    // output before its last step.
+    QStringList attentionKeys() const
+    {
+        if (!generated)
+            return sourceTokens;
+        QStringList keys = QStringList{QStringLiteral("<s>")} + sourceTokens;
+        if (!nbest.empty())
+            keys += nbest.front().tokens;
+        return keys.mid(0, cross.srcLen);
+    }
     // Each distinct unknown token once, in order of first appearance.
     QStringList unknownTokens() const
     {

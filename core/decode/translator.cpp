@@ -16,6 +16,23 @@ namespace as {
 
 namespace {
 
+// The five likeliest next tokens of row t of log-probabilities, most likely first, with their
+// probabilities. <pad> and <s> are left out: the decoder never emits them.
+QList<QPair<QString, double>> topFiveAt(const Mat<float>& logp, int t, const Vocab& vocab)
+{
+    std::vector<int> ids;
+    for (int i = 0; i < int(logp.cols()); ++i)
+        if (i != Vocab::kPad && i != Vocab::kBos)
+            ids.push_back(i);
+    const int n = std::min<int>(5, int(ids.size()));
+    std::partial_sort(ids.begin(), ids.begin() + n, ids.end(),
+                      [&](int a, int b) { return logp(t, a) > logp(t, b); });
+    QList<QPair<QString, double>> row;
+    for (int i = 0; i < n; ++i)
+        row.push_back({vocab.token(ids[i]), std::exp(double(logp(t, ids[i])))});
+    return row;
+}
+
 // The five likeliest next tokens after every position of a teacher-forced pass over the output.
 // <pad> and <s> are left out: the decoder never emits them.
 std::vector<QList<QPair<QString, double>>> topFiveOf(Transformer<float>& model, const Vocab& tgt,
@@ -34,21 +51,46 @@ std::vector<QList<QPair<QString, double>>> topFiveOf(Transformer<float>& model, 
     model.decode(tgtIn.data(), 1, T, model.memory(), model.sourceValid().data(), S, Pass::eval());
     Mat<float> logp;  // [T, V_tgt]
     model.allLogProbs(logp);
-    std::vector<int> ids;
-    for (int t = 0; t < T; ++t) {
-        ids.clear();
-        for (int i = 0; i < int(logp.cols()); ++i)
-            if (i != Vocab::kPad && i != Vocab::kBos)
-                ids.push_back(i);
-        const int n = std::min<int>(5, int(ids.size()));
-        std::partial_sort(ids.begin(), ids.begin() + n, ids.end(),
-                          [&](int a, int b) { return logp(t, a) > logp(t, b); });
-        QList<QPair<QString, double>> row;
-        for (int i = 0; i < n; ++i)
-            row.push_back({tgt.token(ids[i]), std::exp(double(logp(t, ids[i])))});
-        out.push_back(row);
-    }
+    for (int t = 0; t < T; ++t)
+        out.push_back(topFiveAt(logp, t, tgt));
     return out;
+}
+
+// A decoder-only model's continuation, teacher-forced in one pass over <s> prompt output
+// (core/SPEC.md §2.10): each output step's self-attention over the positions before it, every
+// layer and head, as *ca, and the five likeliest next tokens at each step.
+void generatedStepsOf(Transformer<float>& model, const Vocab& vocab, const std::vector<int>& prompt,
+                      const Hypothesis& best, CrossAttention* ca,
+                      std::vector<QList<QPair<QString, double>>>* topFive)
+{
+    std::vector<int> in{Vocab::kBos};
+    in.insert(in.end(), prompt.begin(), prompt.end());
+    in.insert(in.end(), best.tokens.begin(), best.tokens.end());
+    if (!best.finished)  // the last token was not followed by a prediction that was kept
+        in.pop_back();
+    const int P = int(prompt.size()), W = int(in.size()), steps = W - P;
+    ca->layers = model.layers(AttentionKind::DecoderSelf);
+    ca->heads = model.config().heads;
+    ca->steps = steps;
+    ca->srcLen = W;
+    if (steps <= 0) {
+        ca->steps = 0;
+        return;
+    }
+    model.decode(in.data(), 1, W, Mat<float>(), nullptr, 0, Pass::eval());
+    ca->weights.resize(std::size_t(ca->layers) * ca->heads * steps * W);
+    float* w = ca->weights.data();
+    for (int l = 0; l < ca->layers; ++l) {
+        const Mat<float>& p = model.attention(AttentionKind::DecoderSelf, l).probs;  // [heads*W, W]
+        for (int h = 0; h < ca->heads; ++h)
+            for (int t = 0; t < steps; ++t)
+                for (int k = 0; k < W; ++k)
+                    *w++ = p(Eigen::Index(h) * W + P + t, k);
+    }
+    Mat<float> logp;  // [W, V]
+    model.allLogProbs(logp);
+    for (int t = P; t < W; ++t)
+        topFive->push_back(topFiveAt(logp, t, vocab));
 }
 
 }  // namespace
@@ -62,6 +104,7 @@ Translator::Translator(std::shared_ptr<Transformer<float>> model, long step, Voc
 {
     if (!model_)
         throw std::invalid_argument("Translator: no model");
+    languageModel_ = model_->config().decoderOnly();
 }
 
 TranslationRecord Translator::translate(const QString& text, const TranslationOptions& options)
@@ -79,7 +122,8 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         r.options.k = r.options.nbest = 1;
     r.sourceTokens = source.tokens;
     r.unknown = source.unknown;
-    if (source.ids.empty()) {
+    r.generated = languageModel_;
+    if (source.ids.empty() && !languageModel_) {  // a language model may start from <s> alone
         r.error = QCoreApplication::translate("as::Translator", "Nothing to translate: the input has no tokens.");
         return r;
     }
@@ -89,11 +133,17 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         DecodeOptions decodeOptions;
         decodeOptions.beam = r.options.k;
         decodeOptions.nbest = r.options.nbest;
-        decodeOptions.tree = r.options.beam;  // the same search (core/SPEC.md §5.5)
+        // The same search (core/SPEC.md §5.5); its tree's nodes carry cross-attention, which a
+        // decoder-only model has not.
+        decodeOptions.tree = r.options.beam && !languageModel_;
         Transformer<float>& model = *model_;
         maskHeads(model, r.options.masked);  // none masked: no gates at all
-        const DecodeResult decoded = r.options.beam ? beamSearch(model, source.ids, decodeOptions)
-                                                    : greedyDecode(model, source.ids);
+        if (r.options.beam)
+            r.options.sampling.reset();
+        const DecodeResult decoded =
+            r.options.beam       ? beamSearch(model, source.ids, decodeOptions)
+            : r.options.sampling ? sampleDecode(model, source.ids, decodeOptions, *r.options.sampling)
+                                 : greedyDecode(model, source.ids);
         if (decoded.nbest.empty())
             throw std::runtime_error("the decoder returned no hypothesis");
         const Vocab& tgt = codec_.tgtVocab();
@@ -113,6 +163,14 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         r.outputSteps = r.nbest.front().tokens;
         if (best.finished)
             r.outputSteps.push_back(QStringLiteral("</s>"));
+        if (languageModel_) {
+            generatedStepsOf(model, tgt, source.ids, best, &r.cross, &r.topFive);
+            if (r.options.contrastPosition >= 0)
+                r.contrastError = QCoreApplication::translate(
+                    "as::Translator", "a language model's output is not attributed to a source");
+            r.milliseconds = double(clock.nsecsElapsed()) / 1e6;
+            return r;
+        }
         r.topFive = topFiveOf(model, tgt, source.ids, best);
         if (r.options.beam)
             r.tree = beamTreeRecordOf(model, tgt, r.sourceTokens, source.ids, decoded.tree);

@@ -26,12 +26,20 @@ public:
     long step() const { return step_; }
     const ParallelData& codec() const { return codec_; }
 
-    // Tokens and ids of a typed sentence (no model involved).
-    EncodedSentence encode(const QString& text) const { return codec_.encodeSource(text); }
+    // Tokens and ids of a typed sentence (no model involved): a translator's source, or a
+    // decoder-only model's prompt (core/SPEC.md §2.10), cut as its one side is.
+    EncodedSentence encode(const QString& text) const
+    {
+        return languageModel_ ? codec_.encodeTarget(text) : codec_.encodeSource(text);
+    }
+    // A decoder-only model: translate() continues the text (TranslationRecord::generated).
+    bool languageModel() const { return languageModel_; }
 
-    // Greedy (options.beam false) or beam search of width options.k keeping options.nbest
-    // hypotheses, the cross-attention of the best, and the top-5 next tokens at each of its
-    // steps. An empty sentence, or one without tokens, gives a record with error set and
+    // Greedy (options.beam false), sampled (options.sampling) or beam search of width
+    // options.k keeping options.nbest hypotheses, the cross-attention of the best, and the
+    // top-5 next tokens at each of its steps. A decoder-only model continues the text instead:
+    // its record has the self-attention of each generated token over <s>, the prompt and the
+    // tokens before it, and no beam tree, attribution or contrast (their error says so). An empty sentence, or one without tokens, gives a record with error set and
     // nothing else but its tokens; a decoder failure (an exception) gives error too. Never
     // throws for either.
     TranslationRecord translate(const QString& text, const TranslationOptions& options);
@@ -41,6 +49,7 @@ private:
     std::shared_ptr<Transformer<float>> model_;
     long step_ = 0;
     ParallelData codec_;
+    bool languageModel_ = false;
 };
 
 }  // namespace as

@@ -43,24 +43,35 @@ std::vector<int> topIds(const double* logp, int V, int k)
 
 // One traced pass whose decoder input is <s> + fed[0..n−2]: step t reads position t and feeds
 // fed[t] (the last one, </s> or the length limit's token, is never read).
+// A decoder-only model (core/SPEC.md §2.10) reads `source` as its prompt: its input is
+// <s> + prompt + fed[0..n−2], and step t reads position P + t. cut: a sampled run's
+// distributions drawn from, one per step (SamplingStep::cut); null when greedy.
 template <typename T>
 DecodingRun traceRun(Transformer<T>& model, const Vocab& tgtVocab, const std::vector<int>& source,
-                     const std::vector<int>& fed, bool finished, int topK)
+                     const std::vector<int>& fed, bool finished, int topK,
+                     const std::vector<SamplingStep>* cut = nullptr)
 {
     const ModelConfig& c = model.config();
-    const int L = c.decoder_layers, H = c.heads, S = int(source.size());
+    const bool only = c.decoderOnly();
+    const int L = c.decoder_layers, H = c.heads, S = only ? 0 : int(source.size());
+    const int P = only ? int(source.size()) : 0;
     DecodingRun run;
     run.finished = finished;
+    run.promptLength = P;
     if (fed.empty())
         return run;
-    const std::vector<int> target(fed.begin(), fed.end() - 1);
-    std::vector<std::string> only{"log_probs"};
+    std::vector<int> target = only ? source : std::vector<int>{};
+    target.insert(target.end(), fed.begin(), fed.end() - 1);
+    std::vector<std::string> names{"log_probs"};
     for (int l = 0; l < L; ++l) {
         const std::string p = "decoder." + std::to_string(l);
-        only.insert(only.end(), {p + ".self.weights", p + ".cross.weights", "lens." + std::to_string(l)});
+        names.insert(names.end(), {p + ".self.weights", "lens." + std::to_string(l)});
+        if (!only)
+            names.push_back(p + ".cross.weights");
     }
-    const ForwardTrace trace = traceForward(model, source, target, only);
-    const int steps = int(trace.decoderInput.size());  // == fed.size()
+    const ForwardTrace trace = traceForward(model, only ? std::vector<int>{} : source, target, names);
+    const int positions = int(trace.decoderInput.size());  // == P + fed.size()
+    const int steps = positions - P;
     const TraceTensor* logp = trace.find("log_probs");
     const int V = logp->shape[1];
     for (int id : trace.decoderInput)
@@ -69,29 +80,36 @@ DecodingRun traceRun(Transformer<T>& model, const Vocab& tgtVocab, const std::ve
     std::vector<const TraceTensor*> self, cross, lens;
     for (int l = 0; l < L; ++l) {
         self.push_back(trace.find("decoder." + std::to_string(l) + ".self.weights"));
-        cross.push_back(trace.find("decoder." + std::to_string(l) + ".cross.weights"));
+        cross.push_back(only ? nullptr : trace.find("decoder." + std::to_string(l) + ".cross.weights"));
         lens.push_back(trace.find("lens." + std::to_string(l)));
     }
     for (int l = 0; l < L; ++l)
         run.self.insert(run.self.end(), self[std::size_t(l)]->data.begin(), self[std::size_t(l)]->data.end());
 
     for (int t = 0; t < steps; ++t) {
+        const int at = P + t;  // the position step t reads
         DecodingStep s;
-        const double* row = logp->data.data() + std::size_t(t) * V;
+        const double* row = logp->data.data() + std::size_t(at) * V;
         for (int id : topIds(row, V, topK))
             s.top.push_back(entry(tgtVocab, row, id));
         s.predicted = entry(tgtVocab, row, topIds(row, V, 1).front());
         s.fed = entry(tgtVocab, row, fed[std::size_t(t)]);
         s.cross.reserve(std::size_t(L) * H * S);
-        for (int l = 0; l < L; ++l)
+        for (int l = 0; l < L && !only; ++l)
             for (int h = 0; h < H; ++h) {
-                const double* w = cross[std::size_t(l)]->data.data() + (std::size_t(h) * steps + t) * S;
+                const double* w = cross[std::size_t(l)]->data.data() + (std::size_t(h) * positions + at) * S;
                 for (int j = 0; j < S; ++j)
                     s.cross.push_back(float(w[j]));
             }
         for (int l = 0; l < L; ++l) {
-            const double* lr = lens[std::size_t(l)]->data.data() + std::size_t(t) * V;
+            const double* lr = lens[std::size_t(l)]->data.data() + std::size_t(at) * V;
             s.lens.push_back(entry(tgtVocab, lr, topIds(lr, V, 1).front()));
+        }
+        if (cut && t < int(cut->size())) {
+            const std::vector<double>& q = (*cut)[std::size_t(t)].cut;
+            for (const TokenProbability& p : s.top)
+                s.topCut.push_back(q[std::size_t(p.id)]);
+            s.fedCut = q[std::size_t(s.fed.id)];
         }
         run.steps.push_back(std::move(s));
     }
@@ -111,9 +129,11 @@ QStringList DecodingRun::fedTokens() const
 template <typename T>
 DecodingRecord makeDecodingRecord(Transformer<T>& model, const Vocab& srcVocab,
                                   const Vocab& tgtVocab, const std::vector<int>& source,
-                                  const std::vector<int>& reference, bool hasReference, int topK)
+                                  const std::vector<int>& reference, bool hasReference, int topK,
+                                  const std::optional<SamplingOptions>& sampling)
 {
-    if (source.empty())
+    const bool only = model.config().decoderOnly();
+    if (source.empty() && !only)
         throw std::invalid_argument("makeDecodingRecord: the source is empty");
     if (topK < 1)
         throw std::invalid_argument("makeDecodingRecord: topK must be at least 1");
@@ -122,17 +142,21 @@ DecodingRecord makeDecodingRecord(Transformer<T>& model, const Vocab& srcVocab,
     r.layers = c.decoder_layers;
     r.heads = c.heads;
     r.topK = topK;
+    r.generated = only;
+    r.sampling = sampling;
     for (int id : source)
-        r.source.push_back(srcVocab.token(id));
+        r.source.push_back((only ? tgtVocab : srcVocab).token(id));
 
-    const DecodeResult greedy = greedyDecode(model, source);
-    const Hypothesis& best = greedy.nbest.front();
+    std::vector<SamplingStep> drawn;
+    const DecodeResult decoded = sampling ? sampleDecode(model, source, DecodeOptions{}, *sampling, &drawn)
+                                          : greedyDecode(model, source);
+    const Hypothesis& best = decoded.nbest.front();
     std::vector<int> fed = best.tokens;
     if (best.finished)
         fed.push_back(kEos);
-    r.free = traceRun(model, tgtVocab, source, fed, best.finished, topK);
+    r.free = traceRun(model, tgtVocab, source, fed, best.finished, topK, sampling ? &drawn : nullptr);
 
-    r.hasReference = hasReference;
+    r.hasReference = hasReference && !only;  // a language model's text has no reference
     if (!hasReference)
         return r;
     for (int id : reference)
@@ -150,8 +174,10 @@ DecodingRecord makeDecodingRecord(Transformer<T>& model, const Vocab& srcVocab,
 }
 
 template DecodingRecord makeDecodingRecord(Transformer<float>&, const Vocab&, const Vocab&,
-                                           const std::vector<int>&, const std::vector<int>&, bool, int);
+                                           const std::vector<int>&, const std::vector<int>&, bool, int,
+                                           const std::optional<SamplingOptions>&);
 template DecodingRecord makeDecodingRecord(Transformer<double>&, const Vocab&, const Vocab&,
-                                           const std::vector<int>&, const std::vector<int>&, bool, int);
+                                           const std::vector<int>&, const std::vector<int>&, bool, int,
+                                           const std::optional<SamplingOptions>&);
 
 }  // namespace as

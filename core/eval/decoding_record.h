@@ -11,6 +11,7 @@
 // teacher-forced pass over <s> + the greedy output gives at position t exactly the
 // distribution the incremental decoder had at step t (tests/core/test_decoding_record checks
 // this against IncrementalDecoder). A value: the views read it, never the model.
+#include "decode/sampling.h"
 #include "model/transformer.h"
 #include "text/vocab.h"
 
@@ -19,6 +20,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace as {
@@ -43,12 +45,19 @@ struct DecodingStep {
     // The logit lens: per decoder layer, its top-1 token and probability (the last layer's is
     // `predicted`).
     std::vector<TokenProbability> lens;
+    // A sampled run (DecodingRecord::sampling): the probability of each of `top`, in order, and
+    // of `fed` (the token drawn) in the distribution drawn from — the model's after temperature,
+    // top-k and top-p, renormalised (core/SPEC.md §5.6). Empty when greedy.
+    std::vector<double> topCut;
+    double fedCut = 0;
 };
 
 // One pass: free-running (the greedy output) or teacher-forced (the reference).
 struct DecodingRun {
-    QStringList input;             // the whole decoder input: "<s>", then the fed tokens
-    std::vector<DecodingStep> steps;  // steps[t] reads input[0..t]
+    // The whole decoder input: "<s>", a decoder-only model's prompt, then the fed tokens.
+    QStringList input;
+    int promptLength = 0;          // the prompt's tokens (a decoder-only model's; else 0)
+    std::vector<DecodingStep> steps;  // steps[t] reads input[0..promptLength + t]
     bool finished = false;         // the last step fed </s>
     // The decoder's causal self-attention over the whole input: [layer][head][query][key],
     // input.size() × input.size() per head; step t sees row t, keys 0..t (the rest masked).
@@ -59,8 +68,13 @@ struct DecodingRun {
 struct DecodingRecord {
     long step = 0;  // of the weights
     int layers = 0, heads = 0, topK = 0;
+    // A decoder-only model's (core/SPEC.md §2.10): `source` is its prompt, which it reads as the
+    // start of its input; there is no cross-attention (DecodingStep::cross empty).
+    bool generated = false;
     QStringList source;  // as the model reads it (<unk> for tokens it does not know)
-    DecodingRun free;    // greedy decoding
+    // Set: the free run was drawn with these (sampleDecode), not greedy.
+    std::optional<SamplingOptions> sampling;
+    DecodingRun free;    // greedy (or sampled) decoding
     bool hasReference = false;
     QStringList reference;  // the reference target (without <s> and </s>)
     DecodingRun forced;     // teacher-forced on the reference, when hasReference
@@ -82,14 +96,16 @@ struct DecodingRecord {
 };
 using DecodingRecordPtr = std::shared_ptr<const DecodingRecord>;
 
-// The record of source (ids, no specials, not empty) with the model as it is, dropout off:
-// greedy decoding with the default limits (decode/decode.h), then the traced passes. reference
-// (ids, no specials) is used when hasReference. topK ≥ 1.
+// The record of source (ids, no specials; not empty for a translator, a decoder-only model's
+// prompt may be) with the model as it is, dropout off: greedy decoding with the default limits
+// (decode/decode.h), or sampleDecode with `sampling`, then the traced passes. reference (ids,
+// no specials) is used when hasReference (a translator's). topK ≥ 1.
 template <typename T>
 DecodingRecord makeDecodingRecord(Transformer<T>& model, const Vocab& srcVocab,
                                   const Vocab& tgtVocab, const std::vector<int>& source,
                                   const std::vector<int>& reference, bool hasReference,
-                                  int topK = 5);
+                                  int topK = 5,
+                                  const std::optional<SamplingOptions>& sampling = std::nullopt);
 
 }  // namespace as
 

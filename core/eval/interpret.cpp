@@ -171,7 +171,7 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
     gateEverything(model, masked);
     double nllSum = 0;
     for (const std::vector<int>& idx : batches) {
-        const Batch b = gatherBatch(pairs, idx);
+        const Batch b = gatherBatch(pairs, idx, model.config().decoderOnly());
         const auto sel = nllSelections<float>(b);
         const std::vector<double> logp = model.logProbBackward(b, sel);
         for (double v : logp)
@@ -236,7 +236,7 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
         LossStats base;
         std::vector<LossStats> alone(heads.size());
         for (std::size_t bi = 0; bi < batches.size() && !r.cancelled; ++bi) {
-            const Batch b = gatherBatch(pairs, batches[bi]);
+            const Batch b = gatherBatch(pairs, batches[bi], model.config().decoderOnly());
             maskHeads(model, masked);
             base += model.evaluate(b);
             for (std::size_t k = 0; k < scored.size(); ++k) {
@@ -283,7 +283,8 @@ PruningCurve pruningCurve(Transformer<float>& model, const std::vector<HeadId>& 
         PruningPoint p;
         p.masked = k;
         p.nll = evaluateLoss(model, pairs, 2000).nll();
-        p.bleu = translateAndScore(model, codec, text).bleu;
+        // A language model (decoder-only) translates nothing: its curve is the NLL alone.
+        p.bleu = model.config().decoderOnly() ? std::nan("") : translateAndScore(model, codec, text).bleu;
         c.points.push_back(p);
         if (progress && !progress(int(i) + 1, int(counts.size()))) {
             c.cancelled = true;

@@ -68,7 +68,8 @@ HeadReport scoreHeads(Transformer<float>& model, const std::vector<EncodedPair>&
 
 // Michel et al. (2019), Fig. 3: heads masked in `order` (increasing importance), the first k of
 // them for each k in `counts`: the mean token NLL of `pairs` and the BLEU of greedy
-// translations of `text` (its sources encoded with `codec`, against its targets). progress
+// translations of `text` (its sources encoded with `codec`, against its targets; NaN for a
+// decoder-only model, which reads `pairs`' targets alone, as scoreHeads does). progress
 // counts the points; cancelled, the points done are returned. `alsoMasked`: heads kept masked
 // throughout. The model's gates are left unmasked but for those.
 struct PruningPoint {

@@ -6,7 +6,9 @@
 
 namespace as {
 
-std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error)
+namespace {
+
+std::unique_ptr<SessionData> translationOrTaskData(const SessionSettings& s, QString* error)
 {
     if (!s.corpus)
         return makeTaskData(s.task, s.dataOptions(), error);
@@ -36,6 +38,18 @@ std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* 
         *error = QString::fromUtf8(e.what());
         return nullptr;
     }
+}
+
+}  // namespace
+
+std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error)
+{
+    std::unique_ptr<SessionData> data = translationOrTaskData(s, error);
+    // A decoder-only model on translation data (A/B's B beside a translator) learns its
+    // target side: the same sentences, batches and order, no source.
+    if (data && s.model.decoderOnly() && !data->description().languageModel)
+        return targetSideData(std::move(data));
+    return data;
 }
 
 QString fitModelToData(const SessionData& data, ModelConfig* model)
@@ -74,7 +88,7 @@ std::unique_ptr<TrainingSession> makeInspectionSession(const ModelBundle& descri
     s->evalEvery = 0;
     auto session = std::make_unique<TrainingSession>(
         makeInspectionData(s->task, described.srcVocab, described.tgtVocab, described.srcTok,
-                           described.tgtTok),
+                           described.tgtTok, described.config.decoderOnly()),
         std::move(trainer), s->plan());
     session->restoreRecord(std::move(history), trainSeconds);
     return session;

@@ -15,7 +15,8 @@ namespace as {
 // (s.corpus) restarted from its first batch with these settings in its record, or, when
 // s.srcTok or s.tgtTok names a tokeniser for it (A/B's B), built again from the training and
 // validation text it kept with that side cut another way (buildCorpusFromText; a subword
-// tokeniser is trained: seconds). Null and *error (the reason alone) when it cannot be made.
+// tokeniser is trained: seconds). A decoder-only s.model on translation data gets its target
+// side (targetSideData). Null and *error (the reason alone) when it cannot be made.
 std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* error);
 
 // The data's vocabulary sizes written into *model, which is then checked: empty, or

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/settings.h"
 
+#include "text/lm_tasks.h"
+
 #include <QCoreApplication>
 #include <cmath>
 
@@ -20,6 +22,16 @@ SessionSettings SessionSettings::defaultsFor(const QString& task)
     s.evalEvery = r.evalEvery;
     s.averagePoints = r.averagePoints;
     return s;
+}
+
+QString SessionSettings::taskForArch(const QString& task, Arch arch)
+{
+    const bool languageModel = isLanguageModelTask(task);
+    if (languageModel == (arch == Arch::DecoderOnly))
+        return task;
+    if (languageModel)
+        return task == QLatin1String("lm-brackets") ? QStringLiteral("toy") : QStringLiteral("zh-en");
+    return isBundledCorpusTask(task) ? QStringLiteral("lm-en") : QStringLiteral("lm-brackets");
 }
 
 QString SessionSettings::recordedTask() const
@@ -157,6 +169,10 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
 {
     QStringList d;
     const ModelConfig &x = a.model, &y = b.model;
+    // The architecture first; a decoder-only model's layers are its decoder's.
+    if (x.arch != y.arch)
+        d << (y.decoderOnly() ? QCoreApplication::translate("as::Settings", "decoder-only")
+                              : QCoreApplication::translate("as::Settings", "encoder-decoder"));
     if (x.norm != y.norm)
         d << (y.norm == NormPlacement::Pre ? QCoreApplication::translate("as::Settings", "pre-norm") : QCoreApplication::translate("as::Settings", "post-norm"));
     if (a.train.warmup != b.train.warmup)
@@ -170,9 +186,13 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
     if (a.train.clipNorm != b.train.clipNorm)
         d << QCoreApplication::translate("as::Settings", "clip %1").arg(b.train.clipNorm);
     if (x.d_model != y.d_model || x.heads != y.heads || x.d_ff != y.d_ff
-        || x.encoder_layers != y.encoder_layers || x.decoder_layers != y.decoder_layers)
-        d << QCoreApplication::translate("as::Settings", "d_model %1, %2 heads, d_ff %3, %4+%5 layers")
-                 .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers);
+        || (x.decoder_layers != y.decoder_layers)
+        || (x.arch == y.arch && x.encoder_layers != y.encoder_layers))
+        d << (y.decoderOnly()
+                  ? QCoreApplication::translate("as::Settings", "d_model %1, %2 heads, d_ff %3, %4 layers")
+                        .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.decoder_layers)
+                  : QCoreApplication::translate("as::Settings", "d_model %1, %2 heads, d_ff %3, %4+%5 layers")
+                        .arg(y.d_model).arg(y.heads).arg(y.d_ff).arg(y.encoder_layers).arg(y.decoder_layers));
     if (x.max_len != y.max_len)
         d << QCoreApplication::translate("as::Settings", "max_len %1").arg(y.max_len);
     if (x.tie != y.tie)

@@ -54,6 +54,10 @@ struct SessionSettings {
 
     // The task's recipe (train/recipe.h), as the command line uses it.
     static SessionSettings defaultsFor(const QString& task);
+    // A built-in task an `arch` model trains on: `task` when it fits (a translation task for an
+    // encoder-decoder, a language model's for decoder-only), else the one nearest it — zh-en's
+    // English side lm-en and back, lm-zh to zh-en, the generated lm-brackets and toy.
+    static QString taskForArch(const QString& task, Arch arch);
     // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
     // of a corpus run), with its vocabularies but no training data.
     bool inspecting() const { return !corpus && !trainingTaskNames().contains(task); }

@@ -153,6 +153,11 @@ bool isLanguageModelTask(const QString& name)
     return languageModelTaskNames().contains(name);
 }
 
+bool isCorpusLanguageModelTask(const QString& name)
+{
+    return name == QLatin1String("lm-en") || name == QLatin1String("lm-zh");
+}
+
 Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
                            QString* error)
 {

@@ -20,6 +20,8 @@ inline constexpr int kLmContext = 64;  // tokens a packed window feeds the model
 
 QStringList languageModelTaskNames();  // {"lm-en", "lm-zh", "lm-brackets"}
 bool isLanguageModelTask(const QString& name);
+// lm-en and lm-zh: a side of the bundled corpus, which a tokeniser may cut (subwords trained).
+bool isCorpusLanguageModelTask(const QString& name);
 
 // The task, or a Task with an empty name and *error. tok: lm-en's or lm-zh's tokeniser (word
 // and cjk-char when not given; bpe:N / unigram:N trained on the side's training split).

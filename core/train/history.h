@@ -64,6 +64,9 @@ struct TranslationSample {
 // The session's example pairs translated (greedy, dropout off) at one step: the samples panel.
 struct SamplesRecord {
     long step = 0;
+    // A decoder-only model's (core/SPEC.md §2.10): each source is a prompt (the examples' first
+    // words), the hypothesis its greedy continuation, and there is no reference.
+    bool generated = false;
     std::vector<TranslationSample> samples;
 };
 

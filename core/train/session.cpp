@@ -102,7 +102,7 @@ Validation validateModel(Transformer<float>& model, const SessionData& data, lon
         if (!t.cancelled)
             v.point.bleu = t.bleu;
     }
-    if (translates && options.samples && !v.cancelled)
+    if (options.samples && !v.cancelled)
         v.samples = translateExamples(model, data, step);
     return v;
 }
@@ -112,6 +112,17 @@ std::shared_ptr<const SamplesRecord> translateExamples(Transformer<float>& model
 {
     auto r = std::make_shared<SamplesRecord>();
     r->step = step;
+    if (model.config().decoderOnly()) {
+        // A language model continues its examples' prompts (the target side; no source).
+        r->generated = true;
+        for (const TokenPair& ex : data.examples()) {
+            const std::vector<int> prompt = data.tgtVocab().encode(ex.tgt);
+            const DecodeResult d = greedyDecode(model, prompt);
+            r->samples.push_back({data.codec().decodeTarget(prompt), QString(),
+                                  data.codec().decodeTarget(d.nbest.front().tokens)});
+        }
+        return r;
+    }
     r->samples = translateAndScore(model, data.codec(), data.exampleText()).translations;
     return r;
 }
@@ -138,7 +149,8 @@ std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const To
         rec->encoderSelf.push_back(m.attention(AttentionKind::EncoderSelf, l).probs);
     for (int l = 0; l < m.layers(AttentionKind::DecoderSelf); ++l) {
         rec->decoderSelf.push_back(m.attention(AttentionKind::DecoderSelf, l).probs);
-        rec->cross.push_back(m.attention(AttentionKind::Cross, l).probs);
+        if (l < m.layers(AttentionKind::Cross))  // none in a decoder-only model
+            rec->cross.push_back(m.attention(AttentionKind::Cross, l).probs);
     }
     appendAttentionRecord(history_.attention, rec);
     return rec;
@@ -146,14 +158,16 @@ std::shared_ptr<const AttentionRecord> TrainingSession::recordAttention(const To
 
 std::shared_ptr<const TraceRecord> TrainingSession::recordTrace(const TokenPair& probe)
 {
-    if (probe.src.isEmpty())
-        return nullptr;
     Transformer<float>& m = trainer_->model();
+    // A decoder-only model traces its text, the probe's target side (core/SPEC.md §2.10).
+    if (m.config().decoderOnly() ? probe.tgt.isEmpty() : probe.src.isEmpty())
+        return nullptr;
     auto rec = std::make_shared<TraceRecord>();
     rec->step = trainer_->stepCount();
     rec->config = m.config();
     const std::vector<std::string> names = traceNamesWithoutLens(m.config());
-    const std::vector<int> src = data_->srcVocab().encode(probe.src);
+    const std::vector<int> src =
+        m.config().decoderOnly() ? std::vector<int>{} : data_->srcVocab().encode(probe.src);
     const std::vector<int> tgt = data_->tgtVocab().encode(probe.tgt);
     rec->trace = traceForward(m, src, tgt, names);
     // One label per id, specials and <unk> included: what the model saw and said.

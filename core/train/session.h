@@ -70,7 +70,8 @@ Validation validateModel(Transformer<float>& model, const SessionData& data, lon
                          double trainSeconds, const ValidationOptions& options,
                          const Progress& progress = {});
 
-// The data's examples translated greedily (dropout off), as a record at `step`.
+// The data's examples translated greedily (dropout off), as a record at `step`; a decoder-only
+// model's: each example's prompt continued greedily (SamplesRecord::generated).
 std::shared_ptr<const SamplesRecord> translateExamples(Transformer<float>& model,
                                                        const SessionData& data, long step);
 

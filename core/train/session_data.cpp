@@ -126,9 +126,11 @@ private:
 
 class InspectionData final : public SessionData {
 public:
-    InspectionData(QString name, Vocab src, Vocab tgt, Tokenizer srcTok, Tokenizer tgtTok)
+    InspectionData(QString name, Vocab src, Vocab tgt, Tokenizer srcTok, Tokenizer tgtTok,
+                   bool languageModel)
     {
         description_.name = std::move(name);
+        description_.languageModel = languageModel;
         description_.srcVocab = std::move(src);
         description_.tgtVocab = std::move(tgt);
         description_.srcTokenizer = srcTok;
@@ -143,11 +145,68 @@ public:
     QString restorePosition(const CheckpointRun&) override { return {}; }
 };
 
+// A translation corpus or task read by a decoder-only model (core/SPEC.md §2.10): the same
+// batches in the same order with their sources dropped (the targets as a language model's
+// sentence batches, <s> y … </s>), the same validation targets, one vocabulary (the target's)
+// and as prompts the examples' first target tokens. What A/B's decoder-only B trains on beside
+// a translator: the same target text, so that the two validation NLLs per target token
+// compare what cross-attention adds.
+class TargetSideData final : public SessionData {
+public:
+    explicit TargetSideData(std::unique_ptr<SessionData> pairs) : pairs_(std::move(pairs))
+    {
+        const Task& d = pairs_->description();
+        description_ = d;
+        description_.srcVocab = d.tgtVocab;
+        description_.srcTokenizer = d.tgtTokenizer;
+        description_.languageModel = true;
+        description_.examples.clear();
+        for (const TokenPair& ex : d.examples)
+            description_.examples.push_back({{}, ex.tgt.mid(0, 2)});
+        for (const EncodedPair& p : pairs_->validation())
+            validation_.push_back({{}, p.tgt, p.line});
+        validationText_ = pairs_->validationText();
+        exampleText_ = pairs_->exampleText();
+        trainingText_ = pairs_->trainingText();
+    }
+    QString name() const override { return pairs_->name(); }
+    Batch next() override
+    {
+        Batch b = pairs_->next();
+        b.src.clear();
+        b.S = 0;  // tgtIn and tgtOut are those of makeSentenceLmBatch already
+        return b;
+    }
+    int epoch(long steps) const override { return pairs_->epoch(steps); }
+    QJsonObject record() const override { return pairs_->record(); }
+    void storePosition(CheckpointRun* run) const override { pairs_->storePosition(run); }
+    QString restorePosition(const CheckpointRun& run) override { return pairs_->restorePosition(run); }
+    std::unique_ptr<SessionData> restart(const DataOptions& o, QJsonObject record) const override
+    {
+        std::unique_ptr<SessionData> again = pairs_->restart(o, std::move(record));
+        return again ? std::make_unique<TargetSideData>(std::move(again)) : nullptr;
+    }
+    const std::vector<EncodedPair>* trainingPairs() const override { return pairs_->trainingPairs(); }
+
+private:
+    std::unique_ptr<SessionData> pairs_;
+};
+
 }  // namespace
+
+std::unique_ptr<SessionData> targetSideData(std::unique_ptr<SessionData> pairs)
+{
+    return pairs ? std::make_unique<TargetSideData>(std::move(pairs)) : nullptr;
+}
+
+QStringList translationTaskNames()
+{
+    return builtinTaskNames() + bundledCorpusNames();
+}
 
 QStringList trainingTaskNames()
 {
-    return builtinTaskNames() + bundledCorpusNames();
+    return translationTaskNames() + languageModelTaskNames();
 }
 
 bool isBundledCorpusTask(const QString& name)
@@ -270,10 +329,10 @@ ParallelData SessionData::codec() const
 }
 
 std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
-                                                Tokenizer srcTok, Tokenizer tgtTok)
+                                                Tokenizer srcTok, Tokenizer tgtTok, bool languageModel)
 {
     return std::make_unique<InspectionData>(std::move(name), std::move(src), std::move(tgt), srcTok,
-                                            tgtTok);
+                                            tgtTok, languageModel);
 }
 
 }  // namespace as

@@ -85,8 +85,16 @@ protected:
     QList<SentencePair> trainingText_;
 };
 
-// The generated tasks (toy, copy, reverse, sort; tasks.h) and the corpora that ship with the
-// program (zh-en; text/bundled_corpus.h).
+// A translation task's or corpus's data as a decoder-only model reads it (core/SPEC.md §2.10):
+// the same batches in the same order without their sources, the same validation targets, the
+// target's vocabulary as its one (TargetSideData in session_data.cpp). Null for null.
+std::unique_ptr<SessionData> targetSideData(std::unique_ptr<SessionData> pairs);
+
+// The translation tasks: the generated ones (toy, copy, reverse, sort; tasks.h) and the corpora
+// that ship with the program (zh-en; text/bundled_corpus.h). An encoder-decoder trains on them.
+QStringList translationTaskNames();
+// Every built-in task a run trains on: the translation tasks, then the language models'
+// (lm-en, lm-zh, lm-brackets; text/lm_tasks.h), which a decoder-only model trains on.
 QStringList trainingTaskNames();
 bool isBundledCorpusTask(const QString& name);
 
@@ -123,9 +131,11 @@ std::unique_ptr<SessionData> makeCorpusData(ParallelData data, QList<SentencePai
                                             const DataOptions& options, QJsonObject record,
                                             QString name);
 
-// Vocabularies and tokenisers only: a model to look inside.
+// Vocabularies and tokenisers only: a model to look inside. languageModel: a decoder-only
+// model's (its probes are the target side alone, Task::languageModel).
 std::unique_ptr<SessionData> makeInspectionData(QString name, Vocab src, Vocab tgt,
-                                                Tokenizer srcTok, Tokenizer tgtTok);
+                                                Tokenizer srcTok, Tokenizer tgtTok,
+                                                bool languageModel = false);
 
 // Where the k-th of `count` samples of n items is taken: (k + 1) / (count + 1) of the way, so that
 // samples spread over a corpus file (often sorted by length, as Tatoeba's is).

@@ -12,6 +12,7 @@
 #include "decode/decode.h"
 #include "decode/incremental.h"
 #include "eval/decoding_record.h"
+#include "decode/sampling.h"
 #include "text/tasks.h"
 #include "train/batch.h"
 #include "train/trainer.h"
@@ -59,6 +60,8 @@ private slots:
     void selfAttentionIsCausal();
     void divergence();
     void badArguments();
+    void sampledDecoderOnlyRun_data();
+    void sampledDecoderOnlyRun();
 
 private:
     void addModels();
@@ -317,4 +320,102 @@ void TestDecodingRecord::badArguments()
 }
 
 AS_TEST_GUILESS_MAIN(TestDecodingRecord)
+// A decoder-only model (core/SPEC.md §2.10) reads the prompt as the start of its input: the
+// record's run is <s> prompt output, its steps start at the prompt's end, and each equals the
+// incremental decoder fed the same tokens one at a time. Sampled (core/SPEC.md §5.6), for both
+// architectures: the output is sampleDecode's with the same seed, and each step's bars after
+// the cut are the sampling distribution of that step's incremental log-probabilities, computed
+// again here (samplingDistribution of the incremental decoder's row).
+void TestDecodingRecord::sampledDecoderOnlyRun_data()
+{
+    QTest::addColumn<bool>("decoderOnly");
+    QTest::addColumn<bool>("sampled");
+    QTest::newRow("decoder-only, greedy") << true << false;
+    QTest::newRow("decoder-only, sampled") << true << true;
+    QTest::newRow("encoder-decoder, sampled") << false << true;
+}
+
+void TestDecodingRecord::sampledDecoderOnlyRun()
+{
+    QFETCH(bool, decoderOnly);
+    QFETCH(bool, sampled);
+    ModelConfig c = test::toyModelConfig(task_);
+    if (decoderOnly) {
+        c.arch = Arch::DecoderOnly;
+        c.encoder_layers = 0;
+        c.src_vocab = c.tgt_vocab;
+        c.tie = Tie::None;
+    }
+    c.dropout = 0;
+    Transformer<float> m(c);
+    Rng rng(21);
+    m.initXavier(rng);
+    SamplingOptions so;
+    so.temperature = 1.4;
+    so.topK = 6;
+    so.topP = 0.95;
+    const std::vector<std::vector<int>> prompts =
+        decoderOnly ? std::vector<std::vector<int>>{{5, 6}, {}, {7}} : sources();
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+        so.seed = seed;
+        const std::optional<SamplingOptions> o = sampled ? std::optional(so) : std::nullopt;
+        for (const std::vector<int>& src : prompts) {
+            const DecodingRecord r = makeDecodingRecord(m, task_.tgtVocab, task_.tgtVocab, src, {}, false, kTopK, o);
+            QCOMPARE(r.generated, decoderOnly);
+            QCOMPARE(r.sampling.has_value(), sampled);
+            const int P = decoderOnly ? int(src.size()) : 0;
+            QCOMPARE(r.free.promptLength, P);
+            const DecodeResult d = sampled ? sampleDecode(m, src, DecodeOptions{}, so) : greedyDecode(m, src);
+            const Hypothesis& h = d.nbest.front();
+            std::vector<int> fed = h.tokens;
+            if (h.finished)
+                fed.push_back(kEos);
+            QCOMPARE(int(r.free.steps.size()), int(fed.size()));
+            QCOMPARE(int(r.free.input.size()), P + int(fed.size()));
+            for (int i = 0; i < P; ++i)
+                QCOMPARE(r.free.input[1 + i], task_.tgtVocab.token(src[std::size_t(i)]));
+
+            IncrementalDecoder<float> inc(m);
+            inc.start(decoderOnly ? std::vector<int>{} : src, P + int(fed.size()) + 1);
+            Mat<float> logp;
+            int token = kBos;
+            for (int i = 0; i < P; ++i) {  // the prompt, one position at a time
+                inc.step(&token, logp);
+                token = src[std::size_t(i)];
+            }
+            for (int t = 0; t < int(fed.size()); ++t) {
+                inc.step(&token, logp);
+                const DecodingStep& s = r.free.steps[std::size_t(t)];
+                QCOMPARE(s.fed.id, fed[std::size_t(t)]);
+                const RowVec<float> row = logp.row(0);
+                QVERIFY(std::abs(s.fed.probability - std::exp(double(row(s.fed.id)))) < 1e-5);
+                QVERIFY(s.cross.empty() == decoderOnly);
+                if (!sampled) {
+                    QVERIFY(s.topCut.empty());
+                    QCOMPARE(s.fed.id, s.predicted.id);
+                } else {
+                    std::vector<double> lp(std::size_t(row.size()));
+                    for (int v = 0; v < int(row.size()); ++v)
+                        lp[std::size_t(v)] = (v == kPad || v == kBos) ? -INFINITY : double(row(v));
+                    const std::vector<double> q = samplingDistribution(lp, so);
+                    QCOMPARE(s.topCut.size(), s.top.size());
+                    for (std::size_t i = 0; i < s.top.size(); ++i)
+                        QVERIFY2(std::abs(s.topCut[i] - q[std::size_t(s.top[i].id)]) < 1e-5,
+                                 qPrintable(QStringLiteral("step %1 rank %2: %3 vs %4")
+                                                .arg(t).arg(i).arg(s.topCut[i]).arg(q[std::size_t(s.top[i].id)])));
+                    QVERIFY(std::abs(s.fedCut - q[std::size_t(s.fed.id)]) < 1e-5);
+                    QVERIFY(s.fedCut > 0);  // a token outside the cut is never drawn
+                }
+                // The step's self-attention row (position P + t) is causal.
+                for (int l = 0; l < r.layers; ++l)
+                    for (int k = P + t + 1; k < int(r.free.input.size()); ++k)
+                        QCOMPARE(r.selfAt(r.free, l, 0, P + t, k), 0.0f);
+                token = s.fed.id;
+            }
+        }
+        if (!sampled)
+            break;  // greedy: the seed changes nothing
+    }
+}
+
 #include "test_decoding_record.moc"

@@ -9,6 +9,7 @@
 #include "run/make_session.h"
 #include "model/parallel.h"
 #include "eval/decoding_record.h"
+#include "text/lm_tasks.h"
 #include "text/tokenizer.h"
 
 #include <QFile>
@@ -24,6 +25,7 @@ private slots:
     void withoutWarmUpPostNormStalls();
     void postNormStallsAtAHighRate();
     void decodingLoopPartsEarlyAndAgreesLate();
+    void gptClosesItsBrackets();
 
 private:
     static Lesson bundled(const QString& name);
@@ -139,6 +141,48 @@ void TestLessonClaims::decodingLoopPartsEarlyAndAgreesLate()
     // "The runs part" at the first stop; "they agree at every step" at the last.
     QVERIFY(divergence.front() >= 0);
     QCOMPARE(divergence.back(), -1);
+}
+
+namespace {
+
+// How many of the samples' prompts are continued into balanced brackets (lm-brackets' rule).
+int balancedContinuations(const SamplesRecord& r)
+{
+    int n = 0;
+    for (const TranslationSample& s : r.samples) {
+        QStringList chars;
+        for (QChar c : s.source + s.hypothesis)
+            if (!c.isSpace())
+                chars << QString(c);
+        n += balancedBrackets(chars);
+    }
+    return n;
+}
+
+}  // namespace
+
+void TestLessonClaims::gptClosesItsBrackets()
+{
+    // "Trained: each of the five prompts is continued with the brackets it opened closed, in
+    // order" — the Samples view's greedy continuations at the last stop; at step 0 they were not.
+    const Lesson l = bundled(QStringLiteral("06-from-translator-to-gpt.json"));
+    QString error;
+    SessionSettings s = *lessonSettings(l, &error);
+    QVERIFY(s.model.decoderOnly());
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
+    QVERIFY2(session, qPrintable(error));
+    const auto before = translateExamples(session->model(), session->data(), 0);
+    QCOMPARE(int(before->samples.size()), 5);
+    while (!session->finished())
+        session->step();
+    QCOMPARE(session->stepCount(), l.stops.back().step);
+    const auto after = translateExamples(session->model(), session->data(), session->stepCount());
+    for (const TranslationSample& x : after->samples)
+        qInfo("%s -> %s", qPrintable(x.source), qPrintable(x.hypothesis));
+    qInfo("balanced continuations: %d of 5 at step 0, %d at step %ld", balancedContinuations(*before),
+          balancedContinuations(*after), session->stepCount());
+    QVERIFY(balancedContinuations(*before) < 5);
+    QCOMPARE(balancedContinuations(*after), 5);
 }
 
 AS_TEST_GUILESS_MAIN(TestLessonClaims)

@@ -12,6 +12,7 @@
 #include "io/model_file.h"
 #include "text/bundled_corpus.h"
 #include "train/recipe.h"
+#include "run/make_session.h"
 #include "run/resume.h"
 #include "train/session.h"
 
@@ -106,6 +107,7 @@ private slots:
     void thinnedHistoryCoversTheRun();
     void bundledTaskData();
     void unknownTask();
+    void decoderOnlyBesideATranslatorReadsItsTargets();
 };
 
 // The session adds nothing to a step: with validations and attention records in between, the
@@ -600,4 +602,63 @@ void TestSession::unknownTask()
 }
 
 AS_TEST_GUILESS_MAIN(TestSession)
+// A/B's decoder-only B beside a translator (makeSessionData, targetSideData): B draws A's
+// batches in A's order with the sources dropped, validates on A's validation targets, and its
+// validation NLL is that of each target <s> y </s> read alone, worked out here position by
+// position from the model's log-probabilities (no batching, no loss code).
+void TestSession::decoderOnlyBesideATranslatorReadsItsTargets()
+{
+    SessionSettings a = SessionSettings::defaultsFor(u"toy"_s);
+    SessionSettings asked = a;
+    QString error;
+    QVERIFY2(applySettingsSpec(u"arch=decoder-only"_s, &asked, &error), qPrintable(error));
+    SessionSettings b = comparisonOf(a, asked);
+    QVERIFY(b.model.decoderOnly());
+    QCOMPARE(b.model.encoder_layers, 0);
+    QCOMPARE(b.task, a.task);
+    QVERIFY(settingsDifferences(a, b).contains(u"decoder-only"_s));
+    std::unique_ptr<SessionData> da = makeSessionData(a, &error), db = makeSessionData(b, &error);
+    QVERIFY2(da && db, qPrintable(error));
+    QVERIFY(db->description().languageModel);
+    QCOMPARE(db->srcVocab().tokens(), da->tgtVocab().tokens());
+    QCOMPARE(db->validation().size(), da->validation().size());
+    for (std::size_t i = 0; i < da->validation().size(); ++i) {
+        QVERIFY(db->validation()[i].src.empty());
+        QCOMPARE(db->validation()[i].tgt, da->validation()[i].tgt);
+    }
+    for (int step = 0; step < 20; ++step) {
+        const Batch x = da->next(), y = db->next();
+        QCOMPARE(y.S, 0);
+        QVERIFY(y.src.empty());
+        QCOMPARE(y.B, x.B);
+        QCOMPARE(y.T, x.T);
+        QCOMPARE(y.tgtIn, x.tgtIn);
+        QCOMPARE(y.tgtOut, x.tgtOut);
+    }
+    // B trains (the model takes no source) and validates per target token.
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(b, &error), &b, &error);
+    QVERIFY2(session, qPrintable(error));
+    QCOMPARE(b.model.src_vocab, b.model.tgt_vocab);
+    for (int i = 0; i < 30; ++i)
+        session->step();
+    const Validation v = session->validate();
+    Transformer<float>& m = session->model();
+    double nll = 0;
+    long tokens = 0;
+    for (const EncodedPair& p : session->data().validation()) {
+        std::vector<int> in{kBos};
+        in.insert(in.end(), p.tgt.begin(), p.tgt.end());
+        std::vector<int> out(p.tgt.begin(), p.tgt.end());
+        out.push_back(kEos);
+        m.decode(in.data(), 1, int(in.size()), Mat<float>(), nullptr, 0, Pass::eval());
+        Mat<float> logp;
+        m.allLogProbs(logp);
+        for (std::size_t t = 0; t < out.size(); ++t)
+            nll -= double(logp(Eigen::Index(t), out[t]));
+        tokens += long(out.size());
+    }
+    QVERIFY2(std::abs(v.nll - nll / double(tokens)) < 1e-5,
+             qPrintable(u"%1 vs %2"_s.arg(v.nll).arg(nll / double(tokens))));
+}
+
 #include "test_session.moc"

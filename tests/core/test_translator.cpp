@@ -6,7 +6,9 @@
 // without tokens an empty record with a message.
 #include "skip.h"
 #include "decode/translator.h"
+#include "decode/sampling.h"
 #include "eval/interpret.h"
+#include "text/lm_tasks.h"
 #include "text/tasks.h"
 #include "toy_model.h"
 
@@ -28,6 +30,7 @@ private slots:
     void unknownTokensAreReported();
     void emptySentenceGivesAMessage();
     void attributionsAreTheEnginesAndMasksApply();
+    void decoderOnlyContinuesThePrompt();
 
 private:
     std::unique_ptr<Translator> translator(long step = 7) const;
@@ -304,4 +307,115 @@ void TestTranslator::attributionsAreTheEnginesAndMasksApply()
 }
 
 AS_TEST_MAIN(TestTranslator)
+// A decoder-only model (core/SPEC.md §2.10) in Generate: the text is its prompt, cut as its one
+// side is; the record's continuation is greedyDecode's, sampleDecode's with the same seed or
+// beamSearch's on the prompt's ids; the top-5 tables agree with the decoder's own log p (the
+// greedy tokens' probabilities multiply to the hypothesis's, a teacher-forced pass against the
+// cached one); and each generated token's self-attention is causal: a distribution over <s>,
+// the prompt and the tokens before it, zero on the positions after its query.
+void TestTranslator::decoderOnlyContinuesThePrompt()
+{
+    QString error;
+    const Task lm = makeLanguageModelTask(u"lm-brackets"_s, 4, std::nullopt, &error);
+    QVERIFY2(!lm.name.isEmpty(), qPrintable(error));
+    ModelConfig c;
+    c.arch = Arch::DecoderOnly;
+    c.src_vocab = c.tgt_vocab = lm.tgtVocab.size();
+    c.d_model = 16;
+    c.heads = 2;
+    c.d_ff = 32;
+    c.encoder_layers = 0;
+    c.decoder_layers = 2;
+    c.max_len = 24;
+    c.dropout = 0.0;
+    QVERIFY2(c.validate().isEmpty(), qPrintable(c.validate()));
+    auto m = std::make_shared<Transformer<float>>(c);
+    Rng rng(5);
+    m->initXavier(rng);
+    Translator t(m, 3, lm.srcVocab, lm.tgtVocab, lm.srcTokenizer, lm.tgtTokenizer);
+    QVERIFY(t.languageModel());
+    for (const QString& prompt : {u"( ["_s, u"{"_s, u"( ) ] x"_s, QString()}) {
+        const EncodedSentence e = t.encode(prompt);
+        QCOMPARE(e.ids, lm.tgtVocab.encode(e.tokens));
+        const int P = int(e.ids.size());
+
+        TranslationOptions greedy;
+        greedy.contrastPosition = 0;
+        greedy.contrastToken = u"("_s;
+        const TranslationRecord r = t.translate(prompt, greedy);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(r.generated);
+        QCOMPARE(r.sourceTokens, e.tokens);
+        if (prompt.contains(u'x'))
+            QCOMPARE(r.unknown, QList<int>{int(e.tokens.indexOf(u"x"_s))});
+        const DecodeResult d = greedyDecode(*m, e.ids);
+        QCOMPARE(r.nbest.size(), std::size_t(1));
+        QCOMPARE(r.nbest[0].ids, d.nbest[0].tokens);
+        QCOMPARE(r.nbest[0].logprob, d.nbest[0].logprob);
+        QCOMPARE(r.nbest[0].finished, d.nbest[0].finished);
+        QVERIFY(r.contrast.position < 0 && !r.contrastError.isEmpty());
+        QVERIFY(r.attributions.empty());
+
+        const int steps = int(r.outputSteps.size());
+        QCOMPARE(steps, int(d.nbest[0].tokens.size()) + (d.nbest[0].finished ? 1 : 0));
+        QCOMPARE(int(r.topFive.size()), steps);
+        double logp = 0;
+        for (int s = 0; s < steps; ++s) {
+            QCOMPARE(r.topFive[std::size_t(s)].front().first, r.outputSteps[s]);
+            logp += std::log(r.topFive[std::size_t(s)].front().second);
+        }
+        QVERIFY2(std::abs(logp - r.nbest[0].logprob) < 1e-4,
+                 qPrintable(u"%1 vs %2"_s.arg(logp).arg(r.nbest[0].logprob)));
+
+        const CrossAttention& a = r.cross;
+        QCOMPARE(a.layers, 2);
+        QCOMPARE(a.heads, 2);
+        QCOMPARE(a.steps, steps);
+        QCOMPARE(a.srcLen, P + steps);
+        QStringList keys = QStringList{u"<s>"_s} + e.tokens + r.nbest[0].tokens;
+        QCOMPARE(r.attentionKeys(), keys.mid(0, P + steps));
+        for (int l = 0; l < a.layers; ++l)
+            for (int h = 0; h < a.heads; ++h)
+                for (int s = 0; s < steps; ++s) {
+                    double sum = 0;
+                    for (int k = 0; k < a.srcLen; ++k) {
+                        const float w = a.at(l, h, s, k);
+                        if (k > P + s)
+                            QCOMPARE(w, 0.0f);  // a later position: masked
+                        QVERIFY(w >= 0);
+                        sum += w;
+                    }
+                    QVERIFY2(std::abs(sum - 1.0) < 1e-5, qPrintable(QString::number(sum)));
+                }
+
+        TranslationOptions sampled;
+        SamplingOptions so;
+        so.temperature = 1.3;
+        so.topK = 5;
+        so.topP = 0.9;
+        so.seed = 7;
+        sampled.sampling = so;
+        const TranslationRecord rs = t.translate(prompt, sampled);
+        QVERIFY2(rs.ok(), qPrintable(rs.error));
+        const DecodeResult ds = sampleDecode(*m, e.ids, DecodeOptions{}, so);
+        QCOMPARE(rs.nbest[0].ids, ds.nbest[0].tokens);
+        QCOMPARE(rs.nbest[0].logprob, ds.nbest[0].logprob);
+
+        TranslationOptions beam;
+        beam.beam = true;
+        beam.k = 3;
+        beam.nbest = 2;
+        const TranslationRecord rb = t.translate(prompt, beam);
+        QVERIFY2(rb.ok(), qPrintable(rb.error));
+        DecodeOptions db;
+        db.beam = 3;
+        db.nbest = 2;
+        const DecodeResult dbr = beamSearch(*m, e.ids, db);
+        QCOMPARE(rb.nbest.size(), dbr.nbest.size());
+        for (std::size_t i = 0; i < dbr.nbest.size(); ++i)
+            QCOMPARE(rb.nbest[i].ids, dbr.nbest[i].tokens);
+        QVERIFY(rb.tree.nodes.empty());  // a tree's nodes carry cross-attention
+    }
+}
+
 #include "test_translator.moc"
