@@ -6,6 +6,7 @@
 
 #include <QEvent>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -379,8 +380,16 @@ void AttentionView::updateReplayControls()
 void AttentionView::rebuildLayerChoices()
 {
     const AttentionRecord* r = shownRecord();
-    const int layers = r ? int(attentionLayers(*r, kind_).size()) : 0;
     updating_ = true;
+    // A decoder-only model's record (core/SPEC.md §2.10) has causal self-attention alone: the
+    // other kinds are not offered, and the view shows that one.
+    if (auto* items = qobject_cast<QStandardItemModel*>(kindBox_->model()); items && r) {
+        for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::DecoderSelf, AttentionKind::Cross})
+            items->item(int(k))->setEnabled(!attentionLayers(*r, k).empty());
+        if (attentionLayers(*r, kind_).empty() && !r->decoderSelf.empty())
+            kind_ = AttentionKind::DecoderSelf;
+    }
+    const int layers = r ? int(attentionLayers(*r, kind_).size()) : 0;
     if (kindBox_->currentIndex() != int(kind_))
         kindBox_->setCurrentIndex(int(kind_));
     if (layerBox_->count() != layers) {
@@ -422,10 +431,15 @@ void AttentionView::refresh()
     const bool keysAreSource = kind_ != AttentionKind::DecoderSelf;
     rowLabels_ = fitLabels(queriesAreSource ? r->srcTokens : r->tgtTokens, sq);
     colLabels_ = fitLabels(keysAreSource ? r->srcTokens : r->tgtTokens, sk);
-    sentenceLabel_->setText(tr("Probe at step %1 — source: %2   target input: %3")
-                                .arg(r->step)
-                                .arg(r->srcTokens.join(QLatin1Char(' ')),
-                                     r->tgtTokens.join(QLatin1Char(' '))));
+    if (r->encoderSelf.empty())  // a decoder-only model reads one text
+        sentenceLabel_->setText(tr("Probe at step %1 — input: %2")
+                                    .arg(r->step)
+                                    .arg(r->tgtTokens.join(QLatin1Char(' '))));
+    else
+        sentenceLabel_->setText(tr("Probe at step %1 — source: %2   target input: %3")
+                                    .arg(r->step)
+                                    .arg(r->srcTokens.join(QLatin1Char(' ')),
+                                         r->tgtTokens.join(QLatin1Char(' '))));
 
     // Entropy over the valid keys: masked keys carry weight 0 and add nothing to -sum p ln p;
     // the uniform reference counts the keys a query may see (causal in decoder self-attention).

@@ -38,6 +38,8 @@ public:
 
     void setKind(AttentionKind kind);
     AttentionKind kind() const { return kind_; }
+    // The record shown (the latest, or the one replayed); null before the first.
+    const AttentionRecord* shownRecord() const;
     void setLayer(int layer);  // 0-based
     int layer() const { return layer_; }
 
@@ -94,7 +96,6 @@ private:
         double at(int r, int c) const { return w[std::size_t(r) * cols + c]; }
     };
 
-    const AttentionRecord* shownRecord() const;
     void rebuildLayerChoices();
     void refresh();  // redraws everything from the shown record, kind and layer
     void ensureHeadPlots(int heads);

@@ -1,8 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "decoding_view.h"
+#include "sampling_controls.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -27,6 +29,7 @@ namespace {
 constexpr int kPointSize = 10;
 constexpr int kOthersSeries = 7;  // seriesColour(): grey, the top tokens not fed back
 constexpr int kFedSeries = 0;     // blue, the token fed back
+constexpr int kCutSeries = 1;     // orange, a sampled step's probability after the cut
 
 QString escaped(const QString& token)
 {
@@ -142,6 +145,16 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     controls->addWidget(headLabel_);
     controls->addWidget(headBox_);
 
+    // Sampling (ui/sampling_controls.h): a temperature slider (0–2; 0 is greedy), top-k, top-p
+    // and the seed, on when Sample is ticked.
+    sample_ = new QCheckBox(this);
+    sampling_ = new SamplingControls(this);
+    auto* samplingBar = new QHBoxLayout;
+    samplingBar->addWidget(sample_);
+    samplingBar->addWidget(sampling_, 1);
+    connect(sample_, &QCheckBox::toggled, this, &DecodingView::syncSampling);
+    connect(sampling_, &SamplingControls::changed, this, &DecodingView::syncSampling);
+
     source_ = new QLabel(this);
     source_->setWordWrap(true);
     source_->setTextFormat(Qt::RichText);
@@ -166,6 +179,7 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(samplingBar);
     layout->addWidget(source_);
     layout->addWidget(divergence_);
     layout->addWidget(placeholder_, 1);
@@ -178,7 +192,37 @@ DecodingView::DecodingView(QWidget* parent) : QWidget(parent)
     columnsScroll->setWidget(columns);
     layout->addWidget(columnsScroll, 1);
     retranslate();
+    syncSampling();
     refresh();
+}
+
+QSlider* DecodingView::temperatureSlider() const
+{
+    return sampling_->temperatureSlider();
+}
+
+std::optional<SamplingOptions> DecodingView::sampling() const
+{
+    return sample_->isChecked() ? std::optional(sampling_->options()) : std::nullopt;
+}
+
+void DecodingView::setSampling(const std::optional<SamplingOptions>& o)
+{
+    {
+        const QSignalBlocker b1(sample_), b2(sampling_);
+        sample_->setChecked(o.has_value());
+        if (o)
+            sampling_->setOptions(*o);
+    }
+    syncSampling();
+}
+
+void DecodingView::syncSampling()
+{
+    // Shown while Sample is ticked (greedy has no options; disabled controls would not read
+    // on a dark theme).
+    sampling_->setVisible(sample_->isChecked());
+    emit samplingChanged();
 }
 
 void DecodingView::retranslate()
@@ -198,6 +242,11 @@ void DecodingView::retranslate()
                                "which the reference does not contain: exposure to its own mistakes"));
     placeholder_->setText(tr("Train a few steps or open a model: the probe sentence (chosen "
                              "above the Attention view) is decoded here one token at a time."));
+    sample_->setText(tr("Sample"));
+    sample_->setToolTip(tr("Draw each token from the model's distribution instead of taking the "
+                           "likeliest (greedy); the bars then show each token's probability "
+                           "before and after temperature and the cut. Moving a control samples "
+                           "again at once"));
     for (Side side : {FreeRunning, TeacherForced}) {
         Column& c = columns_[side];
         c.title->setText(side == FreeRunning ? tr("Free-running: greedy decoding feeds back its own choice")
@@ -272,6 +321,10 @@ void DecodingView::buildColumn(Side side)
     c.topTitle = addTitle(c.topPlot, QString(), pointFont(kPointSize, true));
     c.bars = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
     c.fedBar = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
+    c.cutBars = new QCPBars(c.topPlot->yAxis, c.topPlot->xAxis);
+    c.cutBars->setBrush(Qt::black);
+    c.cutBars->setPen(Qt::NoPen);
+    setSeriesColour(c.cutBars, kCutSeries);
     c.bars->setBrush(Qt::black);
     c.bars->setPen(Qt::NoPen);
     c.fedBar->setBrush(Qt::black);
@@ -291,6 +344,11 @@ void DecodingView::buildColumn(Side side)
         const int i = int(std::lround(plot->yAxis->pixelToCoord(p.y())));
         if (i < 0 || i >= int(col.topTokens.size()))
             return QString();
+        if (i < int(col.cutProbs.size()))
+            return tr("%1: p = %2, after temperature and the cut %3")
+                .arg(col.topTokens[i])
+                .arg(col.topProbs[std::size_t(i)], 0, 'f', 4)
+                .arg(col.cutProbs[std::size_t(i)], 0, 'f', 4);
         return tr("%1: p = %2").arg(col.topTokens[i]).arg(col.topProbs[std::size_t(i)], 0, 'f', 4);
     });
 
@@ -498,7 +556,15 @@ void DecodingView::refresh()
             clearColumn(side);
         return;
     }
-    QString src = tr("Source: %1").arg(escaped(record_->source.join(QLatin1Char(' '))));
+    QString src = record_->generated ? tr("Prompt: %1").arg(escaped(record_->source.join(QLatin1Char(' '))))
+                                     : tr("Source: %1").arg(escaped(record_->source.join(QLatin1Char(' '))));
+    if (record_->sampling)
+        src += QStringLiteral("<br>")
+               + tr("Sampled: temperature %1, top-k %2, top-p %3, seed %4")
+                     .arg(record_->sampling->temperature)
+                     .arg(record_->sampling->topK == 0 ? tr("all") : QString::number(record_->sampling->topK))
+                     .arg(record_->sampling->topP)
+                     .arg(record_->sampling->seed);
     if (record_->hasReference)
         src += QStringLiteral("<br>") + tr("Reference: %1").arg(escaped(record_->reference.join(QLatin1Char(' '))));
     src += QStringLiteral("<br>") + tr("Weights of step %1").arg(record_->step);
@@ -538,6 +604,8 @@ void DecodingView::clearColumn(Side side)
     c.crossTitle->setText(QString());
     c.bars->data()->clear();
     c.fedBar->data()->clear();
+    c.cutBars->data()->clear();
+    c.cutProbs.clear();
     for (QCPItemText* t : c.barTexts)
         c.topPlot->removeItem(t);
     c.barTexts.clear();
@@ -563,11 +631,21 @@ void DecodingView::drawColumn(Side side)
         return;
     }
     const DecodingStep& s = run.steps[std::size_t(t)];
+    // A decoder-only model's input starts with its prompt: step t reads position P + t.
+    const int P = run.promptLength, at = P + t;
+    const bool only = record_->generated;
+    if (side == FreeRunning)
+        c.title->setText(record_->sampling ? tr("Free-running: sampling feeds back the token drawn")
+                                           : tr("Free-running: greedy decoding feeds back its own choice"));
+    c.crossPlot->setVisible(!only);
+    c.exportButtons[2]->setVisible(!only);
 
     // The input so far, the token fed back after the arrow. Tokens from the point where the
     // runs part are in italics, the first of them underlined.
     auto tokenHtml = [&](int position) {  // input position ≥ 1 holds the fed token of step position − 1
         QString h = escaped(run.input.value(position));
+        if (only && position >= 1 && position <= P)
+            h = QStringLiteral("<b>%1</b>").arg(h);  // the prompt
         if (d >= 0 && position - 1 >= d) {
             h = QStringLiteral("<i>%1</i>").arg(h);
             if (position - 1 == d)
@@ -576,7 +654,7 @@ void DecodingView::drawColumn(Side side)
         return h;
     };
     QStringList shown;
-    for (int i = 0; i <= t; ++i)
+    for (int i = 0; i <= at; ++i)
         shown.push_back(tokenHtml(i));
     const QColor hi = palette().color(QPalette::Highlight), hiText = palette().color(QPalette::HighlightedText);
     QString fed = escaped(s.fed.token);
@@ -587,7 +665,13 @@ void DecodingView::drawColumn(Side side)
                               QStringLiteral("<span style=\"background-color:%1; color:%2\"><b>&nbsp;%3&nbsp;</b></span>")
                                   .arg(hi.name(), hiText.name(), fed)));
     QString chosen;
-    if (side == FreeRunning)
+    if (side == FreeRunning && record_->sampling)
+        chosen = tr("Step %1: drew <b>%2</b> (p = %3; %4 after temperature and the cut) and feeds it back.")
+                     .arg(t + 1)
+                     .arg(escaped(s.fed.token))
+                     .arg(probabilityText(s.fed.probability))
+                     .arg(probabilityText(s.fedCut));
+    else if (side == FreeRunning)
         chosen = tr("Step %1: chose <b>%2</b> (p = %3) and feeds it back.")
                      .arg(t + 1).arg(escaped(s.fed.token)).arg(probabilityText(s.fed.probability));
     else
@@ -603,9 +687,9 @@ void DecodingView::drawColumn(Side side)
     c.chosen->setText(chosen);
 
     // The causal self-attention of the chosen layer and head over the input so far.
-    const QStringList inputs = run.input.mid(0, t + 1);
+    const QStringList inputs = run.input.mid(0, at + 1);
     const int layer = std::min(layer_, record_->layers - 1), head = std::min(head_, record_->heads - 1);
-    setHeatmapData(c.selfHeat, t + 1, t + 1,
+    setHeatmapData(c.selfHeat, at + 1, at + 1,
                    [&](int q, int k) { return k > q ? std::nan("") : double(record_->selfAt(run, layer, head, q, k)); },
                    inputs, inputs);
 
@@ -613,34 +697,58 @@ void DecodingView::drawColumn(Side side)
     QStringList heads;
     for (int h = 0; h < record_->heads; ++h)
         heads.push_back(tr("head %1").arg(h + 1));
-    setHeatmapData(c.crossHeat, record_->heads, record_->srcLen(),
-                   [&](int h, int j) { return double(record_->crossAt(s, layer, h, j)); }, heads,
-                   record_->source);
-    c.crossTitle->setText(tr("Cross-attention of position %1 (%2)\nover the source · layer %3")
-                              .arg(t + 1).arg(run.input.value(t)).arg(layer + 1));
+    if (only)  // no cross-attention
+        setHeatmapData(c.crossHeat, 0, 0, [](int, int) { return 0.0; });
+    else
+        setHeatmapData(c.crossHeat, record_->heads, record_->srcLen(),
+                       [&](int h, int j) { return double(record_->crossAt(s, layer, h, j)); }, heads,
+                       record_->source);
+    c.crossTitle->setText(only ? QString()
+                               : tr("Cross-attention of position %1 (%2)\nover the source · layer %3")
+                                     .arg(t + 1).arg(run.input.value(t)).arg(layer + 1));
 
     // The top-k, and the token fed back when it is not among them.
     c.topTokens.clear();
     c.topProbs.clear();
+    c.cutProbs.clear();
+    const bool cut = !s.topCut.empty();  // a sampled step: the distribution drawn from beside
     int fedIndex = -1;
-    for (const TokenProbability& p : s.top) {
+    for (std::size_t i = 0; i < s.top.size(); ++i) {
+        const TokenProbability& p = s.top[i];
         if (p.id == s.fed.id)
             fedIndex = int(c.topTokens.size());
         c.topTokens.push_back(p.token);
         c.topProbs.push_back(p.probability);
+        if (cut)
+            c.cutProbs.push_back(s.topCut[i]);
     }
     if (fedIndex < 0) {
         fedIndex = int(c.topTokens.size());
         c.topTokens.push_back(tr("%1 (fed)").arg(s.fed.token));
         c.topProbs.push_back(s.fed.probability);
+        if (cut)
+            c.cutProbs.push_back(s.fedCut);
     }
-    QVector<double> keys, values, fedKeys, fedValues;
+    // Greedy: one bar a token. Sampled: the model's (upper) and the cut's (lower, orange).
+    const double shift = cut ? -0.19 : 0.0;
+    QVector<double> keys, values, fedKeys, fedValues, cutKeys, cutValues;
     for (int i = 0; i < int(c.topTokens.size()); ++i) {
-        (i == fedIndex ? fedKeys : keys).push_back(i);
+        (i == fedIndex ? fedKeys : keys).push_back(i + shift);
         (i == fedIndex ? fedValues : values).push_back(c.topProbs[std::size_t(i)]);
+        if (cut) {
+            cutKeys.push_back(i + 0.19);
+            cutValues.push_back(c.cutProbs[std::size_t(i)]);
+        }
     }
+    for (QCPBars* b : {c.bars, c.fedBar})
+        b->setWidth(cut ? 0.36 : 0.7);
+    c.cutBars->setWidth(0.36);
     c.bars->setData(keys, values, true);
     c.fedBar->setData(fedKeys, fedValues, true);
+    c.cutBars->setData(cutKeys, cutValues, true);
+    c.topTitle->setText(cut ? tr("Next tokens: the model's p, and after\ntemperature and the cut (orange) · "
+                                 "highlighted: drawn")
+                            : tr("Likeliest next tokens · highlighted: fed back"));
     for (QCPItemText* x : c.barTexts)
         c.topPlot->removeItem(x);
     c.barTexts.clear();
@@ -653,7 +761,7 @@ void DecodingView::drawColumn(Side side)
         // After the bar, or inside its end when it reaches far right.
         const double p = c.topProbs[std::size_t(i)];
         const bool inside = p > 0.7;
-        label->position->setCoords(p, i);
+        label->position->setCoords(p, i + shift);
         label->setPositionAlignment((inside ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
         label->setText(inside ? probabilityText(p) + QStringLiteral(" ") : QStringLiteral(" ") + probabilityText(p));
         label->setFont(pointFont(kPointSize - 1));
@@ -663,6 +771,16 @@ void DecodingView::drawColumn(Side side)
         if (inside)  // ink for its bar, not for the background (plot_tools.h, kInkProperty)
             label->setProperty(kInkProperty, QStringLiteral("own"));
         c.barTexts.push_back(label);
+        if (cut) {  // the cut's probability after its bar
+            auto* after = new QCPItemText(c.topPlot);
+            after->setClipToAxisRect(true);
+            after->position->setCoords(c.cutProbs[std::size_t(i)], i + 0.19);
+            after->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            after->setText(QStringLiteral(" ") + probabilityText(c.cutProbs[std::size_t(i)]));
+            after->setFont(pointFont(kPointSize - 2));
+            after->setColor(palette().color(QPalette::Text));
+            c.barTexts.push_back(after);
+        }
     }
     setTokenTicks(c.topPlot->yAxis, c.topTokens);
     c.topPlot->yAxis->setRange(-0.5, c.topTokens.size() - 0.5);
@@ -671,7 +789,7 @@ void DecodingView::drawColumn(Side side)
     c.lens->clear();
     c.lens->setRowCount(record_->layers);
     c.lens->setColumnCount(t + 1);
-    c.lens->setHorizontalHeaderLabels(inputs);
+    c.lens->setHorizontalHeaderLabels(run.input.mid(P, t + 1));  // the positions the steps read
     QStringList layers;
     for (int l = 0; l < record_->layers; ++l)
         layers.push_back(tr("layer %1").arg(l + 1));
@@ -686,7 +804,7 @@ void DecodingView::drawColumn(Side side)
             item->setBackground(bg);
             item->setForeground(bg.lightnessF() < 0.5 ? QColor(Qt::white) : QColor(Qt::black));
             item->setToolTip(tr("Layer %1 at position %2 (%3): %4, p = %5")
-                                 .arg(l + 1).arg(pos + 1).arg(run.input.value(pos), p.token)
+                                 .arg(l + 1).arg(P + pos + 1).arg(run.input.value(P + pos), p.token)
                                  .arg(p.probability, 0, 'f', 4));
             if (l + 1 == record_->layers && pos == t) {
                 QFont f = item->font();
@@ -738,7 +856,7 @@ QStringList DecodingView::inputTokens(Side side) const
     const DecodingRun* r = runOf(side);
     if (!r || r->steps.empty())
         return {};
-    return r->input.mid(0, std::min(step_, int(r->steps.size()) - 1) + 1);
+    return r->input.mid(0, r->promptLength + std::min(step_, int(r->steps.size()) - 1) + 1);
 }
 
 QString DecodingView::fedToken(Side side) const

@@ -16,8 +16,10 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -26,6 +28,8 @@ class QTimer;
 class QToolButton;
 
 namespace as::ui {
+
+class SamplingControls;
 
 class DecodingView : public QWidget {
     Q_OBJECT
@@ -51,6 +55,14 @@ public:
     void setHead(int head);    // the self-attention head shown
     int layer() const { return layer_; }
     int head() const { return head_; }
+    // Sampling (core/SPEC.md §5.6): the free run is drawn with these instead of greedy, and the
+    // next-token bars show each token's probability after temperature, top-k and top-p beside
+    // the model's. nullopt: greedy. The worker makes the record (samplingChanged asks for it).
+    std::optional<SamplingOptions> sampling() const;
+    void setSampling(const std::optional<SamplingOptions>& sampling);  // as the controls do
+    // A sampled record's bars after the cut, in the order of topTokens() (empty when greedy).
+    std::vector<double> cutProbabilities(Side side) const { return columns_[side].cutProbs; }
+    QSlider* temperatureSlider() const;
 
     // Read-outs.
     DecodingRecordPtr record() const { return record_; }
@@ -73,6 +85,9 @@ public:
     QAction* stepAction() const { return stepAction_; }
     QAction* backAction() const { return backAction_; }
     QAction* runAction() const { return runAction_; }
+
+signals:
+    void samplingChanged();  // sampling() is another: a record drawn so is wanted
 
 protected:
     // QEvent::LanguageChange: every text again (retranslate), and the record's.
@@ -100,6 +115,8 @@ private:
         std::vector<QCPItemText*> barTexts;
         QStringList topTokens;
         std::vector<double> topProbs;
+        QCPBars* cutBars = nullptr;  // a sampled run: after temperature and the cut
+        std::vector<double> cutProbs;
         QTableWidget* lens = nullptr;
     };
 
@@ -115,6 +132,9 @@ private:
     QString csvOf(Side side, QCustomPlot* plot) const;  // what a plot's Export writes as CSV
 
     DecodingRecordPtr record_;
+    QCheckBox* sample_ = nullptr;
+    SamplingControls* sampling_ = nullptr;
+    void syncSampling();  // the controls' state; samplingChanged when it changed
     int step_ = 0, layer_ = 0, head_ = 0;
     std::array<Column, 2> columns_;
     QAction* stepAction_ = nullptr;

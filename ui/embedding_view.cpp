@@ -4,6 +4,7 @@
 
 #include <QEvent>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -189,6 +190,17 @@ EmbeddingTable EmbeddingView::table() const
 void EmbeddingView::setTable(EmbeddingTable t)
 {
     table_->setCurrentIndex(table_->findData(int(t)));
+}
+
+void EmbeddingView::setHasSource(bool has)
+{
+    auto* items = qobject_cast<QStandardItemModel*>(table_->model());
+    const int source = table_->findData(int(EmbeddingTable::Source));
+    if (QStandardItem* item = items ? items->item(source) : nullptr; item && item->isEnabled() != has) {
+        item->setEnabled(has);
+        if (!has && table() == EmbeddingTable::Source)
+            setTable(EmbeddingTable::Target);
+    }
 }
 
 void EmbeddingView::refresh()

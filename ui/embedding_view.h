@@ -31,6 +31,9 @@ public:
 
     EmbeddingTable table() const;
     void setTable(EmbeddingTable table);  // as the chooser does: asks for that table
+    // Whether the model has a source embedding: a decoder-only model (core/SPEC.md §2.10) has
+    // none, and the chooser offers the target embedding and the generator only.
+    void setHasSource(bool has);
     // A record of another table than the one chosen is ignored (an answer overtaken by a
     // change of table).
     void setRecord(EmbeddingRecordPtr record);

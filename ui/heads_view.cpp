@@ -207,6 +207,17 @@ void HeadsView::summarize()
     auto signedText = [](double v, int decimals) {
         return (v >= 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', decimals);
     };
+    if (std::isnan(r.bleu)) {  // a language model's (decoder-only): no translation, no BLEU
+        summary_->setText(
+            r.muted.empty()
+                ? tr("Step %1, %2 validation sentences, no head muted: NLL %3")
+                      .arg(r.step).arg(r.pairs).arg(r.nll, 0, 'f', 4)
+                : tr("Step %1, %2 validation sentences, %n head(s) muted: NLL %3 (%4 against none)",
+                     nullptr, int(r.muted.size()))
+                      .arg(r.step).arg(r.pairs)
+                      .arg(r.nll, 0, 'f', 4).arg(signedText(r.nll - r.nllUnmuted, 4)));
+        return;
+    }
     summary_->setText(
         r.muted.empty()
             ? tr("Step %1, %2 validation pairs, no head muted: NLL %3 · BLEU %4")
@@ -235,7 +246,8 @@ void HeadsView::setShape(int encoderLayers, int decoderLayers, int heads)
     if (layers_[0] == encoderLayers && layers_[1] == decoderLayers && heads_ == heads)
         return;
     layers_[0] = encoderLayers;
-    layers_[1] = layers_[2] = decoderLayers;
+    layers_[1] = decoderLayers;
+    layers_[2] = encoderLayers > 0 ? decoderLayers : 0;  // no encoder: a decoder-only model, no cross-attention
     heads_ = heads;
     record_.reset();
     pruningRecord_.reset();
@@ -417,8 +429,15 @@ void HeadsView::redrawPruning()
     pruning_->graph(1)->setData(x, nll);
     const int total = pruningRecord_ ? pruningRecord_->totalHeads : 3 * heads_;
     pruning_->xAxis->setRange(-0.5, std::max(1, total) + 0.5);
+    // A language model's curve has no BLEU (NaN): its NLL alone, on the right axis.
+    const bool translated = !bleu.isEmpty() && !std::isnan(bleu.front());
+    pruning_->graph(0)->setVisible(bleu.isEmpty() || translated);
+    if (bleu.isEmpty() || translated)
+        pruning_->graph(0)->addToLegend();
+    else
+        pruning_->graph(0)->removeFromLegend();
     if (!bleu.isEmpty()) {
-        pruning_->yAxis->setRange(0, std::max(1.0, *std::max_element(bleu.begin(), bleu.end()) * 1.1));
+        pruning_->yAxis->setRange(0, translated ? std::max(1.0, *std::max_element(bleu.begin(), bleu.end()) * 1.1) : 1.0);
         const auto [mn, mx] = std::minmax_element(nll.begin(), nll.end());
         pruning_->yAxis2->setRange(*mn * 0.95, std::max(*mx * 1.05, *mn * 0.95 + 0.1));
     }

@@ -92,7 +92,8 @@ MasksView::MasksView(QWidget* parent) : QWidget(parent)
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(panel(padPlot_, [this] { return padCsv(); }, splitter));
+    padPanel_ = panel(padPlot_, [this] { return padCsv(); }, splitter);
+    splitter->addWidget(padPanel_);
     splitter->addWidget(panel(causalPlot_, [this] { return causalCsv(); }, splitter));
     splitter->addWidget(panel(smoothPlot_, [this] { return smoothCsv(); }, splitter));
     splitter->setSizes({1, 1, 1});
@@ -175,7 +176,17 @@ void MasksView::changeEvent(QEvent* event)
 
 void MasksView::describeBatch()
 {
-    if (batch_)
+    // A language model's batch (a decoder-only model, core/SPEC.md §2.10) has no source: no
+    // padding mask to draw.
+    padPanel_->setVisible(!batch_ || batch_->S > 0 || batch_->B <= 0);
+    if (batch_ && batch_->S == 0)
+        info_->setText(tr("Batch of %1 texts · length %2 · vocabulary %3 · label smoothing ε = %4 "
+                          "(no source: a decoder-only model)")
+                           .arg(batch_->B)
+                           .arg(batch_->T)
+                           .arg(batch_->tgtVocab)
+                           .arg(batch_->labelSmoothing));
+    else if (batch_)
         info_->setText(tr("Batch of %1 sentences · source length %2 · target length %3 · "
                           "target vocabulary %4 · label smoothing ε = %5")
                            .arg(batch_->B)

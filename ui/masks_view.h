@@ -69,6 +69,7 @@ private:
     QCPTextElement* smoothTitle_ = nullptr;
     Heatmap pad_, causal_, smooth_;
     QList<int> smoothPositions_;  // target position of each smoothing row
+    QWidget* padPanel_ = nullptr;  // the source padding mask's panel
 };
 
 }  // namespace as::ui

@@ -146,12 +146,17 @@ ArchitectureDiagram::ArchitectureDiagram(QWidget* parent) : QWidget(parent)
 
 void ArchitectureDiagram::setConfig(const ModelConfig& config)
 {
-    const bool same = config.encoder_layers == config_.encoder_layers && config.decoder_layers == config_.decoder_layers
+    const bool same = config.arch == config_.arch && config.encoder_layers == config_.encoder_layers
+                      && config.decoder_layers == config_.decoder_layers
                       && config.norm == config_.norm && config.heads == config_.heads
                       && config.d_model == config_.d_model && config.d_ff == config_.d_ff;
     config_ = config;
     if (!same) {
         relayout();
+        // A block the new shape has not (cross-attention in a decoder-only model): its
+        // masked self-attention instead.
+        if (rectOf(selected_).isEmpty() && !rectOf(ModelBlock::DecSelf).isEmpty())
+            selected_ = ModelBlock::DecSelf;
         update();
     }
 }
@@ -211,6 +216,9 @@ void ArchitectureDiagram::relayout()
         col.push_back({Block, b, label});
         col.push_back({Block, addBlock, add});
     };
+    // A decoder-only model (core/SPEC.md §2.10) is one column, as GPT's Figure 1 draws it: the
+    // decoder's blocks without cross-attention, under the same generator.
+    const bool only = config_.decoderOnly();
     std::vector<Item> enc, dec;
     enc.push_back({Text, ModelBlock::SrcEmbed, tr("Inputs")});
     enc.push_back({Block, ModelBlock::SrcEmbed, tr("Input embedding")});
@@ -221,19 +229,22 @@ void ArchitectureDiagram::relayout()
     enc.push_back({FrameEnd, {}, {}});
     if (pre)
         enc.push_back({Block, ModelBlock::EncNorm, tr("Layer norm")});
-    dec.push_back({Text, ModelBlock::TgtEmbed, tr("Outputs (shifted right)")});
-    dec.push_back({Block, ModelBlock::TgtEmbed, tr("Output embedding")});
+    if (only)
+        enc.clear();
+    dec.push_back({Text, ModelBlock::TgtEmbed, only ? tr("Text (shifted right)") : tr("Outputs (shifted right)")});
+    dec.push_back({Block, ModelBlock::TgtEmbed, only ? tr("Token embedding") : tr("Output embedding")});
     dec.push_back({Block, ModelBlock::TgtPosition, tr("+ Positional encoding")});
     dec.push_back({FrameBegin, {}, {}});
     sublayer(dec, ModelBlock::DecSelf, tr("Masked multi-head attention"), ModelBlock::DecSelfAdd);
-    sublayer(dec, ModelBlock::DecCross, tr("Cross-attention"), ModelBlock::DecCrossAdd);
+    if (!only)
+        sublayer(dec, ModelBlock::DecCross, tr("Cross-attention"), ModelBlock::DecCrossAdd);
     sublayer(dec, ModelBlock::DecFF, tr("Feed forward"), ModelBlock::DecFFAdd);
     dec.push_back({FrameEnd, {}, {}});
     if (pre)
         dec.push_back({Block, ModelBlock::DecNorm, tr("Layer norm")});
     dec.push_back({Block, ModelBlock::Generator, tr("Linear")});
     dec.push_back({Block, ModelBlock::Softmax, tr("Softmax")});
-    dec.push_back({Text, ModelBlock::Softmax, tr("Output probabilities")});
+    dec.push_back({Text, ModelBlock::Softmax, only ? tr("Next-token probabilities") : tr("Output probabilities")});
 
     auto units = [](const std::vector<Item>& col) {
         double u = 0;
@@ -280,6 +291,12 @@ void ArchitectureDiagram::relayout()
         }
         return y;
     };
+    if (only) {  // one column, in the middle
+        encoderStack_ = QRectF();
+        encoderOut_ = QPointF();
+        place(dec, (width() - colW) / 2, &decoderStack_);
+        return;
+    }
     place(enc, margin, &encoderStack_);
     place(dec, margin + colW + colGap, &decoderStack_);
     const QRectF top = pre ? rectOf(ModelBlock::EncNorm) : rectOf(ModelBlock::EncFFAdd);
@@ -316,6 +333,8 @@ void ArchitectureDiagram::paintEvent(QPaintEvent*)
     p.setPen(QPen(pal.color(QPalette::Mid), 1.5));
     for (const auto& [frame, n] : {std::pair{encoderStack_, config_.encoder_layers},
                                    std::pair{decoderStack_, config_.decoder_layers}}) {
+        if (frame.isEmpty())  // no encoder
+            continue;
         p.drawRoundedRect(frame, 8, 8);
         p.setPen(ink);
         QFont bold = font();

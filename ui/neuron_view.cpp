@@ -4,6 +4,7 @@
 
 #include <QEvent>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -148,6 +149,14 @@ void NeuronPanel::setShape(int encoderLayers, int decoderLayers, int heads)
     const QSignalBlocker b1(layer_), b2(head_);
     layers_[0] = encoderLayers;
     layers_[1] = decoderLayers;
+    // No encoder: a decoder-only model (core/SPEC.md §2.10), whose only attention is causal
+    // self-attention.
+    if (auto* items = qobject_cast<QStandardItemModel*>(kind_->model())) {
+        for (AttentionKind k : {AttentionKind::EncoderSelf, AttentionKind::Cross})
+            items->item(kind_->findData(int(k)))->setEnabled(encoderLayers > 0);
+        if (encoderLayers == 0 && AttentionKind(kind_->currentData().toInt()) != AttentionKind::DecoderSelf)
+            kind_->setCurrentIndex(kind_->findData(int(AttentionKind::DecoderSelf)));
+    }
     layer_->setMaximum(std::max(1, layers_[kind_->currentIndex() == 0 ? 0 : 1]));
     head_->setMaximum(std::max(1, heads));
 }

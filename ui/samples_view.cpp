@@ -42,8 +42,14 @@ SamplesView::SamplesView(QWidget* parent) : QWidget(parent)
 
 void SamplesView::retranslate()
 {
+    // A language model's record (SamplesRecord::generated): prompts and continuations.
+    const bool generated = current_ && current_->generated;
     table_->setHorizontalHeaderLabels(
-        {tr("source"), tr("reference"), tr("translation"), tr("previous translation"), tr("new words")});
+        generated ? QStringList{tr("prompt"), tr("reference"), tr("continuation"), tr("previous continuation"),
+                                tr("new words")}
+                  : QStringList{tr("source"), tr("reference"), tr("translation"), tr("previous translation"),
+                                tr("new words")});
+    table_->setColumnHidden(kReference, generated);
     redraw();  // the line above the table
 }
 
@@ -73,8 +79,12 @@ void SamplesView::setSamples(std::shared_ptr<const SamplesRecord> samples)
         previous_ = current_;
     else if (!current_ || current_->step > samples->step)
         previous_ = nullptr;
+    const bool kind = current_ && current_->generated;
     current_ = std::move(samples);
-    redraw();
+    if (current_->generated != kind)
+        retranslate();  // the columns' names, and redraw
+    else
+        redraw();
 }
 
 void SamplesView::reset()
@@ -146,13 +156,22 @@ void SamplesView::redraw()
             n += changed(r);
         return n;
     }();
-    header_->setText(previous_ ? tr("Greedy translations at step %1, next to those at step %2: %3 of "
-                                    "%4 changed (highlighted).")
-                                     .arg(current_->step)
-                                     .arg(previous_->step)
-                                     .arg(changes)
-                                     .arg(rows())
-                               : tr("Greedy translations at step %1.").arg(current_->step));
+    if (current_->generated)
+        header_->setText(previous_ ? tr("Greedy continuations at step %1, next to those at step %2: %3 of "
+                                        "%4 changed (highlighted).")
+                                         .arg(current_->step)
+                                         .arg(previous_->step)
+                                         .arg(changes)
+                                         .arg(rows())
+                                   : tr("Greedy continuations at step %1.").arg(current_->step));
+    else
+        header_->setText(previous_ ? tr("Greedy translations at step %1, next to those at step %2: %3 of "
+                                        "%4 changed (highlighted).")
+                                         .arg(current_->step)
+                                         .arg(previous_->step)
+                                         .arg(changes)
+                                         .arg(rows())
+                                   : tr("Greedy translations at step %1.").arg(current_->step));
     table_->setRowCount(rows());
     // Pale yellow under dark text, deep amber under light text (both above 4.5:1).
     const bool dark = isDarkPalette(palette());

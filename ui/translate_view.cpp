@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "translate_view.h"
+#include "sampling_controls.h"
 
 #include "beam_tree_view.h"
 #include "plot_tools.h"
@@ -68,13 +69,15 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     top->addWidget(go_);
 
     method_ = new QComboBox(this);
-    method_->addItems({QString(), QString()});  // greedy, beam search
+    method_->addItems({QString(), QString(), QString()});  // greedy, beam search, sampling
     beam_ = new QSpinBox(this);
     beam_->setRange(1, 16);
     beam_->setValue(4);
     nbest_ = new QSpinBox(this);
     nbest_->setRange(1, 16);
     nbest_->setValue(4);
+    // Sampling (core/SPEC.md §5.6): temperature, top-k, top-p and a seed that repeats a sample.
+    sampling_ = new SamplingControls(this);
     auto* options = new QHBoxLayout;
     decodingLabel_ = new QLabel(this);
     beamLabel_ = new QLabel(this);
@@ -86,12 +89,17 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     options->addWidget(beam_);
     options->addWidget(nbestLabel_);
     options->addWidget(nbest_);
+    options->addWidget(sampling_, 3);
     options->addStretch(1);
     auto syncOptions = [this] {
         const bool beam = method_->currentIndex() == 1;
+        const bool sampling = method_->currentIndex() == 2;
+        for (QWidget* w : std::initializer_list<QWidget*>{beamLabel_, beam_, nbestLabel_, nbest_})
+            w->setVisible(!sampling);
         beam_->setEnabled(beam);
         nbest_->setEnabled(beam);
         nbest_->setMaximum(beam_->value());
+        sampling_->setVisible(sampling);
     };
     connect(method_, &QComboBox::currentIndexChanged, this, syncOptions);
     connect(beam_, &QSpinBox::valueChanged, this, syncOptions);
@@ -157,8 +165,17 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
                 return QString();
             if (r >= 0)
                 return tr("output %1 (step %2)").arg(last_->outputSteps.value(r)).arg(r + 1);
-            return tr("source %1: %2%3").arg(c + 1).arg(last_->sourceTokens.value(c), unknown(c));
+            return last_->generated
+                       ? tr("position %1: %2").arg(c).arg(last_->attentionKeys().value(c))
+                       : tr("source %1: %2%3").arg(c + 1).arg(last_->sourceTokens.value(c), unknown(c));
         }
+        if (last_->generated)
+            return tr("output %1 (step %2) → position %3: %4\nweight %5")
+                .arg(last_->outputSteps.value(r))
+                .arg(r + 1)
+                .arg(c)
+                .arg(last_->attentionKeys().value(c))
+                .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
         return tr("output %1 (step %2) → source %3%4\nweight %5")
             .arg(last_->outputSteps.value(r))
             .arg(r + 1)
@@ -200,7 +217,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     tables->addWidget(labelled(topTitle_, topTable_));
     // Why this token and not that one: a position of the best output, one of its other top-5
     // candidates, and the two gradient attributions of the difference of their log-probs.
-    auto* contrastBox = new QWidget(this);
+    auto* contrastBox = contrastBox_ = new QWidget(this);
     auto* contrastLayout = new QVBoxLayout(contrastBox);
     contrastLayout->setContentsMargins(0, 0, 0, 0);
     auto* whyBar = new QHBoxLayout;
@@ -287,16 +304,19 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
 
 void TranslateView::retranslate()
 {
-    input_->setPlaceholderText(tr("Type a sentence in the source language, e.g. 我有一个好朋友"));
-    go_->setText(tr("Translate"));
+    input_->setPlaceholderText(generating_ ? tr("Type the beginning of a text, e.g. I'd like")
+                                           : tr("Type a sentence in the source language, e.g. 我有一个好朋友"));
+    go_->setText(generating_ ? tr("Generate") : tr("Translate"));
     method_->setItemText(0, tr("Greedy"));
     method_->setItemText(1, tr("Beam search"));
+    method_->setItemText(2, tr("Sampling"));
     beam_->setToolTip(tr("Beam width k (k = 1 gives the greedy output)"));
     nbest_->setToolTip(tr("How many hypotheses of the beam to list (at most k)"));
     decodingLabel_->setText(tr("Decoding:"));
     beamLabel_->setText(tr("beam width k:"));
     nbestLabel_->setText(tr("n-best:"));
-    nbestTable_->setHorizontalHeaderLabels({tr("#"), tr("translation"), tr("score"), tr("log p"), tr("ends")});
+    nbestTable_->setHorizontalHeaderLabels({tr("#"), generating_ ? tr("continuation") : tr("translation"),
+                                            tr("score"), tr("log p"), tr("ends")});
     nbestTable_->setToolTip(tr("score = log p / ((5 + length) / 6)^0.6; "
                                "ends: the hypothesis ended with </s>"));
     topTable_->setHorizontalHeaderLabels({tr("step"), tr("next token"), tr("p")});
@@ -314,11 +334,12 @@ void TranslateView::retranslate()
                             "the encoder's self-attention; gradient × input and integrated "
                             "gradients (32 steps) over the source embeddings"));
     setHeatmapPlaceholder(crossHeat_, tr("Translate a sentence\nto see its cross-attention"));
-    crossPlot_->xAxis->setLabel(tr("source token (key)"));
+    crossPlot_->xAxis->setLabel(generating_ ? tr("earlier token (key)") : tr("source token (key)"));
     crossPlot_->yAxis->setLabel(tr("output token (query)"));
     explainLabel_->setText(tr("Explained by"));
-    crossLabel_->setText(tr("Cross-attention of the best output:"));
-    rightTabs_->setTabText(0, tr("Cross-attention"));
+    crossLabel_->setText(generating_ ? tr("Self-attention behind each generated token:")
+                                     : tr("Cross-attention of the best output:"));
+    rightTabs_->setTabText(0, generating_ ? tr("Self-attention") : tr("Cross-attention"));
     rightTabs_->setTabText(1, tr("Beam tree"));
     rightTabs_->setTabToolTip(1, tr("Beam search's hypotheses step by step: kept, finished and pruned"));
     nbestTitle_->setText(tr("n-best list"));
@@ -355,6 +376,23 @@ void TranslateView::changeEvent(QEvent* event)
         summarize(*last_);
         fillTables(*last_);
     }
+}
+
+void TranslateView::setGenerating(bool on)
+{
+    if (on == generating_)
+        return;
+    generating_ = on;
+    // A language model's output rests on the tokens before it, not on a source: the
+    // attributions and the contrast of a translation are not offered (Translator).
+    explain_->setCurrentIndex(0);
+    explain_->setVisible(!on);
+    explainLabel_->setVisible(!on);
+    contrastBox_->setVisible(!on);
+    rightTabs_->setTabVisible(1, !on);  // beam search keeps no tree for it
+    retranslate();
+    if (!last_)
+        showIntro();
 }
 
 void TranslateView::showIntro()
@@ -400,6 +438,12 @@ void TranslateView::setDecoding(bool beam, int k, int nbest)
     nbest_->setValue(nbest);
 }
 
+void TranslateView::setSampling(const SamplingOptions& options)
+{
+    method_->setCurrentIndex(2);
+    sampling_->setOptions(options);
+}
+
 void TranslateView::translate(const QString& text)
 {
     input_->setText(text);
@@ -430,6 +474,8 @@ void TranslateView::onTranslateClicked()
     options.attribution = explain_->currentIndex() > 0;
     options.contrastPosition = contrastPosition_;
     options.contrastToken = contrastToken_;
+    if (method_->currentIndex() == 2)
+        options.sampling = sampling_->options();
     if (!isSignalConnected(QMetaMethod::fromSignal(&TranslateView::translationRequested))) {
         showRefusal(tr("No model yet: start training or open a model, then translate."));
         return;
@@ -575,14 +621,19 @@ void TranslateView::summarize(const TranslationRecord& r)
 
     QStringList lines, warnings;
     lines << tr("%1 with the weights of step %2 in %3 ms%4.")
-                 .arg(r.options.beam ? tr("Beam search (k = %1)").arg(r.options.k)
-                                     : tr("Greedy decoding"))
+                 .arg(r.options.beam       ? tr("Beam search (k = %1)").arg(r.options.k)
+                      : r.options.sampling ? tr("Sampled (temperature %1, top-k %2, top-p %3, seed %4)")
+                                                 .arg(r.options.sampling->temperature)
+                                                 .arg(r.options.sampling->topK)
+                                                 .arg(r.options.sampling->topP)
+                                                 .arg(r.options.sampling->seed)
+                                           : tr("Greedy decoding"))
                  .arg(r.step)
                  .arg(r.milliseconds, 0, 'f', 0)
                  .arg(best.finished ? QString()
                                     : tr("; the output reached the length limit without </s>"));
     if (!r.unknown.isEmpty())
-        warnings << tr("%n source token(s) not in the vocabulary, read as <unk>: %1", nullptr,
+        warnings << tr("%n input token(s) not in the vocabulary, read as <unk>: %1", nullptr,
                        int(r.unknown.size()))
                         .arg(r.unknownTokens().join(QStringLiteral("  ")));
     if (!notice_.isEmpty())
@@ -671,7 +722,7 @@ QString chipStyle(bool unknown, const QPalette& palette)
 
 void TranslateView::showSourceChips(const TranslationRecord& r)
 {
-    QString html = tr("Source tokens:") + QStringLiteral(" ");
+    QString html = (r.generated ? tr("Prompt tokens:") : tr("Source tokens:")) + QStringLiteral(" ");
     for (int i = 0; i < int(r.sourceTokens.size()); ++i) {
         const QString& t = r.sourceTokens[i];
         const bool unk = r.unknown.contains(i);
@@ -737,7 +788,7 @@ void TranslateView::drawCross()
                 sum += ca.at(layer, h, t, s);
             return sum / ca.heads;
         },
-        last_->outputSteps.mid(0, ca.steps), last_->sourceTokens.mid(0, ca.srcLen));
+        last_->outputSteps.mid(0, ca.steps), last_->attentionKeys().mid(0, ca.srcLen));
     replotIfVisible(crossPlot_);
 }
 
@@ -787,7 +838,7 @@ QString TranslateView::crossCsv() const
         return {};
     QString csv = QStringLiteral("output\\source");
     for (int s = 0; s < crossHeat_.cols; ++s)
-        csv += QLatin1Char(',') + csvField(last_->sourceTokens.value(s));
+        csv += QLatin1Char(',') + csvField(last_->attentionKeys().value(s));
     csv += QLatin1Char('\n');
     for (int t = 0; t < crossHeat_.rows; ++t) {
         csv += csvField(last_->outputSteps.value(t));

@@ -28,6 +28,7 @@ class QTabWidget;
 namespace as::ui {
 
 class BeamTreeView;
+class SamplingControls;
 
 class TranslateView : public QWidget {
     Q_OBJECT
@@ -38,6 +39,14 @@ public:
 
     // The decoding controls: greedy, or beam search of width k (1–16) listing nbest (≤ k).
     void setDecoding(bool beam, int k, int nbest);
+
+    // A decoder-only model (core/SPEC.md §2.10): the view is Generate — a prompt in, its
+    // continuation out, with the self-attention behind each generated token; no attributions,
+    // contrast or beam tree.
+    void setGenerating(bool on);
+    bool generating() const { return generating_; }
+    // Sampling's controls (method "Sampling", ui/sampling_controls.h) set to these, and chosen.
+    void setSampling(const SamplingOptions& options);
 
     // Puts text in the line edit and translates it (as the button does).
     void translate(const QString& text);
@@ -121,6 +130,9 @@ private:
     void drawContrast();
 
     bool awaiting_ = false;
+    bool generating_ = false;
+    QWidget* contrastBox_ = nullptr;
+    SamplingControls* sampling_ = nullptr;
     QString notice_;  // about the request out, e.g. the input was cut
 
     TranslationRecordPtr last_;  // the last record with a translation

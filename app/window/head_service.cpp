@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "head_service.h"
 
+#include <cmath>
+
 #include "run/make_session.h"
 
 #include <QMetaMethod>
@@ -201,8 +203,13 @@ void HeadService::start()
         }
         maskHeads(*model, job->muted);
         record->nll = evaluateLoss(*model, pairs, 2000).nll();
+        // A language model (decoder-only) translates nothing: its figure is the NLL alone.
+        const auto bleuOf = [&] {
+            return c.decoderOnly() ? std::nan("")
+                                   : translateAndScore(*model, codec, text, {}, [&](int, int) { return !stop->load(); }).bleu;
+        };
         report(tr("Translating the validation pairs with the mutes…"), units - 2, units);
-        record->bleu = translateAndScore(*model, codec, text, {}, [&](int, int) { return !stop->load(); }).bleu;
+        record->bleu = bleuOf();
         if (stop->load())
             return;
         if (job->muted.empty()) {
@@ -212,7 +219,7 @@ void HeadService::start()
             maskHeads(*model, {});
             record->nllUnmuted = evaluateLoss(*model, pairs, 2000).nll();
             report(tr("Translating the validation pairs without them…"), units - 1, units);
-            record->bleuUnmuted = translateAndScore(*model, codec, text, {}, [&](int, int) { return !stop->load(); }).bleu;
+            record->bleuUnmuted = bleuOf();
             if (stop->load())
                 return;
         }

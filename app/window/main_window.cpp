@@ -153,6 +153,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         auto record = std::make_shared<SamplesRecord>();
         record->step = summary->steps;
         record->samples = summary->samples;
+        record->generated = settings_.model.decoderOnly();  // a language model's continuations
         views_->samples()->setSamples(record);
     });
     connect(link_, &WorkerLink::taskReady, probes, [probes](const TaskPtr& task) { probes->setTask(*task); });

@@ -42,8 +42,11 @@ ProbeBar::ProbeBar(QWidget* parent) : QWidget(parent)
 
 void ProbeBar::retranslate()
 {
-    probe_->setToolTip(tr("The sentence pair whose attention is shown"));
-    src_->setPlaceholderText(tr("or type a source sentence…"));
+    // A language model's task (a decoder-only model, core/SPEC.md §2.10) has one text, no pairs.
+    const bool text = task_.languageModel;
+    probe_->setToolTip(text ? tr("The text whose attention is shown")
+                            : tr("The sentence pair whose attention is shown"));
+    src_->setPlaceholderText(text ? tr("or type a text…") : tr("or type a source sentence…"));
     tgt_->setPlaceholderText(tr("…and its target (optional)"));
     use_->setText(tr("Use"));
     label_->setText(tr("Probe:"));
@@ -61,11 +64,23 @@ void ProbeBar::setTask(const Task& task)
     task_ = task;
     probe_->clear();
     for (const TokenPair& ex : task_.examples)
-        probe_->addItem(ex.src.join(' ') + QStringLiteral("  →  ") + ex.tgt.join(' '));
+        probe_->addItem(task_.languageModel ? ex.tgt.join(' ')
+                                            : ex.src.join(' ') + QStringLiteral("  →  ") + ex.tgt.join(' '));
+    tgt_->setVisible(!task_.languageModel);
+    retranslate();
 }
 
 void ProbeBar::useTyped()
 {
+    if (task_.languageModel) {  // the text is the target side; there is no source
+        const QStringList text = tokenize(task_.tgtTokenizer, src_->text());
+        if (text.isEmpty()) {
+            emit message(tr("Type a text for the probe first."), 5000);
+            return;
+        }
+        emit probeChosen({}, text);
+        return;
+    }
     const QStringList src = tokenize(task_.srcTokenizer, src_->text());
     if (src.isEmpty()) {
         emit message(tr("Type a source sentence for the probe first."), 5000);

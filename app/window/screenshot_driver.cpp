@@ -275,18 +275,23 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         std::fprintf(stderr, "attention-studio: no summary\n");
         return 1;
     }
-    // A translation of the toy task's first sentence in the Translate view.
-    if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en")) {
+    // A translation of the toy task's first sentence in the Translate view; a language model's
+    // continuation of a prompt of its text in Generate.
+    const QString prompt = run.task == "lm-en"         ? QStringLiteral("I'd like")
+                           : run.task == "lm-zh"       ? QStringLiteral("我想")
+                           : run.task == "lm-brackets" ? QStringLiteral("( [")
+                                                       : QString();
+    if (run.corpus.train.isEmpty() && (run.task == "toy" || run.task == "zh-en" || !prompt.isEmpty())) {
         bool done = false;
         // Disconnected at the end of this block: `done` goes with it (the beam tree's
         // translation comes later).
         const QMetaObject::Connection c = QObject::connect(
             w.views()->translate(), &as::ui::TranslateView::translationFinished, &w, [&] { done = true; });
-        w.views()->translate()->translate(QStringLiteral("我有一个好朋友"));
+        w.views()->translate()->translate(prompt.isEmpty() ? QStringLiteral("我有一个好朋友") : prompt);
         waitFor([&] { return done; }, 20000);
         // And "why that word and not the runner-up?" at the output's third token.
         const as::TranslationRecordPtr r = w.views()->translate()->lastRecord();
-        if (r && r->ok() && r->topFive.size() > 2 && r->topFive[2].size() > 1) {
+        if (r && r->ok() && !r->generated && r->topFive.size() > 2 && r->topFive[2].size() > 1) {
             done = false;
             w.views()->translate()->explainContrast(2, r->topFive[2][1].first);
             waitFor([&] { return done; }, 20000);

@@ -84,6 +84,8 @@ void printHeadDynamics(as::MainWindow& w, const std::vector<long>& stops)
             double diagonal = -1, confidence = -1, punctuation = -1, alignment = -2;
             QString atDiagonal, atConfidence, atPunctuation, atAlignment;
             const auto& layers = p.of(kind);
+            if (layers.empty())  // a decoder-only model's encoder and cross-attention
+                continue;
             for (std::size_t l = 0; l < layers.size(); ++l)
                 for (std::size_t h = 0; h < layers[l].size(); ++h) {
                     const QString at = QStringLiteral("(%1,%2)").arg(l + 1).arg(h + 1);

@@ -84,8 +84,17 @@ void showDecoding(as::MainWindow& w)
 {
     as::ui::DecodingView* v = w.views()->decoding();
     QWidget* const shown = w.views()->currentView();
+    // A language model's loop is shown sampled (core/SPEC.md §5.6): the bars before and after
+    // the temperature and the cut.
+    if (w.settings().model.decoderOnly()) {
+        as::SamplingOptions o;
+        o.temperature = 1.2;
+        o.seed = 3;
+        v->setSampling(o);
+    }
     w.views()->showView(v);
-    waitFor([&] { return v->record() && v->record()->step == w.currentStep(); }, 20000);
+    waitFor([&] { return v->record() && v->record()->step == w.currentStep()
+                         && v->record()->sampling.has_value() == w.settings().model.decoderOnly(); }, 20000);
     if (v->record())
         v->setStep(v->record()->divergence >= 0 ? v->record()->divergence : v->stepCount() - 1);
     w.views()->showView(shown);

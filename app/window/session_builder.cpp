@@ -4,13 +4,16 @@
 
 #include "worker_link.h"
 
+#include "text/lm_tasks.h"
+
 #include <QProgressDialog>
 
 namespace as {
 
 bool trainsTokenizer(const SessionSettings& s)
 {
-    if (s.inspecting() || (!s.userCorpus() && !isBundledCorpusTask(s.task)))
+    if (s.inspecting()
+        || (!s.userCorpus() && !isBundledCorpusTask(s.task) && !isCorpusLanguageModelTask(s.task)))
         return false;
     return (s.srcTok && s.srcTok->isSubword()) || (s.tgtTok && s.tgtTok->isSubword());
 }

@@ -4,6 +4,7 @@
 
 #include "plot_tools.h"
 
+#include "text/lm_tasks.h"
 #include "text/tasks.h"
 
 #include <QCheckBox>
@@ -42,12 +43,17 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     task_ = new QComboBox(this);
     for (const QString& t : trainingTaskNames())
         task_->addItem(t);
+    // The architecture (core/SPEC.md §2.10): the task decides it, and choosing the other one
+    // goes to the task nearest the current one that it trains on (SessionSettings::taskForArch).
+    arch_ = new QComboBox(this);
+    for (Arch a : {Arch::EncoderDecoder, Arch::DecoderOnly})
+        arch_->addItem(QString(), archName(a));
     dModel_ = spin(this, 2, 2048);
     dModel_->setSingleStep(8);
     heads_ = spin(this, 1, 64);
     dFf_ = spin(this, 1, 16384);
     dFf_->setSingleStep(32);
-    encLayers_ = spin(this, 1, 24);
+    encLayers_ = spin(this, 0, 24);
     decLayers_ = spin(this, 1, 24);
     dropout_ = dspin(this, 0.0, 0.9, 0.05);
     smoothing_ = dspin(this, 0.0, 0.9, 0.05);
@@ -92,6 +98,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
         return header;
     };
     row(task_);
+    row(arch_);
     for (QWidget* w : std::initializer_list<QWidget*>{srcTok_, srcPieces_, tgtTok_, tgtPieces_})
         row(w);
     modelHeader_ = section();
@@ -139,6 +146,16 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
         connect(pieces, &QSpinBox::valueChanged, this, &SettingsPanel::check);
     connect(task_, &QComboBox::currentTextChanged, this,
             [this](const QString& t) { setSettings(SessionSettings::defaultsFor(t)); });
+    connect(arch_, &QComboBox::currentIndexChanged, this, [this] {
+        encLayers_->setEnabled(arch() == Arch::EncoderDecoder);
+        // A/B's B trains on A's data: a decoder-only B beside a translator learns the same
+        // target text (makeSessionData); otherwise the task follows the architecture.
+        if (comparing_)
+            return check();
+        const QString task = SessionSettings::taskForArch(task_->currentText(), arch());
+        if (task != task_->currentText())
+            task_->setCurrentText(task);  // its recipe, with this architecture
+    });
     connect(apply, &QPushButton::clicked, this, [this] { emit applyClicked(settings()); });
     setSettings(SessionSettings::defaultsFor("toy"));
     check();
@@ -174,7 +191,14 @@ void SettingsPanel::retranslate()
     label(task_, tr("Task"),
           tr("toy: three Chinese→English pairs · copy, reverse, sort: random "
              "sequences · zh-en: the Tatoeba Chinese→English corpus that ships "
-             "with the program (29k pairs)"));
+             "with the program (29k pairs) · lm-en, lm-zh: its English or Chinese side "
+             "as one text to continue · lm-brackets: balanced brackets"));
+    label(arch_, tr("architecture"),
+          tr("Encoder-decoder: the 2017 paper's translator. Decoder-only: GPT's shape — masked "
+             "self-attention and feed-forward, no encoder and no cross-attention — a language "
+             "model that continues a text (the lm- tasks)"));
+    arch_->setItemText(0, tr("encoder-decoder (translator)"));
+    arch_->setItemText(1, tr("decoder-only (GPT)"));
     for (auto [kind, pieces, isSource] : {std::tuple{srcTok_, srcPieces_, true},
                                           std::tuple{tgtTok_, tgtPieces_, false}}) {
         label(kind, isSource ? tr("source tokens") : tr("target tokens"),
@@ -297,6 +321,7 @@ void SettingsPanel::setComparisonMode(bool on)
 {
     // B trains on A's data, in A's order, with A's seed and plan: only the model, the
     // optimisation and a bundled corpus's tokenisers can differ.
+    comparing_ = on;
     for (QWidget* w : std::initializer_list<QWidget*>{task_, batch_, batchTokens_, sharedVocab_, seed_,
                                                       planned_, minutes_, evalEvery_, average_})
         w->setEnabled(!on);
@@ -335,6 +360,11 @@ QString SettingsPanel::problem() const
                        "and the generator only.");
 }
 
+Arch SettingsPanel::arch() const
+{
+    return archFromName(arch_->currentData().toString()).value_or(Arch::EncoderDecoder);
+}
+
 SessionSettings SettingsPanel::settings() const
 {
     SessionSettings s;
@@ -342,7 +372,8 @@ SessionSettings SettingsPanel::settings() const
     s.model.d_model = dModel_->value();
     s.model.heads = heads_->value();
     s.model.d_ff = dFf_->value();
-    s.model.encoder_layers = encLayers_->value();
+    s.model.arch = arch();
+    s.model.encoder_layers = s.model.decoderOnly() ? 0 : encLayers_->value();
     s.model.decoder_layers = decLayers_->value();
     s.model.dropout = dropout_->value();
     s.model.label_smoothing = smoothing_->value();
@@ -374,6 +405,8 @@ SessionSettings SettingsPanel::settings() const
         s.srcTok = tokenizerOf(srcTok_, srcPieces_);
         s.tgtTok = tokenizerOf(tgtTok_, tgtPieces_);
     }
+    if (isCorpusLanguageModelTask(s.task))  // one side: the target row cuts it
+        s.tgtTok = tokenizerOf(tgtTok_, tgtPieces_);
     return s;
 }
 
@@ -402,10 +435,12 @@ void SettingsPanel::enableTokenizers()
     // Only the bundled corpus is cut here (a user's corpus was cut when it was opened); B of an
     // A/B trains on A's pairs, which it may cut another way (comparisonOf).
     const bool bundled = isBundledCorpusTask(task_->currentText());
+    const bool side = isCorpusLanguageModelTask(task_->currentText());  // lm-en, lm-zh
     for (auto [kind, pieces] : {std::pair{srcTok_, srcPieces_}, std::pair{tgtTok_, tgtPieces_}}) {
-        kind->setEnabled(bundled);
+        const bool cut = bundled || (side && kind == tgtTok_);
+        kind->setEnabled(cut);
         const QString name = kind->currentData().toString();
-        pieces->setEnabled(bundled && (name == u"bpe" || name == u"unigram"));
+        pieces->setEnabled(cut && (name == u"bpe" || name == u"unigram"));
     }
 }
 
@@ -414,8 +449,10 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     openedRecipe_.clear();
     note_->clear();
     note_->hide();
-    const QSignalBlocker block(task_);
+    const QSignalBlocker block(task_), blockArch(arch_);
     task_->setCurrentText(s.task);
+    arch_->setCurrentIndex(arch_->findData(archName(s.model.arch)));
+    encLayers_->setEnabled(!s.model.decoderOnly());
     dModel_->setValue(s.model.d_model);
     heads_->setValue(s.model.heads);
     dFf_->setValue(s.model.d_ff);

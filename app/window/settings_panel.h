@@ -60,6 +60,9 @@ private:
     void followMinutes();
 
     QComboBox* task_;
+    QComboBox* arch_ = nullptr;
+    bool comparing_ = false;  // setComparisonMode: B's settings over A's data
+    Arch arch() const;  // the architecture chosen
     QLabel* problem_ = nullptr;
     QLabel* note_ = nullptr;
     // What showOpenedModel showed: the recipe's task, and whether the model's file named it.

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tokens_controller.h"
 
+#include "text/lm_tasks.h"
+
 #include "background_job.h"
 #include "comparison_actions.h"
 #include "session_builder.h"
@@ -140,7 +142,14 @@ QList<SentencePair> TokensController::trainingText(QString* why) const
         const std::optional<BundledCorpus> corpus = loadBundledCorpus(s.task, why);
         return corpus ? corpus->split.train : QList<SentencePair>();
     }
-    if (builtinTaskNames().contains(s.task))
+    if (isCorpusLanguageModelTask(s.task))
+        // lm-en and lm-zh read one side of the bundled corpus as one text; the view's sides are
+        // a translation corpus's.
+        *why = tr("The Tokens view compares tokenisers on the two sides of a translation corpus; "
+                  "%1 is one side of zh-en read as one text. Apply zh-en in Settings to cut the same "
+                  "sentences (its %2 side), then choose the tokeniser for %1 in Settings.")
+                   .arg(s.task, s.task == u"lm-en" ? tr("target") : tr("source"));
+    else if (builtinTaskNames().contains(s.task) || isLanguageModelTask(s.task))
         // copy, reverse and sort draw endless sequences of ten symbols, the toy repeats three
         // pairs: nothing a tokeniser could be trained on.
         *why = tr("The Tokens view trains and compares tokenisers on a corpus's training split; %1 "

@@ -257,7 +257,7 @@ void TrainingWorker::emitSnapshot()
     s->remainingSeconds = session_->remainingSeconds();
     s->config = settings_.model;
     s->options = settings_.train;
-    s->attention = probe_.src.isEmpty() ? nullptr : session_->recordAttention(probe_);
+    s->attention = hasProbe() ? session_->recordAttention(probe_) : nullptr;
     if (traceWanted_)
         s->trace = session_->recordTrace(probe_);
     session_->recordBatch(session_->lastBatch());
@@ -328,6 +328,12 @@ bool TrainingWorker::adoptSession(const SessionSettings& s, std::unique_ptr<Trai
     health_ = HealthUpdate{healthLayoutOf(session_->model()), {}, {}, nullptr, nullptr};
     restoreHistory_ = true;  // the next snapshot carries the history whole
     return wasRunning;
+}
+
+bool TrainingWorker::hasProbe() const
+{
+    return !probe_.src.isEmpty()
+           || (session_ && session_->model().config().decoderOnly() && !probe_.tgt.isEmpty());
 }
 
 void TrainingWorker::completeProbe()

@@ -101,6 +101,9 @@ public slots:
     // (eval/decoding_record.h) follows the weights, computed with the snapshots (at most once
     // a second while training runs) and at once for a new probe or model; decodingReady answers.
     void setDecodingWanted(bool wanted);
+    // How the Decoding view's record draws its output: greedy (nullopt), or sampled with these
+    // (core/SPEC.md §5.6). A new record follows at once while the view is shown.
+    void setDecodingSampling(const std::optional<as::SamplingOptions>& sampling);
     // Saves the whole session (weights, Adam, generators, history) between two steps;
     // checkpointSaved or checkpointFailed answers.
     void saveCheckpoint(const QString& path, bool autosave);
@@ -152,8 +155,6 @@ signals:
     void decodingReady(as::DecodingRecordPtr record);
 
 private:
-    // Why the window cannot open a model of this kind (empty: it can).
-    static QString decoderOnlyRefused(const ModelConfig& config);
     // A fresh session of `s` (its vocabulary sizes filled in) on `data` (null: built here), or
     // null and *error.
     static std::unique_ptr<TrainingSession> buildSession(SessionSettings* s, QString* error,
@@ -194,6 +195,9 @@ private:
     // An inspected model's probe without a target gets the model's own greedy translation,
     // so that the decoder's attention shows what it does.
     void completeProbe();
+    // Whether there is a probe to record: a source, or a decoder-only model's text (its probe
+    // is the target side alone, as a language model's examples are).
+    bool hasProbe() const;
     bool trainable() const { return session_ && session_->data().trainable(); }
     // A validation of a copy of the weights now, in the background (validations_).
     void startValidation();
@@ -211,7 +215,8 @@ private:
     // translation that completeProbe filled in.
     bool probeHasReference_ = false;
     bool decodingWanted_ = false;
-    bool decodingStale_ = true;     // the probe or the model changed since the last record
+    bool decodingStale_ = true;
+    std::optional<SamplingOptions> decodingSampling_;  // the Decoding view's (setDecodingSampling)     // the probe or the model changed since the last record
     long decodingStep_ = -1;        // of the last record
     QElapsedTimer sinceDecoding_;
     bool restoreHistory_ = false;  // the next snapshot carries the session's history whole

@@ -65,15 +65,6 @@ void TrainingWorker::saveCheckpoint(const QString& path, bool autosave)
     emit checkpointSaved(path, session_->stepCount(), autosave);
 }
 
-QString TrainingWorker::decoderOnlyRefused(const ModelConfig& config)
-{
-    if (!config.decoderOnly())
-        return {};
-    return tr("it is a decoder-only model (a language model, GPT); the window shows translators "
-              "(encoder–decoder) so far. Continue text with it on the command line: "
-              "attention-studio-cli generate --model FILE");
-}
-
 void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
 {
     // Everything is read and checked before anything of the running session changes.
@@ -84,10 +75,6 @@ void TrainingWorker::loadCheckpoint(const QString& path, bool autosave)
     };
     if (!ck) {
         fail(error);
-        return;
-    }
-    if (const QString why = decoderOnlyRefused(ck->model.config); !why.isEmpty()) {
-        fail(why);
         return;
     }
     const QJsonObject data = ck->run.data;
@@ -133,8 +120,6 @@ void TrainingWorker::importWeights(const QString& path, const ImportOptions& opt
     QString error;
     QStringList notes;
     std::optional<ModelBundle> b = as::importWeights(path, options, &notes, &error);
-    if (b && !(error = decoderOnlyRefused(b->config)).isEmpty())
-        b.reset();
     if (!b) {
         emit checkpointFailed(tr("%1 was not imported: %2").arg(QFileInfo(path).fileName(), error));
         return;
@@ -170,8 +155,12 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
 
 TokenPair TrainingWorker::defaultProbe() const
 {
+    // After <pad> <s> </s> <unk>: the most frequent tokens, as a source, or as a decoder-only
+    // model's text (its probe is the target side).
+    if (session_->model().config().decoderOnly())
+        return {{}, session_->data().tgtVocab().tokens().mid(4, 6)};
     const QStringList tokens = session_->data().srcVocab().tokens();
-    return {tokens.mid(4, 6), {}};  // after <pad> <s> </s> <unk>: the most frequent
+    return {tokens.mid(4, 6), {}};
 }
 
 void TrainingWorker::exportWeights(const QString& path)

@@ -13,9 +13,16 @@ void TrainingWorker::setDecodingWanted(bool wanted)
     emitDecodingIfDue();
 }
 
+void TrainingWorker::setDecodingSampling(const std::optional<SamplingOptions>& sampling)
+{
+    decodingSampling_ = sampling;
+    decodingStale_ = true;
+    emitDecodingIfDue();
+}
+
 void TrainingWorker::emitDecodingIfDue()
 {
-    if (!decodingWanted_ || !session_ || probe_.src.isEmpty())
+    if (!decodingWanted_ || !session_ || !hasProbe())
         return;
     const long step = session_->stepCount();
     if (!decodingStale_ && step == decodingStep_)
@@ -24,9 +31,12 @@ void TrainingWorker::emitDecodingIfDue()
     if (!decodingStale_ && training && sinceDecoding_.isValid() && sinceDecoding_.elapsed() < 1000)
         return;  // the pause (or the next snapshot after a second) brings it
     const SessionData& data = session_->data();
+    // A decoder-only model continues the probe's text (its target side), with no reference.
+    const bool only = session_->model().config().decoderOnly();
     auto r = std::make_shared<DecodingRecord>(makeDecodingRecord(
-        session_->model(), data.srcVocab(), data.tgtVocab(), data.srcVocab().encode(probe_.src),
-        data.tgtVocab().encode(probe_.tgt), probeHasReference_));
+        session_->model(), data.srcVocab(), data.tgtVocab(),
+        only ? data.tgtVocab().encode(probe_.tgt) : data.srcVocab().encode(probe_.src),
+        data.tgtVocab().encode(probe_.tgt), probeHasReference_ && !only, 5, decodingSampling_));
     r->step = step;
     decodingStale_ = false;
     decodingStep_ = step;
@@ -36,9 +46,11 @@ void TrainingWorker::emitDecodingIfDue()
 
 void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int query)
 {
-    if (!session_ || probe_.src.isEmpty())
+    if (!session_ || !hasProbe())
         return;
     Transformer<float>& m = session_->model();
+    if (m.layers(kind) == 0)  // a decoder-only model: causal self-attention alone
+        kind = AttentionKind::DecoderSelf;
     const SessionData& data = session_->data();
     const ModelConfig& c = m.config();
     m.evaluate(encodePairs(data.description(), {probe_}));  // the probe, dropout off
@@ -63,7 +75,8 @@ void TrainingWorker::requestNeuron(AttentionKind kind, int layer, int head, int 
 
 void TrainingWorker::requestEmbedding(EmbeddingTable table)
 {
-    if (!session_)
+    // A decoder-only model has no source table: the view stops offering it (setHasSource).
+    if (!session_ || (table == EmbeddingTable::Source && session_->model().config().decoderOnly()))
         return;
     const SessionData& data = session_->data();
     const Vocab& vocab = table == EmbeddingTable::Source ? data.srcVocab() : data.tgtVocab();
@@ -74,7 +87,8 @@ void TrainingWorker::requestEmbedding(EmbeddingTable table)
 
 void TrainingWorker::requestNeighbours(EmbeddingTable table, int id)
 {
-    if (!session_)
+    // A decoder-only model has no source table: the view stops offering it (setHasSource).
+    if (!session_ || (table == EmbeddingTable::Source && session_->model().config().decoderOnly()))
         return;
     const SessionData& data = session_->data();
     const Vocab& vocab = table == EmbeddingTable::Source ? data.srcVocab() : data.tgtVocab();

@@ -167,6 +167,8 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     // The Decoding view's record follows the weights and the probe while its tab is shown
     // (the worker computes it with the snapshots).
     connect(link, &WorkerLink::decodingReady, decoding_, &ui::DecodingView::setRecord);
+    connect(decoding_, &ui::DecodingView::samplingChanged, link,
+            [this, link] { link->setDecodingSampling(decoding_->sampling()); });
     connect(this, &ViewSet::currentViewChanged, this, [this, link](QWidget* shown) {
         link->setDecodingWanted(shown == decoding_);
     });
@@ -177,7 +179,10 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
 
 void ViewSet::retranslate()
 {
-    const QString groups[] = {tr("Training"), tr("Model"), tr("Attention"), tr("Translation")};
+    // A decoder-only model (core/SPEC.md §2.10) generates: Translate is Generate.
+    const bool generating = translate_->generating();
+    const QString groups[] = {tr("Training"), tr("Model"), tr("Attention"),
+                              generating ? tr("Generation") : tr("Translation")};
     for (int i = 0; i < 4; ++i)
         tabs_->setTabText(i, groups[i]);
     const std::pair<QWidget*, QString> names[] = {
@@ -185,7 +190,7 @@ void ViewSet::retranslate()
         {lr_, tr("Learning &rate")},
         {pe_, tr("&Positional encoding")},
         {attentionPage_, tr("&Attention")},
-        {translate_, tr("&Translate")},
+        {translate_, generating ? tr("&Generate") : tr("&Translate")},
         {samples_, tr("Sa&mples")},
         {masks_, tr("&Masks and smoothing")},
         {heads_, tr("&Heads")},
@@ -304,6 +309,11 @@ void ViewSet::applySnapshot(const TrainingSnapshot& s)
             attention_->addRecord(record);
             dynamics_->addRecord(record);
         }
+    }
+    embedding_->setHasSource(!s.config.decoderOnly());
+    if (translate_->generating() != s.config.decoderOnly()) {
+        translate_->setGenerating(s.config.decoderOnly());
+        retranslate();  // the tab's name
     }
     // The embedding space follows the weights while its tab is shown: a projection costs
     // the worker a few tens of milliseconds on zh-en (README), so at most every 1.5 s.

@@ -142,6 +142,11 @@ void WorkerLink::requestNeighbours(EmbeddingTable table, int id)
     send([table, id](TrainingWorker* w) { w->requestNeighbours(table, id); });
 }
 
+void WorkerLink::setDecodingSampling(const std::optional<SamplingOptions>& sampling)
+{
+    send([sampling](TrainingWorker* w) { w->setDecodingSampling(sampling); });
+}
+
 void WorkerLink::setDecodingWanted(bool wanted)
 {
     send([wanted](TrainingWorker* w) { w->setDecodingWanted(wanted); });

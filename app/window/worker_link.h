@@ -44,6 +44,7 @@ public:
     void requestEmbedding(EmbeddingTable table);
     void requestNeighbours(EmbeddingTable table, int id);
     void setDecodingWanted(bool wanted);
+    void setDecodingSampling(const std::optional<as::SamplingOptions>& sampling);
     void saveCheckpoint(const QString& path, bool autosave);
     void loadCheckpoint(const QString& path, bool autosave);
     void importWeights(const QString& path, const ImportOptions& options);

@@ -9,6 +9,7 @@
 #include "cli_process.h"
 
 #include "run/lesson.h"
+#include "text/lm_tasks.h"
 
 #include <QDir>
 #include <QFile>
@@ -111,6 +112,18 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
             QVERIFY2(of(0, "decoder.self diagonal") < 0.85 && of(400, "decoder.self diagonal") > 0.95, qPrintable(out));
             QVERIFY2(of(0, "encoder.self punctuation") < 3 && of(300, "encoder.self punctuation") >= 4, qPrintable(out));
             QVERIFY2(of(0, "decoder.cross diagonal") < 0.3 && of(400, "decoder.cross diagonal") > 0.4, qPrintable(out));
+        } else if (name == u"06-from-translator-to-gpt.json"_s) {
+            // "Trained: each of the five prompts is continued with the brackets it opened
+            // closed, in order" (the samples are a language model's: prompt and continuation)
+            const QJsonArray samples = summary.value("samples"_L1).toArray();
+            QCOMPARE(samples.size(), 5);
+            for (const QJsonValue& s : samples) {
+                QStringList chars;
+                for (QChar c : s["source"_L1].toString() + s["hypothesis"_L1].toString())
+                    if (!c.isSpace())
+                        chars << QString(c);
+                QVERIFY2(as::balancedBrackets(chars), qPrintable(chars.join(QString())));
+            }
         } else {
             QFAIL(qPrintable(u"%1 has no claim checked here: add one"_s.arg(name)));
         }
@@ -118,7 +131,7 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
         QVERIFY(QFileInfo::exists(QDir(shots).filePath(u"0-window.png"_s)));
         ++runs;
     }
-    QCOMPARE(runs, 5);
+    QCOMPARE(runs, 6);
 }
 
 AS_TEST_MAIN(TestLessonRuns)

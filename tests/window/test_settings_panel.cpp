@@ -10,6 +10,7 @@
 #include "form_field.h"
 #include "skip.h"
 #include "settings_panel.h"
+#include "text/lm_tasks.h"
 #include "window_runs.h"
 
 #include <QCheckBox>
@@ -30,6 +31,7 @@ private slots:
     void roundTrip_data();
     void roundTrip();
     void largeSeedRoundTrips();
+    void architectureChoosesItsTask();
     void plannedLimitsPolicy();
     void minutesAloneHaveNoStepLimit();
     void minutesAloneRunInTheWindow();
@@ -48,7 +50,8 @@ SessionSettings changed(const QString& task)
     if (s.model.d_model % s.model.heads != 0)
         s.model.heads = 8;
     s.model.d_ff = s.model.d_ff + 33;
-    s.model.encoder_layers = s.model.encoder_layers + 1;
+    if (!s.model.decoderOnly())  // a decoder-only model has none (core/SPEC.md §2.10)
+        s.model.encoder_layers = s.model.encoder_layers + 1;
     s.model.decoder_layers = s.model.decoder_layers + 2;
     s.model.dropout = s.model.dropout == 0.15 ? 0.2 : 0.15;
     s.model.label_smoothing = s.model.label_smoothing == 0.05 ? 0.025 : 0.05;
@@ -71,6 +74,8 @@ SessionSettings changed(const QString& task)
         s.srcTok = tokenizerFromName(QStringLiteral("unigram:6000"));
         s.tgtTok = tokenizerFromName(QStringLiteral("bpe:7000"));
     }
+    if (isCorpusLanguageModelTask(task))  // lm-en, lm-zh: one side, the target row
+        s.tgtTok = tokenizerFromName(QStringLiteral("bpe:7000"));
     return s;
 }
 
@@ -87,6 +92,7 @@ QStringList differences(const SessionSettings& a, const SessionSettings& b)
     check("d_model", a.model.d_model, b.model.d_model);
     check("heads", a.model.heads, b.model.heads);
     check("d_ff", a.model.d_ff, b.model.d_ff);
+    check("arch", int(a.model.arch), int(b.model.arch));
     check("encoder_layers", a.model.encoder_layers, b.model.encoder_layers);
     check("decoder_layers", a.model.decoder_layers, b.model.decoder_layers);
     check("dropout", a.model.dropout, b.model.dropout);
@@ -165,6 +171,50 @@ W* field(QWidget& panel, const QString& label)
 }
 
 }  // namespace
+
+void TestSettingsPanel::architectureChoosesItsTask()
+{
+    // Choosing decoder-only on a translation task goes to the language model's task nearest it
+    // (zh-en's English side; a generated task: brackets), with that task's recipe; back again
+    // the translator's. The encoder's row is off while there is none.
+    SettingsPanel panel;
+    panel.setSettings(SessionSettings::defaultsFor(u"zh-en"_s));
+    auto* arch = field<QComboBox>(panel, SettingsPanel::tr("architecture"));
+    auto* task = field<QComboBox>(panel, SettingsPanel::tr("Task"));
+    auto* encoder = field<QSpinBox>(panel, SettingsPanel::tr("encoder layers"));
+    QVERIFY(arch && task && encoder);
+    QCOMPARE(arch->currentData().toString(), u"encoder-decoder"_s);
+    QVERIFY(encoder->isEnabled());
+    arch->setCurrentIndex(arch->findData(u"decoder-only"_s));
+    QCOMPARE(panel.settings().task, u"lm-en"_s);
+    QVERIFY(panel.settings().model.decoderOnly());
+    QCOMPARE(panel.settings().model.encoder_layers, 0);
+    QVERIFY(!encoder->isEnabled());
+    QCOMPARE(panel.settings().model.d_model, SessionSettings::defaultsFor(u"lm-en"_s).model.d_model);
+    QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
+    arch->setCurrentIndex(arch->findData(u"encoder-decoder"_s));
+    QCOMPARE(panel.settings().task, u"zh-en"_s);
+    QVERIFY(!panel.settings().model.decoderOnly());
+    QVERIFY(encoder->isEnabled());
+    // A generated task and back: toy -> lm-brackets -> toy.
+    task->setCurrentText(u"copy"_s);
+    arch->setCurrentIndex(arch->findData(u"decoder-only"_s));
+    QCOMPARE(panel.settings().task, u"lm-brackets"_s);
+    arch->setCurrentIndex(arch->findData(u"encoder-decoder"_s));
+    QCOMPARE(panel.settings().task, u"toy"_s);
+    // Choosing a task sets the architecture its recipe has.
+    task->setCurrentText(u"lm-zh"_s);
+    QCOMPARE(arch->currentData().toString(), u"decoder-only"_s);
+    // lm-en and lm-zh cut their one side as the target row says; the source row is off.
+    auto* srcTok = field<QComboBox>(panel, SettingsPanel::tr("source tokens"));
+    auto* tgtTok = field<QComboBox>(panel, SettingsPanel::tr("target tokens"));
+    QVERIFY(srcTok && tgtTok);
+    QVERIFY(!srcTok->isEnabled());
+    QVERIFY(tgtTok->isEnabled());
+    tgtTok->setCurrentIndex(tgtTok->findData(u"bpe"_s));
+    QVERIFY(panel.settings().tgtTok && panel.settings().tgtTok->isSubword());
+    QVERIFY(!panel.settings().srcTok);
+}
 
 void TestSettingsPanel::plannedLimitsPolicy()
 {

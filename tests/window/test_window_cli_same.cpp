@@ -55,6 +55,8 @@ void TestWindowCliSame::sameWeights_data()
     // The bundled corpus with its recipe (token batches, warmup 800, averaging of 5 points
     // over the 60 planned steps) on a model small enough for the sanitizer build, two threads.
     QTest::newRow("zh-en, 2 threads") << u"zh-en"_s << 2 << true;
+    // A decoder-only model (core/SPEC.md §2.10) on its recipe, as Settings' architecture gives.
+    QTest::newRow("lm-brackets") << u"lm-brackets"_s << 1 << false;
 }
 
 void TestWindowCliSame::sameWeights()
