@@ -1838,6 +1838,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Type a source sentence for the probe first.</source>
         <translation>请先为探针输入一个源句。</translation>
     </message>
+    <message>
+        <source>The text whose attention is shown</source>
+        <translation>显示其注意力的文本</translation>
+    </message>
+    <message>
+        <source>or type a text…</source>
+        <translation>或输入一段文本…</translation>
+    </message>
+    <message>
+        <source>Type a text for the probe first.</source>
+        <translation>请先为探针输入一段文本。</translation>
+    </message>
 </context>
 <context>
     <name>as::Resume</name>
@@ -2213,13 +2225,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>target %1</source>
         <translation>目标端 %1</translation>
     </message>
+    <message>
+        <source>decoder-only</source>
+        <translation>仅解码器</translation>
+    </message>
+    <message>
+        <source>encoder-decoder</source>
+        <translation>编码器-解码器</translation>
+    </message>
+    <message>
+        <source>d_model %1, %2 heads, d_ff %3, %4 layers</source>
+        <translation>d_model %1，%2 个头，d_ff %3，%4 层</translation>
+    </message>
 </context>
 <context>
     <name>as::SettingsPanel</name>
-    <message>
-        <source>toy: three Chinese→English pairs · copy, reverse, sort: random sequences · zh-en: the Tatoeba Chinese→English corpus that ships with the program (29k pairs)</source>
-        <translation>toy：三个中译英句对 · copy、reverse、sort：随机序列 · zh-en：随程序附带的 Tatoeba 中译英语料库（2.9 万句对）</translation>
-    </message>
     <message>
         <source>Width of every token&apos;s vector (d_model)</source>
         <translation>每个词元向量的宽度（嵌入维度 d_model）</translation>
@@ -2492,6 +2512,26 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>%1. Untick &quot;shared vocabulary&quot;, give both sides the same BPE or unigram model size, or choose cjk-char, word or guessed on both sides.</source>
         <translation>%1。请取消勾选“共享词表”，或让两端使用同一种、同样大小的 BPE 或 unigram 模型，或在两端都选择 cjk-char、word 或自动判断。</translation>
     </message>
+    <message>
+        <source>toy: three Chinese→English pairs · copy, reverse, sort: random sequences · zh-en: the Tatoeba Chinese→English corpus that ships with the program (29k pairs) · lm-en, lm-zh: its English or Chinese side as one text to continue · lm-brackets: balanced brackets</source>
+        <translation>toy：三个中译英句对 · copy、reverse、sort：随机序列 · zh-en：随程序提供的 Tatoeba 中译英语料（2.9 万句对） · lm-en、lm-zh：其英文或中文一侧，作为要续写的一段文本 · lm-brackets：配对的括号</translation>
+    </message>
+    <message>
+        <source>architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Encoder-decoder: the 2017 paper&apos;s translator. Decoder-only: GPT&apos;s shape — masked self-attention and feed-forward, no encoder and no cross-attention — a language model that continues a text (the lm- tasks)</source>
+        <translation>编码器-解码器：2017 年论文的翻译模型。仅解码器（decoder-only）：GPT 的结构——带掩码的自注意力和前馈神经网络，没有编码器，也没有交叉注意力——一个续写文本的语言模型（lm- 任务）</translation>
+    </message>
+    <message>
+        <source>encoder-decoder (translator)</source>
+        <translation>编码器-解码器（翻译）</translation>
+    </message>
+    <message>
+        <source>decoder-only (GPT)</source>
+        <translation>仅解码器（GPT）</translation>
+    </message>
 </context>
 <context>
     <name>as::Subword</name>
@@ -2604,6 +2644,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>A/B: building B, this session with bpe:%1 on the %2 side; A trains meanwhile</source>
         <translation>A/B：正在构建 B（本会话在%2改用 bpe:%1）；A 同时继续训练</translation>
     </message>
+    <message>
+        <source>The Tokens view compares tokenisers on the two sides of a translation corpus; %1 is one side of zh-en read as one text. Apply zh-en in Settings to cut the same sentences (its %2 side), then choose the tokeniser for %1 in Settings.</source>
+        <translation>“词元”视图在翻译语料的两侧比较分词器；%1 是把 zh-en 的一侧当作一段文本。在设置中应用 zh-en 即可切分同样的句子（它的%2一侧），再在设置中为 %1 选择分词器。</translation>
+    </message>
 </context>
 <context>
     <name>as::Trainer</name>
@@ -2662,10 +2706,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>The weights were not exported: %1</source>
         <translation>权重未导出：%1</translation>
     </message>
-    <message>
-        <source>it is a decoder-only model (a language model, GPT); the window shows translators (encoder–decoder) so far. Continue text with it on the command line: attention-studio-cli generate --model FILE</source>
-        <translation>这是一个仅解码器模型（语言模型，GPT）；窗口目前只显示翻译模型（编码器-解码器）。请在命令行用它续写文本：attention-studio-cli generate --model FILE</translation>
-    </message>
 </context>
 <context>
     <name>as::TranslationService</name>
@@ -2707,6 +2747,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Translation failed: %1</source>
         <translation>翻译失败：%1</translation>
+    </message>
+    <message>
+        <source>a language model&apos;s output is not attributed to a source</source>
+        <translation>语言模型的输出不归因到源序列</translation>
     </message>
 </context>
 <context>
@@ -2786,6 +2830,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Show %1</source>
         <translation>显示 %1</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
     </message>
 </context>
 <context>
@@ -2868,6 +2920,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>%1×</source>
         <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Text (shifted right)</source>
+        <translation>文本（右移一位）</translation>
+    </message>
+    <message>
+        <source>Token embedding</source>
+        <translation>词元嵌入</translation>
+    </message>
+    <message>
+        <source>Next-token probabilities</source>
+        <translation>下一个词元的概率</translation>
     </message>
 </context>
 <context>
@@ -3002,6 +3066,10 @@ weight %6</source>
         <translation>%1
 查询 %2（%3）→ 键 %4（%5）
 权重 %6</translation>
+    </message>
+    <message>
+        <source>Probe at step %1 — input: %2</source>
+        <translation>第 %1 步的探针 — 输入：%2</translation>
     </message>
 </context>
 <context>
@@ -3323,6 +3391,44 @@ over the source · layer %3</source>
     <message>
         <source>Layer %1 at position %2 (%3): %4, p = %5</source>
         <translation>第 %1 层，位置 %2（%3）：%4，p = %5</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1: p = %2, after temperature and the cut %3</source>
+        <translation>%1：p = %2，温度和截断之后 %3</translation>
+    </message>
+    <message>
+        <source>Prompt: %1</source>
+        <translation>提示：%1</translation>
+    </message>
+    <message>
+        <source>Sampled: temperature %1, top-k %2, top-p %3, seed %4</source>
+        <translation>采样：温度 %1，top-k %2，top-p %3，种子 %4</translation>
+    </message>
+    <message>
+        <source>Free-running: sampling feeds back the token drawn</source>
+        <translation>自由运行：采样，把抽到的词元送回</translation>
+    </message>
+    <message>
+        <source>Step %1: drew &lt;b&gt;%2&lt;/b&gt; (p = %3; %4 after temperature and the cut) and feeds it back.</source>
+        <translation>第 %1 步：抽到 &lt;b&gt;%2&lt;/b&gt;（p = %3；温度和截断之后 %4），并把它送回。</translation>
+    </message>
+    <message>
+        <source>Next tokens: the model&apos;s p, and after
+temperature and the cut (orange) · highlighted: drawn</source>
+        <translation>下一个词元：模型的 p，以及
+温度和截断之后的 p（橙色）· 高亮：抽到的</translation>
+    </message>
+    <message>
+        <source>Draw each token from the model&apos;s distribution instead of taking the likeliest (greedy); the bars then show each token&apos;s probability before and after temperature and the cut. Moving a control samples again at once</source>
+        <translation>从模型的分布中抽取每个词元，而不是取概率最高的（贪心解码）；柱状图随后显示每个词元在温度和截断之前、之后的概率。移动任一控件会立即重新采样</translation>
     </message>
 </context>
 <context>
@@ -3664,6 +3770,16 @@ click to mute</source>
     <message>
         <source>%1 · layer %2 · head %3</source>
         <translation>%1 · 第 %2 层 · 头 %3</translation>
+    </message>
+    <message>
+        <source>Step %1, %2 validation sentences, no head muted: NLL %3</source>
+        <translation>第 %1 步，%2 个验证句子，没有静音的头：NLL %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1, %2 validation sentences, %n head(s) muted: NLL %3 (%4 against none)</source>
+        <translation>
+            <numerusform>第 %1 步，%2 个验证句子，%n 个头已静音：NLL %3（与不静音相比 %4）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4161,6 +4277,10 @@ first %1 of %2 ids shown</source>
         <translation>
 显示了 %2 个 id 中的前 %1 个</translation>
     </message>
+    <message>
+        <source>Batch of %1 texts · length %2 · vocabulary %3 · label smoothing ε = %4 (no source: a decoder-only model)</source>
+        <translation>批次含 %1 段文本 · 长度 %2 · 词表 %3 · 标签平滑 ε = %4（没有源序列：仅解码器模型）</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::ModelView</name>
@@ -4650,6 +4770,65 @@ and softmax (line, right axis)</source>
         <source>Greedy translations at step %1.</source>
         <translation>第 %1 步的贪心解码翻译。</translation>
     </message>
+    <message>
+        <source>prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>continuation</source>
+        <translation>续写</translation>
+    </message>
+    <message>
+        <source>previous continuation</source>
+        <translation>上一次的续写</translation>
+    </message>
+    <message>
+        <source>Greedy continuations at step %1, next to those at step %2: %3 of %4 changed (highlighted).</source>
+        <translation>第 %1 步的贪心续写，与第 %2 步的并列：%4 条中有 %3 条变了（高亮）。</translation>
+    </message>
+    <message>
+        <source>Greedy continuations at step %1.</source>
+        <translation>第 %1 步的贪心续写。</translation>
+    </message>
+</context>
+<context>
+    <name>as::ui::SamplingControls</name>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Divides the logits before the softmax: below 1 sharper, above 1 flatter; 0 is greedy</source>
+        <translation>softmax 之前用它除 logits：小于 1 更尖锐，大于 1 更平坦；0 即贪心解码</translation>
+    </message>
+    <message>
+        <source>top-k</source>
+        <translation>top-k</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Draw only among the k likeliest tokens (all: no cut)</source>
+        <translation>只在概率最高的 k 个词元中抽取（全部：不截断）</translation>
+    </message>
+    <message>
+        <source>top-p</source>
+        <translation>top-p</translation>
+    </message>
+    <message>
+        <source>Nucleus: draw only among the fewest likeliest tokens whose probabilities reach p (1: no cut)</source>
+        <translation>核采样：只在概率之和达到 p 的最少几个最可能词元中抽取（1：不截断）</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>The same seed draws the same output from the same weights</source>
+        <translation>同样的权重和同样的种子抽出同样的输出</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::TokensView</name>
@@ -4980,12 +5159,6 @@ weight %5</source>
         <source>; the output reached the length limit without &lt;/s&gt;</source>
         <translation>；输出达到长度上限仍没有 &lt;/s&gt;</translation>
     </message>
-    <message numerus="yes">
-        <source>%n source token(s) not in the vocabulary, read as &lt;unk&gt;: %1</source>
-        <translation>
-            <numerusform>有 %n 个源词元不在词表中，读作 &lt;unk&gt;：%1</numerusform>
-        </translation>
-    </message>
     <message>
         <source>&lt;/s&gt;</source>
         <translation>&lt;/s&gt;</translation>
@@ -5081,6 +5254,58 @@ weight %5</source>
     <message>
         <source>Beam search&apos;s hypotheses step by step: kept, finished and pruned</source>
         <translation>束搜索逐步的假设：保留、已结束和剪除</translation>
+    </message>
+    <message>
+        <source>position %1: %2</source>
+        <translation>位置 %1：%2</translation>
+    </message>
+    <message>
+        <source>output %1 (step %2) → position %3: %4
+weight %5</source>
+        <translation>输出 %1（第 %2 步）→ 位置 %3：%4
+权重 %5</translation>
+    </message>
+    <message>
+        <source>Type the beginning of a text, e.g. I&apos;d like</source>
+        <translation>输入一段文本的开头，例如 I&apos;d like</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>continuation</source>
+        <translation>续写</translation>
+    </message>
+    <message>
+        <source>earlier token (key)</source>
+        <translation>之前的词元（键）</translation>
+    </message>
+    <message>
+        <source>Self-attention behind each generated token:</source>
+        <translation>每个生成词元背后的自注意力：</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Sampled (temperature %1, top-k %2, top-p %3, seed %4)</source>
+        <translation>采样（温度 %1，top-k %2，top-p %3，种子 %4）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n input token(s) not in the vocabulary, read as &lt;unk&gt;: %1</source>
+        <translation>
+            <numerusform>%n 个输入词元不在词表中，按 &lt;unk&gt; 读入：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Prompt tokens:</source>
+        <translation>提示词元：</translation>
     </message>
 </context>
 </TS>

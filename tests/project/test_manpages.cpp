@@ -190,7 +190,7 @@ void TestManpages::completion_data()
     QTest::newRow("commands") << cli << QStringList{cli, u"tr"_s}
                               << QStringList{u"trace"_s, u"train"_s, u"translate"_s};
     QTest::newRow("an option") << cli << QStringList{cli, u"train"_s, u"--ta"_s} << QStringList{u"--task"_s};
-    QStringList tasks = as::trainingTaskNames() + as::languageModelTaskNames();
+    QStringList tasks = as::trainingTaskNames();
     tasks.sort();
     QTest::newRow("task names") << cli << QStringList{cli, u"train"_s, u"--task"_s, QString()}
                                 << tasks;
