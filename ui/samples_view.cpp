@@ -156,22 +156,21 @@ void SamplesView::redraw()
             n += changed(r);
         return n;
     }();
-    if (current_->generated)
-        header_->setText(previous_ ? tr("Greedy continuations at step %1, next to those at step %2: %3 of "
-                                        "%4 changed (highlighted).")
-                                         .arg(current_->step)
-                                         .arg(previous_->step)
-                                         .arg(changes)
-                                         .arg(rows())
-                                   : tr("Greedy continuations at step %1.").arg(current_->step));
-    else
-        header_->setText(previous_ ? tr("Greedy translations at step %1, next to those at step %2: %3 of "
-                                        "%4 changed (highlighted).")
-                                         .arg(current_->step)
-                                         .arg(previous_->step)
-                                         .arg(changes)
-                                         .arg(rows())
-                                   : tr("Greedy translations at step %1.").arg(current_->step));
+    // Whole sentences for the translators (a language model's continuations, a translator's
+    // translations), filled in one place.
+    const bool generated = current_->generated;
+    const QString header =
+        previous_ ? (generated ? tr("Greedy continuations at step %1, next to those at step %2: %3 of "
+                                    "%4 changed (highlighted).")
+                               : tr("Greedy translations at step %1, next to those at step %2: %3 of "
+                                    "%4 changed (highlighted)."))
+                        .arg(current_->step)
+                        .arg(previous_->step)
+                        .arg(changes)
+                        .arg(rows())
+                  : (generated ? tr("Greedy continuations at step %1.") : tr("Greedy translations at step %1."))
+                        .arg(current_->step);
+    header_->setText(header);
     table_->setRowCount(rows());
     // Pale yellow under dark text, deep amber under light text (both above 4.5:1).
     const bool dark = isDarkPalette(palette());
