@@ -38,11 +38,14 @@ int runAttribute(const QStringList& args)
         "(output × source) and, for ig, completeness (Σ_i IG_i − (f(e) − f(0·e)) per output) with f "
         "and f_baseline. With --contrast, lines 'source<TAB>target<TAB>alternative' (equally many "
         "tokens): why the target and not the alternative, at each position where they differ "
-        "(core/SPEC.md §11.2); the JSON gains contrast_positions.",
+        "(core/SPEC.md §11.2); the JSON gains contrast_positions. A decoder-only model reads a "
+        "prompt (its source) a line, 'prompt' for its greedy continuation or "
+        "'prompt<TAB>continuation' (§11.1).",
         err);
     p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
     p.add({"method", "ig (integrated gradients), gradxinput, attention (last decoder layer's "
-                     "cross-attention, mean over heads) or rollout.", "name", "ig"},
+                     "cross-attention, mean over heads; a decoder-only model's self-attention "
+                     "to the prompt) or rollout.", "name", "ig"},
           {"ig", "gradxinput", "attention", "rollout"});
     p.add({"steps", "Integrated gradients' steps m.", "M", "32"});
     p.add({"mask-heads", "Mask these heads first: kind:layer:head,…", "SPEC"});
@@ -68,11 +71,18 @@ int runAttribute(const QStringList& args)
     if (!p.ok())
         return 2;
     int failed = 0;
-    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed);
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed, true,
+                                                 ModelUse::Any);
     if (!b)
         return failed;
     const as::ParallelData codec = codecOf(*b);
+    // A decoder-only model's source is its prompt (core/SPEC.md §11.1): <s>, the prompt and
+    // the output share its context, so the prompt keeps room for one output token (its end
+    // kept, as generate keeps it) and the output what is left.
+    const bool only = b->config.decoderOnly();
     const int maxLen = b->config.max_len;
+    const int sourceLimit = only ? maxLen - 2 : maxLen;
+    const as::Vocab& sourceVocab = only ? b->tgtVocab : b->srcVocab;
     // readLineInto, not atEnd(): on stdin atEnd() is false before anything is read, and empty
     // input was answered with one empty result.
     QString line;
@@ -110,23 +120,30 @@ int runAttribute(const QStringList& args)
                 result = 1;
                 continue;
             }
-            if (int(alternative.size()) > maxLen)
-                alternative.resize(std::size_t(maxLen));
             line = parts[0] + u'\t' + parts[1];
         }
         const qsizetype tab = line.indexOf(u'\t');
         const as::EncodedSentence s = codec.encodeSource(tab < 0 ? line : line.left(tab));
         std::vector<int> src = s.ids;
-        if (int(src.size()) > maxLen) {
-            err << "attribute: line " << lineNo << ": the source has " << src.size()
-                << " tokens; only the first " << maxLen << " are used\n";
-            src.resize(std::size_t(maxLen));
+        if (int(src.size()) > sourceLimit) {
+            err << "attribute: line " << lineNo << ": the " << (only ? "prompt" : "source")
+                << " has " << src.size() << " tokens; only the "
+                << (only ? "last " : "first ") << sourceLimit << " are used\n";
+            if (only)
+                src.erase(src.begin(), src.end() - sourceLimit);
+            else
+                src.resize(std::size_t(sourceLimit));
         }
+        const int targetLimit = only ? maxLen - 1 - int(src.size()) : maxLen;
+        if (int(alternative.size()) > targetLimit)
+            alternative.resize(std::size_t(targetLimit));
         std::vector<int> target;
         if (tab >= 0) {
             target = codec.encodeTarget(line.mid(tab + 1)).ids;
-            if (int(target.size()) > maxLen)
-                target.resize(std::size_t(maxLen));
+            if (int(target.size()) > targetLimit)
+                target.resize(std::size_t(targetLimit));
+        } else if (only) {
+            target = as::greedyDecode(*b->model, src).nbest[0].tokens;
         } else if (!src.empty()) {
             as::DecodeOptions o;
             target = as::greedyDecode(*b->model, src, o.limitFor(int(src.size()), maxLen)).nbest[0].tokens;
@@ -141,7 +158,7 @@ int runAttribute(const QStringList& args)
                 r.append(v);
             scores.append(r);
         }
-        QJsonObject o{{"source_tokens", tokensJson(b->srcVocab.decode(src))},
+        QJsonObject o{{"source_tokens", tokensJson(sourceVocab.decode(src))},
                       {"output_tokens", tokensJson(b->tgtVocab.decode(target))},
                       {"method", as::attributionMethodName(*method)},
                       {"scores", scores}};

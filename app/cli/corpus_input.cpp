@@ -6,9 +6,13 @@
 
 #include "options.h"
 
+#include "io/file_open.h"
+#include "text/bundled_corpus.h"
 #include "text/corpus.h"
+#include "text/dataset.h"
 #include "train/corpus_run.h"
 
+#include <QFile>
 #include <QTextStream>
 
 namespace as::cli {
@@ -35,6 +39,59 @@ std::optional<QList<as::SentencePair>> readPairs(const QString& path, QTextStrea
     if (report.skipped() > report.first_issues.size())
         err << "  … and " << report.skipped() - report.first_issues.size() << " more\n";
     return pairs;
+}
+
+std::optional<QStringList> languageModelSentences(const QString& command, const QString& task,
+                                                  const QString& split, const QString& dataPath,
+                                                  QTextStream& err)
+{
+    QStringList sentences;
+    if (!task.isEmpty()) {
+        if (task != QLatin1String("lm-en") && task != QLatin1String("lm-zh")) {
+            err << command << ": a decoder-only model reads the text of lm-en or lm-zh, not '"
+                << task << "'\n";
+            return std::nullopt;
+        }
+        QString error;
+        const std::optional<as::BundledCorpus> corpus = as::loadBundledCorpus(QStringLiteral("zh-en"), &error);
+        if (!corpus) {
+            err << command << ": " << error << "\n";
+            return std::nullopt;
+        }
+        for (const as::SentencePair& sp : split == QLatin1String("test") ? corpus->split.test
+                                                                          : corpus->split.valid)
+            sentences << (task == QLatin1String("lm-en") ? sp.tgt : sp.src);
+        return sentences;
+    }
+    QString why;
+    QFile file(dataPath);
+    if (!as::openForReading(file, &why)) {
+        err << command << ": cannot read " << dataPath << ": " << why << "\n";
+        return std::nullopt;
+    }
+    sentences = QString::fromUtf8(file.readAll()).split(u'\n');
+    for (QString& s : sentences)
+        if (s.endsWith(u'\r'))
+            s.chop(1);
+    if (!sentences.isEmpty() && sentences.back().isEmpty())
+        sentences.removeLast();
+    return sentences;
+}
+
+std::vector<as::EncodedPair> encodeLanguageModelText(const as::ParallelData& codec, int maxLen,
+                                                     const QStringList& sentences, int* skipped)
+{
+    std::vector<as::EncodedPair> encoded;
+    *skipped = 0;
+    for (const QString& s : sentences) {
+        std::vector<int> ids = codec.encodeTarget(s).ids;
+        if (ids.empty() || int(ids.size()) + 1 > maxLen) {
+            ++*skipped;
+            continue;
+        }
+        encoded.push_back({{}, std::move(ids), 0});
+    }
+    return encoded;
 }
 
 void addCorpusSourceOptions(Options& p)

@@ -36,49 +36,20 @@ const QStringList kSideTasks{QStringLiteral("lm-en"), QStringLiteral("lm-zh")};
 // without a token, or longer than the model's context, are skipped and counted.
 int evalLanguageModel(Options& p, const as::ModelBundle& bundle, QTextStream& out, QTextStream& err)
 {
-    QStringList sentences;
-    if (p.isSet("task")) {
-        const QString task = p.value("task");
-        if (!kSideTasks.contains(task)) {
-            err << "eval: '" << p.value("model") << "' is a decoder-only model (a language "
-                << "model): evaluate it on the text of --task lm-en or lm-zh, or --data (one "
-                << "sentence per line)\n";
-            return 2;
-        }
-        QString error;
-        const std::optional<as::BundledCorpus> corpus = as::loadBundledCorpus(QStringLiteral("zh-en"), &error);
-        if (!corpus) {
-            err << "eval: " << error << "\n";
-            return 2;
-        }
-        for (const as::SentencePair& sp : p.value("split") == "test" ? corpus->split.test
-                                                                       : corpus->split.valid)
-            sentences << (task == QLatin1String("lm-en") ? sp.tgt : sp.src);
-    } else {
-        QString why;
-        QFile file(p.value("data"));
-        if (!as::openForReading(file, &why)) {
-            err << "eval: cannot read " << p.value("data") << ": " << why << "\n";
-            return 1;
-        }
-        sentences = QString::fromUtf8(file.readAll()).split(u'\n');
-        for (QString& s : sentences)
-            if (s.endsWith(u'\r'))
-                s.chop(1);
-        if (!sentences.isEmpty() && sentences.back().isEmpty())
-            sentences.removeLast();
+    if (p.isSet("task") && !kSideTasks.contains(p.value("task"))) {
+        err << "eval: '" << p.value("model") << "' is a decoder-only model (a language "
+            << "model): evaluate it on the text of --task lm-en or lm-zh, or --data (one "
+            << "sentence per line)\n";
+        return 2;
     }
-    const as::ParallelData codec = codecOf(bundle);
-    std::vector<as::EncodedPair> encoded;
+    const std::optional<QStringList> sentences = languageModelSentences(
+        p.command(), p.isSet("task") ? p.value("task") : QString(), p.value("split"),
+        p.value("data"), err);
+    if (!sentences)
+        return p.isSet("task") ? 2 : 1;
     int skipped = 0;
-    for (const QString& s : sentences) {
-        std::vector<int> ids = codec.encodeTarget(s).ids;
-        if (ids.empty() || int(ids.size()) + 1 > bundle.config.max_len) {
-            ++skipped;
-            continue;
-        }
-        encoded.push_back({{}, std::move(ids), 0});
-    }
+    const std::vector<as::EncodedPair> encoded =
+        encodeLanguageModelText(codecOf(bundle), bundle.config.max_len, *sentences, &skipped);
     if (encoded.empty()) {
         err << "eval: no sentence with a token fits the model's context (max_len "
             << bundle.config.max_len << ")\n";

@@ -11,6 +11,7 @@
 #include "eval/interpret.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
+#include "text/bundled_corpus.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -33,8 +34,14 @@ int runHeads(const QStringList& args)
         "window numbers them from 1.",
         err);
     p.add({"model", "Model file (.safetensors) or checkpoint.", "MODEL"});
-    p.add({"data", "Corpus: source<TAB>target per line (or an Anki file).", "D.tsv"});
-    p.add({"max-sentences", "Use the first N pairs.", "N", "500"});
+    p.add({"data", "Corpus: source<TAB>target per line (or an Anki file); for a decoder-only "
+                   "model one sentence per line.", "D.tsv"});
+    p.add({"task", "Instead of --data: a corpus that ships with the program (zh-en), its "
+                   "--split; for a decoder-only model lm-en or lm-zh, that corpus's English or "
+                   "Chinese side.", "name"},
+          as::bundledCorpusNames() + QStringList{QStringLiteral("lm-en"), QStringLiteral("lm-zh")});
+    p.add({"split", "With --task: test or valid.", "part", "test"}, {"test", "valid"});
+    p.add({"max-sentences", "Use the first N pairs (sentences).", "N", "500"});
     p.add({"mask-heads", "Keep these heads masked throughout: kind:layer:head,… (kind "
                          "encoder.self, decoder.self or decoder.cross, 0-based; * for every head "
                          "of a layer).", "SPEC"});
@@ -44,24 +51,73 @@ int runHeads(const QStringList& args)
     if (const std::optional<int> done = p.parse(args))
         return *done;
     const QString model = p.required("model");
-    const QString dataFile = p.required("data");
+    if (p.isSet("data") == p.isSet("task"))
+        p.refuse(QStringLiteral("give one of --data D.tsv or --task NAME"));
+    const QString part = p.value("split");
+    if (p.isSet("task") && part != "test" && part != "valid")
+        p.refuse(QStringLiteral("--split must be test or valid, not '%1'").arg(part));
     const int maxSentences = int(p.intOption("max-sentences", 1, 1000000000));
     const int threads = p.threads();
     if (!p.ok())
         return 2;
     int failed = 0;
-    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed, false);
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed, false,
+                                                 ModelUse::Any);
     if (!b)
         return failed;
-    std::optional<QList<as::SentencePair>> pairs = readPairs(dataFile, err);
-    if (!pairs)
-        return 1;
+    const QString task = p.isSet("task") ? p.value("task") : QString();
+    const bool languageModelText = task == QLatin1String("lm-en") || task == QLatin1String("lm-zh");
+    if (!task.isEmpty() && languageModelText != b->config.decoderOnly()) {
+        err << "heads: --task " << task << " is "
+            << (languageModelText ? "a language model's text" : "a translation corpus") << "; '"
+            << model << "' is "
+            << (b->config.decoderOnly() ? "a decoder-only model: score it on --task lm-en or "
+                                          "lm-zh, or --data (one sentence per line)"
+                                        : "a translator (encoder-decoder): score it on --task "
+                                          "zh-en or --data")
+            << "\n";
+        return 2;
+    }
     const std::optional<std::vector<as::HeadId>> maskedOrNot = maskedHeads(p, b->config);
     if (!maskedOrNot)
         return 2;
     const std::vector<as::HeadId>& masked = *maskedOrNot;
     const as::ParallelData codec = codecOf(*b);
-    std::vector<as::EncodedPair> encoded = codec.encode(pairs->mid(0, maxSentences)).pairs;
+    // A decoder-only model's sentences, <s> sentence </s> each (core/SPEC.md §2.10); a
+    // translator's pairs.
+    std::vector<as::EncodedPair> encoded;
+    if (b->config.decoderOnly()) {
+        std::optional<QStringList> sentences =
+            languageModelSentences(p.command(), task, part, p.value("data"), err);
+        if (!sentences)
+            return task.isEmpty() ? 1 : 2;
+        int skipped = 0;
+        encoded = encodeLanguageModelText(codec, b->config.max_len, sentences->mid(0, maxSentences),
+                                          &skipped);
+        if (skipped > 0)
+            err << "heads: " << skipped << " sentence(s) without a token or longer than the "
+                << "model's context (max_len " << b->config.max_len << ") left out\n";
+    } else {
+        std::optional<QList<as::SentencePair>> pairs;
+        if (task.isEmpty()) {
+            pairs = readPairs(p.value("data"), err);
+        } else {
+            QString error;
+            const std::optional<as::BundledCorpus> corpus = as::loadBundledCorpus(task, &error);
+            if (!corpus) {
+                err << "heads: " << error << "\n";
+                return 2;
+            }
+            pairs = part == "test" ? corpus->split.test : corpus->split.valid;
+        }
+        if (!pairs)
+            return 1;
+        encoded = codec.encode(pairs->mid(0, maxSentences)).pairs;
+    }
+    if (encoded.empty()) {
+        err << "heads: no sentence to score\n";
+        return 1;
+    }
     QElapsedTimer clock;
     clock.start();
     const as::HeadReport r = as::scoreHeads(*b->model, encoded, masked, !p.isSet("no-delta"));
@@ -89,7 +145,8 @@ int runHeads(const QStringList& args)
             << "\n";
         return 0;
     }
-    out << r.pairs << " pairs, " << r.tokens << " target tokens, NLL " << QString::number(r.nll, 'f', 4)
+    out << r.pairs << (b->config.decoderOnly() ? " sentences, " : " pairs, ") << r.tokens
+        << (b->config.decoderOnly() ? " tokens, NLL " : " target tokens, NLL ") << QString::number(r.nll, 'f', 4)
         << " (" << QString::number(seconds, 'f', 2) << " s)\n"
         << "head                     importance   ΔNLL     confidence  entropy\n";
     for (const as::HeadScore& s : r.heads)

@@ -115,7 +115,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         "the model at the end and on Ctrl+C.",
         err);
     p.add({"task", QStringLiteral("Built-in task: %1; a language model's (with --config "
-                                  "…,arch=decoder-only; the recipe's config has it): %2.")
+                                  "…,arch=decoder-only; the recipe's config has it): %2. A "
+                                  "translation task (or --data) with arch=decoder-only trains "
+                                  "on its target side.")
                        .arg(as::translationTaskNames().join(", "), as::languageModelTaskNames().join(", ")),
            "name", "toy"},
           as::trainingTaskNames());
@@ -222,12 +224,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         else
             p.refuse(QStringLiteral("--tie must be none, tgt or all"));
     }
-    if (r.model.decoderOnly() && !languageModel)
-        p.refuse(QStringLiteral("--%1 is translation: it trains an encoder-decoder; "
-                                "arch=decoder-only (core/SPEC.md §2.10) needs a language-model "
-                                "task (%2)")
-                     .arg(fromFile ? QStringLiteral("data") : QStringLiteral("task ") + taskName,
-                          as::languageModelTaskNames().join(", ")));
+    // A decoder-only model on translation data (a task or --data) learns its target side, the
+    // same batches without their sources (core/SPEC.md §2.10): the window's A/B beside a
+    // translator, from the command line.
+    const bool decoderOnly = r.model.decoderOnly();
     if (!r.model.decoderOnly() && languageModel)
         p.refuse(QStringLiteral("--task %1 trains a language model: its --config needs "
                                 "arch=decoder-only (core/SPEC.md §2.10), e.g. --config "
@@ -282,7 +282,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         CorpusBuild built = readCorpusData(p, inForce, out, err);
         if (!built.data)
             return built.exit;
-        data = std::move(built.data);
+        data = decoderOnly ? as::targetSideData(std::move(built.data)) : std::move(built.data);
     } else {
         data = as::makeSessionData(run, &error);
         if (!data) {
@@ -292,7 +292,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         out << "task " << taskName << " (" << data->description().description << ")";
         if (!data->validation().empty())
             out << ", " << data->validation().size()
-                << (languageModel ? " validation sentences" : " validation pairs");
+                << (decoderOnly ? " validation sentences" : " validation pairs");
+        if (decoderOnly && !languageModel)
+            out << "; a decoder-only model: the corpus's target side, without its sources";
         out << "\n";
     }
     if (error = as::fitModelToData(*data, &run.model); !error.isEmpty()) {
@@ -428,7 +430,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             QJsonObject o{{"step", double(v.step)}, {"valid_loss", v.loss}, {"valid_accuracy", v.accuracy}};
             if (std::isfinite(v.bleu))
                 o.insert("valid_bleu", v.bleu);
-            if (languageModel) {
+            if (decoderOnly) {
                 // A language model is judged by its perplexity on held-out text.
                 lastPerplexity = std::exp(done.nll);
                 o.insert("valid_nll", done.nll);
@@ -497,7 +499,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
 
     // The examples' greedy translations, with the weights a finished run hands out.
     const std::vector<as::TokenPair>& examples = s.data().examples();
-    if (!examples.empty() && !faulted && languageModel) {
+    if (!examples.empty() && !faulted && decoderOnly) {
         // A language model's examples are prompts: what it makes of each (greedy).
         std::unique_ptr<as::Transformer<float>> model = s.model().clone();
         model->params().valueVector() = s.finalWeights();

@@ -104,6 +104,14 @@ std::optional<std::vector<HeadId>> parseHeadSpec(const QString& spec, const Mode
                          .arg(item);
             return std::nullopt;
         }
+        if (c.decoderOnly() && *kind != AttentionKind::DecoderSelf) {
+            *error = QStringLiteral("'%1': a decoder-only model has no %2, only decoder.self "
+                                    "(core/SPEC.md §2.10)")
+                         .arg(item, *kind == AttentionKind::EncoderSelf
+                                        ? QStringLiteral("encoder self-attention")
+                                        : QStringLiteral("cross-attention"));
+            return std::nullopt;
+        }
         const int layers = *kind == AttentionKind::EncoderSelf ? c.encoder_layers : c.decoder_layers;
         if (layer < 0 || layer >= layers || head < -1 || head >= c.heads) {
             *error = QStringLiteral("'%1' is outside the model (%2 layers of %3 heads)")
@@ -328,6 +336,21 @@ std::optional<AttributionMethod> attributionMethodFromName(const QString& name)
 
 namespace {
 
+// The sentences explained, teacher-forced: a translator's source and output; for a
+// decoder-only model the prompt followed by the output, <s> prompt out (</s>).
+Batch explainedBatch(bool decoderOnly, const std::vector<std::vector<int>>& srcs,
+                     const std::vector<std::vector<int>>& outs)
+{
+    if (!decoderOnly)
+        return makeBatch(srcs, outs);
+    std::vector<std::vector<int>> texts;
+    for (std::size_t b = 0; b < srcs.size(); ++b) {
+        texts.push_back(srcs[b]);
+        texts.back().insert(texts.back().end(), outs[b].begin(), outs[b].end());
+    }
+    return makeSentenceLmBatch(texts);
+}
+
 // One output position explained: f = log p(chosen | source, out_<pos), minus log p(against |
 // the same) when against ≥ 0 (core/SPEC.md §11.2).
 struct Explained {
@@ -343,9 +366,13 @@ void gradientAttribution(Transformer<T>& model, const std::vector<int>& src,
                          AttributionMethod method, int steps, Attribution& a)
 {
     const int n = int(explained.size()), S = int(src.size()), d = model.config().d_model;
-    // e_i = sqrt(d) · E[src_i]
-    const ParamInfo* table = model.params().find("src_embed.weight");
-    const ConstMatMap<T> E(model.params().values() + table->offset, model.config().src_vocab, d);
+    // e_i = sqrt(d) · E[src_i]; a decoder-only model's source is its prompt, in the target
+    // embedding (core/SPEC.md §11.1).
+    const bool only = model.config().decoderOnly();
+    const ParamInfo* table = model.params().find(
+        model.config().storedName(only ? "tgt_embed.weight" : "src_embed.weight"));
+    const ConstMatMap<T> E(model.params().values() + table->offset,
+                           only ? model.config().tgt_vocab : model.config().src_vocab, d);
     Mat<double> e(S, d);
     for (int i = 0; i < S; ++i)
         e.row(i) = E.row(src[std::size_t(i)]).template cast<double>() * std::sqrt(double(d));
@@ -380,12 +407,14 @@ void gradientAttribution(Transformer<T>& model, const std::vector<int>& src,
                 tgts.push_back(out);
                 scale.push_back(T(alphas[std::size_t(g)]));
                 firstSel.push_back(sel.size());
-                sel.push_back({row, x.pos, x.chosen, 1.0});
+                // A decoder-only model reads <s> prompt out: out[pos] is predicted at S + pos.
+                const int at = only ? S + x.pos : x.pos;
+                sel.push_back({row, at, x.chosen, 1.0});
                 if (x.against >= 0)
-                    sel.push_back({row, x.pos, x.against, -1.0});
+                    sel.push_back({row, at, x.against, -1.0});
             }
-        model.setSourceScale(scale);
-        const std::vector<double> logp = model.logProbBackward(makeBatch(srcs, tgts), sel);
+        model.setSourceScale(scale, only ? S : 0);
+        const std::vector<double> logp = model.logProbBackward(explainedBatch(only, srcs, tgts), sel);
         const Mat<T>& grad = model.sourceEmbeddingGrad();
         for (int g = g0; g < g1; ++g)
             for (int t = 0; t < n; ++t) {
@@ -433,6 +462,36 @@ Attribution attribute(Transformer<T>& model, const std::vector<int>& src,
         return a;
     const int H = model.config().heads;
 
+    if (model.config().decoderOnly() && (method == AttributionMethod::Attention
+                                         || method == AttributionMethod::Rollout)) {
+        // The prompt is the source and self-attention the only attention (core/SPEC.md §11.1):
+        // the last layer's mean over heads, or the rollout R = Ã_N ⋯ Ã_1 of every layer's; the
+        // output token t is predicted at query position S + t, the prompt's tokens are the
+        // keys 1 … S (after <s>).
+        model.forwardLoss(explainedBatch(true, {src}, {out}), Pass::eval());
+        const int L = model.layers(AttentionKind::DecoderSelf), Tn = S + n + 1;
+        auto meanOverHeads = [&](int layer) {
+            const MultiHeadAttention<T>& self = model.attention(AttentionKind::DecoderSelf, layer);
+            Mat<double> A = Mat<double>::Zero(Tn, Tn);
+            for (int h = 0; h < H; ++h)
+                A += self.probs.block(Eigen::Index(h) * Tn, 0, Tn, Tn).template cast<double>();
+            return Mat<double>(A / double(H));
+        };
+        Mat<double> R = meanOverHeads(L - 1);
+        if (method == AttributionMethod::Rollout) {
+            R = Mat<double>::Identity(Tn, Tn);
+            for (int l = 0; l < L; ++l) {
+                Mat<double> A = 0.5 * (meanOverHeads(l) + Mat<double>::Identity(Tn, Tn));
+                for (int i = 0; i < Tn; ++i)
+                    A.row(i) /= A.row(i).sum();
+                R = A * R;
+            }
+        }
+        for (int t = 0; t < n; ++t)
+            for (int i = 0; i < S; ++i)
+                a.scores[std::size_t(t)][std::size_t(i)] = R(S + t, 1 + i);
+        return a;
+    }
     if (method == AttributionMethod::Attention || method == AttributionMethod::Rollout) {
         model.forwardLoss(makeBatch({src}, {out}), Pass::eval());
         // Last decoder layer's cross-attention, mean over heads: row t (query position t

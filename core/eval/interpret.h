@@ -17,6 +17,9 @@
 //    cross-attention, mean over heads; rollout (Abnar & Zuidema 2020): R = Ã_N ⋯ Ã_1 over the
 //    encoder's self-attention, Ã = ½(Ā + I) rows renormalised, Ā the mean over heads, and the
 //    output's score (last-layer mean cross-attention) · R.
+//  A decoder-only model's source is its prompt: e_i = sqrt(d)·emb(prompt_i) at the positions
+//  after <s>, f = log p(y_t | <s>, prompt, y_<t); attention is the last layer's self-attention
+//  from y_t's query to the prompt, rollout R over every layer's self-attention.
 //  (core/SPEC.md §11.1 states the gradient methods; §11.2 their contrastive form.)
 #include "eval/evaluate.h"
 #include "model/transformer.h"

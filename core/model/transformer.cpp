@@ -129,6 +129,17 @@ void Transformer<T>::decode(const int* tgtIn, int B, int Tn, In<T> mem,
     for (Mat<T>& y : decY_)
         y.resize(Eigen::Index(n), cfg_.d_model);
     tgtEmbed_.forward(tgtIn, B, Tn, decY_[0], cfg_.dropout, pass);
+    if (cfg_.decoderOnly() && !srcScale_.empty()) {
+        if (pass.train || int(srcScale_.size()) != B || 1 + promptLength_ > Tn)
+            throw std::invalid_argument("decode: a prompt scale per sequence, no dropout, and "
+                                        "the prompt within the sequence");
+        // The prompt's x = α (x - PE) + PE after <s>, as encode() scales a source.
+        const auto pe = tgtEmbed_.pe.middleRows(1, promptLength_);
+        for (int b = 0; b < B; ++b) {
+            auto rows = decY_[0].middleRows(Eigen::Index(b) * Tn + 1, promptLength_);
+            rows = (rows - pe) * srcScale_[std::size_t(b)] + pe;
+        }
+    }
     for (std::size_t l = 0; l < dec_.size(); ++l)
         dec_[l].forward(decY_[l], mem, B, Tn, S, tgtValid_.data(), srcValid, pass, decY_[l + 1]);
     if (cfg_.norm == NormPlacement::Pre) {
@@ -285,6 +296,13 @@ void Transformer<T>::decodeBackward(In<T> dout)
         dec_[l].backward(decY_[l], mem_, dB_, dA_, dMem_);
         std::swap(dA_, dB_);
     }
+    if (recordSourceGrad_ && cfg_.decoderOnly()) {
+        // ∂F/∂x of the prompts' positions (x = e + PE, no dropout: ∂F/∂e).
+        const Eigen::Index B = dB_.rows() / T_, P = promptLength_;
+        dSrcEmb_.resize(B * P, dB_.cols());
+        for (Eigen::Index b = 0; b < B; ++b)
+            dSrcEmb_.middleRows(b * P, P) = dB_.middleRows(b * T_ + 1, P);
+    }
     tgtEmbed_.backward(tgtIds_.data(), dB_);
 }
 
@@ -335,9 +353,12 @@ const Mat<T>& Transformer<T>::headGateGrad(AttentionKind kind, int layer) const
 }
 
 template <typename T>
-void Transformer<T>::setSourceScale(std::vector<T> scale)
+void Transformer<T>::setSourceScale(std::vector<T> scale, int promptLength)
 {
+    if (promptLength < 0 || (promptLength > 0 && !cfg_.decoderOnly()))
+        throw std::invalid_argument("setSourceScale: a prompt length is a decoder-only model's");
     srcScale_ = std::move(scale);
+    promptLength_ = srcScale_.empty() ? 0 : promptLength;
 }
 
 template <typename T>

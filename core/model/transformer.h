@@ -106,7 +106,9 @@ public:
     const Mat<T>& headGateGrad(AttentionKind kind, int layer) const;
     // Integrated gradients' path: each sequence b's source embeddings e = sqrt(d)·E[id] scaled
     // by scale[b], positional encodings kept (x = scale[b]·e + PE). Empty: 1. Eval passes only.
-    void setSourceScale(std::vector<T> scale);
+    // A decoder-only model's source is its prompt (core/SPEC.md §11.1): the promptLength tokens
+    // after <s> of each sequence, positions 1 … promptLength of the decoder's input.
+    void setSourceScale(std::vector<T> scale, int promptLength = 0);
 
     // One target log-probability: of `token` at position `pos` of sequence `row` of a batch.
     struct Selection {
@@ -118,7 +120,8 @@ public:
     // are accumulated into params().grads(); sourceEmbeddingGrad() and the gated blocks'
     // headGateGrad() are filled.
     std::vector<double> logProbBackward(const Batch& batch, const std::vector<Selection>& selected);
-    // ∂F/∂e of the last logProbBackward, at the (scaled) embeddings used: [B*S, d].
+    // ∂F/∂e of the last logProbBackward, at the (scaled) embeddings used: [B*S, d]; for a
+    // decoder-only model its prompts' embeddings (setSourceScale's promptLength): [B*P, d].
     const Mat<T>& sourceEmbeddingGrad() const { return dSrcEmb_; }
 
 private:
@@ -155,6 +158,7 @@ private:
     Mat<T> dA_, dB_, dMem_;
     // Interpretation.
     std::vector<T> srcScale_;
+    int promptLength_ = 0;  // setSourceScale's, for a decoder-only model
     bool recordSourceGrad_ = false;
     Mat<T> dSrcEmb_;
 };

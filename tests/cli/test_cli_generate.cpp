@@ -9,9 +9,15 @@
 // - each kind of model refused by name where the command needs the other, and sampling's bad
 //   options refused;
 // - eval's NLL and perplexity of a decoder-only model on sentences, and trace's tensors of its
-//   text, against the engine's pass.
+//   text, against the engine's pass;
+// - heads on a decoder-only model's sentences: its NLL and each head's ΔNLL against the
+//   engine's passes with that head masked, its importance the engine's scoreHeads;
+// - attribute on a decoder-only model: its prompt is the source, the continuation greedy's or
+//   the line's, the scores the engine's attribute (tested against differences in
+//   test_interpret), a prompt too long for the context kept by its end.
 #include "skip.h"
 #include "decode/decode.h"
+#include "eval/interpret.h"
 #include "model/softmax.h"
 #include "io/model_file.h"
 #include "text/dataset.h"
@@ -38,6 +44,8 @@ private slots:
     void translateSamples();
     void evalPerplexity();
     void traceText();
+    void headsOfALanguageModel();
+    void attributeAPrompt();
     void refusals();
 
 private:
@@ -240,13 +248,6 @@ void TestCliGenerate::evalPerplexity()
     const double reversed = QJsonDocument::fromJson(backwards.out.trimmed()).object()[u"perplexity"_s].toDouble();
     QVERIFY2(reversed > 10 * got[u"perplexity"_s].toDouble(),
              qPrintable(u"counting %1, backwards %2"_s.arg(got[u"perplexity"_s].toDouble()).arg(reversed)));
-    // A language model's text for a translator, a translator's corpus for a language model.
-    test::ProcessRun bad = cli({u"eval"_s, u"--model"_s, translator_, u"--task"_s, u"lm-en"_s});
-    QCOMPARE(bad.exitCode, 2);
-    QVERIFY2(bad.err.contains("is a translator"), bad.err.constData());
-    bad = cli({u"eval"_s, u"--model"_s, lm_, u"--task"_s, u"zh-en"_s});
-    QCOMPARE(bad.exitCode, 2);
-    QVERIFY2(bad.err.contains("is a decoder-only model"), bad.err.constData());
 }
 
 // trace on a decoder-only model: each line its text as <s> text, no encoder and no cross
@@ -280,14 +281,133 @@ void TestCliGenerate::traceText()
     QCOMPARE(o[u"output_tokens"_s].toArray().last().toString(), u"8"_s);
 }
 
+// heads on a decoder-only model: one sentence per line (<s> sentence </s>, as eval reads them),
+// decoder self-attention only. The NLL and each head's ΔNLL are computed again here from the
+// model's teacher-forced passes with that head masked (Transformer::evaluate); the
+// importances, confidences and entropies are the engine's scoreHeads on the same sentences.
+void TestCliGenerate::headsOfALanguageModel()
+{
+    const QString text = dir_.filePath(u"heads.txt"_s);
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        // an empty line and one longer than the context (max_len 24) are left out
+        f.write("3 4 5 6\n\n10 11 12\r\n2 9\n" + QByteArray("1 ").repeated(30) + "\n7 8 9 10 11\n");
+    }
+    const test::ProcessRun r = cli({u"heads"_s, u"--model"_s, lm_, u"--data"_s, text, u"--json"_s,
+                                    u"--threads"_s, u"1"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"heads"_s, r)));
+    QVERIFY2(r.err.contains("2 sentence(s) without a token or longer"), r.err.constData());
+    const QJsonObject got = QJsonDocument::fromJson(r.out.trimmed().split('\n').back()).object();
+    QString error;
+    std::optional<ModelBundle> b = loadModel(lm_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const Vocab& v = b->tgtVocab;
+    const std::vector<std::vector<int>> sentences{
+        v.encode({u"3"_s, u"4"_s, u"5"_s, u"6"_s}), v.encode({u"10"_s, u"11"_s, u"12"_s}),
+        v.encode({u"2"_s, u"9"_s}), v.encode({u"7"_s, u"8"_s, u"9"_s, u"10"_s, u"11"_s})};
+    const Batch batch = makeSentenceLmBatch(sentences);
+    const double nll = b->model->evaluate(batch).nll();
+    QCOMPARE(got[u"pairs"_s].toInt(), 4);
+    QCOMPARE(got[u"tokens"_s].toInt(), 5 + 4 + 3 + 6);
+    QVERIFY2(std::abs(got[u"nll"_s].toDouble() - nll) < 1e-5,
+             qPrintable(u"heads' NLL %1, the model's %2"_s.arg(got[u"nll"_s].toDouble()).arg(nll)));
+    const QJsonArray heads = got[u"heads"_s].toArray();
+    QCOMPARE(heads.size(), qsizetype(2 * 4));  // 2 layers of 4 heads, decoder.self only
+    std::vector<EncodedPair> encoded;
+    for (const std::vector<int>& s : sentences)
+        encoded.push_back({{}, s, 0});
+    const HeadReport engine = scoreHeads(*b->model, encoded, {}, false);
+    QCOMPARE(engine.heads.size(), std::size_t(8));
+    double largestDelta = 0;
+    for (qsizetype k = 0; k < heads.size(); ++k) {
+        const QJsonObject h = heads[k].toObject();
+        QCOMPARE(h[u"kind"_s].toString(), u"decoder.self"_s);
+        const HeadId id{AttentionKind::DecoderSelf, h[u"layer"_s].toInt(), h[u"head"_s].toInt()};
+        maskHeads(*b->model, {id});
+        const double masked = b->model->evaluate(batch).nll();
+        maskHeads(*b->model, {});
+        QVERIFY2(std::abs(h[u"delta_nll"_s].toDouble() - (masked - nll)) < 1e-5,
+                 qPrintable(u"%1:%2 ΔNLL %3, masked by hand %4"_s.arg(id.layer).arg(id.head)
+                                .arg(h[u"delta_nll"_s].toDouble()).arg(masked - nll)));
+        largestDelta = std::max(largestDelta, std::abs(masked - nll));
+        const HeadScore& e = engine.heads[std::size_t(k)];
+        QVERIFY(e.id == id);
+        QVERIFY(std::abs(h[u"importance"_s].toDouble() - e.importance) < 1e-6);
+        QVERIFY(std::abs(h[u"confidence"_s].toDouble() - e.confidence) < 1e-6);
+        QVERIFY(std::abs(h[u"entropy"_s].toDouble() - e.entropy) < 1e-6);
+    }
+    QVERIFY2(largestDelta > 1e-3, "no head of the trained model changes its NLL when masked");
+    // eval and heads: a language model's text for a translator, a translator's corpus for a
+    // language model, refused by the model's kind.
+    test::ProcessRun bad;
+    for (const QString& command : {u"eval"_s, u"heads"_s})
+        for (const auto& [model, task, kind] : {std::tuple{lm_, u"zh-en"_s, "is a decoder-only model"},
+                                                std::tuple{translator_, u"lm-en"_s, "is a translator"}}) {
+            bad = cli({command, u"--model"_s, model, u"--task"_s, task});
+            QVERIFY2(bad.exitCode == 2 && bad.err.contains(kind), qPrintable(test::describeRun(command, bad)));
+        }
+    // Heads it does not have.
+    for (const QString& spec : {u"decoder.cross:0:1"_s, u"encoder.self:0:0"_s}) {
+        bad = cli({u"heads"_s, u"--model"_s, lm_, u"--data"_s, text, u"--mask-heads"_s, spec});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("a decoder-only model has no"), bad.err.constData());
+    }
+}
+
+void TestCliGenerate::attributeAPrompt()
+{
+    QString error;
+    std::optional<ModelBundle> b = loadModel(lm_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const Vocab& v = b->tgtVocab;
+    const QByteArray longPrompt = QByteArray("1 ").repeated(30).trimmed();
+    const test::ProcessRun r = cli({u"attribute"_s, u"--model"_s, lm_, u"--method"_s, u"ig"_s,
+                                    u"--steps"_s, u"8"_s, u"--threads"_s, u"1"_s},
+                                   "5 6 7\n3 4\t5 6 7\n" + longPrompt + "\n");
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"attribute"_s, r)));
+    QVERIFY2(r.err.contains("line 3: the prompt has 30 tokens; only the last 22 are used"), r.err.constData());
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    const std::vector<int> counting = v.encode({u"5"_s, u"6"_s, u"7"_s});
+    const std::vector<std::vector<int>> prompts{counting, v.encode({u"3"_s, u"4"_s}),
+                                                std::vector<int>(22, v.id(u"1"_s))};
+    const std::vector<std::vector<int>> outputs{greedyDecode(*b->model, counting).nbest[0].tokens, counting,
+                                                greedyDecode(*b->model, prompts[2]).nbest[0].tokens};
+    QVERIFY(int(prompts[2].size() + outputs[2].size()) + 1 <= b->config.max_len);
+    for (int k = 0; k < 3; ++k) {
+        const QJsonObject o = QJsonDocument::fromJson(lines[k]).object();
+        QCOMPARE(o[u"source_tokens"_s].toArray().size(), qsizetype(prompts[std::size_t(k)].size()));
+        QStringList outTokens;
+        for (const QJsonValue t : o[u"output_tokens"_s].toArray())
+            outTokens << t.toString();
+        QCOMPARE(outTokens, v.decode(outputs[std::size_t(k)]));
+        const Attribution a = attribute(*b->model, prompts[std::size_t(k)], outputs[std::size_t(k)],
+                                        AttributionMethod::IntegratedGradients, 8);
+        const QJsonArray scores = o[u"scores"_s].toArray();
+        QCOMPARE(scores.size(), qsizetype(a.scores.size()));
+        for (qsizetype t = 0; t < scores.size(); ++t)
+            for (qsizetype i = 0; i < qsizetype(prompts[std::size_t(k)].size()); ++i)
+                QVERIFY(std::abs(scores[t].toArray()[i].toDouble() - a.scores[std::size_t(t)][std::size_t(i)]) < 1e-5);
+    }
+    // The model that learned to count continues "5 6 7" with 8: f is log p(8 | <s> 5 6 7) of
+    // the model's own pass, and the prompt is what makes 8 likely (f(e) > f(0·e)).
+    const QJsonObject first = QJsonDocument::fromJson(lines[0]).object();
+    QCOMPARE(first[u"output_tokens"_s].toArray().first().toString(), u"8"_s);
+    b->model->evaluate(makeSentenceLmBatch({counting}));
+    Mat<float> logp = b->model->logits();
+    logSoftmaxRows<float>(logp);
+    const double f = first[u"f"_s].toArray()[0].toDouble(), f0 = first[u"f_baseline"_s].toArray()[0].toDouble();
+    QVERIFY(std::abs(f - double(logp(3, v.id(u"8"_s)))) < 1e-5);
+    QVERIFY2(f > f0, qPrintable(u"f %1, f with the prompt's embeddings at 0: %2"_s.arg(f).arg(f0)));
+}
+
 void TestCliGenerate::refusals()
 {
     // A language model where a translator is needed, and the other way round: by name, with the
     // command that can use it.
-    for (const QString& command : {u"translate"_s, u"attribute"_s, u"heads"_s}) {
-        QStringList args{command, u"--model"_s, lm_};
-        if (command == u"heads")
-            args << u"--data"_s << lm_;  // never read: the model is refused first
+    for (const QString& command : {u"translate"_s}) {
+        const QStringList args{command, u"--model"_s, lm_};
         const test::ProcessRun r = cli(args, "3 4\n");
         QVERIFY2(r.exitCode == 1, qPrintable(test::describeRun(command, r)));
         QVERIFY2(r.err.contains("is a decoder-only model") && r.err.contains("generate --model"),
@@ -296,8 +416,8 @@ void TestCliGenerate::refusals()
     test::ProcessRun r = cli({u"generate"_s, u"--model"_s, translator_}, "a\n");
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("is a translator") && r.err.contains("translate --model"), r.err.constData());
-    // Training a decoder-only model on a translation task.
-    r = cli({u"train"_s, u"--task"_s, u"toy"_s, u"--config"_s, u"tiny,arch=decoder-only"_s, u"--steps"_s, u"1"_s});
+    // A translator's config on a language model's task.
+    r = cli({u"train"_s, u"--task"_s, u"lm-brackets"_s, u"--config"_s, u"tiny"_s, u"--steps"_s, u"1"_s});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("arch=decoder-only"), r.err.constData());
     // Sampling's options.

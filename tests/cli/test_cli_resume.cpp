@@ -166,6 +166,11 @@ void TestCliResume::languageModelResumes_data()
                                                 u"--batch"_s, u"8"_s};
     QTest::newRow("lm-en, bpe:300") << QStringList{u"--task"_s, u"lm-en"_s, u"--tgt-tok"_s, u"bpe:300"_s,
                                                    u"--config"_s, config, u"--batch"_s, u"4"_s};
+    // A decoder-only model on translation data: its target side (core/SPEC.md §2.10), the
+    // corpus's batches without their sources.
+    QTest::newRow("toy's targets") << QStringList{u"--task"_s, u"toy"_s, u"--config"_s, config};
+    QTest::newRow("a corpus's targets") << QStringList{u"--data"_s, corpus_, u"--config"_s, config,
+                                                       u"--batch-tokens"_s, u"150"_s};
 }
 
 void TestCliResume::languageModelResumes()

@@ -90,16 +90,18 @@ double nllOf(Transformer<T>& m, const EncodedPair& p)
 // differences in double at each α_j = (j − ½)/m: with the source scaled by α_j, scaling the
 // token's embedding row by (1 ± h/α_j) moves its input by ± h·e alone. f evaluates the
 // explained function on the model as it stands.
-double igByDifferences(Transformer<double>& m, int srcId, int steps, const std::function<double()>& f)
+double igByDifferences(Transformer<double>& m, int srcId, int steps, const std::function<double()>& f,
+                       int promptLength = 0)
 {
-    const ParamInfo* table = m.params().find("src_embed.weight");
+    // A decoder-only model's source is its prompt, in the target embedding (core/SPEC.md §11.1).
+    const ParamInfo* table = m.params().find(promptLength > 0 ? "tgt_embed.weight" : "src_embed.weight");
     const int d = table->shape[1];
     double* row = m.params().values() + table->offset + std::size_t(srcId) * std::size_t(d);
     const std::vector<double> old(row, row + d);
     auto at = [&](double alpha, double s) {
         for (int k = 0; k < d; ++k)
             row[k] = old[std::size_t(k)] * s;
-        m.setSourceScale({alpha});
+        m.setSourceScale({alpha}, promptLength);
         const double v = f();
         m.setSourceScale({});
         for (int k = 0; k < d; ++k)
@@ -112,6 +114,35 @@ double igByDifferences(Transformer<double>& m, int srcId, int steps, const std::
         ig += (at(alpha, 1 + h / alpha) - at(alpha, 1 - h / alpha)) / (2 * h) / steps;
     }
     return ig;
+}
+
+// A decoder-only model (core/SPEC.md §2.10) of config()'s widths, untied: its embedding rows are
+// its own, so that scaling one moves only the positions that hold its token.
+template <typename T>
+std::unique_ptr<Transformer<T>> gpt(std::uint64_t seed)
+{
+    ModelConfig c = config();
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.src_vocab = c.tgt_vocab;
+    auto m = std::make_unique<Transformer<T>>(c);
+    Rng rng(seed);
+    m->initXavier(rng);
+    return m;
+}
+
+// log p(out[t] | <s>, prompt, out_<t) of a decoder-only model, from its teacher-forced pass over
+// <s> prompt out </s>.
+template <typename T>
+double promptedLogProb(Transformer<T>& m, const std::vector<int>& prompt, const std::vector<int>& out,
+                       int t)
+{
+    std::vector<int> text = prompt;
+    text.insert(text.end(), out.begin(), out.end());
+    Mat<T> lp;
+    m.evaluate(makeSentenceLmBatch({text}));
+    m.allLogProbs(lp);
+    return double(lp(Eigen::Index(prompt.size()) + t, out[std::size_t(t)]));
 }
 
 }  // namespace
@@ -129,6 +160,9 @@ private slots:
     void contrastiveCompleteOnATrainedModel();
     void contrastRefusesAndSkips();
     void attentionAndRollout();
+    void decoderOnlyGradients();
+    void decoderOnlyIntegratedGradients();
+    void decoderOnlyAttentionAndRollout();
     void spearmanByHand();
     void neuronViewIsTheForwardsSoftmax();
     void firstLayerTermsSumToTheScores_data();
@@ -565,6 +599,138 @@ void TestInterpret::attentionAndRollout()
         }
         QVERIFY(std::abs(rowSum - 1) < 1e-12);  // rows of a product of stochastic matrices
     }
+}
+
+// A decoder-only model's attribution (core/SPEC.md §11.1): its source is the prompt, each output
+// token's f = log p(y_t | <s>, prompt, y_<t). Gradient × input against directional differences
+// in double (scaling the prompt token's embedding row moves only its position: every token of
+// <s>, the prompt and the output differs), plainly and contrastively.
+void TestInterpret::decoderOnlyGradients()
+{
+    auto m = gpt<double>(5);
+    const std::vector<int> prompt{4, 5, 6, 7, 8}, out{9, 10, 11}, alternative{9, 12, 13};
+    const Attribution a = attribute(*m, prompt, out, AttributionMethod::GradientXInput);
+    const Attribution c = attributeContrast(*m, prompt, out, alternative, AttributionMethod::GradientXInput);
+    QCOMPARE(int(a.scores.size()), 3);
+    QCOMPARE(int(a.scores[0].size()), 5);
+    QCOMPARE(c.positions, (std::vector<int>{1, 2}));
+    const ParamInfo* table = m->params().find("tgt_embed.weight");
+    for (int i = 0; i < 5; ++i) {
+        double* row = m->params().values() + table->offset + std::size_t(prompt[std::size_t(i)]) * 16;
+        const std::vector<double> old(row, row + 16);
+        auto along = [&](const std::function<double()>& f) {
+            auto at = [&](double s) {
+                for (int k = 0; k < 16; ++k)
+                    row[k] = old[std::size_t(k)] * s;
+                const double v = f();
+                for (int k = 0; k < 16; ++k)
+                    row[k] = old[std::size_t(k)];
+                return v;
+            };
+            const double h = 1e-6;
+            return (at(1 + h) - at(1 - h)) / (2 * h);
+        };
+        for (int t = 0; t < 3; ++t) {
+            const double numeric = along([&] { return promptedLogProb(*m, prompt, out, t); });
+            const double got = a.scores[std::size_t(t)][std::size_t(i)];
+            QVERIFY2(std::abs(got - numeric) < 1e-7 + 1e-6 * std::abs(numeric),
+                     qPrintable(QStringLiteral("t %1 i %2: %3 vs %4").arg(t).arg(i).arg(got).arg(numeric)));
+        }
+        for (std::size_t r = 0; r < c.positions.size(); ++r) {
+            const int t = c.positions[r];
+            const double numeric = along([&] {
+                // the alternative token on the output's prefix
+                std::vector<int> other(out.begin(), out.begin() + t);
+                other.push_back(alternative[std::size_t(t)]);
+                return promptedLogProb(*m, prompt, out, t) - promptedLogProb(*m, prompt, other, t);
+            });
+            QVERIFY2(std::abs(c.scores[r][std::size_t(i)] - numeric) < 1e-7 + 1e-6 * std::abs(numeric),
+                     qPrintable(QStringLiteral("contrast t %1 i %2: %3 vs %4").arg(t).arg(i)
+                                    .arg(c.scores[r][std::size_t(i)]).arg(numeric)));
+        }
+    }
+    // An empty prompt: nothing to rest on.
+    QVERIFY(attribute(*m, {}, out, AttributionMethod::GradientXInput).scores[0].empty());
+}
+
+// Integrated gradients of a decoder-only model: the exact m-step sum against directional
+// differences in double along the path (only the prompt scaled), f(e) against a forward pass,
+// f(0·e) against a pass whose prompt is a token with a zero embedding row (x = PE there), and
+// the completeness residual shrinking as the sum refines.
+void TestInterpret::decoderOnlyIntegratedGradients()
+{
+    auto dm = gpt<double>(7);
+    const std::vector<int> prompt{4, 5, 6, 7}, out{9, 10, 11, 12};
+    const int m = 4, P = 4;
+    const Attribution a = attribute(*dm, prompt, out, AttributionMethod::IntegratedGradients, m);
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < P; ++i) {
+            const double ig = igByDifferences(*dm, prompt[std::size_t(i)], m,
+                                              [&] { return promptedLogProb(*dm, prompt, out, t); }, P);
+            const double got = a.scores[std::size_t(t)][std::size_t(i)];
+            QVERIFY2(std::abs(got - ig) < 1e-7 + 1e-6 * std::abs(ig),
+                     qPrintable(QStringLiteral("t %1 i %2: %3 vs %4").arg(t).arg(i).arg(got).arg(ig)));
+        }
+    auto fm = gpt<float>(7);
+    const Attribution fine = attribute(*fm, prompt, out, AttributionMethod::IntegratedGradients, 64);
+    const Attribution coarse = attribute(*fm, prompt, out, AttributionMethod::IntegratedGradients, 2);
+    auto zero = fm->clone();
+    const ParamInfo* table = zero->params().find("tgt_embed.weight");
+    const int blank = 14;  // a token that is nowhere else: its row zeroed
+    std::fill_n(zero->params().values() + table->offset + std::size_t(blank) * 16, 16, 0.f);
+    double residualFine = 0, residualCoarse = 0;
+    for (int t = 0; t < 4; ++t) {
+        QVERIFY(std::abs(fine.f[std::size_t(t)] - promptedLogProb(*fm, prompt, out, t)) < 1e-5);
+        QVERIFY(std::abs(fine.fBaseline[std::size_t(t)]
+                         - promptedLogProb(*zero, std::vector<int>(P, blank), out, t)) < 1e-5);
+        double sum = 0;
+        for (double v : fine.scores[std::size_t(t)])
+            sum += v;
+        QVERIFY(std::abs(fine.completeness[std::size_t(t)] - (sum - (fine.f[std::size_t(t)] - fine.fBaseline[std::size_t(t)]))) < 1e-9);
+        residualFine += std::abs(fine.completeness[std::size_t(t)]);
+        residualCoarse += std::abs(coarse.completeness[std::size_t(t)]);
+    }
+    qInfo("decoder-only |residual| summed over 4 outputs: %.3g at m = 2, %.3g at m = 64", residualCoarse,
+          residualFine);
+    QVERIFY(residualFine < residualCoarse / 4);
+}
+
+// A decoder-only model's attention and rollout: the last layer's self-attention from y_t's query
+// (position P + t) to the prompt's keys (1 … P), mean over heads; rollout through both layers'
+// self-attention, Ã = ½(Ā + I) renormalised, by loops over the pass's own maps.
+void TestInterpret::decoderOnlyAttentionAndRollout()
+{
+    auto m = gpt<double>(9);
+    const std::vector<int> prompt{4, 5, 6}, out{9, 10, 11};
+    const Attribution att = attribute(*m, prompt, out, AttributionMethod::Attention);
+    const Attribution roll = attribute(*m, prompt, out, AttributionMethod::Rollout);
+    m->evaluate(makeSentenceLmBatch({{4, 5, 6, 9, 10, 11}}));
+    const int P = 3, Tn = 7, H = 2;  // <s> 4 5 6 9 10 11
+    std::vector<std::vector<std::vector<double>>> At(2, std::vector<std::vector<double>>(Tn, std::vector<double>(Tn)));
+    for (int l = 0; l < 2; ++l) {
+        const auto& p = m->attention(AttentionKind::DecoderSelf, l).probs;
+        for (int i = 0; i < Tn; ++i) {
+            double sum = 0;
+            for (int j = 0; j < Tn; ++j) {
+                if (j > i)
+                    QCOMPARE(p(i, j) + p(Tn + i, j), 0.0);  // causal
+                At[l][i][j] = 0.5 * (0.5 * (p(i, j) + p(Tn + i, j)) + (i == j ? 1 : 0));
+                sum += At[l][i][j];
+            }
+            for (int j = 0; j < Tn; ++j)
+                At[l][i][j] /= sum;
+        }
+    }
+    const auto& last = m->attention(AttentionKind::DecoderSelf, 1).probs;
+    for (int t = 0; t < 3; ++t)
+        for (int i = 0; i < P; ++i) {
+            const int q = P + t, k = 1 + i;
+            QVERIFY(std::abs(att.scores[std::size_t(t)][std::size_t(i)] - (last(q, k) + last(Tn + q, k)) / H) < 1e-12);
+            double r = 0;
+            for (int j = 0; j < Tn; ++j)
+                r += At[1][q][j] * At[0][j][k];
+            QVERIFY(std::abs(roll.scores[std::size_t(t)][std::size_t(i)] - r) < 1e-12);
+        }
 }
 
 void TestInterpret::spearmanByHand()
