@@ -165,10 +165,18 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
                 return QString();
             if (r >= 0)
                 return tr("output %1 (step %2)").arg(last_->outputSteps.value(r)).arg(r + 1);
-            return last_->generated
-                       ? tr("position %1: %2").arg(c).arg(last_->attentionKeys().value(c))
-                       : tr("source %1: %2%3").arg(c + 1).arg(last_->sourceTokens.value(c), unknown(c));
+            if (keysShown())
+                return tr("position %1: %2").arg(c).arg(last_->attentionKeys().value(c));
+            if (last_->generated)
+                return tr("prompt %1: %2%3").arg(c + 1).arg(last_->sourceTokens.value(c), unknown(c));
+            return tr("source %1: %2%3").arg(c + 1).arg(last_->sourceTokens.value(c), unknown(c));
         }
+        if (last_->generated && !keysShown())
+            return tr("output %1 (step %2) → prompt %3%4\nscore %5")
+                .arg(last_->outputSteps.value(r))
+                .arg(r + 1)
+                .arg(last_->sourceTokens.value(c), unknown(c))
+                .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
         if (last_->generated)
             return tr("output %1 (step %2) → position %3: %4\nweight %5")
                 .arg(last_->outputSteps.value(r))
@@ -324,17 +332,24 @@ void TranslateView::retranslate()
                              "on the best output); the emitted token is in bold"));
     crossLayer_->setToolTip(tr("Decoder layer of the cross-attention"));
     crossHead_->setToolTip(tr("One head, or the mean over the heads"));
-    const QString methods[] = {tr("cross-attention"), tr("attention (last layer, mean)"), tr("rollout"),
+    const QString methods[] = {generating_ ? tr("self-attention") : tr("cross-attention"),
+                               tr("attention (last layer, mean)"), tr("rollout"),
                                tr("gradient × input"), tr("integrated gradients")};
     for (int i = 0; i < 5; ++i)
         explain_->setItemText(i, methods[i]);
-    explain_->setToolTip(tr("What each output token rests on. Cross-attention: the weights of "
-                            "one layer and head. The others explain log p(output token): the last "
-                            "layer's mean cross-attention; rollout (Abnar & Zuidema 2020) through "
-                            "the encoder's self-attention; gradient × input and integrated "
-                            "gradients (32 steps) over the source embeddings"));
+    explain_->setToolTip(
+        generating_ ? tr("What each generated token rests on in the prompt. Self-attention: the "
+                         "weights of one layer and head. The others explain log p(generated "
+                         "token): the last layer's mean self-attention to the prompt; rollout "
+                         "(Abnar & Zuidema 2020) through every layer's self-attention; gradient × "
+                         "input and integrated gradients (32 steps) over the prompt's embeddings")
+                    : tr("What each output token rests on. Cross-attention: the weights of "
+                         "one layer and head. The others explain log p(output token): the last "
+                         "layer's mean cross-attention; rollout (Abnar & Zuidema 2020) through "
+                         "the encoder's self-attention; gradient × input and integrated "
+                         "gradients (32 steps) over the source embeddings"));
     setHeatmapPlaceholder(crossHeat_, tr("Translate a sentence\nto see its cross-attention"));
-    crossPlot_->xAxis->setLabel(generating_ ? tr("earlier token (key)") : tr("source token (key)"));
+    crossPlot_->xAxis->setLabel(crossAxisLabel());
     crossPlot_->yAxis->setLabel(tr("output token (query)"));
     explainLabel_->setText(tr("Explained by"));
     crossLabel_->setText(generating_ ? tr("Self-attention behind each generated token:")
@@ -347,13 +362,17 @@ void TranslateView::retranslate()
     whyLabel_->setText(tr("Why"));
     andNotLabel_->setText(tr("and not"));
     contrastGo_->setText(tr("Explain"));
-    contrastPositionBox_->setToolTip(tr("A token of the best translation"));
+    contrastPositionBox_->setToolTip(generating_ ? tr("A token of the continuation")
+                                                 : tr("A token of the best translation"));
     contrastTokenBox_->setToolTip(tr("Another token it could have been (the step's other likeliest, or type one)"));
-    contrastGo_->setToolTip(tr("Gradient × input and integrated gradients of log p(chosen) − log p(other), "
-                               "the same prefix, over the source tokens"));
+    contrastGo_->setToolTip(generating_
+                                ? tr("Gradient × input and integrated gradients of log p(chosen) − "
+                                     "log p(other), the same prefix, over the prompt's tokens")
+                                : tr("Gradient × input and integrated gradients of log p(chosen) − "
+                                     "log p(other), the same prefix, over the source tokens"));
     contrastBars_[0]->setName(tr("gradient × input"));
     contrastBars_[1]->setName(tr("integrated gradients"));
-    contrastPlot_->xAxis->setLabel(tr("source token"));
+    contrastPlot_->xAxis->setLabel(generating_ ? tr("prompt token") : tr("source token"));
     // What is shown of the last translation, in the new language too.
     if (last_) {
         summarize(*last_);
@@ -383,13 +402,10 @@ void TranslateView::setGenerating(bool on)
     if (on == generating_)
         return;
     generating_ = on;
-    // A language model's output rests on the tokens before it, not on a source: the
-    // attributions and the contrast of a translation are not offered (Translator).
+    // A language model's output is explained by its prompt (core/SPEC.md §11.1), its
+    // attention map is self-attention; beam search keeps no tree for it.
     explain_->setCurrentIndex(0);
-    explain_->setVisible(!on);
-    explainLabel_->setVisible(!on);
-    contrastBox_->setVisible(!on);
-    rightTabs_->setTabVisible(1, !on);  // beam search keeps no tree for it
+    rightTabs_->setTabVisible(1, !on);
     retranslate();
     if (!last_)
         showIntro();
@@ -574,7 +590,8 @@ void TranslateView::drawContrast()
     if (!shown) {
         contrastTitle_->setText(last_ && !last_->contrastError.isEmpty()
                                     ? last_->contrastError
-                                    : tr("Choose a token of the translation and another it could have been"));
+                                    : generating_ ? tr("Choose a token of the continuation and another it could have been")
+                                                  : tr("Choose a token of the translation and another it could have been"));
         contrastPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         replotIfVisible(contrastPlot_);
         return;
@@ -736,9 +753,24 @@ void TranslateView::showSourceChips(const TranslationRecord& r)
     chips_->setText(html);
 }
 
+bool TranslateView::keysShown() const
+{
+    // A continuation's self-attention map: its columns are <s>, the prompt and the earlier
+    // tokens; its attributions' are the prompt's tokens alone.
+    return last_ && last_->generated && explain_->currentIndex() == 0;
+}
+
+QString TranslateView::crossAxisLabel() const
+{
+    if (!generating_)
+        return tr("source token (key)");
+    return explain_->currentIndex() == 0 ? tr("earlier token (key)") : tr("prompt token");
+}
+
 void TranslateView::drawCross()
 {
     const int explain = explain_->currentIndex();
+    crossPlot_->xAxis->setLabel(crossAxisLabel());
     crossLayer_->setEnabled(explain == 0);
     crossHead_->setEnabled(explain == 0);
     attributionInfo_->clear();
@@ -836,9 +868,13 @@ QString TranslateView::crossCsv() const
 {
     if (!last_ || crossHeat_.rows == 0)
         return {};
+    // The map's columns: a continuation's attention keys, or the source's (prompt's) tokens
+    // its attributions explain by.
+    const QStringList columns = last_->generated && !keysShown() ? last_->sourceTokens
+                                                                 : last_->attentionKeys();
     QString csv = QStringLiteral("output\\source");
     for (int s = 0; s < crossHeat_.cols; ++s)
-        csv += QLatin1Char(',') + csvField(last_->attentionKeys().value(s));
+        csv += QLatin1Char(',') + csvField(columns.value(s));
     csv += QLatin1Char('\n');
     for (int t = 0; t < crossHeat_.rows; ++t) {
         csv += csvField(last_->outputSteps.value(t));

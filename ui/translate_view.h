@@ -74,6 +74,9 @@ public:
     void setExplanation(int index);
     int explanation() const;
     double gridCell(int row, int col) const;  // the value drawn, NaN outside
+    // What the grid's export button writes: a header row of its columns' tokens, then a row
+    // per output token.
+    QString crossCsv() const;
     QString attributionInfo() const;          // completeness and agreement, as shown
     // Step t (0-based; the step that produced output token t, or </s>): the five likeliest next
     // tokens, most likely first.
@@ -122,10 +125,11 @@ private:
     bool introShown_ = false;
     void onTranslateClicked();
     void drawCross();
+    bool keysShown() const;
+    QString crossAxisLabel() const;
     void setMessage(const QString& text, bool warning);
     void setMessage(const QStringList& info, const QStringList& warnings);  // lines; warnings red
     void showSourceChips(const TranslationRecord& r);
-    QString crossCsv() const;
     void fillContrastChoices();   // positions and alternatives of the last record
     void drawContrast();
 

@@ -163,18 +163,18 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         r.outputSteps = r.nbest.front().tokens;
         if (best.finished)
             r.outputSteps.push_back(QStringLiteral("</s>"));
+        // A language model's continuation: the self-attention behind each new token, and its
+        // prompt as the source its output is attributed to (core/SPEC.md §11.1).
         if (languageModel_) {
             generatedStepsOf(model, tgt, source.ids, best, &r.cross, &r.topFive);
-            if (r.options.contrastPosition >= 0)
-                r.contrastError = QCoreApplication::translate(
-                    "as::Translator", "a language model's output is not attributed to a source");
-            r.milliseconds = double(clock.nsecsElapsed()) / 1e6;
-            return r;
+        } else {
+            r.topFive = topFiveOf(model, tgt, source.ids, best);
+            if (r.options.beam)
+                r.tree = beamTreeRecordOf(model, tgt, r.sourceTokens, source.ids, decoded.tree);
         }
-        r.topFive = topFiveOf(model, tgt, source.ids, best);
-        if (r.options.beam)
-            r.tree = beamTreeRecordOf(model, tgt, r.sourceTokens, source.ids, decoded.tree);
-        if (r.options.attribution && !best.tokens.empty()) {
+        // A continuation of nothing (the empty prompt) rests on no token: nothing to attribute.
+        const bool explainable = !best.tokens.empty() && !source.ids.empty();
+        if (r.options.attribution && explainable) {
             std::vector<double> pooledAttention;
             for (AttributionMethod m : {AttributionMethod::Attention, AttributionMethod::Rollout,
                                         AttributionMethod::GradientXInput,
@@ -199,8 +199,12 @@ TranslationRecord Translator::translate(const EncodedSentence& source,
         if (r.options.contrastPosition >= 0) {
             const int t = r.options.contrastPosition;
             const int alt = tgt.contains(r.options.contrastToken) ? tgt.id(r.options.contrastToken) : -1;
-            if (t >= int(best.tokens.size()))
-                r.contrastError = QCoreApplication::translate("as::Translator", "position %1 is past the translation's %2 tokens").arg(t + 1).arg(best.tokens.size());
+            if (source.ids.empty())
+                r.contrastError = QCoreApplication::translate("as::Translator", "the prompt is empty: there is nothing to attribute the continuation to");
+            else if (t >= int(best.tokens.size()))
+                r.contrastError = languageModel_
+                    ? QCoreApplication::translate("as::Translator", "position %1 is past the continuation's %2 tokens").arg(t + 1).arg(best.tokens.size())
+                    : QCoreApplication::translate("as::Translator", "position %1 is past the translation's %2 tokens").arg(t + 1).arg(best.tokens.size());
             else if (alt < 0 || alt == Vocab::kPad || alt == Vocab::kBos)  // </s> and <unk> may be asked about
                 r.contrastError = QCoreApplication::translate("as::Translator", "'%1' is not a token of the target vocabulary").arg(r.options.contrastToken);
             else if (alt == best.tokens[std::size_t(t)])

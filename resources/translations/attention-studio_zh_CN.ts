@@ -2749,8 +2749,12 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>翻译失败：%1</translation>
     </message>
     <message>
-        <source>a language model&apos;s output is not attributed to a source</source>
-        <translation>语言模型的输出不归因到源序列</translation>
+        <source>the prompt is empty: there is nothing to attribute the continuation to</source>
+        <translation>提示为空：续写没有可以归因的词元</translation>
+    </message>
+    <message>
+        <source>position %1 is past the continuation&apos;s %2 tokens</source>
+        <translation>位置 %1 超出了续写的 %2 个词元</translation>
     </message>
 </context>
 <context>
@@ -5306,6 +5310,40 @@ weight %5</source>
     <message>
         <source>Prompt tokens:</source>
         <translation>提示词元：</translation>
+    </message>
+    <message>
+        <source>prompt %1: %2%3</source>
+        <translation>提示 %1：%2%3</translation>
+    </message>
+    <message>
+        <source>output %1 (step %2) → prompt %3%4
+score %5</source>
+        <translation>输出 %1（第 %2 步）→ 提示 %3%4
+得分 %5</translation>
+    </message>
+    <message>
+        <source>self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>What each generated token rests on in the prompt. Self-attention: the weights of one layer and head. The others explain log p(generated token): the last layer&apos;s mean self-attention to the prompt; rollout (Abnar &amp; Zuidema 2020) through every layer&apos;s self-attention; gradient × input and integrated gradients (32 steps) over the prompt&apos;s embeddings</source>
+        <translation>每个生成的词元依据提示中的什么。自注意力：某一层某一个头的权重。其余方法解释 log p(生成的词元)：最后一层对提示的平均自注意力；rollout（Abnar &amp; Zuidema 2020）经过每一层的自注意力；梯度 × 输入和积分梯度（32 步）作用于提示的嵌入</translation>
+    </message>
+    <message>
+        <source>A token of the continuation</source>
+        <translation>续写中的一个词元</translation>
+    </message>
+    <message>
+        <source>Gradient × input and integrated gradients of log p(chosen) − log p(other), the same prefix, over the prompt&apos;s tokens</source>
+        <translation>在同样的前缀下，log p(选中) − log p(另一个) 对提示词元的梯度 × 输入和积分梯度</translation>
+    </message>
+    <message>
+        <source>prompt token</source>
+        <translation>提示词元</translation>
+    </message>
+    <message>
+        <source>Choose a token of the continuation and another it could have been</source>
+        <translation>选择续写中的一个词元，以及它本来可能是的另一个词元</translation>
     </message>
 </context>
 </TS>

@@ -334,6 +334,7 @@ void TestTranslator::decoderOnlyContinuesThePrompt()
     m->initXavier(rng);
     Translator t(m, 3, lm.srcVocab, lm.tgtVocab, lm.srcTokenizer, lm.tgtTokenizer);
     QVERIFY(t.languageModel());
+    int explained = 0, contrasted = 0;  // prompts whose continuation was attributed, contrasted
     for (const QString& prompt : {u"( ["_s, u"{"_s, u"( ) ] x"_s, QString()}) {
         const EncodedSentence e = t.encode(prompt);
         QCOMPARE(e.ids, lm.tgtVocab.encode(e.tokens));
@@ -342,6 +343,7 @@ void TestTranslator::decoderOnlyContinuesThePrompt()
         TranslationOptions greedy;
         greedy.contrastPosition = 0;
         greedy.contrastToken = u"("_s;
+        greedy.attribution = true;
         const TranslationRecord r = t.translate(prompt, greedy);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QVERIFY(r.generated);
@@ -353,8 +355,43 @@ void TestTranslator::decoderOnlyContinuesThePrompt()
         QCOMPARE(r.nbest[0].ids, d.nbest[0].tokens);
         QCOMPARE(r.nbest[0].logprob, d.nbest[0].logprob);
         QCOMPARE(r.nbest[0].finished, d.nbest[0].finished);
-        QVERIFY(r.contrast.position < 0 && !r.contrastError.isEmpty());
-        QVERIFY(r.attributions.empty());
+        // The continuation explained by its prompt (core/SPEC.md §11.1): the engine's four
+        // attributions of the same output (tested against differences in test_interpret), and
+        // the contrast with "(" at its first token.
+        const std::vector<int>& out = d.nbest[0].tokens;
+        if (P == 0) {
+            QVERIFY(r.attributions.empty());
+            QVERIFY(r.contrast.position < 0 && r.contrastError.contains(u"the prompt is empty"_s));
+        } else if (out.empty()) {
+            QVERIFY(r.attributions.empty());
+            QVERIFY(r.contrast.position < 0 && r.contrastError.contains(u"past the continuation"_s));
+        } else {
+            QCOMPARE(r.attributions.size(), std::size_t(4));
+            const AttributionMethod methods[] = {AttributionMethod::Attention, AttributionMethod::Rollout,
+                                                 AttributionMethod::GradientXInput,
+                                                 AttributionMethod::IntegratedGradients};
+            for (int k = 0; k < 4; ++k) {
+                explained += k == 0;
+                const Attribution a = attribute(*m, e.ids, out, methods[k], greedy.igSteps);
+                QCOMPARE(r.attributions[std::size_t(k)].scores, a.scores);
+                QCOMPARE(int(a.scores.size()), int(out.size()));
+                for (const std::vector<double>& row : a.scores)
+                    QCOMPARE(int(row.size()), P);
+            }
+            const int open = lm.tgtVocab.id(u"("_s);
+            if (out[0] == open) {
+                QVERIFY(r.contrast.position < 0 && !r.contrastError.isEmpty());
+            } else {
+                std::vector<int> alternative = out;
+                alternative[0] = open;
+                const Attribution g = attributeContrast(*m, e.ids, out, alternative,
+                                                        AttributionMethod::GradientXInput);
+                QVERIFY2(r.contrastError.isEmpty(), qPrintable(r.contrastError));
+                QCOMPARE(r.contrast.position, 0);
+                QCOMPARE(r.contrast.gradxinput, g.scores.at(0));
+                ++contrasted;
+            }
+        }
 
         const int steps = int(r.outputSteps.size());
         QCOMPARE(steps, int(d.nbest[0].tokens.size()) + (d.nbest[0].finished ? 1 : 0));
@@ -416,6 +453,8 @@ void TestTranslator::decoderOnlyContinuesThePrompt()
             QCOMPARE(rb.nbest[i].ids, dbr.nbest[i].tokens);
         QVERIFY(rb.tree.nodes.empty());  // a tree's nodes carry cross-attention
     }
+    qInfo("%d prompts' continuations attributed, %d contrasted", explained, contrasted);
+    QVERIFY(explained >= 2 && contrasted >= 1);
 }
 
 #include "test_translator.moc"

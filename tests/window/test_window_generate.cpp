@@ -107,6 +107,29 @@ void TestWindowGenerate::trainsAndGenerates()
     QCOMPARE(r->nbest.front().logprob, greedy.nbest.front().logprob);
     QCOMPARE(gen->lastTranslation(), r->nbest.front().text);
 
+    // Explained by integrated gradients: the continuation attributed to the prompt's two
+    // tokens, the engine's attribution of the same output with the exported weights.
+    gen->setExplanation(4);
+    QVERIFY(QTest::qWaitFor([&] {
+        return gen->lastRecord() && gen->lastRecord()->attributions.size() == 4 && !gen->isBusy();
+    }, 30000));
+    r = gen->lastRecord();
+    const Attribution ig = attribute(*b->model, ids, greedy.nbest.front().tokens,
+                                     AttributionMethod::IntegratedGradients, r->options.igSteps);
+    QCOMPARE(r->attributions[3].scores.size(), ig.scores.size());
+    for (std::size_t t = 0; t < ig.scores.size(); ++t) {
+        QCOMPARE(r->attributions[3].scores[t].size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i)
+            QVERIFY(std::abs(r->attributions[3].scores[t][i] - ig.scores[t][i]) < 1e-5);
+    }
+    // Its exported map names the prompt's tokens as its columns, not the attention's keys.
+    const QStringList csv = gen->crossCsv().split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(csv.size(), qsizetype(ig.scores.size()) + 1);
+    QCOMPARE(csv.front(), u"output\\source,(,["_s);
+    QVERIFY(std::abs(csv[1].split(u',')[1].toDouble() - ig.scores[0][0]) < 1e-4);
+    gen->setExplanation(0);
+    QVERIFY(gen->crossCsv().startsWith(u"output\\source,<s>,(,["_s));
+
     SamplingOptions so;
     so.seed = 5;
     gen->setSampling(so);
