@@ -150,7 +150,8 @@ void TokensView::retranslate()
     sideLabel_->setText(tr("Side:"));
     side_->setItemText(0, tr("source"));
     side_->setItemText(1, tr("target"));
-    side_->setToolTip(tr("Which side of the training split the tokenisers are trained on and cut"));
+    side_->setToolTip(oneSide_ ? tr("A language model's text is this side of the corpus's training split")
+                               : tr("Which side of the training split the tokenisers are trained on and cut"));
     typedLabel_->setText(tr("Typed:"));
     typed_->setPlaceholderText(tr("type text to see every tokeniser cut it…"));
     compute_->setText(tr("Compute"));
@@ -201,7 +202,7 @@ void TokensView::setProgress(int done, int total)
     progress_->setVisible(on);
     cancel_->setVisible(on);
     compute_->setEnabled(!on);
-    side_->setEnabled(!on);
+    side_->setEnabled(!on && !oneSide_);
     if (on) {
         progress_->setRange(0, total);
         progress_->setValue(done);
@@ -222,7 +223,16 @@ void TokensView::setComparisonAllowed(bool allowed, const QString& why)
 
 CorpusSide TokensView::side() const
 {
-    return CorpusSide(side_->currentData().toInt());
+    return oneSide_ ? *oneSide_ : CorpusSide(side_->currentData().toInt());
+}
+
+void TokensView::setOneSide(std::optional<CorpusSide> side)
+{
+    oneSide_ = side;
+    if (side)
+        side_->setCurrentIndex(side_->findData(int(*side)));
+    side_->setEnabled(!side && !busy());
+    retranslate();
 }
 
 QString TokensView::typedText() const

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QCPBars;
 class QComboBox;
@@ -42,6 +43,9 @@ public:
     void setComparisonAllowed(bool allowed, const QString& why = {});
 
     as::CorpusSide side() const;
+    // A language model's text is one side of a corpus (lm-en the target's, lm-zh the
+    // source's): that side, and no choice of another; nullopt gives the choice back.
+    void setOneSide(std::optional<as::CorpusSide> side);
     QString typedText() const;
 
     // Read-outs.
@@ -91,6 +95,7 @@ private:
     QPushButton* cancel_ = nullptr;
     QPushButton* compare_ = nullptr;
     QString compareWhyNot_;
+    std::optional<as::CorpusSide> oneSide_;
     QLabel* status_ = nullptr;
     QTableWidget* choices_ = nullptr;
     QLabel* detailLabel_ = nullptr;

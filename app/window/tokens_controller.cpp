@@ -74,12 +74,20 @@ TokensController::~TokensController()
 void TokensController::showBuilt(TokensRecord record)
 {
     view_->setProgress(0, 0);
-    recutTokens(&record, record.side == CorpusSide::Source ? probe_ : probeTarget_, view_->typedText());
+    recutTokens(&record, probeFor(record.side), view_->typedText());
     shown_ = std::make_shared<const TokensRecord>(std::move(record));
     builtFor_ = buildingFor_;
     buildingFor_.clear();
     view_->setRecord(shown_);
     emit recordShown();
+}
+
+QString TokensController::probeFor(CorpusSide side) const
+{
+    // A language model's probe is a prompt, which its task keeps as the example's target.
+    if (languageModelSide())
+        return probeTarget_;
+    return side == CorpusSide::Source ? probe_ : probeTarget_;
 }
 
 QList<Tokenizer> TokensController::choicesFor(const Tokenizer& session)
@@ -100,7 +108,11 @@ QList<Tokenizer> TokensController::choicesFor(const Tokenizer& session)
 SessionSettings TokensController::bpeComparison(const SessionSettings& a, CorpusSide side)
 {
     SessionSettings b = a;
-    (side == CorpusSide::Source ? b.srcTok : b.tgtTok) = bpe();
+    // A language model's one side is cut by one tokeniser (makeTaskData reads either).
+    if (isCorpusLanguageModelTask(a.task))
+        b.srcTok = b.tgtTok = bpe();
+    else
+        (side == CorpusSide::Source ? b.srcTok : b.tgtTok) = bpe();
     return b;
 }
 
@@ -142,14 +154,12 @@ QList<SentencePair> TokensController::trainingText(QString* why) const
         const std::optional<BundledCorpus> corpus = loadBundledCorpus(s.task, why);
         return corpus ? corpus->split.train : QList<SentencePair>();
     }
-    if (isCorpusLanguageModelTask(s.task))
-        // lm-en and lm-zh read one side of the bundled corpus as one text; the view's sides are
-        // a translation corpus's.
-        *why = tr("The Tokens view compares tokenisers on the two sides of a translation corpus; "
-                  "%1 is one side of zh-en read as one text. Apply zh-en in Settings to cut the same "
-                  "sentences (its %2 side), then choose the tokeniser for %1 in Settings.")
-                   .arg(s.task, s.task == u"lm-en" ? tr("target") : tr("source"));
-    else if (builtinTaskNames().contains(s.task) || isLanguageModelTask(s.task))
+    if (isCorpusLanguageModelTask(s.task)) {
+        // lm-en and lm-zh read one side of the bundled corpus's training split (text/lm_tasks.h).
+        const std::optional<BundledCorpus> corpus = loadBundledCorpus(QStringLiteral("zh-en"), why);
+        return corpus ? corpus->split.train : QList<SentencePair>();
+    }
+    if (builtinTaskNames().contains(s.task) || isLanguageModelTask(s.task))
         // copy, reverse and sort draw endless sequences of ten symbols, the toy repeats three
         // pairs: nothing a tokeniser could be trained on.
         *why = tr("The Tokens view trains and compares tokenisers on a corpus's training split; %1 "
@@ -167,7 +177,17 @@ QList<SentencePair> TokensController::trainingText(QString* why) const
 bool TokensController::hasText() const
 {
     const SessionSettings& s = window_->settings();
-    return s.userCorpus() ? !s.corpus->trainingText().isEmpty() : isBundledCorpusTask(s.task);
+    return s.userCorpus() ? !s.corpus->trainingText().isEmpty()
+                          : isBundledCorpusTask(s.task) || isCorpusLanguageModelTask(s.task);
+}
+
+std::optional<CorpusSide> TokensController::languageModelSide() const
+{
+    // lm-en is the English (target) side of zh-en, lm-zh its Chinese (source) side.
+    const QString& task = window_->settings().task;
+    if (!isCorpusLanguageModelTask(task))
+        return std::nullopt;
+    return task == QLatin1String("lm-en") ? CorpusSide::Target : CorpusSide::Source;
 }
 
 void TokensController::updateComparison()
@@ -177,7 +197,7 @@ void TokensController::updateComparison()
     const Tokenizer current = side == CorpusSide::Source ? task_.srcTokenizer : task_.tgtTokenizer;
     // B cuts the corpus's pairs another way: a bundled corpus's as makeTaskData splits them, a
     // user's from the text the session kept (makeSessionData), the same pairs either way.
-    if (!s.userCorpus() && !isBundledCorpusTask(s.task))
+    if (!s.userCorpus() && !isBundledCorpusTask(s.task) && !isCorpusLanguageModelTask(s.task))
         view_->setComparisonAllowed(false, tr("The A/B against BPE cuts a corpus's pairs another way: apply zh-en or open a corpus (File > Open corpus…) first."));
     else if (!s.userCorpus() && s.sharedVocab)
         view_->setComparisonAllowed(false, tr("The session shares one vocabulary between its sides, which a BPE side cannot: untick \"shared vocabulary\" first."));
@@ -191,6 +211,7 @@ void TokensController::updateComparison()
 
 void TokensController::refresh()
 {
+    view_->setOneSide(languageModelSide());
     updateComparison();
     if (window_->views()->currentView() != view_)
         return;
@@ -232,7 +253,7 @@ void TokensController::build(CorpusSide side)
     const DatasetOptions dataset = s.userCorpus() ? s.source.dataset : DatasetOptions();
     const int minFreq = side == CorpusSide::Source ? dataset.src_min_freq : dataset.tgt_min_freq;
     const int maxVocab = side == CorpusSide::Source ? dataset.src_max_vocab : dataset.tgt_max_vocab;
-    const QString probe = side == CorpusSide::Source ? probe_ : probeTarget_;
+    const QString probe = probeFor(side);
     const QString typed = view_->typedText();
     const QString name = s.task;
     buildingFor_ = sessionKey(side);
@@ -262,7 +283,7 @@ void TokensController::recut()
     if (!shown_)
         return;
     auto record = std::make_shared<TokensRecord>(*shown_);
-    recutTokens(record.get(), record->side == CorpusSide::Source ? probe_ : probeTarget_, view_->typedText());
+    recutTokens(record.get(), probeFor(record->side), view_->typedText());
     shown_ = record;
     view_->setRecord(shown_);
 }

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace as {
 class BackgroundJob;
@@ -60,10 +61,14 @@ private:
     void showBuilt(TokensRecord record);  // a finished build, on the GUI thread
     QString sessionKey(CorpusSide side) const;
     // The training split's pairs the view cuts: a user's corpus as the session read it
-    // (SessionData::trainingText), a bundled one as loadBundledCorpus splits it. Empty, and
-    // *why, for a session with no sentences (a generated task, a model opened alone).
+    // (SessionData::trainingText), a bundled one as loadBundledCorpus splits it (lm-en and
+    // lm-zh: zh-en's, of which they read one side). Empty, and *why, for a session with no
+    // sentences (a generated task, a model opened alone).
     QList<SentencePair> trainingText(QString* why) const;
     bool hasText() const;  // trainingText() would give pairs (without making them)
+    // lm-en's and lm-zh's one side of zh-en; nullopt for a translation task.
+    std::optional<CorpusSide> languageModelSide() const;
+    QString probeFor(CorpusSide side) const;  // the probe's text on that side
 
     MainWindow* window_;
     ui::TokensView* view_;

@@ -89,15 +89,15 @@ SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)
     b.batchTokens = a.batchTokens;
     b.sharedVocab = a.sharedVocab;
     // A corpus's pairs can be cut another way for B (the Tokens view's A/B of cjk-char/word
-    // against BPE): a bundled corpus with B's tokenisers; a user's corpus with those B names,
-    // a side B leaves unnamed cut as A cuts it (as read, or as A cut it again). A generated
-    // task's are A's.
+    // against BPE): a bundled corpus (or lm-en's and lm-zh's side of it) with B's tokenisers;
+    // a user's corpus with those B names, a side B leaves unnamed cut as A cuts it (as read, or
+    // as A cut it again). A generated task's are A's.
     if (a.userCorpus()) {
         if (!b.srcTok)
             b.srcTok = a.srcTok;
         if (!b.tgtTok)
             b.tgtTok = a.tgtTok;
-    } else if (!isBundledCorpusTask(a.task)) {
+    } else if (!isBundledCorpusTask(a.task) && !isCorpusLanguageModelTask(a.task)) {
         b.srcTok = a.srcTok;
         b.tgtTok = a.tgtTok;
     }

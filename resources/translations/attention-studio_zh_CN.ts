@@ -2644,10 +2644,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>A/B: building B, this session with bpe:%1 on the %2 side; A trains meanwhile</source>
         <translation>A/B：正在构建 B（本会话在%2改用 bpe:%1）；A 同时继续训练</translation>
     </message>
-    <message>
-        <source>The Tokens view compares tokenisers on the two sides of a translation corpus; %1 is one side of zh-en read as one text. Apply zh-en in Settings to cut the same sentences (its %2 side), then choose the tokeniser for %1 in Settings.</source>
-        <translation>“词元”视图在翻译语料的两侧比较分词器；%1 是把 zh-en 的一侧当作一段文本。在设置中应用 zh-en 即可切分同样的句子（它的%2一侧），再在设置中为 %1 选择分词器。</translation>
-    </message>
 </context>
 <context>
     <name>as::Trainer</name>
@@ -4959,6 +4955,10 @@ and softmax (line, right axis)</source>
     <message>
         <source>BPE merges, in order: none for %1</source>
         <translation>BPE 合并（按顺序）：%1 没有合并</translation>
+    </message>
+    <message>
+        <source>A language model&apos;s text is this side of the corpus&apos;s training split</source>
+        <translation>语言模型的文本就是语料训练集的这一侧</translation>
     </message>
 </context>
 <context>

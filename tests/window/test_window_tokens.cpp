@@ -4,6 +4,8 @@
 // thread (progress, then the record) of the target side of the training split; the session's
 // own tokeniser (word) there gives the session's target vocabulary, entry for entry; and its
 // "Compare with BPE (A/B)" starts the A/B session whose B cuts the target side with bpe:8000.
+// On lm-zh (a language model's text, the Chinese side of zh-en) it cuts that one side, its
+// cjk-char choice the session's vocabulary, and its A/B is lm-zh cut by bpe:8000.
 #include "skip.h"
 #include "comparison_actions.h"
 #include "main_window.h"
@@ -32,6 +34,7 @@ private slots:
     void bpeComparisonSettings();
     void recordOfTheSessionAndAbAgainstBpe();
     void unavailableShowsNoTokeniser();
+    void languageModelsOneSide();
 };
 
 void TestWindowTokens::unavailableShowsNoTokeniser()
@@ -84,8 +87,9 @@ void TestWindowTokens::recordOfTheSessionAndAbAgainstBpe()
     ui::TokensView* v = w.views()->tokens();
     QSignalSpy shown(w.tokens(), &TokensController::recordShown);
     w.views()->showView(v);
-    QVERIFY(v->busy());  // built in the background
-    QVERIFY(shown.wait(300000));
+    // built in the background (once the session's data has reached the controller)
+    QVERIFY(QTest::qWaitFor([&] { return v->busy() || !shown.isEmpty(); }, 60000));
+    QVERIFY(!shown.isEmpty() || shown.wait(300000));
     QVERIFY(!v->busy());
     const TokensRecord* r = v->record();
     QVERIFY(r);
@@ -115,6 +119,52 @@ void TestWindowTokens::recordOfTheSessionAndAbAgainstBpe()
     v->compareButton()->click();
     QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 300000));
     QCOMPARE(w.comparisons()->comparison()->name, u"B: target bpe:8000"_s);
+}
+
+void TestWindowTokens::languageModelsOneSide()
+{
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    w.applySettings(SessionSettings::defaultsFor(u"lm-zh"_s));
+    const auto lmZh = [&] { return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == u"lm-zh"_s; };
+    QVERIFY(QTest::qWaitFor([&] { return lmZh() && w.examplesShown() > 0; }, 120000));
+    const TaskPtr task = tasks.last()[0].value<TaskPtr>();
+
+    ui::TokensView* v = w.views()->tokens();
+    QSignalSpy shown(w.tokens(), &TokensController::recordShown);
+    w.views()->showView(v);
+    QVERIFY(shown.wait(300000));
+    const TokensRecord* r = v->record();
+    QVERIFY(r);
+    QCOMPARE(r->corpus, u"lm-zh"_s);
+    QCOMPARE(r->side, CorpusSide::Source);  // zh-en's Chinese side
+    QVERIFY(!v->sideChooser()->isEnabled());
+    QCOMPARE(v->side(), CorpusSide::Source);
+    // The probe is the task's prompt, cut by the session's tokeniser.
+    QCOMPARE(r->probeText, detokenize(task->tgtTokenizer, task->examples.front().tgt));
+    const TokenizerTokens& chars = r->choices[0];
+    QCOMPARE(chars.name, u"cjk-char"_s);
+    QCOMPARE(chars.probe, task->examples.front().tgt);
+    // The session's one vocabulary: its entries, in its order, after the specials.
+    QCOMPARE(chars.vocabSize(), task->tgtVocab.size());
+    for (int i = 0; i < chars.vocab.size(); ++i)
+        QCOMPARE(chars.vocab[i].first, task->tgtVocab.token(i + 4));
+
+    QVERIFY(v->compareButton()->isEnabled());
+    const SessionSettings b = TokensController::bpeComparison(w.settings(), CorpusSide::Source);
+    QCOMPARE(tokenizerName(*b.tgtTok), u"bpe:8000"_s);
+    QCOMPARE(tokenizerName(*b.srcTok), u"bpe:8000"_s);
+    v->compareButton()->click();
+    QVERIFY(QTest::qWaitFor([&] { return w.comparisons()->comparison() != nullptr; }, 300000));
+    QVERIFY2(w.comparisons()->comparison()->name.contains(u"bpe:8000"_s),
+             qPrintable(w.comparisons()->comparison()->name));
+
+    // A translation task gives the side back.
+    w.comparisons()->stopComparison();
+    w.applySettings(SessionSettings::defaultsFor(u"zh-en"_s));
+    QVERIFY(QTest::qWaitFor([&] { return v->sideChooser()->isEnabled(); }, 120000));
 }
 
 AS_TEST_MAIN(TestWindowTokens)
