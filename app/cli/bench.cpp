@@ -199,7 +199,8 @@ int runBench(const QStringList& args)
     p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
                     "without ΔNLL, integrated gradients, a mute and re-translation, the "
                     "pruning curve) on --data.", "MODEL"});
-    p.add({"data", "With --heads: the pairs (source<TAB>target).", "D.tsv"});
+    p.add({"data", "With --heads: the pairs (source<TAB>target); for a decoder-only model its "
+                   "sentences, one per line.", "D.tsv"});
     p.add({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
     p.add({"ig-tokens", "With --heads: source length of the sentence explained.", "N", "15"});
     p.add({"health", "Record training health as the window does: every step each tensor's "

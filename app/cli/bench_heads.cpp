@@ -4,10 +4,13 @@
 // (issue "which heads matter"), one JSON line of medians over --runs:
 //   heads_importance_s  scoreHeads without ΔNLL (importance, confidence, entropy)
 //   heads_s             scoreHeads with ΔNLL of every head (what `heads` does)
-//   ig_ms               integrated gradients, 32 steps, of a source of --ig-tokens tokens
+//   ig_ms               integrated gradients, 32 steps, of a source of --ig-tokens tokens (a
+//                       decoder-only model: a prompt of that many from the sentence closest to
+//                       twice as long, and its continuation)
 //   mute_ms             one head masked, then the sentence translated greedily (median and
 //                       worst over every head): what a click in the Heads view costs the engine
-//   pruning_s           the window's pruning curve (pruningCounts points, NLL and BLEU each)
+//   pruning_s           the window's pruning curve (pruningCounts points, NLL and BLEU each;
+//                       a decoder-only model's NLL alone)
 // With the matmul work of ΔNLL's passes (counted from the batches' shapes) and the rate it
 // ran at, so that the time can be compared with what the machine can do (bench --gemm).
 #include "commands.h"
@@ -56,12 +59,13 @@ double deltaNllFlops(const as::ModelConfig& c, const std::vector<as::EncodedPair
 {
     const double d = c.d_model, f = c.d_ff, V = c.tgt_vocab;
     double total = 0;
+    const bool only = c.decoderOnly();  // no encoder, no cross-attention (core/SPEC.md §2.10)
     for (const std::vector<int>& idx : as::evaluationBatches(pairs, 2000)) {
-        const as::Batch b = as::gatherBatch(pairs, idx);
+        const as::Batch b = as::gatherBatch(pairs, idx, only);
         const double B = b.B, S = b.S, T = b.T, ns = B * S, nt = B * T;
         const double enc = 2 * ns * d * d * 4 + 2 * ns * d * f * 2 + 2 * 2 * B * S * S * d;
-        const double dec = 2 * nt * d * d * 4 + 2 * nt * d * d * 2 + 2 * ns * d * d * 2
-                           + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d + 2 * 2 * B * T * S * d;
+        const double cross = only ? 0.0 : 2 * nt * d * d * 2 + 2 * ns * d * d * 2 + 2 * 2 * B * T * S * d;
+        const double dec = 2 * nt * d * d * 4 + cross + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d;
         const double gen = 2 * nt * d * V;
         for (const as::HeadId& h : heads) {
             if (whole)
@@ -87,15 +91,27 @@ int benchHeads(Options& p, QTextStream& out, QTextStream& err)
     if (!p.ok())
         return 2;
     setMathThreads(threads, false);
-    std::optional<as::ModelBundle> b = loadModelFile(p.value("heads"), p.command(), err);
+    std::optional<as::ModelBundle> b = loadModelFile(p.value("heads"), p.command(), err, ModelUse::Any);
     if (!b)
         return 1;
-    std::optional<QList<as::SentencePair>> pairs = readPairs(data, err);
-    if (!pairs)
-        return 1;
-    const QList<as::SentencePair> text = pairs->mid(0, maxSentences);
     const as::ParallelData codec = codecOf(*b);
-    const std::vector<as::EncodedPair> encoded = codec.encode(text).pairs;
+    // A translator's pairs; a decoder-only model's sentences, one per line, read as heads and
+    // eval read them (its output explained is the continuation of its prompt).
+    QList<as::SentencePair> text;
+    std::vector<as::EncodedPair> encoded;
+    if (b->config.decoderOnly()) {
+        const std::optional<QStringList> sentences = languageModelSentences(p.command(), {}, {}, data, err);
+        if (!sentences)
+            return 1;
+        int skipped = 0;
+        encoded = encodeLanguageModelText(codec, b->config.max_len, sentences->mid(0, maxSentences), &skipped);
+    } else {
+        std::optional<QList<as::SentencePair>> pairs = readPairs(data, err);
+        if (!pairs)
+            return 1;
+        text = pairs->mid(0, maxSentences);
+        encoded = codec.encode(text).pairs;
+    }
     if (encoded.empty()) {
         err << "bench: no usable pair in " << p.value("data") << "\n";
         return 1;
@@ -105,9 +121,20 @@ int benchHeads(Options& p, QTextStream& out, QTextStream& err)
     // The sentence to explain and re-translate: the first source with --ig-tokens tokens, or
     // else the one closest to it.
     std::vector<int> src;
-    for (const as::EncodedPair& e : encoded)
-        if (src.empty() || std::abs(int(e.src.size()) - igTokens) < std::abs(int(src.size()) - igTokens))
-            src = e.src;
+    if (b->config.decoderOnly()) {
+        // A decoder-only model's prompt: the first --ig-tokens tokens (at most all but one) of
+        // the sentence closest to twice as long, so that a continuation follows it.
+        const as::EncodedPair* chosen = &encoded.front();
+        for (const as::EncodedPair& e : encoded)
+            if (std::abs(int(e.tgt.size()) - 2 * igTokens) < std::abs(int(chosen->tgt.size()) - 2 * igTokens))
+                chosen = &e;
+        const int n = std::max(1, std::min(igTokens, int(chosen->tgt.size()) - 1));
+        src.assign(chosen->tgt.begin(), chosen->tgt.begin() + n);
+    } else {
+        for (const as::EncodedPair& e : encoded)
+            if (src.empty() || std::abs(int(e.src.size()) - igTokens) < std::abs(int(src.size()) - igTokens))
+                src = e.src;
+    }
     const std::vector<int> output = as::greedyDecode(model, src).nbest.at(0).tokens;
 
     std::vector<double> importance, full, ig, pruning, mute;

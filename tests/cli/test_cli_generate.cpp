@@ -14,7 +14,9 @@
 //   engine's passes with that head masked, its importance the engine's scoreHeads;
 // - attribute on a decoder-only model: its prompt is the source, the continuation greedy's or
 //   the line's, the scores the engine's attribute (tested against differences in
-//   test_interpret), a prompt too long for the context kept by its end.
+//   test_interpret), a prompt too long for the context kept by its end;
+// - bench --heads on a decoder-only model: its ΔNLL passes' matmul work against the formula
+//   worked here for a decoder without cross-attention.
 #include "skip.h"
 #include "decode/decode.h"
 #include "eval/interpret.h"
@@ -46,6 +48,7 @@ private slots:
     void traceText();
     void headsOfALanguageModel();
     void attributeAPrompt();
+    void benchHeadsOfALanguageModel();
     void refusals();
 
 private:
@@ -400,6 +403,37 @@ void TestCliGenerate::attributeAPrompt()
     const double f = first[u"f"_s].toArray()[0].toDouble(), f0 = first[u"f_baseline"_s].toArray()[0].toDouble();
     QVERIFY(std::abs(f - double(logp(3, v.id(u"8"_s)))) < 1e-5);
     QVERIFY2(f > f0, qPrintable(u"f %1, f with the prompt's embeddings at 0: %2"_s.arg(f).arg(f0)));
+}
+
+// bench --heads times a decoder-only model's questions (importance, ΔNLL, IG of a prompt, a
+// muted head's continuation, the pruning curve) on its sentences. Its ΔNLL work is counted
+// from the batch's shape: the four sentences below in one batch of B = 4 rows of T = 6
+// positions (the longest, 5 tokens, and </s>), each head's pass from its layer on through a
+// decoder layer without cross-attention, then the generator.
+void TestCliGenerate::benchHeadsOfALanguageModel()
+{
+    const QString text = dir_.filePath(u"bench-heads.txt"_s);
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("3 4 5 6\n10 11 12\n2 9\n7 8 9 10 11\n");
+    }
+    const test::ProcessRun r = cli({u"bench"_s, u"--heads"_s, lm_, u"--data"_s, text, u"--runs"_s,
+                                    u"1"_s, u"--threads"_s, u"1"_s, u"--ig-tokens"_s, u"2"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"bench --heads"_s, r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.trimmed().split('\n').back()).object();
+    QCOMPARE(o[u"pairs"_s].toInt(), 4);
+    QCOMPARE(o[u"heads"_s].toInt(), 8);
+    QCOMPARE(o[u"ig_src_tokens"_s].toInt(), 2);
+    QVERIFY(o[u"ig_out_tokens"_s].toInt() > 0);
+    QCOMPARE(o[u"pruning_points"_s].toInt(), int(pruningCounts(8).size()));
+    const double d = 32, f = 64, V = 24, B = 4, T = 6, nt = B * T;
+    const double layer = 2 * nt * d * d * 4 + 2 * nt * d * f * 2 + 2 * 2 * B * T * T * d;
+    const double generator = 2 * nt * d * V;
+    // 4 heads of layer 0 pass through both layers, 4 of layer 1 through one; each, the generator.
+    const double flops = 4 * (2 * layer + generator) + 4 * (layer + generator);
+    QVERIFY2(std::abs(o[u"delta_nll_gflop"_s].toDouble() - flops / 1e9) < 1e-12,
+             qPrintable(u"%1 GFLOP counted, %2 by the formula"_s.arg(o[u"delta_nll_gflop"_s].toDouble()).arg(flops / 1e9)));
 }
 
 void TestCliGenerate::refusals()
