@@ -283,10 +283,12 @@ void TokensView::redraw()
                                                 : unavailable_);
     } else {
         const qint64 sentences = r->choices.empty() ? 0 : r->choices.front().sentences;
-        status_->setText(tr("%1, %2 side of the training split: %3 sentences. The probe: %4")
-                             .arg(r->corpus,
-                                  r->side == CorpusSide::Source ? tr("source") : tr("target"),
-                                  locale.toString(sentences), r->probeText));
+        const QString side = r->side == CorpusSide::Source ? tr("source") : tr("target");
+        // A language model's text (lm-en, lm-zh) is one side of the bundled zh-en corpus.
+        status_->setText(oneSide_ ? tr("%1: the %2 side of zh-en's training split, %3 sentences. The prompt: %4")
+                                        .arg(r->corpus, side, locale.toString(sentences), r->probeText)
+                                  : tr("%1, %2 side of the training split: %3 sentences. The probe: %4")
+                                        .arg(r->corpus, side, locale.toString(sentences), r->probeText));
     }
     const int n = r ? int(r->choices.size()) : 0;
     choices_->setRowCount(n);

@@ -4960,6 +4960,10 @@ and softmax (line, right axis)</source>
         <source>A language model&apos;s text is this side of the corpus&apos;s training split</source>
         <translation>语言模型的文本就是语料训练集的这一侧</translation>
     </message>
+    <message>
+        <source>%1: the %2 side of zh-en&apos;s training split, %3 sentences. The prompt: %4</source>
+        <translation>%1：zh-en 训练集的%2，%3 个句子。提示：%4</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::TranslateView</name>
