@@ -116,6 +116,21 @@ double igByDifferences(Transformer<double>& m, int srcId, int steps, const std::
     return ig;
 }
 
+// Every score of integrated gradients' m-step sum `a` (outputs × source tokens) against
+// igByDifferences in double, f(t) the explained log-probability of output t as the model
+// stands; promptLength as igByDifferences takes it (a decoder-only model's prompt).
+void checkIgByDifferences(Transformer<double>& model, const Attribution& a, const std::vector<int>& src,
+                          int steps, const std::function<double(int)>& f, int promptLength = 0)
+{
+    for (std::size_t t = 0; t < a.scores.size(); ++t)
+        for (std::size_t i = 0; i < src.size(); ++i) {
+            const double ig = igByDifferences(model, src[i], steps, [&] { return f(int(t)); }, promptLength);
+            const double got = a.scores[t][i];
+            QVERIFY2(std::abs(got - ig) < 1e-7 + 1e-6 * std::abs(ig),
+                     qPrintable(QStringLiteral("t %1 i %2: %3 vs %4").arg(t).arg(i).arg(got).arg(ig)));
+        }
+}
+
 // A decoder-only model (core/SPEC.md §2.10) of config()'s widths, untied: its embedding rows are
 // its own, so that scaling one moves only the positions that hold its token.
 template <typename T>
@@ -302,18 +317,15 @@ void TestInterpret::integratedGradients()
     const int m = 4;
     const Attribution a = attribute(*dm, src, out, AttributionMethod::IntegratedGradients, m);
     QCOMPARE(int(a.completeness.size()), 4);
-    for (int t = 0; t < 4; ++t)
-        for (int i = 0; i < 6; ++i) {
-            const double ig = igByDifferences(*dm, src[std::size_t(i)], m, [&] {
-                Mat<double> lp;
-                dm->forwardLoss(makeBatch({src}, {out}), Pass::eval());
-                dm->allLogProbs(lp);
-                return lp(t, out[std::size_t(t)]);
-            });
-            const double got = a.scores[std::size_t(t)][std::size_t(i)];
-            QVERIFY2(std::abs(got - ig) < 1e-7 + 1e-6 * std::abs(ig),
-                     qPrintable(QStringLiteral("t %1 i %2: %3 vs %4").arg(t).arg(i).arg(got).arg(ig)));
-        }
+    QCOMPARE(int(a.scores.size()), 4);
+    checkIgByDifferences(*dm, a, src, m, [&](int t) {
+        Mat<double> lp;
+        dm->forwardLoss(makeBatch({src}, {out}), Pass::eval());
+        dm->allLogProbs(lp);
+        return lp(t, out[std::size_t(t)]);
+    });
+    if (QTest::currentTestFailed())
+        return;
 
     // f(e) and f(0·e) against forward passes (f(0·e): the source embedding table zeroed), and
     // the completeness residual shrinking as the sum refines (float, as the window runs it).
@@ -663,14 +675,10 @@ void TestInterpret::decoderOnlyIntegratedGradients()
     const std::vector<int> prompt{4, 5, 6, 7}, out{9, 10, 11, 12};
     const int m = 4, P = 4;
     const Attribution a = attribute(*dm, prompt, out, AttributionMethod::IntegratedGradients, m);
-    for (int t = 0; t < 4; ++t)
-        for (int i = 0; i < P; ++i) {
-            const double ig = igByDifferences(*dm, prompt[std::size_t(i)], m,
-                                              [&] { return promptedLogProb(*dm, prompt, out, t); }, P);
-            const double got = a.scores[std::size_t(t)][std::size_t(i)];
-            QVERIFY2(std::abs(got - ig) < 1e-7 + 1e-6 * std::abs(ig),
-                     qPrintable(QStringLiteral("t %1 i %2: %3 vs %4").arg(t).arg(i).arg(got).arg(ig)));
-        }
+    QCOMPARE(int(a.scores.size()), 4);
+    checkIgByDifferences(*dm, a, prompt, m, [&](int t) { return promptedLogProb(*dm, prompt, out, t); }, P);
+    if (QTest::currentTestFailed())
+        return;
     auto fm = gpt<float>(7);
     const Attribution fine = attribute(*fm, prompt, out, AttributionMethod::IntegratedGradients, 64);
     const Attribution coarse = attribute(*fm, prompt, out, AttributionMethod::IntegratedGradients, 2);

@@ -27,6 +27,22 @@
 using namespace as;
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// Applies `task`'s defaults to the window and waits for that task's data (the toy task the
+// window starts with may answer first) and its examples: the task as the worker built it.
+TaskPtr applyTask(MainWindow& w, const QString& task)
+{
+    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
+    w.applySettings(SessionSettings::defaultsFor(task));
+    const auto ready = [&] { return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == task; };
+    if (!QTest::qWaitFor([&] { return ready() && w.examplesShown() > 0; }, 120000))
+        return nullptr;
+    return tasks.last()[0].value<TaskPtr>();
+}
+
+}  // namespace
+
 class TestWindowTokens : public QObject {
     Q_OBJECT
 private slots:
@@ -77,12 +93,8 @@ void TestWindowTokens::recordOfTheSessionAndAbAgainstBpe()
     MainWindow w;
     w.resize(1280, 800);
     w.show();
-    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
-    w.applySettings(SessionSettings::defaultsFor(u"zh-en"_s));
-    // zh-en's data (the toy task the window starts with may answer first).
-    const auto zhEn = [&] { return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->tgtVocab.size() > 1000; };
-    QVERIFY(QTest::qWaitFor([&] { return zhEn() && w.examplesShown() > 0; }, 120000));
-    const TaskPtr task = tasks.last()[0].value<TaskPtr>();
+    const TaskPtr task = applyTask(w, u"zh-en"_s);
+    QVERIFY(task && task->tgtVocab.size() > 1000);
 
     ui::TokensView* v = w.views()->tokens();
     QSignalSpy shown(w.tokens(), &TokensController::recordShown);
@@ -126,11 +138,8 @@ void TestWindowTokens::languageModelsOneSide()
     MainWindow w;
     w.resize(1280, 800);
     w.show();
-    QSignalSpy tasks(w.link(), &WorkerLink::taskReady);
-    w.applySettings(SessionSettings::defaultsFor(u"lm-zh"_s));
-    const auto lmZh = [&] { return !tasks.isEmpty() && tasks.last()[0].value<TaskPtr>()->name == u"lm-zh"_s; };
-    QVERIFY(QTest::qWaitFor([&] { return lmZh() && w.examplesShown() > 0; }, 120000));
-    const TaskPtr task = tasks.last()[0].value<TaskPtr>();
+    const TaskPtr task = applyTask(w, u"lm-zh"_s);
+    QVERIFY(task);
 
     ui::TokensView* v = w.views()->tokens();
     QSignalSpy shown(w.tokens(), &TokensController::recordShown);
