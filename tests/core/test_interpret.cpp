@@ -131,6 +131,28 @@ void checkIgByDifferences(Transformer<double>& model, const Attribution& a, cons
         }
 }
 
+// Integrated gradients' f(e) and f(0·e) against forward passes of output t (f, f0), each
+// residual Σ_i IG_i − (f(e) − f(0·e)) as reported, and the residual shrinking as the sum refines
+// (fine: m = 64, coarse: m = 2).
+void checkCompleteness(const Attribution& fine, const Attribution& coarse, const std::function<double(int)>& f,
+                       const std::function<double(int)>& f0, const char* what)
+{
+    double residualFine = 0, residualCoarse = 0;
+    for (std::size_t t = 0; t < fine.scores.size(); ++t) {
+        QVERIFY(std::abs(fine.f[t] - f(int(t))) < 1e-5);
+        QVERIFY(std::abs(fine.fBaseline[t] - f0(int(t))) < 1e-5);
+        double sum = 0;
+        for (double v : fine.scores[t])
+            sum += v;
+        QVERIFY(std::abs(fine.completeness[t] - (sum - (fine.f[t] - fine.fBaseline[t]))) < 1e-9);
+        residualFine += std::abs(fine.completeness[t]);
+        residualCoarse += std::abs(coarse.completeness[t]);
+    }
+    qInfo("%s: |residual| summed over %d outputs: %.3g at m = 2, %.3g at m = 64", what,
+          int(fine.scores.size()), residualCoarse, residualFine);
+    QVERIFY(residualFine < residualCoarse / 4);
+}
+
 // A decoder-only model (core/SPEC.md §2.10) of config()'s widths, untied: its embedding rows are
 // its own, so that scaling one moves only the positions that hold its token.
 template <typename T>
@@ -340,19 +362,10 @@ void TestInterpret::integratedGradients()
     std::fill_n(zero->params().values() + ztable->offset, ztable->size, 0.f);
     zero->forwardLoss(makeBatch({src}, {out}), Pass::eval());
     zero->allLogProbs(lp0);
-    double residualFine = 0, residualCoarse = 0;
-    for (int t = 0; t < 4; ++t) {
-        QVERIFY(std::abs(fine.f[std::size_t(t)] - lp(t, out[std::size_t(t)])) < 1e-5);
-        QVERIFY(std::abs(fine.fBaseline[std::size_t(t)] - lp0(t, out[std::size_t(t)])) < 1e-5);
-        double sum = 0;
-        for (double v : fine.scores[std::size_t(t)])
-            sum += v;
-        QVERIFY(std::abs(fine.completeness[std::size_t(t)] - (sum - (fine.f[std::size_t(t)] - fine.fBaseline[std::size_t(t)]))) < 1e-9);
-        residualFine += std::abs(fine.completeness[std::size_t(t)]);
-        residualCoarse += std::abs(coarse.completeness[std::size_t(t)]);
-    }
-    qInfo("|residual| summed over 4 outputs: %.3g at m = 2, %.3g at m = 64", residualCoarse, residualFine);
-    QVERIFY(residualFine < residualCoarse / 4);
+    QCOMPARE(int(fine.scores.size()), 4);
+    checkCompleteness(
+        fine, coarse, [&](int t) { return double(lp(t, out[std::size_t(t)])); },
+        [&](int t) { return double(lp0(t, out[std::size_t(t)])); }, "translator");
 }
 
 // Completeness on a trained model: Σ_i IG_i − (f(e) − f(0·e)) is the error of the midpoint
@@ -686,21 +699,10 @@ void TestInterpret::decoderOnlyIntegratedGradients()
     const ParamInfo* table = zero->params().find("tgt_embed.weight");
     const int blank = 14;  // a token that is nowhere else: its row zeroed
     std::fill_n(zero->params().values() + table->offset + std::size_t(blank) * 16, 16, 0.f);
-    double residualFine = 0, residualCoarse = 0;
-    for (int t = 0; t < 4; ++t) {
-        QVERIFY(std::abs(fine.f[std::size_t(t)] - promptedLogProb(*fm, prompt, out, t)) < 1e-5);
-        QVERIFY(std::abs(fine.fBaseline[std::size_t(t)]
-                         - promptedLogProb(*zero, std::vector<int>(P, blank), out, t)) < 1e-5);
-        double sum = 0;
-        for (double v : fine.scores[std::size_t(t)])
-            sum += v;
-        QVERIFY(std::abs(fine.completeness[std::size_t(t)] - (sum - (fine.f[std::size_t(t)] - fine.fBaseline[std::size_t(t)]))) < 1e-9);
-        residualFine += std::abs(fine.completeness[std::size_t(t)]);
-        residualCoarse += std::abs(coarse.completeness[std::size_t(t)]);
-    }
-    qInfo("decoder-only |residual| summed over 4 outputs: %.3g at m = 2, %.3g at m = 64", residualCoarse,
-          residualFine);
-    QVERIFY(residualFine < residualCoarse / 4);
+    QCOMPARE(int(fine.scores.size()), 4);
+    checkCompleteness(
+        fine, coarse, [&](int t) { return promptedLogProb(*fm, prompt, out, t); },
+        [&](int t) { return promptedLogProb(*zero, std::vector<int>(P, blank), out, t); }, "decoder-only");
 }
 
 // A decoder-only model's attention and rollout: the last layer's self-attention from y_t's query
