@@ -203,13 +203,20 @@ void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
     const Pass eval = Pass::eval();
     for (int l = 0; l < int(m_.dec_.size()); ++l) {
         DecoderLayer<T>& layer = m_.dec_[std::size_t(l)];
-        layer.sub1.forward(y_, eval, layer.scratch,
-                           [&](const Mat<T>& in, Mat<T>& s) { selfAttend(l, in, s); }, y_);
+        // Each sublayer adds its own biases here (it returns none for the connection to add).
+        layer.sub1.forward(y_, eval, layer.scratch, [&](const Mat<T>& in, Mat<T>& s) -> const T* {
+            selfAttend(l, in, s);
+            return nullptr;
+        }, y_);
         if (layer.cross)
-            layer.sub2.forward(y_, eval, layer.scratch,
-                               [&](const Mat<T>& in, Mat<T>& s) { crossAttend(l, in, s); }, y_);
-        layer.sub3.forward(y_, eval, layer.scratch,
-                           [&](const Mat<T>& in, Mat<T>& s) { feedForward(layer.ffn, in, s); }, y_);
+            layer.sub2.forward(y_, eval, layer.scratch, [&](const Mat<T>& in, Mat<T>& s) -> const T* {
+                crossAttend(l, in, s);
+                return nullptr;
+            }, y_);
+        layer.sub3.forward(y_, eval, layer.scratch, [&](const Mat<T>& in, Mat<T>& s) -> const T* {
+            feedForward(layer.ffn, in, s);
+            return nullptr;
+        }, y_);
     }
     const Mat<T>* out = &y_;
     if (c.norm == NormPlacement::Pre) {

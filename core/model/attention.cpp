@@ -178,7 +178,8 @@ MultiHeadAttention<T> MultiHeadAttention<T>::make(ParamStore<T>& ps, const std::
 
 template <typename T>
 void MultiHeadAttention<T>::forwardSelf(In<T> x, int B_, int S, const std::uint8_t* valid,
-                                        bool causal_, double p, const Pass& pass, Out<T> y)
+                                        bool causal_, double p, const Pass& pass, Out<T> y,
+                                        bool withOutputBias)
 {
     B = B_;
     Sq = Sk = S;
@@ -189,13 +190,13 @@ void MultiHeadAttention<T>::forwardSelf(In<T> x, int B_, int S, const std::uint8
     const T* base = qkvBuf.data();
     attend(base, 3 * d, base + d, 3 * d, base + 2 * d, 3 * d, p, pass);
     applyGates();
-    o.forward(ctx, y);
+    o.forward(ctx, y, withOutputBias);
 }
 
 template <typename T>
 void MultiHeadAttention<T>::forwardCross(In<T> xq, In<T> mem, int B_, int Sq_, int Sk_,
                                          const std::uint8_t* valid, double p, const Pass& pass,
-                                         Out<T> y)
+                                         Out<T> y, bool withOutputBias)
 {
     B = B_;
     Sq = Sq_;
@@ -208,7 +209,7 @@ void MultiHeadAttention<T>::forwardCross(In<T> xq, In<T> mem, int B_, int Sq_, i
     kv.forward(mem, kvBuf);
     attend(qBuf.data(), d, kvBuf.data(), 2 * d, kvBuf.data() + d, 2 * d, p, pass);
     applyGates();
-    o.forward(ctx, y);
+    o.forward(ctx, y, withOutputBias);
 }
 
 template <typename T>

@@ -58,12 +58,13 @@ struct MultiHeadAttention {
 
     static MultiHeadAttention make(ParamStore<T>& ps, const std::string& prefix, int d, int heads);
 
-    // x: [B*S, d] -> y: [B*S, d].  keyValid: [B*S].
+    // x: [B*S, d] -> y: [B*S, d].  keyValid: [B*S]. Without the output bias, y lacks o's
+    // bias, which the caller adds (SublayerConnection, with the dropout after the sublayer).
     void forwardSelf(In<T> x, int B, int S, const std::uint8_t* keyValid, bool causal, double p,
-                     const Pass& pass, Out<T> y);
+                     const Pass& pass, Out<T> y, bool withOutputBias = true);
     // xq: [B*Sq, d], mem: [B*Sk, d] -> y: [B*Sq, d].  keyValid: [B*Sk].
     void forwardCross(In<T> xq, In<T> mem, int B, int Sq, int Sk, const std::uint8_t* keyValid,
-                      double p, const Pass& pass, Out<T> y);
+                      double p, const Pass& pass, Out<T> y, bool withOutputBias = true);
 
     // x: forward's input; dy: [B*S, d] -> dx: [B*S, d] (= or +=).
     void backwardSelf(In<T> x, In<T> dy, Out<T> dx, bool accumulate);

@@ -30,17 +30,20 @@ void DecoderLayer<T>::forward(In<T> y, In<T> mem, int B, int T_, int S,
 {
     const double p = sub1.p;
     y1.resize(y.rows(), y.cols());
-    sub1.forward(y, pass, scratch, [&](const auto& in, Mat<T>& s) {
-        self_attn.forwardSelf(in, B, T_, tgtValid, true, p, pass, s);
+    sub1.forward(y, pass, scratch, [&](const auto& in, Mat<T>& s) -> const T* {
+        self_attn.forwardSelf(in, B, T_, tgtValid, true, p, pass, s, /*withOutputBias=*/false);
+        return self_attn.o.bias().data();
     }, y1);
     if (cross) {
         y2.resize(y.rows(), y.cols());
-        sub2.forward(y1, pass, scratch, [&](const auto& in, Mat<T>& s) {
-            cross_attn.forwardCross(in, mem, B, T_, S, srcValid, p, pass, s);
+        sub2.forward(y1, pass, scratch, [&](const auto& in, Mat<T>& s) -> const T* {
+            cross_attn.forwardCross(in, mem, B, T_, S, srcValid, p, pass, s, /*withOutputBias=*/false);
+            return cross_attn.o.bias().data();
         }, y2);
     }
-    sub3.forward(cross ? y2 : y1, pass, scratch, [&](const auto& in, Mat<T>& f) {
-        ffn.forward(in, f, p, pass);
+    sub3.forward(cross ? y2 : y1, pass, scratch, [&](const auto& in, Mat<T>& f) -> const T* {
+        ffn.forward(in, f, p, pass, /*withOutputBias=*/false);
+        return ffn.w2.bias().data();
     }, out);
 }
 

@@ -458,18 +458,23 @@ struct Dropout {
     void forward(Out<T> x, double p, const Pass& pass) { forward(x, x, p, pass); }
 
     // dst = dropout(src), src and dst of the same shape (they may be the same matrix). With
-    // relu set, dst = dropout(max(src, 0)): the feed-forward layer's two passes in one.
-    void forward(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu = false)
+    // relu set, dst = dropout(max(src, 0)): the feed-forward layer's two passes in one. With
+    // bias (a row of src's width), src + bias in place of src: the bias of the product that
+    // made src, which left it out (Linear::forward), added as each row is read.
+    void forward(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu = false,
+                 const T* bias = nullptr)
     {
-        apply(src, dst, p, pass, relu, nullptr, nullptr);
+        apply(src, dst, p, pass, relu, bias, nullptr, nullptr);
     }
 
     // x = dropout(x) in place and sum = residual + x: a sublayer's output and the residual
     // connection around it (core/SPEC.md §2) in one parallel pass over the rows, while they are
-    // in cache, where a second pass (on one thread) read them again. sum may be residual.
-    void forwardAdd(Out<T> x, In<T> residual, Out<T> sum, double p, const Pass& pass)
+    // in cache, where a second pass (on one thread) read them again. sum may be residual. With
+    // bias, x = dropout(x + bias).
+    void forwardAdd(Out<T> x, In<T> residual, Out<T> sum, double p, const Pass& pass,
+                    const T* bias = nullptr)
     {
-        apply(x, x, p, pass, false, &residual, &sum);
+        apply(x, x, p, pass, false, bias, &residual, &sum);
     }
 
     // The kept mask as a matrix: 0 or scale (1 / (1 - p)); empty when none is kept.
@@ -507,28 +512,31 @@ struct Dropout {
     }
 
 private:
-    // dst = dropout(src) (of max(src, 0) with relu), and then, if residual is given,
-    // sum = residual + dst, range by range.
-    void apply(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu,
+    // dst = dropout(src + bias) (of max(src + bias, 0) with relu; without bias, of src), and
+    // then, if residual is given, sum = residual + dst, range by range.
+    void apply(In<T> src, Out<T> dst, double p, const Pass& pass, bool relu, const T* bias,
                const Eigen::Ref<const Mat<T>>* residual, Out<T>* sum)
     {
         const ProfileScope timed(ProfileCategory::Dropout);
         active = pass.train && p > 0.0;
         const long cols = long(src.cols());
+        using Row = Eigen::Array<T, 1, Eigen::Dynamic>;
         if (!active) {
-            if (!residual) {
-                if (relu)
-                    dst = src.cwiseMax(T(0));
-                else if (src.data() != dst.data())
-                    dst = src;
-                return;
-            }
-            // Nothing dropped: only the sum, over rows in parallel (dst is src here).
+            // Nothing dropped: dst = src (+ bias), through relu, and the sum, over rows in
+            // parallel.
             parallelFor(long(src.rows()), std::max(1L, 16384 / std::max(1L, cols)),
                         [&](long from, long to) {
-                            sum->middleRows(from, to - from) =
-                                residual->middleRows(from, to - from)
-                                + src.middleRows(from, to - from);
+                            for (long r = from; r < to; ++r) {
+                                auto d = dst.row(r).array();
+                                if (bias)
+                                    d = src.row(r).array() + Eigen::Map<const Row>(bias, cols);
+                                else if (src.data() != dst.data())
+                                    d = src.row(r).array();
+                                if (relu)
+                                    d = d.max(T(0));
+                                if (residual)
+                                    sum->row(r) = residual->row(r) + dst.row(r);
+                            }
                         });
             return;
         }
@@ -543,7 +551,8 @@ private:
         maskCols = cols;
         keptBits.resize(keepMask ? std::size_t((size + 63) / 64) : 0);
         // Rows without gaps between them: a run of the mask is one run of src and of dst too.
-        const bool flat = long(src.outerStride()) == cols && long(dst.outerStride()) == cols
+        // (A bias goes row by row: its entry is the element's column.)
+        const bool flat = !bias && long(src.outerStride()) == cols && long(dst.outerStride()) == cols
                           && (!residual
                               || (long(residual->outerStride()) == cols
                                   && long(sum->outerStride()) == cols));
@@ -579,14 +588,20 @@ private:
                 for (long r = begin / cols; r * cols < end; ++r) {
                     const long c0 = std::max(begin - r * cols, 0L);
                     const long c1 = std::min(end - r * cols, cols);
-                    using Row = Eigen::Array<T, 1, Eigen::Dynamic>;
                     const Eigen::Map<const Row> m(mk + (r * cols + c0 - begin), c1 - c0);
                     const auto s = src.row(r).segment(c0, c1 - c0).array();
                     auto d = dst.row(r).segment(c0, c1 - c0).array();
-                    if (relu)
+                    if (bias) {
+                        const Eigen::Map<const Row> b(bias + c0, c1 - c0);
+                        if (relu)
+                            d = (s + b).max(T(0)) * m;
+                        else
+                            d = (s + b) * m;
+                    } else if (relu) {
                         d = s.max(T(0)) * m;
-                    else
+                    } else {
                         d = s * m;
+                    }
                     if (residual)
                         sum->row(r).segment(c0, c1 - c0).array() =
                             residual->row(r).segment(c0, c1 - c0).array() + d;

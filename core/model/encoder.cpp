@@ -22,11 +22,13 @@ void EncoderLayer<T>::forward(In<T> x, int B, int S, const std::uint8_t* srcVali
 {
     const double p = sub1.p;
     x1.resize(x.rows(), x.cols());
-    sub1.forward(x, pass, scratch, [&](const auto& in, Mat<T>& s) {
-        self_attn.forwardSelf(in, B, S, srcValid, false, p, pass, s);
+    sub1.forward(x, pass, scratch, [&](const auto& in, Mat<T>& s) -> const T* {
+        self_attn.forwardSelf(in, B, S, srcValid, false, p, pass, s, /*withOutputBias=*/false);
+        return self_attn.o.bias().data();
     }, x1);
-    sub2.forward(x1, pass, scratch, [&](const auto& in, Mat<T>& f) {
-        ffn.forward(in, f, p, pass);
+    sub2.forward(x1, pass, scratch, [&](const auto& in, Mat<T>& f) -> const T* {
+        ffn.forward(in, f, p, pass, /*withOutputBias=*/false);
+        return ffn.w2.bias().data();
     }, y);
 }
 

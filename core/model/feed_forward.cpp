@@ -20,12 +20,14 @@ FeedForward<T> FeedForward<T>::make(ParamStore<T>& ps, const std::string& prefix
 }
 
 template <typename T>
-void FeedForward<T>::forward(In<T> x, Out<T> y, double p, const Pass& pass)
+void FeedForward<T>::forward(In<T> x, Out<T> y, double p, const Pass& pass, bool withOutputBias)
 {
     h.resize(x.rows(), w1.out);
-    w1.forward(x, h);
-    drop.forward(h, h, p, pass, /*relu=*/true);  // h = dropout(relu(h)) in one pass
-    w2.forward(h, y);
+    // h = dropout(relu(x w1ᵀ + b1)) in one pass after the product: the bias is added there, as
+    // each row is read, instead of written into h before the product.
+    w1.forward(x, h, /*withBias=*/false);
+    drop.forward(h, h, p, pass, /*relu=*/true, w1.bias().data());
+    w2.forward(h, y, withOutputBias);
 }
 
 template <typename T>

@@ -16,8 +16,9 @@ struct FeedForward {
 
     static FeedForward make(ParamStore<T>& ps, const std::string& prefix, int d, int d_ff);
 
-    // x: [n, d] -> y: [n, d]
-    void forward(In<T> x, Out<T> y, double p, const Pass& pass);
+    // x: [n, d] -> y: [n, d]. Without the output bias, y lacks w2's bias, which the caller
+    // adds (SublayerConnection, with the dropout after the sublayer).
+    void forward(In<T> x, Out<T> y, double p, const Pass& pass, bool withOutputBias = true);
     // x: forward's input; dy: [n, d] -> dx: [n, d] (= or +=); accumulates parameter grads.
     void backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate);
 };

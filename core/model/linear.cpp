@@ -61,30 +61,30 @@ void fillRows(Out<T> y, const Eigen::Ref<const RowVec<T>>& bias)
 }
 
 template <typename T>
-void Linear<T>::forward(In<T> x, Out<T> y) const
+void Linear<T>::forward(In<T> x, Out<T> y, bool withBias) const
 {
     profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
     const ProfileScope region(kind);  // the region's start and wait are the product's
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
         // Too few rows to split (a sentence being translated): split the output features.
         parallelFor(out, kMinRows, [&](long b, long e) {
-            {
+            if (withBias) {
                 const ProfileScope timed(ProfileCategory::Bias);
                 fillRows<T>(y.middleCols(b, e - b), bias().segment(b, e - b));
             }
             const ProfileScope timed(kind);
-            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), true,
+            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), withBias,
                     gemmKindOf(kind), GemmPass::Forward);
         });
         return;
     }
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        {
+        if (withBias) {
             const ProfileScope timed(ProfileCategory::Bias);
             fillRows<T>(y.middleRows(b, e - b), bias());
         }
         const ProfileScope timed(kind);
-        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), true,
+        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), withBias,
                 gemmKindOf(kind), GemmPass::Forward);
     });
 }

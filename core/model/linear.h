@@ -32,8 +32,10 @@ struct Linear {
     MatMap<T> weightGrad() const { return {ps->grads() + w, out, in}; }
     RowVecMap<T> biasGrad() const { return {ps->grads() + b, out}; }
 
-    // x: [n, in] -> y: [n, out]
-    void forward(In<T> x, Out<T> y) const;
+    // x: [n, in] -> y: [n, out]. Without the bias, y = x W^T only: for a caller that adds b
+    // itself while it reads each row of y (the loss, for the generator), which spares a pass
+    // that writes b into every row of y before the product.
+    void forward(In<T> x, Out<T> y, bool withBias = true) const;
     // Accumulates dW += dy^T x and db += column sums of dy.  x: [n, in], dy: [n, out]
     void backwardParams(In<T> x, In<T> dy) const;
     // dx = dy W (or dx += dy W).  dy: [n, out] -> dx: [n, in]

@@ -44,7 +44,10 @@ struct SublayerConnection {
     }
 
     // x: [n, d] -> y: [n, d] (y may be x). sublayer(in, out): in [n, d] -> out [n, d], out
-    // already sized; `in` is a, or x itself in post-norm.
+    // already sized; `in` is a, or x itself in post-norm. It returns the bias of its last
+    // linear layer, which it left out of `out`: the connection adds it to each row as it reads
+    // the row for the dropout and the residual sum, in the same pass (a sublayer that adds its
+    // own returns nullptr).
     template <typename X, typename Y, typename Sublayer>
     void forward(const X& x, const Pass& pass, Scratch& scratch, Sublayer&& sublayer, Y&& y)
     {
@@ -53,12 +56,12 @@ struct SublayerConnection {
         if (pre) {
             a.resize(n, d);
             norm.forward(x, a);
-            sublayer(a, s);
-            drop.forwardAdd(s, x, y, p, pass);
+            const T* bias = sublayer(a, s);
+            drop.forwardAdd(s, x, y, p, pass, bias);
         } else {
             scratch.z.resize(n, d);
-            sublayer(x, s);
-            drop.forwardAdd(s, x, scratch.z, p, pass);
+            const T* bias = sublayer(x, s);
+            drop.forwardAdd(s, x, scratch.z, p, pass, bias);
             norm.forward(scratch.z, y);
         }
     }

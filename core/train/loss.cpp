@@ -115,7 +115,7 @@ struct RowMath {
 
 template <typename T>
 LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool wantGrad,
-                            T* gradColumnSums)
+                            T* gradColumnSums, const T* rowBias)
 {
     const ProfileScope timed(ProfileCategory::Loss);
     const Eigen::Index n = logits.rows(), V = logits.cols();
@@ -145,6 +145,8 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
     LossStats& part = parts[std::size_t(chunk)];
     for (Eigen::Index r = from; r < to; ++r) {
         auto z = logits.row(r);
+        if (rowBias)
+            z += Eigen::Map<const RowVec<T>>(rowBias, V);
         const int t = targets[r];
         if (t == kPadId) {
             if (wantGrad)
@@ -187,7 +189,7 @@ LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool 
     return st;
 }
 
-template LossStats labelSmoothedLoss<float>(Out<float>, const int*, double, bool, float*);
-template LossStats labelSmoothedLoss<double>(Out<double>, const int*, double, bool, double*);
+template LossStats labelSmoothedLoss<float>(Out<float>, const int*, double, bool, float*, const float*);
+template LossStats labelSmoothedLoss<double>(Out<double>, const int*, double, bool, double*, const double*);
 
 }  // namespace as

@@ -35,9 +35,11 @@ constexpr int kPadId = 0;
 // by d(loss_sum / ntokens) / d logits (rows of pad targets become 0), and, if gradColumnSums
 // is given ([V]), the column sums of that gradient are added to it: the gradient of the
 // generator's bias, taken while each row is still in cache instead of in a pass of its own
-// over the [n, V] gradient (16 MB for `tiny`) after it.
+// over the [n, V] gradient (16 MB for `tiny`) after it. If rowBias is given ([V]), it is added
+// to every row of logits first (the generator's bias, for a product made without it: see
+// Linear::forward), as each row is read.
 template <typename T>
 LossStats labelSmoothedLoss(Out<T> logits, const int* targets, double eps, bool wantGrad,
-                            T* gradColumnSums = nullptr);
+                            T* gradColumnSums = nullptr, const T* rowBias = nullptr);
 
 }  // namespace as

@@ -42,6 +42,8 @@ private slots:
     void forwardAddSumsTheResidual();
     void forwardAddInEvaluation();
     void backwardIntoAnotherMatrix();
+    void biasIsAddedBeforeTheMask_data();
+    void biasIsAddedBeforeTheMask();
     void cleanupTestCase() { setEngineThreads(0); }
 };
 
@@ -416,6 +418,68 @@ void TestDropout::backwardIntoAnotherMatrix()
     d.forward(x, 0.3, Pass::eval());
     d.backward(dy, dx);
     QVERIFY(dx == dy);
+}
+
+void TestDropout::biasIsAddedBeforeTheMask_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("train");
+    QTest::addColumn<bool>("relu");
+    QTest::addColumn<bool>("residual");
+    for (int threads : {1, 2})
+        for (bool train : {true, false})
+            for (bool relu : {false, true})
+                for (bool residual : {false, true})
+                    if (!(relu && residual))  // the layers use one or the other
+                        QTest::addRow("%d threads, %s%s%s", threads, train ? "training" : "evaluation",
+                                      relu ? ", relu" : "", residual ? ", residual" : "")
+                            << threads << train << relu << residual;
+}
+
+// With a bias (the product's, left out of it: model/linear.h), dropout(src + b) (of relu(src +
+// b)) and the residual sum, against the plain mask of the same key and the sums worked in a
+// loop here: rows of 300 (blocks across rows), a strided view, in training and evaluation.
+void TestDropout::biasIsAddedBeforeTheMask()
+{
+    QFETCH(int, threads);
+    QFETCH(bool, train);
+    QFETCH(bool, relu);
+    QFETCH(bool, residual);
+    setEngineThreads(threads);
+    const int rows = 70, cols = 300, pad = 11;
+    Rng rng(41), copy(41);
+    Mat<float> xWide = Mat<float>::Random(rows, cols + 2 * pad);
+    const Mat<float> x0 = xWide, r0 = Mat<float>::Random(rows, cols);
+    const RowVec<float> bias = RowVec<float>::Random(cols);
+    Mat<float> sum = Mat<float>::Constant(rows, cols, 5.0f);
+    Dropout<float> d;
+    d.keepMask = !relu;
+    const Pass pass = train ? Pass::training(rng) : Pass::eval();
+    auto x = xWide.middleCols(pad, cols);
+    if (residual)
+        d.forwardAdd(x, r0, sum, 0.35, pass, bias.data());
+    else
+        d.forward(x, x, 0.35, pass, relu, bias.data());
+    QCOMPARE(d.active, train);
+    Mat<float> mask = Mat<float>::Ones(rows, cols);
+    if (train)
+        fillDropoutMask(mask.data(), 0, long(mask.size()), copy.next(), 0.35f, float(1 / 0.65));
+    int changed = 0;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols + 2 * pad; ++c) {
+            if (c < pad || c >= pad + cols) {
+                QCOMPARE(xWide(r, c), x0(r, c));
+                continue;
+            }
+            const float z = x0(r, c) + bias(c - pad);
+            const float want = (relu ? std::max(z, 0.0f) : z) * mask(r, c - pad);
+            QCOMPARE(xWide(r, c), want);
+            changed += want != x0(r, c);
+            if (residual)
+                QCOMPARE(sum(r, c - pad), r0(r, c - pad) + want);
+        }
+    QVERIFY(changed > rows * cols / 2);
+    setEngineThreads(0);
 }
 
 AS_TEST_APPLESS_MAIN(TestDropout)

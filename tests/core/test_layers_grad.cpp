@@ -72,6 +72,7 @@ class TestLayersGrad : public QObject {
 private slots:
     void checkerDetectsAWrongGradient();
     void linear();
+    void linearWithoutBias();
     void layerNorm();
     void feedForwardWithDropout();
     void embeddingWithDropout();
@@ -126,6 +127,35 @@ void TestLayersGrad::linear()
     qInfo("linear: %s", qPrintable(describe(res)));
     QVERIFY2(res.worst <= kBar, qPrintable(describe(res)));
     QVERIFY2(res.kinks <= res.checked / 20, qPrintable(describe(res)));
+}
+
+// Without its bias, forward gives x Wᵀ alone, whatever y held (NaN here): the product
+// written, not added to y. The sum over k is worked here in a loop, on 2 threads: 3 rows
+// (forward splits the output features) and 200 (it splits the rows).
+void TestLayersGrad::linearWithoutBias()
+{
+    setEngineThreads(2);
+    Rng rng(12);
+    ParamStore<D> ps;
+    Linear<D> lin = Linear<D>::make(ps, "lin", 7, 6);
+    randomParams(ps, rng);
+    for (int rows : {3, 200}) {
+        const Mat<D> x = randomMat(rows, 7, rng);
+        Mat<D> y = Mat<D>::Constant(rows, 6, std::numeric_limits<D>::quiet_NaN());
+        Mat<D> withBias(rows, 6);
+        lin.forward(x, y, /*withBias=*/false);
+        lin.forward(x, withBias);
+        for (int r = 0; r < rows; ++r)
+            for (int o = 0; o < 6; ++o) {
+                D want = 0;
+                for (int k = 0; k < 7; ++k)
+                    want += x(r, k) * lin.weight()(o, k);
+                QVERIFY(std::abs(y(r, o) - want) < 1e-13);
+                QVERIFY(std::abs(withBias(r, o) - (want + lin.bias()(o))) < 1e-13);
+                QVERIFY(std::abs(lin.bias()(o)) > 1e-6);
+            }
+    }
+    setEngineThreads(0);
 }
 
 void TestLayersGrad::layerNorm()

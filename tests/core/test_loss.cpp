@@ -24,6 +24,7 @@ private slots:
     void longRowsAndTies_data();
     void longRowsAndTies();
     void gradColumnSumsAreTheBiasGradient();
+    void rowBiasIsAddedFirst();
 };
 
 namespace {
@@ -224,6 +225,47 @@ void TestLoss::longRowsAndTies()
             }
         }
     }
+}
+
+// With a row bias, the loss, its statistics and the gradient are those of logits + bias, the
+// sum worked out here in a loop: the same to the last bit as the call on the biased logits, in
+// double on 2 threads; pad rows still give zero gradient rows.
+void TestLoss::rowBiasIsAddedFirst()
+{
+    setEngineThreads(2);
+    const int n = 200, V = 37;
+    srand(11);
+    const Mat<double> logits = Mat<double>::Random(n, V) * 4.0;
+    const RowVec<double> bias = RowVec<double>::Random(V) * 3.0;
+    std::vector<int> targets(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r)
+        targets[std::size_t(r)] = r % 17 == 5 ? 0 : 1 + (r * 7) % (V - 1);
+    Mat<double> biased(n, V);
+    for (int r = 0; r < n; ++r)
+        for (int j = 0; j < V; ++j)
+            biased(r, j) = logits(r, j) + bias(j);
+    Mat<double> want = biased;
+    RowVec<double> wantSums = RowVec<double>::Zero(V);
+    const LossStats a = labelSmoothedLoss<double>(want, targets.data(), 0.1, true, wantSums.data());
+    Mat<double> got = logits;
+    RowVec<double> gotSums = RowVec<double>::Zero(V);
+    const LossStats b = labelSmoothedLoss<double>(got, targets.data(), 0.1, true, gotSums.data(),
+                                                  bias.data());
+    QCOMPARE(b.loss_sum, a.loss_sum);
+    QCOMPARE(b.nll_sum, a.nll_sum);
+    QCOMPARE(b.correct, a.correct);
+    QCOMPARE(b.ntokens, a.ntokens);
+    QVERIFY(got == want);
+    QVERIFY(gotSums == wantSums);
+    QVERIFY(got.row(5).isZero(0.0));
+    // The bias moves the loss: without it, the loss differs.
+    Mat<double> plain = logits;
+    QVERIFY(std::abs(labelSmoothedLoss<double>(plain, targets.data(), 0.1, false).loss_sum - a.loss_sum) > 1e-3);
+    // Without the gradient (evaluation), the same statistics.
+    Mat<double> got2 = logits;
+    const LossStats c = labelSmoothedLoss<double>(got2, targets.data(), 0.1, false, nullptr, bias.data());
+    QCOMPARE(c.loss_sum, a.loss_sum);
+    setEngineThreads(0);
 }
 
 AS_TEST_APPLESS_MAIN(TestLoss)
