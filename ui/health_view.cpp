@@ -221,16 +221,17 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent)
         bv->setContentsMargins(0, 0, 0, 0);
         profileTitle_ = new QLabel(box);
         profileTitle_->setWordWrap(true);
-        profileTable_ = new QTableWidget(kProfileCategories + 1, 4, box);
+        profileTable_ = new QTableWidget(kProfileCategories + 1, 5, box);
         profileTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
         profileTable_->setSelectionMode(QAbstractItemView::NoSelection);
         profileTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 2);
         profileTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
         profileTable_->setMinimumSize(200, 120);
         for (int r = 0; r <= kProfileCategories; ++r)
-            for (int c = 0; c < 4; ++c) {
+            for (int c = 0; c < 5; ++c) {
                 auto* item = new QTableWidgetItem;
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                // Numbers right-aligned; the libraries' names read from the left.
+                item->setTextAlignment((c == 4 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
                 profileTable_->setItem(r, c, item);
             }
         bv->addWidget(profileTitle_);
@@ -314,10 +315,14 @@ void HealthView::retranslate()
     }
     redrawHistograms();  // their titles
     profileTable_->setHorizontalHeaderLabels(
-        {tr("ms/step"), tr("% of step"), tr("GFLOP/s"), tr("wait, ms/step")});
+        {tr("ms/step"), tr("% of step"), tr("GFLOP/s"), tr("wait, ms/step"), tr("Computed by")});
     profileTable_->horizontalHeaderItem(3)->setToolTip(
         tr("Time the training thread waited for the other threads in the parallel regions this "
            "category started (part of \"Waiting for threads\")"));
+    profileTable_->horizontalHeaderItem(4)->setToolTip(
+        tr("The library that computed the products of this kind, in each pass: the fastest on "
+           "this machine when it was measured at first use (or by bench --retune), else "
+           "OpenBLAS"));
     redrawProfile();  // its row names and title
     // The texts drawn from the records: the fault line, the marker, the titles.
     if (!records_.empty() || nonFinite_) {
@@ -345,6 +350,69 @@ void HealthView::reset()
     dirty_ = true;
     if (isVisible())
         redraw();
+}
+
+namespace {
+// A library's own name (not translated).
+QString libraryName(GemmLibrary library)
+{
+    switch (library) {
+    case GemmLibrary::OpenBlas: return QStringLiteral("OpenBLAS");
+    case GemmLibrary::OneDnn: return QStringLiteral("oneDNN");
+    case GemmLibrary::Eigen: return QStringLiteral("Eigen");
+    }
+    return {};
+}
+}  // namespace
+
+QString HealthView::computedBy(ProfileCategory c, bool brief) const
+{
+    GemmKind kind;
+    switch (c) {
+    case ProfileCategory::GemmAttentionProjections: kind = GemmKind::Projections; break;
+    case ProfileCategory::GemmFeedForward: kind = GemmKind::FeedForward; break;
+    case ProfileCategory::GemmGenerator: kind = GemmKind::Generator; break;
+    case ProfileCategory::GemmAttentionScores:
+    case ProfileCategory::GemmAttentionContext:
+        // Many small products, one per sequence and head (core/model/row_products.h).
+        return tr("the engine's own loops");
+    default: return {};
+    }
+    const auto libraryOf = [&](int pass) {
+        return profile_.gemmLibraries[std::size_t(gemmSite(kind, GemmPass(pass)))];
+    };
+    if (brief) {
+        // The library of most passes, then each pass another computes, by its product:
+        // "oneDNN · ∂W: OpenBLAS" (the table stays narrow; the tooltip says it in words).
+        const QString symbols[kGemmPasses] = {QStringLiteral("xWᵀ"), QStringLiteral("∂x"),
+                                              QStringLiteral("∂W")};
+        const GemmLibrary most = libraryOf(1) == libraryOf(2) ? libraryOf(1) : libraryOf(0);
+        QString text = libraryName(most);
+        for (int p = 0; p < kGemmPasses; ++p)
+            if (libraryOf(p) != most)
+                text += QStringLiteral(" · %1: %2").arg(symbols[p], libraryName(libraryOf(p)));
+        return text;
+    }
+    const QString passNames[kGemmPasses] = {tr("forward"), tr("input gradient"), tr("weight gradient")};
+    // The passes grouped by library, in the passes' order: "oneDNN" when one computes all
+    // three, else "oneDNN (forward, input gradient) · OpenBLAS (weight gradient)".
+    QStringList groups;
+    std::array<bool, kGemmPasses> done{};
+    for (int p = 0; p < kGemmPasses; ++p) {
+        if (done[std::size_t(p)])
+            continue;
+        const GemmLibrary library = libraryOf(p);
+        QStringList passes;
+        for (int q = p; q < kGemmPasses; ++q)
+            if (libraryOf(q) == library) {
+                done[std::size_t(q)] = true;
+                passes << passNames[q];
+            }
+        groups << (passes.size() == kGemmPasses ? libraryName(library)
+                                                : tr("%1 (%2)").arg(libraryName(library),
+                                                                    passes.join(tr(", "))));
+    }
+    return groups.join(QStringLiteral(" · "));
 }
 
 QString HealthView::categoryName(ProfileCategory c) const
@@ -399,6 +467,9 @@ void HealthView::redrawProfile()
         const bool waits = !step && ProfileCategory(i) != ProfileCategory::ThreadWait;
         set(i, 3, known && waits ? QString::number(p.waitSeconds[std::size_t(i)] * 1e3 / steps, 'f', 2)
                                  : QString());
+        set(i, 4, known && !step ? computedBy(ProfileCategory(i), true) : QString());
+        profileTable_->item(i, 4)->setToolTip(known && !step ? computedBy(ProfileCategory(i), false)
+                                                             : QString());
     }
 }
 

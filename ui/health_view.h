@@ -98,6 +98,9 @@ private:
     void redrawHistograms();
     void redrawProfile();
     QString categoryName(ProfileCategory c) const;
+    // The libraries that computed a product category's passes in the steps shown, in words or
+    // (brief) as the table shows them; empty for the other categories.
+    QString computedBy(ProfileCategory c, bool brief) const;
 
     std::shared_ptr<const HealthLayout> layout_;
     std::vector<std::shared_ptr<const HealthRecord>> records_;      // oldest first

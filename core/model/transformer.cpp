@@ -229,8 +229,8 @@ LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     // The loss adds the generator's bias to each row of logits as it reads it, and its gradient
     // (the column sums of d loss / d logits) while it writes each row of those: the [n, V]
-    // logits are written once, by the product (the bias written into them first was a pass of
-    // its own, 1.3 of a small decoder-only step's 27 ms at tiny).
+    // logits are written once, by the product (the bias written into them before it was a
+    // pass of its own: about 1 of the 27 ms of a tiny decoder-only step).
     generator_.forward(decOut_, logits_, /*withBias=*/false);
     const LossStats st = labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing,
                                               true, generator_.biasGrad().data(),

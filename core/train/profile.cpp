@@ -50,6 +50,8 @@ ProfileTotals& ProfileTotals::operator+=(const ProfileTotals& o)
         waitSeconds[std::size_t(i)] += o.waitSeconds[std::size_t(i)];
         regions[std::size_t(i)] += o.regions[std::size_t(i)];
     }
+    if (o.steps > 0)
+        gemmLibraries = o.gemmLibraries;  // the later steps'
     return *this;
 }
 
@@ -102,6 +104,8 @@ void ProfileStep::finish(ProfileTotals& totals, double wallSeconds) noexcept
         totals.waitSeconds[std::size_t(i)] += double(s.waitNs[i]) * 1e-9;
         totals.regions[std::size_t(i)] += s.regions[i];
     }
+    for (int site = 0; site < kGemmSites; ++site)
+        totals.gemmLibraries[std::size_t(site)] = gemmChoice(site);
 }
 
 }  // namespace as

@@ -25,6 +25,7 @@
 // many threads split it; 2·m·n·k FLOPs). Neither scopes nor counts allocate or lock: the state
 // is a fixed thread-local block (tests/core/test_no_alloc.cpp).
 #include "model/config.h"
+#include "model/gemm.h"
 
 #include <array>
 #include <chrono>
@@ -67,6 +68,9 @@ struct ProfileTotals {
     std::array<long, kProfileCategories> calls{};      // matrix products issued
     std::array<double, kProfileCategories> waitSeconds{};  // ThreadWait of the regions it started
     std::array<long, kProfileCategories> regions{};        // parallel regions it started
+    // The library that computed each site's products (model/gemm.h: gemmSite(kind, pass)) in
+    // the last step added: the choice in force then.
+    std::array<GemmLibrary, kGemmSites> gemmLibraries{};
 
     double categorySeconds() const;  // the sum over categories
     // categorySeconds / wallSeconds: the part of the step's wall time the categories cover.

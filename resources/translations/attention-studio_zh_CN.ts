@@ -3972,6 +3972,38 @@ histogram per step</source>
         <source>Time the training thread waited for the other threads in the parallel regions this category started (part of &quot;Waiting for threads&quot;)</source>
         <translation>训练线程在该类别启动的并行区域中等待其他线程的时间（属于“等待线程”）</translation>
     </message>
+    <message>
+        <source>Computed by</source>
+        <translation>计算者</translation>
+    </message>
+    <message>
+        <source>The library that computed the products of this kind, in each pass: the fastest on this machine when it was measured at first use (or by bench --retune), else OpenBLAS</source>
+        <translation>每个阶段计算这类矩阵乘法的库：首次使用时（或 bench --retune）在本机测得最快的那个，否则为 OpenBLAS</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s own loops</source>
+        <translation>引擎自己的循环</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>input gradient</source>
+        <translation>输入梯度</translation>
+    </message>
+    <message>
+        <source>weight gradient</source>
+        <translation>权重梯度</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HelpBrowser</name>

@@ -65,6 +65,7 @@ private slots:
     void countsAreTheHandCount();
     void gemmFlopsAddUpToTheStepFormula();
     void waitsAreChargedToTheCategoryThatStartedTheRegion();
+    void recordsTheLibraryOfEachSite();
 };
 
 void TestProfile::profilingChangesNoWeight()
@@ -225,6 +226,37 @@ void TestProfile::waitsAreChargedToTheCategoryThatStartedTheRegion()
     QCOMPARE(twice.regions[at(ProfileCategory::Dropout)], 4L);
     QCOMPARE(twice.waitSeconds[at(ProfileCategory::LayerNorm)],
              2 * t.waitSeconds[at(ProfileCategory::LayerNorm)]);
+}
+
+// The record says which library computed each site in its steps (the Health view's "Computed
+// by"): the choice in force, Eigen for the feed-forward's weight gradient here and the default
+// elsewhere; a later record's choice replaces an earlier one's when they are added up.
+void TestProfile::recordsTheLibraryOfEachSite()
+{
+    const ModelConfig c = tinyConfig();
+    Trainer t(c, TrainOptions{1.0, 400, 7});
+    t.setProfile(true);
+    const Batch b = batchOf(16, 6, 5, c);
+    const int site = gemmSite(GemmKind::FeedForward, GemmPass::WeightGradient);
+    resetGemmChoices();
+    const GemmLibrary byDefault = gemmChoice(site);
+    QVERIFY(byDefault != GemmLibrary::Eigen);  // OpenBLAS, which the build loads
+    QVERIFY(setGemmChoice(site, GemmLibrary::Eigen));
+    t.step(b);
+    ProfileTotals first = t.takeProfile();
+    resetGemmChoices();
+    QCOMPARE(first.gemmLibraries[std::size_t(site)], GemmLibrary::Eigen);
+    for (int s = 0; s < kGemmSites; ++s)
+        if (s != site)
+            QCOMPARE(first.gemmLibraries[std::size_t(s)], byDefault);
+    ProfileTotals withEmpty = first;
+    withEmpty += ProfileTotals{};  // no steps: nothing to say of the libraries
+    QCOMPARE(withEmpty.gemmLibraries[std::size_t(site)], GemmLibrary::Eigen);
+    t.step(b);
+    const ProfileTotals second = t.takeProfile();
+    QCOMPARE(second.gemmLibraries[std::size_t(site)], byDefault);
+    first += second;
+    QCOMPARE(first.gemmLibraries[std::size_t(site)], byDefault);
 }
 
 AS_TEST_GUILESS_MAIN(TestProfile)

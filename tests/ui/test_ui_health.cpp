@@ -159,7 +159,7 @@ void TestUiHealth::profileTableShowsTheRecords()
     v.resize(900, 700);
     QTableWidget* t = v.profileTable();
     QCOMPARE(t->rowCount(), kProfileCategories + 1);
-    QCOMPARE(t->columnCount(), 4);
+    QCOMPARE(t->columnCount(), 5);
     QVERIFY(t->item(0, 0)->text().isEmpty());  // nothing profiled yet
     // Two snapshots' records: 2 steps of 40 ms, then 2 of 60 ms (the view adds them up).
     constexpr double sumOfWeights = kProfileCategories * (kProfileCategories + 1) / 2.0;  // Σ(i+1)
@@ -175,6 +175,17 @@ void TestUiHealth::profileTableShowsTheRecords()
         const double wait = p->seconds[std::size_t(ProfileCategory::ThreadWait)];
         p->waitSeconds[std::size_t(ProfileCategory::GemmFeedForward)] = 0.75 * wait;
         p->waitSeconds[std::size_t(ProfileCategory::Dropout)] = 0.25 * wait;
+        // The libraries: oneDNN for the feed-forward's forward and weight gradient, OpenBLAS
+        // for its input gradient; Eigen for every projection; the generator OpenBLAS's (the
+        // default) in the first record, oneDNN's in the second (the later record's is shown).
+        p->gemmLibraries.fill(GemmLibrary::OpenBlas);
+        p->gemmLibraries[std::size_t(gemmSite(GemmKind::FeedForward, GemmPass::Forward))] = GemmLibrary::OneDnn;
+        p->gemmLibraries[std::size_t(gemmSite(GemmKind::FeedForward, GemmPass::WeightGradient))] = GemmLibrary::OneDnn;
+        for (int pass = 0; pass < kGemmPasses; ++pass) {
+            p->gemmLibraries[std::size_t(gemmSite(GemmKind::Projections, GemmPass(pass)))] = GemmLibrary::Eigen;
+            if (scale > 1)
+                p->gemmLibraries[std::size_t(gemmSite(GemmKind::Generator, GemmPass(pass)))] = GemmLibrary::OneDnn;
+        }
         return std::shared_ptr<const ProfileTotals>(p);
     };
     TrainingSnapshot s;
@@ -202,7 +213,20 @@ void TestUiHealth::profileTableShowsTheRecords()
         else
             QCOMPARE(t->item(i, 3)->text(), QString::number(share * waitSec * 1e3 / 4, 'f', 2));
     }
+    const auto library = [&](ProfileCategory c) { return t->item(int(c), 4)->text(); };
+    const auto inWords = [&](ProfileCategory c) { return t->item(int(c), 4)->toolTip(); };
+    QCOMPARE(library(ProfileCategory::GemmFeedForward), QStringLiteral("oneDNN · ∂x: OpenBLAS"));
+    QCOMPARE(inWords(ProfileCategory::GemmFeedForward),
+             QStringLiteral("oneDNN (forward, weight gradient) · OpenBLAS (input gradient)"));
+    QCOMPARE(library(ProfileCategory::GemmAttentionProjections), QStringLiteral("Eigen"));
+    QCOMPARE(inWords(ProfileCategory::GemmAttentionProjections), QStringLiteral("Eigen"));
+    QCOMPARE(library(ProfileCategory::GemmGenerator), QStringLiteral("oneDNN"));
+    QCOMPARE(library(ProfileCategory::GemmAttentionScores), QStringLiteral("the engine's own loops"));
+    QCOMPARE(library(ProfileCategory::GemmAttentionContext), QStringLiteral("the engine's own loops"));
+    for (ProfileCategory c : {ProfileCategory::Adam, ProfileCategory::LayerNorm, ProfileCategory::ThreadWait})
+        QVERIFY(library(c).isEmpty());
     const int step = kProfileCategories;
+    QVERIFY(t->item(step, 4)->text().isEmpty());
     QCOMPARE(t->item(step, 0)->text(), QStringLiteral("50.00"));  // 200 ms over 4 steps
     QCOMPARE(t->item(step, 1)->text(), QStringLiteral("100.0"));  // the categories cover it all
     QVERIFY(t->item(step, 3)->text().isEmpty());
