@@ -356,12 +356,7 @@ namespace {
 // A library's own name (not translated).
 QString libraryName(GemmLibrary library)
 {
-    switch (library) {
-    case GemmLibrary::OpenBlas: return QStringLiteral("OpenBLAS");
-    case GemmLibrary::OneDnn: return QStringLiteral("oneDNN");
-    case GemmLibrary::Eigen: return QStringLiteral("Eigen");
-    }
-    return {};
+    return QString::fromLatin1(gemmLibraryTitle(library));
 }
 }  // namespace
 

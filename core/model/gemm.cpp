@@ -225,6 +225,16 @@ const char* gemmLibraryName(GemmLibrary library)
     return "?";
 }
 
+const char* gemmLibraryTitle(GemmLibrary library)
+{
+    switch (library) {
+    case GemmLibrary::OpenBlas: return "OpenBLAS";
+    case GemmLibrary::OneDnn: return "oneDNN";
+    case GemmLibrary::Eigen: return "Eigen";
+    }
+    return "?";
+}
+
 bool gemmLibraryFromName(const char* name, GemmLibrary* library)
 {
     for (int i = 0; i < kGemmLibraries; ++i)

@@ -21,6 +21,8 @@ enum class GemmLibrary : std::uint8_t { OpenBlas, OneDnn, Eigen };
 inline constexpr int kGemmLibraries = 3;
 // "openblas", "onednn", "eigen"; nullopt-like: an unknown name gives false.
 const char* gemmLibraryName(GemmLibrary library);
+// The library's own name, as people write it: "OpenBLAS", "oneDNN", "Eigen" (for the window).
+const char* gemmLibraryTitle(GemmLibrary library);
 bool gemmLibraryFromName(const char* name, GemmLibrary* library);
 // Whether it can compute here: Eigen always; the others when built in and loaded.
 bool gemmLibraryLoaded(GemmLibrary library);

@@ -63,9 +63,9 @@ QList<SystemFact> systemReport(const QString& version, bool full)
     };
     const QString blas = QString::fromUtf8(gemmLibraryConfig());
     if (!blas.isEmpty())
-        facts.push_back({QStringLiteral("OpenBLAS"), blas});
+        facts.push_back({QString::fromLatin1(gemmLibraryTitle(GemmLibrary::OpenBlas)), blas});
     if (gemmLibraryLoaded(GemmLibrary::OneDnn))
-        facts.push_back({QStringLiteral("oneDNN"), QString::fromUtf8(gemmOneDnnVersion())});
+        facts.push_back({QString::fromLatin1(gemmLibraryTitle(GemmLibrary::OneDnn)), QString::fromUtf8(gemmOneDnnVersion())});
     // Which library each kind of product runs in (as measured here by bench --retune, else the
     // default).
     facts.push_back({QStringLiteral("Products chosen"), gemmChoiceSummary()});
