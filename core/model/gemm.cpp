@@ -215,24 +215,24 @@ std::atomic<GemmRecorder*> gRecorder{nullptr};
 
 }  // namespace
 
+namespace {
+// Each library's id (command lines, JSON, the tuning file) and its own name, in GemmLibrary's order.
+struct LibraryNames {
+    const char* id;
+    const char* title;
+};
+constexpr LibraryNames kLibraryNames[kGemmLibraries] = {
+    {"openblas", "OpenBLAS"}, {"onednn", "oneDNN"}, {"eigen", "Eigen"}};
+}  // namespace
+
 const char* gemmLibraryName(GemmLibrary library)
 {
-    switch (library) {
-    case GemmLibrary::OpenBlas: return "openblas";
-    case GemmLibrary::OneDnn: return "onednn";
-    case GemmLibrary::Eigen: return "eigen";
-    }
-    return "?";
+    return int(library) < kGemmLibraries ? kLibraryNames[int(library)].id : "?";
 }
 
 const char* gemmLibraryTitle(GemmLibrary library)
 {
-    switch (library) {
-    case GemmLibrary::OpenBlas: return "OpenBLAS";
-    case GemmLibrary::OneDnn: return "oneDNN";
-    case GemmLibrary::Eigen: return "Eigen";
-    }
-    return "?";
+    return int(library) < kGemmLibraries ? kLibraryNames[int(library)].title : "?";
 }
 
 bool gemmLibraryFromName(const char* name, GemmLibrary* library)
