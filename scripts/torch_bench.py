@@ -9,6 +9,14 @@ or (--arch decoder-only, core/SPEC.md §2.10) its decoder alone as a language mo
 of tgt_len + 1 tokens, as `bench --config CONFIG,arch=decoder-only` does. One JSON line.
 
     torch_bench.py tiny --arch decoder-only --steps 10 --threads 2
+    torch_bench.py small --generator --steps 30
+
+--generator times the generator alone at the configuration's shapes, as a step issues it:
+the [batch * tgt_len, d_model] states to tgt_vocab logits, log-softmax, the label-smoothed loss
+and its backward (the products for the logits, the states' and the weights' gradients), and
+the three products alone; the medians of --steps, in ms. Beside `attention-studio-cli bench
+--config CONFIG --profile` (its generator and loss categories) it shows where the two
+implementations differ in that part of the step (docs/performance.md, the decoder-only model).
 
 scripts/bench-vs-reference runs it beside ours (--arch). Run by Debian's python3-torch.
 """
@@ -31,6 +39,8 @@ def main():
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--generator", action="store_true",
+                    help="time the generator, log-softmax and loss alone (see above)")
     ap.add_argument("--reference", default=os.path.join(HERE, "..", "tests", "reference"),
                     help="the folder of torch_model.py")
     a = ap.parse_args()
@@ -41,6 +51,9 @@ def main():
     torch.manual_seed(0)
     torch.set_num_threads(a.threads)
     c = CONFIGS[a.config]
+    if a.generator:
+        generator_alone(torch, ref, c, a)
+        return
     only = a.arch == "decoder-only"
     B, S, T = c["batch"], c["src_len"], c["tgt_len"]
     m = ref.Model(dict(d_model=c["d_model"], heads=c["heads"], d_ff=c["d_ff"],
@@ -73,6 +86,42 @@ def main():
                       "config": a.config, "arch": a.arch,
                       "params": sum(p.numel() for p in m.parameters()), "step_s": dt,
                       "tgt_tokens_per_s": B * T / dt, "threads": a.threads, "loss": loss}))
+
+
+def generator_alone(torch, ref, c, a):
+    B, T, d, V = c["batch"], c["tgt_len"], c["d_model"], TGT_VOCAB
+    n = B * T
+    x = torch.randn(n, d, requires_grad=True)
+    generator = torch.nn.Linear(d, V)
+    tgt = torch.randint(4, V, (B, T), generator=torch.Generator().manual_seed(1))
+
+    def with_loss():
+        logp = torch.log_softmax(generator(x), -1).view(B, T, V)
+        loss, _ = ref.smoothed_loss(logp, tgt, 0.1)
+        generator.zero_grad(set_to_none=True)
+        x.grad = None
+        loss.backward()
+
+    w, xs, g = generator.weight.detach(), x.detach(), torch.randn(n, V)
+
+    def products():
+        (xs @ w.t(), g @ w, g.t() @ xs)
+
+    def median_ms(f):
+        for _ in range(a.warmup):
+            f()
+        times = []
+        for _ in range(a.steps):
+            t0 = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        return 1e3 * times[len(times) // 2]
+
+    print(json.dumps({"impl": "pytorch-" + torch.__version__, "config": a.config, "part": "generator",
+                      "rows": n, "d_model": d, "vocab": V, "threads": a.threads,
+                      "with_loss_ms": median_ms(with_loss), "products_ms": median_ms(products),
+                      "products_gflop": 3 * 2 * n * d * V / 1e9}))
 
 
 if __name__ == "__main__":

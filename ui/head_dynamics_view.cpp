@@ -22,11 +22,11 @@ namespace as::ui {
 
 namespace {
 
-constexpr int kPointSize = 8;
+constexpr int kDynamicsPointSize = 8;  // the view's labels (smallFont)
 
 QFont smallFont(bool bold = false)
 {
-    return pointFont(kPointSize, bold);
+    return pointFont(kDynamicsPointSize, bold);
 }
 
 }  // namespace

@@ -14,7 +14,10 @@
 
 namespace as {
 
-namespace {
+// A named namespace, not an anonymous one: traceForward's lambdas capture a Recorder, and a
+// type of an anonymous namespace inside an exported template is a warning (-Wsubobject-linkage)
+// wherever this file is compiled as part of a unity batch (CMakeLists.txt, AS_UNITY_BUILD).
+namespace trace_detail {
 
 const char* const kAttentionParts[] = {"q",       "k",       "v",   "scores",
                                        "weights", "context", "out", "residual"};
@@ -109,7 +112,9 @@ private:
     const std::vector<std::string>& only_;
 };
 
-}  // namespace
+}  // namespace trace_detail
+
+using namespace trace_detail;
 
 const TraceTensor* ForwardTrace::find(const std::string& name) const
 {

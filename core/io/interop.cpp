@@ -22,24 +22,6 @@ namespace {
 // Larger dimensions than this are a corrupt or foreign file, not a model (as ModelConfig's).
 constexpr std::uint64_t kMaxDim = 100'000'000;
 
-QString shapeText(const std::vector<std::uint64_t>& shape)
-{
-    QStringList dims;
-    for (std::uint64_t d : shape)
-        dims << QString::number(d);
-    return u'[' + dims.join(u", "_s) + u']';
-}
-
-QString compactJson(const QJsonArray& a)
-{
-    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
-}
-
-QString compactJson(const QJsonObject& o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
 // A matrix every weight file (core/SPEC.md §8) has; its shape as [rows, cols] of sensible size.
 bool requiredMatrix(const SafetensorsFile& file, const char* name, std::uint64_t* rows,
                     std::uint64_t* cols, QString* error)

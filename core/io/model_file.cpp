@@ -23,24 +23,6 @@ namespace as {
 
 namespace {
 
-QString compactJson(const QJsonObject& o)
-{
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
-}
-
-QString compactJson(const QJsonArray& a)
-{
-    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
-}
-
-QString shapeText(const std::vector<std::uint64_t>& shape)
-{
-    QString s = u"["_s;
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        s += (i ? u", "_s : QString()) + QString::number(shape[i]);
-    return s + u']';
-}
-
 // Where value i of a tensor sits, for messages: "(row r, column c)" or "".
 QString position(const std::vector<std::uint64_t>& shape, std::uint64_t i)
 {

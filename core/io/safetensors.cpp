@@ -39,14 +39,6 @@ bool checkedMul(std::uint64_t a, std::uint64_t b, std::uint64_t* out)
     return !__builtin_mul_overflow(a, b, out);
 }
 
-QString shapeText(const std::vector<std::uint64_t>& shape)
-{
-    QString s = u"["_s;
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        s += (i ? u", "_s : QString()) + QString::number(shape[i]);
-    return s + u']';
-}
-
 // Index of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629: no
 // overlong forms, no surrogates, nothing above U+10FFFF), or -1.
 qsizetype firstInvalidUtf8(QByteArrayView s)
@@ -723,6 +715,24 @@ void SafetensorsFile::copyValues(const SafetensorsTensor& tensor, float* out) co
             out[i] = std::bit_cast<float>(u);
         }
     }
+}
+
+QString shapeText(const std::vector<std::uint64_t>& shape)
+{
+    QString s = u"["_s;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? u", "_s : QString()) + QString::number(shape[i]);
+    return s + u']';
+}
+
+QString compactJson(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString compactJson(const QJsonArray& a)
+{
+    return QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact));
 }
 
 }  // namespace as

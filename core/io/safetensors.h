@@ -12,6 +12,8 @@
 // reference leaves in hash order). The reader checks everything the reference checks, and
 // duplicate keys too, before any data is handed out.
 #include <QByteArray>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QMap>
 #include <QString>
 
@@ -51,6 +53,13 @@ bool writeSafetensors(const QString& path, const std::vector<SafetensorsEntry>& 
 // The CRC-32C (io/bytes.h) of the data region these tensors make when written: their values'
 // little-endian bytes in the writer's order. Equals SafetensorsFile::dataCrc32c() of the file.
 quint32 safetensorsDataCrc32c(const std::vector<SafetensorsEntry>& tensors);
+
+// A shape as messages write it: "[3, 4]".
+QString shapeText(const std::vector<std::uint64_t>& shape);
+
+// A JSON value as one line, as the files' metadata holds the configuration and vocabularies.
+QString compactJson(const QJsonObject& o);
+QString compactJson(const QJsonArray& a);
 
 // A tensor of a parsed file. begin/end: byte offsets relative to the data region.
 struct SafetensorsTensor {
