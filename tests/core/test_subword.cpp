@@ -17,7 +17,6 @@
 #include "io/model_file.h"
 #include "io/safetensors.h"
 #include "skip.h"
-#include "text/bundled_corpus.h"
 #include "text/dataset.h"
 #include "text/subword.h"
 #include "train/trainer.h"
@@ -63,11 +62,8 @@ private slots:
 
 void TestSubword::initTestCase()
 {
-    QString error;
-    const std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
-    QVERIFY2(corpus, qPrintable(error));
-    train_ = corpus->split.train;
-    test_ = corpus->split.test;
+    train_ = bundledZhEn().split.train;
+    test_ = bundledZhEn().split.test;
     QCOMPARE(test_.size(), 1020);
     QVERIFY(tmp_.isValid());
     guessedTest_ = ParallelData::build(train_).encode(test_).stats;

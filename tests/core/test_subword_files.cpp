@@ -10,7 +10,6 @@
 #include "io/safetensors.h"
 #include "skip.h"
 #include "subword_training.h"
-#include "text/bundled_corpus.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -60,10 +59,7 @@ private slots:
 
 void TestSubwordFiles::initTestCase()
 {
-    QString error;
-    const std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
-    QVERIFY2(corpus, qPrintable(error));
-    train_ = corpus->split.train;
+    train_ = bundledZhEn().split.train;
     QVERIFY(train_.size() > 5000);
     QVERIFY(tmp_.isValid());
 }

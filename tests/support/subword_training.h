@@ -4,6 +4,7 @@
 // What the subword tokenisers' tests share (test_subword, test_subword_files): one side of a
 // corpus's pairs, a SentencePiece model trained on sentences, a tiny model over the pieces.
 #include "model/rng.h"
+#include "text/bundled_corpus.h"
 #include "text/dataset.h"
 #include "text/subword.h"
 #include "train/trainer.h"
@@ -13,6 +14,20 @@
 #include <memory>
 
 namespace as::test {
+
+// The bundled zh-en corpus's split (the corpus the program ships), loaded once; a corpus that
+// does not load ends the test with its message.
+inline const BundledCorpus& bundledZhEn()
+{
+    static const BundledCorpus corpus = [] {
+        QString error;
+        std::optional<BundledCorpus> c = loadBundledCorpus(QStringLiteral("zh-en"), &error);
+        if (!c)
+            qFatal("the bundled zh-en corpus: %s", qPrintable(error));
+        return *std::move(c);
+    }();
+    return corpus;
+}
 
 inline QStringList side(const QList<SentencePair>& pairs, bool source)
 {
