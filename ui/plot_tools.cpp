@@ -833,7 +833,11 @@ QBrush recoloured(QBrush brush, const QColor& c)
 
 QCPScatterStyle recoloured(QCPScatterStyle s, const QColor& c)
 {
-    s.setPen(recoloured(s.pen(), c));
+    // A style made without a pen (QCPScatterStyle(shape, size)) draws with its graph's: setting
+    // its Qt::NoPen would make it a pen of its own that draws nothing (hollow markers vanished
+    // and discs were drawn black, whatever the series' colour and the theme).
+    if (s.isPenDefined())
+        s.setPen(recoloured(s.pen(), c));
     s.setBrush(recoloured(s.brush(), c));
     return s;
 }

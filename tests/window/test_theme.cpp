@@ -326,6 +326,7 @@ private slots:
     void contrastFormula();
     void darkTextReadsEverywhere();
     void startupChoice();
+    void seriesMarkersAreDrawnInTheirColour();
 };
 
 void TestTheme::contrastFormula()
@@ -438,6 +439,50 @@ void TestTheme::startupChoice()
     QCOMPARE(startupTheme(QString(), store), QStringLiteral("system"));
     QVERIFY(!setTheme(QStringLiteral("sepia")));
     QCOMPARE(availableThemes(), (QStringList{"system", "light", "dark"}));
+}
+
+// A coloured series' markers are drawn in its colour, in both themes: a graph of one point (the
+// loss view's first validation, the Health view's single step) shows as its marker alone. Read
+// from the rendered pixels: a marker style made without a pen, QCPScatterStyle(shape, size),
+// draws with the graph's pen, and colouring the series had given it a pen of its own, Qt::NoPen
+// (hollow markers vanished; discs were black on either background).
+void TestTheme::seriesMarkersAreDrawnInTheirColour()
+{
+    const QList<QCPScatterStyle::ScatterShape> shapes{
+        QCPScatterStyle::ssCircle, QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare,
+        QCPScatterStyle::ssDiamond};
+    for (const bool dark : {false, true}) {
+        const QPalette pal = dark ? darkPalette() : lightPalette();
+        for (const QCPScatterStyle::ScatterShape shape : shapes) {
+            QCustomPlot plot;
+            plot.setPalette(pal);
+            ui::followPalette(&plot);
+            QCPGraph* g = plot.addGraph();
+            g->setPen(QPen(Qt::black, 2));
+            g->setScatterStyle(QCPScatterStyle(shape, 11));
+            ui::setSeriesColour(g, 3);
+            g->setData(QVector<double>{0.0}, QVector<double>{0.0});
+            plot.xAxis->setRange(-1, 1);
+            plot.yAxis->setRange(-1, 1);
+            const QImage image = plot.toPixmap(200, 160).toImage();
+            const QColor want = ui::seriesColour(3, pal);
+            const QColor background = pal.color(QPalette::Base);
+            QVERIFY(contrast(want, background) >= 3.0);
+            int inColour = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    inColour += std::abs(c.red() - want.red()) + std::abs(c.green() - want.green())
+                                    + std::abs(c.blue() - want.blue())
+                                <= 30;
+                }
+            QVERIFY2(inColour >= 12, qPrintable(QStringLiteral("%1 theme, shape %2: %3 pixels "
+                                                               "in the series' colour")
+                                                    .arg(dark ? "dark" : "light")
+                                                    .arg(int(shape))
+                                                    .arg(inColour)));
+        }
+    }
 }
 
 AS_TEST_MAIN(TestTheme)
