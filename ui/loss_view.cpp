@@ -113,19 +113,22 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     connect(plot_, &QCustomPlot::mousePress, this, [this] { follow_->setChecked(false); });
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_->setChecked(false); });
 
-    enableHoverReadout(plot_, [this](QCustomPlot* p, QPoint pos) -> QString {
-        if (!p->axisRect()->rect().contains(pos))
-            return {};
-        const double xv = p->xAxis->pixelToCoord(pos.x());
-        QStringList parts;
-        if (!train_.empty())
-            parts << describeAt(train_, run_.smoothedValues, valid_, xv);
-        // The compared runs at the same step (or time), under their names.
-        for (const Compared& r : compared_)
-            parts << r.series->name + QLatin1Char('\n')
-                         + describeAt(r.series->loss, r.curves.smoothedValues, r.series->eval, xv);
-        return parts.join(QStringLiteral("\n\n"));
-    });
+    enableHoverReadout(plot_, [this](QCustomPlot*, QPoint pos) { return hoverText(pos); });
+}
+
+QString LossView::hoverText(QPoint pixel) const
+{
+    if (!plot_->axisRect()->rect().contains(pixel))
+        return {};
+    const double xv = plot_->xAxis->pixelToCoord(pixel.x());
+    QStringList parts;
+    if (!train_.empty())
+        parts << describeAt(train_, run_.smoothedValues, valid_, xv);
+    // The compared runs at the same step (or time), under their names.
+    for (const Compared& r : compared_)
+        parts << r.series->name + QLatin1Char('\n')
+                     + describeAt(r.series->loss, r.curves.smoothedValues, r.series->eval, xv);
+    return parts.join(QStringLiteral("\n\n"));
 }
 
 void LossView::retranslate()
@@ -193,6 +196,10 @@ QString LossView::describeAt(const std::vector<LossPoint>& train, const std::vec
                  .arg(v->accuracy, 0, 'f', 3);
         if (!std::isnan(v->bleu))
             t += tr(" · BLEU %1").arg(v->bleu, 0, 'f', 2);
+        if (!std::isnan(v->nll))
+            t += tr("\nNLL %1 per token (no label smoothing) · perplexity %2")
+                     .arg(v->nll, 0, 'f', 4)
+                     .arg(v->perplexity(), 0, 'f', 2);
     }
     return t;
 }
@@ -454,26 +461,26 @@ void LossView::reset()
 QString LossView::csv() const
 {
     // The current run's rows (run empty), then each compared run's under its name.
-    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run\n";
+    QString out = "kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,nll,perplexity,run\n";
     auto add = [&out](const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
                       const std::vector<EvalPoint>& valid, const QString& run) {
         const QString name = run.isEmpty() ? QString() : QLatin1Char('"') + QString(run).replace('"', "\"\"") + QLatin1Char('"');
         for (std::size_t i = 0; i < train.size(); ++i)
-            out += QStringLiteral("train,%1,%2,%3,%4,,%5,,%6\n")
+            out += QStringLiteral("train,%1,%2,%3,%4,,%5,,,,%6\n")
                        .arg(train[i].step)
                        .arg(train[i].seconds, 0, 'g', 9)
                        .arg(train[i].loss, 0, 'g', 9)
                        .arg(smoothed[i], 0, 'g', 9)
                        .arg(train[i].lr, 0, 'g', 9)
                        .arg(name);
+        const auto number = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 9); };
         for (const EvalPoint& e : valid)
-            out += QStringLiteral("valid,%1,%2,%3,,%4,,%5,%6\n")
+            out += QStringLiteral("valid,%1,%2,%3,,%4,,%5,%6,%7,%8\n")
                        .arg(e.step)
                        .arg(e.seconds, 0, 'g', 9)
                        .arg(e.loss, 0, 'g', 9)
                        .arg(e.accuracy, 0, 'g', 9)
-                       .arg(std::isnan(e.bleu) ? QString() : QString::number(e.bleu, 'g', 9))
-                       .arg(name);
+                       .arg(number(e.bleu), number(e.nll), number(e.perplexity()), name);
     };
     add(train_, run_.smoothedValues, valid_, {});
     for (const Compared& r : compared_)

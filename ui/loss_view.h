@@ -46,9 +46,13 @@ public:
     void setLogScale(bool on);
     void setSmoothing(double beta);
     QCustomPlot* plot() const { return plot_; }
-    // kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run: the current run's points
-    // (run empty), then each compared run's.
+    // kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,nll,perplexity,run: the current
+    // run's points (run empty), then each compared run's.
     QString csv() const;
+    // What hovering at `pixel` (plot coordinates) shows: the nearest step's loss and rate, the
+    // nearest validation's loss, accuracy, BLEU (when computed), NLL and perplexity (when
+    // recorded); each compared run's under its name.
+    QString hoverText(QPoint pixel) const;
 
     // Other runs drawn beside this one (View > Compare with run…, an A/B session), each in its
     // colour (compared_runs.h) with one legend entry, its name: the training loss smoothed as

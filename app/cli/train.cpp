@@ -432,8 +432,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                 o.insert("valid_bleu", v.bleu);
             if (decoderOnly) {
                 // A language model is judged by its perplexity on held-out text.
-                lastPerplexity = std::exp(done.nll);
-                o.insert("valid_nll", done.nll);
+                lastPerplexity = v.perplexity();
+                o.insert("valid_nll", v.nll);
                 o.insert("valid_perplexity", lastPerplexity);
             }
             logLine(o);

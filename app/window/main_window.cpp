@@ -10,6 +10,7 @@
 #include "help_actions.h"
 #include "language.h"
 #include "lesson_actions.h"
+#include "loss_view.h"
 #include "theme.h"
 #include "probe_bar.h"
 #include "samples_view.h"
@@ -40,6 +41,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+
+#include <cmath>
 
 namespace as {
 
@@ -503,6 +506,13 @@ QString MainWindow::statusText() const
     if (!lastSnapshot_)
         return {};
     const TrainingSnapshot& s = *lastSnapshot_;
+    // A language model's own measure, from its last validation: perplexity on held-out text.
+    QString perplexity;
+    if (const ui::LossView* loss = views_->loss(); s.config.decoderOnly() && loss->validPointCount() > 0) {
+        const EvalPoint last = loss->validPoint(loss->validPointCount() - 1);
+        if (std::isfinite(last.nll))
+            perplexity = tr(" · valid perplexity %1 (step %2)").arg(last.perplexity(), 0, 'f', 2).arg(last.step);
+    }
     return tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
                .arg(s.step)
                .arg(s.plannedSteps > 0 ? QString::number(s.plannedSteps)  // 0: minutes only
@@ -514,7 +524,7 @@ QString MainWindow::statusText() const
                                           : QStringLiteral("—"))
                .arg(clock(s.elapsedSeconds))
                .arg(clock(s.remainingSeconds))
-           + comparisons_->statusSuffix();
+           + perplexity + comparisons_->statusSuffix();
 }
 
 void MainWindow::showStatus()

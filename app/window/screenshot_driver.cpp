@@ -41,6 +41,7 @@
 #include <QTimer>
 #include <qcustomplot.h>
 
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <optional>
@@ -141,7 +142,9 @@ bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
                         {"train_loss", r.trainLoss},
                         {"valid_loss", r.validLoss},
                         {"valid_accuracy", r.validAccuracy},
-                        {"valid_bleu", r.validBleu},
+                        {"valid_bleu", r.validBleu},  // null for a language model
+                        {"valid_nll", r.validNll},    // per token, without label smoothing
+                        {"valid_perplexity", std::exp(r.validNll)},
                         {"samples", samples},
                         // The language the pictures show (--language, else the locale).
                         {"language", as::currentLanguage()},
@@ -322,9 +325,13 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         std::fprintf(stderr, "attention-studio: %s\n", qPrintable(error));
         return 1;
     }
+    // A translator's BLEU; a language model (no BLEU) its perplexity.
+    const QByteArray measure = std::isnan(summary->validBleu)
+                                   ? QByteArray("perplexity ") + QByteArray::number(std::exp(summary->validNll), 'f', 2)
+                                   : QByteArray("BLEU ") + QByteArray::number(summary->validBleu, 'f', 2);
     std::printf("attention-studio: wrote the views at step %ld and summary.json (valid loss %.4f, "
-                "accuracy %.4f, BLEU %.2f) into %s\n",
-                w.currentStep(), summary->validLoss, summary->validAccuracy, summary->validBleu,
+                "accuracy %.4f, %s) into %s\n",
+                w.currentStep(), summary->validLoss, summary->validAccuracy, measure.constData(),
                 qPrintable(dir));
     return 0;
 }

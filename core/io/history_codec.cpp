@@ -158,8 +158,9 @@ struct HistoryParser {
             p.step = long(step);
             p.tokens = long(tokens);
         }
-        const bool withBleu = version >= 2;
-        if (!count(&n, withBleu ? 40 : 32, QCoreApplication::translate("as::History", "the validation points")))
+        const bool withBleu = version >= 2, withNll = version >= 4;
+        if (!count(&n, withNll ? 48 : withBleu ? 40 : 32,
+                   QCoreApplication::translate("as::History", "the validation points")))
             return false;
         h->eval.resize(n);
         for (EvalPoint& p : h->eval) {
@@ -170,11 +171,17 @@ struct HistoryParser {
             r.f64(&p.accuracy);
             if (withBleu)
                 r.f64(&p.bleu);
+            if (withNll)
+                r.f64(&p.nll);
             p.step = long(step);
             if (!std::isnan(p.bleu) && !(p.bleu >= 0 && p.bleu <= 100))
                 return fail(QCoreApplication::translate("as::History", "validation point at step %1: BLEU %2 is not in [0, 100]")
                                 .arg(p.step)
                                 .arg(p.bleu));
+            if (!std::isnan(p.nll) && !(p.nll >= 0 && std::isfinite(p.nll)))
+                return fail(QCoreApplication::translate("as::History", "validation point at step %1: NLL %2 is not a finite number >= 0")
+                                .arg(p.step)
+                                .arg(p.nll));
         }
         // A record is at least step, heads, two empty token lists and three layer counts.
         if (!count(&n, 8 + 4 + 4 + 4 + 3 * 4, QCoreApplication::translate("as::History", "the attention records")))
@@ -263,6 +270,7 @@ QByteArray historyBytes(const TrainingHistory& h)
         putF64(b, p.loss);
         putF64(b, p.accuracy);
         putF64(b, p.bleu);
+        putF64(b, p.nll);
     }
     putU64(b, h.attention.size());
     for (const auto& r : h.attention) {

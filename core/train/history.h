@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <memory>
@@ -33,6 +34,11 @@ struct EvalPoint {
     double accuracy = 0;  // teacher-forced token accuracy on the validation set
     // BLEU of greedy translations of the validation set, 0 … 100; NaN when not computed.
     double bleu = std::numeric_limits<double>::quiet_NaN();
+    // NLL per target token on the validation set, without label smoothing: a language model's
+    // perplexity is exp(nll) (core/SPEC.md §3.4). NaN when not recorded (files of format 3 and
+    // older).
+    double nll = std::numeric_limits<double>::quiet_NaN();
+    double perplexity() const { return std::exp(nll); }  // NaN when nll is
 };
 
 // The attention of every head of every layer for one probe pair (teacher-forced, dropout off).

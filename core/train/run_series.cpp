@@ -16,10 +16,10 @@ bool same(const LossPoint& a, const LossPoint& b)
 
 bool same(const EvalPoint& a, const EvalPoint& b)
 {
-    // BLEU may be NaN (not computed): equal when both are.
-    const bool bleu = a.bleu == b.bleu || (std::isnan(a.bleu) && std::isnan(b.bleu));
+    // BLEU and the NLL may be NaN (not computed or not recorded): equal when both are.
+    const auto equal = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
     return a.step == b.step && a.seconds == b.seconds && a.loss == b.loss
-        && a.accuracy == b.accuracy && bleu;
+        && a.accuracy == b.accuracy && equal(a.bleu, b.bleu) && equal(a.nll, b.nll);
 }
 
 template <typename Point>

@@ -92,7 +92,7 @@ Validation validateModel(Transformer<float>& model, const SessionData& data, lon
     Validation v;
     const LossStats loss = evaluateLoss(model, data.validation());
     v.point = {step, trainSeconds, loss.loss(), loss.accuracy()};
-    v.nll = loss.nll();
+    v.point.nll = loss.nll();
     // A language model (decoder-only) has nothing to translate: its validation is the loss.
     const bool translates = !model.config().decoderOnly();
     if (translates && options.bleu && !data.validationText().isEmpty()) {
@@ -297,6 +297,7 @@ RunSummary TrainingSession::summarize(int samples, const Progress& progress) con
     r.validLoss = v.point.loss;
     r.validAccuracy = v.point.accuracy;
     r.validBleu = v.point.bleu;
+    r.validNll = v.point.nll;
     if (v.samples)
         r.samples.assign(v.samples->samples.begin(),
                          v.samples->samples.begin()

@@ -45,7 +45,8 @@ struct RunSummary {
     long steps = 0;
     double trainLoss = 0;  // mean label-smoothed loss of the last (up to) 50 steps
     double validLoss = 0, validAccuracy = 0;  // teacher-forced, dropout off
-    double validBleu = 0;  // greedy translations of every validation pair, corpusBleu
+    double validBleu = 0;  // greedy translations of every validation pair, corpusBleu; NaN for a language model
+    double validNll = 0;   // per target token, without label smoothing: perplexity exp(validNll)
     std::vector<TranslationSample> samples;  // the data's examples (SessionData::exampleText)
 };
 
@@ -59,9 +60,6 @@ struct Validation {
     EvalPoint point;                                // bleu NaN unless asked for
     std::shared_ptr<const SamplesRecord> samples;   // null unless asked for
     bool cancelled = false;                         // progress said stop: point incomplete
-    // The validation set's NLL per target token, without label smoothing: a language model's
-    // perplexity is exp(nll) (core/SPEC.md §3.4).
-    double nll = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A validation of `model` (the session's weights, or a copy of them taken at `step` for a

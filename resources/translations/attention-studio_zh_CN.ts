@@ -1161,6 +1161,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>%1 unexpected bytes after the last batch</source>
         <translation>最后一个批次之后多出 %1 字节</translation>
     </message>
+    <message>
+        <source>validation point at step %1: NLL %2 is not a finite number &gt;= 0</source>
+        <translation>第 %1 步的验证点：NLL %2 不是 ≥ 0 的有限数</translation>
+    </message>
 </context>
 <context>
     <name>as::Interop</name>
@@ -1556,6 +1560,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Building the new session: its tokenisers train; the current session goes on meanwhile</source>
         <translation>正在构建新会话：训练其分词器；当前会话同时继续</translation>
+    </message>
+    <message>
+        <source> · valid perplexity %1 (step %2)</source>
+        <translation> · 验证困惑度 %1（第 %2 步）</translation>
     </message>
 </context>
 <context>
@@ -4160,6 +4168,12 @@ validation (step %1): loss %2 · accuracy %3</source>
     <message>
         <source>training time (s)</source>
         <translation>训练时间（秒）</translation>
+    </message>
+    <message>
+        <source>
+NLL %1 per token (no label smoothing) · perplexity %2</source>
+        <translation>
+每个词元的 NLL %1（不含标签平滑）· 困惑度 %2</translation>
     </message>
 </context>
 <context>

@@ -150,7 +150,8 @@ struct Run {
             history.loss.push_back({st.step, seconds, st.loss.loss(), st.lr, st.loss.ntokens});
             if (st.step % 3 == 0) {
                 history.eval.push_back({st.step, seconds, st.loss.loss() + 1, 0.5,
-                                        st.step % 2 == 0 ? 12.5 : std::numeric_limits<double>::quiet_NaN()});
+                                        st.step % 2 == 0 ? 12.5 : std::numeric_limits<double>::quiet_NaN(),
+                                        st.loss.loss() + 0.25});
                 history.attention.push_back(attentionOf(trainer->model(), st.step,
                                                         batcher->pairs().front()));
             }
@@ -252,6 +253,7 @@ private slots:
     void bitFlipsAreCaught();
     void wrongVersionAndRandomBytes();
     void readsVersion1();
+    void readsVersion3();
     void hostileContentBehindValidChecksums_data();
     void hostileContentBehindValidChecksums();
     void abandonedSaveKeepsOldFile();
@@ -383,6 +385,8 @@ void TestCheckpoint::historyAndSettingsRoundTrip()
     QCOMPARE(h.eval[1].accuracy, 0.5);
     QCOMPARE(h.eval[1].bleu, 12.5);            // step 6
     QVERIFY(std::isnan(h.eval[0].bleu));       // step 3: not computed
+    QCOMPARE(h.eval[0].nll, run.history.eval[0].nll);
+    QCOMPARE(h.eval[1].nll, run.history.eval[1].nll);
     QCOMPARE(h.attention.size(), std::size_t(2));
     for (std::size_t i = 0; i < h.attention.size(); ++i) {
         const AttentionRecord &x = *h.attention[i], &y = *run.history.attention[i];
@@ -490,8 +494,8 @@ void TestCheckpoint::readsVersion1()
     const qsizetype lossBytes = 8 + 40 * qsizetype(run.history.loss.size());
     const auto nEval = qFromLittleEndian<quint64>(h.constData() + lossBytes);
     QCOMPARE(nEval, quint64(2));
-    for (quint64 i = nEval; i-- > 0;)  // drop each point's last f64 (its BLEU), back to front
-        h.remove(lossBytes + 8 + qsizetype(i) * 40 + 32, 8);
+    for (quint64 i = nEval; i-- > 0;)  // drop each point's last two f64 (BLEU, NLL), back to front
+        h.remove(lossBytes + 8 + qsizetype(i) * 48 + 32, 16);
     QString error;
     std::optional<Checkpoint> ck = loadCheckpointFromBytes(s.build(-1, 0, 0, 1), &error);
     QVERIFY2(ck, qPrintable(error));
@@ -499,9 +503,47 @@ void TestCheckpoint::readsVersion1()
     QCOMPARE(ck->history.eval[1].loss, run.history.eval[1].loss);
     QCOMPARE(ck->history.eval[1].accuracy, 0.5);
     QVERIFY(std::isnan(ck->history.eval[1].bleu));
+    QVERIFY(std::isnan(ck->history.eval[1].nll));
     QCOMPARE(ck->history.attention.size(), std::size_t(2));
     // The same bytes read as version 2 do not fit: refused.
     QVERIFY(!loadCheckpointFromBytes(s.build(), &error));
+}
+
+// A version 3 file (validation points without their NLL) loads with the NLL not recorded; a
+// version 4 point whose NLL is negative or infinite is refused by name.
+void TestCheckpoint::readsVersion3()
+{
+    const ModelConfig c = tinyConfig();
+    Run run(c, randomPairs(24, c, 5));
+    run.steps(6);
+    const QByteArray file = *run.bytes();
+    Sections s = Sections::of(file);
+    QByteArray& h = s["history"];
+    const qsizetype lossBytes = 8 + 40 * qsizetype(run.history.loss.size());
+    const auto nEval = qFromLittleEndian<quint64>(h.constData() + lossBytes);
+    QCOMPARE(nEval, quint64(2));
+    const QByteArray v4 = h;
+    for (quint64 i = nEval; i-- > 0;)  // drop each point's last f64 (its NLL), back to front
+        h.remove(lossBytes + 8 + qsizetype(i) * 48 + 40, 8);
+    QString error;
+    std::optional<Checkpoint> ck = loadCheckpointFromBytes(s.build(-1, 0, 0, 3), &error);
+    QVERIFY2(ck, qPrintable(error));
+    QCOMPARE(ck->history.eval.size(), std::size_t(2));
+    QCOMPARE(ck->history.eval[1].bleu, 12.5);
+    QVERIFY(std::isnan(ck->history.eval[0].nll));
+    QVERIFY(std::isnan(ck->history.eval[1].nll));
+    QVERIFY(!loadCheckpointFromBytes(s.build(), &error));  // the same bytes as version 4: refused
+
+    for (const double bad : {-0.5, std::numeric_limits<double>::infinity()}) {
+        h = v4;
+        char w[8];
+        qToLittleEndian<double>(bad, w);
+        h.replace(lossBytes + 8 + 48 + 40, 8, QByteArray(w, 8));  // the second point's NLL
+        QVERIFY(!loadCheckpointFromBytes(s.build(), &error));
+        QVERIFY2(error.contains("NLL") && error.contains("step 6"), qPrintable(error));
+    }
+    h = v4;
+    QVERIFY2(loadCheckpointFromBytes(s.build(), &error), qPrintable(error));  // the rebuild is sound
 }
 
 void TestCheckpoint::wrongVersionAndRandomBytes()
@@ -511,8 +553,8 @@ void TestCheckpoint::wrongVersionAndRandomBytes()
     run.steps(2);
     const QByteArray file = *run.bytes();
     QString error;
-    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 4), &error));
-    QVERIFY2(error.contains("version 4") && error.contains("versions 1 to 3"), qPrintable(error));
+    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 5), &error));
+    QVERIFY2(error.contains("version 5") && error.contains("versions 1 to 4"), qPrintable(error));
     QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 0), &error));
     QVERIFY(loadCheckpointFromBytes(Sections::of(file).build(), &error));  // the rebuild is sound
 
@@ -561,7 +603,7 @@ void TestCheckpoint::hostileContentBehindValidChecksums()
     auto setU64 = [](QByteArray& b, qsizetype at, quint64 v) { qToLittleEndian(v, b.data() + at); };
     auto setU32 = [](QByteArray& b, qsizetype at, quint32 v) { qToLittleEndian(v, b.data() + at); };
     const qsizetype lossBytes = 8 + 40 * qsizetype(run.history.loss.size());
-    const qsizetype evalBytes = 8 + 40 * qsizetype(run.history.eval.size());
+    const qsizetype evalBytes = 8 + 48 * qsizetype(run.history.eval.size());
     switch (kind) {
     case 0:
         setU64(s["history"], 0, quint64(1) << 60);

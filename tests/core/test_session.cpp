@@ -657,8 +657,8 @@ void TestSession::decoderOnlyBesideATranslatorReadsItsTargets()
             nll -= double(logp(Eigen::Index(t), out[t]));
         tokens += long(out.size());
     }
-    QVERIFY2(std::abs(v.nll - nll / double(tokens)) < 1e-5,
-             qPrintable(u"%1 vs %2"_s.arg(v.nll).arg(nll / double(tokens))));
+    QVERIFY2(std::abs(v.point.nll - nll / double(tokens)) < 1e-5,
+             qPrintable(u"%1 vs %2"_s.arg(v.point.nll).arg(nll / double(tokens))));
 }
 
 #include "test_session.moc"

@@ -17,6 +17,7 @@
 
 #include "cli_process.h"
 #include "io/run_file.h"
+#include "train/snapshot.h"
 
 #include <QAction>
 #include <QFile>
@@ -28,7 +29,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace as;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -125,6 +129,7 @@ private slots:
     void fifthRunIsRefused();
     void removeAndReset();
     void growingRunIsAppended();
+    void hoverShowsNllAndPerplexity();
 
 private:
     bool compare(const QString& path)
@@ -249,16 +254,24 @@ void TestUiCompare::overlayIsTheRunAsItsLogRecordsIt()
 
     // The CSV export has the run's rows under its name: its steps and validations.
     const QStringList rows = loss->csv().split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(rows.first(), QStringLiteral("kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,run"));
+    QCOMPARE(rows.first(),
+             QStringLiteral("kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,nll,perplexity,run"));
     QStringList trainSteps, validSteps;
     for (const QString& row : rows) {
         const QStringList f = row.split(',');
         if (f.last() != QStringLiteral("\"toy-a\""))
             continue;
         (f[0] == "train" ? trainSteps : validSteps) << f[1];
+        QCOMPARE(f.size(), 11);
         if (f[0] == "train") {  // 9 significant digits
             const double logged = log.loss[std::size_t(trainSteps.size() - 1)];
             QVERIFY(std::abs(f[3].toDouble() - logged) <= 1e-8 * std::abs(logged));
+            QVERIFY(f[8].isEmpty() && f[9].isEmpty());
+        } else {  // the validation's NLL, as the checkpoint recorded it, and exp(NLL)
+            const EvalPoint& e = loss->comparedRun(0).series->eval[std::size_t(validSteps.size() - 1)];
+            QVERIFY(e.nll > 0 && e.nll < 10);
+            QVERIFY(std::abs(f[8].toDouble() - e.nll) <= 1e-8 * e.nll);
+            QVERIFY(std::abs(f[9].toDouble() - std::exp(f[8].toDouble())) <= 1e-7 * f[9].toDouble());
         }
     }
     QCOMPARE(trainSteps.size(), 60);
@@ -490,6 +503,36 @@ void TestUiCompare::growingRunIsAppended()
     QCOMPARE(valuesOf(loss.comparedRun(1).loss), restartedLoss);
     QCOMPARE(loss.comparedRun(1).validLoss->dataCount(), 21);
     QCOMPARE(valuesOf(lr.comparedGraph(1)), restartedLr);
+}
+
+// A validation's NLL per token (without label smoothing) and its perplexity exp(NLL) in the
+// hover text, worked by hand: NLL ln 50 = 3.9120 is perplexity 50. A point without a recorded
+// NLL (from a file of format 3 or older) shows neither.
+void TestUiCompare::hoverShowsNllAndPerplexity()
+{
+    ui::LossView loss;
+    loss.resize(900, 600);
+    TrainingSnapshot s;
+    for (long i = 1; i <= 20; ++i)
+        s.newLoss.push_back({i, double(i), 5.0 - 0.1 * double(i), 1e-3, 100});
+    EvalPoint old{10, 10.0, 4.2, 0.3};
+    EvalPoint recorded{20, 20.0, 4.1, 0.35};
+    recorded.nll = std::log(50.0);
+    s.newEval = {old, recorded};
+    loss.applySnapshot(s);
+    loss.plot()->replot();
+    const auto at = [&](double step) {
+        return QPoint(int(std::lround(loss.plot()->xAxis->coordToPixel(step))),
+                      loss.plot()->axisRect()->center().y());
+    };
+    const QString there = loss.hoverText(at(20));
+    QVERIFY2(there.contains(u"validation (step 20)"_s) && there.contains(u"NLL 3.9120"_s)
+                 && there.contains(u"perplexity 50.00"_s),
+             qPrintable(there));
+    const QString before = loss.hoverText(at(10));
+    QVERIFY2(before.contains(u"validation (step 10)"_s) && !before.contains(u"NLL"_s)
+                 && !before.contains(u"perplexity"_s),
+             qPrintable(before));
 }
 
 AS_TEST_MAIN(TestUiCompare)

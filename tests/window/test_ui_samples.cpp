@@ -177,6 +177,8 @@ void TestUiSamples::backgroundValidationMeasuresTheWeightsOfItsStep()
     const LossStats st = evaluateLoss(*m->model, split.pairs);
     QCOMPARE(last.loss, st.loss());
     QCOMPARE(last.accuracy, st.accuracy());
+    QCOMPARE(last.nll, st.nll());  // without label smoothing: not the loss
+    QVERIFY(last.nll != last.loss);
     QStringList hyps, refs;
     for (const SentencePair& p : pairs) {
         const std::vector<int> ids = codec.encodeSource(p.src).ids;

@@ -380,6 +380,8 @@ void TestWindowCorpus::screenshotModeTrainsOnACorpusFile()
                             .arg(loss.accuracy())));
     QVERIFY2(same(summary.value("valid_bleu").toDouble(), bleu),
              qPrintable(u"summary.json valid_bleu %1, of the weights %2"_s.arg(summary.value("valid_bleu").toDouble()).arg(bleu)));
+    QVERIFY(same(summary.value("valid_nll").toDouble(), loss.nll()));
+    QVERIFY(same(summary.value("valid_perplexity").toDouble(), std::exp(loss.nll())));
 }
 
 AS_TEST_MAIN(TestWindowCorpus)

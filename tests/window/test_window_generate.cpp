@@ -11,6 +11,7 @@
 #include "attention_view.h"
 #include "decoding_view.h"
 #include "embedding_view.h"
+#include "loss_view.h"
 #include "translate_view.h"
 #include "io/model_file.h"
 #include "window_runs.h"
@@ -21,6 +22,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace as;
 using namespace Qt::StringLiterals;
@@ -55,13 +58,25 @@ void TestWindowGenerate::trainsAndGenerates()
     SessionSettings s = SessionSettings::defaultsFor(u"lm-brackets"_s);
     QVERIFY(s.model.decoderOnly());
     s.plannedSteps = kSteps;
+    s.evalEvery = 100;
     w.applySettings(s);
     QVERIFY(QTest::qWaitFor([&] { return w.examplesShown() > 0; }, 60000));
     w.link()->step(int(kSteps));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 600000));
 
-    // Generate, not Translate; the embeddings offer no source table.
     ViewSet* views = w.views();
+    // The status bar gives a language model's perplexity, exp(NLL per token), from its last
+    // validation (the NLL itself is checked against evaluateLoss in test_ui_samples).
+    ui::LossView* loss = views->loss();
+    QVERIFY(QTest::qWaitFor([&] { return loss->validPointCount() == 2; }, 60000));
+    const EvalPoint last = loss->validPoint(1);
+    QCOMPARE(last.step, kSteps);
+    QVERIFY(std::isfinite(last.nll) && last.nll > 0);
+    const QString perplexity = u"valid perplexity %1 (step %2)"_s.arg(std::exp(last.nll), 0, 'f', 2).arg(kSteps);
+    QVERIFY2(QTest::qWaitFor([&] { return w.statusText().contains(perplexity); }, 10000),
+             qPrintable(w.statusText() + u" lacks "_s + perplexity));
+
+    // Generate, not Translate; the embeddings offer no source table.
     ui::TranslateView* gen = views->translate();
     QVERIFY(gen->generating());
     QTabWidget* group = views->groupOf(gen);
