@@ -223,8 +223,10 @@ void AttentionView::retranslate()
     layerLabel_->setText(tr("Layer:"));
     bigHeat_.scale->axis()->setLabel(tr("attention weight"));
     entropyPlot_->xAxis->setLabel(tr("head"));
-    entropyPlot_->yAxis->setLabel(tr("mean row entropy (nats)"));
-    entropyTitle_->setText(tr("Entropy per head (dashed: uniform over the keys)"));
+    // The axis says only the unit: the plot is short, and a longer label was cut off at the
+    // window's default size. The title says what is measured.
+    entropyPlot_->yAxis->setLabel(tr("nats"));
+    entropyTitle_->setText(tr("Mean row entropy per head (dashed: uniform over the keys)"));
     placeholder_->setText(tr("No attention recorded yet.\nStart training: the attention of the "
                              "probe sentence appears here at every snapshot."));
     labelAxes(bigPlot_);

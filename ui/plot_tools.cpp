@@ -15,6 +15,8 @@
 #include <QTimer>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QTextLayout>
+#include <QTextOption>
 #include <QToolTip>
 
 #include <algorithm>
@@ -415,7 +417,35 @@ private:
         return true;
     }
 
-    // Breaks a title too wide for the plot into lines at " · ", eliding what still does not fit.
+    // The lines `text` breaks into at `width` by Unicode's line-breaking rules (at spaces, and
+    // between CJK characters), at most `most` of them: the last one elided if more were needed.
+    static QStringList wrapped(const QString& text, const QFont& font, int width, int most)
+    {
+        QTextLayout layout(text, font);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        std::vector<int> starts;
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            starts.push_back(line.textStart());
+        }
+        layout.endLayout();
+        starts.push_back(int(text.size()));
+        QStringList lines;
+        const QFontMetrics fm(font);
+        for (int i = 0; i + 1 < int(starts.size()) && i < most; ++i) {
+            const bool last = i == most - 1 && i + 2 < int(starts.size());
+            const QString line = text.mid(starts[std::size_t(i)],
+                                          last ? -1 : starts[std::size_t(i) + 1] - starts[std::size_t(i)]);
+            lines << fm.elidedText(line.trimmed(), Qt::ElideRight, width);
+        }
+        return lines;
+    }
+
+    // Breaks a title too wide for the plot into lines at " · ", then a part still too wide at
+    // its words (up to three lines; eliding only what still does not fit).
     bool fitTitles()
     {
         bool changed = false;
@@ -439,11 +469,11 @@ private:
                     if (current.isEmpty() || fm.horizontalAdvance(joined) <= width) {
                         current = joined;
                     } else {
-                        lines << fm.elidedText(current, Qt::ElideRight, width);
+                        lines << wrapped(current, e->font(), width, 3);
                         current = part;
                     }
                 }
-                lines << fm.elidedText(current, Qt::ElideRight, width);
+                lines << wrapped(current, e->font(), width, 3);
             }
             const QString shown = lines.join(QLatin1Char('\n'));
             if (shown != e->text()) {

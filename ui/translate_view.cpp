@@ -131,10 +131,15 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     topTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     topTable_->setWordWrap(false);
 
+    // As wide as their items, always: in a narrow panel the label beside them wraps instead
+    // (the head's choice read "mean of hea" at the window's default size).
     crossLayer_ = new QComboBox(this);
     crossLayer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    crossLayer_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     crossHead_ = new QComboBox(this);
+    crossHead_->setObjectName(QStringLiteral("crossHead"));
     crossHead_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    crossHead_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     explain_ = new QComboBox(this);
     for (int i = 0; i < 5; ++i)  // cross-attention, then the four attributions
         explain_->addItem(QString());
@@ -194,6 +199,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     auto* explainBar = new QHBoxLayout;
     explainLabel_ = new QLabel(this);
     crossLabel_ = new QLabel(this);
+    crossLabel_->setWordWrap(true);
     explainBar->addWidget(explainLabel_);
     explainBar->addWidget(explain_);
     explainBar->addStretch(1);

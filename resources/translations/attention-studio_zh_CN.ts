@@ -3000,14 +3000,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>头</translation>
     </message>
     <message>
-        <source>mean row entropy (nats)</source>
-        <translation>平均行熵（奈特）</translation>
-    </message>
-    <message>
-        <source>Entropy per head (dashed: uniform over the keys)</source>
-        <translation>每个头的熵（虚线：在所有键上均匀分布）</translation>
-    </message>
-    <message>
         <source>head %1: H = %2 nats (uniform: %3)</source>
         <translation>头 %1：H = %2 奈特（均匀分布：%3）</translation>
     </message>
@@ -3078,6 +3070,14 @@ weight %6</source>
     <message>
         <source>Probe at step %1 — input: %2</source>
         <translation>第 %1 步的探针 — 输入：%2</translation>
+    </message>
+    <message>
+        <source>nats</source>
+        <translation>奈特</translation>
+    </message>
+    <message>
+        <source>Mean row entropy per head (dashed: uniform over the keys)</source>
+        <translation>每个头的平均行熵（虚线：在所有键上均匀分布）</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@
 #include "eval/interpret.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QPainterPath>
 #include <QSignalSpy>
@@ -65,6 +66,7 @@ private slots:
     void tickLabelsNeverOverlap();
     void hoverNamesEveryToken();
     void titlesStayInsideThePlot();
+    void longTitlesWrapWhole();
     void nbestTranslationColumnIsReadable();
     void emptyCrossAttentionHasNoScale();
 
@@ -728,6 +730,33 @@ void TestUiAttentionTranslate::titlesStayInsideThePlot()
     QVERIFY(titlesOf(big).first()->text().simplified().startsWith(QStringLiteral("mean of 8 heads")));
 }
 
+// A title without " · " to break at, too wide for its plot, is broken at its words (an English
+// sentence at its spaces, a Chinese one between its characters), not cut off: every line fits,
+// none is elided, and together they are the whole title.
+void TestUiAttentionTranslate::longTitlesWrapWhole()
+{
+    const QStringList titles{
+        QStringLiteral("Choose a token of the continuation and another it could have been"),
+        QStringLiteral("选择续写中的一个词元，以及它本来可能是的另一个词元")};
+    for (const QString& full : titles) {
+        QCustomPlot plot;
+        QCPTextElement* title = ui::addTitle(&plot, full, plot.font());
+        plot.resize(260, 300);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        const QStringList lines = title->text().split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 2 && lines.size() <= 3, qPrintable(title->text()));
+        const QFontMetrics fm(title->font());
+        for (const QString& line : lines) {
+            QVERIFY2(!line.contains(QChar(0x2026)), qPrintable(title->text()));
+            QVERIFY2(fm.horizontalAdvance(line) <= plot.width(), qPrintable(line));
+        }
+        const bool spaced = full.contains(QLatin1Char(' '));
+        QCOMPARE(lines.join(spaced ? QStringLiteral(" ") : QString()), full);
+    }
+}
+
 // The n-best table gives the translation the width left by the rank and score columns, which
 // are as wide as their contents, at the sizes the window takes.
 void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
@@ -755,6 +784,17 @@ void TestUiAttentionTranslate::nbestTranslationColumnIsReadable()
             QVERIFY2(table->columnWidth(1) > QFontMetrics(table->font()).horizontalAdvance(t),
                      qPrintable(where + QStringLiteral(": ") + t));
         }
+    }
+    // The cross-attention's choice of head reads whole ("mean of heads") at every size: the
+    // label beside it wraps instead.
+    auto* head = view.findChild<QComboBox*>(QStringLiteral("crossHead"));
+    QVERIFY(head);
+    for (QSize size : {QSize(1380, 780), QSize(1000, 700), QSize(800, 600)}) {
+        showAt(view, size);
+        QVERIFY2(head->width() >= head->sizeHint().width(),
+                 qPrintable(QStringLiteral("at %1x%2: %3 px for \"%4\", which needs %5")
+                                .arg(size.width()).arg(size.height()).arg(head->width())
+                                .arg(head->currentText()).arg(head->sizeHint().width())));
     }
     // In a narrower window an elided translation is whole in its tooltip.
     for (int r = 0; r < table->rowCount(); ++r)
