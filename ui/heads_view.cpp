@@ -89,7 +89,8 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent)
             text += isMutedShown(id) ? tr("\nmuted: click to unmute") : tr("\nclick to mute");
             return text;
         });
-        grids->addWidget(panel(plot, [this, i] { return heatmapCsv(maps_[i], QStringLiteral("layer")); }, this));
+        panels_[i] = panel(plot, [this, i] { return heatmapCsv(maps_[i], QStringLiteral("layer")); }, this);
+        grids->addWidget(panels_[i]);
     }
 
     pruning_ = new QCustomPlot(this);
@@ -177,8 +178,7 @@ void HeadsView::retranslate()
     pruning_->xAxis->setLabel(tr("heads masked"));
     pruning_->yAxis->setLabel(tr("validation BLEU"));
     pruning_->yAxis2->setLabel(tr("validation NLL"));
-    pruning_->graph(0)->setName(tr("BLEU"));
-    pruning_->graph(1)->setName(tr("NLL (right axis)"));
+    pruning_->graph(0)->setName(tr("BLEU"));  // and the NLL's name in redrawPruning
     summarize();
     redraw();
     redrawPruning();
@@ -249,6 +249,9 @@ void HeadsView::setShape(int encoderLayers, int decoderLayers, int heads)
     layers_[1] = decoderLayers;
     layers_[2] = encoderLayers > 0 ? decoderLayers : 0;  // no encoder: a decoder-only model, no cross-attention
     heads_ = heads;
+    // A decoder-only model's only attention is its decoder's: the other two grids would stay empty.
+    for (int i = 0; i < 3; ++i)
+        panels_[i]->setVisible(!decoderOnly() || i == indexOf(AttentionKind::DecoderSelf));
     record_.reset();
     pruningRecord_.reset();
     redraw();
@@ -427,15 +430,25 @@ void HeadsView::redrawPruning()
         }
     pruning_->graph(0)->setData(x, bleu);
     pruning_->graph(1)->setData(x, nll);
-    const int total = pruningRecord_ ? pruningRecord_->totalHeads : 3 * heads_;
+    const int total = pruningRecord_ ? pruningRecord_->totalHeads
+                                     : (layers_[0] + layers_[1] + layers_[2]) * heads_;
     pruning_->xAxis->setRange(-0.5, std::max(1, total) + 0.5);
-    // A language model's curve has no BLEU (NaN): its NLL alone, on the right axis.
+    // A language model's curve has no BLEU (NaN): its NLL alone, on the right axis, with its
+    // grid; so from the start for a decoder-only model.
     const bool translated = !bleu.isEmpty() && !std::isnan(bleu.front());
-    pruning_->graph(0)->setVisible(bleu.isEmpty() || translated);
-    if (bleu.isEmpty() || translated)
+    const bool bleuShown = translated || (bleu.isEmpty() && !decoderOnly());
+    pruning_->graph(0)->setVisible(bleuShown);
+    if (bleuShown)
         pruning_->graph(0)->addToLegend();
     else
         pruning_->graph(0)->removeFromLegend();
+    pruning_->yAxis->setVisible(bleuShown);
+    pruning_->yAxis2->grid()->setVisible(!bleuShown);
+    pruning_->graph(1)->setName(bleuShown ? tr("NLL (right axis)") : tr("NLL"));
+    // The legend where the curves are not: left, half way up, below a BLEU curve that starts at
+    // the top; at the top for an NLL alone, which starts at its lowest and rises.
+    pruning_->axisRect()->insetLayout()->setInsetAlignment(
+        0, Qt::AlignLeft | (bleuShown ? Qt::AlignVCenter : Qt::AlignTop));
     if (!bleu.isEmpty()) {
         pruning_->yAxis->setRange(0, translated ? std::max(1.0, *std::max_element(bleu.begin(), bleu.end()) * 1.1) : 1.0);
         const auto [mn, mx] = std::minmax_element(nll.begin(), nll.end());

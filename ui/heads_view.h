@@ -94,6 +94,10 @@ private:
     QLabel* status_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QCustomPlot* plots_[3] = {nullptr, nullptr, nullptr};
+    QWidget* panels_[3] = {nullptr, nullptr, nullptr};  // each grid with its Export button
+    // A decoder-only model (no encoder, decoder layers): no encoder or cross-attention grid,
+    // and no BLEU on the pruning curve.
+    bool decoderOnly() const { return layers_[0] == 0 && layers_[1] > 0; }
     Heatmap maps_[3];
     std::vector<QCPAbstractItem*> marks_;
     QCustomPlot* pruning_ = nullptr;

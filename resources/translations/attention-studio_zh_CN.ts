@@ -3789,6 +3789,10 @@ click to mute</source>
             <numerusform>第 %1 步，%2 个验证句子，%n 个头已静音：NLL %3（与不静音相比 %4）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>NLL</source>
+        <translation>NLL</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HealthView</name>

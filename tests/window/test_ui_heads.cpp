@@ -44,6 +44,7 @@ class TestUiHeads : public QObject {
 private slots:
     void initTestCase();
     void viewDrawsRecordsAndAsks();
+    void decoderOnlyShowsItsOwnGridAlone();
     void windowScoresMutesAndPrunes();
     void openedModelScoresOnItsTasksValidationOrAFile();
     void neuronViewOfTheProbe();
@@ -359,6 +360,36 @@ void TestUiHeads::neuronViewOfTheProbe()
         }
     }
     w.close();
+}
+
+// A decoder-only model has one kind of attention: the Heads view shows its decoder's grid alone
+// (not two empty ones beside it), and a pruning curve without BLEU from the start, over all of
+// its layers' heads; a translator's shape brings the three grids and BLEU back.
+void TestUiHeads::decoderOnlyShowsItsOwnGridAlone()
+{
+    ui::HeadsView view;
+    view.resize(1000, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCustomPlot* pruning = view.pruningPlot();
+    const auto legendHas = [pruning](QCPAbstractPlottable* p) { return pruning->legend->hasItemWithPlottable(p); };
+    for (int round = 0; round < 2; ++round) {
+        view.setShape(2, 2, 4);  // a translator: 2 x 4 heads of each of three kinds
+        for (AttentionKind k : kAttentionKinds)
+            QVERIFY(view.grid(k)->isVisibleTo(&view));
+        QVERIFY(pruning->graph(0)->visible() && legendHas(pruning->graph(0)));
+        QVERIFY(pruning->yAxis->visible());
+        QCOMPARE(pruning->xAxis->range().upper, 24.5);
+
+        view.setShape(0, 4, 8);  // a decoder-only model: 4 layers of 8 heads
+        QVERIFY(!view.grid(AttentionKind::EncoderSelf)->isVisibleTo(&view));
+        QVERIFY(!view.grid(AttentionKind::Cross)->isVisibleTo(&view));
+        QVERIFY(view.grid(AttentionKind::DecoderSelf)->isVisibleTo(&view));
+        QVERIFY(!pruning->graph(0)->visible() && !legendHas(pruning->graph(0)));
+        QVERIFY(!pruning->yAxis->visible());
+        QVERIFY(pruning->graph(1)->visible() && legendHas(pruning->graph(1)));
+        QCOMPARE(pruning->xAxis->range().upper, 32.5);
+    }
 }
 
 AS_TEST_MAIN(TestUiHeads)
