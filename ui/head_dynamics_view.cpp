@@ -340,13 +340,23 @@ void HeadDynamicsView::draw()
                 p.heat.scale->axis()->setLabel(metricName(metric_));
             replotIfVisible(p.plot);
         }
-    info_->setText(tr("%1 records, steps %2 – %3 · probe: %4 → %5 · click a cell to see that head "
+    // A translator's probe is a pair, source → target; a decoder-only model's its text alone.
+    const AttentionRecord& probed = *history_.back();
+    const QString target = probed.tgtTokens.mid(1).join(QLatin1Char(' '));
+    const QString probe = probed.srcTokens.isEmpty()
+                              ? target
+                              : probed.srcTokens.join(QLatin1Char(' ')) + QStringLiteral(" → ") + target;
+    info_->setText(tr("%1 records, steps %2 – %3 · probe: %4 · click a cell to see that head "
                       "at that step in Attention")
                        .arg(n)
                        .arg(history_.front()->step)
-                       .arg(history_.back()->step)
-                       .arg(history_.back()->srcTokens.join(QLatin1Char(' ')),
-                            history_.back()->tgtTokens.mid(1).join(QLatin1Char(' '))));
+                       .arg(probed.step)
+                       .arg(probe));
+}
+
+QString HeadDynamicsView::infoText() const
+{
+    return info_->text();
 }
 
 QString HeadDynamicsView::hoverText(AttentionKind kind, int layer, QPoint pixel) const

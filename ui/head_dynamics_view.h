@@ -58,6 +58,8 @@ public:
     long stepAt(int index) const;
     int layers(AttentionKind kind) const;
     int heads() const { return heads_; }
+    // The line above the maps: records, steps, the probe.
+    QString infoText() const;
     QCustomPlot* plot(AttentionKind kind, int layer) const;
     // The value drawn for a head at record `index`, read back from the map; NaN outside it.
     double cell(AttentionKind kind, int layer, int head, int index) const;

@@ -3597,10 +3597,6 @@ PC1 %3 · PC2 %4
         <translation>头 \ 记录</translation>
     </message>
     <message>
-        <source>%1 records, steps %2 – %3 · probe: %4 → %5 · click a cell to see that head at that step in Attention</source>
-        <translation>%1 条记录，第 %2 – %3 步 · 探针：%4 → %5 · 点击一个格子，在“注意力”中查看该头在该步的情况</translation>
-    </message>
-    <message>
         <source>%1 · layer %2</source>
         <translation>%1 · 第 %2 层</translation>
     </message>
@@ -3645,6 +3641,10 @@ click: this head at this step in Attention</source>
 熵 %7 奈特 · 置信度 %8 · 对角线 ±1 %9
 标点权重 %10（均匀 %11，×%12）· 对齐度 %13
 点击：在“注意力”中查看该头在该步的情况</translation>
+    </message>
+    <message>
+        <source>%1 records, steps %2 – %3 · probe: %4 · click a cell to see that head at that step in Attention</source>
+        <translation>%1 条记录，第 %2 – %3 步 · 探针：%4 · 点击一个格子，在“注意力”中查看该头在该步的情况</translation>
     </message>
 </context>
 <context>

@@ -126,6 +126,7 @@ private slots:
     void viewCellsAreTheRecordsScores();
     void viewStartsOverAndThins();
     void clickShowsThatStepInAttention();
+    void probeLineOfEachKindOfModel();
 };
 
 void TestHeadDynamics::scoresOfHandWorkedMaps()
@@ -378,6 +379,25 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
         QCOMPARE(dyn->stepAt(i), steps[std::size_t(i)]);
         QVERIFY(std::abs(dyn->cell(AttentionKind::Cross, layer, head, i) - values[std::size_t(i)]) < 1e-6);
     }
+}
+
+// The line above the maps names the probe: a translator's as source → target, a decoder-only
+// model's (no source) as its text alone, not "→ text".
+void TestHeadDynamics::probeLineOfEachKindOfModel()
+{
+    std::mt19937 rng(11);
+    ui::HeadDynamicsView v;
+    v.addRecord(randomRecord(rng, 5, 1, 1, 2, 3, 4));
+    v.drawNow();
+    QVERIFY2(v.infoText().contains(QStringLiteral("probe: s0 s1 。 → t1 t2 .")), qPrintable(v.infoText()));
+    v.reset();
+    auto lm = std::make_shared<AttentionRecord>(*randomRecord(rng, 5, 0, 2, 2, 3, 4));
+    lm->srcTokens.clear();
+    lm->cross.clear();
+    v.addRecord(lm);
+    v.drawNow();
+    QVERIFY2(v.infoText().contains(QStringLiteral("probe: t1 t2 . ·")) && !v.infoText().contains(QChar(0x2192)),
+             qPrintable(v.infoText()));
 }
 
 AS_TEST_MAIN(TestHeadDynamics)
