@@ -143,6 +143,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent)
     entropyPlot_->plotLayout()->insertRow(0);
     entropyTitle_ = new QCPTextElement(entropyPlot_, QString(), pointFont(kBigPointSize - 1));
     entropyPlot_->plotLayout()->addElement(0, 0, entropyTitle_);
+    fitTitle(entropyTitle_);
     enableHoverReadout(entropyPlot_, [this](QCustomPlot* plot, QPoint p) {
         if (!plot->axisRect()->rect().contains(p))
             return QString();

@@ -752,6 +752,11 @@ QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& ba
     return title;
 }
 
+void fitTitle(QCPTextElement* title)
+{
+    LayoutFitter::of(title->parentPlot())->addTitle(title);
+}
+
 QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent)
 {
     auto* w = new QWidget(parent);

@@ -122,9 +122,12 @@ void replotIfVisible(QCustomPlot* plot);
 void replotQueuedNow();
 
 // A bold title above the plot, across its whole width (the colour bar's column too). A title
-// wider than the plot is broken into lines at " · " (and elided as a last resort) at every
-// layout, so that it is never cut off at the widget's edge; setText() may be called as usual.
+// wider than the plot is broken into lines at " · ", then at its words (and elided as a last
+// resort) at every layout, so that it is never cut off at the widget's edge; setText() may be
+// called as usual.
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text, const QFont& base);
+// The same fitting for a title a view placed in its plot's layout itself.
+void fitTitle(QCPTextElement* title);
 // A plot with its export button in a slim row above it.
 QWidget* panel(QCustomPlot* plot, std::function<QString()> csv, QWidget* parent);
 
