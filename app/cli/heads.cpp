@@ -8,18 +8,89 @@
 #include "options.h"
 
 #include "decode/decode.h"
+#include "eval/induction.h"
 #include "eval/interpret.h"
 #include "io/model_file.h"
 #include "model/parallel.h"
 #include "text/bundled_corpus.h"
 
 #include <QElapsedTimer>
+
+#include <cmath>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
 
 namespace as::cli {
+
+namespace {
+
+// heads --induction: the probe (core/SPEC.md §13) through the model, masks applied.
+int runInductionHeads(Options& p, const QString& model, QTextStream& out, QTextStream& err)
+{
+    if (p.isSet("data") || p.isSet("task")) {
+        p.refuse(QStringLiteral("--induction runs its own probe: no --data or --task"));
+        return 2;
+    }
+    const int threads = p.threads();
+    if (!p.ok())
+        return 2;
+    int failed = 0;
+    std::optional<as::ModelBundle> b = openModel(p, model, threads, err, &failed, true, ModelUse::Any);
+    if (!b)
+        return failed;
+    if (!b->config.decoderOnly()) {
+        err << "heads: --induction is for a decoder-only model (core/SPEC.md §13); '" << model
+            << "' is a translator (encoder-decoder)\n";
+        return 2;
+    }
+    if (b->config.tgt_vocab < as::kInductionMinVocab) {
+        err << "heads: '" << model << "' has fewer than two tokens besides the specials: nothing to repeat\n";
+        return 2;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    as::InductionRecord r = as::measureInduction(*b->model, as::makeInductionProbe(b->config.tgt_vocab));
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    if (p.isSet("json")) {
+        QJsonObject o = as::inductionJson(r);
+        o.remove("step");
+        o.insert("seconds", seconds);
+        out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+        return 0;
+    }
+    out << as::kInductionProbeRows << " probe rows of repeated random tokens (" << QString::number(seconds, 'f', 2)
+        << " s): later copies' loss " << QString::number(r.laterCopyLoss, 'f', 3) << " nats against "
+        << QString::number(r.firstCopyLoss, 'f', 3) << " in first copies; in-context score "
+        << QString::number(r.inContextScore, 'f', 3) << "\n"
+        << "head                 induction  prev-token  duplicate  copying\n";
+    for (int i = 0; i < r.layers * r.heads; ++i) {
+        const std::size_t k = std::size_t(i);
+        out << QStringLiteral("%1 %2 %3 %4 %5\n")
+                   .arg(as::headSpec({as::HeadId{as::AttentionKind::DecoderSelf, i / r.heads, i % r.heads}}), -20)
+                   .arg(r.induction[k], 9, 'f', 4)
+                   .arg(r.previous[k], 11, 'f', 4)
+                   .arg(r.duplicate[k], 10, 'f', 4)
+                   .arg(std::isfinite(r.copying[k]) ? QString::number(r.copying[k], 'f', 4) : QStringLiteral("—"), 8);
+    }
+    const int n = r.layers * r.heads;
+    if (r.layers > 1) {
+        out << "K-composition (reader ← writer; random matrices of these shapes: "
+            << QString::number(r.compositionBaseline, 'f', 4) << "):\n";
+        for (int later = 0; later < n; ++later)
+            for (int earlier = 0; earlier < n; ++earlier) {
+                const double c = r.composition[std::size_t(later) * std::size_t(n) + std::size_t(earlier)];
+                if (std::isfinite(c))
+                    out << "  " << as::headSpec({as::HeadId{as::AttentionKind::DecoderSelf, later / r.heads, later % r.heads}})
+                        << " ← " << as::headSpec({as::HeadId{as::AttentionKind::DecoderSelf, earlier / r.heads, earlier % r.heads}})
+                        << "  " << QString::number(c, 'f', 4) << "\n";
+            }
+    }
+    return 0;
+}
+
+}  // namespace
 
 int runHeads(const QStringList& args)
 {
@@ -46,11 +117,18 @@ int runHeads(const QStringList& args)
                          "encoder.self, decoder.self or decoder.cross, 0-based; * for every head "
                          "of a layer).", "SPEC"});
     p.add({"no-delta", "Leave out ΔNLL (one pass over the data per head)."});
+    p.add({"induction", "Instead of a corpus: the induction-head scores of a decoder-only model "
+                        "on its probe of repeated random tokens (core/SPEC.md §13): per head "
+                        "induction, previous-token and duplicate-token attention and copying "
+                        "(direct logit attribution), the K-composition of every later head with "
+                        "every earlier one beside its random baseline, and the probe's losses."});
     p.add({"json", "Print one JSON object."});
     p.addThreads("0");
     if (const std::optional<int> done = p.parse(args))
         return *done;
     const QString model = p.required("model");
+    if (p.isSet("induction"))
+        return runInductionHeads(p, model, out, err);
     if (p.isSet("data") == p.isSet("task"))
         p.refuse(QStringLiteral("give one of --data D.tsv or --task NAME"));
     const QString part = p.value("split");

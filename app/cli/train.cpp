@@ -8,6 +8,7 @@
 #include "options.h"
 
 #include "decode/decode.h"
+#include "eval/induction.h"
 #include "io/checkpoint.h"
 #include "model/parallel.h"
 #include "text/dataset.h"
@@ -171,7 +172,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     const bool fromFile = p.isSet("data");
     const QString taskName = p.value("task");
     const QStringList tasks = as::trainingTaskNames();
-    if (!fromFile && !tasks.contains(taskName)) {
+    if (!fromFile && !as::isTrainingTask(taskName)) {
         p.refuse(QStringLiteral("unknown task '%1' (built-in: %2)").arg(taskName, tasks.join(", ")));
         return 2;
     }
@@ -179,7 +180,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     // and the log as a corpus's); lm-brackets is generated.
     const bool languageModel = !fromFile && as::isLanguageModelTask(taskName);
     const bool generated = !fromFile && !as::isBundledCorpusTask(taskName)
-                           && !(languageModel && taskName != QLatin1String("lm-brackets"));
+                           && !(languageModel && as::isCorpusLanguageModelTask(taskName));
     as::TaskRecipe r = fromFile ? corpus : as::recipeFor(taskName);
     if (fromFile)
         r.evalEvery = 500;
@@ -388,6 +389,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     double lossSum = 0;
     long lossN = 0, tokens = 0, stepsHere = 0;
     double lastValid = NAN, lastAcc = NAN, lastPerplexity = NAN;
+    std::optional<long> phaseStep;
+    double phaseSeconds = 0;
+    std::shared_ptr<const as::InductionRecord> lastInduction;
     bool faulted = false;
     QElapsedTimer sinceLine;
     sinceLine.start();
@@ -436,6 +440,20 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                 o.insert("valid_nll", v.nll);
                 o.insert("valid_perplexity", lastPerplexity);
             }
+            if (done.induction) {
+                o.insert("induction", as::inductionJson(*done.induction));
+                const std::optional<long> phase = as::phaseChangeStep(s.history().induction);
+                if (phase && !phaseStep) {
+                    phaseStep = phase;
+                    phaseSeconds = s.trainSeconds();
+                    out << (tty ? "\r\x1b[K" : "") << "phase change: induction heads at step " << *phase
+                        << " (" << clock(phaseSeconds) << " of training; "
+                        << as::inductionSummary(*done.induction) << ")\n";
+                }
+                if (phaseStep)
+                    o.insert("phase_change_step", double(*phaseStep));
+                lastInduction = done.induction;
+            }
             logLine(o);
         }
         if (sinceCheckpoint.elapsed() >= qint64(checkpointMinutes * 60000))
@@ -483,6 +501,12 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         << QString::number(double(stepsHere) / std::max(secs, 1e-9), 'f', 2) << " steps/s), "
         << QString::number(double(tokens) / std::max(secs, 1e-9), 'f', 0) << " target tok/s; step "
         << s.stepCount() << "\n";
+    if (lastInduction) {
+        out << "induction heads: " << as::inductionSummary(*lastInduction) << "; phase change "
+            << (phaseStep ? QStringLiteral("at step %1 (%2 of training)").arg(*phaseStep).arg(clock(phaseSeconds))
+                          : QStringLiteral("not detected (core/SPEC.md §13.5)"))
+            << "\n";
+    }
     const bool checkpointed = saveCheckpoint();
     if (const int points = s.averagedPoints(); points > 0)
         out << "the saved model averages the weights of " << points << " points (the last at step "

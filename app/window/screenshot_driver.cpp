@@ -345,7 +345,7 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
     if (p.isSet("measure-responsiveness")) {
         bool ok = false;
         const double seconds = p.value("measure-responsiveness").toDouble(&ok);
-        if (!ok || seconds <= 0 || !as::trainingTaskNames().contains(p.value("task"))) {
+        if (!ok || seconds <= 0 || !as::isTrainingTask(p.value("task"))) {
             std::fprintf(stderr, "attention-studio: --measure-responsiveness needs SECONDS > 0 "
                                  "and --task one of: %s\n",
                          qPrintable(as::trainingTaskNames().join(", ")));
@@ -443,7 +443,7 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
             std::fprintf(stderr, "attention-studio: --valid goes with --data\n");
             return 2;
         }
-        if (!ok || !seedOk || run.steps < 0 || !as::trainingTaskNames().contains(run.task)) {
+        if (!ok || !seedOk || run.steps < 0 || !as::isTrainingTask(run.task)) {
             std::fprintf(stderr, "attention-studio: --steps must be a whole number >= 0, --seed "
                                  "one >= 0, and --task one of: %s\n",
                          qPrintable(as::trainingTaskNames().join(", ")));

@@ -37,7 +37,7 @@ SessionSettings loadSessionSettings(QSettings& st)
 {
     st.beginGroup("session");
     QString task = st.value("task", "toy").toString();
-    if (!trainingTaskNames().contains(task))
+    if (!isTrainingTask(task))
         task = "toy";
     SessionSettings s = SessionSettings::defaultsFor(task);
     const QJsonObject model = QJsonDocument::fromJson(st.value("model").toString().toUtf8()).object();

@@ -196,7 +196,7 @@ std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)
         || !readText(r, o.value(QLatin1String("notes")), QStringLiteral("notes"), &l.notes, false))
         return done();
     l.task = o.value(QLatin1String("task")).toString();
-    if (!trainingTaskNames().contains(l.task)) {
+    if (!isTrainingTask(l.task)) {
         r.fail(QStringLiteral("task"), QCoreApplication::translate("as::Lesson", "'%1' is not a built-in task (%2)")
                                            .arg(l.task, trainingTaskNames().join(QStringLiteral(", "))));
         return done();
@@ -321,7 +321,7 @@ QByteArray lessonToJson(const Lesson& l)
 
 std::optional<SessionSettings> lessonSettings(const Lesson& l, QString* error)
 {
-    if (!trainingTaskNames().contains(l.task)) {
+    if (!isTrainingTask(l.task)) {
         *error = QCoreApplication::translate("as::Lesson", "'%1' is not a built-in task").arg(l.task);
         return std::nullopt;
     }
@@ -348,7 +348,7 @@ std::optional<SessionSettings> lessonComparison(const Lesson& l, QString* error)
 
 std::optional<Lesson> lessonOfSession(const SessionSettings& s, QString* error)
 {
-    if (!trainingTaskNames().contains(s.task) || s.userCorpus()) {
+    if (!isTrainingTask(s.task) || s.userCorpus()) {
         *error = QCoreApplication::translate("as::Lesson", "a lesson trains one of the built-in tasks (%1); this session is not one of them")
                      .arg(trainingTaskNames().join(QStringLiteral(", ")));
         return std::nullopt;

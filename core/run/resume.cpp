@@ -71,7 +71,7 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     const bool corpus = isBundledCorpusTask(task);
     const QString sizeKey = corpus ? QStringLiteral("batch_tokens") : QStringLiteral("batch_size");
     const int size = data.value(sizeKey).toInt(0);
-    if (!trainingTaskNames().contains(task) || size < 1
+    if (!isTrainingTask(task) || size < 1
         || size > 1000000) {
         *error = QCoreApplication::translate("as::Resume", "it names no built-in task (task '%1', %2 %3)")
                      .arg(task, sizeKey, data.value(sizeKey).toVariant().toString());

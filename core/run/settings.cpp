@@ -30,7 +30,7 @@ QString SessionSettings::taskForArch(const QString& task, Arch arch)
     if (languageModel == (arch == Arch::DecoderOnly))
         return task;
     if (languageModel)
-        return task == QLatin1String("lm-brackets") ? QStringLiteral("toy") : QStringLiteral("zh-en");
+        return isCorpusLanguageModelTask(task) ? QStringLiteral("zh-en") : QStringLiteral("toy");
     return isBundledCorpusTask(task) ? QStringLiteral("lm-en") : QStringLiteral("lm-brackets");
 }
 
@@ -41,7 +41,7 @@ QString SessionSettings::recordedTask() const
     QString first = recordedRun.section(u' ', 0, 0);
     if (first.endsWith(u','))
         first.chop(1);
-    return trainingTaskNames().contains(first) ? first : QString();
+    return isTrainingTask(first) ? first : QString();
 }
 
 CorpusRun SessionSettings::corpusRun() const

@@ -60,7 +60,7 @@ struct SessionSettings {
     static QString taskForArch(const QString& task, Arch arch);
     // Not a built-in task: a model opened to look inside (imported weights, or a checkpoint
     // of a corpus run), with its vocabularies but no training data.
-    bool inspecting() const { return !corpus && !trainingTaskNames().contains(task); }
+    bool inspecting() const { return !corpus && !isTrainingTask(task); }
     bool userCorpus() const { return corpus != nullptr; }
     // A user's corpus run with these settings: what its checkpoint records (srcTok and tgtTok,
     // when set, as its tokenisers).

@@ -4,6 +4,7 @@
 
 #include "text/bundled_corpus.h"
 #include "text/dataset.h"
+#include "text/repeat_task.h"
 
 #include <QCoreApplication>
 
@@ -145,12 +146,13 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
 
 QStringList languageModelTaskNames()
 {
-    return {QStringLiteral("lm-en"), QStringLiteral("lm-zh"), QStringLiteral("lm-brackets")};
+    return {QStringLiteral("lm-en"), QStringLiteral("lm-zh"), QStringLiteral("lm-brackets"),
+            QStringLiteral("repeat")};
 }
 
 bool isLanguageModelTask(const QString& name)
 {
-    return languageModelTaskNames().contains(name);
+    return languageModelTaskNames().contains(name) || isRepeatTaskName(name);
 }
 
 bool isCorpusLanguageModelTask(const QString& name)
@@ -170,6 +172,14 @@ Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tok
     }
     if (name == QLatin1String("lm-en") || name == QLatin1String("lm-zh"))
         return corpusSideTask(name, batchSize, tok, error);
+    if (isRepeatTaskName(name)) {
+        if (tok) {
+            *error = QStringLiteral("%1 has its own tokens: no tokeniser to choose").arg(name);
+            return {};
+        }
+        const std::optional<RepeatOptions> o = repeatOptionsFromName(name, error);
+        return o ? makeRepeatTask(*o, batchSize) : Task{};
+    }
     *error = QStringLiteral("unknown language-model task '%1' (%2)")
                  .arg(name, languageModelTaskNames().join(QStringLiteral(", ")));
     return {};

@@ -10,6 +10,8 @@
 //                  --split valid` reads them).
 //   lm-brackets    a generated language whose rule a learner can check: balanced strings of
 //                  ( ) [ ] { }, one sentence a row.
+//   repeat[:V…]    random tokens in which a segment recurs (text/repeat_task.h): where
+//                  induction heads form.
 #include "text/tasks.h"
 
 #include <optional>
@@ -18,7 +20,8 @@ namespace as {
 
 inline constexpr int kLmContext = 64;  // tokens a packed window feeds the model
 
-QStringList languageModelTaskNames();  // {"lm-en", "lm-zh", "lm-brackets"}
+QStringList languageModelTaskNames();  // {"lm-en", "lm-zh", "lm-brackets", "repeat"}
+// One of those, or a repeat task with its parameters ("repeat:64:4:24").
 bool isLanguageModelTask(const QString& name);
 // lm-en and lm-zh: a side of the bundled corpus, which a tokeniser may cut (subwords trained).
 bool isCorpusLanguageModelTask(const QString& name);

@@ -4,6 +4,7 @@
 // What a training run records as it goes: the loss of every step, the validations, the
 // attention of a probe sentence at intervals, the last batch. A checkpoint stores it and the
 // window draws it; TrainingSession (train/session.h) is what fills it.
+#include "eval/induction_record.h"
 #include "model/head_id.h"
 #include "model/tensor.h"
 #include "train/batch.h"
@@ -86,6 +87,8 @@ struct TrainingHistory {
     std::vector<EvalPoint> eval;
     std::vector<std::shared_ptr<const AttentionRecord>> attention;  // oldest first
     std::shared_ptr<const BatchRecord> lastBatch;                   // may be null
+    // A decoder-only model's induction-head measurement at each validation (core/SPEC.md §13).
+    std::vector<std::shared_ptr<const InductionRecord>> induction;
 };
 
 // The one policy for a run's records kept at a bounded density (the attention history — the

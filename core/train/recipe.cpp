@@ -3,6 +3,7 @@
 #include "train/recipe.h"
 
 #include "text/lm_tasks.h"
+#include "text/repeat_task.h"
 #include "train/session_data.h"
 
 #include <algorithm>
@@ -40,6 +41,22 @@ TaskRecipe languageModelRecipe(const QString& task)
     // would be drawn (0.1 of it at each step of a sample at temperature 1).
     r.model.label_smoothing = 0.0;
     r.train.seed = 1;
+    if (isRepeatTaskName(task)) {
+        // Where induction heads form (text/repeat_task.h, core/SPEC.md §13): two layers, the
+        // fewest in which a previous-token head can feed an induction head; no dropout and no
+        // smoothing, so that the later copies' loss can fall to 0.
+        r.model.d_model = 64;
+        r.model.heads = 4;
+        r.model.d_ff = 256;
+        r.model.decoder_layers = 2;
+        r.model.dropout = 0.0;
+        r.model.max_len = kLmContext;
+        r.train.warmup = 400;
+        r.steps = 3000;
+        r.batchSize = 32;
+        r.evalEvery = 50;
+        return r;
+    }
     if (task == QLatin1String("lm-brackets")) {
         // Four layers: which bracket closes next needs the stack of the open ones; two layers
         // of this width drew about 80 balanced strings of 100 at temperature 1 after 1500

@@ -3,6 +3,7 @@
 #include "train/session.h"
 
 #include "eval/evaluate.h"
+#include "eval/induction.h"
 #include "io/model_file.h"
 
 #include <chrono>
@@ -81,6 +82,8 @@ Validation TrainingSession::validate(const ValidationOptions& options)
     Validation v = validateModel(trainer_->model(), *data_, trainer_->stepCount(), trainSeconds_,
                                  options);
     addValidation(v.point);
+    if (v.induction)
+        history_.induction.push_back(v.induction);
     busySeconds_ += secondsSince(t0);
     return v;
 }
@@ -104,6 +107,14 @@ Validation validateModel(Transformer<float>& model, const SessionData& data, lon
     }
     if (options.samples && !v.cancelled)
         v.samples = translateExamples(model, data, step);
+    if (!translates && model.config().tgt_vocab >= kInductionMinVocab) {
+        // Where induction heads form, or not (core/SPEC.md §13): the probe of repeated random
+        // tokens over the model's vocabulary.
+        auto r = std::make_shared<InductionRecord>(
+            measureInduction(model, makeInductionProbe(model.config().tgt_vocab)));
+        r->step = step;
+        v.induction = std::move(r);
+    }
     return v;
 }
 

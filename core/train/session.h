@@ -59,6 +59,8 @@ struct ValidationOptions {
 struct Validation {
     EvalPoint point;                                // bleu NaN unless asked for
     std::shared_ptr<const SamplesRecord> samples;   // null unless asked for
+    // A decoder-only model's induction heads on the probe (eval/induction.h); null otherwise.
+    std::shared_ptr<const InductionRecord> induction;
     bool cancelled = false;                         // progress said stop: point incomplete
 };
 

@@ -209,6 +209,11 @@ QStringList trainingTaskNames()
     return translationTaskNames() + languageModelTaskNames();
 }
 
+bool isTrainingTask(const QString& name)
+{
+    return trainingTaskNames().contains(name) || isLanguageModelTask(name);
+}
+
 bool isBundledCorpusTask(const QString& name)
 {
     return bundledCorpusNames().contains(name);
