@@ -192,7 +192,8 @@ void SettingsPanel::retranslate()
           tr("toy: three Chinese→English pairs · copy, reverse, sort: random "
              "sequences · zh-en: the Tatoeba Chinese→English corpus that ships "
              "with the program (29k pairs) · lm-en, lm-zh: its English or Chinese side "
-             "as one text to continue · lm-brackets: balanced brackets"));
+             "as one text to continue · lm-brackets: balanced brackets · repeat: random "
+             "tokens in which a segment recurs, where induction heads form"));
     label(arch_, tr("architecture"),
           tr("Encoder-decoder: the 2017 paper's translator. Decoder-only: GPT's shape — masked "
              "self-attention and feed-forward, no encoder and no cross-attention — a language "

@@ -19,11 +19,6 @@ constexpr int kMaxSymbols = 10000;
 // A row with its <s> and </s> is one window of a language model's context (text/lm_tasks.h).
 static_assert(RepeatOptions{}.length + 1 == kLmContext);
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("as::RepeatTask", text);
-}
-
 QStringList symbolTokens(const std::vector<int>& symbols)
 {
     QStringList out;
@@ -58,7 +53,7 @@ std::optional<RepeatOptions> repeatOptionsFromName(const QString& name, QString*
 {
     const QStringList parts = name.split(QLatin1Char(':'));
     if (parts.isEmpty() || parts[0] != QLatin1String("repeat") || parts.size() > 4) {
-        *error = tr("'%1' is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:4:24").arg(name);
+        *error = QCoreApplication::translate("as::RepeatTask", "'%1' is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:4:24").arg(name);
         return std::nullopt;
     }
     RepeatOptions o;
@@ -67,7 +62,7 @@ std::optional<RepeatOptions> repeatOptionsFromName(const QString& name, QString*
         bool ok = false;
         const int v = parts[i].toInt(&ok);
         if (!ok) {
-            *error = tr("%1: '%2' is not a whole number (repeat[:V[:LMIN[:LMAX]]])").arg(name, parts[i]);
+            *error = QCoreApplication::translate("as::RepeatTask", "%1: '%2' is not a whole number (repeat[:V[:LMIN[:LMAX]]])").arg(name, parts[i]);
             return std::nullopt;
         }
         *fields[i - 1] = v;
@@ -75,11 +70,11 @@ std::optional<RepeatOptions> repeatOptionsFromName(const QString& name, QString*
     if (parts.size() == 3)  // repeat:V:L — segments of one length (at places that still vary)
         o.maxSegment = o.minSegment;
     if (o.symbols < 2 || o.symbols > kMaxSymbols) {
-        *error = tr("%1: the vocabulary V must be 2 … %2").arg(name).arg(kMaxSymbols);
+        *error = QCoreApplication::translate("as::RepeatTask", "%1: the vocabulary V must be 2 … %2").arg(name).arg(kMaxSymbols);
         return std::nullopt;
     }
     if (o.minSegment < 1 || o.maxSegment < o.minSegment || 2 * o.maxSegment > o.length) {
-        *error = tr("%1: the segment lengths must satisfy 1 ≤ LMIN ≤ LMAX ≤ %2 (two copies in a "
+        *error = QCoreApplication::translate("as::RepeatTask", "%1: the segment lengths must satisfy 1 ≤ LMIN ≤ LMAX ≤ %2 (two copies in a "
                     "row of %3 tokens)")
                      .arg(name)
                      .arg(o.length / 2)

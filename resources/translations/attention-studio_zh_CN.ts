@@ -1860,6 +1860,25 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::RepeatTask</name>
+    <message>
+        <source>&apos;%1&apos; is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:4:24</source>
+        <translation>“%1”不是 repeat 任务：应为 repeat[:V[:LMIN[:LMAX]]]，例如 repeat:64:4:24</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a whole number (repeat[:V[:LMIN[:LMAX]]])</source>
+        <translation>%1：“%2”不是整数（repeat[:V[:LMIN[:LMAX]]]）</translation>
+    </message>
+    <message>
+        <source>%1: the vocabulary V must be 2 … %2</source>
+        <translation>%1：词表大小 V 必须在 2 … %2 之间</translation>
+    </message>
+    <message>
+        <source>%1: the segment lengths must satisfy 1 ≤ LMIN ≤ LMAX ≤ %2 (two copies in a row of %3 tokens)</source>
+        <translation>%1：片段长度必须满足 1 ≤ LMIN ≤ LMAX ≤ %2（一行 %3 个词元中放两份副本）</translation>
+    </message>
+</context>
+<context>
     <name>as::Resume</name>
     <message>
         <source>it names no built-in task (task &apos;%1&apos;, %2 %3)</source>
@@ -2521,10 +2540,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>%1。请取消勾选“共享词表”，或让两端使用同一种、同样大小的 BPE 或 unigram 模型，或在两端都选择 cjk-char、word 或自动判断。</translation>
     </message>
     <message>
-        <source>toy: three Chinese→English pairs · copy, reverse, sort: random sequences · zh-en: the Tatoeba Chinese→English corpus that ships with the program (29k pairs) · lm-en, lm-zh: its English or Chinese side as one text to continue · lm-brackets: balanced brackets</source>
-        <translation>toy：三个中译英句对 · copy、reverse、sort：随机序列 · zh-en：随程序提供的 Tatoeba 中译英语料（2.9 万句对） · lm-en、lm-zh：其英文或中文一侧，作为要续写的一段文本 · lm-brackets：配对的括号</translation>
-    </message>
-    <message>
         <source>architecture</source>
         <translation>架构</translation>
     </message>
@@ -2539,6 +2554,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>decoder-only (GPT)</source>
         <translation>仅解码器（GPT）</translation>
+    </message>
+    <message>
+        <source>toy: three Chinese→English pairs · copy, reverse, sort: random sequences · zh-en: the Tatoeba Chinese→English corpus that ships with the program (29k pairs) · lm-en, lm-zh: its English or Chinese side as one text to continue · lm-brackets: balanced brackets · repeat: random tokens in which a segment recurs, where induction heads form</source>
+        <translation>toy：三个中译英句对 · copy、reverse、sort：随机序列 · zh-en：随程序提供的 Tatoeba 中译英语料（2.9 万句对） · lm-en、lm-zh：其英文或中文一侧，作为要续写的一段文本 · lm-brackets：配对的括号 · repeat：其中某个片段会重复出现的随机词元，归纳头（induction head）在此形成</translation>
     </message>
 </context>
 <context>
