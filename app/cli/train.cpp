@@ -431,7 +431,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             const as::EvalPoint& v = done.point;
             lastValid = v.loss;
             lastAcc = v.accuracy;
-            QJsonObject o{{"step", double(v.step)}, {"valid_loss", v.loss}, {"valid_accuracy", v.accuracy}};
+            QJsonObject o{{"step", double(v.step)}, {"valid_loss", v.loss}, {"valid_accuracy", v.accuracy},
+                          {"train_seconds", s.trainSeconds()}};
             if (std::isfinite(v.bleu))
                 o.insert("valid_bleu", v.bleu);
             if (decoderOnly) {
@@ -450,8 +451,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                         << " (" << clock(phaseSeconds) << " of training; "
                         << as::inductionSummary(*done.induction) << ")\n";
                 }
-                if (phaseStep)
+                if (phaseStep) {
                     o.insert("phase_change_step", double(*phaseStep));
+                    o.insert("phase_change_seconds", phaseSeconds);
+                }
                 lastInduction = done.induction;
             }
             logLine(o);

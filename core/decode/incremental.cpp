@@ -70,7 +70,7 @@ void IncrementalDecoder<T>::start(const std::vector<int>& srcIn, int capacity)
     } else {
         srcValid_.clear();
     }
-    pe_ = positionalEncoding<T>(cap_, d);
+    pe_ = m_.tgtEmbed_.positions(cap_);
     memKV_.resize(std::size_t(L));
     selfK_.resize(std::size_t(L));
     selfV_.resize(std::size_t(L));
@@ -191,10 +191,10 @@ void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
         if (tokens[i] < 0 || tokens[i] >= c.tgt_vocab)
             throw std::out_of_range("IncrementalDecoder: target id outside the vocabulary");
     const int d = c.d_model;
-    // x = E[id] * sqrt(d) + PE[t], as Embedding::forward.
+    // x = E[id] * scale + PE[t] (or P[t]), as Embedding::forward.
     const Embedding<T>& emb = m_.tgtEmbed_;
     const ConstMatMap<T> table(emb.ps->values() + emb.w, emb.vocab, d);
-    const T embScale = T(std::sqrt(double(d)));
+    const T embScale = emb.scale();
     y_.resize(n_, d);
     for (int i = 0; i < n_; ++i)
         y_.row(i) = table.row(tokens[i]) * embScale + pe_.row(t_);
@@ -213,10 +213,11 @@ void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
                 crossAttend(l, in, s);
                 return nullptr;
             }, y_);
-        layer.sub3.forward(y_, eval, layer.scratch, [&](const Mat<T>& in, Mat<T>& s) -> const T* {
-            feedForward(layer.ffn, in, s);
-            return nullptr;
-        }, y_);
+        if (layer.feedForward)
+            layer.sub3.forward(y_, eval, layer.scratch, [&](const Mat<T>& in, Mat<T>& s) -> const T* {
+                feedForward(layer.ffn, in, s);
+                return nullptr;
+            }, y_);
     }
     const Mat<T>* out = &y_;
     if (c.norm == NormPlacement::Pre) {

@@ -373,9 +373,11 @@ void gradientAttribution(Transformer<T>& model, const std::vector<int>& src,
         model.config().storedName(only ? "tgt_embed.weight" : "src_embed.weight"));
     const ConstMatMap<T> E(model.params().values() + table->offset,
                            only ? model.config().tgt_vocab : model.config().src_vocab, d);
+    // The embedding's factor: sqrt(d) beside sinusoids, 1 beside learned positions (§2.11).
+    const double k = model.config().position == Position::Learned ? 1.0 : std::sqrt(double(d));
     Mat<double> e(S, d);
     for (int i = 0; i < S; ++i)
-        e.row(i) = E.row(src[std::size_t(i)]).template cast<double>() * std::sqrt(double(d));
+        e.row(i) = E.row(src[std::size_t(i)]).template cast<double>() * k;
 
     // Rows of one batch: group j holds the n explained positions at scale alphas[j].
     std::vector<double> alphas;
@@ -600,10 +602,16 @@ std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<T>& model, const 
         return ConstMatMap<T>(ps.values() + p->offset, 1, Eigen::Index(p->size)).template cast<double>().eval();
     };
     const Mat<double> E = matrix("src_embed.weight", c.src_vocab, d);
-    const Mat<double> PE = positionalEncoding<double>(std::max(S, 1), d);
+    // Sinusoids beside embeddings scaled by sqrt(d), or learned positions beside unscaled ones.
+    const bool learned = c.position == Position::Learned;
+    if (learned && S > c.max_len)
+        throw std::out_of_range("the source is longer than the model's learned positions");
+    const Mat<double> PE = learned ? matrix("src_pos.weight", c.max_len, d)
+                                   : positionalEncoding<double>(std::max(S, 1), d);
+    const double k = learned ? 1.0 : std::sqrt(double(d));
     Mat<double> e(S, d), p(S, d), b = Mat<double>::Zero(S, d);
     for (int i = 0; i < S; ++i) {
-        e.row(i) = E.row(src[std::size_t(i)]) * std::sqrt(double(d));
+        e.row(i) = E.row(src[std::size_t(i)]) * k;
         p.row(i) = PE.row(i);
     }
     if (c.norm == NormPlacement::Pre) {

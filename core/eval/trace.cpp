@@ -191,7 +191,7 @@ ForwardTrace traceForward(Transformer<T>& model, const std::vector<int>& source,
             return;
         const Embedding<T>& e = model.embedding(targetSide);
         const ConstMatMap<T> table(e.ps->values() + e.w, e.vocab, e.d);
-        const T scale = T(std::sqrt(double(e.d)));  // as Embedding::forward scales
+        const T scale = e.scale();  // as Embedding::forward scales
         Mat<T> x(Eigen::Index(ids.size()), e.d);
         for (std::size_t i = 0; i < ids.size(); ++i)
             x.row(Eigen::Index(i)) = table.row(ids[i]) * scale;
@@ -205,8 +205,10 @@ ForwardTrace traceForward(Transformer<T>& model, const std::vector<int>& source,
             const EncoderLayer<T>& L = model.encoderLayer(l);
             const std::string p = "encoder." + std::to_string(l);
             rec.attention(p + ".self", L.self_attn, true, L.sub1.s, L.x1);
-            rec.matrix(p + ".ff.hidden", L.ffn.h);
-            rec.matrix(p + ".ff.out", L.sub2.s);
+            if (L.feedForward) {  // attention-only layers have none (§2.12)
+                rec.matrix(p + ".ff.hidden", L.ffn.h);
+                rec.matrix(p + ".ff.out", L.sub2.s);
+            }
             rec.matrix(p + ".out", model.encoderState(l + 1));
         }
         rec.matrix("encoder.out", model.memory());
@@ -220,8 +222,10 @@ ForwardTrace traceForward(Transformer<T>& model, const std::vector<int>& source,
         rec.attention(p + ".self", L.self_attn, true, L.sub1.s, L.y1);
         if (!decoderOnly)
             rec.attention(p + ".cross", L.cross_attn, false, L.sub2.s, L.y2);
-        rec.matrix(p + ".ff.hidden", L.ffn.h);
-        rec.matrix(p + ".ff.out", L.sub3.s);
+        if (L.feedForward) {  // attention-only layers have none (§2.12)
+            rec.matrix(p + ".ff.hidden", L.ffn.h);
+            rec.matrix(p + ".ff.out", L.sub3.s);
+        }
         rec.matrix(p + ".out", model.decoderState(l + 1));
     }
     rec.matrix("decoder.out", model.decoderOutput());

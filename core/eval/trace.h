@@ -9,7 +9,8 @@
 //
 // Names (layers and heads 0-based; S source length, T decoder input length, H heads,
 // d_k = d_model / H, V target vocabulary):
-//   encoder.embed, decoder.embed         S×d, T×d   embedding rows × √d_model
+//   encoder.embed, decoder.embed         S×d, T×d   embedding rows × √d_model (× 1 beside
+//                                                  learned positions)
 //   encoder.input, decoder.input         S×d, T×d   + positional encoding
 //   {stack}.{l}.{block}.q, .k, .v        H×n×d_k    the head projections of the sublayer's
 //                                                   input (LayerNorm(x) in pre-norm, x in
@@ -21,7 +22,7 @@
 //                                                   times its gate), before W_O
 //   {stack}.{l}.{block}.out              Tq×d       after W_O
 //   {stack}.{l}.{block}.residual         Tq×d       the sublayer connection's output
-//   {stack}.{l}.ff.hidden, .ff.out       n×d_ff, n×d
+//   {stack}.{l}.ff.hidden, .ff.out       n×d_ff, n×d (none in attention-only layers)
 //   {stack}.{l}.out                      n×d        the layer's output
 //   encoder.out, decoder.out             S×d, T×d   after the final LayerNorm in pre-norm
 //   logits, log_probs                    T×V

@@ -23,7 +23,7 @@ inline constexpr char kCheckpointMagic[9] = "\x89" "ASCKPT\n";
 // 3: the averaging state (section "average", meta "average_taken") and the busy time (meta
 // "busy_seconds"); older files are read with the averaging restarting.
 // 4: validation points carry their NLL per target token (older files: NaN, not recorded).
-inline constexpr quint32 kCheckpointVersion = 4;
+inline constexpr quint32 kCheckpointVersion = 5;
 inline constexpr quint32 kCheckpointOldestVersion = 1;
 inline constexpr quint32 kCheckpointMaxSections = 16;
 inline constexpr char kCheckpointSuffix[] = "ckpt";

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 
 namespace as {
@@ -142,6 +143,80 @@ struct HistoryParser {
         return true;
     }
 
+    // n doubles, each finite (or NaN where nanAllowed) and in [lo, hi].
+    bool doubles(std::vector<double>* out, qint64 n, double lo, double hi, bool nanAllowed,
+                 const QString& what)
+    {
+        if (!r.has(n * 8))
+            return truncated(what);
+        out->resize(std::size_t(n));
+        for (qint64 i = 0; i < n; ++i) {
+            double v;
+            r.f64(&v);
+            if (!(std::isnan(v) ? nanAllowed : v >= lo && v <= hi))
+                return fail(QCoreApplication::translate("as::History", "%1: value %2 is %3, not in [%4, %5]")
+                                .arg(what)
+                                .arg(i)
+                                .arg(v)
+                                .arg(lo)
+                                .arg(hi));
+            (*out)[std::size_t(i)] = v;
+        }
+        return true;
+    }
+
+    // Version 5: the induction-head records of a decoder-only run (core/SPEC.md §9.4, §13).
+    bool inductionRecords(TrainingHistory* h)
+    {
+        quint64 n;
+        if (!count(&n, 8 + 4 + 4 + 8 + 4 + 3 * 8, QCoreApplication::translate("as::History", "the induction records")))
+            return false;
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        for (quint64 i = 0; i < n; ++i) {
+            const QString what = QCoreApplication::translate("as::History", "induction record %1").arg(i);
+            auto rec = std::make_shared<InductionRecord>();
+            qint64 step;
+            qint32 layers, heads;
+            if (!r.i64(&step) || !r.i32(&layers) || !r.i32(&heads))
+                return truncated(what);
+            if (layers != config.decoder_layers || heads != config.heads)
+                return fail(QCoreApplication::translate("as::History", "%1: %2 layers of %3 heads, but the model has %4 of %5")
+                                .arg(what)
+                                .arg(layers)
+                                .arg(heads)
+                                .arg(config.decoder_layers)
+                                .arg(config.heads));
+            rec->step = long(step);
+            rec->layers = layers;
+            rec->heads = heads;
+            const qint64 H = qint64(layers) * heads;
+            quint32 positions;
+            if (!doubles(&rec->induction, H, 0, 1, false, what)
+                || !doubles(&rec->previous, H, 0, 1, false, what)
+                || !doubles(&rec->duplicate, H, 0, 1, false, what)
+                || !doubles(&rec->copying, H, -inf, inf, true, what)
+                || !doubles(&rec->composition, H * H, 0, 1, true, what))
+                return false;
+            std::vector<double> tail;
+            if (!doubles(&tail, 1, 0, inf, false, what) || !r.u32(&positions))
+                return truncated(what);
+            rec->compositionBaseline = tail[0];
+            if (!doubles(&rec->positionLoss, positions, 0, inf, true, what)
+                || !doubles(&tail, 3, -inf, inf, true, what))
+                return false;
+            rec->firstCopyLoss = tail[0];
+            rec->laterCopyLoss = tail[1];
+            rec->inContextScore = tail[2];
+            if (!h->induction.empty() && rec->step <= h->induction.back()->step)
+                return fail(QCoreApplication::translate("as::History", "%1: step %2 does not follow step %3")
+                                .arg(what)
+                                .arg(rec->step)
+                                .arg(h->induction.back()->step));
+            h->induction.push_back(std::move(rec));
+        }
+        return true;
+    }
+
     bool parse(TrainingHistory* h)
     {
         quint64 n;
@@ -244,6 +319,8 @@ struct HistoryParser {
                 return false;
             h->lastBatch = std::move(b);
         }
+        if (version >= 5 && !inductionRecords(h))
+            return false;
         if (r.left() != 0)
             return fail(QCoreApplication::translate("as::History", "%1 unexpected bytes after the last batch").arg(r.left()));
         return true;
@@ -292,6 +369,23 @@ QByteArray historyBytes(const TrainingHistory& h)
         putInts(b, r->src);
         putInts(b, r->tgtIn);
         putInts(b, r->tgtOut);
+    }
+    putU64(b, h.induction.size());
+    for (const auto& r : h.induction) {
+        putI64(b, r->step);
+        putI32(b, r->layers);
+        putI32(b, r->heads);
+        for (const std::vector<double>* v : {&r->induction, &r->previous, &r->duplicate, &r->copying,
+                                             &r->composition})
+            for (double x : *v)
+                putF64(b, x);
+        putF64(b, r->compositionBaseline);
+        putU32(b, quint32(r->positionLoss.size()));
+        for (double x : r->positionLoss)
+            putF64(b, x);
+        putF64(b, r->firstCopyLoss);
+        putF64(b, r->laterCopyLoss);
+        putF64(b, r->inContextScore);
     }
     return b;
 }

@@ -178,13 +178,15 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
         && file.find("tgt_embed.weight")) {
         c.arch = Arch::DecoderOnly;
         if (!requiredMatrix(file, "tgt_embed.weight", &vt, &d, &why)
-            || !requiredMatrix(file, "decoder.layers.0.ffn.w1.weight", &ff, &dff, &why))
+            || (file.find("decoder.layers.0.ffn.w1.weight")  // attention-only: none (§2.12)
+                && !requiredMatrix(file, "decoder.layers.0.ffn.w1.weight", &ff, &dff, &why)))
             return fail(why);
         vs = vt;
         dt = d;
     } else if (!requiredMatrix(file, "src_embed.weight", &vs, &d, &why)
                || !requiredMatrix(file, c.storedName("tgt_embed.weight").c_str(), &vt, &dt, &why)
-               || !requiredMatrix(file, "encoder.layers.0.ffn.w1.weight", &ff, &dff, &why)) {
+               || (file.find("encoder.layers.0.ffn.w1.weight")
+                   && !requiredMatrix(file, "encoder.layers.0.ffn.w1.weight", &ff, &dff, &why))) {
         return fail(why);
     }
     if (dt != d)
@@ -201,6 +203,11 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
     c.norm = file.find(c.decoderOnly() ? "decoder.norm.weight" : "encoder.norm.weight")
                  ? NormPlacement::Pre
                  : NormPlacement::Post;
+    // Learned positions (§2.11) show as their table, max_len rows.
+    if (const auto* pos = file.find("tgt_pos.weight"); pos && pos->shape.size() == 2) {
+        c.position = Position::Learned;
+        c.max_len = int(pos->shape[0]);
+    }
 
     // The file's own configuration, over the shapes.
     if (meta.contains(u"config"_s)) {

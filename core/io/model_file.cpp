@@ -71,16 +71,25 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
     };
     const bool pre = c.norm == NormPlacement::Pre;
     const bool only = c.decoderOnly();  // core/SPEC.md §2.10: no source embedding, no encoder
-    if (!only)
+    const bool learned = c.position == Position::Learned;  // §2.11: a table after each embedding
+    if (!only) {
         out.push_back({"src_embed.weight", {std::uint64_t(c.src_vocab), d}});
+        if (learned)
+            out.push_back({"src_pos.weight", {std::uint64_t(c.max_len), d}});
+    }
     out.push_back({"tgt_embed.weight", {std::uint64_t(c.tgt_vocab), d}});
+    if (learned)
+        out.push_back({"tgt_pos.weight", {std::uint64_t(c.max_len), d}});
     for (int i = 0; i < c.encoder_layers; ++i) {
         const std::string p = "encoder.layers." + std::to_string(i);
         attention(p + ".self_attn");
-        linear(p + ".ffn.w1", d, ff);
-        linear(p + ".ffn.w2", ff, d);
+        if (ff > 0) {  // attention-only (§2.12): no feed-forward and no norm2
+            linear(p + ".ffn.w1", d, ff);
+            linear(p + ".ffn.w2", ff, d);
+        }
         norm(p + ".norm1");
-        norm(p + ".norm2");
+        if (ff > 0)
+            norm(p + ".norm2");
     }
     if (pre && !only)
         norm("encoder.norm");
@@ -89,11 +98,14 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
         attention(p + ".self_attn");
         if (!only)
             attention(p + ".cross_attn");
-        linear(p + ".ffn.w1", d, ff);
-        linear(p + ".ffn.w2", ff, d);
+        if (ff > 0) {  // attention-only (§2.12): no feed-forward and no norm after it
+            linear(p + ".ffn.w1", d, ff);
+            linear(p + ".ffn.w2", ff, d);
+        }
         norm(p + ".norm1");
-        norm(p + ".norm2");
-        if (!only)
+        if (!only || ff > 0)
+            norm(p + ".norm2");
+        if (!only && ff > 0)
             norm(p + ".norm3");
     }
     if (pre)

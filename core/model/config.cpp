@@ -23,12 +23,13 @@ QString ModelConfig::validate() const
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_model (%1) must be a multiple of heads (%2)"))
             .arg(d_model)
             .arg(heads);
-    if (d_model % 2 != 0)
+    if (d_model % 2 != 0 && position == Position::Sinusoidal)
         return text(QT_TRANSLATE_NOOP("as::ModelConfig",
                                       "d_model (%1) must be even for the sinusoidal positional encoding"))
             .arg(d_model);
-    if (d_ff <= 0)
-        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_ff must be positive"));
+    if (d_ff < 0)
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig",
+                                      "d_ff must be positive, or 0 for attention-only layers"));
     if (decoderOnly()) {
         if (encoder_layers != 0)
             return text(QT_TRANSLATE_NOOP("as::ModelConfig",
@@ -78,6 +79,19 @@ QString archName(Arch arch)
 {
     return arch == Arch::DecoderOnly ? QStringLiteral("decoder-only")
                                      : QStringLiteral("encoder-decoder");
+}
+
+QString positionName(Position position)
+{
+    return position == Position::Learned ? QStringLiteral("learned") : QStringLiteral("sinusoidal");
+}
+
+std::optional<Position> positionFromName(const QString& name)
+{
+    for (Position p : {Position::Sinusoidal, Position::Learned})
+        if (name == positionName(p))
+            return p;
+    return std::nullopt;
 }
 
 std::optional<Arch> archFromName(const QString& name)
@@ -145,6 +159,9 @@ QJsonObject ModelConfig::toJson() const
     // Encoder–decoder: no key, as files were before decoder-only models existed.
     if (decoderOnly())
         json.insert("arch", archName(arch));
+    // Sinusoidal: no key, as files were before learned positions existed.
+    if (position != Position::Sinusoidal)
+        json.insert("position", positionName(position));
     return json;
 }
 
@@ -196,6 +213,12 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
             return fail(QCoreApplication::translate("as::ModelConfig", "config: 'tie' must be \"none\", \"tgt\" or \"all\""));
         c.tie = *t;
     }
+    if (json.contains("position")) {
+        const std::optional<Position> p = positionFromName(json.value("position").toString());
+        if (!p)
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'position' must be \"sinusoidal\" or \"learned\""));
+        c.position = *p;
+    }
     if (json.contains("arch")) {
         const std::optional<Arch> a = archFromName(json.value("arch").toString());
         if (!a)
@@ -234,7 +257,8 @@ std::optional<ModelConfig> ModelConfig::preset(const QString& name)
 namespace {
 // The keys a spec takes after (or instead of) a preset.
 const QStringList kSpecKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
-                               "dropout", "label_smoothing", "norm", "max_len", "tie", "arch"};
+                               "dropout", "label_smoothing", "norm", "max_len", "tie", "arch",
+                               "position"};
 }  // namespace
 
 QString ModelConfig::spec() const
@@ -244,6 +268,7 @@ QString ModelConfig::spec() const
     for (const QString& key : kSpecKeys)
         parts << key + u'=' + (key == u"tie"    ? tieName(tie)
                                : key == u"arch" ? archName(arch)
+                               : key == u"position" ? positionName(position)
                                                 : json.value(key).toVariant().toString());
     return parts.join(u',');
 }

@@ -19,6 +19,9 @@ enum class Tie { None, Tgt, All };
 // The architecture (core/SPEC.md §2.10): the 2017 paper's encoder–decoder, or a decoder-only
 // language model (GPT): decoder layers without cross-attention, no encoder, one vocabulary.
 enum class Arch { EncoderDecoder, DecoderOnly };
+// Sinusoidal: the paper's fixed encodings, embeddings scaled by sqrt(d_model) (core/SPEC.md §2.1).
+// Learned: GPT-2's table of max_len positions, a parameter, embeddings unscaled (§2.11).
+enum class Position { Sinusoidal, Learned };
 
 struct ModelConfig {
     int src_vocab = 0, tgt_vocab = 0;  // set from the vocabularies
@@ -34,6 +37,7 @@ struct ModelConfig {
     Tie tie = Tie::None;
     // Decoder-only: encoder_layers is 0 and src_vocab equals tgt_vocab (the one vocabulary).
     Arch arch = Arch::EncoderDecoder;
+    Position position = Position::Sinusoidal;
     bool decoderOnly() const { return arch == Arch::DecoderOnly; }
 
     // Empty when the configuration can be built; otherwise what is wrong with it.
@@ -72,6 +76,10 @@ struct ModelConfig {
 // "encoder-decoder", "decoder-only" (core/SPEC.md §7.1) and back.
 QString archName(Arch arch);
 std::optional<Arch> archFromName(const QString& name);
+
+// "sinusoidal", "learned" (core/SPEC.md §7.1) and back.
+QString positionName(Position position);
+std::optional<Position> positionFromName(const QString& name);
 
 // "none", "tgt", "all" (core/SPEC.md §7.1) and back.
 QString tieName(Tie tie);

@@ -12,14 +12,17 @@ DecoderLayer<T> DecoderLayer<T>::make(ParamStore<T>& ps, const std::string& pref
     // then the norms.
     DecoderLayer l;
     l.cross = cross;
+    l.feedForward = d_ff > 0;
     l.self_attn = MultiHeadAttention<T>::make(ps, prefix + ".self_attn", d, heads);
     if (cross)
         l.cross_attn = MultiHeadAttention<T>::make(ps, prefix + ".cross_attn", d, heads);
-    l.ffn = FeedForward<T>::make(ps, prefix + ".ffn", d, d_ff);
+    if (l.feedForward)
+        l.ffn = FeedForward<T>::make(ps, prefix + ".ffn", d, d_ff);
     l.sub1 = SublayerConnection<T>::make(ps, prefix + ".norm1", d, dropout, pre);
     if (cross)
         l.sub2 = SublayerConnection<T>::make(ps, prefix + ".norm2", d, dropout, pre);
-    l.sub3 = SublayerConnection<T>::make(ps, prefix + (cross ? ".norm3" : ".norm2"), d, dropout, pre);
+    if (l.feedForward)
+        l.sub3 = SublayerConnection<T>::make(ps, prefix + (cross ? ".norm3" : ".norm2"), d, dropout, pre);
     return l;
 }
 
@@ -41,6 +44,10 @@ void DecoderLayer<T>::forward(In<T> y, In<T> mem, int B, int T_, int S,
             return cross_attn.o.bias().data();
         }, y2);
     }
+    if (!feedForward) {
+        out = cross ? y2 : y1;
+        return;
+    }
     sub3.forward(cross ? y2 : y1, pass, scratch, [&](const auto& in, Mat<T>& f) -> const T* {
         ffn.forward(in, f, p, pass, /*withOutputBias=*/false);
         return ffn.w2.bias().data();
@@ -52,10 +59,13 @@ void DecoderLayer<T>::backward(In<T> y, In<T> mem, In<T> dout, Out<T> dy, Out<T>
 {
     // The gradients at y2 and y1 are computed in dy, and each connection takes the one after
     // it from there in place: their residual paths then have nothing to copy.
-    sub3.backward(cross ? y2 : y1, dout, scratch,
-                  [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
-                      ffn.backward(in, g, din, acc);
-                  }, dy);
+    if (!feedForward)
+        dy = dout;
+    else
+        sub3.backward(cross ? y2 : y1, dout, scratch,
+                      [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
+                          ffn.backward(in, g, din, acc);
+                      }, dy);
     if (cross)
         sub2.backward(y1, dy, scratch, [&](const auto& in, const Mat<T>& g, auto&& din, bool acc) {
             cross_attn.backwardCross(in, mem, g, din, acc, dmem);

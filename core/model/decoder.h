@@ -15,9 +15,11 @@ namespace as {
 // Self-attention masks padded keys and future positions; cross-attention masks padded sources.
 // Decoder-only (GPT, core/SPEC.md §2.10): no cross-attention and no norm2/sub2; the feed-forward's
 // connection is then named norm2, as it is the layer's second sublayer.
+// Attention-only (d_ff = 0, core/SPEC.md §2.12): no feed-forward sublayer and no norm after it.
 template <typename T>
 struct DecoderLayer {
     bool cross = true;  // false: a decoder-only layer; mem, S and srcValid are not read
+    bool feedForward = true;  // false: attention-only
     MultiHeadAttention<T> self_attn, cross_attn;
     FeedForward<T> ffn;
     // The residual connections around self_attn (norm1), cross_attn (norm2) and ffn (norm3).

@@ -9,10 +9,13 @@ EncoderLayer<T> EncoderLayer<T>::make(ParamStore<T>& ps, const std::string& pref
                                       int heads, int d_ff, double dropout, bool pre)
 {
     EncoderLayer l;
+    l.feedForward = d_ff > 0;
     l.self_attn = MultiHeadAttention<T>::make(ps, prefix + ".self_attn", d, heads);
-    l.ffn = FeedForward<T>::make(ps, prefix + ".ffn", d, d_ff);
+    if (l.feedForward)
+        l.ffn = FeedForward<T>::make(ps, prefix + ".ffn", d, d_ff);
     l.sub1 = SublayerConnection<T>::make(ps, prefix + ".norm1", d, dropout, pre);
-    l.sub2 = SublayerConnection<T>::make(ps, prefix + ".norm2", d, dropout, pre);
+    if (l.feedForward)
+        l.sub2 = SublayerConnection<T>::make(ps, prefix + ".norm2", d, dropout, pre);
     return l;
 }
 
@@ -26,6 +29,10 @@ void EncoderLayer<T>::forward(In<T> x, int B, int S, const std::uint8_t* srcVali
         self_attn.forwardSelf(in, B, S, srcValid, false, p, pass, s, /*withOutputBias=*/false);
         return self_attn.o.bias().data();
     }, x1);
+    if (!feedForward) {
+        y = x1;
+        return;
+    }
     sub2.forward(x1, pass, scratch, [&](const auto& in, Mat<T>& f) -> const T* {
         ffn.forward(in, f, p, pass, /*withOutputBias=*/false);
         return ffn.w2.bias().data();
@@ -37,9 +44,12 @@ void EncoderLayer<T>::backward(In<T> x, In<T> dy, Out<T> dx)
 {
     // The gradient at x1 is computed in dx, and the first connection takes it from there in
     // place: its residual path then has nothing to copy.
-    sub2.backward(x1, dy, scratch, [&](const auto& in, const Mat<T>& dout, auto&& din, bool acc) {
-        ffn.backward(in, dout, din, acc);
-    }, dx);
+    if (!feedForward)
+        dx = dy;
+    else
+        sub2.backward(x1, dy, scratch, [&](const auto& in, const Mat<T>& dout, auto&& din, bool acc) {
+            ffn.backward(in, dout, din, acc);
+        }, dx);
     sub1.backward(x, dx, scratch, [&](const auto& in, const Mat<T>& dout, auto&& din, bool acc) {
         self_attn.backwardSelf(in, dout, din, acc);
     }, dx);

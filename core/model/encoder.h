@@ -10,8 +10,10 @@ namespace as {
 
 // Pre-norm:  x = x + dropout(SelfAttn(norm1(x)));  x = x + dropout(FFN(norm2(x)))
 // Post-norm: x = norm1(x + dropout(SelfAttn(x)));  x = norm2(x + dropout(FFN(x)))
+// Attention-only (d_ff = 0, core/SPEC.md §2.12): no feed-forward sublayer and no norm2.
 template <typename T>
 struct EncoderLayer {
+    bool feedForward = true;  // false: attention-only
     MultiHeadAttention<T> self_attn;
     FeedForward<T> ffn;
     // The residual connections around self_attn (norm1) and ffn (norm2).

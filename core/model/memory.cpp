@@ -35,15 +35,18 @@ double parameterCount(const ModelConfig& c)
 {
     const double d = c.d_model, ff = c.d_ff;
     const double attention = 4 * (d * d + d);
-    const double feedForward = d * ff + ff + ff * d + d;
+    // Attention-only layers (d_ff = 0, §2.12) have no feed-forward and no norm after it.
+    const double feedForward = ff > 0 ? d * ff + ff + ff * d + d + 2 * d : 0;
     const double norm = 2 * d;
-    const double encoderLayer = attention + feedForward + 2 * norm;
+    const double encoderLayer = attention + feedForward + norm;
     // A decoder-only layer has no cross-attention and one LayerNorm fewer; the model no source
     // embedding and no encoder norm (core/SPEC.md §2.10).
     const bool only = c.decoderOnly();
-    const double decoderLayer = only ? encoderLayer : 2 * attention + feedForward + 3 * norm;
+    const double decoderLayer = only ? encoderLayer : 2 * attention + feedForward + 2 * norm;
     const double finalNorms = c.norm == NormPlacement::Pre ? (only ? 1 : 2) * norm : 0;
-    return (only ? 0.0 : double(c.src_vocab) * d) + double(c.tgt_vocab) * d + c.encoder_layers * encoderLayer
+    // Learned positions (§2.11): a [max_len, d] table beside each embedding.
+    const double positions = c.position == Position::Learned ? (only ? 1 : 2) * double(c.max_len) * d : 0;
+    return positions + (only ? 0.0 : double(c.src_vocab) * d) + double(c.tgt_vocab) * d + c.encoder_layers * encoderLayer
            + c.decoder_layers * decoderLayer + finalNorms + d * double(c.tgt_vocab) + c.tgt_vocab
            - c.tiedWeights();
 }

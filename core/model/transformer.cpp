@@ -21,11 +21,18 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
     // name of its first use in §6.2's order; the other uses read and accumulate into it.
     // Decoder-only (core/SPEC.md §2.10): no source embedding, no encoder, no cross-attention.
     const bool only = cfg_.decoderOnly();
-    if (!only)
+    // Learned positions (§2.11): each embedding's table follows it.
+    const bool learned = cfg_.position == Position::Learned;
+    if (!only) {
         srcEmbed_ = Embedding<T>::make(ps_, "src_embed.weight", cfg_.src_vocab, d);
+        if (learned)
+            srcEmbed_.addLearnedPositions(ps_, "src_pos.weight", cfg_.max_len);
+    }
     tgtEmbed_ = cfg_.tie == Tie::All
                     ? Embedding<T>::makeTied(ps_, srcEmbed_.w, cfg_.tgt_vocab, d)
                     : Embedding<T>::make(ps_, "tgt_embed.weight", cfg_.tgt_vocab, d);
+    if (learned)
+        tgtEmbed_.addLearnedPositions(ps_, "tgt_pos.weight", cfg_.max_len);
     for (int i = 0; i < cfg_.encoder_layers; ++i)
         enc_.push_back(EncoderLayer<T>::make(ps_, "encoder.layers." + std::to_string(i), d,
                                              cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));
@@ -99,7 +106,7 @@ void Transformer<T>::encode(const int* src, int B, int S, const Pass& pass)
         // x = α (x - PE) + PE: the embeddings scaled, the positional encodings kept.
         for (int b = 0; b < B; ++b) {
             auto rows = encX_[0].middleRows(Eigen::Index(b) * S, S);
-            const auto pe = srcEmbed_.pe.topRows(S);
+            const Mat<T> pe = srcEmbed_.positions(S);
             rows = (rows - pe) * srcScale_[std::size_t(b)] + pe;
         }
     }
@@ -134,7 +141,7 @@ void Transformer<T>::decode(const int* tgtIn, int B, int Tn, In<T> mem,
             throw std::invalid_argument("decode: a prompt scale per sequence, no dropout, and "
                                         "the prompt within the sequence");
         // The prompt's x = α (x - PE) + PE after <s>, as encode() scales a source.
-        const auto pe = tgtEmbed_.pe.middleRows(1, promptLength_);
+        const Mat<T> pe = tgtEmbed_.positions(1 + promptLength_).bottomRows(promptLength_);
         for (int b = 0; b < B; ++b) {
             auto rows = decY_[0].middleRows(Eigen::Index(b) * Tn + 1, promptLength_);
             rows = (rows - pe) * srcScale_[std::size_t(b)] + pe;

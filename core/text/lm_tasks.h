@@ -21,7 +21,7 @@ namespace as {
 inline constexpr int kLmContext = 64;  // tokens a packed window feeds the model
 
 QStringList languageModelTaskNames();  // {"lm-en", "lm-zh", "lm-brackets", "repeat"}
-// One of those, or a repeat task with its parameters ("repeat:64:4:24").
+// One of those, or a repeat task with its parameters ("repeat:64:8:30").
 bool isLanguageModelTask(const QString& name);
 // lm-en and lm-zh: a side of the bundled corpus, which a tokeniser may cut (subwords trained).
 bool isCorpusLanguageModelTask(const QString& name);

@@ -53,7 +53,7 @@ std::optional<RepeatOptions> repeatOptionsFromName(const QString& name, QString*
 {
     const QStringList parts = name.split(QLatin1Char(':'));
     if (parts.isEmpty() || parts[0] != QLatin1String("repeat") || parts.size() > 4) {
-        *error = QCoreApplication::translate("as::RepeatTask", "'%1' is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:4:24").arg(name);
+        *error = QCoreApplication::translate("as::RepeatTask", "'%1' is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:8:30").arg(name);
         return std::nullopt;
     }
     RepeatOptions o;

@@ -19,8 +19,8 @@ struct Task;
 
 struct RepeatOptions {
     int symbols = 64;      // V: the task's own tokens, "0" … "V-1"
-    int minSegment = 4;    // the repeated segment's length, uniform in [min, max]
-    int maxSegment = 24;
+    int minSegment = 8;    // the repeated segment's length, uniform in [min, max]
+    int maxSegment = 30;
     int length = 63;       // tokens in a row (with <s> and </s>, one window of kLmContext + 1)
     bool operator==(const RepeatOptions&) const = default;
 };
@@ -40,7 +40,7 @@ RepeatRow randomRepeatRow(Rng& rng, const RepeatOptions& o);
 bool isRepeatTaskName(const QString& name);
 // The options a name gives (defaults for the parts it leaves out), or nullopt and *error.
 std::optional<RepeatOptions> repeatOptionsFromName(const QString& name, QString* error);
-// The name with every part written out: "repeat:64:4:24".
+// The name with every part written out: "repeat:64:8:30".
 QString repeatTaskName(const RepeatOptions& o);
 
 // The task (text/tasks.h): a language model's (decoder-only); every row <s> row </s>;

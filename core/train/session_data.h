@@ -96,7 +96,7 @@ QStringList translationTaskNames();
 // Every built-in task a run trains on: the translation tasks, then the language models'
 // (lm-en, lm-zh, lm-brackets; text/lm_tasks.h), which a decoder-only model trains on.
 QStringList trainingTaskNames();
-// One of those, or a task named with its parameters ("repeat:64:4:24", text/repeat_task.h).
+// One of those, or a task named with its parameters ("repeat:64:8:30", text/repeat_task.h).
 bool isTrainingTask(const QString& name);
 bool isBundledCorpusTask(const QString& name);
 

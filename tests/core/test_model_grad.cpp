@@ -8,6 +8,7 @@
 #include "skip.h"
 #include "gradcheck.h"
 
+#include "model/memory.h"
 #include "model/transformer.h"
 
 #include <QTest>
@@ -26,6 +27,8 @@ private slots:
     void tiedModel();
     void decoderOnly_data();
     void decoderOnly();
+    void learnedAttentionOnly_data();
+    void learnedAttentionOnly();
 };
 
 namespace {
@@ -185,6 +188,54 @@ void TestModelGrad::decoderOnly()
     const std::size_t expected = 1 + 2 * 16 + (norm == NormPlacement::Pre ? 2 : 0) + 2
                                  - (tie == Tie::None ? 0 : 1);
     QCOMPARE(names.size(), expected);
+}
+
+void TestModelGrad::learnedAttentionOnly_data()
+{
+    QTest::addColumn<Arch>("arch");
+    QTest::addColumn<NormPlacement>("norm");
+    QTest::addColumn<int>("dff");
+    QTest::newRow("decoder-only, attention-only, pre-norm") << Arch::DecoderOnly << NormPlacement::Pre << 0;
+    QTest::newRow("decoder-only, attention-only, post-norm") << Arch::DecoderOnly << NormPlacement::Post << 0;
+    QTest::newRow("encoder-decoder, attention-only, pre-norm") << Arch::EncoderDecoder << NormPlacement::Pre << 0;
+    QTest::newRow("encoder-decoder, feed-forward, post-norm") << Arch::EncoderDecoder << NormPlacement::Post << 16;
+}
+
+// Learned positions (core/SPEC.md §2.11) and attention-only layers (§2.12): the position tables'
+// gradient (every row of max_len 6 is used by the batch's 6 target and 5 source positions) and
+// the stacks without feed-forward sublayers, against central differences.
+void TestModelGrad::learnedAttentionOnly()
+{
+    QFETCH(Arch, arch);
+    QFETCH(NormPlacement, norm);
+    QFETCH(int, dff);
+    ModelConfig c = gradCheckConfig(norm, 0.1, /*maxLen=*/6);
+    c.position = Position::Learned;
+    c.d_ff = dff;
+    c.arch = arch;
+    if (arch == Arch::DecoderOnly) {
+        c.encoder_layers = 0;
+        c.src_vocab = c.tgt_vocab;
+    }
+    QCOMPARE(c.validate(), QString());
+    const std::vector<std::string> names = checkWholeModel(c, 6 * 8);
+    if (QTest::currentTestFailed())
+        return;
+    const bool only = arch == Arch::DecoderOnly;
+    QCOMPARE(std::ranges::count(names, "tgt_pos.weight"), 1);
+    QCOMPARE(std::ranges::count(names, "src_pos.weight"), only ? 0 : 1);
+    for (const std::string& n : names) {
+        QVERIFY2(dff > 0 || n.find("ffn") == std::string::npos, n.c_str());
+        // Attention-only: a decoder-only layer has norm1 alone, a translator's decoder layer
+        // norm1 and norm2, an encoder layer norm1.
+        if (dff == 0)
+            QVERIFY2(n.find("norm3") == std::string::npos
+                         && !(n.starts_with("encoder.layers") && n.find("norm2") != std::string::npos)
+                         && !(only && n.find("norm2") != std::string::npos),
+                     n.c_str());
+    }
+    Transformer<D> model(c);
+    QCOMPARE(double(model.params().size()), parameterCount(c));
 }
 
 AS_TEST_APPLESS_MAIN(TestModelGrad)

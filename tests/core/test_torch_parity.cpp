@@ -178,7 +178,7 @@ class TestTorchParity : public QObject {
     bool python(const QStringList& args, QByteArray* out, QString* error);
     // The folder of the reference's files for a norm placement and a weight tying, made on
     // first use.
-    bool referenceFiles(const QString& norm, const QString& tie, const QString& arch, QString* dir,
+    bool referenceFiles(const QString& norm, const QString& tie, const QString& arch, const QString& shape, QString* dir,
                         QString* error);
 
 private slots:
@@ -215,15 +215,20 @@ bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* 
 }
 
 bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, const QString& arch,
-                                     QString* dir, QString* error)
+                                     const QString& shape, QString* dir, QString* error)
 {
-    *dir = tmp_.filePath(norm + u'-' + tie + u'-' + arch);
+    *dir = tmp_.filePath(norm + u'-' + tie + u'-' + arch + (shape.isEmpty() ? u""_s : u"-"_s + shape));
     if (QFileInfo::exists(*dir + u"/reference.safetensors"_s))
         return true;
     QByteArray out;
-    return python({script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm, u"--tie"_s, tie,
-                   u"--arch"_s, arch, u"--reference"_s, referenceDir_},
-                  &out, error);
+    QStringList args{script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm, u"--tie"_s, tie,
+                     u"--arch"_s, arch, u"--reference"_s, referenceDir_};
+    // GPT-2's learned positions (core/SPEC.md §2.11) with attention-only layers (§2.12).
+    if (shape == u"learned-attention-only")
+        args << u"--position"_s << u"learned"_s << u"--d-ff"_s << u"0"_s;
+    else if (!shape.isEmpty())
+        return *error = u"unknown shape %1"_s.arg(shape), false;
+    return python(args, &out, error);
 }
 
 void TestTorchParity::initTestCase()
@@ -251,20 +256,26 @@ void TestTorchParity::referenceToEngine_data()
     // on that library, so that each one a tuning may choose meets the same tolerances.
     QTest::addColumn<QString>("library");
     QTest::addColumn<QString>("arch");
-    const QString ed = u"encoder-decoder"_s, only = u"decoder-only"_s;
-    QTest::newRow("pre-norm") << u"pre"_s << u"none"_s << u"default"_s << ed;
-    QTest::newRow("post-norm") << u"post"_s << u"none"_s << u"default"_s << ed;
+    // Beside the default shape: "learned-attention-only" (the repeat task's recipe, §7.4).
+    QTest::addColumn<QString>("shape");
+    const QString ed = u"encoder-decoder"_s, only = u"decoder-only"_s, plain;
+    QTest::newRow("pre-norm") << u"pre"_s << u"none"_s << u"default"_s << ed << plain;
+    QTest::newRow("post-norm") << u"post"_s << u"none"_s << u"default"_s << ed << plain;
     // Weight tying (core/SPEC.md §2.6): one nn.Parameter in the reference, one matrix here.
-    QTest::newRow("pre-norm, tie=tgt") << u"pre"_s << u"tgt"_s << u"default"_s << ed;
-    QTest::newRow("post-norm, tie=all") << u"post"_s << u"all"_s << u"default"_s << ed;
+    QTest::newRow("pre-norm, tie=tgt") << u"pre"_s << u"tgt"_s << u"default"_s << ed << plain;
+    QTest::newRow("post-norm, tie=all") << u"post"_s << u"all"_s << u"default"_s << ed << plain;
     for (const char* library : {"openblas", "onednn", "eigen"}) {
-        QTest::addRow("pre-norm, %s", library) << u"pre"_s << u"none"_s << QString::fromLatin1(library) << ed;
-        QTest::addRow("post-norm, tie=all, %s", library) << u"post"_s << u"all"_s << QString::fromLatin1(library) << ed;
+        QTest::addRow("pre-norm, %s", library) << u"pre"_s << u"none"_s << QString::fromLatin1(library) << ed << plain;
+        QTest::addRow("post-norm, tie=all, %s", library) << u"post"_s << u"all"_s << QString::fromLatin1(library) << ed << plain;
     }
     // The decoder-only model (core/SPEC.md §2.10) on windows of a token stream, greedy
     // continuations of prompts.
-    QTest::newRow("decoder-only, pre-norm") << u"pre"_s << u"none"_s << u"default"_s << only;
-    QTest::newRow("decoder-only, post-norm, tie=tgt") << u"post"_s << u"tgt"_s << u"default"_s << only;
+    QTest::newRow("decoder-only, pre-norm") << u"pre"_s << u"none"_s << u"default"_s << only << plain;
+    QTest::newRow("decoder-only, post-norm, tie=tgt") << u"post"_s << u"tgt"_s << u"default"_s << only << plain;
+    QTest::newRow("decoder-only, learned positions, attention-only")
+        << u"pre"_s << u"tgt"_s << u"default"_s << only << u"learned-attention-only"_s;
+    QTest::newRow("encoder-decoder, learned positions, attention-only, post-norm")
+        << u"post"_s << u"none"_s << u"default"_s << ed << u"learned-attention-only"_s;
 }
 
 // Why the row's library cannot compute here (empty: it can, or "default").
@@ -300,12 +311,13 @@ void TestTorchParity::referenceToEngine()
     QFETCH(QString, tie);
     QFETCH(QString, library);
     QFETCH(QString, arch);
+    QFETCH(QString, shape);
     const bool only = arch == u"decoder-only";
     if (const QString missing = libraryMissing(library); !missing.isEmpty())
         AS_SKIP(missing);
     QVERIFY(useLibrary(library));
     QString dir, error;
-    QVERIFY2(referenceFiles(norm, tie, arch, &dir, &error), qPrintable(error));
+    QVERIFY2(referenceFiles(norm, tie, arch, shape, &dir, &error), qPrintable(error));
 
     // The weights as plain Python wrote them: a config, no vocabularies.
     const QString weights = dir + u"/model.safetensors"_s;
@@ -315,6 +327,8 @@ void TestTorchParity::referenceToEngine()
     QCOMPARE(info->config.norm, norm == u"pre" ? NormPlacement::Pre : NormPlacement::Post);
     QCOMPARE(tieName(info->config.tie), tie);
     QCOMPARE(archName(info->config.arch), arch);
+    QCOMPARE(positionName(info->config.position), shape.isEmpty() ? u"sinusoidal"_s : u"learned"_s);
+    QCOMPARE(info->config.d_ff, shape.isEmpty() ? 64 : 0);
     ImportOptions o;
     o.config = info->config;
     o.placeholderVocab = true;
@@ -442,16 +456,19 @@ void TestTorchParity::engineToReference()
     QFETCH(QString, tie);
     QFETCH(QString, library);
     QFETCH(QString, arch);
+    QFETCH(QString, shape);
     if (const QString missing = libraryMissing(library); !missing.isEmpty())
         AS_SKIP(missing);
     QVERIFY(useLibrary(library));
     QString dir, error;
-    QVERIFY2(referenceFiles(norm, tie, arch, &dir, &error), qPrintable(error));
+    QVERIFY2(referenceFiles(norm, tie, arch, shape, &dir, &error), qPrintable(error));
     const std::optional<WeightFileInfo> info = inspectWeights(dir + u"/model.safetensors"_s,
                                                               &error);
     QVERIFY2(info, qPrintable(error));
     QCOMPARE(tieName(info->config.tie), tie);
     QCOMPARE(archName(info->config.arch), arch);
+    QCOMPARE(positionName(info->config.position), shape.isEmpty() ? u"sinusoidal"_s : u"learned"_s);
+    QCOMPARE(info->config.d_ff, shape.isEmpty() ? 64 : 0);
 
     // A model of the engine's own: Xavier, then every bias and norm moved off its initial
     // value, so that a dropped or swapped one would show.

@@ -112,17 +112,22 @@ def residual(x, norm, sublayer, dropout, post):
 
 
 class EncoderLayer(nn.Module):
+    """d_ff 0: attention-only (core/SPEC.md §2.12), no feed-forward and no norm2."""
+
     def __init__(self, d_model, heads, d_ff, dropout, post):
         super().__init__()
         self.post = post
         self.self_attn = MultiHeadAttention(d_model, heads, dropout)
-        self.ffn = FeedForward(d_model, d_ff, dropout)
+        self.ffn = FeedForward(d_model, d_ff, dropout) if d_ff > 0 else None
         self.norm1 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
-        self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
+        if self.ffn is not None:
+            self.norm2 = nn.LayerNorm(d_model, eps=LAYER_NORM_EPS)
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x, src_mask):
         x = residual(x, self.norm1, lambda h: self.self_attn(h, h, src_mask), self.dropout, self.post)
+        if self.ffn is None:
+            return x
         return residual(x, self.norm2, self.ffn, self.dropout, self.post)
 
 
@@ -130,7 +135,8 @@ class DecoderLayer(nn.Module):
     """The translator's decoder layer: masked self-attention, cross-attention to the memory,
     feed-forward (norm1, norm2, norm3). With cross=False, a decoder-only (GPT) block, core/SPEC.md
     §2.10: no cross-attention, so the feed-forward's norm is norm2; memory and src_mask are
-    then not read."""
+    then not read. d_ff 0: attention-only (core/SPEC.md §2.12), no feed-forward and no norm
+    after it."""
 
     def __init__(self, d_model, heads, d_ff, dropout, post, cross=True):
         super().__init__()
@@ -138,8 +144,8 @@ class DecoderLayer(nn.Module):
         self.self_attn = MultiHeadAttention(d_model, heads, dropout)
         if cross:
             self.cross_attn = MultiHeadAttention(d_model, heads, dropout)
-        self.ffn = FeedForward(d_model, d_ff, dropout)
-        for k in range(3 if cross else 2):
+        self.ffn = FeedForward(d_model, d_ff, dropout) if d_ff > 0 else None
+        for k in range((3 if cross else 2) - (self.ffn is None)):
             setattr(self, f"norm{k + 1}", nn.LayerNorm(d_model, eps=LAYER_NORM_EPS))
         self.dropout = nn.Dropout(dropout)
 
@@ -148,6 +154,8 @@ class DecoderLayer(nn.Module):
         if self.cross:
             y = residual(y, self.norm2, lambda h: self.cross_attn(h, memory, src_mask), self.dropout,
                          self.post)
+        if self.ffn is None:
+            return y
         ffn_norm = self.norm3 if self.cross else self.norm2
         return residual(y, ffn_norm, self.ffn, self.dropout, self.post)
 
@@ -181,9 +189,19 @@ class Model(nn.Module):
         if self.arch not in ("encoder-decoder", "decoder-only"):
             raise ValueError(f"arch must be 'encoder-decoder' or 'decoder-only', not {self.arch!r}")
         self.decoder_only = self.arch == "decoder-only"
+        # Positions (core/SPEC.md §2.1, §2.11): the paper's sinusoids beside embeddings scaled by
+        # sqrt(d), or GPT-2's learned table of max_len rows beside unscaled embeddings.
+        self.position = config.get("position", "sinusoidal")
+        if self.position not in ("sinusoidal", "learned"):
+            raise ValueError(f"position must be 'sinusoidal' or 'learned', not {self.position!r}")
+        learned = self.position == "learned"
         if not self.decoder_only:
             self.src_embed = nn.Embedding(config["src_vocab"], d)
+            if learned:
+                self.src_pos = nn.Embedding(config["max_len"], d)
         self.tgt_embed = nn.Embedding(config["tgt_vocab"], d)
+        if learned:
+            self.tgt_pos = nn.Embedding(config["max_len"], d)
         if not self.decoder_only:
             self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
         self.decoder = Stack(lambda: DecoderLayer(d, heads, d_ff, p, post, not self.decoder_only),
@@ -222,6 +240,9 @@ class Model(nn.Module):
         self.load_state_dict(full, strict=True)
 
     def embed(self, table, ids):                   # ids: [B, L] -> [B, L, d]
+        if self.position == "learned":
+            pos = self.src_pos if table is getattr(self, "src_embed", None) else self.tgt_pos
+            return self.dropout(table(ids) + pos.weight[: ids.size(1)])
         return self.dropout(table(ids) * math.sqrt(self.d_model) + self.pe[: ids.size(1)])
 
     def encode(self, src):
