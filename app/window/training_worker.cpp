@@ -233,9 +233,10 @@ void TrainingWorker::applyValidations(std::vector<Validation> done)
     // are rare) — two finishing together would otherwise show only the later one's samples,
     // and the Samples view would compare it with an older record.
     for (Validation& v : done) {
-        session_->addValidation(v.point);
+        session_->addValidation(v);
         newEval_.push_back(v.point);
         samples_ = v.samples;
+        induction_ = v.induction;
         emitSnapshot();
     }
 }
@@ -263,6 +264,7 @@ void TrainingWorker::emitSnapshot()
     session_->recordBatch(session_->lastBatch());
     s->batch = session_->history().lastBatch;
     s->samples = samples_;
+    s->induction = std::exchange(induction_, nullptr);
     if (session_->trainer().profile().steps > 0)
         health_.profile = std::make_shared<const ProfileTotals>(session_->trainer().takeProfile());
     s->health = std::move(health_);
@@ -273,6 +275,7 @@ void TrainingWorker::emitSnapshot()
         s->newLoss = session_->history().loss;
         s->newEval = session_->history().eval;
         s->attentionHistory = session_->history().attention;
+        s->inductionHistory = session_->history().induction;
         newLoss_.clear();
         newEval_.clear();
     } else {

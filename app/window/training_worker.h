@@ -227,6 +227,7 @@ private:
     // Collected between snapshots.
     std::vector<LossPoint> newLoss_;
     std::vector<EvalPoint> newEval_;
+    std::shared_ptr<const InductionRecord> induction_;  // the last validation's, not yet sent
     double lastLoss_ = 0, lastLr_ = 0;
     QElapsedTimer sinceSnapshot_;
     std::shared_ptr<const SamplesRecord> samples_;  // of the last validation

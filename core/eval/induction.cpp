@@ -193,6 +193,12 @@ InductionRecord measureInduction(Transformer<T>& model, const InductionProbe& pr
     InductionRecord r;
     r.layers = L;
     r.heads = H;
+    for (int l = 0; l < L; ++l) {
+        const std::vector<T>& gate = model.attention(AttentionKind::DecoderSelf, l).gate;
+        for (int h = 0; h < int(gate.size()); ++h)
+            if (gate[std::size_t(h)] == T(0))
+                r.masked.push_back(l * H + h);
+    }
     model.evaluate(batch);
 
     // §13.1: the attention patterns.
@@ -339,7 +345,11 @@ QJsonObject inductionJson(const InductionRecord& r)
     QJsonArray positions;
     for (double x : r.positionLoss)
         positions.append(number(x));
+    QJsonArray masked;
+    for (int i : r.masked)
+        masked.append(headName(r, i));
     return QJsonObject{{"step", double(r.step)},
+                       {"masked", masked},
                        {"top_head", headName(r, r.top())},
                        {"top_induction", number(r.topInduction())},
                        {"first_copy_loss", number(r.firstCopyLoss)},

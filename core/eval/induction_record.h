@@ -25,6 +25,9 @@ struct InductionRecord {
     std::vector<double> positionLoss;
     double firstCopyLoss = 0, laterCopyLoss = 0;
     double inContextScore = 0;   // §13.4
+    // The heads masked (gate 0, §2.8) when the probe ran, as indices layer · heads + head,
+    // ascending: an ablation's record (the window's head mutes, heads --mask-heads).
+    std::vector<int> masked;
     int top() const;             // the head with the highest induction score
     double topInduction() const { return induction.empty() ? 0.0 : induction[std::size_t(top())]; }
 };

@@ -169,7 +169,7 @@ struct HistoryParser {
     bool inductionRecords(TrainingHistory* h)
     {
         quint64 n;
-        if (!count(&n, 8 + 4 + 4 + 8 + 4 + 3 * 8, QCoreApplication::translate("as::History", "the induction records")))
+        if (!count(&n, 8 + 4 + 4 + 8 + 4 + 3 * 8 + 4, QCoreApplication::translate("as::History", "the induction records")))
             return false;
         constexpr double inf = std::numeric_limits<double>::infinity();
         for (quint64 i = 0; i < n; ++i) {
@@ -207,6 +207,18 @@ struct HistoryParser {
             rec->firstCopyLoss = tail[0];
             rec->laterCopyLoss = tail[1];
             rec->inContextScore = tail[2];
+            quint32 masked;
+            if (!r.u32(&masked))
+                return truncated(what);
+            if (masked > quint32(H) || !r.has(qint64(masked) * 4))
+                return fail(QCoreApplication::translate("as::History", "%1: %2 masked heads of %3").arg(what).arg(masked).arg(H));
+            for (quint32 k = 0; k < masked; ++k) {
+                qint32 head;
+                r.i32(&head);
+                if (head < 0 || head >= H || (!rec->masked.empty() && head <= rec->masked.back()))
+                    return fail(QCoreApplication::translate("as::History", "%1: masked head %2 is not a head after the previous one").arg(what).arg(head));
+                rec->masked.push_back(head);
+            }
             if (!h->induction.empty() && rec->step <= h->induction.back()->step)
                 return fail(QCoreApplication::translate("as::History", "%1: step %2 does not follow step %3")
                                 .arg(what)
@@ -386,6 +398,9 @@ QByteArray historyBytes(const TrainingHistory& h)
         putF64(b, r->firstCopyLoss);
         putF64(b, r->laterCopyLoss);
         putF64(b, r->inContextScore);
+        putU32(b, quint32(r->masked.size()));
+        for (int i : r->masked)
+            putI32(b, i);
     }
     return b;
 }

@@ -81,11 +81,16 @@ Validation TrainingSession::validate(const ValidationOptions& options)
     const auto t0 = std::chrono::steady_clock::now();
     Validation v = validateModel(trainer_->model(), *data_, trainer_->stepCount(), trainSeconds_,
                                  options);
+    addValidation(v);
+    busySeconds_ += secondsSince(t0);
+    return v;
+}
+
+void TrainingSession::addValidation(const Validation& v)
+{
     addValidation(v.point);
     if (v.induction)
         history_.induction.push_back(v.induction);
-    busySeconds_ += secondsSince(t0);
-    return v;
 }
 
 Validation validateModel(Transformer<float>& model, const SessionData& data, long step,

@@ -98,6 +98,9 @@ public:
     // validateModel() of the current weights, recorded in the history. No validation pairs:
     // loss and accuracy 0.
     Validation validate(const ValidationOptions& options = {});
+    // A validation computed elsewhere (a background copy), recorded in the history: its
+    // point and its induction record.
+    void addValidation(const Validation& v);
     void addValidation(const EvalPoint& point);
     // The attention of every head for the probe pair (dropout off), recorded in the history.
     std::shared_ptr<const AttentionRecord> recordAttention(const TokenPair& probe);

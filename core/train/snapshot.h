@@ -51,12 +51,16 @@ struct TrainingSnapshot {
     std::shared_ptr<const TraceRecord> trace;
     std::shared_ptr<const BatchRecord> batch;          // latest batch; may be null
     std::shared_ptr<const SamplesRecord> samples;      // latest validation samples; may be null
+    // A decoder-only model's induction heads at the validation this snapshot brings (core/SPEC.md
+    // §13); null when none came since the previous snapshot.
+    std::shared_ptr<const InductionRecord> induction;
     HealthUpdate health;  // training health since the previous snapshot (the Health view)
     // After a checkpoint was loaded: the views forget what they show, take the whole
     // recorded history (newLoss, newEval and these attention records, oldest first) and
     // look as they did when it was saved.
     bool replacesHistory = false;
     std::vector<std::shared_ptr<const AttentionRecord>> attentionHistory;
+    std::vector<std::shared_ptr<const InductionRecord>> inductionHistory;  // likewise
     std::shared_ptr<const ComparisonUpdate> comparison;  // null: no A/B
 };
 

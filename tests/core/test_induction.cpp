@@ -15,6 +15,8 @@
 #include "skip.h"
 #include "eval/induction.h"
 #include "eval/trace.h"
+#include "io/checkpoint_container.h"
+#include "io/history_codec.h"
 #include "text/lm_tasks.h"
 #include "text/repeat_task.h"
 #include "text/tasks.h"
@@ -25,6 +27,7 @@
 
 #include <Eigen/Dense>
 
+#include <cstring>
 #include <set>
 
 using namespace as;
@@ -40,6 +43,7 @@ private slots:
     void compositionAgainstFormula();
     void recordAgainstTrace();
     void phaseChangeRule();
+    void recordsKept();
 };
 
 void TestInduction::names()
@@ -403,6 +407,82 @@ void TestInduction::phaseChangeRule()
     // A run whose later copies never fall a nat below the first (a one-layer model) has none.
     QCOMPARE(phaseChangeStep({point(100, 0.9, 3.5), point(200, 0.9, 3.2)}), std::nullopt);
     QCOMPARE(phaseChangeStep({}), std::nullopt);
+}
+
+// Two records, one measured with a head masked, through a checkpoint's history (core/SPEC.md
+// §9.4, format 5) and back, every field the same bit for bit; and what a damaged history says.
+void TestInduction::recordsKept()
+{
+    ModelConfig c;
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.decoder_layers = 2;
+    c.d_model = 16;
+    c.heads = 2;
+    c.d_ff = 0;
+    c.position = Position::Learned;
+    c.max_len = kLmContext;
+    c.src_vocab = c.tgt_vocab = 4 + 10;
+    Transformer<float> m(c);
+    Rng init(1);
+    m.initXavier(init);
+    m.setHeadGates(AttentionKind::DecoderSelf, 1, {1.0f, 0.0f});
+    auto a = std::make_shared<InductionRecord>(measureInduction(m, makeInductionProbe(c.tgt_vocab)));
+    a->step = 50;
+    QCOMPARE(a->masked, std::vector<int>{3});  // decoder.self:1:1
+    m.clearHeadGates();
+    auto b = std::make_shared<InductionRecord>(measureInduction(m, makeInductionProbe(c.tgt_vocab)));
+    b->step = 100;
+    QVERIFY(b->masked.empty());
+    // Masking the head changed what the probe measured.
+    QVERIFY(a->laterCopyLoss != b->laterCopyLoss);
+
+    TrainingHistory h;
+    h.induction = {a, b};
+    const QByteArray bytes = historyBytes(h);
+    TrainingHistory back;
+    QString error;
+    QVERIFY2(parseHistory(bytes, c, kCheckpointVersion, &back, &error), qPrintable(error));
+    QCOMPARE(back.induction.size(), std::size_t(2));
+    auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+    };
+    for (std::size_t i = 0; i < 2; ++i) {
+        const InductionRecord &x = *h.induction[i], &y = *back.induction[i];
+        QCOMPARE(y.step, x.step);
+        QCOMPARE(y.layers, x.layers);
+        QCOMPARE(y.heads, x.heads);
+        QVERIFY(same(y.induction, x.induction) && same(y.previous, x.previous)
+                && same(y.duplicate, x.duplicate) && same(y.copying, x.copying)
+                && same(y.composition, x.composition) && same(y.positionLoss, x.positionLoss));
+        QVERIFY(same({y.compositionBaseline, y.firstCopyLoss, y.laterCopyLoss, y.inContextScore},
+                     {x.compositionBaseline, x.firstCopyLoss, x.laterCopyLoss, x.inContextScore}));
+        QCOMPARE(y.masked, x.masked);
+    }
+
+    // Format 4 had nothing after the last batch.
+    TrainingHistory old;
+    QVERIFY(!parseHistory(bytes, c, 4, &old, &error));
+    QVERIFY2(error.contains(u"unexpected bytes"_s), qPrintable(error));
+    // Empty loss, validation and attention lists and no batch (25 bytes), the count (8), then
+    // record 0's step, layers and heads (16): its first induction score.
+    QByteArray bad = bytes;
+    const double notProbability = 1.5;
+    std::memcpy(bad.data() + 25 + 8 + 16, &notProbability, 8);
+    QVERIFY(!parseHistory(bad, c, kCheckpointVersion, &old, &error));
+    QVERIFY2(error.contains(u"induction record 0"_s) && error.contains(u"1.5"_s), qPrintable(error));
+    QVERIFY(!parseHistory(bytes.chopped(3), c, kCheckpointVersion, &old, &error));
+    QVERIFY2(error.contains(u"induction record 1"_s), qPrintable(error));
+    // Another model's shape.
+    ModelConfig wider = c;
+    wider.heads = 4;
+    QVERIFY(!parseHistory(bytes, wider, kCheckpointVersion, &old, &error));
+    QVERIFY2(error.contains(u"2 layers of 2 heads"_s), qPrintable(error));
+    // Steps out of order.
+    TrainingHistory swapped;
+    swapped.induction = {b, a};
+    QVERIFY(!parseHistory(historyBytes(swapped), c, kCheckpointVersion, &old, &error));
+    QVERIFY2(error.contains(u"does not follow"_s), qPrintable(error));
 }
 
 AS_TEST_APPLESS_MAIN(TestInduction)
