@@ -149,7 +149,8 @@ void ArchitectureDiagram::setConfig(const ModelConfig& config)
     const bool same = config.arch == config_.arch && config.encoder_layers == config_.encoder_layers
                       && config.decoder_layers == config_.decoder_layers
                       && config.norm == config_.norm && config.heads == config_.heads
-                      && config.d_model == config_.d_model && config.d_ff == config_.d_ff;
+                      && config.d_model == config_.d_model && config.d_ff == config_.d_ff
+                      && config.position == config_.position;
     config_ = config;
     if (!same) {
         relayout();
@@ -222,10 +223,16 @@ void ArchitectureDiagram::relayout()
     std::vector<Item> enc, dec;
     enc.push_back({Text, ModelBlock::SrcEmbed, tr("Inputs")});
     enc.push_back({Block, ModelBlock::SrcEmbed, tr("Input embedding")});
-    enc.push_back({Block, ModelBlock::SrcPosition, tr("+ Positional encoding")});
+    // Learned positions (core/SPEC.md §2.11) are GPT-2's table; attention-only layers (§2.12)
+    // have no feed-forward block.
+    const QString position = config_.position == Position::Learned ? tr("+ Learned positions")
+                                                                     : tr("+ Positional encoding");
+    const bool ff = config_.d_ff > 0;
+    enc.push_back({Block, ModelBlock::SrcPosition, position});
     enc.push_back({FrameBegin, {}, {}});
     sublayer(enc, ModelBlock::EncSelf, tr("Multi-head attention"), ModelBlock::EncSelfAdd);
-    sublayer(enc, ModelBlock::EncFF, tr("Feed forward"), ModelBlock::EncFFAdd);
+    if (ff)
+        sublayer(enc, ModelBlock::EncFF, tr("Feed forward"), ModelBlock::EncFFAdd);
     enc.push_back({FrameEnd, {}, {}});
     if (pre)
         enc.push_back({Block, ModelBlock::EncNorm, tr("Layer norm")});
@@ -233,12 +240,13 @@ void ArchitectureDiagram::relayout()
         enc.clear();
     dec.push_back({Text, ModelBlock::TgtEmbed, only ? tr("Text (shifted right)") : tr("Outputs (shifted right)")});
     dec.push_back({Block, ModelBlock::TgtEmbed, only ? tr("Token embedding") : tr("Output embedding")});
-    dec.push_back({Block, ModelBlock::TgtPosition, tr("+ Positional encoding")});
+    dec.push_back({Block, ModelBlock::TgtPosition, position});
     dec.push_back({FrameBegin, {}, {}});
     sublayer(dec, ModelBlock::DecSelf, tr("Masked multi-head attention"), ModelBlock::DecSelfAdd);
     if (!only)
         sublayer(dec, ModelBlock::DecCross, tr("Cross-attention"), ModelBlock::DecCrossAdd);
-    sublayer(dec, ModelBlock::DecFF, tr("Feed forward"), ModelBlock::DecFFAdd);
+    if (ff)
+        sublayer(dec, ModelBlock::DecFF, tr("Feed forward"), ModelBlock::DecFFAdd);
     dec.push_back({FrameEnd, {}, {}});
     if (pre)
         dec.push_back({Block, ModelBlock::DecNorm, tr("Layer norm")});
@@ -842,8 +850,11 @@ void ModelView::redraw()
                        {}, rows, {}, false);
         }
         show2d(tr("input = embedding + PE"), stack + QStringLiteral(".input"), rows);
-        formula = tr("x · √d_model + PE(pos, 2i) = sin(pos / 10000^(2i/%1)), PE(pos, 2i+1) = cos(…) : %2×%3")
-                      .arg(d).arg(enc ? S : T).arg(d);
+        formula = c.position == Position::Learned
+                      ? tr("x + P[pos], P a learned table of %1 positions (GPT-2's) : %2×%3")
+                            .arg(c.max_len).arg(enc ? S : T).arg(d)
+                      : tr("x · √d_model + PE(pos, 2i) = sin(pos / 10000^(2i/%1)), PE(pos, 2i+1) = cos(…) : %2×%3")
+                            .arg(d).arg(enc ? S : T).arg(d);
         break;
     }
     case ModelBlock::EncSelf:

@@ -51,7 +51,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     dModel_ = spin(this, 2, 2048);
     dModel_->setSingleStep(8);
     heads_ = spin(this, 1, 64);
-    dFf_ = spin(this, 1, 16384);
+    dFf_ = spin(this, 0, 16384);  // 0: attention-only layers (core/SPEC.md §2.12)
     dFf_->setSingleStep(32);
     encLayers_ = spin(this, 0, 24);
     decLayers_ = spin(this, 1, 24);
@@ -63,6 +63,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     tie_ = new QComboBox(this);
     for (Tie t : {Tie::None, Tie::Tgt, Tie::All})
         tie_->addItem(QString(), tieName(t));
+    position_ = new QComboBox(this);  // core/SPEC.md §2.1, §2.11
+    for (Position p : {Position::Sinusoidal, Position::Learned})
+        position_->addItem(QString(), positionName(p));
     sharedVocab_ = new QCheckBox(this);
     factor_ = dspin(this, 0.001, 100.0, 0.1);
     warmup_ = spin(this, 1, 1000000);
@@ -103,7 +106,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
         row(w);
     modelHeader_ = section();
     for (QWidget* w : std::initializer_list<QWidget*>{dModel_, heads_, dFf_, encLayers_, decLayers_,
-                                                      dropout_, smoothing_, norm_, tie_})
+                                                      dropout_, smoothing_, norm_, tie_, position_})
         row(w);
     scheduleHeader_ = section();
     row(factor_);
@@ -133,6 +136,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     for (QSpinBox* s : {dModel_, heads_})
         connect(s, &QSpinBox::valueChanged, this, &SettingsPanel::check);
     connect(tie_, &QComboBox::currentIndexChanged, this, &SettingsPanel::check);
+    connect(position_, &QComboBox::currentIndexChanged, this, &SettingsPanel::check);
     connect(sharedVocab_, &QCheckBox::toggled, this, &SettingsPanel::check);
     // The plan is whichever limit the user gave (plannedLimits): a step count the user sets
     // stays; otherwise the steps field follows the minutes.
@@ -218,7 +222,10 @@ void SettingsPanel::retranslate()
     modelHeader_->setText(tr("<b>Model</b>"));
     label(dModel_, tr("d_model"), tr("Width of every token's vector (d_model)"));
     label(heads_, tr("heads"), tr("Attention heads; d_model must be a multiple of it"));
-    label(dFf_, tr("d_ff"), tr("Inner width of the feed-forward sublayer"));
+    label(dFf_, tr("d_ff"),
+          tr("Inner width of the feed-forward sublayer; 0: none, attention-only layers (as "
+             "Elhage et al.'s two-layer models, where induction heads are read most clearly)"));
+    dFf_->setSpecialValueText(tr("0 (attention-only)"));
     label(encLayers_, tr("encoder layers"), tr("Encoder layers"));
     label(decLayers_, tr("decoder layers"), tr("Decoder layers"));
     label(dropout_, tr("dropout"), tr("Dropout probability (training only)"));
@@ -233,6 +240,12 @@ void SettingsPanel::retranslate()
     tie_->setItemText(0, tr("none"));
     tie_->setItemText(1, tr("target embedding = generator"));
     tie_->setItemText(2, tr("source, target embedding = generator"));
+    label(position_, tr("positions"),
+          tr("Sinusoidal: the paper's fixed encodings added to embeddings scaled by √d_model. "
+             "Learned: GPT-2's table of max_len positions, trained like any weight, added to "
+             "unscaled embeddings"));
+    position_->setItemText(0, tr("sinusoidal (2017 paper)"));
+    position_->setItemText(1, tr("learned (GPT-2)"));
     scheduleHeader_->setText(tr("<b>Schedule</b>"));
     label(factor_, tr("factor"), tr("Noam factor: scales the whole schedule"));
     label(warmup_, tr("warmup"),
@@ -381,6 +394,7 @@ SessionSettings SettingsPanel::settings() const
     s.model.norm = norm_->currentData().toString() == "post" ? NormPlacement::Post
                                                              : NormPlacement::Pre;
     s.model.tie = tieFromName(tie_->currentData().toString()).value_or(Tie::None);
+    s.model.position = positionFromName(position_->currentData().toString()).value_or(Position::Sinusoidal);
     s.model.max_len = SessionSettings::defaultsFor(s.task).model.max_len;
     s.train.factor = factor_->value();
     s.train.warmup = warmup_->value();
@@ -463,6 +477,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     smoothing_->setValue(s.model.label_smoothing);
     norm_->setCurrentIndex(s.model.norm == NormPlacement::Post ? 1 : 0);
     tie_->setCurrentIndex(tie_->findData(tieName(s.model.tie)));
+    position_->setCurrentIndex(position_->findData(positionName(s.model.position)));
     factor_->setValue(s.train.factor);
     warmup_->setValue(int(s.train.warmup));
     seed_->setText(QString::number(s.train.seed));

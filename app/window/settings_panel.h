@@ -80,7 +80,7 @@ private:
     QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_,
         *planned_, *evalEvery_;
     QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
-    QComboBox *norm_, *tie_;
+    QComboBox *norm_, *tie_, *position_;
     QCheckBox* sharedVocab_;
     // The user set the planned steps (else the field shows what plannedLimits makes of the
     // minutes and the recipe: the plan is whichever limit the user gave, core/SPEC.md §7.4).

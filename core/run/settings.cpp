@@ -197,6 +197,8 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
         d << QCoreApplication::translate("as::Settings", "max_len %1").arg(y.max_len);
     if (x.tie != y.tie)
         d << QCoreApplication::translate("as::Settings", "tie %1").arg(tieName(y.tie));
+    if (x.position != y.position)
+        d << QCoreApplication::translate("as::Settings", "%1 positions").arg(positionName(y.position));
     const auto named = [](const std::optional<Tokenizer>& t) {
         return t ? tokenizerName(*t) : QCoreApplication::translate("as::Settings", "guessed");
     };
