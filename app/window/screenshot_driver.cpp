@@ -5,6 +5,8 @@
 // does with each view is screenshot_views.h's, what it prints of the heads screenshot_heads.h's.
 #include "screenshot_driver.h"
 
+#include "eval/induction.h"
+
 #include "model_view.h"
 #include "lesson_actions.h"
 #include "run/lesson.h"
@@ -146,6 +148,10 @@ bool writeSummary(const QString& path, const as::RunSummary& r, QString* error)
                         {"valid_nll", r.validNll},    // per token, without label smoothing
                         {"valid_perplexity", std::exp(r.validNll)},
                         {"samples", samples},
+                        // A decoder-only model's induction heads (core/SPEC.md §13): null
+                        // when not measured or when no phase change was detected.
+                        {"induction", r.induction ? QJsonValue(as::inductionJson(*r.induction)) : QJsonValue()},
+                        {"phase_change_step", r.phaseChangeStep ? QJsonValue(double(*r.phaseChangeStep)) : QJsonValue()},
                         // The language the pictures show (--language, else the locale).
                         {"language", as::currentLanguage()},
                         // Their colours (--theme, else system).

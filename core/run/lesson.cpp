@@ -147,7 +147,8 @@ QString LessonText::in(const QString& language) const
 QStringList lessonViewNames()
 {
     return {"loss", "learning-rate", "positional-encoding", "attention", "translate", "samples",
-            "masks", "heads", "head-dynamics", "health", "embeddings", "model", "decoding"};
+            "masks", "heads", "head-dynamics", "health", "embeddings", "model", "decoding",
+            "induction-heads"};
 }
 
 std::optional<Lesson> parseLesson(const QByteArray& json, QString* error)

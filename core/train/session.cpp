@@ -314,6 +314,8 @@ RunSummary TrainingSession::summarize(int samples, const Progress& progress) con
     r.validAccuracy = v.point.accuracy;
     r.validBleu = v.point.bleu;
     r.validNll = v.point.nll;
+    r.induction = v.induction;
+    r.phaseChangeStep = phaseChangeStep(history_.induction);
     if (v.samples)
         r.samples.assign(v.samples->samples.begin(),
                          v.samples->samples.begin()

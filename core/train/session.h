@@ -22,6 +22,7 @@
 #include <QJsonObject>
 
 #include <limits>
+#include <optional>
 #include <memory>
 #include <optional>
 
@@ -48,6 +49,10 @@ struct RunSummary {
     double validBleu = 0;  // greedy translations of every validation pair, corpusBleu; NaN for a language model
     double validNll = 0;   // per target token, without label smoothing: perplexity exp(validNll)
     std::vector<TranslationSample> samples;  // the data's examples (SessionData::exampleText)
+    // A decoder-only model's induction heads (core/SPEC.md §13): the final weights' record, and
+    // the phase change the run's validations detected (§13.5); null and none otherwise.
+    std::shared_ptr<const InductionRecord> induction;
+    std::optional<long> phaseChangeStep;
 };
 
 // What a validation computes. Loss and accuracy always (teacher-forced, dropout off).

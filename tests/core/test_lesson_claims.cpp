@@ -9,6 +9,7 @@
 #include "run/make_session.h"
 #include "model/parallel.h"
 #include "eval/decoding_record.h"
+#include "eval/induction.h"
 #include "text/lm_tasks.h"
 #include "text/tokenizer.h"
 
@@ -26,6 +27,7 @@ private slots:
     void postNormStallsAtAHighRate();
     void decodingLoopPartsEarlyAndAgreesLate();
     void gptClosesItsBrackets();
+    void inductionHeadsForm();
 
 private:
     static Lesson bundled(const QString& name);
@@ -183,6 +185,73 @@ void TestLessonClaims::gptClosesItsBrackets()
           balancedContinuations(*after), session->stepCount());
     QVERIFY(balancedContinuations(*before) < 5);
     QCOMPARE(balancedContinuations(*after), 5);
+}
+
+void TestLessonClaims::inductionHeadsForm()
+{
+    // 07-induction-heads.json's stops, on the Induction heads view's records (the validations'
+    // induction measurements, core/SPEC.md §13) and the Attention view's probe.
+    const Lesson l = bundled(QStringLiteral("07-induction-heads.json"));
+    QString error;
+    SessionSettings s = *lessonSettings(l, &error);
+    QVERIFY(s.model.decoderOnly());
+    QCOMPARE(s.model.d_ff, 0);
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
+    QVERIFY2(session, qPrintable(error));
+    QCOMPARE(l.stops.size(), std::size_t(3));
+    auto at = [&](long step) -> const InductionRecord& {
+        for (const auto& r : session->history().induction)
+            if (r->step == step)
+                return *r;
+        qFatal("no induction record at step %ld", step);
+    };
+    while (!session->finished()) {
+        if (session->step().validationDue)
+            session->validate();
+    }
+    QCOMPARE(session->stepCount(), l.stops.back().step);
+    // "Before: … every induction score is under 0.15, and the later copies' loss is still
+    // within a nat of the first copies'."
+    const InductionRecord& before = at(l.stops[0].step);
+    qInfo("step %ld: top induction %.3f, later copies %.3f against %.3f", before.step,
+          before.topInduction(), before.laterCopyLoss, before.firstCopyLoss);
+    QVERIFY(before.topInduction() < 0.15);
+    QVERIFY(before.firstCopyLoss - before.laterCopyLoss < 1.0);
+    // "After the phase change: a layer-2 head now scores over 0.4, a layer-1 head attends to the
+    // previous token, and the later copies' loss has fallen at least 2 nats below the first
+    // copies'. The first copies' loss has not moved."
+    const InductionRecord& after = at(l.stops[1].step);
+    const std::optional<long> phase = phaseChangeStep(session->history().induction);
+    const int H = after.heads;
+    const double previous = *std::max_element(after.previous.begin(), after.previous.begin() + H);
+    qInfo("phase change at step %ld; step %ld: top induction %.3f (%d), layer 1's best previous-token "
+          "%.3f, later copies %.3f against %.3f", phase.value_or(-1), after.step, after.topInduction(),
+          after.top(), previous, after.laterCopyLoss, after.firstCopyLoss);
+    QVERIFY(phase && *phase <= l.stops[1].step && *phase > l.stops[0].step);
+    QVERIFY(after.topInduction() > 0.4 && after.top() >= H);  // in layer 2
+    QVERIFY(previous > 0.3);
+    QVERIFY(after.firstCopyLoss - after.laterCopyLoss >= 2.0);
+    QVERIFY(std::abs(after.firstCopyLoss - before.firstCopyLoss) < 0.2);
+    // "The stripe: in layer 2, each token of the probe's second copy looks at the token just
+    // after its first occurrence." The probe: 17 tokens, then its first 13 again; decoder
+    // position 0 is <s>, token i at position i + 1.
+    const QStringList probe = l.probe.split(u' ');
+    QCOMPARE(probe.size(), 30);
+    for (int j = 0; j < 13; ++j)
+        QCOMPARE(probe[17 + j], probe[j]);
+    const auto rec = session->recordAttention(TokenPair{{}, probe});
+    const Mat<float>& w = rec->decoderSelf.at(1);
+    const int T = int(w.cols());
+    QCOMPARE(T, 31);
+    double best = 0;
+    for (int h = 0; h < H; ++h) {
+        double sum = 0;
+        for (int j = 0; j < 12; ++j)  // the query at token 17 + j attends to token j + 1
+            sum += w(h * T + (17 + j + 1), j + 2);
+        best = std::max(best, sum / 12);
+    }
+    qInfo("layer 2's best mean weight on the token after the first occurrence: %.3f", best);
+    QVERIFY(best > 0.3);
 }
 
 AS_TEST_GUILESS_MAIN(TestLessonClaims)
