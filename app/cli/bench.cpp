@@ -35,6 +35,13 @@
 #include <sys/resource.h>
 
 namespace as::cli {
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
 namespace {
 
 // --runs and --steps take at most this many.
@@ -96,12 +103,6 @@ double peakRssMb()
     return double(u.ru_maxrss) / 1024.0;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 // Greedy and beam-5 latency of one srcLen-token sentence on `small` with random weights, and
 // beam 5 recording its search tree (core/SPEC.md §5.5). Random weights would stop at an
 // arbitrary step (or never), so </s> is suppressed and every run decodes exactly outLen
@@ -146,9 +147,9 @@ int benchDecode(QTextStream& out, int runs, int outLen, int srcLen)
             tree.push_back(std::chrono::duration<double, std::milli>(t3 - t2).count());
         }
         const QString prefix = cached ? QString() : QStringLiteral("plain_");
-        o.insert(prefix + "greedy_ms", median(greedy));
-        o.insert(prefix + "beam5_ms", median(beam));
-        o.insert(prefix + "beam5_tree_ms", median(tree));
+        o.insert(prefix + "greedy_ms", medianOf(greedy));
+        o.insert(prefix + "beam5_ms", medianOf(beam));
+        o.insert(prefix + "beam5_tree_ms", medianOf(tree));
     }
     // One traced pass (eval/trace.h) of the sentence with an outLen-token target: every tensor
     // (`trace`, the Decoding view's passes) and all but the logit lens (the Model view's).
@@ -170,8 +171,8 @@ int benchDecode(QTextStream& out, int runs, int outLen, int srcLen)
         full.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         modelView.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
     }
-    o.insert("trace_ms", median(full));
-    o.insert("trace_without_lens_ms", median(modelView));
+    o.insert("trace_ms", medianOf(full));
+    o.insert("trace_without_lens_ms", medianOf(modelView));
     o.insert("peak_rss_mb", peakRssMb());
     out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
     return 0;
@@ -195,10 +196,14 @@ int runBench(const QStringList& args)
                      "--out-len output tokens (</s> suppressed), cached and plain decoding."});
     p.add({"out-len", "Output tokens for --decode.", "N", "10"});
     p.add({"src-len", "Source tokens for --decode.", "N", "10"});
-    p.add({"runs", "Timed runs for --decode (20 if not given), --heads (3) and --profile (3).", "N"});
+    p.add({"runs", "Timed runs for --decode (20 if not given), --heads (3), --induction (5) and --profile (3).", "N"});
     p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
                     "without ΔNLL, integrated gradients, a mute and re-translation, the "
                     "pruning curve) on --data.", "MODEL"});
+    p.add({"induction", "Instead: what measuring induction heads costs (core/SPEC.md §13): the "
+                        "repeat task's recipe, its training step against one validation's "
+                        "probe, medians of --runs runs of --steps steps, and the probe's share "
+                        "of the training between validations."});
     p.add({"data", "With --heads: the pairs (source<TAB>target); for a decoder-only model its "
                    "sentences, one per line.", "D.tsv"});
     p.add({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
@@ -230,6 +235,8 @@ int runBench(const QStringList& args)
         return *done;
     if (p.isSet("heads"))
         return benchHeads(p, out, err);
+    if (p.isSet("induction"))
+        return benchInduction(p, out, err);
     if (p.isSet("decode")) {
         const int threads = p.threads();
         const int outLen = int(p.intOption("out-len", 1, 200));
@@ -360,7 +367,7 @@ int runBench(const QStringList& args)
             profileRuns.append(profileJson(t));
         }
     }
-    const double median = cli::median(times);
+    const double median = medianOf(times);
     const double tokens = double(shape.batch) * shape.tgtLen;  // as the reference counts them
     QJsonObject o{{"impl", "attention-studio"},
                   {"config", name},
@@ -368,7 +375,7 @@ int runBench(const QStringList& args)
                   {"step_s", median},
                   // Histograms come every n-th step: the mean shows their share, the median not.
                   {"mean_step_s", total / double(times.size())},
-                  {"cpu_step_s", cli::median(cpu)},
+                  {"cpu_step_s", medianOf(cpu)},
                   {"cpu_mean_step_s", std::accumulate(cpu.begin(), cpu.end(), 0.0) / double(cpu.size())},
                   {"health", health},
                   {"histogram_every", health ? histogramEvery : 0},

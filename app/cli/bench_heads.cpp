@@ -45,12 +45,6 @@ double seconds(const std::function<void()>& work)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double medianOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
 // Matmul FLOPs of the ΔNLL passes of scoreHeads (Transformer::evaluateFrom from each head's
 // layer on; whole: a whole evaluation per head instead), from the shapes of the evaluation
 // batches, padding included.
