@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::uint64_t kValidationSeed = 12345;  // as the other generated tasks' examples
 constexpr int kValidationRows = 64;
-constexpr int kPrompts = 5;
+constexpr int kRepeatPrompts = 5;
 constexpr int kMaxSymbols = 10000;
 // A row with its <s> and </s> is one window of a language model's context (text/lm_tasks.h).
 static_assert(RepeatOptions{}.length + 1 == kLmContext);
@@ -103,7 +103,7 @@ Task makeRepeatTask(const RepeatOptions& o, int batchSize)
     Rng ex(kValidationSeed);
     for (int i = 0; i < kValidationRows; ++i)
         t.validation.push_back({{}, symbolTokens(randomRepeatRow(ex, o).symbols)});
-    for (int i = 0; i < kPrompts; ++i) {
+    for (int i = 0; i < kRepeatPrompts; ++i) {
         const RepeatRow r = randomRepeatRow(ex, o);
         // Up to two tokens into the later copy: what follows is the copy's rest.
         const int cut = r.second + std::min(2, r.segment);
