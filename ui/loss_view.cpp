@@ -67,6 +67,19 @@ LossView::LossView(QWidget* parent) : QWidget(parent)
     run_.validBleu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 7));
     run_.validBleu->removeFromLegend();
 
+    // The phase change of in-context learning (a decoder-only run's induction records).
+    phaseLine_ = new QCPItemStraightLine(plot_);
+    phaseLine_->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+    setSeriesColour(phaseLine_, kAlertSeries);
+    phaseLine_->setVisible(false);
+    phaseLabel_ = new QCPItemText(plot_);
+    phaseLabel_->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    phaseLabel_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    phaseLabel_->setPadding(QMargins(4, 2, 4, 2));
+    phaseLabel_->setBrush(legendBrush(palette(), 220));
+    phaseLabel_->setProperty(kInkProperty, QStringLiteral("alert"));
+    phaseLabel_->setVisible(false);
+
     xAxisChoice_ = new QComboBox(this);
     xAxisChoice_->addItems({QString(), QString()});  // by step, by wall time
     log_ = new QCheckBox(this);
@@ -152,6 +165,7 @@ void LossView::retranslate()
     smoothingName_->setText(tr("smoothing"));
     fit_->setText(tr("Fit"));
     fit_->setToolTip(tr("Show all the data"));
+    placePhase();  // its label
     replotIfVisible(plot_);
 }
 
@@ -265,7 +279,52 @@ void LossView::applySnapshot(const TrainingSnapshot& s)
     }
     if (follow_->isChecked())
         fitAll();
+    placePhase();
     replotIfVisible(plot_);
+}
+
+void LossView::setPhaseChange(long step)
+{
+    phaseStep_ = step < 0 ? -1 : step;
+    placePhase();
+    replotIfVisible(plot_);
+}
+
+std::optional<long> LossView::phaseChange() const
+{
+    return phaseStep_ < 0 ? std::nullopt : std::optional<long>(phaseStep_);
+}
+
+double LossView::xOfStep(long step) const
+{
+    if (!byTime())
+        return double(step);
+    // The validation at that step (the records are measured there), else the training step.
+    for (const EvalPoint& e : valid_)
+        if (e.step == step)
+            return e.seconds;
+    auto it = std::lower_bound(train_.begin(), train_.end(), step,
+                               [](const LossPoint& p, long s) { return p.step < s; });
+    return it != train_.end() && it->step == step ? it->seconds : std::nan("");
+}
+
+void LossView::placePhase()
+{
+    const double x = phaseStep_ < 0 ? std::nan("") : xOfStep(phaseStep_);
+    const bool shown = std::isfinite(x);
+    phaseLine_->setVisible(shown);
+    phaseLabel_->setVisible(shown);
+    if (!shown)
+        return;
+    phaseLine_->point1->setCoords(x, 0);
+    phaseLine_->point2->setCoords(x, 1);
+    phaseLabel_->setText(tr("phase change (in-context learning)\nstep %1").arg(phaseStep_));
+    // Right of the line (where the loss has fallen), below the legend; left of it near the
+    // right end.
+    const QCPRange range = plot_->xAxis->range();
+    const bool left = range.size() > 0 && (x - range.lower) / range.size() > 0.75;
+    phaseLabel_->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    phaseLabel_->position->setCoords(x, 0.3);
 }
 
 void LossView::fitAll()
@@ -448,6 +507,7 @@ void LossView::rebuild()
         drawCompared(r, 0, 0);
     }
     fitAll();
+    placePhase();
     replotIfVisible(plot_);
 }
 
@@ -455,6 +515,7 @@ void LossView::reset()
 {
     train_.clear();
     valid_.clear();
+    phaseStep_ = -1;
     rebuild();
 }
 
@@ -483,6 +544,13 @@ QString LossView::csv() const
                        .arg(number(e.bleu), number(e.nll), number(e.perplexity()), name);
     };
     add(train_, run_.smoothedValues, valid_, {});
+    if (phaseStep_ >= 0) {
+        // The phase change of in-context learning (core/SPEC.md §13.5): its step and time.
+        const auto it = std::find_if(valid_.begin(), valid_.end(), [this](const EvalPoint& e) { return e.step == phaseStep_; });
+        out += QStringLiteral("phase_change,%1,%2,,,,,,,,\n")
+                   .arg(phaseStep_)
+                   .arg(it != valid_.end() ? QString::number(it->seconds, 'g', 9) : QString());
+    }
     for (const Compared& r : compared_)
         add(r.series->loss, r.curves.smoothedValues, r.series->eval, r.series->name);
     return out;

@@ -10,8 +10,12 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QCustomPlot;
 class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -46,8 +50,16 @@ public:
     void setLogScale(bool on);
     void setSmoothing(double beta);
     QCustomPlot* plot() const { return plot_; }
+    // The phase change of in-context learning (core/SPEC.md §13.5), which the window finds in
+    // the induction records (InductionView::phaseChangeChanged): a vertical line and a label at
+    // its step (at its training time by wall time); -1: none. Reset forgets it.
+    void setPhaseChange(long step);
+    std::optional<long> phaseChange() const;
+    QCPItemStraightLine* phaseLine() const { return phaseLine_; }
+    QCPItemText* phaseLabel() const { return phaseLabel_; }
     // kind,step,seconds,loss,smoothed_loss,accuracy,lr,bleu,nll,perplexity,run: the current
-    // run's points (run empty), then each compared run's.
+    // run's points (run empty), then a row "phase_change,STEP,SECONDS" when there is one, then
+    // each compared run's.
     QString csv() const;
     // What hovering at `pixel` (plot coordinates) shows: the nearest step's loss and rate, the
     // nearest validation's loss, accuracy, BLEU (when computed), NLL and perplexity (when
@@ -105,6 +117,9 @@ private:
     Compared makeCompared(const RunSeriesPtr& series, int slot);
     void drawCompared(Compared& r, std::size_t lossFrom, std::size_t evalFrom);
     void fitAll();
+    void placePhase();  // the phase change's line and label at its x, or hidden
+    // The x of a step of the current run (its training time by wall time); NaN when unknown.
+    double xOfStep(long step) const;
     // The hover read-out of one run at x = xv: its nearest step and validation.
     QString describeAt(const std::vector<LossPoint>& train, const std::vector<double>& smoothed,
                        const std::vector<EvalPoint>& valid, double xv) const;
@@ -114,6 +129,9 @@ private:
     QCustomPlot* plot_ = nullptr;
     Curves run_;  // the current run
     QCPAxis* bleuAxis_ = nullptr;
+    long phaseStep_ = -1;
+    QCPItemStraightLine* phaseLine_ = nullptr;
+    QCPItemText* phaseLabel_ = nullptr;
     void fitBleuAxis();
     QComboBox* xAxisChoice_ = nullptr;
     QCheckBox* log_ = nullptr;

@@ -4,6 +4,7 @@
 
 #include "head_service.h"
 #include "heads_view.h"
+#include "induction_view.h"
 #include "translate_view.h"
 #include "translation_service.h"
 #include "view_set.h"
@@ -64,6 +65,10 @@ HeadsController::HeadsController(ViewSet* views, WorkerLink* link,
         heads->showIdle(tr("Cancelled."));
     });
     connect(heads, &ui::HeadsView::unmuteAllRequested, this, [this] { setMutedHeads({}); });
+    // The Induction heads view's "Ablate …" and "Restore": the same mutes (the view asks for the
+    // whole set).
+    connect(views_->induction(), &ui::InductionView::ablationRequested, this,
+            [this](const std::vector<HeadId>& heads) { setMutedHeads(heads); });
     connect(heads, &ui::HeadsView::headToggled, this, [this](const HeadId& id) {
         std::vector<HeadId> m = muted_;
         const auto it = std::find(m.begin(), m.end(), id);
@@ -125,6 +130,7 @@ void HeadsController::setMutedHeads(const std::vector<HeadId>& heads)
 {
     muted_ = heads;
     views_->heads()->setMuted(muted_);
+    views_->induction()->setMuted(muted_);
     views_->translation()->setMaskedHeads(muted_);
     link_->setMutedHeads(muted_);
     // What the mutes do: the validation NLL and BLEU with them against without, and the

@@ -3,6 +3,7 @@
 #pragma once
 // The Heads view's work: scoring the heads and the pruning curve (HeadService, off the GUI
 // thread), and the heads muted with a click — masked in Translate, the samples and validation.
+// The Induction heads view's ablation buttons set the same mutes.
 #include "eval/heads_record.h"
 
 #include <QObject>

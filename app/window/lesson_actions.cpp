@@ -11,6 +11,7 @@
 #include "loss_view.h"
 #include "health_view.h"
 #include "heads_view.h"
+#include "induction_view.h"
 #include "head_dynamics_view.h"
 #include "embedding_view.h"
 #include "comparison_actions.h"
@@ -53,7 +54,7 @@ std::vector<std::pair<QString, QWidget*>> lessonPages(ViewSet* v)
         {"attention", v->attentionPage()}, {"translate", v->translate()}, {"samples", v->samples()},
         {"masks", v->masks()}, {"heads", v->heads()}, {"head-dynamics", v->dynamics()},
         {"health", v->health()}, {"embeddings", v->embedding()}, {"model", v->model()},
-        {"decoding", v->decoding()}};
+        {"decoding", v->decoding()}, {"induction-heads", v->induction()}};
     return pages;
 }
 

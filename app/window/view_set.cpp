@@ -8,6 +8,7 @@
 #include "head_dynamics_view.h"
 #include "heads_view.h"
 #include "health_view.h"
+#include "induction_view.h"
 #include "loss_view.h"
 #include "lr_view.h"
 #include "masks_view.h"
@@ -79,12 +80,14 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     layout->addWidget(split, 1);
 
     dynamics_ = new ui::HeadDynamicsView(window);
+    induction_ = new ui::InductionView(window);
     embedding_ = new ui::EmbeddingView(window);
     model_ = new ui::ModelView(window);
     decoding_ = new ui::DecodingView(window);
     tokens_ = new ui::TokensView(window);
     // The groups and their views, in the order of their tabs; the PNG files keep the numbers
-    // and names they had when the views were thirteen tabs in a row (Tokens, added since, is 14).
+    // and names they had when the views were thirteen tabs in a row (Tokens, added since, is 14;
+    // Induction heads 15).
     for (QTabWidget*& g : groups_) {
         g = new QTabWidget(window);
         g->setDocumentMode(true);
@@ -109,6 +112,7 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
     add(page, 4, "attention", 2);
     add(dynamics_, 9, "head-dynamics", 2);
     add(heads_, 8, "heads", 2);
+    add(induction_, 15, "induction-heads", 2);
     add(translate_, 5, "translate", 3);
     add(decoding_, 13, "decoding", 3);
     add(samples_, 6, "samples", 3);
@@ -127,6 +131,16 @@ ViewSet::ViewSet(WorkerLink* link, QWidget* window) : QObject(window)
         attention_->enlargeHead(id.head);
         showView(page);
     });
+    // A head of the induction map: that head, at the step of the record shown, in Attention.
+    connect(induction_, &ui::InductionView::headClicked, this, [this, page](const HeadId& id, long step) {
+        attention_->setKind(id.kind);
+        attention_->setLayer(id.layer);
+        attention_->showStep(step);
+        attention_->enlargeHead(id.head);
+        showView(page);
+    });
+    // The phase change, found in the induction records (the one place), marked on the loss.
+    connect(induction_, &ui::InductionView::phaseChangeChanged, loss_, &ui::LossView::setPhaseChange);
     // The Model tab: the architecture, and the probe's numbers behind each block, traced by the
     // worker while the tab is shown (the trace costs a forward pass per snapshot).
     connect(this, &ViewSet::currentViewChanged, this, [this, link](QWidget* shown) {
@@ -195,6 +209,7 @@ void ViewSet::retranslate()
         {masks_, tr("&Masks and smoothing")},
         {heads_, tr("&Heads")},
         {dynamics_, tr("Head d&ynamics")},
+        {induction_, tr("&Induction heads")},
         {health_, tr("H&ealth")},
         {embedding_, tr("Em&beddings")},
         {model_, tr("M&odel")},
@@ -293,6 +308,7 @@ void ViewSet::reset()
     lr_->reset();
     attention_->reset();
     dynamics_->reset();
+    induction_->reset();
     samples_->reset();
     embedding_->reset();
     decoding_->reset();
@@ -309,6 +325,8 @@ void ViewSet::applySnapshot(const TrainingSnapshot& s)
             attention_->addRecord(record);
             dynamics_->addRecord(record);
         }
+        for (const auto& record : s.inductionHistory)
+            induction_->addRecord(record);
     }
     embedding_->setHasSource(!s.config.decoderOnly());
     if (translate_->generating() != s.config.decoderOnly()) {
@@ -338,6 +356,7 @@ void ViewSet::applySnapshot(const TrainingSnapshot& s)
     pe_->applySnapshot(s);
     attention_->applySnapshot(s);
     dynamics_->applySnapshot(s);
+    induction_->applySnapshot(s);
     masks_->applySnapshot(s);
     samples_->applySnapshot(s);
     health_->applySnapshot(s);

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The window's views: the fourteen of them in tabs grouped by question — Training (Loss,
+// The window's views: the fifteen of them in tabs grouped by question — Training (Loss,
 // Learning rate, Health), Model (Model, Positional encoding, Embeddings, Masks and smoothing,
 // Tokens),
-// Attention (Attention, Head dynamics, Heads), Translation (Translate, Decoding, Samples) — so
+// Attention (Attention, Head dynamics, Heads, Induction heads), Translation (Translate, Decoding, Samples) — so
 // that every tab fits at 1280×800 in either language (the Attention tab with the probe bar
 // above and the neuron panel below); Alt and a view's underlined letter shows it from anywhere, the Translate view's decoding service, the snapshot
 // handed to every view, and the one list of what a new model clears. The views' own asks
@@ -34,6 +34,7 @@ class MasksView;
 class SamplesView;
 class HeadsView;
 class HeadDynamicsView;
+class InductionView;
 class HealthView;
 class NeuronPanel;
 class EmbeddingView;
@@ -78,6 +79,7 @@ public:
     ui::SamplesView* samples() const { return samples_; }
     ui::HeadsView* heads() const { return heads_; }
     ui::HeadDynamicsView* dynamics() const { return dynamics_; }
+    ui::InductionView* induction() const { return induction_; }
     ui::HealthView* health() const { return health_; }
     ui::NeuronPanel* neuron() const { return neuron_; }
     ui::EmbeddingView* embedding() const { return embedding_; }
@@ -127,6 +129,7 @@ private:
     ui::SamplesView* samples_ = nullptr;
     ui::HeadsView* heads_ = nullptr;
     ui::HeadDynamicsView* dynamics_ = nullptr;
+    ui::InductionView* induction_ = nullptr;
     ui::HealthView* health_ = nullptr;
     ui::NeuronPanel* neuron_ = nullptr;
     ui::EmbeddingView* embedding_ = nullptr;

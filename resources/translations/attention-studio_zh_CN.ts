@@ -1165,6 +1165,34 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>validation point at step %1: NLL %2 is not a finite number &gt;= 0</source>
         <translation>第 %1 步的验证点：NLL %2 不是 ≥ 0 的有限数</translation>
     </message>
+    <message>
+        <source>%1: value %2 is %3, not in [%4, %5]</source>
+        <translation>%1：值 %2 为 %3，不在 [%4, %5] 之内</translation>
+    </message>
+    <message>
+        <source>the induction records</source>
+        <translation>归纳记录</translation>
+    </message>
+    <message>
+        <source>induction record %1</source>
+        <translation>归纳记录 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 layers of %3 heads, but the model has %4 of %5</source>
+        <translation>%1：%2 层、每层 %3 个头，但模型有 %4 层、每层 %5 个头</translation>
+    </message>
+    <message>
+        <source>%1: %2 masked heads of %3</source>
+        <translation>%1：%2 个被屏蔽的头，但只有 %3 个头</translation>
+    </message>
+    <message>
+        <source>%1: masked head %2 is not a head after the previous one</source>
+        <translation>%1：被屏蔽的头 %2 不是排在前一个之后的头</translation>
+    </message>
+    <message>
+        <source>%1: step %2 does not follow step %3</source>
+        <translation>%1：第 %2 步不在第 %3 步之后</translation>
+    </message>
 </context>
 <context>
     <name>as::Interop</name>
@@ -1581,10 +1609,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>正弦位置编码要求 d_model（%1）为偶数</translation>
     </message>
     <message>
-        <source>d_ff must be positive</source>
-        <translation>d_ff 必须为正</translation>
-    </message>
-    <message>
         <source>the encoder and the decoder need at least one layer each</source>
         <translation>编码器和解码器各至少需要一层</translation>
     </message>
@@ -1651,6 +1675,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>config: &apos;arch&apos; must be &quot;encoder-decoder&quot; or &quot;decoder-only&quot;</source>
         <translation>config：&apos;arch&apos; 必须是 &quot;encoder-decoder&quot; 或 &quot;decoder-only&quot;</translation>
+    </message>
+    <message>
+        <source>d_ff must be positive, or 0 for attention-only layers</source>
+        <translation>d_ff 必须为正，或为 0 表示纯注意力层</translation>
+    </message>
+    <message>
+        <source>config: &apos;position&apos; must be &quot;sinusoidal&quot; or &quot;learned&quot;</source>
+        <translation>config：“position”必须是 &quot;sinusoidal&quot; 或 &quot;learned&quot;</translation>
     </message>
 </context>
 <context>
@@ -1862,10 +1894,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
 <context>
     <name>as::RepeatTask</name>
     <message>
-        <source>&apos;%1&apos; is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:4:24</source>
-        <translation>“%1”不是 repeat 任务：应为 repeat[:V[:LMIN[:LMAX]]]，例如 repeat:64:4:24</translation>
-    </message>
-    <message>
         <source>%1: &apos;%2&apos; is not a whole number (repeat[:V[:LMIN[:LMAX]]])</source>
         <translation>%1：“%2”不是整数（repeat[:V[:LMIN[:LMAX]]]）</translation>
     </message>
@@ -1876,6 +1904,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>%1: the segment lengths must satisfy 1 ≤ LMIN ≤ LMAX ≤ %2 (two copies in a row of %3 tokens)</source>
         <translation>%1：片段长度必须满足 1 ≤ LMIN ≤ LMAX ≤ %2（一行 %3 个词元中放两份副本）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a repeat task: repeat[:V[:LMIN[:LMAX]]], e.g. repeat:64:8:30</source>
+        <translation>“%1”不是 repeat 任务：应为 repeat[:V[:LMIN[:LMAX]]]，例如 repeat:64:8:30</translation>
     </message>
 </context>
 <context>
@@ -2264,6 +2296,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>d_model %1, %2 heads, d_ff %3, %4 layers</source>
         <translation>d_model %1，%2 个头，d_ff %3，%4 层</translation>
     </message>
+    <message>
+        <source>%1 positions</source>
+        <translation>%1 位置编码</translation>
+    </message>
 </context>
 <context>
     <name>as::SettingsPanel</name>
@@ -2274,10 +2310,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Attention heads; d_model must be a multiple of it</source>
         <translation>注意力头数；d_model 必须是它的倍数</translation>
-    </message>
-    <message>
-        <source>Inner width of the feed-forward sublayer</source>
-        <translation>前馈神经网络子层的隐藏层维度（d_ff）</translation>
     </message>
     <message>
         <source>Encoder layers</source>
@@ -2558,6 +2590,30 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>toy: three Chinese→English pairs · copy, reverse, sort: random sequences · zh-en: the Tatoeba Chinese→English corpus that ships with the program (29k pairs) · lm-en, lm-zh: its English or Chinese side as one text to continue · lm-brackets: balanced brackets · repeat: random tokens in which a segment recurs, where induction heads form</source>
         <translation>toy：三个中译英句对 · copy、reverse、sort：随机序列 · zh-en：随程序提供的 Tatoeba 中译英语料（2.9 万句对） · lm-en、lm-zh：其英文或中文一侧，作为要续写的一段文本 · lm-brackets：配对的括号 · repeat：其中某个片段会重复出现的随机词元，归纳头（induction head）在此形成</translation>
+    </message>
+    <message>
+        <source>Inner width of the feed-forward sublayer; 0: none, attention-only layers (as Elhage et al.&apos;s two-layer models, where induction heads are read most clearly)</source>
+        <translation>前馈神经网络子层的隐藏层维度（d_ff）；0 表示没有前馈子层，即纯注意力层（如 Elhage 等的两层模型，在其中最容易看清归纳头）</translation>
+    </message>
+    <message>
+        <source>0 (attention-only)</source>
+        <translation>0（纯注意力）</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>Sinusoidal: the paper&apos;s fixed encodings added to embeddings scaled by √d_model. Learned: GPT-2&apos;s table of max_len positions, trained like any weight, added to unscaled embeddings</source>
+        <translation>正弦：论文中固定的位置编码，加到乘以 √d_model 的嵌入上。可学习：GPT-2 那样的 max_len 个位置的表，像其他权重一样训练，加到未缩放的嵌入上</translation>
+    </message>
+    <message>
+        <source>sinusoidal (2017 paper)</source>
+        <translation>正弦（2017 年论文）</translation>
+    </message>
+    <message>
+        <source>learned (GPT-2)</source>
+        <translation>可学习（GPT-2）</translation>
     </message>
 </context>
 <context>
@@ -2866,6 +2922,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>&amp;Generate</source>
         <translation>生成(&amp;G)</translation>
     </message>
+    <message>
+        <source>&amp;Induction heads</source>
+        <translation>归纳头(&amp;I)</translation>
+    </message>
 </context>
 <context>
     <name>as::Vocab</name>
@@ -2959,6 +3019,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Next-token probabilities</source>
         <translation>下一个词元的概率</translation>
+    </message>
+    <message>
+        <source>+ Learned positions</source>
+        <translation>+ 可学习的位置编码</translation>
     </message>
 </context>
 <context>
@@ -4072,6 +4136,309 @@ histogram per step</source>
     </message>
 </context>
 <context>
+    <name>as::ui::InductionView</name>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>layer \ head</source>
+        <translation>层 \ 头</translation>
+    </message>
+    <message>
+        <source>Colour by</source>
+        <translation>着色依据</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s score on the probe of repeated random tokens (core/SPEC.md §13):
+induction: its mean attention from each token of a later copy to the token after that
+token&apos;s first occurrence (Olsson et al.&apos;s prefix matching; 1: a perfect induction head)
+previous-token: its mean attention to the token just before
+duplicate-token: its mean attention to the token&apos;s first occurrence itself
+copying: how much its output raises, directly, the logit of the token an induction
+head would copy (a direct logit attribution, in logits)</source>
+        <translation>每个头在重复随机词元探针上的分数（core/SPEC.md §13）：
+归纳：从后续拷贝中每个词元，到该词元首次出现位置之后那个词元的平均注意力
+（Olsson 等的前缀匹配；1 表示完美的归纳头）
+前一词元：对紧挨着的前一个词元的平均注意力
+重复词元：对该词元首次出现位置本身的平均注意力
+复制：它的输出直接把归纳头应当复制的那个词元的 logit 提高了多少
+（直接 logit 归因，单位为 logit）</translation>
+    </message>
+    <message>
+        <source>Ablate the induction head</source>
+        <translation>消融归纳头</translation>
+    </message>
+    <message>
+        <source>Ablate the previous-token head</source>
+        <translation>消融前一词元头</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Unmute every head (the Heads view&apos;s mutes too)</source>
+        <translation>取消所有头的静音（包括“头”视图中的静音）</translation>
+    </message>
+    <message>
+        <source>no validation recorded</source>
+        <translation>尚无验证记录</translation>
+    </message>
+    <message>
+        <source>Replay the records of the validations; at the right end the view follows the latest</source>
+        <translation>回放各次验证的记录；在最右端时视图跟随最新的一次</translation>
+    </message>
+    <message>
+        <source>Induction scores are measured at each validation of a decoder-only model (a GPT): they appear at the first validation. Train the repeat task to watch induction heads form.</source>
+        <translation>归纳分数在仅解码器模型（GPT）的每次验证时测量：第一次验证时就会出现。训练 repeat 任务，看归纳头如何形成。</translation>
+    </message>
+    <message>
+        <source>Induction scores are measured at each validation of a decoder-only model (a GPT); this model is an encoder–decoder. Train the repeat task to watch them form.</source>
+        <translation>归纳分数在仅解码器模型（GPT）的每次验证时测量；当前模型是编码器-解码器。训练 repeat 任务，看归纳头如何形成。</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Scores over training · solid: induction · dashed: previous-token</source>
+        <translation>训练过程中的分数 · 实线：归纳 · 虚线：前一词元</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>In-context learning over training</source>
+        <translation>训练过程中的上下文学习</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>损失（nats）</translation>
+    </message>
+    <message>
+        <source>first copies&apos; loss</source>
+        <translation>第一份拷贝的损失</translation>
+    </message>
+    <message>
+        <source>later copies&apos; loss</source>
+        <translation>后续拷贝的损失</translation>
+    </message>
+    <message>
+        <source>in-context score</source>
+        <translation>上下文学习分数</translation>
+    </message>
+    <message>
+        <source>first copies&apos; loss, with heads ablated</source>
+        <translation>第一份拷贝的损失（消融部分头后）</translation>
+    </message>
+    <message>
+        <source>with heads ablated</source>
+        <translation>消融部分头后</translation>
+    </message>
+    <message>
+        <source>in-context score, with heads ablated</source>
+        <translation>上下文学习分数（消融部分头后）</translation>
+    </message>
+    <message>
+        <source>position in the probe</source>
+        <translation>探针中的位置</translation>
+    </message>
+    <message>
+        <source>earlier head (orange: previous-token head)</source>
+        <translation>更早层的头（橙色：前一词元头）</translation>
+    </message>
+    <message>
+        <source>K-composition</source>
+        <translation>K 组合</translation>
+    </message>
+    <message>
+        <source>induction score</source>
+        <translation>归纳分数</translation>
+    </message>
+    <message>
+        <source>previous-token score</source>
+        <translation>前一词元分数</translation>
+    </message>
+    <message>
+        <source>duplicate-token score</source>
+        <translation>重复词元分数</translation>
+    </message>
+    <message>
+        <source>copying (logits)</source>
+        <translation>复制（logit）</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+    <message>
+        <source>Mute %1, the top induction head, alone (its gate 0): the validations from now on are measured without it, and the later copies&apos; loss goes back up</source>
+        <translation>只静音最强的归纳头 %1（门控为 0）：此后的验证都在没有它的情况下测量，后续拷贝的损失会重新升高</translation>
+    </message>
+    <message>
+        <source>No induction head measured yet</source>
+        <translation>尚未测得归纳头</translation>
+    </message>
+    <message>
+        <source>Mute %1, the previous-token head that feeds the induction head, alone: without it the induction head cannot find the token after the earlier occurrence</source>
+        <translation>只静音为归纳头提供信息的前一词元头 %1：没有它，归纳头就找不到先前出现位置之后的那个词元</translation>
+    </message>
+    <message>
+        <source>The top induction head is in the first layer: no earlier head feeds it</source>
+        <translation>最强的归纳头位于第一层：没有更早的头为它提供信息</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 · head %3</source>
+        <translation>%1 · 第 %2 层 · 头 %3</translation>
+    </message>
+    <message>
+        <source>Muted now: %1. The validations from now on are measured without them (◆ on the in-context plot).</source>
+        <translation>当前静音：%1。此后的验证都在没有它们的情况下测量（上下文学习图中的 ◆）。</translation>
+    </message>
+    <message>
+        <source>Validations recorded: %1 (steps %2 – %3) · top induction head %4 (score %5) · later copies&apos; loss %6 against %7 in first copies</source>
+        <translation>已记录的验证：%1 次（第 %2 – %3 步）· 最强归纳头 %4（分数 %5）· 后续拷贝的损失 %6，第一份拷贝为 %7</translation>
+    </message>
+    <message>
+        <source> · with heads ablated (step %1): later copies&apos; loss %2</source>
+        <translation> · 消融部分头后（第 %1 步）：后续拷贝的损失 %2</translation>
+    </message>
+    <message>
+        <source> · phase change at step %1</source>
+        <translation> · 相变出现在第 %1 步</translation>
+    </message>
+    <message>
+        <source> · no phase change yet (top induction score ≥ %1 with the later copies %2 nat below the first)</source>
+        <translation> · 尚未出现相变（条件：最强归纳分数 ≥ %1，且后续拷贝的损失比第一份拷贝低 %2 nat）</translation>
+    </message>
+    <message>
+        <source>Heads at step %1 · measured with heads ablated</source>
+        <translation>第 %1 步的各个头 · 在消融部分头的情况下测得</translation>
+    </message>
+    <message>
+        <source>Heads at step %1 · click one to see it</source>
+        <translation>第 %1 步的各个头 · 点击一个头查看它</translation>
+    </message>
+    <message>
+        <source>induction · %1</source>
+        <translation>归纳 · %1</translation>
+    </message>
+    <message>
+        <source>previous-token · %1</source>
+        <translation>前一词元 · %1</translation>
+    </message>
+    <message>
+        <source>phase change
+step %1</source>
+        <translation>相变
+第 %1 步</translation>
+    </message>
+    <message>
+        <source>step %1, with heads ablated</source>
+        <translation>第 %1 步（消融部分头后）</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>step %1, without ablation</source>
+        <translation>第 %1 步（未消融）</translation>
+    </message>
+    <message>
+        <source>Loss at each position of the probe · step %1</source>
+        <translation>探针每个位置的损失 · 第 %1 步</translation>
+    </message>
+    <message>
+        <source>random %1</source>
+        <translation>随机 %1</translation>
+    </message>
+    <message>
+        <source>The top induction head, %1, is in the first layer:
+no earlier head can feed it.</source>
+        <translation>最强的归纳头 %1 位于第一层：
+没有更早的头能为它提供信息。</translation>
+    </message>
+    <message>
+        <source>Circuit: %1 (previous-token %2) → %3 (induction %4) · K-composition %5, random %6</source>
+        <translation>回路：%1（前一词元 %2）→ %3（归纳 %4）· K 组合 %5，随机 %6</translation>
+    </message>
+    <message>
+        <source>Circuit</source>
+        <translation>回路</translation>
+    </message>
+    <message>
+        <source>layer %1 · head %2 (%3) · step %4
+induction %5 · previous-token %6
+duplicate-token %7 · copying %8</source>
+        <translation>第 %1 层 · 头 %2（%3）· 第 %4 步
+归纳 %5 · 前一词元 %6
+重复词元 %7 · 复制 %8</translation>
+    </message>
+    <message>
+        <source>
+ablated when measured</source>
+        <translation>
+测量时已被消融</translation>
+    </message>
+    <message>
+        <source>
+click: this head in Attention</source>
+        <translation>
+点击：在注意力视图中查看这个头</translation>
+    </message>
+    <message>
+        <source>%1: induction %2 · previous-token %3</source>
+        <translation>%1：归纳 %2 · 前一词元 %3</translation>
+    </message>
+    <message>
+        <source>step %1
+first copies&apos; loss %2 · later copies&apos; loss %3
+in-context score %4</source>
+        <translation>第 %1 步
+第一份拷贝的损失 %2 · 后续拷贝的损失 %3
+上下文学习分数 %4</translation>
+    </message>
+    <message>
+        <source>
+with heads ablated: %1</source>
+        <translation>
+消融的头：%1</translation>
+    </message>
+    <message>
+        <source>
+phase change at step %1</source>
+        <translation>
+相变出现在第 %1 步</translation>
+    </message>
+    <message>
+        <source>position %1 · step %2: loss %3 nats</source>
+        <translation>位置 %1 · 第 %2 步：损失 %3 nats</translation>
+    </message>
+    <message>
+        <source>
+without ablation: %1</source>
+        <translation>
+未消融：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2: K-composition %3 (random matrices: %4)
+%1: previous-token score %5</source>
+        <translation>%1 → %2：K 组合 %3（随机矩阵：%4）
+%1：前一词元分数 %5</translation>
+    </message>
+</context>
+<context>
     <name>as::ui::LessonPanel</name>
     <message>
         <source>Along the way</source>
@@ -4197,6 +4564,12 @@ validation (step %1): loss %2 · accuracy %3</source>
 NLL %1 per token (no label smoothing) · perplexity %2</source>
         <translation>
 每个词元的 NLL %1（不含标签平滑）· 困惑度 %2</translation>
+    </message>
+    <message>
+        <source>phase change (in-context learning)
+step %1</source>
+        <translation>相变（上下文学习）
+第 %1 步</translation>
     </message>
 </context>
 <context>
@@ -4612,6 +4985,10 @@ row %2 (%3), column %4 (%5)
     <message>
         <source>no steps traced</source>
         <translation>尚未记录任何步</translation>
+    </message>
+    <message>
+        <source>x + P[pos], P a learned table of %1 positions (GPT-2&apos;s) : %2×%3</source>
+        <translation>x + P[pos]，P 为可学习的 %1 个位置的表（GPT-2 的）：%2×%3</translation>
     </message>
 </context>
 <context>

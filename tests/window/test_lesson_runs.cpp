@@ -124,6 +124,22 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
                         chars << QString(c);
                 QVERIFY2(as::balancedBrackets(chars), qPrintable(chars.join(QString())));
             }
+        } else if (name == u"07-induction-heads.json"_s) {
+            // "After the phase change … a layer-2 head now scores over 0.4 … and the later
+            // copies' loss has fallen at least 2 nats below the first copies'" — the run's
+            // detected phase change and the final weights' induction record, as the program
+            // writes them.
+            const QJsonValue phase = summary.value("phase_change_step"_L1);
+            QVERIFY2(phase.isDouble() && phase.toDouble() > l->stops[0].step
+                         && phase.toDouble() <= l->stops[1].step,
+                     qPrintable(out));
+            const QJsonObject ind = summary.value("induction"_L1).toObject();
+            qInfo("phase change at step %.0f; at the end %s scores %.3f, later copies %.3f against %.3f",
+                  phase.toDouble(), qPrintable(ind["top_head"_L1].toString()), ind["top_induction"_L1].toDouble(),
+                  ind["later_copy_loss"_L1].toDouble(), ind["first_copy_loss"_L1].toDouble());
+            QVERIFY(ind["top_head"_L1].toString().startsWith(u"decoder.self:1:"_s));
+            QVERIFY(ind["top_induction"_L1].toDouble() > 0.4);
+            QVERIFY(ind["first_copy_loss"_L1].toDouble() - ind["later_copy_loss"_L1].toDouble() >= 2.0);
         } else {
             QFAIL(qPrintable(u"%1 has no claim checked here: add one"_s.arg(name)));
         }
@@ -131,7 +147,7 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
         QVERIFY(QFileInfo::exists(QDir(shots).filePath(u"0-window.png"_s)));
         ++runs;
     }
-    QCOMPARE(runs, 6);
+    QCOMPARE(runs, 7);
 }
 
 AS_TEST_MAIN(TestLessonRuns)

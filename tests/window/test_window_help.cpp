@@ -86,7 +86,7 @@ void TestWindowHelp::everyViewHasItsPage()
 {
     HelpActions* help = w_->help();
     const QList<QWidget*> views = w_->views()->viewPages();
-    QCOMPARE(views.size(), 14);
+    QCOMPARE(views.size(), 15);
     for (QWidget* view : views) {
         const QString name = w_->views()->fileName(view);
         QVERIFY(!name.isEmpty());
@@ -176,7 +176,7 @@ void TestWindowHelp::bundledLinksResolve()
         }
     }
     QVERIFY2(problems.isEmpty(), qPrintable(u"not in the program:\n"_s + problems.join(u'\n')));
-    QCOMPARE(pages, 2 * 18);
+    QCOMPARE(pages, 2 * 19);
     QVERIFY(links > 300);
 }
 
@@ -235,7 +235,7 @@ void TestWindowHelp::shortcutsListEveryKey()
     int viewKeys = 0;
     for (QShortcut* s : w_->findChildren<QShortcut*>())
         viewKeys += s->whatsThis().isEmpty() ? 0 : 1;
-    QCOMPARE(viewKeys, 14);
+    QCOMPARE(viewKeys, 15);
     QVERIFY(keys.size() >= withKeys + viewKeys);
     // No key does two things in one place (Alt+M, Masks and Samples, takes turns: one place,
     // two views, each press the next of them, ViewSet::showNextOf).

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The window's fourteen views in four groups of tabs (issue 26 §4): at 1280×800 every tab of
+// The window's fifteen views in four groups of tabs (issue 26 §4): at 1280×800 every tab of
 // every group is shown without scroll arrows in English and in Chinese; Alt and a view's
 // underlined letter shows it from any group; the PNG of each view keeps its file name; every
 // view is reached through ViewSet::showView. Under QT_QPA_PLATFORM=offscreen.
@@ -121,7 +121,7 @@ void TestWindowTabs::everyTabFitsAt1280x800InBothLanguages()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     ViewSet* views = w.views();
-    QCOMPARE(views->viewPages().size(), 14);
+    QCOMPARE(views->viewPages().size(), 15);
     for (const QString& language : {u"en"_s, u"zh_CN"_s}) {
         QVERIFY(setLanguage(language));
         QCoreApplication::processEvents();
@@ -234,7 +234,7 @@ void TestWindowTabs::viewPngsKeepTheirNames()
                                   u"7-masks-and-smoothing.png"_s, u"8-heads.png"_s,
                                   u"9-head-dynamics.png"_s, u"10-health.png"_s,
                                   u"11-embeddings.png"_s, u"12-model.png"_s, u"13-decoding.png"_s,
-                                  u"14-tokens.png"_s};
+                                  u"14-tokens.png"_s, u"15-induction-heads.png"_s};
     QStringList written = QDir(dir.path()).entryList(QDir::Files);
     QStringList sortedExpected = expected;
     written.sort();
