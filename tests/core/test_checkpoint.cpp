@@ -496,6 +496,7 @@ void TestCheckpoint::readsVersion1()
     QCOMPARE(nEval, quint64(2));
     for (quint64 i = nEval; i-- > 0;)  // drop each point's last two f64 (BLEU, NLL), back to front
         h.remove(lossBytes + 8 + qsizetype(i) * 48 + 32, 16);
+    h.chop(8);  // and the induction records' count (version 5)
     QString error;
     std::optional<Checkpoint> ck = loadCheckpointFromBytes(s.build(-1, 0, 0, 1), &error);
     QVERIFY2(ck, qPrintable(error));
@@ -509,7 +510,8 @@ void TestCheckpoint::readsVersion1()
     QVERIFY(!loadCheckpointFromBytes(s.build(), &error));
 }
 
-// A version 3 file (validation points without their NLL) loads with the NLL not recorded; a
+// A version 3 file (validation points without their NLL) loads with the NLL not recorded, a
+// version 4 file (no induction records) with none; a
 // version 4 point whose NLL is negative or infinite is refused by name.
 void TestCheckpoint::readsVersion3()
 {
@@ -522,9 +524,10 @@ void TestCheckpoint::readsVersion3()
     const qsizetype lossBytes = 8 + 40 * qsizetype(run.history.loss.size());
     const auto nEval = qFromLittleEndian<quint64>(h.constData() + lossBytes);
     QCOMPARE(nEval, quint64(2));
-    const QByteArray v4 = h;
+    const QByteArray v5 = h;
     for (quint64 i = nEval; i-- > 0;)  // drop each point's last f64 (its NLL), back to front
         h.remove(lossBytes + 8 + qsizetype(i) * 48 + 40, 8);
+    h.chop(8);  // and the induction records' count (version 5)
     QString error;
     std::optional<Checkpoint> ck = loadCheckpointFromBytes(s.build(-1, 0, 0, 3), &error);
     QVERIFY2(ck, qPrintable(error));
@@ -532,17 +535,25 @@ void TestCheckpoint::readsVersion3()
     QCOMPARE(ck->history.eval[1].bleu, 12.5);
     QVERIFY(std::isnan(ck->history.eval[0].nll));
     QVERIFY(std::isnan(ck->history.eval[1].nll));
-    QVERIFY(!loadCheckpointFromBytes(s.build(), &error));  // the same bytes as version 4: refused
+    QVERIFY(!loadCheckpointFromBytes(s.build(-1, 0, 0, 4), &error));  // the same bytes as version 4: refused
+    // Version 4: the NLL, and no induction records (version 5 adds their count, 0 here).
+    h = v5;
+    h.chop(8);
+    ck = loadCheckpointFromBytes(s.build(-1, 0, 0, 4), &error);
+    QVERIFY2(ck, qPrintable(error));
+    QCOMPARE(ck->history.eval[1].nll, run.history.eval[1].nll);
+    QVERIFY(ck->history.induction.empty());
+    QVERIFY(!loadCheckpointFromBytes(s.build(), &error));  // the same bytes as version 5: refused
 
     for (const double bad : {-0.5, std::numeric_limits<double>::infinity()}) {
-        h = v4;
+        h = v5;
         char w[8];
         qToLittleEndian<double>(bad, w);
         h.replace(lossBytes + 8 + 48 + 40, 8, QByteArray(w, 8));  // the second point's NLL
         QVERIFY(!loadCheckpointFromBytes(s.build(), &error));
         QVERIFY2(error.contains("NLL") && error.contains("step 6"), qPrintable(error));
     }
-    h = v4;
+    h = v5;
     QVERIFY2(loadCheckpointFromBytes(s.build(), &error), qPrintable(error));  // the rebuild is sound
 }
 
@@ -553,8 +564,8 @@ void TestCheckpoint::wrongVersionAndRandomBytes()
     run.steps(2);
     const QByteArray file = *run.bytes();
     QString error;
-    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 5), &error));
-    QVERIFY2(error.contains("version 5") && error.contains("versions 1 to 4"), qPrintable(error));
+    QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 6), &error));
+    QVERIFY2(error.contains("version 6") && error.contains("versions 1 to 5"), qPrintable(error));
     QVERIFY(!loadCheckpointFromBytes(Sections::of(file).build(-1, 0, 0, 0), &error));
     QVERIFY(loadCheckpointFromBytes(Sections::of(file).build(), &error));  // the rebuild is sound
 
@@ -667,7 +678,8 @@ void TestCheckpoint::hostileContentBehindValidChecksums()
     }
     case 8: {
         QByteArray& h = s["history"];
-        setU32(h, h.size() - 4, quint32(c.tgt_vocab));  // the last target id becomes V
+        // The last target id (before the induction records' count, 0) becomes V.
+        setU32(h, h.size() - 8 - 4, quint32(c.tgt_vocab));
         out = s.build();
         break;
     }
