@@ -155,7 +155,8 @@ def spec_config(c, dropout, label_smoothing, max_len):
             "norm": c.get("norm", "pre"), "max_len": max_len,
             **({"tie": c["tie"]} if c.get("tie", "none") != "none" else {}),
             **({"arch": c["arch"]} if c.get("arch", "encoder-decoder") != "encoder-decoder" else {}),
-            **({"position": c["position"]} if c.get("position", "sinusoidal") != "sinusoidal" else {})}
+            **({"position": c["position"]} if c.get("position", "sinusoidal") != "sinusoidal" else {}),
+            **({"norm_eps": c["norm_eps"]} if c.get("norm_eps", 1e-6) != 1e-6 else {})}
 
 
 def weights_of(model, spec):
@@ -373,7 +374,8 @@ def reference(args):
         fail("a decoder-only model has one embedding: tie 'tgt' or 'none'")
     c = dict(d_model=32, heads=4, d_ff=args.d_ff, encoder_layers=0 if only else 2, decoder_layers=2,
              norm=args.norm, src_vocab=29 if args.tie == "all" or only else 23, tgt_vocab=29,
-             tie=args.tie, arch=args.arch, position=args.position, max_len=max_len)
+             tie=args.tie, arch=args.arch, position=args.position, max_len=max_len,
+             norm_eps=args.norm_eps)
     m = ref.Model(c, p=dropout)
 
     def training_batch():
@@ -596,6 +598,7 @@ def main():
     r.add_argument("--position", choices=["sinusoidal", "learned"], default="sinusoidal",
                    help="positions (core/SPEC.md §2.1, §2.11)")
     r.add_argument("--d-ff", type=int, default=64, help="0: attention-only layers (core/SPEC.md §2.12)")
+    r.add_argument("--norm-eps", type=float, default=1e-6, help="every LayerNorm's epsilon (§2.4)")
     r.add_argument("--arch", choices=["encoder-decoder", "decoder-only"],
                    default="encoder-decoder", help="the architecture (core/SPEC.md §2.10)")
     c = sub.add_parser("check", help="the reference's loss with a weight file's weights")

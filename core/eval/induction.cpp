@@ -20,7 +20,6 @@ namespace {
 
 using MatD = Eigen::MatrixXd;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kLayerNormEps = 1e-6;  // core/SPEC.md §2.4
 constexpr int kBaselineSamples = 100;
 
 // Decoder-input position of row symbol i (<s> stands at 0).
@@ -275,7 +274,7 @@ InductionRecord measureInduction(Transformer<T>& model, const InductionProbe& pr
                 const Eigen::RowVectorXd direction = gen.row(token) - genMean;
                 const Eigen::RowVectorXd y = finalIn.row(Eigen::Index(at)).template cast<double>();
                 const double mean = y.mean();
-                const double sigma = std::sqrt((y.array() - mean).square().mean() + kLayerNormEps);
+                const double sigma = std::sqrt((y.array() - mean).square().mean() + c.norm_eps);
                 for (int l = 0; l < L; ++l) {
                     const MultiHeadAttention<T>& att = model.attention(AttentionKind::DecoderSelf, l);
                     const MatD& o = outputs[std::size_t(l)];

@@ -620,7 +620,7 @@ std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<T>& model, const 
         for (int i = 0; i < S; ++i) {
             const Eigen::RowVectorXd x = e.row(i) + p.row(i);
             const double var = (x.array() - x.mean()).square().mean();
-            const double rstd = 1.0 / std::sqrt(var + double(LayerNorm<T>::kEps));
+            const double rstd = 1.0 / std::sqrt(var + c.norm_eps);
             e.row(i) = ((e.row(i).array() - e.row(i).mean()) * rstd * g.row(0).array()).matrix();
             p.row(i) = ((p.row(i).array() - p.row(i).mean()) * rstd * g.row(0).array()).matrix();
             b.row(i) = beta.row(0);

@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QJsonValue>
+#include <QLocale>
 #include <QStringList>
 
 #include <cmath>
@@ -49,6 +50,8 @@ QString ModelConfig::validate() const
     }
     if (!(dropout >= 0.0 && dropout < 1.0))
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "dropout must be in [0, 1)"));
+    if (!(norm_eps > 0.0 && norm_eps < 1.0))
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "norm_eps must be in (0, 1)"));
     if (!(label_smoothing >= 0.0 && label_smoothing < 1.0))
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "label_smoothing must be in [0, 1)"));
     if (max_len < 1)
@@ -162,6 +165,9 @@ QJsonObject ModelConfig::toJson() const
     // Sinusoidal: no key, as files were before learned positions existed.
     if (position != Position::Sinusoidal)
         json.insert("position", positionName(position));
+    // 1e-6: no key, as files were before the ε could be set.
+    if (norm_eps != 1e-6)
+        json.insert("norm_eps", norm_eps);
     return json;
 }
 
@@ -191,7 +197,8 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
         *k.field = int(d);
     }
     for (auto [name, field] : {std::pair{"dropout", &c.dropout},
-                               std::pair{"label_smoothing", &c.label_smoothing}}) {
+                               std::pair{"label_smoothing", &c.label_smoothing},
+                               std::pair{"norm_eps", &c.norm_eps}}) {
         if (!json.contains(name))
             continue;
         if (!json.value(name).isDouble())
@@ -258,7 +265,7 @@ namespace {
 // The keys a spec takes after (or instead of) a preset.
 const QStringList kSpecKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
                                "dropout", "label_smoothing", "norm", "max_len", "tie", "arch",
-                               "position"};
+                               "position", "norm_eps"};
 }  // namespace
 
 QString ModelConfig::spec() const
@@ -269,6 +276,7 @@ QString ModelConfig::spec() const
         parts << key + u'=' + (key == u"tie"    ? tieName(tie)
                                : key == u"arch" ? archName(arch)
                                : key == u"position" ? positionName(position)
+                               : key == u"norm_eps" ? QString::number(norm_eps, 'g', QLocale::FloatingPointShortest)
                                                 : json.value(key).toVariant().toString());
     return parts.join(u',');
 }

@@ -38,6 +38,7 @@ struct ModelConfig {
     // Decoder-only: encoder_layers is 0 and src_vocab equals tgt_vocab (the one vocabulary).
     Arch arch = Arch::EncoderDecoder;
     Position position = Position::Sinusoidal;
+    double norm_eps = 1e-6;  // every LayerNorm's ε (core/SPEC.md §2.4; GPT-2's is 1e-5)
     bool decoderOnly() const { return arch == Arch::DecoderOnly; }
 
     // Empty when the configuration can be built; otherwise what is wrong with it.

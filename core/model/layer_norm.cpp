@@ -44,7 +44,7 @@ void LayerNorm<T>::forward(In<T> x, Out<T> y)
             const auto xr = x.row(r).array();
             const T mean = xr.sum() / T(d);
             const T var = (xr - mean).square().sum() / T(d);
-            const T rs = T(1) / std::sqrt(var + T(kEps));
+            const T rs = T(1) / std::sqrt(var + T(eps));
             rstd(r) = rs;
             auto h = xhat.row(r).array();
             h = (xr - mean) * rs;

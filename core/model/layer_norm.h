@@ -5,14 +5,15 @@
 
 namespace as {
 
-// y = (x - mean) / sqrt(var + 1e-6) * weight + bias over the features of each row (biased
-// variance, as PyTorch's LayerNorm).
+// y = (x - mean) / sqrt(var + eps) * weight + bias over the features of each row (biased
+// variance, as PyTorch's LayerNorm); eps the configuration's norm_eps (core/SPEC.md §2.4).
 template <typename T>
 struct LayerNorm {
     ParamStore<T>* ps = nullptr;
     std::size_t w = 0, b = 0;  // weight [d], bias [d]
     int d = 0;
-    static constexpr double kEps = 1e-6;
+    static constexpr double kEps = 1e-6;  // the default
+    double eps = kEps;
 
     // Cached by forward for backward.
     Mat<T> xhat;                               // [n, d] normalised input

@@ -47,6 +47,13 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
                      ? Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab)
                      : Linear<T>::makeTied(ps_, "generator", tgtEmbed_.w, d, cfg_.tgt_vocab);
     generator_.kind = ProfileCategory::GemmGenerator;
+    // Every LayerNorm's ε (§2.4), the sublayers' that a shape leaves unused included.
+    const double eps = cfg_.norm_eps;
+    for (EncoderLayer<T>& l : enc_)
+        l.sub1.norm.eps = l.sub2.norm.eps = eps;
+    for (DecoderLayer<T>& l : dec_)
+        l.sub1.norm.eps = l.sub2.norm.eps = l.sub3.norm.eps = eps;
+    encNorm_.eps = decNorm_.eps = eps;
     ps_.allocate();
     // LayerNorm weights start at 1 even before initXavier, so a fresh model is usable.
     for (const ParamInfo& p : ps_.table())

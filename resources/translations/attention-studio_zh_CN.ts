@@ -1684,6 +1684,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>config: &apos;position&apos; must be &quot;sinusoidal&quot; or &quot;learned&quot;</source>
         <translation>config：“position”必须是 &quot;sinusoidal&quot; 或 &quot;learned&quot;</translation>
     </message>
+    <message>
+        <source>norm_eps must be in (0, 1)</source>
+        <translation>norm_eps 必须在 (0, 1) 之间</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelFile</name>

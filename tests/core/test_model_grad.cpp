@@ -211,6 +211,7 @@ void TestModelGrad::learnedAttentionOnly()
     QFETCH(int, dff);
     ModelConfig c = gradCheckConfig(norm, 0.1, /*maxLen=*/6);
     c.position = Position::Learned;
+    c.norm_eps = 1e-5;  // GPT-2's (§2.4)
     c.d_ff = dff;
     c.arch = arch;
     if (arch == Arch::DecoderOnly) {

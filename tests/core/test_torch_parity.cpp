@@ -223,9 +223,11 @@ bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, co
     QByteArray out;
     QStringList args{script_, u"reference"_s, u"--out"_s, *dir, u"--norm"_s, norm, u"--tie"_s, tie,
                      u"--arch"_s, arch, u"--reference"_s, referenceDir_};
-    // GPT-2's learned positions (core/SPEC.md §2.11) with attention-only layers (§2.12).
+    // GPT-2's learned positions (core/SPEC.md §2.11) and a LayerNorm ε of its own (§2.4; 0.01, so
+    // that one left at 1e-6 would show: GPT-2's 1e-5 takes the same path) with attention-only
+    // layers (§2.12).
     if (shape == u"learned-attention-only")
-        args << u"--position"_s << u"learned"_s << u"--d-ff"_s << u"0"_s;
+        args << u"--position"_s << u"learned"_s << u"--d-ff"_s << u"0"_s << u"--norm-eps"_s << u"0.01"_s;
     else if (!shape.isEmpty())
         return *error = u"unknown shape %1"_s.arg(shape), false;
     return python(args, &out, error);
@@ -329,6 +331,7 @@ void TestTorchParity::referenceToEngine()
     QCOMPARE(archName(info->config.arch), arch);
     QCOMPARE(positionName(info->config.position), shape.isEmpty() ? u"sinusoidal"_s : u"learned"_s);
     QCOMPARE(info->config.d_ff, shape.isEmpty() ? 64 : 0);
+    QCOMPARE(info->config.norm_eps, shape.isEmpty() ? 1e-6 : 0.01);
     ImportOptions o;
     o.config = info->config;
     o.placeholderVocab = true;
@@ -469,6 +472,7 @@ void TestTorchParity::engineToReference()
     QCOMPARE(archName(info->config.arch), arch);
     QCOMPARE(positionName(info->config.position), shape.isEmpty() ? u"sinusoidal"_s : u"learned"_s);
     QCOMPARE(info->config.d_ff, shape.isEmpty() ? 64 : 0);
+    QCOMPARE(info->config.norm_eps, shape.isEmpty() ? 1e-6 : 0.01);
 
     // A model of the engine's own: Xavier, then every bias and norm moved off its initial
     // value, so that a dropped or swapped one would show.

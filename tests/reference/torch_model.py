@@ -220,6 +220,10 @@ class Model(nn.Module):
         self.dropout = nn.Dropout(p)
         self.register_buffer("pe", sinusoid_table(max_len, d), persistent=False)
         # Xavier-uniform for every weight with two dimensions, biases 0, LayerNorm 1 and 0.
+        # Every LayerNorm's epsilon (core/SPEC.md §2.4): 1e-6 unless the config says (GPT-2: 1e-5).
+        for module in self.modules():
+            if isinstance(module, nn.LayerNorm):
+                module.eps = config.get("norm_eps", LAYER_NORM_EPS)
         for name, w in self.named_parameters():
             if w.dim() == 2:
                 nn.init.xavier_uniform_(w)
