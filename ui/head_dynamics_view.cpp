@@ -64,13 +64,6 @@ HeadDynamicsView::HeadDynamicsView(QWidget* parent) : QWidget(parent)
     layout->addWidget(info_);
     layout->addWidget(stack_, 1);
 
-    drawTimer_ = new QTimer(this);
-    drawTimer_->setSingleShot(true);
-    drawTimer_->setInterval(kDrawIntervalMs);
-    connect(drawTimer_, &QTimer::timeout, this, [this] {
-        if (dirty_)
-            draw();
-    });
     connect(metricBox_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(Metric(metricBox_->itemData(i).toInt())); });
     retranslate();
@@ -117,22 +110,18 @@ void HeadDynamicsView::labelPanel(Panel& p, AttentionKind kind, int layer)
 
 void HeadDynamicsView::scheduleDraw()
 {
-    dirty_ = true;
-    if (isVisible() && !drawTimer_->isActive())
-        drawTimer_->start();
+    throttle_.schedule();
 }
 
 void HeadDynamicsView::drawNow()
 {
-    drawTimer_->stop();
-    draw();
+    throttle_.drawNow();
 }
 
 void HeadDynamicsView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (dirty_)
-        drawNow();
+    throttle_.shown();
 }
 
 void HeadDynamicsView::applySnapshot(const TrainingSnapshot& snapshot)
@@ -292,7 +281,7 @@ void HeadDynamicsView::rebuildPanels(int layers[3])
 
 void HeadDynamicsView::draw()
 {
-    dirty_ = false;
+    throttle_.clean();
     if (history_.empty()) {
         stack_->setCurrentIndex(0);
         info_->setText(QString());

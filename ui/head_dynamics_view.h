@@ -16,6 +16,7 @@
 // step (the window shows it in the Attention view's replay). It keeps the same history as the
 // Attention view, by the same policy (appendAttentionRecord).
 #include "eval/attention_stats.h"
+#include "draw_throttle.h"
 #include "plot_tools.h"
 #include "train/snapshot.h"
 
@@ -102,8 +103,7 @@ private:
     Metric metric_ = Metric::Entropy;
     int heads_ = 0;
     QCPRange range_{0, 1};
-    bool dirty_ = false;
-    QTimer* drawTimer_ = nullptr;
+    DrawThrottle throttle_{this, kDrawIntervalMs, [this] { draw(); }};
     std::vector<Panel> panels_[3];  // per kind, per layer
 
     QComboBox* metricBox_ = nullptr;

@@ -341,13 +341,6 @@ InductionView::InductionView(QWidget* parent) : QWidget(parent)
     layout->addWidget(replay_);
     layout->addWidget(stack_, 1);
 
-    drawTimer_ = new QTimer(this);
-    drawTimer_->setSingleShot(true);
-    drawTimer_->setInterval(kDrawIntervalMs);
-    connect(drawTimer_, &QTimer::timeout, this, [this] {
-        if (dirty_)
-            draw();
-    });
     connect(metricBox_, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(Metric(metricBox_->itemData(i).toInt())); });
     connect(replay_, &ReplayBar::indexRequested, this, &InductionView::showRecord);
@@ -449,22 +442,18 @@ HeadId InductionView::idOf(int index) const
 
 void InductionView::scheduleDraw()
 {
-    dirty_ = true;
-    if (isVisible() && !drawTimer_->isActive())
-        drawTimer_->start();
+    throttle_.schedule();
 }
 
 void InductionView::drawNow()
 {
-    drawTimer_->stop();
-    draw();
+    throttle_.drawNow();
 }
 
 void InductionView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (dirty_)
-        drawNow();
+    throttle_.shown();
 }
 
 void InductionView::applySnapshot(const TrainingSnapshot& snapshot)
@@ -522,7 +511,7 @@ void InductionView::setMetric(Metric metric)
 
 void InductionView::showRecord(int index)
 {
-    if (history_.show(index) || dirty_)
+    if (history_.show(index) || throttle_.dirty())
         drawNow();
 }
 
@@ -633,7 +622,7 @@ double InductionView::valueOf(const InductionRecord& r, int index) const
 
 void InductionView::draw()
 {
-    dirty_ = false;
+    throttle_.clean();
     // The shape is the latest record's (a run's records share it; a new run starts over).
     if (!history_.empty() && (history_.back()->layers != layers_ || history_.back()->heads != heads_)) {
         layers_ = history_.back()->layers;

@@ -25,6 +25,7 @@
 // kilobytes: the session keeps them all too), so that the phase change is the run's. Drawn at
 // most every kDrawIntervalMs while records arrive, and not at all while the tab is hidden.
 #include "eval/induction_record.h"
+#include "draw_throttle.h"
 #include "plot_tools.h"
 #include "replay_history.h"
 #include "train/snapshot.h"
@@ -173,8 +174,7 @@ private:
     bool decoderOnly_ = false;
     std::vector<HeadId> muted_;
     int layers_ = 0, heads_ = 0;  // the shape the head graphs were made for
-    bool dirty_ = false;
-    QTimer* drawTimer_ = nullptr;
+    DrawThrottle throttle_{this, kDrawIntervalMs, [this] { draw(); }};
 
     QComboBox* metricBox_ = nullptr;
     QLabel *colourLabel_ = nullptr, *info_ = nullptr, *placeholder_ = nullptr, *mutedLabel_ = nullptr;

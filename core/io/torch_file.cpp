@@ -240,6 +240,19 @@ private:
         return items;
     }
     Ptr call(const Ptr& callable, const Ptr& args);
+    // GLOBAL and STACK_GLOBAL: the allowlisted "module.name" pushed, anything else refused.
+    bool pushGlobal(const std::string& g)
+    {
+        if (!allowedGlobals().count(g)) {
+            fail(text("global %1 is not allowed: a weights file holds tensors, and nothing "
+                      "in it is run").arg(QString::fromStdString(g)));
+            return false;
+        }
+        Ptr v = make(Value::Global);
+        v->s = g;
+        stack_.push_back(v);
+        return true;
+    }
     Ptr persistentLoad(const Ptr& pid);
     bool line(std::string* out)
     {
@@ -441,13 +454,8 @@ Ptr Unpickler::run()
             std::string module, name;
             if (!line(&module) || !line(&name))
                 return nullptr;
-            const std::string g = module + "." + name;
-            if (!allowedGlobals().count(g))
-                return fail(text("global %1 is not allowed: a weights file holds tensors, and nothing "
-                               "in it is run").arg(QString::fromStdString(g)));
-            Ptr v = make(Value::Global);
-            v->s = g;
-            stack_.push_back(v);
+            if (!pushGlobal(module + "." + name))
+                return nullptr;
             break;
         }
         case 0x93: {  // STACK_GLOBAL
@@ -456,13 +464,8 @@ Ptr Unpickler::run()
                 return nullptr;
             if (name->kind != Value::Str || module->kind != Value::Str)
                 return fail(text("STACK_GLOBAL of values that are not strings"));
-            const std::string g = module->s + "." + name->s;
-            if (!allowedGlobals().count(g))
-                return fail(text("global %1 is not allowed: a weights file holds tensors, and nothing "
-                               "in it is run").arg(QString::fromStdString(g)));
-            Ptr v = make(Value::Global);
-            v->s = g;
-            stack_.push_back(v);
+            if (!pushGlobal(module->s + "." + name->s))
+                return nullptr;
             break;
         }
         case 'q':
