@@ -108,11 +108,6 @@ void HeadDynamicsView::labelPanel(Panel& p, AttentionKind kind, int layer)
 }
 
 
-void HeadDynamicsView::scheduleDraw()
-{
-    throttle_.schedule();
-}
-
 void HeadDynamicsView::drawNow()
 {
     throttle_.drawNow();
@@ -146,7 +141,7 @@ void HeadDynamicsView::addRecord(std::shared_ptr<const AttentionRecord> record)
         points_.push_back(it != known.end() ? it->second
                                             : std::make_shared<const HeadDynamicsPoint>(headDynamicsOf(*r)));
     }
-    scheduleDraw();
+    throttle_.schedule();
 }
 
 void HeadDynamicsView::reset()

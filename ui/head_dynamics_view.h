@@ -91,7 +91,6 @@ private:
     QLabel *colourLabel_ = nullptr, *placeholder_ = nullptr;
 
     void rebuildPanels(int layers[3]);
-    void scheduleDraw();
     void draw();
     double valueOf(const HeadMapStats& s) const;
     QString metricName(Metric m) const;

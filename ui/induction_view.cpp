@@ -440,11 +440,6 @@ HeadId InductionView::idOf(int index) const
     return HeadId{AttentionKind::DecoderSelf, index / heads, index % heads};
 }
 
-void InductionView::scheduleDraw()
-{
-    throttle_.schedule();
-}
-
 void InductionView::drawNow()
 {
     throttle_.drawNow();
@@ -473,7 +468,7 @@ void InductionView::addRecord(std::shared_ptr<const InductionRecord> record)
     // What the buttons ask for is the record's now, drawn or not.
     updateCircuit();
     updateButtons();
-    scheduleDraw();
+    throttle_.schedule();
 }
 
 void InductionView::reset()

@@ -140,7 +140,6 @@ private:
     // Its titles, axis labels, legend names, controls and tooltips in the language installed,
     // set in one place: from the constructor and at every language change.
     void retranslate();
-    void scheduleDraw();
     void draw();
     void drawMap(const InductionRecord& r);
     void drawScores();
