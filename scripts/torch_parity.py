@@ -156,7 +156,9 @@ def spec_config(c, dropout, label_smoothing, max_len):
             **({"tie": c["tie"]} if c.get("tie", "none") != "none" else {}),
             **({"arch": c["arch"]} if c.get("arch", "encoder-decoder") != "encoder-decoder" else {}),
             **({"position": c["position"]} if c.get("position", "sinusoidal") != "sinusoidal" else {}),
-            **({"norm_eps": c["norm_eps"]} if c.get("norm_eps", 1e-6) != 1e-6 else {})}
+            **({"norm_eps": c["norm_eps"]} if c.get("norm_eps", 1e-6) != 1e-6 else {}),
+            **({"activation": c["activation"]} if c.get("activation", "relu") != "relu" else {}),
+            **({"generator_bias": False} if not c.get("generator_bias", True) else {})}
 
 
 def weights_of(model, spec):
@@ -375,7 +377,8 @@ def reference(args):
     c = dict(d_model=32, heads=4, d_ff=args.d_ff, encoder_layers=0 if only else 2, decoder_layers=2,
              norm=args.norm, src_vocab=29 if args.tie == "all" or only else 23, tgt_vocab=29,
              tie=args.tie, arch=args.arch, position=args.position, max_len=max_len,
-             norm_eps=args.norm_eps)
+             norm_eps=args.norm_eps, activation=args.activation,
+             generator_bias=not args.no_generator_bias)
     m = ref.Model(c, p=dropout)
 
     def training_batch():
@@ -599,6 +602,10 @@ def main():
                    help="positions (core/SPEC.md §2.1, §2.11)")
     r.add_argument("--d-ff", type=int, default=64, help="0: attention-only layers (core/SPEC.md §2.12)")
     r.add_argument("--norm-eps", type=float, default=1e-6, help="every LayerNorm's epsilon (§2.4)")
+    r.add_argument("--activation", choices=["relu", "gelu-tanh", "silu"], default="relu",
+                   help="the feed-forward's nonlinearity (core/SPEC.md §2.3)")
+    r.add_argument("--no-generator-bias", action="store_true",
+                   help="a generator without its bias, as GPT-2's head (core/SPEC.md §2.6)")
     r.add_argument("--arch", choices=["encoder-decoder", "decoder-only"],
                    default="encoder-decoder", help="the architecture (core/SPEC.md §2.10)")
     c = sub.add_parser("check", help="the reference's loss with a weight file's weights")

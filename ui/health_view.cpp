@@ -420,7 +420,7 @@ QString HealthView::categoryName(ProfileCategory c) const
     case ProfileCategory::GemmGenerator: return tr("Products: generator");
     case ProfileCategory::AttentionSoftmax: return tr("Attention softmax and masking");
     case ProfileCategory::LayerNorm: return tr("LayerNorm");
-    case ProfileCategory::Dropout: return tr("Dropout (and ReLU)");
+    case ProfileCategory::Dropout: return tr("Dropout (and the activation)");
     case ProfileCategory::Embedding: return tr("Embedding and positional encoding");
     case ProfileCategory::Loss: return tr("Loss");
     case ProfileCategory::Adam: return tr("Adam");

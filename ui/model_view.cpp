@@ -913,9 +913,15 @@ void ModelView::redraw()
     case ModelBlock::DecFF: {
         const QString stack = b == ModelBlock::EncFF ? QStringLiteral("encoder") : QStringLiteral("decoder");
         const QStringList& rows = b == ModelBlock::EncFF ? r.srcTokens : r.tgtTokens;
-        show2d(tr("ReLU(x W₁ + b₁)"), QStringLiteral("%1.%2.ff.hidden").arg(stack, l), rows);
+        // The configuration's nonlinearity (core/SPEC.md §2.3).
+        const QString act = c.activation == Activation::GeluTanh ? tr("GELU")
+                            : c.activation == Activation::Silu   ? tr("SiLU")
+                                                                 : tr("ReLU");
+        show2d(tr("%1(x W₁ + b₁)").arg(act), QStringLiteral("%1.%2.ff.hidden").arg(stack, l), rows);
         show2d(tr("· W₂ + b₂"), QStringLiteral("%1.%2.ff.out").arg(stack, l), rows);
-        formula = tr("FFN(x) = max(0, x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2").arg(rows.size()).arg(d).arg(c.d_ff);
+        formula = c.activation == Activation::Relu
+                      ? tr("FFN(x) = max(0, x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2").arg(rows.size()).arg(d).arg(c.d_ff)
+                      : tr("FFN(x) = %4(x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2").arg(rows.size()).arg(d).arg(c.d_ff).arg(act);
         break;
     }
     case ModelBlock::EncFFAdd:

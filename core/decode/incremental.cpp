@@ -29,7 +29,6 @@ template <typename T>
 void linearFewRows(const Linear<T>& lin, const Mat<T>& x, Mat<T>& y)
 {
     const ConstMatMap<T> W(lin.ps->values() + lin.w, lin.out, lin.in);
-    const RowVecMap<T> b = lin.bias();
     y.resize(x.rows(), lin.out);
     const Eigen::Index block = std::max<Eigen::Index>(16, (64 << 10) / (lin.in * sizeof(T)));
     const long blocks = (lin.out + block - 1) / block;
@@ -40,7 +39,8 @@ void linearFewRows(const Linear<T>& lin, const Mat<T>& x, Mat<T>& y)
             const Eigen::Index m = std::min<Eigen::Index>(step, j1 - j);
             for (Eigen::Index i = 0; i < x.rows(); ++i) {
                 y.row(i).segment(j, m).noalias() = x.row(i) * W.middleRows(j, m).transpose();
-                y.row(i).segment(j, m) += b.segment(j, m);
+                if (lin.hasBias())
+                    y.row(i).segment(j, m) += lin.bias().segment(j, m);
             }
         }
     });
@@ -177,7 +177,7 @@ template <typename T>
 void IncrementalDecoder<T>::feedForward(const FeedForward<T>& ffn, const Mat<T>& x, Mat<T>& out)
 {
     linearFewRows(ffn.w1, x, h_);  // [n, d_ff]
-    h_ = h_.cwiseMax(T(0));
+    activate<T>(ffn.act, h_.data(), h_.data(), long(h_.size()));
     linearFewRows(ffn.w2, h_, out);  // [n, d]
 }
 
@@ -226,6 +226,7 @@ void IncrementalDecoder<T>::step(const int* tokens, Mat<T>& logp)
         out = &a_;
     }
     linearFewRows(m_.generator_, *out, logp);
+    maskSpecialLogits<T>(c, logp);
     logSoftmaxRows<T>(logp);
     ++t_;
 }

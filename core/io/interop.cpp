@@ -203,6 +203,8 @@ std::optional<WeightFileInfo> inspectWeights(const SafetensorsFile& file, QStrin
     c.norm = file.find(c.decoderOnly() ? "decoder.norm.weight" : "encoder.norm.weight")
                  ? NormPlacement::Pre
                  : NormPlacement::Post;
+    // A generator without its bias (§2.6, GPT-2's head) shows as no generator.bias.
+    c.generator_bias = file.find("generator.bias") != nullptr;
     // Learned positions (§2.11) show as their table, max_len rows.
     if (const auto* pos = file.find("tgt_pos.weight"); pos && pos->shape.size() == 2) {
         c.position = Position::Learned;

@@ -111,6 +111,8 @@ std::vector<Expected> expectedParameters(const ModelConfig& c)
     if (pre)
         norm("decoder.norm");
     linear("generator", d, std::uint64_t(c.tgt_vocab));
+    if (!c.generator_bias)  // GPT-2's head has none (§2.6)
+        std::erase_if(out, [](const Expected& e) { return e.name == "generator.bias"; });
     // A tied model stores the shared matrix once, under its first use's name.
     std::erase_if(out, [&](const Expected& e) { return c.storedName(e.name) != e.name; });
     return out;

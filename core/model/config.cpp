@@ -5,6 +5,7 @@
 #include "model/memory.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonValue>
 #include <QLocale>
 #include <QStringList>
@@ -12,6 +13,11 @@
 #include <cmath>
 
 namespace as {
+
+namespace {
+// The special tokens' names by id (core/SPEC.md §1.1), as masked_specials lists them.
+constexpr const char* kSpecialNames[4] = {"<pad>", "<s>", "</s>", "<unk>"};
+}  // namespace
 
 // The messages are English unless a translation is installed (the window's, language.h; the
 // command line installs none): QCoreApplication::translate, context "as::ModelConfig".
@@ -54,6 +60,11 @@ QString ModelConfig::validate() const
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "norm_eps must be in (0, 1)"));
     if (!(label_smoothing >= 0.0 && label_smoothing < 1.0))
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "label_smoothing must be in [0, 1)"));
+    // The smoothed target would put probability on a masked logit (§3.1).
+    if (masked_specials != 0 && label_smoothing != 0.0)
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "label_smoothing must be 0 for a model with masked special ids (an imported model)"));
+    if (masked_specials & (1u << 2))
+        return text(QT_TRANSLATE_NOOP("as::ModelConfig", "masked_specials cannot hold </s>: a model must be able to end its text"));
     if (max_len < 1)
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "max_len must be at least 1"));
     if (src_vocab < 5 || tgt_vocab < 5)
@@ -94,6 +105,24 @@ std::optional<Position> positionFromName(const QString& name)
     for (Position p : {Position::Sinusoidal, Position::Learned})
         if (name == positionName(p))
             return p;
+    return std::nullopt;
+}
+
+QString activationName(Activation activation)
+{
+    switch (activation) {
+    case Activation::GeluTanh: return QStringLiteral("gelu-tanh");
+    case Activation::Silu: return QStringLiteral("silu");
+    case Activation::Relu: break;
+    }
+    return QStringLiteral("relu");
+}
+
+std::optional<Activation> activationFromName(const QString& name)
+{
+    for (Activation a : {Activation::Relu, Activation::GeluTanh, Activation::Silu})
+        if (name == activationName(a))
+            return a;
     return std::nullopt;
 }
 
@@ -168,6 +197,18 @@ QJsonObject ModelConfig::toJson() const
     // 1e-6: no key, as files were before the ε could be set.
     if (norm_eps != 1e-6)
         json.insert("norm_eps", norm_eps);
+    // ReLU, and a generator with its bias: no keys, as files were before either could be set.
+    if (activation != Activation::Relu)
+        json.insert("activation", activationName(activation));
+    if (!generator_bias)
+        json.insert("generator_bias", false);
+    if (masked_specials != 0) {
+        QJsonArray names;
+        for (int id = 0; id < 4; ++id)
+            if (masked_specials & (1u << id))
+                names.append(QString::fromLatin1(kSpecialNames[id]));
+        json.insert("masked_specials", names);
+    }
     return json;
 }
 
@@ -226,6 +267,32 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
             return fail(QCoreApplication::translate("as::ModelConfig", "config: 'position' must be \"sinusoidal\" or \"learned\""));
         c.position = *p;
     }
+    if (json.contains("activation")) {
+        const std::optional<Activation> a = activationFromName(json.value("activation").toString());
+        if (!a)
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'activation' must be \"relu\", \"gelu-tanh\" or \"silu\""));
+        c.activation = *a;
+    }
+    if (json.contains("generator_bias")) {
+        if (!json.value("generator_bias").isBool())
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'generator_bias' must be true or false"));
+        c.generator_bias = json.value("generator_bias").toBool();
+    }
+    if (json.contains("masked_specials")) {
+        const QJsonValue v = json.value("masked_specials");
+        c.masked_specials = 0;
+        bool ok = v.isArray();
+        for (const QJsonValue& name : v.toArray()) {
+            int id = 0;
+            while (id < 4 && name.toString() != QLatin1String(kSpecialNames[id]))
+                ++id;
+            ok = ok && name.isString() && id < 4;
+            if (ok)
+                c.masked_specials |= std::uint8_t(1u << id);
+        }
+        if (!ok)
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'masked_specials' must be a list of \"<pad>\", \"<s>\", \"</s>\", \"<unk>\""));
+    }
     if (json.contains("arch")) {
         const std::optional<Arch> a = archFromName(json.value("arch").toString());
         if (!a)
@@ -265,7 +332,7 @@ namespace {
 // The keys a spec takes after (or instead of) a preset.
 const QStringList kSpecKeys = {"d_model", "heads", "d_ff", "encoder_layers", "decoder_layers",
                                "dropout", "label_smoothing", "norm", "max_len", "tie", "arch",
-                               "position", "norm_eps"};
+                               "position", "norm_eps", "activation", "generator_bias"};
 }  // namespace
 
 QString ModelConfig::spec() const
@@ -277,6 +344,8 @@ QString ModelConfig::spec() const
                                : key == u"arch" ? archName(arch)
                                : key == u"position" ? positionName(position)
                                : key == u"norm_eps" ? QString::number(norm_eps, 'g', QLocale::FloatingPointShortest)
+                               : key == u"activation" ? activationName(activation)
+                               : key == u"generator_bias" ? (generator_bias ? QStringLiteral("true") : QStringLiteral("false"))
                                                 : json.value(key).toVariant().toString());
     return parts.join(u',');
 }
@@ -304,7 +373,10 @@ std::optional<ModelConfig> ModelConfig::fromSpec(const QString& spec, QString* e
             *error = QStringLiteral("--config: %1=%2 is not a finite number").arg(key, value);
             return std::nullopt;
         }
-        json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
+        if (value == u"true" || value == u"false")  // generator_bias
+            json.insert(key, value == u"true");
+        else
+            json.insert(key, isNumber ? QJsonValue(num) : QJsonValue(value));
     }
     for (const QString& k : json.keys())
         if (!kSpecKeys.contains(k)) {

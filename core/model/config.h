@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,9 @@ enum class Arch { EncoderDecoder, DecoderOnly };
 // Sinusoidal: the paper's fixed encodings, embeddings scaled by sqrt(d_model) (core/SPEC.md §2.1).
 // Learned: GPT-2's table of max_len positions, a parameter, embeddings unscaled (§2.11).
 enum class Position { Sinusoidal, Learned };
+// The feed-forward's nonlinearity (core/SPEC.md §2.3): the paper's ReLU; GPT-2's tanh
+// approximation of GELU ("gelu_new"); SiLU, x·σ(x) (Marian's "swish").
+enum class Activation { Relu, GeluTanh, Silu };
 
 struct ModelConfig {
     int src_vocab = 0, tgt_vocab = 0;  // set from the vocabularies
@@ -39,6 +43,13 @@ struct ModelConfig {
     Arch arch = Arch::EncoderDecoder;
     Position position = Position::Sinusoidal;
     double norm_eps = 1e-6;  // every LayerNorm's ε (core/SPEC.md §2.4; GPT-2's is 1e-5)
+    Activation activation = Activation::Relu;
+    // The generator's bias (§2.6): ours have one; GPT-2's head (its tied wte) has none.
+    bool generator_bias = true;
+    // Special ids (core/SPEC.md §1.1) an imported model has no output for (§2.6, §8.6): bit i
+    // for id i. Their logits are set to −10⁹ wherever logits are made: never predicted, no
+    // probability. GPT-2 (its <|endoftext|> is </s>) has no <pad>, <s> nor <unk> to predict.
+    std::uint8_t masked_specials = 0;
     bool decoderOnly() const { return arch == Arch::DecoderOnly; }
 
     // Empty when the configuration can be built; otherwise what is wrong with it.
@@ -81,6 +92,10 @@ std::optional<Arch> archFromName(const QString& name);
 // "sinusoidal", "learned" (core/SPEC.md §7.1) and back.
 QString positionName(Position position);
 std::optional<Position> positionFromName(const QString& name);
+
+// "relu", "gelu-tanh", "silu" (core/SPEC.md §7.1) and back.
+QString activationName(Activation activation);
+std::optional<Activation> activationFromName(const QString& name);
 
 // "none", "tgt", "all" (core/SPEC.md §7.1) and back.
 QString tieName(Tie tie);

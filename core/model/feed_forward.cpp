@@ -23,6 +23,19 @@ template <typename T>
 void FeedForward<T>::forward(In<T> x, Out<T> y, double p, const Pass& pass, bool withOutputBias)
 {
     h.resize(x.rows(), w1.out);
+    if (act != Activation::Relu) {
+        // z = x w1ᵀ + b1, kept; h = dropout(act(z)), with its mask kept.
+        z.resize(x.rows(), w1.out);
+        w1.forward(x, z);
+        const long cols = long(z.cols());
+        parallelFor(long(z.rows()), std::max(1L, 16384 / std::max(1L, cols)), [&](long from, long to) {
+            const ProfileScope timed(ProfileCategory::Dropout);  // with the activation
+            activate<T>(act, z.row(from).data(), h.row(from).data(), (to - from) * cols);
+        });
+        drop.forward(h, h, p, pass);
+        w2.forward(h, y, withOutputBias);
+        return;
+    }
     // h = dropout(relu(x w1ᵀ + b1)) in one pass after the product: the bias is added there, as
     // each row is read, instead of written into h before the product.
     w1.forward(x, h, /*withBias=*/false);
@@ -59,7 +72,19 @@ void FeedForward<T>::backward(In<T> x, In<T> dy, Out<T> dx, bool accumulate)
             }
         }
     };
-    const FunctionRef<void(long, long)> throughDropout = reluDropout;
+    // Any other activation: through the kept mask, then times act'(z).
+    const auto otherDropout = [&, keptScale](long from, long to) {
+        const ProfileScope timed(ProfileCategory::Dropout);
+        for (long r = from; r < to; ++r) {
+            if (drop.active)
+                dropout_detail::applyKept(drop.keptBits.data(), r * cols, cols, dh.row(r).data(),
+                                          dh.row(r).data(), keptScale);
+            activationBackward<T>(act, z.row(r).data(), dh.row(r).data(), cols);
+        }
+    };
+    const FunctionRef<void(long, long)> throughDropout =
+        act == Activation::Relu ? FunctionRef<void(long, long)>(reluDropout)
+                                : FunctionRef<void(long, long)>(otherDropout);
     w2.backward(h, dy, dh, false, &throughDropout);
     w1.backward(x, dh, dx, accumulate);
 }

@@ -10,27 +10,28 @@
 namespace as {
 
 template <typename T>
-Linear<T> Linear<T>::make(ParamStore<T>& ps, const std::string& prefix, int in, int out)
+Linear<T> Linear<T>::make(ParamStore<T>& ps, const std::string& prefix, int in, int out,
+                          bool withBias)
 {
     Linear l;
     l.ps = &ps;
     l.in = in;
     l.out = out;
     l.w = ps.addMatrix(prefix + ".weight", out, in);
-    l.b = ps.addVector(prefix + ".bias", out);
+    l.b = withBias ? ps.addVector(prefix + ".bias", out) : kNoBias;
     return l;
 }
 
 template <typename T>
 Linear<T> Linear<T>::makeTied(ParamStore<T>& ps, const std::string& prefix, std::size_t weight,
-                              int in, int out)
+                              int in, int out, bool withBias)
 {
     Linear l;
     l.ps = &ps;
     l.in = in;
     l.out = out;
     l.w = weight;
-    l.b = ps.addVector(prefix + ".bias", out);
+    l.b = withBias ? ps.addVector(prefix + ".bias", out) : kNoBias;
     return l;
 }
 
@@ -63,6 +64,7 @@ void fillRows(Out<T> y, const Eigen::Ref<const RowVec<T>>& bias)
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y, bool withBias) const
 {
+    withBias = withBias && hasBias();
     profileWork(kind, 1, 2.0 * double(x.rows()) * in * out);
     const ProfileScope region(kind);  // the region's start and wait are the product's
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
@@ -99,7 +101,7 @@ void Linear<T>::paramsPart(In<T> x, In<T> dy, long b, long e, bool withBias) con
         gemm<T>(dy.middleCols(b, e - b), true, x, false, weightGrad().middleRows(b, e - b), true,
                 gemmKindOf(kind), GemmPass::WeightGradient);
     }
-    if (!withBias)
+    if (!withBias || !hasBias())
         return;
     const ProfileScope timed(ProfileCategory::Bias);
     // A row at a time: each row's segment is contiguous and the sums stay in cache.

@@ -14,17 +14,23 @@ namespace as {
 template <typename T>
 struct Linear {
     ParamStore<T>* ps = nullptr;
-    std::size_t w = 0, b = 0;  // offsets of weight [out, in] and bias [out]
+    static constexpr std::size_t kNoBias = std::size_t(-1);
+    std::size_t w = 0, b = 0;  // offsets of weight [out, in] and bias [out] (kNoBias: none)
     int in = 0, out = 0;
     // Where its products are counted (train/profile.h); the owner says what it is.
     ProfileCategory kind = ProfileCategory::Other;
 
-    static Linear make(ParamStore<T>& ps, const std::string& prefix, int in, int out);
+    static Linear make(ParamStore<T>& ps, const std::string& prefix, int in, int out,
+                       bool withBias = true);
     // A Linear whose weight is a matrix already registered at offset `weight` ([out, in], e.g.
-    // an embedding table: weight tying); only its bias is registered. Its backward
-    // accumulates into that matrix's gradient like any other use of it.
+    // an embedding table: weight tying); only its bias is registered (if it has one). Its
+    // backward accumulates into that matrix's gradient like any other use of it.
     static Linear makeTied(ParamStore<T>& ps, const std::string& prefix, std::size_t weight,
-                           int in, int out);
+                           int in, int out, bool withBias = true);
+
+    // False for a Linear made without a bias (GPT-2's head): bias() and biasGrad() must not be
+    // called, and forward and backward act as if withBias were false.
+    bool hasBias() const { return b != kNoBias; }
 
     ConstMatMap<T> weight() const { return {ps->values() + w, out, in}; }
     MatMap<T> weight() { return {ps->values() + w, out, in}; }

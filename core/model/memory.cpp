@@ -47,7 +47,8 @@ double parameterCount(const ModelConfig& c)
     // Learned positions (§2.11): a [max_len, d] table beside each embedding.
     const double positions = c.position == Position::Learned ? (only ? 1 : 2) * double(c.max_len) * d : 0;
     return positions + (only ? 0.0 : double(c.src_vocab) * d) + double(c.tgt_vocab) * d + c.encoder_layers * encoderLayer
-           + c.decoder_layers * decoderLayer + finalNorms + d * double(c.tgt_vocab) + c.tgt_vocab
+           + c.decoder_layers * decoderLayer + finalNorms + d * double(c.tgt_vocab)
+           + (c.generator_bias ? c.tgt_vocab : 0)
            - c.tiedWeights();
 }
 

@@ -44,15 +44,21 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
     if (pre)
         decNorm_ = LayerNorm<T>::make(ps_, "decoder.norm", d);
     generator_ = cfg_.tie == Tie::None
-                     ? Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab)
-                     : Linear<T>::makeTied(ps_, "generator", tgtEmbed_.w, d, cfg_.tgt_vocab);
+                     ? Linear<T>::make(ps_, "generator", d, cfg_.tgt_vocab, cfg_.generator_bias)
+                     : Linear<T>::makeTied(ps_, "generator", tgtEmbed_.w, d, cfg_.tgt_vocab,
+                                           cfg_.generator_bias);
     generator_.kind = ProfileCategory::GemmGenerator;
     // Every LayerNorm's ε (§2.4), the sublayers' that a shape leaves unused included.
     const double eps = cfg_.norm_eps;
-    for (EncoderLayer<T>& l : enc_)
+    // And every feed-forward's activation (§2.3).
+    for (EncoderLayer<T>& l : enc_) {
         l.sub1.norm.eps = l.sub2.norm.eps = eps;
-    for (DecoderLayer<T>& l : dec_)
+        l.ffn.setActivation(cfg_.activation);
+    }
+    for (DecoderLayer<T>& l : dec_) {
         l.sub1.norm.eps = l.sub2.norm.eps = l.sub3.norm.eps = eps;
+        l.ffn.setActivation(cfg_.activation);
+    }
     encNorm_.eps = decNorm_.eps = eps;
     ps_.allocate();
     // LayerNorm weights start at 1 even before initXavier, so a fresh model is usable.
@@ -165,6 +171,21 @@ void Transformer<T>::decode(const int* tgtIn, int B, int Tn, In<T> mem,
 }
 
 template <typename T>
+void maskSpecialLogits(const ModelConfig& c, Out<T> logits)
+{
+    for (int id = 0; id < 4; ++id)
+        if (c.masked_specials & (1u << id))
+            logits.col(id).setConstant(T(kMaskedLogit));
+}
+
+template <typename T>
+void Transformer<T>::generatorForward(In<T> x, Out<T> out, bool withBias) const
+{
+    generator_.forward(x, out, withBias);
+    maskSpecialLogits<T>(cfg_, out);
+}
+
+template <typename T>
 void Transformer<T>::nextTokenLogProbs(Mat<T>& out)
 {
     const Eigen::Index B = decOut_.rows() / T_;
@@ -172,7 +193,7 @@ void Transformer<T>::nextTokenLogProbs(Mat<T>& out)
     for (Eigen::Index b = 0; b < B; ++b)
         last.row(b) = decOut_.row(b * T_ + T_ - 1);
     out.resize(B, cfg_.tgt_vocab);
-    generator_.forward(last, out);
+    generatorForward(last, out);
     logSoftmaxRows<T>(out);
 }
 
@@ -180,7 +201,7 @@ template <typename T>
 void Transformer<T>::allLogProbs(Mat<T>& out)
 {
     out.resize(decOut_.rows(), cfg_.tgt_vocab);
-    generator_.forward(decOut_, out);
+    generatorForward(decOut_, out);
     logSoftmaxRows<T>(out);
 }
 
@@ -203,9 +224,9 @@ void Transformer<T>::lensLogProbs(In<T> states, Mat<T>& out) const
         LayerNorm<T> norm = decNorm_;  // a copy: its caches are the last forward's
         Mat<T> normed(states.rows(), states.cols());
         norm.forward(states, normed);
-        generator_.forward(normed, out);
+        generatorForward(normed, out);
     } else {
-        generator_.forward(states, out);
+        generatorForward(states, out);
     }
     logSoftmaxRows<T>(out);
 }
@@ -245,10 +266,11 @@ LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
     // (the column sums of d loss / d logits) while it writes each row of those: the [n, V]
     // logits are written once, by the product (the bias written into them before it was a
     // pass of its own: about 1 of the 27 ms of a tiny decoder-only step).
-    generator_.forward(decOut_, logits_, /*withBias=*/false);
+    generatorForward(decOut_, logits_, /*withBias=*/false);
     const LossStats st = labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing,
-                                              true, generator_.biasGrad().data(),
-                                              generator_.bias().data());
+                                              true,
+                                              generator_.hasBias() ? generator_.biasGrad().data() : nullptr,
+                                              generator_.hasBias() ? generator_.bias().data() : nullptr);
     // logits_ now holds d loss / d logits.
     dA_.resize(decOut_.rows(), cfg_.d_model);
     generator_.backward(decOut_, logits_, dA_, false, nullptr, /*biasGradTaken=*/true);
@@ -261,7 +283,7 @@ LossStats Transformer<T>::forwardLoss(const Batch& batch, const Pass& pass)
 {
     forwardBatch(batch, pass);
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
-    generator_.forward(decOut_, logits_);
+    generatorForward(decOut_, logits_);
     return labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing, false);
 }
 
@@ -294,7 +316,7 @@ LossStats Transformer<T>::evaluateFrom(const Batch& batch, AttentionKind kind, i
         decOut_ = decY_.back();
     }
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
-    generator_.forward(decOut_, logits_);
+    generatorForward(decOut_, logits_);
     return labelSmoothedLoss<T>(logits_, batch.tgtOut.data(), cfg_.label_smoothing, false);
 }
 
@@ -384,7 +406,7 @@ std::vector<double> Transformer<T>::logProbBackward(const Batch& batch,
 {
     forwardBatch(batch, Pass::eval());
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
-    generator_.forward(decOut_, logits_);
+    generatorForward(decOut_, logits_);
     // d log p(k) / d logits = onehot(k) - softmax(logits), in the selected rows only.
     Mat<T> grad = Mat<T>::Zero(logits_.rows(), logits_.cols());
     std::vector<double> logp;
@@ -426,5 +448,8 @@ const MultiHeadAttention<T>& Transformer<T>::attention(AttentionKind kind, int l
 
 template class Transformer<float>;
 template class Transformer<double>;
+
+template void maskSpecialLogits<float>(const ModelConfig&, Out<float>);
+template void maskSpecialLogits<double>(const ModelConfig&, Out<double>);
 
 }  // namespace as

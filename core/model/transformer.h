@@ -21,6 +21,13 @@ namespace as {
 template <typename T>
 class IncrementalDecoder;
 
+// The logit a masked special id gets (ModelConfig::masked_specials, core/SPEC.md §2.6): set, not
+// added, as a masked attention score (§2.2); its probability is then exactly 0.
+inline constexpr double kMaskedLogit = -1e9;
+// Sets the columns of `logits` ([n, V]) of c's masked special ids to kMaskedLogit.
+template <typename T>
+void maskSpecialLogits(const ModelConfig& c, Out<T> logits);
+
 template <typename T>
 class Transformer {
 public:
@@ -125,6 +132,8 @@ public:
     const Mat<T>& sourceEmbeddingGrad() const { return dSrcEmb_; }
 
 private:
+    // generator_.forward, then the masked specials' logits (maskSpecialLogits).
+    void generatorForward(In<T> x, Out<T> out, bool withBias = true) const;
     // Decodes one token at a time with cached keys and values (decode/incremental.*): it
     // runs the decoder's layers on its own activations, so it needs their parts.
     template <typename U>

@@ -29,6 +29,8 @@ private slots:
     void decoderOnly();
     void learnedAttentionOnly_data();
     void learnedAttentionOnly();
+    void activations_data();
+    void activations();
 };
 
 namespace {
@@ -235,6 +237,44 @@ void TestModelGrad::learnedAttentionOnly()
                          && !(only && n.find("norm2") != std::string::npos),
                      n.c_str());
     }
+    Transformer<D> model(c);
+    QCOMPARE(double(model.params().size()), parameterCount(c));
+}
+
+void TestModelGrad::activations_data()
+{
+    QTest::addColumn<Activation>("activation");
+    QTest::addColumn<Arch>("arch");
+    QTest::addColumn<bool>("generatorBias");
+    QTest::newRow("gelu-tanh, decoder-only, no generator bias (GPT-2)")
+        << Activation::GeluTanh << Arch::DecoderOnly << false;
+    QTest::newRow("gelu-tanh, encoder-decoder") << Activation::GeluTanh << Arch::EncoderDecoder << true;
+    QTest::newRow("silu, encoder-decoder (Marian)") << Activation::Silu << Arch::EncoderDecoder << true;
+    QTest::newRow("silu, decoder-only, no generator bias") << Activation::Silu << Arch::DecoderOnly << false;
+}
+
+// The feed-forward's other nonlinearities (core/SPEC.md §2.3), through dropout, and a generator
+// without its bias (§2.6), against central differences.
+void TestModelGrad::activations()
+{
+    QFETCH(Activation, activation);
+    QFETCH(Arch, arch);
+    QFETCH(bool, generatorBias);
+    ModelConfig c = gradCheckConfig(NormPlacement::Pre, 0.1, /*maxLen=*/6);
+    c.activation = activation;
+    c.generator_bias = generatorBias;
+    c.arch = arch;
+    if (arch == Arch::DecoderOnly) {
+        c.encoder_layers = 0;
+        c.src_vocab = c.tgt_vocab;
+        c.position = Position::Learned;
+    }
+    QCOMPARE(c.validate(), QString());
+    const std::vector<std::string> names = checkWholeModel(c, 6 * 8);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(std::ranges::count(names, "generator.bias"), generatorBias ? 1 : 0);
+    QVERIFY(std::ranges::count(names, "decoder.layers.0.ffn.w1.weight") == 1);
     Transformer<D> model(c);
     QCOMPARE(double(model.params().size()), parameterCount(c));
 }

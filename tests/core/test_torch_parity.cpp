@@ -214,6 +214,57 @@ bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* 
     return true;
 }
 
+// A row's shape: the reference script's options for it and the configuration they give.
+struct ShapeOptions {
+    QStringList args;
+    ModelConfig expected;  // position, d_ff, norm_eps, activation, generator_bias
+};
+
+static std::optional<ShapeOptions> shapeOptions(const QString& shape)
+{
+    ShapeOptions o;
+    o.expected.d_ff = 64;
+    if (shape.isEmpty())
+        return o;
+    if (shape == u"learned-attention-only") {
+        o.args << u"--position"_s << u"learned"_s << u"--d-ff"_s << u"0"_s << u"--norm-eps"_s << u"0.01"_s;
+        o.expected.position = Position::Learned;
+        o.expected.d_ff = 0;
+        o.expected.norm_eps = 0.01;
+        return o;
+    }
+    // GPT-2's block (§2.3, §2.6): learned positions, the tanh GELU, a LayerNorm ε of 1e-5 and
+    // a head without bias.
+    if (shape == u"gpt2") {
+        o.args << u"--position"_s << u"learned"_s << u"--activation"_s << u"gelu-tanh"_s
+               << u"--norm-eps"_s << u"1e-5"_s << u"--no-generator-bias"_s;
+        o.expected.position = Position::Learned;
+        o.expected.activation = Activation::GeluTanh;
+        o.expected.norm_eps = 1e-5;
+        o.expected.generator_bias = false;
+        return o;
+    }
+    // Marian's feed-forward (§2.3): SiLU.
+    if (shape == u"silu") {
+        o.args << u"--activation"_s << u"silu"_s;
+        o.expected.activation = Activation::Silu;
+        return o;
+    }
+    return std::nullopt;
+}
+
+// The fields a shape sets, in `c` as the reference wrote them.
+static void compareShape(const ModelConfig& c, const QString& shape)
+{
+    const std::optional<ShapeOptions> o = shapeOptions(shape);
+    QVERIFY(o);
+    QCOMPARE(positionName(c.position), positionName(o->expected.position));
+    QCOMPARE(c.d_ff, o->expected.d_ff);
+    QCOMPARE(c.norm_eps, o->expected.norm_eps);
+    QCOMPARE(activationName(c.activation), activationName(o->expected.activation));
+    QCOMPARE(c.generator_bias, o->expected.generator_bias);
+}
+
 bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, const QString& arch,
                                      const QString& shape, QString* dir, QString* error)
 {
@@ -226,10 +277,10 @@ bool TestTorchParity::referenceFiles(const QString& norm, const QString& tie, co
     // GPT-2's learned positions (core/SPEC.md §2.11) and a LayerNorm ε of its own (§2.4; 0.01, so
     // that one left at 1e-6 would show: GPT-2's 1e-5 takes the same path) with attention-only
     // layers (§2.12).
-    if (shape == u"learned-attention-only")
-        args << u"--position"_s << u"learned"_s << u"--d-ff"_s << u"0"_s << u"--norm-eps"_s << u"0.01"_s;
-    else if (!shape.isEmpty())
+    const std::optional<ShapeOptions> options = shapeOptions(shape);
+    if (!options)
         return *error = u"unknown shape %1"_s.arg(shape), false;
+    args << options->args;
     return python(args, &out, error);
 }
 
@@ -278,6 +329,10 @@ void TestTorchParity::referenceToEngine_data()
         << u"pre"_s << u"tgt"_s << u"default"_s << only << u"learned-attention-only"_s;
     QTest::newRow("encoder-decoder, learned positions, attention-only, post-norm")
         << u"post"_s << u"none"_s << u"default"_s << ed << u"learned-attention-only"_s;
+    // GPT-2's block (§2.3, §2.6, §2.11) and Marian's SiLU (§2.3).
+    QTest::newRow("decoder-only, GPT-2's block") << u"pre"_s << u"tgt"_s << u"default"_s << only << u"gpt2"_s;
+    QTest::newRow("encoder-decoder, SiLU, post-norm, tie=all")
+        << u"post"_s << u"all"_s << u"default"_s << ed << u"silu"_s;
 }
 
 // Why the row's library cannot compute here (empty: it can, or "default").
@@ -329,9 +384,9 @@ void TestTorchParity::referenceToEngine()
     QCOMPARE(info->config.norm, norm == u"pre" ? NormPlacement::Pre : NormPlacement::Post);
     QCOMPARE(tieName(info->config.tie), tie);
     QCOMPARE(archName(info->config.arch), arch);
-    QCOMPARE(positionName(info->config.position), shape.isEmpty() ? u"sinusoidal"_s : u"learned"_s);
-    QCOMPARE(info->config.d_ff, shape.isEmpty() ? 64 : 0);
-    QCOMPARE(info->config.norm_eps, shape.isEmpty() ? 1e-6 : 0.01);
+    compareShape(info->config, shape);
+    if (QTest::currentTestFailed())
+        return;
     ImportOptions o;
     o.config = info->config;
     o.placeholderVocab = true;
@@ -370,11 +425,13 @@ void TestTorchParity::referenceToEngine()
     QCOMPARE(ps.find("generator.weight") != nullptr, tie == u"none");
     const ParamInfo* gw = ps.find(m.config().storedName("generator.weight"));
     const ParamInfo* gb = ps.find("generator.bias");
-    QVERIFY(gw && gb);
+    QVERIFY(gw);
+    QCOMPARE(gb != nullptr, m.config().generator_bias);  // GPT-2's head has none (§2.6)
     const ConstMatMap<float> w(ps.values() + gw->offset, gw->rows(), gw->cols());
     Mat<float> logits(m.decoderOutput().rows(), gw->rows());
     logits.noalias() = m.decoderOutput() * w.transpose();
-    logits.rowwise() += Eigen::Map<const RowVec<float>>(ps.values() + gb->offset, gb->rows());
+    if (gb)
+        logits.rowwise() += Eigen::Map<const RowVec<float>>(ps.values() + gb->offset, gb->rows());
     Mat<float> logp;
     m.allLogProbs(logp);
     const double logitDiff = maxAbsDiff(logits, *ref, "logits");
@@ -470,9 +527,9 @@ void TestTorchParity::engineToReference()
     QVERIFY2(info, qPrintable(error));
     QCOMPARE(tieName(info->config.tie), tie);
     QCOMPARE(archName(info->config.arch), arch);
-    QCOMPARE(positionName(info->config.position), shape.isEmpty() ? u"sinusoidal"_s : u"learned"_s);
-    QCOMPARE(info->config.d_ff, shape.isEmpty() ? 64 : 0);
-    QCOMPARE(info->config.norm_eps, shape.isEmpty() ? 1e-6 : 0.01);
+    compareShape(info->config, shape);
+    if (QTest::currentTestFailed())
+        return;
 
     // A model of the engine's own: Xavier, then every bias and norm moved off its initial
     // value, so that a dropped or swapped one would show.

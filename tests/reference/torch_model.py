@@ -29,7 +29,8 @@ tie "tgt" or "none".
 
 As a library: Model(config, p), smoothed_loss(logp, target, eps), noam_rate(...).
 config: d_model, heads, d_ff, encoder_layers, decoder_layers (or "layers" for both),
-norm ("pre" | "post"), src_vocab, tgt_vocab, arch.
+norm ("pre" | "post"), src_vocab, tgt_vocab, arch, position, max_len, norm_eps, activation
+("relu" | "gelu-tanh" | "silu"), generator_bias.
 """
 import math
 
@@ -91,17 +92,25 @@ class MultiHeadAttention(nn.Module):
         return self.o(heads.permute(0, 2, 1, 3).reshape(B, Tq, self.heads * self.d_k))
 
 
-class FeedForward(nn.Module):
-    """w2(dropout(relu(w1(x))))."""
+# The feed-forward's nonlinearity (core/SPEC.md §2.3), config "activation": ReLU, GPT-2's
+# tanh approximation of GELU, or SiLU, as torch computes them.
+ACTIVATIONS = {"relu": F.relu,
+               "gelu-tanh": lambda z: F.gelu(z, approximate="tanh"),
+               "silu": F.silu}
 
-    def __init__(self, d_model, d_ff, dropout):
+
+class FeedForward(nn.Module):
+    """w2(dropout(act(w1(x)))), act ReLU unless the config says."""
+
+    def __init__(self, d_model, d_ff, dropout, activation="relu"):
         super().__init__()
         self.w1 = nn.Linear(d_model, d_ff)
         self.w2 = nn.Linear(d_ff, d_model)
         self.dropout = nn.Dropout(dropout)
+        self.act = ACTIVATIONS[activation]
 
     def forward(self, x):
-        return self.w2(self.dropout(F.relu(self.w1(x))))
+        return self.w2(self.dropout(self.act(self.w1(x))))
 
 
 def residual(x, norm, sublayer, dropout, post):
@@ -206,7 +215,8 @@ class Model(nn.Module):
             self.encoder = Stack(lambda: EncoderLayer(d, heads, d_ff, p, post), n_enc, d, post)
         self.decoder = Stack(lambda: DecoderLayer(d, heads, d_ff, p, post, not self.decoder_only),
                              n_dec, d, post)
-        self.generator = nn.Linear(d, config["tgt_vocab"])
+        # The generator's bias (core/SPEC.md §2.6): GPT-2's head has none.
+        self.generator = nn.Linear(d, config["tgt_vocab"], bias=config.get("generator_bias", True))
         self.tie = config.get("tie", "none")
         if self.tie not in TIED or (self.decoder_only and self.tie == "all"):
             raise ValueError(f"tie must be 'none', 'tgt'{'' if self.decoder_only else ' or all'}, "
@@ -224,6 +234,8 @@ class Model(nn.Module):
         for module in self.modules():
             if isinstance(module, nn.LayerNorm):
                 module.eps = config.get("norm_eps", LAYER_NORM_EPS)
+            if isinstance(module, FeedForward):
+                module.act = ACTIVATIONS[config.get("activation", "relu")]
         for name, w in self.named_parameters():
             if w.dim() == 2:
                 nn.init.xavier_uniform_(w)
