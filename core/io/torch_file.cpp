@@ -51,7 +51,7 @@ bool readZip(QByteArrayView z, std::map<std::string, ZipEntry>* entries, QString
     const char* b = z.data();
     const qint64 n = z.size();
     auto fail = [&](const QString& what) {
-        *error = text("zip archive: %1").arg(what);
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "zip archive: %1")).arg(what);
         return false;
     };
     // The end of central directory record: 22 bytes and a comment of at most 65535.
@@ -62,32 +62,32 @@ bool readZip(QByteArrayView z, std::map<std::string, ZipEntry>* entries, QString
             break;
         }
     if (eocd < 0)
-        return fail(text("no end of central directory"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "no end of central directory")));
     quint64 count = le16(b + eocd + 10), cdSize = le32(b + eocd + 12), cdOffset = le32(b + eocd + 16);
     if (count == 0xFFFF || cdSize == 0xFFFFFFFF || cdOffset == 0xFFFFFFFF) {
         // Zip64: the locator just before, pointing to the zip64 end record.
         if (eocd < 20 || le32(b + eocd - 20) != 0x07064b50)
-            return fail(text("a zip64 archive without its locator"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a zip64 archive without its locator")));
         const quint64 rec = le64(b + eocd - 20 + 8);
         if (rec > quint64(n) - 56 || le32(b + rec) != 0x06064b50)
-            return fail(text("the zip64 end record is not where its locator says"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "the zip64 end record is not where its locator says")));
         count = le64(b + rec + 32);
         cdSize = le64(b + rec + 40);
         cdOffset = le64(b + rec + 48);
     }
     if (cdOffset > quint64(n) || cdSize > quint64(n) - cdOffset)
-        return fail(text("the central directory runs past the end of the file"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "the central directory runs past the end of the file")));
     qint64 at = qint64(cdOffset);
     const qint64 end = qint64(cdOffset + cdSize);
     for (quint64 k = 0; k < count; ++k) {
         if (end - at < 46 || le32(b + at) != 0x02014b50)
-            return fail(text("central directory entry %1 is damaged").arg(k));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "central directory entry %1 is damaged")).arg(k));
         const quint16 method = le16(b + at + 10);
         quint64 csize = le32(b + at + 20), usize = le32(b + at + 24);
         const quint16 nameLen = le16(b + at + 28), extraLen = le16(b + at + 30), commentLen = le16(b + at + 32);
         quint64 local = le32(b + at + 42);
         if (end - at - 46 < qint64(nameLen) + extraLen + commentLen)
-            return fail(text("central directory entry %1 runs past the directory").arg(k));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "central directory entry %1 runs past the directory")).arg(k));
         const std::string name(b + at + 46, nameLen);
         // The zip64 extra field holds the sizes and the offset that did not fit.
         const char* extra = b + at + 46 + nameLen;
@@ -111,14 +111,14 @@ bool readZip(QByteArrayView z, std::map<std::string, ZipEntry>* entries, QString
         }
         at += 46 + nameLen + extraLen + commentLen;
         if (method != 0 || csize != usize)
-            return fail(text("%1 is compressed (method %2): PyTorch stores its entries uncompressed")
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "%1 is compressed (method %2): PyTorch stores its entries uncompressed"))
                             .arg(QString::fromStdString(name))
                             .arg(method));
         if (local > quint64(n) - 30 || le32(b + local) != 0x04034b50)
-            return fail(text("the local header of %1 is not where the directory says").arg(QString::fromStdString(name)));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "the local header of %1 is not where the directory says")).arg(QString::fromStdString(name)));
         const quint64 data = local + 30 + le16(b + local + 26) + le16(b + local + 28);
         if (data > quint64(n) || usize > quint64(n) - data)
-            return fail(text("%1 runs past the end of the file").arg(QString::fromStdString(name)));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "%1 runs past the end of the file")).arg(QString::fromStdString(name)));
         (*entries)[name] = {data, usize};
     }
     return true;
@@ -197,13 +197,13 @@ private:
     Ptr fail(const QString& what)
     {
         if (error_.isEmpty())
-            error_ = text("pickle at byte %1: %2").arg(base_ + opAt_).arg(what);
+            error_ = text(QT_TRANSLATE_NOOP("as::TorchFile", "pickle at byte %1: %2")).arg(base_ + opAt_).arg(what);
         return nullptr;
     }
     bool need(qint64 n)
     {
         if (n < 0 || pos_ + n > b_.size()) {
-            fail(text("truncated"));
+            fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "truncated")));
             return false;
         }
         return true;
@@ -219,7 +219,7 @@ private:
     Ptr pop()
     {
         if (stack_.empty() || (!marks_.empty() && stack_.size() <= marks_.back())) {
-            fail(text("the stack is empty"));
+            fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "the stack is empty")));
             return nullptr;
         }
         Ptr v = stack_.back();
@@ -230,7 +230,7 @@ private:
     std::optional<std::vector<Ptr>> popMark()
     {
         if (marks_.empty()) {
-            fail(text("no MARK to pop to"));
+            fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "no MARK to pop to")));
             return std::nullopt;
         }
         const std::size_t m = marks_.back();
@@ -244,8 +244,8 @@ private:
     bool pushGlobal(const std::string& g)
     {
         if (!allowedGlobals().count(g)) {
-            fail(text("global %1 is not allowed: a weights file holds tensors, and nothing "
-                      "in it is run").arg(QString::fromStdString(g)));
+            fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "global %1 is not allowed: a weights file holds tensors, and nothing "
+                      "in it is run")).arg(QString::fromStdString(g)));
             return false;
         }
         Ptr v = make(Value::Global);
@@ -260,7 +260,7 @@ private:
         while (pos_ < b_.size() && b_[pos_] != '\n')
             ++pos_;
         if (pos_ >= b_.size()) {
-            fail(text("truncated"));
+            fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "truncated")));
             return false;
         }
         *out = std::string(b_.data() + start, std::size_t(pos_ - start));
@@ -284,17 +284,17 @@ Ptr Unpickler::persistentLoad(const Ptr& pid)
     // ('storage', storage class, key, location, numel[, view metadata (legacy)])
     if (!pid || pid->kind != Value::Tuple || pid->items.size() < 5 || pid->items[0]->kind != Value::Str
         || pid->items[0]->s != "storage")
-        return fail(text("a persistent id that is not ('storage', type, key, location, size)"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a persistent id that is not ('storage', type, key, location, size)")));
     const Ptr& type = pid->items[1];
     const Ptr& key = pid->items[2];
     const Ptr& numel = pid->items[4];
     const std::optional<TorchDType> dtype = type->kind == Value::Global ? storageType(type->s) : std::nullopt;
     if (!dtype)
-        return fail(text("a storage of a type not read here (float32, float16, bfloat16 and float64 are)"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a storage of a type not read here (float32, float16, bfloat16 and float64 are)")));
     if (key->kind != Value::Str || numel->kind != Value::Int || numel->i < 0)
-        return fail(text("a storage's key or size is malformed"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a storage's key or size is malformed")));
     if (legacy_ && pid->items.size() > 5 && pid->items[5]->kind != Value::None)
-        return fail(text("a storage view (legacy files of PyTorch before 0.4) is not read here"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a storage view (legacy files of PyTorch before 0.4) is not read here")));
     std::shared_ptr<Storage>& s = storages_[key->s];
     if (!s) {
         s = std::make_shared<Storage>();
@@ -302,7 +302,7 @@ Ptr Unpickler::persistentLoad(const Ptr& pid)
         s->dtype = *dtype;
         s->numel = quint64(numel->i);
     } else if (s->dtype != *dtype || s->numel != quint64(numel->i)) {
-        return fail(text("storage %1 is named twice with different types or sizes").arg(QString::fromStdString(key->s)));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "storage %1 is named twice with different types or sizes")).arg(QString::fromStdString(key->s)));
     }
     Ptr v = make(Value::StorageRef);
     v->storage = s;
@@ -314,40 +314,40 @@ Ptr Unpickler::call(const Ptr& callable, const Ptr& args)
     if (!callable || !args)
         return nullptr;
     if (callable->kind != Value::Global || args->kind != Value::Tuple)
-        return fail(text("REDUCE of something that is not an allowed function"));
+        return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "REDUCE of something that is not an allowed function")));
     const std::string& f = callable->s;
     const std::vector<Ptr>& a = args->items;
     if (f == "collections.OrderedDict") {
         if (!a.empty())
-            return fail(text("OrderedDict with arguments"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "OrderedDict with arguments")));
         return make(Value::Dict);
     }
     if (f == "torch._utils._rebuild_parameter") {
         // (data, requires_grad, backward_hooks): the tensor itself.
         if (a.size() < 1 || a[0]->kind != Value::Tensor)
-            return fail(text("_rebuild_parameter without a tensor"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "_rebuild_parameter without a tensor")));
         return a[0];
     }
     if (f == "torch._utils._rebuild_tensor_v2") {
         // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
         if (a.size() < 4 || a[0]->kind != Value::StorageRef || a[1]->kind != Value::Int
             || a[2]->kind != Value::Tuple || a[3]->kind != Value::Tuple || a[2]->items.size() != a[3]->items.size())
-            return fail(text("_rebuild_tensor_v2 with arguments other than (storage, offset, size, stride, …)"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "_rebuild_tensor_v2 with arguments other than (storage, offset, size, stride, …)")));
         Ptr t = make(Value::Tensor);
         t->storage = a[0]->storage;
         if (a[1]->i < 0)
-            return fail(text("a tensor with a negative storage offset"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a tensor with a negative storage offset")));
         t->offset = quint64(a[1]->i);
         for (std::size_t k = 0; k < a[2]->items.size(); ++k) {
             const Ptr &sz = a[2]->items[k], &st = a[3]->items[k];
             if (sz->kind != Value::Int || st->kind != Value::Int || sz->i < 0 || st->i < 0)
-                return fail(text("a tensor's size or stride is not a whole number ≥ 0"));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "a tensor's size or stride is not a whole number ≥ 0")));
             t->shape.push_back(quint64(sz->i));
             t->stride.push_back(quint64(st->i));
         }
         return t;
     }
-    return fail(text("calling %1 is not allowed").arg(QString::fromStdString(f)));
+    return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "calling %1 is not allowed")).arg(QString::fromStdString(f)));
 }
 
 Ptr Unpickler::run()
@@ -364,7 +364,7 @@ Ptr Unpickler::run()
             if (!p)
                 return nullptr;
             if (quint8(*p) > 5)
-                return fail(text("pickle protocol %1").arg(quint8(*p)));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "pickle protocol %1")).arg(quint8(*p)));
             break;
         }
         case 0x95:  // FRAME: its length, then the opcodes it frames
@@ -401,7 +401,7 @@ Ptr Unpickler::run()
                 return nullptr;
             const int n = quint8(*pn);
             if (n > 16)
-                return fail(text("an integer of %1 bytes").arg(n));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "an integer of %1 bytes")).arg(n));
             const char* p = take(n);
             if (!p)
                 return nullptr;
@@ -463,7 +463,7 @@ Ptr Unpickler::run()
             if (!name || !module)
                 return nullptr;
             if (name->kind != Value::Str || module->kind != Value::Str)
-                return fail(text("STACK_GLOBAL of values that are not strings"));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "STACK_GLOBAL of values that are not strings")));
             if (!pushGlobal(module->s + "." + name->s))
                 return nullptr;
             break;
@@ -479,7 +479,7 @@ Ptr Unpickler::run()
                 k = c == 'q' ? quint8(*p) : le32(p);
             }
             if (stack_.empty())
-                return fail(text("the stack is empty"));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "the stack is empty")));
             memo_[k] = stack_.back();
             break;
         }
@@ -491,7 +491,7 @@ Ptr Unpickler::run()
             const quint64 k = c == 'h' ? quint8(*p) : le32(p);
             const auto it = memo_.find(k);
             if (it == memo_.end())
-                return fail(text("memo %1 was never stored").arg(k));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "memo %1 was never stored")).arg(k));
             stack_.push_back(it->second);
             break;
         }
@@ -531,7 +531,7 @@ Ptr Unpickler::run()
                 items = std::move(*m);
             }
             if (stack_.empty() || stack_.back()->kind != Value::List)
-                return fail(text("APPEND to something that is not a list"));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "APPEND to something that is not a list")));
             for (Ptr& x : items)
                 stack_.back()->items.push_back(std::move(x));
             break;
@@ -551,7 +551,7 @@ Ptr Unpickler::run()
                 items = std::move(*m);
             }
             if (items.size() % 2 || stack_.empty() || stack_.back()->kind != Value::Dict)
-                return fail(text("SETITEMS to something that is not a dict"));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "SETITEMS to something that is not a dict")));
             for (std::size_t k = 0; k < items.size(); k += 2)
                 stack_.back()->dict.emplace_back(items[k], items[k + 1]);
             break;
@@ -576,7 +576,7 @@ Ptr Unpickler::run()
             if (!state)
                 return nullptr;
             if (stack_.empty() || stack_.back()->kind != Value::Dict)
-                return fail(text("BUILD of something that is not an OrderedDict"));
+                return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "BUILD of something that is not an OrderedDict")));
             break;
         }
         case '.': {  // STOP
@@ -588,11 +588,11 @@ Ptr Unpickler::run()
         default: {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02x", c);
-            return fail(text("opcode %1 is not allowed").arg(QLatin1String(hex)));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "opcode %1 is not allowed")).arg(QLatin1String(hex)));
         }
         }
         if (stack_.size() > 10'000'000)
-            return fail(text("more than 10 million values on the stack"));
+            return fail(text(QT_TRANSLATE_NOOP("as::TorchFile", "more than 10 million values on the stack")));
     }
 }
 
@@ -651,7 +651,7 @@ float element(const Storage& s, quint64 i)
 std::optional<TorchFile> tensorsOf(const Ptr& root, bool legacy, QString* error)
 {
     if (!root || root->kind != Value::Dict) {
-        *error = text("the pickle is not a state dict (a dict of tensors)");
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "the pickle is not a state dict (a dict of tensors)"));
         return std::nullopt;
     }
     TorchFile f;
@@ -659,21 +659,21 @@ std::optional<TorchFile> tensorsOf(const Ptr& root, bool legacy, QString* error)
     std::set<std::string> seen;
     for (const auto& [k, v] : root->dict) {
         if (k->kind != Value::Str) {
-            *error = text("a state dict key that is not a string");
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "a state dict key that is not a string"));
             return std::nullopt;
         }
         const QString name = QString::fromStdString(k->s);
         if (!seen.insert(k->s).second) {
-            *error = text("%1 is in the state dict twice").arg(name);
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1 is in the state dict twice")).arg(name);
             return std::nullopt;
         }
         if (v->kind != Value::Tensor) {
-            *error = text("%1 is not a tensor").arg(name);
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1 is not a tensor")).arg(name);
             return std::nullopt;
         }
         const Storage& s = *v->storage;
         if (!s.bytes) {
-            *error = text("%1: storage %2 is not in the file").arg(name, QString::fromStdString(s.key));
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1: storage %2 is not in the file")).arg(name, QString::fromStdString(s.key));
             return std::nullopt;
         }
         TorchTensor t;
@@ -690,7 +690,7 @@ std::optional<TorchFile> tensorsOf(const Ptr& root, bool legacy, QString* error)
         // More elements than the storage holds (zero or overlapping strides) would let a
         // small file ask for any amount of memory: a state dict's tensors never do it.
         if (count > s.numel) {
-            *error = text("%1 has %2 elements, more than its storage %3 holds (%4)")
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1 has %2 elements, more than its storage %3 holds (%4)"))
                          .arg(name)
                          .arg(double(count), 0, 'g', 15)
                          .arg(QString::fromStdString(s.key))
@@ -698,7 +698,7 @@ std::optional<TorchFile> tensorsOf(const Ptr& root, bool legacy, QString* error)
             return std::nullopt;
         }
         if (count > 0 && last >= s.numel) {
-            *error = text("%1 reads past the end of its storage %2 (%3 elements)")
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1 reads past the end of its storage %2 (%3 elements)"))
                          .arg(name, QString::fromStdString(s.key))
                          .arg(s.numel);
             return std::nullopt;
@@ -733,7 +733,7 @@ std::optional<TorchFile> parseZip(QByteArrayView bytes, QString* error)
         if (name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0
             && (name.size() == tail.size() || name[name.size() - tail.size() - 1] == '/')) {
             if (pkl) {
-                *error = text("the archive has two data.pkl");
+                *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "the archive has two data.pkl"));
                 return std::nullopt;
             }
             pkl = &e;
@@ -741,7 +741,7 @@ std::optional<TorchFile> parseZip(QByteArrayView bytes, QString* error)
         }
     }
     if (!pkl) {
-        *error = text("the archive has no data.pkl: not a PyTorch file");
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "the archive has no data.pkl: not a PyTorch file"));
         return std::nullopt;
     }
     Unpickler u(bytes.sliced(qsizetype(pkl->offset), qsizetype(pkl->size)), qint64(pkl->offset), false);
@@ -753,11 +753,11 @@ std::optional<TorchFile> parseZip(QByteArrayView bytes, QString* error)
     for (auto& [key, s] : u.storages()) {
         const auto it = entries.find(prefix + "data/" + key);
         if (it == entries.end()) {
-            *error = text("storage %1 is not in the archive").arg(QString::fromStdString(key));
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "storage %1 is not in the archive")).arg(QString::fromStdString(key));
             return std::nullopt;
         }
         if (it->second.size / quint64(elementSize(s->dtype)) < s->numel) {
-            *error = text("storage %1 holds %2 bytes, not the %3 elements the pickle says")
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "storage %1 holds %2 bytes, not the %3 elements the pickle says"))
                          .arg(QString::fromStdString(key))
                          .arg(it->second.size)
                          .arg(s->numel);
@@ -785,11 +785,11 @@ std::optional<TorchFile> parseLegacy(QByteArrayView bytes, QString* error)
     // PyTorch's magic number 0x1950a86a20f9469cfc6c, little-endian.
     const std::string magic("\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 10);
     if (parts[0]->kind != Value::BigInt || parts[0]->s != magic) {
-        *error = text("not a PyTorch file: no magic number");
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "not a PyTorch file: no magic number"));
         return std::nullopt;
     }
     if (parts[1]->kind != Value::Int || parts[1]->i != 1001) {
-        *error = text("legacy protocol version %1, not 1001").arg(parts[1]->i);
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "legacy protocol version %1, not 1001")).arg(parts[1]->i);
         return std::nullopt;
     }
     Unpickler main(bytes.sliced(at), at, true);
@@ -802,29 +802,29 @@ std::optional<TorchFile> parseLegacy(QByteArrayView bytes, QString* error)
     Unpickler keysU(bytes.sliced(at), at, true);
     const Ptr keys = keysU.run();
     if (!keys || keys->kind != Value::List) {
-        *error = keys ? text("the storage keys are not a list") : keysU.error();
+        *error = keys ? text(QT_TRANSLATE_NOOP("as::TorchFile", "the storage keys are not a list")) : keysU.error();
         return std::nullopt;
     }
     at += keysU.position();
     for (const Ptr& k : keys->items) {
         if (k->kind != Value::Str) {
-            *error = text("a storage key that is not a string");
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "a storage key that is not a string"));
             return std::nullopt;
         }
         const auto it = main.storages().find(k->s);
         if (it == main.storages().end()) {
-            *error = text("storage %1 is in the file but no tensor names it").arg(QString::fromStdString(k->s));
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "storage %1 is in the file but no tensor names it")).arg(QString::fromStdString(k->s));
             return std::nullopt;
         }
         Storage& s = *it->second;
         if (bytes.size() - at < 8) {
-            *error = text("storage %1: truncated").arg(QString::fromStdString(k->s));
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "storage %1: truncated")).arg(QString::fromStdString(k->s));
             return std::nullopt;
         }
         const quint64 numel = le64(bytes.data() + at);
         at += 8;
         if (numel != s.numel || numel > quint64(bytes.size() - at) / quint64(elementSize(s.dtype))) {
-            *error = text("storage %1: %2 elements where the pickle says %3, in %4 bytes left")
+            *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "storage %1: %2 elements where the pickle says %3, in %4 bytes left"))
                          .arg(QString::fromStdString(k->s))
                          .arg(numel)
                          .arg(s.numel)
@@ -864,7 +864,7 @@ std::optional<TorchFile> parseTorchFile(QByteArrayView bytes, QString* error)
         return parseZip(bytes, error);
     if (bytes.size() >= 2 && quint8(bytes[0]) == 0x80)
         return parseLegacy(bytes, error);
-    *error = text("neither a zip archive nor a pickle: not a PyTorch file");
+    *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "neither a zip archive nor a pickle: not a PyTorch file"));
     return std::nullopt;
 }
 
@@ -872,7 +872,7 @@ std::optional<TorchFile> readTorchFile(const QString& path, QString* error)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = text("%1: %2").arg(path, f.errorString());
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1: %2")).arg(path, f.errorString());
         return std::nullopt;
     }
     const qint64 size = f.size();
@@ -884,7 +884,7 @@ std::optional<TorchFile> readTorchFile(const QString& path, QString* error)
     }
     std::optional<TorchFile> r = parseTorchFile(QByteArrayView(p, size), error);
     if (!r)
-        *error = text("%1: %2").arg(path, *error);
+        *error = text(QT_TRANSLATE_NOOP("as::TorchFile", "%1: %2")).arg(path, *error);
     return r;
 }
 

@@ -1195,6 +1195,101 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::HubModel</name>
+    <message>
+        <source>attention scaled by 1/(layer + 1)</source>
+        <translation>按 1/(层号 + 1) 缩放的注意力</translation>
+    </message>
+    <message>
+        <source>attention reordered and upcast</source>
+        <translation>重排并提升精度的注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention in GPT-2&apos;s blocks</source>
+        <translation>GPT-2 块中的交叉注意力</translation>
+    </message>
+    <message>
+        <source>attention scores not scaled by 1/√head_dim</source>
+        <translation>未按 1/√head_dim 缩放的注意力分数</translation>
+    </message>
+    <message>
+        <source>a head not tied to the token embedding</source>
+        <translation>未与词嵌入绑定的输出层</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is in the file twice (with and without &apos;transformer.&apos;)</source>
+        <translation>张量“%1”在文件中出现两次（带和不带“transformer.”前缀）</translation>
+    </message>
+    <message>
+        <source>config.json has no &apos;%1&apos;</source>
+        <translation>config.json 中没有“%1”</translation>
+    </message>
+    <message>
+        <source>config.json: &apos;%1&apos; must be a whole number ≥ 1</source>
+        <translation>config.json：“%1”必须是 ≥ 1 的整数</translation>
+    </message>
+    <message>
+        <source>config.json: model_type &apos;%1&apos; is not one this program opens (gpt2)</source>
+        <translation>config.json：本程序不能打开 model_type 为“%1”的模型（可打开 gpt2）</translation>
+    </message>
+    <message>
+        <source>config.json: activation_function &apos;%1&apos; is not GPT-2&apos;s tanh GELU (gelu_new), the one this program computes</source>
+        <translation>config.json：activation_function“%1”不是本程序所计算的 GPT-2 的 tanh GELU（gelu_new）</translation>
+    </message>
+    <message>
+        <source>config.json: %1 = %2 asks for %3, which this program does not compute</source>
+        <translation>config.json：%1 = %2 要求%3，本程序不计算这种结构</translation>
+    </message>
+    <message>
+        <source>config.json: n_embd %1 is not a multiple of n_head %2</source>
+        <translation>config.json：n_embd %1 不是 n_head %2 的倍数</translation>
+    </message>
+    <message>
+        <source>config.json: eos_token_id %1 is outside the vocabulary of %2</source>
+        <translation>config.json：eos_token_id %1 超出了大小为 %2 的词表</translation>
+    </message>
+    <message>
+        <source>%1 is %2 but this program uses one dropout rate: resid_pdrop&apos;s, %3</source>
+        <translation>%1 为 %2，但本程序只用一个 dropout 比率：resid_pdrop 的 %3</translation>
+    </message>
+    <message>
+        <source>config.json: %1</source>
+        <translation>config.json：%1</translation>
+    </message>
+    <message>
+        <source>%1: cannot read config.json (%2)</source>
+        <translation>%1：无法读取 config.json（%2）</translation>
+    </message>
+    <message>
+        <source>%1: config.json is not a JSON object (%2)</source>
+        <translation>%1：config.json 不是 JSON 对象（%2）</translation>
+    </message>
+    <message>
+        <source>%1: neither model.safetensors nor pytorch_model.bin is there</source>
+        <translation>%1：其中既没有 model.safetensors，也没有 pytorch_model.bin</translation>
+    </message>
+    <message>
+        <source>%1: tensor &apos;%2&apos; is missing</source>
+        <translation>%1：缺少张量“%2”</translation>
+    </message>
+    <message>
+        <source>%1: tensor &apos;%2&apos; is %3, GPT-2 of this config.json has %4</source>
+        <translation>%1：张量“%2”的形状为 %3，而此 config.json 所述的 GPT-2 应为 %4</translation>
+    </message>
+    <message>
+        <source>%1: lm_head.weight differs from wte.weight: GPT-2&apos;s head is the token embedding (tied), and this program computes only that</source>
+        <translation>%1：lm_head.weight 与 wte.weight 不同：GPT-2 的输出层就是词嵌入（权重绑定），本程序只计算这种情形</translation>
+    </message>
+    <message>
+        <source>%1: tensor &apos;%2&apos; is not part of GPT-2 of this config.json (%3 layers)</source>
+        <translation>%1：张量“%2”不属于此 config.json 所述的 GPT-2（%3 层）</translation>
+    </message>
+    <message>
+        <source>%1: a weight is not a finite number</source>
+        <translation>%1：有一个权重不是有限数</translation>
+    </message>
+</context>
+<context>
     <name>as::Interop</name>
     <message>
         <source>no tensor &apos;%1&apos;: not a weight file of this model (the parameter names are those of core/SPEC.md §6.1 and torch_ref.py)</source>
@@ -1687,6 +1782,26 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>norm_eps must be in (0, 1)</source>
         <translation>norm_eps 必须在 (0, 1) 之间</translation>
+    </message>
+    <message>
+        <source>label_smoothing must be 0 for a model with masked special ids (an imported model)</source>
+        <translation>带有被屏蔽特殊 id 的模型（导入的模型）的 label_smoothing 必须为 0</translation>
+    </message>
+    <message>
+        <source>masked_specials cannot hold &lt;/s&gt;: a model must be able to end its text</source>
+        <translation>masked_specials 不能包含 &lt;/s&gt;：模型必须能够结束文本</translation>
+    </message>
+    <message>
+        <source>config: &apos;activation&apos; must be &quot;relu&quot;, &quot;gelu-tanh&quot; or &quot;silu&quot;</source>
+        <translation>config：“activation”必须是 &quot;relu&quot;、&quot;gelu-tanh&quot; 或 &quot;silu&quot;</translation>
+    </message>
+    <message>
+        <source>config: &apos;generator_bias&apos; must be true or false</source>
+        <translation>config：“generator_bias”必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>config: &apos;masked_specials&apos; must be a list of &quot;&lt;pad&gt;&quot;, &quot;&lt;s&gt;&quot;, &quot;&lt;/s&gt;&quot;, &quot;&lt;unk&gt;&quot;</source>
+        <translation>config：“masked_specials”必须是由 &quot;&lt;pad&gt;&quot;、&quot;&lt;s&gt;&quot;、&quot;&lt;/s&gt;&quot;、&quot;&lt;unk&gt;&quot; 组成的列表</translation>
     </message>
 </context>
 <context>
@@ -2730,6 +2845,233 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>A/B: building B, this session with bpe:%1 on the %2 side; A trains meanwhile</source>
         <translation>A/B：正在构建 B（本会话在%2改用 bpe:%1）；A 同时继续训练</translation>
+    </message>
+</context>
+<context>
+    <name>as::TorchFile</name>
+    <message>
+        <source>zip archive: %1</source>
+        <translation>zip 归档：%1</translation>
+    </message>
+    <message>
+        <source>no end of central directory</source>
+        <translation>没有中央目录结束记录</translation>
+    </message>
+    <message>
+        <source>a zip64 archive without its locator</source>
+        <translation>zip64 归档缺少定位记录</translation>
+    </message>
+    <message>
+        <source>the zip64 end record is not where its locator says</source>
+        <translation>zip64 结束记录不在定位记录所指的位置</translation>
+    </message>
+    <message>
+        <source>the central directory runs past the end of the file</source>
+        <translation>中央目录超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>central directory entry %1 is damaged</source>
+        <translation>中央目录第 %1 项已损坏</translation>
+    </message>
+    <message>
+        <source>central directory entry %1 runs past the directory</source>
+        <translation>中央目录第 %1 项超出了目录范围</translation>
+    </message>
+    <message>
+        <source>%1 is compressed (method %2): PyTorch stores its entries uncompressed</source>
+        <translation>%1 是压缩的（方法 %2）：PyTorch 存储的条目不压缩</translation>
+    </message>
+    <message>
+        <source>the local header of %1 is not where the directory says</source>
+        <translation>%1 的本地文件头不在目录所指的位置</translation>
+    </message>
+    <message>
+        <source>%1 runs past the end of the file</source>
+        <translation>%1 超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>pickle at byte %1: %2</source>
+        <translation>pickle 第 %1 字节处：%2</translation>
+    </message>
+    <message>
+        <source>truncated</source>
+        <translation>文件被截断</translation>
+    </message>
+    <message>
+        <source>the stack is empty</source>
+        <translation>栈为空</translation>
+    </message>
+    <message>
+        <source>no MARK to pop to</source>
+        <translation>没有可弹出到的 MARK</translation>
+    </message>
+    <message>
+        <source>global %1 is not allowed: a weights file holds tensors, and nothing in it is run</source>
+        <translation>不允许全局对象 %1：权重文件只存放张量，其中任何内容都不会被执行</translation>
+    </message>
+    <message>
+        <source>a persistent id that is not (&apos;storage&apos;, type, key, location, size)</source>
+        <translation>持久 id 不是 (&apos;storage&apos;, 类型, 键, 位置, 大小) 的形式</translation>
+    </message>
+    <message>
+        <source>a storage of a type not read here (float32, float16, bfloat16 and float64 are)</source>
+        <translation>存储的类型不受支持（支持 float32、float16、bfloat16 和 float64）</translation>
+    </message>
+    <message>
+        <source>a storage&apos;s key or size is malformed</source>
+        <translation>存储的键或大小格式错误</translation>
+    </message>
+    <message>
+        <source>a storage view (legacy files of PyTorch before 0.4) is not read here</source>
+        <translation>不读取存储视图（PyTorch 0.4 之前的旧格式文件）</translation>
+    </message>
+    <message>
+        <source>storage %1 is named twice with different types or sizes</source>
+        <translation>存储 %1 被以不同的类型或大小命名了两次</translation>
+    </message>
+    <message>
+        <source>REDUCE of something that is not an allowed function</source>
+        <translation>对非允许函数的 REDUCE</translation>
+    </message>
+    <message>
+        <source>OrderedDict with arguments</source>
+        <translation>带参数的 OrderedDict</translation>
+    </message>
+    <message>
+        <source>_rebuild_parameter without a tensor</source>
+        <translation>_rebuild_parameter 没有张量</translation>
+    </message>
+    <message>
+        <source>_rebuild_tensor_v2 with arguments other than (storage, offset, size, stride, …)</source>
+        <translation>_rebuild_tensor_v2 的参数不是 (storage, offset, size, stride, …)</translation>
+    </message>
+    <message>
+        <source>a tensor with a negative storage offset</source>
+        <translation>张量的存储偏移为负</translation>
+    </message>
+    <message>
+        <source>a tensor&apos;s size or stride is not a whole number ≥ 0</source>
+        <translation>张量的大小或步长不是 ≥ 0 的整数</translation>
+    </message>
+    <message>
+        <source>calling %1 is not allowed</source>
+        <translation>不允许调用 %1</translation>
+    </message>
+    <message>
+        <source>pickle protocol %1</source>
+        <translation>pickle 协议 %1</translation>
+    </message>
+    <message>
+        <source>an integer of %1 bytes</source>
+        <translation>%1 字节的整数</translation>
+    </message>
+    <message>
+        <source>STACK_GLOBAL of values that are not strings</source>
+        <translation>STACK_GLOBAL 的值不是字符串</translation>
+    </message>
+    <message>
+        <source>memo %1 was never stored</source>
+        <translation>memo %1 从未被存储</translation>
+    </message>
+    <message>
+        <source>APPEND to something that is not a list</source>
+        <translation>对非列表执行 APPEND</translation>
+    </message>
+    <message>
+        <source>SETITEMS to something that is not a dict</source>
+        <translation>对非字典执行 SETITEMS</translation>
+    </message>
+    <message>
+        <source>BUILD of something that is not an OrderedDict</source>
+        <translation>对非 OrderedDict 执行 BUILD</translation>
+    </message>
+    <message>
+        <source>opcode %1 is not allowed</source>
+        <translation>不允许操作码 %1</translation>
+    </message>
+    <message>
+        <source>more than 10 million values on the stack</source>
+        <translation>栈上的值超过一千万个</translation>
+    </message>
+    <message>
+        <source>the pickle is not a state dict (a dict of tensors)</source>
+        <translation>该 pickle 不是状态字典（张量的字典）</translation>
+    </message>
+    <message>
+        <source>a state dict key that is not a string</source>
+        <translation>状态字典的键不是字符串</translation>
+    </message>
+    <message>
+        <source>%1 is in the state dict twice</source>
+        <translation>%1 在状态字典中出现两次</translation>
+    </message>
+    <message>
+        <source>%1 is not a tensor</source>
+        <translation>%1 不是张量</translation>
+    </message>
+    <message>
+        <source>%1: storage %2 is not in the file</source>
+        <translation>%1：文件中没有存储 %2</translation>
+    </message>
+    <message>
+        <source>%1 has %2 elements, more than its storage %3 holds (%4)</source>
+        <translation>%1 有 %2 个元素，多于其存储 %3 所含的（%4）</translation>
+    </message>
+    <message>
+        <source>%1 reads past the end of its storage %2 (%3 elements)</source>
+        <translation>%1 的读取超出了其存储 %2 的末尾（%3 个元素）</translation>
+    </message>
+    <message>
+        <source>the archive has two data.pkl</source>
+        <translation>归档中有两个 data.pkl</translation>
+    </message>
+    <message>
+        <source>the archive has no data.pkl: not a PyTorch file</source>
+        <translation>归档中没有 data.pkl：不是 PyTorch 文件</translation>
+    </message>
+    <message>
+        <source>storage %1 is not in the archive</source>
+        <translation>归档中没有存储 %1</translation>
+    </message>
+    <message>
+        <source>storage %1 holds %2 bytes, not the %3 elements the pickle says</source>
+        <translation>存储 %1 有 %2 字节，而不是 pickle 所说的 %3 个元素</translation>
+    </message>
+    <message>
+        <source>not a PyTorch file: no magic number</source>
+        <translation>不是 PyTorch 文件：没有魔数</translation>
+    </message>
+    <message>
+        <source>legacy protocol version %1, not 1001</source>
+        <translation>旧格式协议版本为 %1，而不是 1001</translation>
+    </message>
+    <message>
+        <source>the storage keys are not a list</source>
+        <translation>存储键不是列表</translation>
+    </message>
+    <message>
+        <source>a storage key that is not a string</source>
+        <translation>存储键不是字符串</translation>
+    </message>
+    <message>
+        <source>storage %1 is in the file but no tensor names it</source>
+        <translation>存储 %1 在文件中，但没有张量引用它</translation>
+    </message>
+    <message>
+        <source>storage %1: truncated</source>
+        <translation>存储 %1：被截断</translation>
+    </message>
+    <message>
+        <source>storage %1: %2 elements where the pickle says %3, in %4 bytes left</source>
+        <translation>存储 %1：有 %2 个元素，而 pickle 说是 %3，剩余 %4 字节</translation>
+    </message>
+    <message>
+        <source>neither a zip archive nor a pickle: not a PyTorch file</source>
+        <translation>既不是 zip 归档也不是 pickle：不是 PyTorch 文件</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -4006,10 +4348,6 @@ histogram per step</source>
         <translation>层归一化</translation>
     </message>
     <message>
-        <source>Dropout (and ReLU)</source>
-        <translation>dropout（随机失活）与 ReLU</translation>
-    </message>
-    <message>
         <source>Embedding and positional encoding</source>
         <translation>嵌入与位置编码</translation>
     </message>
@@ -4102,6 +4440,10 @@ histogram per step</source>
     <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>Dropout (and the activation)</source>
+        <translation>Dropout（随机失活）与激活函数</translation>
     </message>
 </context>
 <context>
@@ -4923,10 +5265,6 @@ row %2 (%3), column %4 (%5)
         <translation>LayerNorm(x + Sublayer(x)) : %1×%2</translation>
     </message>
     <message>
-        <source>ReLU(x W₁ + b₁)</source>
-        <translation>ReLU(x W₁ + b₁)</translation>
-    </message>
-    <message>
         <source>· W₂ + b₂</source>
         <translation>· W₂ + b₂</translation>
     </message>
@@ -4993,6 +5331,26 @@ row %2 (%3), column %4 (%5)
     <message>
         <source>x + P[pos], P a learned table of %1 positions (GPT-2&apos;s) : %2×%3</source>
         <translation>x + P[pos]，P 为可学习的 %1 个位置的表（GPT-2 的）：%2×%3</translation>
+    </message>
+    <message>
+        <source>GELU</source>
+        <translation>GELU</translation>
+    </message>
+    <message>
+        <source>SiLU</source>
+        <translation>SiLU</translation>
+    </message>
+    <message>
+        <source>ReLU</source>
+        <translation>ReLU</translation>
+    </message>
+    <message>
+        <source>%1(x W₁ + b₁)</source>
+        <translation>%1(x W₁ + b₁)</translation>
+    </message>
+    <message>
+        <source>FFN(x) = %4(x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2</source>
+        <translation>FFN(x) = %4(x W₁ + b₁) W₂ + b₂ : %1×%2 → %1×%3 → %1×%2</translation>
     </message>
 </context>
 <context>

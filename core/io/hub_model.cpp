@@ -1,0 +1,395 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "io/hub_model.h"
+
+#include "io/safetensors.h"
+#include "io/torch_file.h"
+#include "model/memory.h"
+#include "model/transformer.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonValue>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace as {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString hubText(const char* s) { return QCoreApplication::translate("as::HubModel", s); }
+
+// The tensors of a weight file, by name without the "transformer." prefix, read on demand: a
+// safetensors file's values are converted one tensor at a time, a PyTorch file's are there.
+struct HubTensorSource {
+    struct Entry {
+        std::vector<std::uint64_t> shape;
+        std::function<void(std::vector<float>&)> read;
+    };
+    std::map<std::string, Entry> entries;
+    std::vector<std::string> order;  // the file's names, for messages
+    // Held where the readers above point, whatever moves the source.
+    std::shared_ptr<const SafetensorsFile> safetensors;
+    std::shared_ptr<const TorchFile> torch;
+};
+
+std::string hubStripPrefix(const std::string& name)
+{
+    static const std::string prefix = "transformer.";
+    return name.starts_with(prefix) ? name.substr(prefix.size()) : name;
+}
+
+bool hubAddEntry(HubTensorSource& src, const std::string& fileName,
+                 std::vector<std::uint64_t> shape, std::function<void(std::vector<float>&)> read,
+                 QString* error)
+{
+    const std::string name = hubStripPrefix(fileName);
+    if (src.entries.contains(name)) {
+        *error = hubText(QT_TRANSLATE_NOOP("as::HubModel", "tensor '%1' is in the file twice (with and without 'transformer.')"))
+                     .arg(QString::fromStdString(name));
+        return false;
+    }
+    src.entries[name] = {std::move(shape), std::move(read)};
+    src.order.push_back(name);
+    return true;
+}
+
+std::optional<HubTensorSource> hubOpenWeights(const QString& file, QString* error)
+{
+    HubTensorSource src;
+    QString why;
+    if (file.endsWith(u".safetensors")) {
+        std::optional<SafetensorsFile> read = SafetensorsFile::read(file, &why);
+        if (!read) {
+            *error = why;
+            return std::nullopt;
+        }
+        src.safetensors = std::make_shared<const SafetensorsFile>(std::move(*read));
+        const SafetensorsFile* f = src.safetensors.get();
+        for (const SafetensorsTensor& t : f->tensors()) {
+            const SafetensorsTensor* tp = &t;
+            if (!hubAddEntry(src, t.name, t.shape,
+                             [f, tp](std::vector<float>& out) {
+                                 out.resize(std::size_t(tp->elements()));
+                                 f->copyValues(*tp, out.data());
+                             },
+                             error))
+                return std::nullopt;
+        }
+    } else {
+        std::optional<TorchFile> read = readTorchFile(file, &why);
+        if (!read) {
+            *error = why;
+            return std::nullopt;
+        }
+        src.torch = std::make_shared<const TorchFile>(std::move(*read));
+        for (const TorchTensor& t : src.torch->tensors) {
+            const TorchTensor* tp = &t;
+            if (!hubAddEntry(src, t.name, t.shape,
+                             [tp](std::vector<float>& out) { out = tp->values; }, error))
+                return std::nullopt;
+        }
+    }
+    return src;
+}
+
+// A whole number ≥ 1 from config.json, or an error naming it.
+bool hubInt(const QJsonObject& json, const char* key, int* out, QString* error, int fallback = -1)
+{
+    const QJsonValue v = json.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull()) {
+        if (fallback >= 0) {
+            *out = fallback;
+            return true;
+        }
+        *error = hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json has no '%1'")).arg(QLatin1String(key));
+        return false;
+    }
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d != double(qint64(d)) || d < 1 || d > 1e8) {
+        *error = hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: '%1' must be a whole number ≥ 1")).arg(QLatin1String(key));
+        return false;
+    }
+    *out = int(d);
+    return true;
+}
+
+}  // namespace
+
+std::optional<Gpt2HubConfig> gpt2HubConfig(const QJsonObject& json, QString* error)
+{
+    QString why;
+    const auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return std::nullopt;
+    };
+    const QString type = json.value(u"model_type").toString();
+    if (type != u"gpt2")
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: model_type '%1' is not one this program opens (gpt2)"))
+                        .arg(type));
+    // What the engine cannot compute, refused by name (core/SPEC.md §8.6).
+    const QString act = json.value(u"activation_function").toString(u"gelu_new"_s);
+    if (act != u"gelu_new" && act != u"gelu_pytorch_tanh")
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: activation_function '%1' is not GPT-2's tanh GELU "
+                            "(gelu_new), the one this program computes"))
+                        .arg(act));
+    struct Refused {
+        const char* key;
+        bool refusedWhen;  // the value that cannot be computed
+        const char* why;
+    };
+    for (const Refused& r : {Refused{"scale_attn_by_inverse_layer_idx", true,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "attention scaled by 1/(layer + 1)")},
+                             Refused{"reorder_and_upcast_attn", true,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "attention reordered and upcast")},
+                             Refused{"add_cross_attention", true,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "cross-attention in GPT-2's blocks")},
+                             Refused{"scale_attn_weights", false,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "attention scores not scaled by 1/√head_dim")},
+                             Refused{"tie_word_embeddings", false,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "a head not tied to the token embedding")}}) {
+        const QJsonValue v = json.value(QLatin1String(r.key));
+        if (!v.isUndefined() && !v.isNull() && (!v.isBool() || v.toBool() == r.refusedWhen))
+            return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: %1 = %2 asks for %3, which this program does not compute"))
+                            .arg(QLatin1String(r.key),
+                                 v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s) : v.toVariant().toString(),
+                                 hubText(r.why)));
+    }
+    Gpt2HubConfig g;
+    int d = 0, heads = 0, layers = 0, positions = 0, inner = 0;
+    if (!hubInt(json, "n_embd", &d, &why) || !hubInt(json, "n_head", &heads, &why)
+        || !hubInt(json, "n_layer", &layers, &why) || !hubInt(json, "n_positions", &positions, &why)
+        || !hubInt(json, "vocab_size", &g.vocab, &why))
+        return fail(why);
+    if (!hubInt(json, "n_inner", &inner, &why, 4 * d))
+        return fail(why);
+    if (d % heads != 0)
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: n_embd %1 is not a multiple of n_head %2")).arg(d).arg(heads));
+    g.endOfText = g.vocab - 1;
+    if (!hubInt(json, "eos_token_id", &g.endOfText, &why, g.vocab - 1) || g.endOfText >= g.vocab)
+        return fail(why.isEmpty() ? hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: eos_token_id %1 is outside the vocabulary of %2"))
+                                        .arg(g.endOfText).arg(g.vocab)
+                                  : why);
+    const double eps = json.value(u"layer_norm_epsilon").toDouble(1e-5);
+    ModelConfig& c = g.config;
+    c.arch = Arch::DecoderOnly;
+    c.encoder_layers = 0;
+    c.decoder_layers = layers;
+    c.d_model = d;
+    c.heads = heads;
+    c.d_ff = inner;
+    c.norm = NormPlacement::Pre;
+    c.position = Position::Learned;
+    c.max_len = positions;
+    c.norm_eps = eps;
+    c.activation = Activation::GeluTanh;
+    c.tie = Tie::Tgt;
+    c.generator_bias = false;
+    c.label_smoothing = 0.0;
+    // <pad> and <unk> have no row in GPT-2, and <s> reads <|endoftext|>'s: none is predicted.
+    c.masked_specials = (1u << 0) | (1u << 1) | (1u << 3);
+    c.src_vocab = c.tgt_vocab = g.vocab + 3;
+    // One dropout rate (core/SPEC.md §2.7): GPT-2 has three, 0.1 each in its released configs.
+    const double resid = json.value(u"resid_pdrop").toDouble(0.1);
+    c.dropout = resid;
+    for (const char* key : {"embd_pdrop", "attn_pdrop"})
+        if (const double p = json.value(QLatin1String(key)).toDouble(resid); p != resid)
+            g.notes << hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1 is %2 but this program uses one dropout rate: resid_pdrop's, %3"))
+                           .arg(QLatin1String(key)).arg(p).arg(resid);
+    if (const QString bad = c.validate(); !bad.isEmpty())
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: %1")).arg(bad));
+    return g;
+}
+
+namespace {
+
+QString hubFolderOf(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isDir() ? info.absoluteFilePath() : info.absolutePath();
+}
+
+}  // namespace
+
+bool isHubModelPath(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir()
+        && !QStringList{u"config.json"_s, u"model.safetensors"_s, u"pytorch_model.bin"_s}.contains(info.fileName()))
+        return false;
+    return QFileInfo::exists(QDir(hubFolderOf(path)).filePath(u"config.json"_s));
+}
+
+std::optional<HubModel> readHubModel(const QString& path, QString* error)
+{
+    QString why;
+    const auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return std::nullopt;
+    };
+    const QDir dir(hubFolderOf(path));
+    QFile cf(dir.filePath(u"config.json"_s));
+    if (!cf.open(QIODevice::ReadOnly))
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: cannot read config.json (%2)")).arg(dir.path(), cf.errorString()));
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(cf.read(1 << 20), &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject())
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: config.json is not a JSON object (%2)"))
+                        .arg(cf.fileName(), pe.errorString()));
+    const std::optional<Gpt2HubConfig> g = gpt2HubConfig(doc.object(), &why);
+    if (!g)
+        return fail(dir.filePath(u"config.json"_s) + u": "_s + why);
+
+    // The weights: the file named, else model.safetensors, else pytorch_model.bin.
+    QString file;
+    if (QFileInfo(path).isFile() && !path.endsWith(u"config.json"))
+        file = QFileInfo(path).absoluteFilePath();
+    for (const char* name : {"model.safetensors", "pytorch_model.bin"})
+        if (file.isEmpty() && QFileInfo::exists(dir.filePath(QLatin1String(name))))
+            file = dir.filePath(QLatin1String(name));
+    if (file.isEmpty())
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: neither model.safetensors nor pytorch_model.bin is there"))
+                        .arg(dir.path()));
+    // Too large for this machine: said before a byte of the weights is read.
+    if (const QString big = memoryProblem(g->config); !big.isEmpty())
+        return fail(file + u": "_s + big);
+    std::optional<HubTensorSource> src = hubOpenWeights(file, &why);
+    if (!src)
+        return fail(why);
+
+    HubModel m;
+    m.family = u"gpt2"_s;
+    m.weightsFile = file;
+    m.config = g->config;
+    m.ids = {g->vocab, g->endOfText};
+    m.notes = g->notes;
+    Transformer<float> model(m.config);
+    ParamStore<float>& ps = model.params();
+    const int d = m.config.d_model, V = g->vocab;
+    std::set<std::string> used;
+    std::vector<float> buf;
+
+    // Reads the Hub tensor `name` of `shape` into buf, or says what is wrong.
+    const auto take = [&](const std::string& name, std::vector<std::uint64_t> shape) -> bool {
+        const auto it = src->entries.find(name);
+        if (it == src->entries.end()) {
+            why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: tensor '%2' is missing")).arg(file, QString::fromStdString(name));
+            return false;
+        }
+        if (it->second.shape != shape) {
+            why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: tensor '%2' is %3, GPT-2 of this config.json has %4"))
+                      .arg(file, QString::fromStdString(name), shapeText(it->second.shape),
+                           shapeText(shape));
+            return false;
+        }
+        it->second.read(buf);
+        used.insert(name);
+        return true;
+    };
+    const auto dest = [&](const std::string& name) {
+        const ParamInfo* p = ps.find(name);
+        if (!p)
+            throw std::logic_error("hub model: no parameter " + name);
+        return ps.values() + p->offset;
+    };
+    // out[r][c] = in[c][col0 + r] for r < rows, c < cols: a Conv1D weight ([in, out]) as a
+    // Linear's ([out, in]), columns col0 … col0 + rows of it.
+    const auto transposed = [&](float* out, int inRows, int inCols, int col0, int rows) {
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < inRows; ++c)
+                out[std::size_t(r) * inRows + c] = buf[std::size_t(c) * inCols + col0 + r];
+    };
+    const auto copy = [&](float* out, std::size_t from, std::size_t n) {
+        std::memcpy(out, buf.data() + from, n * sizeof(float));
+    };
+    const auto u = [](int v) { return std::uint64_t(v); };
+
+    // Token embeddings, rows mapped (Gpt2IdMap); <pad> and <unk> rows zero.
+    if (!take("wte.weight", {u(V), u(d)}))
+        return fail(why);
+    {
+        float* e = dest("tgt_embed.weight");
+        std::fill(e, e + std::size_t(V + 3) * d, 0.0f);
+        for (int k = 0; k < V; ++k)
+            copy(e + std::size_t(m.ids.toEngine(k)) * d, std::size_t(k) * d, std::size_t(d));
+        copy(e + std::size_t(1) * d, std::size_t(g->endOfText) * d, std::size_t(d));  // <s>
+    }
+    if (const auto it = src->entries.find("lm_head.weight"); it != src->entries.end()) {
+        const std::vector<float> wte = buf;
+        if (!take("lm_head.weight", {u(V), u(d)}))
+            return fail(why);
+        if (buf != wte)
+            return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: lm_head.weight differs from wte.weight: GPT-2's head is the "
+                                "token embedding (tied), and this program computes only that"))
+                            .arg(file));
+    }
+    if (!take("wpe.weight", {u(m.config.max_len), u(d)}))
+        return fail(why);
+    copy(dest("tgt_pos.weight"), 0, buf.size());
+    const int ff = m.config.d_ff;
+    for (int i = 0; i < m.config.decoder_layers; ++i) {
+        const std::string h = "h." + std::to_string(i) + ".";
+        const std::string l = "decoder.layers." + std::to_string(i) + ".";
+        for (const auto& [hub, ours] : {std::pair{"ln_1", "norm1"}, std::pair{"ln_2", "norm2"}})
+            for (const char* part : {".weight", ".bias"}) {
+                if (!take(h + hub + part, {u(d)}))
+                    return fail(why);
+                copy(dest(l + ours + part), 0, std::size_t(d));
+            }
+        if (!take(h + "attn.c_attn.weight", {u(d), u(3 * d)}))
+            return fail(why);
+        for (int j = 0; j < 3; ++j)
+            transposed(dest(l + "self_attn." + "qkv"[j] + ".weight"), d, 3 * d, j * d, d);
+        if (!take(h + "attn.c_attn.bias", {u(3 * d)}))
+            return fail(why);
+        for (int j = 0; j < 3; ++j)
+            copy(dest(l + "self_attn." + "qkv"[j] + ".bias"), std::size_t(j) * d, std::size_t(d));
+        struct Conv {
+            const char* hub;
+            const char* ours;
+            int in, out;
+        };
+        for (const Conv& cv : {Conv{"attn.c_proj", "self_attn.o", d, d}, Conv{"mlp.c_fc", "ffn.w1", d, ff},
+                               Conv{"mlp.c_proj", "ffn.w2", ff, d}}) {
+            if (!take(h + cv.hub + ".weight", {u(cv.in), u(cv.out)}))
+                return fail(why);
+            transposed(dest(l + cv.ours + ".weight"), cv.in, cv.out, 0, cv.out);
+            if (!take(h + cv.hub + ".bias", {u(cv.out)}))
+                return fail(why);
+            copy(dest(l + cv.ours + ".bias"), 0, std::size_t(cv.out));
+        }
+        // The causal mask and its fill value, as older transformers saved them: computed here.
+        for (const char* buffer : {"attn.bias", "attn.masked_bias"})
+            if (src->entries.contains(h + buffer))
+                used.insert(h + buffer);
+    }
+    for (const char* part : {".weight", ".bias"}) {
+        if (!take(std::string("ln_f") + part, {u(d)}))
+            return fail(why);
+        copy(dest(std::string("decoder.norm") + part), 0, std::size_t(d));
+    }
+    for (const std::string& name : src->order)
+        if (!used.contains(name))
+            return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: tensor '%2' is not part of GPT-2 of this config.json (%3 layers)"))
+                            .arg(file, QString::fromStdString(name))
+                            .arg(m.config.decoder_layers));
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        if (!std::isfinite(ps.values()[i]))
+            return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: a weight is not a finite number")).arg(file));
+    m.values.assign(ps.values(), ps.values() + ps.size());
+    return m;
+}
+
+}  // namespace as

@@ -1,0 +1,72 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Models from the Hugging Face Hub, in the files the Hub has them (core/SPEC.md §8.6): a folder
+// with config.json and the weights in model.safetensors or pytorch_model.bin (read by
+// io/torch_file.h, which runs nothing). GPT-2 (model_type "gpt2") becomes the engine's
+// decoder-only model with GPT-2's options (learned positions, the tanh GELU, its LayerNorm ε,
+// a tied head without bias); its ids are mapped onto the engine's, whose specials come first
+// (§1.1): <|endoftext|> is </s>, and <s> reads its embedding too.
+#include "model/config.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace as {
+
+// What a Hub GPT-2 config.json says, read and checked (refusing by name what the engine cannot
+// compute), and the engine's configuration for it.
+struct Gpt2HubConfig {
+    int vocab = 0;        // vocab_size: the Hub's ids 0 … vocab-1
+    int endOfText = 0;    // eos_token_id: <|endoftext|>
+    ModelConfig config;   // the engine's (tgt_vocab = vocab + 3: see Gpt2IdMap)
+    QStringList notes;    // what was read but differs (e.g. the dropout rates), for the user
+};
+std::optional<Gpt2HubConfig> gpt2HubConfig(const QJsonObject& configJson, QString* error);
+
+// The Hub's ids and the engine's (core/SPEC.md §8.6): the engine keeps <pad> <s> </s> <unk> at
+// 0…3; the Hub's id k is 4 + k below <|endoftext|>, 3 + k above it, and <|endoftext|> is </s>.
+struct Gpt2IdMap {
+    int vocab = 0, endOfText = 0;
+    int toEngine(int hubId) const
+    {
+        return hubId == endOfText ? 2 : hubId < endOfText ? hubId + 4 : hubId + 3;
+    }
+    // -1 for <pad>, <unk> (no counterpart); <s> and </s> are <|endoftext|>.
+    int toHub(int engineId) const
+    {
+        if (engineId == 1 || engineId == 2)
+            return endOfText;
+        if (engineId < 4)
+            return -1;
+        return engineId - 4 < endOfText ? engineId - 4 : engineId - 3;
+    }
+};
+
+// A Hub model read into the engine's parameters.
+struct HubModel {
+    QString family;             // "gpt2"
+    QString weightsFile;        // the file the weights came from
+    ModelConfig config;
+    Gpt2IdMap ids;
+    std::vector<float> values;  // the parameters in the order of Transformer(config).params()
+    QStringList notes;
+};
+
+// The folder (or a file in it: config.json, model.safetensors, pytorch_model.bin) read:
+// config.json, then model.safetensors if there is one, else pytorch_model.bin. Every tensor
+// the model needs must be there with its shape; lm_head.weight, when present, must equal
+// wte.weight (GPT-2's head is tied); the attention-mask buffers (attn.bias, attn.masked_bias)
+// are skipped; any other tensor is refused by name. The size is checked against the
+// machine's memory before the weights are read.
+std::optional<HubModel> readHubModel(const QString& path, QString* error);
+
+// True when `path` is a folder (or a file in one) with a Hub config.json: what the program's
+// open dialogs and --model tell apart from its own files.
+bool isHubModelPath(const QString& path);
+
+}  // namespace as
