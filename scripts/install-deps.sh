@@ -19,6 +19,10 @@ packages=(
   # the tests that hold the bpe:N and unigram:N tokenisers to Debian's spm_encode and to the
   # Python reference (tests/core/test_subword.cpp)
   sentencepiece python3-sentencepiece
+  # node, which runs GPT-2's encoder as the npm package gpt-3-encoder ships it
+  # (tests/data/gpt2-tokenizer/Encoder.js), the reference of the byte-level BPE tokenizer
+  # (tests/core/test_byte_bpe.cpp)
+  nodejs
   # the licensing check (tests/project/test_licensing): every file's licence, the REUSE way
   reuse
   # the manual pages and the bash completion (tests/project/test_manpages: groff renders the
