@@ -4,6 +4,8 @@
 // the heads to mask and the output length limit.
 #include "model_input.h"
 
+#include "io/hub_model.h"
+
 #include "options.h"
 
 #include "eval/interpret.h"
@@ -25,6 +27,9 @@ namespace as::cli {
 
 bool usableModelPath(const QString& path, const QString& command, QTextStream& err)
 {
+    // A model folder from the Hugging Face Hub (core/SPEC.md §8.6) is a folder.
+    if (as::isHubModelPath(path))
+        return true;
     // A pipe would block the command for ever (core/io/file_open.h).
     const QString why = as::notARegularFile(path);
     if (why.isEmpty())

@@ -6,6 +6,9 @@
 #include "io/torch_file.h"
 #include "model/memory.h"
 #include "model/transformer.h"
+#include "text/byte_bpe.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -390,6 +393,42 @@ std::optional<HubModel> readHubModel(const QString& path, QString* error)
             return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: a weight is not a finite number")).arg(file));
     m.values.assign(ps.values(), ps.values() + ps.size());
     return m;
+}
+
+std::optional<ModelBundle> loadHubModel(const QString& path, QString* error)
+{
+    std::optional<HubModel> hub = readHubModel(path, error);
+    if (!hub)
+        return std::nullopt;
+    const auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return std::nullopt;
+    };
+    const QString dir = hubFolderOf(path);
+    QString why;
+    std::optional<ByteLevelBpe> bpe = ByteLevelBpe::fromFolder(dir, &why);
+    if (!bpe)
+        return fail(dir + u": "_s + why);
+    if (bpe->size() != hub->ids.vocab || bpe->endOfText() != hub->ids.endOfText)
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: the tokenizer has %2 entries with <|endoftext|> at %3; config.json says %4 and %5"))
+                        .arg(dir).arg(bpe->size()).arg(bpe->endOfText()).arg(hub->ids.vocab)
+                        .arg(hub->ids.endOfText));
+    // The vocabulary in the engine's ids (Gpt2IdMap): the specials, then the pieces.
+    QStringList tokens{u"<pad>"_s, u"<s>"_s, u"</s>"_s, u"<unk>"_s};
+    for (int id = Vocab::kSpecials; id < hub->config.tgt_vocab; ++id)
+        tokens << bpe->piece(hub->ids.toHub(id));
+    ModelBundle b;
+    if (!Vocab::fromTokens(tokens, &b.tgtVocab, &why))
+        return fail(dir + u": "_s + why);
+    b.srcVocab = b.tgtVocab;
+    b.srcTok = b.tgtTok = Tokenizer(std::make_shared<const ByteLevelBpe>(std::move(*bpe)));
+    b.config = hub->config;
+    b.model = std::make_unique<Transformer<float>>(b.config);
+    std::copy(hub->values.begin(), hub->values.end(), b.model->params().values());
+    b.provenance.run = QFileInfo(dir).fileName();
+    b.notes = hub->notes;
+    return b;
 }
 
 }  // namespace as

@@ -7,6 +7,7 @@
 // decoder-only model with GPT-2's options (learned positions, the tanh GELU, its LayerNorm ε,
 // a tied head without bias); its ids are mapped onto the engine's, whose specials come first
 // (§1.1): <|endoftext|> is </s>, and <s> reads its embedding too.
+#include "io/model_file.h"
 #include "model/config.h"
 
 #include <QJsonObject>
@@ -64,6 +65,12 @@ struct HubModel {
 // are skipped; any other tensor is refused by name. The size is checked against the
 // machine's memory before the weights are read.
 std::optional<HubModel> readHubModel(const QString& path, QString* error);
+
+// The Hub model as the program's models are held (io/model_file.h): readHubModel's weights
+// in the engine's model, and GPT-2's tokeniser from the folder (vocab.json and merges.txt, or
+// tokenizer.json; text/byte_bpe.h) with its pieces as the vocabulary in the engine's ids. The
+// tokeniser must have config.json's vocab_size entries and <|endoftext|> at its eos_token_id.
+std::optional<ModelBundle> loadHubModel(const QString& path, QString* error);
 
 // True when `path` is a folder (or a file in one) with a Hub config.json: what the program's
 // open dialogs and --model tell apart from its own files.

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/model_file.h"
 
+#include "io/hub_model.h"
+
 #include "io/file_open.h"
 #include "io/bytes.h"
 #include "io/checkpoint.h"
@@ -498,6 +500,9 @@ std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error)
 
 std::optional<ModelBundle> loadModel(const QString& path, QString* error)
 {
+    // A model folder from the Hugging Face Hub (core/SPEC.md §8.6).
+    if (isHubModelPath(path))
+        return loadHubModel(path, error);
     // A training checkpoint (detected by its magic number) serves as a model file too.
     QFile probe(path);
     QString unopened;

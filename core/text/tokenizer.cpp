@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "text/tokenizer.h"
 
+#include "text/byte_bpe.h"
 #include "text/subword.h"
 
 #include <QCoreApplication>
@@ -251,6 +252,11 @@ Tokenizer::Tokenizer(TokenizerKind kind, int vocabSize)
 {
 }
 
+Tokenizer::Tokenizer(std::shared_ptr<const ByteLevelBpe> byteLevel)
+    : kind_(TokenizerKind::ByteLevel), byteLevel_(std::move(byteLevel))
+{
+}
+
 std::optional<Tokenizer> Tokenizer::trained(const QStringList& sentences, QString* error) const
 {
     if (!isSubword())
@@ -300,6 +306,10 @@ QStringList Tokenizer::pieces() const
 
 bool operator==(const Tokenizer& a, const Tokenizer& b)
 {
+    if (a.kind_ == TokenizerKind::ByteLevel || b.kind_ == TokenizerKind::ByteLevel)
+        return a.kind_ == b.kind_
+               && (a.byteLevel_ == b.byteLevel_
+                   || (a.byteLevel_ && b.byteLevel_ && *a.byteLevel_ == *b.byteLevel_));
     return a.kind_ == b.kind_ && a.vocabSize_ == b.vocabSize_
            && (a.model_ == b.model_ || a.modelProto() == b.modelProto());
 }
@@ -311,6 +321,7 @@ QString tokenizerName(const Tokenizer& t)
     case TokenizerKind::Word: return QStringLiteral("word");
     case TokenizerKind::Bpe: return QStringLiteral("bpe:%1").arg(t.vocabSize());
     case TokenizerKind::Unigram: return QStringLiteral("unigram:%1").arg(t.vocabSize());
+    case TokenizerKind::ByteLevel: return QStringLiteral("gpt2-bpe");
     }
     return {};
 }
@@ -321,6 +332,9 @@ std::optional<Tokenizer> tokenizerFromName(const QString& name)
     for (TokenizerKind k : {TokenizerKind::CjkChar, TokenizerKind::Word})
         if (n == tokenizerName(k))
             return Tokenizer(k);
+    // Its tables come with the model (a Hub folder, or a model file's): not ready() until then.
+    if (n == u"gpt2-bpe")
+        return Tokenizer(TokenizerKind::ByteLevel);
     for (auto [kind, prefix] : {std::pair{TokenizerKind::Bpe, QStringLiteral("bpe:")},
                                 std::pair{TokenizerKind::Unigram, QStringLiteral("unigram:")}}) {
         if (!n.startsWith(prefix))
@@ -368,6 +382,16 @@ QStringList tokenize(const Tokenizer& tokenizer, const QString& text)
     case TokenizerKind::Unigram:
         // SentencePiece normalises (NFKC) itself, as spm_encode does.
         return tokenizer.model() ? tokenizer.model()->encode(text) : QStringList();
+    case TokenizerKind::ByteLevel: {
+        if (!tokenizer.byteLevel())
+            return {};
+        QStringList pieces = tokenizer.byteLevel()->pieces(text);
+        const QString eot = tokenizer.byteLevel()->piece(tokenizer.byteLevel()->endOfText());
+        for (QString& p : pieces)
+            if (!eot.isEmpty() && p == eot)
+                p = QStringLiteral("</s>");
+        return pieces;
+    }
     }
     return {};
 }
@@ -380,6 +404,27 @@ QString detokenize(const Tokenizer& tokenizer, const QStringList& tokens)
     case TokenizerKind::Bpe:
     case TokenizerKind::Unigram:
         return tokenizer.model() ? tokenizer.model()->decode(tokens) : tokens.join(QString());
+    case TokenizerKind::ByteLevel: {
+        // Each piece's symbols back to bytes; anything else (a special) as its text.
+        QByteArray bytes;
+        for (const QString& t : tokens) {
+            const QString text = t == u"</s>" && tokenizer.byteLevel()
+                                     ? tokenizer.byteLevel()->piece(tokenizer.byteLevel()->endOfText())
+                                     : t;
+            QByteArray own;
+            bool symbols = true;
+            for (char32_t c : text.toUcs4()) {
+                const int b = ByteLevelBpe::symbolToByte(c);
+                if (b < 0) {
+                    symbols = false;
+                    break;
+                }
+                own.append(char(b));
+            }
+            bytes += symbols ? own : text.toUtf8();
+        }
+        return ByteLevelBpe::utf8Replacing(bytes);
+    }
     }
     return {};
 }

@@ -14,12 +14,16 @@
 namespace as {
 
 class SubwordModel;
+class ByteLevelBpe;
 
 enum class TokenizerKind {
     CjkChar, // one token per Han/kana/Hangul character; other-script words kept whole
     Word,    // words (any script, with 's / n't style contractions) and single symbols
     Bpe,     // SentencePiece BPE of at most N pieces, trained on the training pairs
     Unigram, // SentencePiece unigram model of at most N pieces, likewise
+    // GPT-2's byte-level BPE (text/byte_bpe.h), from a Hub model's files: never trained here.
+    // Its tokens are the vocabulary's pieces ("Ġthe"); <|endoftext|> is </s> (core/SPEC.md §8.6).
+    ByteLevel,
 };
 
 // A tokeniser: a kind, and for bpe/unigram the size asked for and (once trained, or read from
@@ -35,14 +39,23 @@ public:
     // This subword tokeniser with the model `proto` (a serialized SentencePiece model, as a
     // model file carries it); nullopt and *error when it is not a usable one.
     std::optional<Tokenizer> withModel(const QByteArray& proto, QString* error) const;
+    // GPT-2's tokeniser with its tables (kind ByteLevel).
+    explicit Tokenizer(std::shared_ptr<const ByteLevelBpe> byteLevel);
 
     TokenizerKind kind() const { return kind_; }
     bool isSubword() const { return kind_ == TokenizerKind::Bpe || kind_ == TokenizerKind::Unigram; }
     // N of bpe:N / unigram:N (the most pieces, specials included); 0 for the others.
     int vocabSize() const { return vocabSize_; }
     // False for a subword tokeniser without its model: it cuts nothing until trained().
-    bool ready() const { return !isSubword() || model_ != nullptr; }
+    bool ready() const
+    {
+        return kind_ == TokenizerKind::ByteLevel ? byteLevel_ != nullptr
+                                                 : !isSubword() || model_ != nullptr;
+    }
     const SubwordModel* model() const { return model_.get(); }
+    // GPT-2's tables; null for the other kinds.
+    const ByteLevelBpe* byteLevel() const { return byteLevel_.get(); }
+    std::shared_ptr<const ByteLevelBpe> byteLevelShared() const { return byteLevel_; }
     // The serialized SentencePiece model; empty without one.
     QByteArray modelProto() const;
     // The model's pieces, index = id (the vocabulary of that side); empty without a model.
@@ -56,12 +69,13 @@ private:
     TokenizerKind kind_ = TokenizerKind::Word;
     int vocabSize_ = 0;
     std::shared_ptr<const SubwordModel> model_;
+    std::shared_ptr<const ByteLevelBpe> byteLevel_;
 };
 
 // The smallest and largest N of bpe:N / unigram:N.
 inline constexpr int kMinSubwordVocab = 8, kMaxSubwordVocab = 1000000;
 
-QString tokenizerName(const Tokenizer& tokenizer); // "cjk-char", "word", "bpe:8000", "unigram:8000"
+QString tokenizerName(const Tokenizer& tokenizer); // "cjk-char", "word", "bpe:8000", "unigram:8000", "gpt2-bpe"
 // Case-insensitive; a subword name gives a tokeniser still to be trained (or given its model).
 std::optional<Tokenizer> tokenizerFromName(const QString& name);
 
@@ -79,6 +93,8 @@ QStringList tokenize(const Tokenizer& tokenizer, const QString& text);
 // Word: bleu.py's detok_en (no space before . , ! ? ; : % ) ] nor after ( [ $).
 // CjkChar: no spaces, except one between two adjacent non-CJK letter/digit tokens.
 // Subword: SentencePiece's decoding (▁ is a space; <unk> shows as " ⁇ ").
+// ByteLevel: the pieces' bytes read as UTF-8 (an invalid sequence as U+FFFD); a special token
+// that is not </s> as it is written; </s> as <|endoftext|>.
 QString detokenize(const Tokenizer& tokenizer, const QStringList& tokens);
 
 // CjkChar when more than 30% of the letters are Han, kana, Hangul or Bopomofo.

@@ -100,6 +100,125 @@
     </message>
 </context>
 <context>
+    <name>as::ByteLevelBpe</name>
+    <message>
+        <source>the vocabulary lacks the symbol of byte 0x%1, &apos;%2&apos;: a byte-level BPE vocabulary has all 256</source>
+        <translation>词表缺少字节 0x%1 的符号“%2”：字节级 BPE 的词表包含全部 256 个字节</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not in the vocabulary</source>
+        <translation>%1：%2 不在词表中</translation>
+    </message>
+    <message>
+        <source>%1: the merge of %2 and %3, %4, is not in the vocabulary</source>
+        <translation>%1：%2 与 %3 合并得到的 %4 不在词表中</translation>
+    </message>
+    <message>
+        <source>a special token is empty (id %1)</source>
+        <translation>有一个特殊词元为空（id %1）</translation>
+    </message>
+    <message>
+        <source>%1: %2 has id %3, outside 0..%4 (the ids must be 0 to N-1, each once)</source>
+        <translation>%1：%2 的 id 为 %3，超出 0..%4（id 必须是 0 到 N-1，且各出现一次）</translation>
+    </message>
+    <message>
+        <source>%1: id %2 is given twice (%3 and %4)</source>
+        <translation>%1：id %2 出现了两次（%3 和 %4）</translation>
+    </message>
+    <message>
+        <source>%1: the id of %2 is not a whole number</source>
+        <translation>%1：%2 的 id 不是整数</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2 (at byte %3)</source>
+        <translation>%1 不是有效的 JSON：%2（在第 %3 字节）</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object</source>
+        <translation>%1 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>merges.txt line %1</source>
+        <translation>merges.txt 第 %1 行</translation>
+    </message>
+    <message>
+        <source>%1: a merge is two pieces and a space, not &apos;%2&apos;</source>
+        <translation>%1：一条合并规则是以空格分隔的两个片段，而不是“%2”</translation>
+    </message>
+    <message>
+        <source>tokenizer.json has no model</source>
+        <translation>tokenizer.json 中没有 model</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s model is &apos;%1&apos;, not BPE: only GPT-2&apos;s byte-level BPE is read</source>
+        <translation>tokenizer.json 的 model 是“%1”而不是 BPE：只读取 GPT-2 的字节级 BPE</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s pre_tokenizer is &apos;%1&apos;, not ByteLevel: only GPT-2&apos;s byte-level BPE is read</source>
+        <translation>tokenizer.json 的 pre_tokenizer 是“%1”而不是 ByteLevel：只读取 GPT-2 的字节级 BPE</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s ByteLevel pre_tokenizer has add_prefix_space, which GPT-2&apos;s has not</source>
+        <translation>tokenizer.json 的 ByteLevel pre_tokenizer 设置了 add_prefix_space，而 GPT-2 的没有</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s ByteLevel pre_tokenizer has use_regex false: GPT-2&apos;s splits the text by its pattern</source>
+        <translation>tokenizer.json 的 ByteLevel pre_tokenizer 的 use_regex 为 false：GPT-2 的会按其正则模式切分文本</translation>
+    </message>
+    <message>
+        <source>tokenizer.json has a normalizer (&apos;%1&apos;), which GPT-2&apos;s has not</source>
+        <translation>tokenizer.json 有规范化器（“%1”），而 GPT-2 的没有</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s BPE has dropout: GPT-2&apos;s merges always</source>
+        <translation>tokenizer.json 的 BPE 设置了 dropout：GPT-2 的总是执行合并</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s BPE has a %1, which GPT-2&apos;s has not</source>
+        <translation>tokenizer.json 的 BPE 设置了 %1，而 GPT-2 的没有</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s BPE has %1 on, which GPT-2&apos;s has not</source>
+        <translation>tokenizer.json 的 BPE 开启了 %1，而 GPT-2 的没有</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s model has no vocab object</source>
+        <translation>tokenizer.json 的 model 中没有 vocab 对象</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s added_tokens[%1] has no content or no id</source>
+        <translation>tokenizer.json 的 added_tokens[%1] 缺少 content 或 id</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s added token %1 has id %2, but the vocabulary gives it %3</source>
+        <translation>tokenizer.json 中添加的词元 %1 的 id 为 %2，但词表给它的是 %3</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s model has no merges list</source>
+        <translation>tokenizer.json 的 model 中没有 merges 列表</translation>
+    </message>
+    <message>
+        <source>tokenizer.json&apos;s merges[%1]</source>
+        <translation>tokenizer.json 的 merges[%1]</translation>
+    </message>
+    <message>
+        <source>%1: a merge is two pieces (&quot;a b&quot; or [&quot;a&quot;, &quot;b&quot;]), not %2</source>
+        <translation>%1：一条合并规则是两个片段（&quot;a b&quot; 或 [&quot;a&quot;, &quot;b&quot;]），而不是 %2</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 has %2 but no %3 (and no tokenizer.json)</source>
+        <translation>%1 中有 %2 但没有 %3（也没有 tokenizer.json）</translation>
+    </message>
+    <message>
+        <source>%1 has neither vocab.json and merges.txt nor tokenizer.json</source>
+        <translation>%1 中既没有 vocab.json 和 merges.txt，也没有 tokenizer.json</translation>
+    </message>
+</context>
+<context>
     <name>as::Checkpoint</name>
     <message>
         <source>the averaging sum has %1 values for %2 parameters, or one that is not finite</source>
@@ -841,6 +960,22 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
+    <message>
+        <source>Open &amp;model folder…</source>
+        <translation>打开模型文件夹(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a pretrained model as the Hugging Face Hub has it: a folder with config.json, model.safetensors or pytorch_model.bin, vocab.json and merges.txt (GPT-2) (Ctrl+Alt+O)</source>
+        <translation>按 Hugging Face Hub 上的格式打开预训练模型：包含 config.json、model.safetensors 或 pytorch_model.bin、vocab.json 和 merges.txt 的文件夹（GPT-2）（Ctrl+Alt+O）</translation>
+    </message>
+    <message>
+        <source>Open model folder (Hugging Face Hub)</source>
+        <translation>打开模型文件夹（Hugging Face Hub）</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: it has no config.json (a model folder from the Hugging Face Hub has one)</source>
+        <translation>未打开 %1：其中没有 config.json（来自 Hugging Face Hub 的模型文件夹都有）</translation>
+    </message>
 </context>
 <context>
     <name>as::HeadService</name>
@@ -1287,6 +1422,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>%1: a weight is not a finite number</source>
         <translation>%1：有一个权重不是有限数</translation>
+    </message>
+    <message>
+        <source>%1: the tokenizer has %2 entries with &lt;|endoftext|&gt; at %3; config.json says %4 and %5</source>
+        <translation>%1：分词器有 %2 个条目，&lt;|endoftext|&gt; 位于 %3；而 config.json 说是 %4 和 %5</translation>
     </message>
 </context>
 <context>

@@ -7,8 +7,8 @@ parameter names and layouts, and random weights saved in the Hub's files. No `tr
 package: Debian's python3-torch alone.
 
     python3 hub_gpt2.py OUT_DIR [--layers 2] [--d 64] [--heads 4] [--vocab 50257] [--ctx 64]
-                                 [--seed 1] [--prefix] [--buffers] [--no-tie-key]
-                                 [--steps ID_LISTS_JSON]
+                                 [--seed 1] [--prefix] [--buffers] [--texts ID_LISTS_JSON]
+                                 [--only-safetensors]
 
 writes into OUT_DIR:
   config.json           the fields and values a Hub GPT-2 config has (sizes from the options)
@@ -183,6 +183,8 @@ def main():
                     help="GPT2LMHeadModel's keys (transformer.*, lm_head.weight)")
     ap.add_argument("--buffers", action="store_true", help="attn.bias and attn.masked_bias too")
     ap.add_argument("--texts", help="a JSON file: a list of id lists")
+    ap.add_argument("--only-safetensors", action="store_true",
+                    help="no pytorch_model.bin files (a large model for benchmarks and screenshots)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     torch.manual_seed(a.seed)
@@ -208,9 +210,10 @@ def main():
                                         if k.startswith("transformer."))
     write_safetensors(os.path.join(a.out, "model.safetensors"),
                       {k: v for k, v in state.items() if k != "lm_head.weight"})
-    torch.save(state, os.path.join(a.out, "pytorch_model.bin"))
-    torch.save(state, os.path.join(a.out, "pytorch_model.legacy.bin"),
-               _use_new_zipfile_serialization=False)
+    if not a.only_safetensors:
+        torch.save(state, os.path.join(a.out, "pytorch_model.bin"))
+        torch.save(state, os.path.join(a.out, "pytorch_model.legacy.bin"),
+                   _use_new_zipfile_serialization=False)
 
     expected = []
     texts = json.load(open(a.texts)) if a.texts else []

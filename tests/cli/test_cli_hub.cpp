@@ -1,0 +1,152 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command line on a GPT-2 folder as the Hugging Face Hub has it (core/SPEC.md §8.6):
+// random weights written by the PyTorch GPT-2 of tests/reference/hub_gpt2.py, and GPT-2's
+// real tokenizer files (tests/data/gpt2-tokenizer: vocab.json and merges.txt by their Hub
+// names). The numbers themselves are held to PyTorch in tests/core/test_hub_gpt2; here:
+// - `generate --model FOLDER` continues each line as the engine's greedy decoding of the
+//   loaded model does, the prompt cut into GPT-2's ids ("Hello world" is 15496 995);
+// - `trace` shows GPT-2's pieces and the tensors of every layer, `heads` scores its heads,
+//   `eval` gives its perplexity of a text;
+// - a folder whose tokenizer does not fit config.json is refused, naming both.
+#include "skip.h"
+#include "cli_process.h"
+#include "decode/decode.h"
+#include "io/hub_model.h"
+#include "io/model_file.h"
+#include "test_files.h"
+#include "text/dataset.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+class TestCliHub : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void generate();
+    void traceHeadsEval();
+    void tokenizerMismatch();
+
+private:
+    test::ProcessRun cli(const QStringList& args, const QByteArray& input = {}) const
+    {
+        return test::runProgram(test::cliProgram(), args, QProcessEnvironment::systemEnvironment(),
+                                input);
+    }
+    QTemporaryDir dir_;
+    QString gpt2_;
+};
+
+void TestCliHub::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    const QString script = ::as::test::testFile("reference/hub_gpt2.py");
+    QVERIFY2(!script.isEmpty(), "tests/reference/hub_gpt2.py not found beside this test");
+    QProcess probe;
+    probe.start(u"/usr/bin/python3"_s, {u"-c"_s, u"import torch, numpy"_s});
+    if (!probe.waitForFinished(120'000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+        AS_SKIP("/usr/bin/python3 cannot import torch and numpy: install Debian's python3-torch "
+                "(bash scripts/install-deps.sh --torch) to write GPT-2's files as PyTorch does");
+    gpt2_ = dir_.filePath(u"gpt2"_s);
+    QProcess p;
+    p.start(u"/usr/bin/python3"_s, {script, gpt2_, u"--layers"_s, u"2"_s, u"--ctx"_s, u"48"_s});
+    QVERIFY(p.waitForFinished(300'000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    // GPT-2's tokenizer, under the names the Hub gives its files.
+    const QString vocab = ::as::test::testFile("data/gpt2-tokenizer/encoder.json");
+    const QString merges = ::as::test::testFile("data/gpt2-tokenizer/vocab.bpe");
+    QVERIFY2(!vocab.isEmpty() && !merges.isEmpty(), "tests/data/gpt2-tokenizer not found");
+    QVERIFY(QFile::copy(vocab, gpt2_ + u"/vocab.json"_s));
+    QVERIFY(QFile::copy(merges, gpt2_ + u"/merges.txt"_s));
+}
+
+void TestCliHub::generate()
+{
+    const QByteArray input = "Hello world\nThe cat sat on\n你好\n";
+    const test::ProcessRun r = cli({u"generate"_s, u"--model"_s, gpt2_, u"--max-len"_s, u"6"_s}, input);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"generate"_s, r)));
+    const QStringList got = QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(got.size(), 3);
+    QString error;
+    std::optional<ModelBundle> b = loadModel(gpt2_, &error);
+    QVERIFY2(b, qPrintable(error));
+    const std::optional<HubModel> hub = readHubModel(gpt2_, &error);
+    QVERIFY2(hub, qPrintable(error));
+    const ParallelData codec = ParallelData::fromVocabularies(b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok);
+    const QStringList lines = QString::fromUtf8(input).split(u'\n').mid(0, 3);
+    // GPT-2's ids of the first line, through the engine's.
+    std::vector<int> hello;
+    for (int id : codec.encodeSource(lines[0]).ids)
+        hello.push_back(hub->ids.toHub(id));
+    QCOMPARE(hello, std::vector<int>({15496, 995}));
+    for (int i = 0; i < 3; ++i) {
+        const std::vector<int> prompt = codec.encodeSource(lines[i]).ids;
+        DecodeOptions o;
+        o.maxLen = 6;
+        const DecodeResult d = greedyDecode(*b->model, prompt, o);
+        std::vector<int> text = prompt;
+        text.insert(text.end(), d.nbest[0].tokens.begin(), d.nbest[0].tokens.end());
+        QCOMPARE(got[i], codec.decodeTarget(text));
+        QVERIFY2(got[i].startsWith(lines[i]), qPrintable(got[i]));
+        QVERIFY(got[i].size() > lines[i].size());  // six tokens more (random weights: some text)
+    }
+}
+
+void TestCliHub::traceHeadsEval()
+{
+    const test::ProcessRun t = cli({u"trace"_s, u"--model"_s, gpt2_, u"--only"_s, u"decoder.1.self.weights"_s},
+                                   "Hello world\n");
+    QVERIFY2(t.exitCode == 0, qPrintable(test::describeRun(u"trace"_s, t)));
+    const QJsonObject o = QJsonDocument::fromJson(t.out.trimmed().split('\n').back()).object();
+    QCOMPARE(o[u"target_tokens"_s].toArray(), QJsonArray({u"<s>"_s, u"Hello"_s, u"Ġworld"_s}));
+    const QJsonObject w = o[u"tensors"_s].toObject()[u"decoder.1.self.weights"_s].toObject();
+    QVERIFY2(!w.isEmpty(), t.out.constData());
+
+    const QString text = dir_.filePath(u"text.txt"_s);
+    {
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("The quick brown fox jumps over the lazy dog.\nA second line, with 1234 numbers.\n");
+    }
+    const test::ProcessRun h = cli({u"heads"_s, u"--model"_s, gpt2_, u"--data"_s, text, u"--json"_s});
+    QVERIFY2(h.exitCode == 0, qPrintable(test::describeRun(u"heads"_s, h)));
+    const QJsonObject heads = QJsonDocument::fromJson(h.out.trimmed().split('\n').back()).object();
+    QVERIFY2(!heads.isEmpty(), h.out.constData());
+    const test::ProcessRun e = cli({u"eval"_s, u"--model"_s, gpt2_, u"--data"_s, text});
+    QVERIFY2(e.exitCode == 0, qPrintable(test::describeRun(u"eval"_s, e)));
+    // Random weights: about uniform over GPT-2's 50257 entries.
+    QVERIFY2(e.out.contains("perplexity"), e.out.constData());
+}
+
+// A tokenizer of another size than config.json's vocab_size is refused, naming both.
+void TestCliHub::tokenizerMismatch()
+{
+    QTemporaryDir other;
+    QVERIFY(other.isValid());
+    for (const char* name : {"model.safetensors", "vocab.json", "merges.txt"})
+        QVERIFY(QFile::copy(gpt2_ + u'/' + QLatin1String(name), other.filePath(QLatin1String(name))));
+    QFile in(gpt2_ + u"/config.json"_s);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(in.readAll()).object();
+    json.insert(u"vocab_size"_s, 50258);
+    json.insert(u"eos_token_id"_s, 50256);
+    QFile out(other.filePath(u"config.json"_s));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(json).toJson());
+    out.close();
+    const test::ProcessRun r = cli({u"generate"_s, u"--model"_s, other.path()}, "Hello\n");
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("wte.weight") || r.err.contains("50258"), r.err.constData());
+}
+
+AS_TEST_GUILESS_MAIN(TestCliHub)
+#include "test_cli_hub.moc"
