@@ -4,6 +4,7 @@
 
 #include "io/checkpoint.h"
 #include "io/file_open.h"
+#include "io/hub_model.h"
 #include "main_window.h"
 #include "plot_tools.h"
 #include "view_set.h"
@@ -45,6 +46,9 @@ FileActions::FileActions(MainWindow* window) : QObject(window), window_(window)
     importWeights_ = new QAction(window);
     importWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     connect(importWeights_, &QAction::triggered, this, &FileActions::chooseImport);
+    openHub_ = new QAction(window);
+    openHub_->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
+    connect(openHub_, &QAction::triggered, this, &FileActions::chooseHubModel);
     exportWeights_ = new QAction(window);
     exportWeights_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     connect(exportWeights_, &QAction::triggered, this, &FileActions::chooseExport);
@@ -73,6 +77,10 @@ void FileActions::retranslate()
     importWeights_->setText(tr("&Import weights…"));
     importWeights_->setToolTip(tr("Look inside a model trained elsewhere: a .safetensors weight "
                                   "file, e.g. from PyTorch (Ctrl+I)"));
+    openHub_->setText(tr("Open &model folder…"));
+    openHub_->setToolTip(tr("Open a pretrained model as the Hugging Face Hub has it: a folder "
+                            "with config.json, model.safetensors or pytorch_model.bin, vocab.json "
+                            "and merges.txt (GPT-2) (Ctrl+Alt+O)"));
     exportWeights_->setText(tr("&Export weights…"));
     exportWeights_->setToolTip(tr("Write the model as a .safetensors weight file that PyTorch "
                                   "can read (Ctrl+E)"));
@@ -135,8 +143,32 @@ void FileActions::chooseImport()
         importAsking(path);
 }
 
+void FileActions::chooseHubModel()
+{
+    const QString path = QFileDialog::getExistingDirectory(
+        window_, tr("Open model folder (Hugging Face Hub)"), QString());
+    if (!path.isEmpty())
+        openHubModel(path);
+}
+
+void FileActions::openHubModel(const QString& path)
+{
+    if (!isHubModelPath(path)) {
+        window_->showFileError(tr("%1 was not opened: it has no config.json (a model folder from "
+                                  "the Hugging Face Hub has one)")
+                                   .arg(path));
+        return;
+    }
+    window_->link()->openHubModel(path);
+}
+
 void FileActions::openFile(const QString& path)
 {
+    // A Hub model folder, or a file in one (config.json, model.safetensors, pytorch_model.bin).
+    if (isHubModelPath(path)) {
+        openHubModel(path);
+        return;
+    }
     // A pipe would block the window (and the worker) for ever: refused before it is opened.
     QFile f(path);
     if (QString why; !openForReading(f, &why)) {

@@ -33,6 +33,9 @@ public:
     // every view (no training data: Play and Step are off until a task is applied); Export
     // writes the current model as one.
     void importWeightsFrom(const QString& path, const ImportOptions& options);
+    // A model folder from the Hugging Face Hub (GPT-2, core/SPEC.md §8.6), opened for
+    // inspection in every view, as an imported weight file is.
+    void openHubModel(const QString& path);
     void exportWeightsTo(const QString& path);
 
     // The checkpoint the session was saved to or opened from (empty: untitled), and the step
@@ -58,6 +61,7 @@ public:
     QAction* saveAction() const { return save_; }
     QAction* saveAsAction() const { return saveAs_; }
     QAction* importWeightsAction() const { return importWeights_; }
+    QAction* openHubModelAction() const { return openHub_; }
     QAction* exportWeightsAction() const { return exportWeights_; }
 
 signals:
@@ -68,6 +72,7 @@ private:
     void chooseOpen();
     bool chooseSavePath();
     void chooseImport();
+    void chooseHubModel();
     void importAsking(const QString& path);
     void chooseExport();
     void autosave();
@@ -75,7 +80,7 @@ private:
 
     MainWindow* window_;
     QAction *open_ = nullptr, *save_ = nullptr, *saveAs_ = nullptr;
-    QAction *importWeights_ = nullptr, *exportWeights_ = nullptr;
+    QAction *importWeights_ = nullptr, *exportWeights_ = nullptr, *openHub_ = nullptr;
     QTimer* autosaveTimer_ = nullptr;
     QString currentFile_;
     long savedStep_ = 0;      // step of the last save to (or load from) currentFile_

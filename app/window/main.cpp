@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio: the window. With FILE it opens a checkpoint, a weight file or a lesson; the
 // --screenshot and --measure-* modes (screenshot_driver.h) run without the user and exit.
+#include "io/hub_model.h"
 #include "file_actions.h"
 #include "language.h"
 #include "theme.h"
@@ -111,7 +112,7 @@ int main(int argc, char** argv)
     if (!files.isEmpty())
         next = [&w, f = files.first()] {
             // A lesson (.json), or a checkpoint or weight file.
-            if (f.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            if (f.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) && !as::isHubModelPath(f))
                 w.lessons()->openLessonFile(f);
             else
                 w.files()->openFile(f);

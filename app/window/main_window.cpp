@@ -196,6 +196,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(corpus_->openCorpusAction());
     file->addAction(files_->importWeightsAction());
+    file->addAction(files_->openHubModelAction());
     file->addAction(files_->exportWeightsAction());
     file->addSeparator();
     quit_ = file->addAction(QString());

@@ -113,6 +113,8 @@ public slots:
     // Replaces the session by the model of a weight file (io/interop.h), opened for
     // inspection; or emits checkpointFailed and leaves everything as it was.
     void importWeights(const QString& path, const as::ImportOptions& options);
+    // A Hugging Face Hub model folder (io/hub_model.h), for inspection as an import is.
+    void openHubModel(const QString& path);
     // Writes the current model as a weight file, core/SPEC.md §8 (with its configuration,
     // vocabularies and tokenisers); weightsExported or checkpointFailed answers.
     void exportWeights(const QString& path);

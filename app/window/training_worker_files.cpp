@@ -5,6 +5,8 @@
 // that is not trained on further is opened for inspection.
 #include "training_worker.h"
 
+#include "eval/induction.h"
+#include "io/hub_model.h"
 #include "run/make_session.h"
 #include "run/resume.h"
 
@@ -130,6 +132,31 @@ void TrainingWorker::importWeights(const QString& path, const ImportOptions& opt
     beginInspection(*b, std::move(trainer), {}, {}, 0, path, true);
 }
 
+void TrainingWorker::openHubModel(const QString& path)
+{
+    QString error;
+    std::optional<ModelBundle> b = loadHubModel(path, &error);
+    if (!b) {
+        emit checkpointFailed(tr("%1 was not opened: %2").arg(QFileInfo(path).fileName(), error));
+        return;
+    }
+    // Its induction heads (core/SPEC.md §13), measured once: an opened model has no
+    // validations to measure them at.
+    TrainingHistory history;
+    if (b->config.tgt_vocab >= kInductionMinVocab) {
+        auto r = std::make_shared<InductionRecord>(
+            measureInduction(*b->model, makeInductionProbe(b->config.tgt_vocab)));
+        r->step = 0;
+        history.induction.push_back(std::move(r));
+    }
+    auto trainer = std::make_unique<Trainer>(std::move(b->model), TrainOptions{});
+    // The probe: a sentence interpretability reads GPT-2 on (Wang et al. 2022's indirect
+    // object), its names repeated, so that induction and name-mover heads have something to do.
+    TokenPair probe;
+    probe.tgt = tokenize(b->tgtTok, QStringLiteral("When Mary and John went to the store, John gave a drink to"));
+    beginInspection(*b, std::move(trainer), probe, std::move(history), 0, path, true);
+}
+
 void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_ptr<Trainer> trainer,
                                      TokenPair probe, TrainingHistory history,
                                      double trainSeconds, const QString& path, bool untitled,
@@ -143,7 +170,7 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
                               QStringLiteral("model:") + QFileInfo(path).fileName(), &s);
 
     const bool wasRunning = adoptSession(s, std::move(session), probe);
-    if (probe_.src.isEmpty())
+    if (!hasProbe())  // none given (a decoder-only model's probe is its text, tgt)
         probe_ = defaultProbe();
     completeProbe();
     if (wasRunning)

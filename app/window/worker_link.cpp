@@ -169,6 +169,12 @@ void WorkerLink::importWeights(const QString& path, const ImportOptions& options
     send([path, options](TrainingWorker* w) { w->importWeights(path, options); });
 }
 
+void WorkerLink::openHubModel(const QString& path)
+{
+    emit sessionOrdered();
+    send([path](TrainingWorker* w) { w->openHubModel(path); });
+}
+
 void WorkerLink::exportWeights(const QString& path)
 {
     send([path](TrainingWorker* w) { w->exportWeights(path); });

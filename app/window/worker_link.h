@@ -48,6 +48,7 @@ public:
     void saveCheckpoint(const QString& path, bool autosave);
     void loadCheckpoint(const QString& path, bool autosave);
     void importWeights(const QString& path, const ImportOptions& options);
+    void openHubModel(const QString& path);
     void exportWeights(const QString& path);
     // Validation loss, accuracy, BLEU and sample translations of the weights the run hands
     // out, computed in the worker (training waits meanwhile); summaryReady answers.
