@@ -195,7 +195,7 @@ int runBench(const QStringList& args)
                      "of a --src-len-token sentence on `small` with random weights, exactly "
                      "--out-len output tokens (</s> suppressed), cached and plain decoding."});
     p.add({"out-len", "Output tokens for --decode.", "N", "10"});
-    p.add({"src-len", "Source tokens for --decode.", "N", "10"});
+    p.add({"src-len", "Source tokens for --decode; with --model, the forward pass's tokens (64).", "N", "10"});
     p.add({"runs", "Timed runs for --decode (20 if not given), --heads (3), --induction (5) and --profile (3).", "N"});
     p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
                     "without ΔNLL, integrated gradients, a mute and re-translation, the "
@@ -204,6 +204,13 @@ int runBench(const QStringList& args)
                         "repeat task's recipe, its training step against one validation's "
                         "probe, medians of --runs runs of --steps steps, and the probe's share "
                         "of the training between validations."});
+    p.add({"model", "Instead: what MODEL costs here (a decoder-only model: a Hub folder such as "
+                    "GPT-2's, a model file or a checkpoint): the open, a forward pass of --src-len "
+                    "tokens (64 if not given) and fine-tuning steps (forward, backward, Adam) of "
+                    "--batch windows of --seq-len tokens, medians of --runs runs of --steps steps.",
+           "MODEL"});
+    p.add({"batch", "With --model: windows per fine-tuning step.", "N", "1"});
+    p.add({"seq-len", "With --model: tokens per window.", "N", "1024"});
     p.add({"data", "With --heads: the pairs (source<TAB>target); for a decoder-only model its "
                    "sentences, one per line.", "D.tsv"});
     p.add({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});
@@ -237,6 +244,8 @@ int runBench(const QStringList& args)
         return benchHeads(p, out, err);
     if (p.isSet("induction"))
         return benchInduction(p, out, err);
+    if (p.isSet("model"))
+        return benchModel(p, out, err);
     if (p.isSet("decode")) {
         const int threads = p.threads();
         const int outLen = int(p.intOption("out-len", 1, 200));

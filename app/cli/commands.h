@@ -26,6 +26,7 @@ int runBench(const QStringList& args);
 // bench --heads MODEL --data D (bench_heads.cpp), with runBench's parsed options.
 int benchHeads(Options& options, QTextStream& out, QTextStream& err);
 int benchInduction(Options& options, QTextStream& out, QTextStream& err);
+int benchModel(Options& options, QTextStream& out, QTextStream& err);
 // The median of a benchmark's timings (the upper one of an even count; 0 for none).
 double medianOf(std::vector<double> v);
 int runBleu(const QStringList& args);

@@ -6,6 +6,7 @@
 #include "model_input.h"
 #include "options.h"
 
+#include "io/hub_model.h"
 #include "io/interop.h"
 
 #include <QTextStream>
@@ -22,7 +23,12 @@ int runExport(const QStringList& args)
         "and other tools; scripts/torch_parity.py loads it into the reference model.",
         err);
     p.add({"model", "The model (or training checkpoint) to export.", "MODEL"});
-    p.add({"out", "The weight file to write (.safetensors); written atomically.", "FILE"});
+    p.add({"out", "The weight file to write (.safetensors); written atomically. With "
+                  "--hub-layout, the folder to write (new, or empty).", "FILE"});
+    p.add({"hub-layout", "Write a GPT-2 (opened from its Hugging Face Hub folder, or "
+                         "fine-tuned from one) back in the Hub's layout: config.json, "
+                         "model.safetensors, vocab.json and merges.txt in the folder --out "
+                         "(core/SPEC.md §8.6)."});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     const QString model = p.required("model");
@@ -34,6 +40,27 @@ int runExport(const QStringList& args)
     if (!usableModelPath(model, p.command(), err))
         return 1;
     QString error;
+    if (p.isSet("hub-layout")) {
+        const std::optional<as::ModelBundle> b = loadModelFile(model, p.command(), err, ModelUse::Any);
+        if (!b)
+            return 1;
+        QString note;
+        if (!as::writeHubModel(*b, p.value("out"), &error, &note)) {
+            err << "export: " << error << "\n";
+            return 1;
+        }
+        if (!note.isEmpty())
+            err << "export: note: " << note << "\n";
+        // Read back what was written, as the program opens such a folder.
+        const std::optional<as::ModelBundle> back = as::loadModel(p.value("out"), &error);
+        if (!back) {
+            err << "export: the folder written does not read back: " << error << "\n";
+            return 1;
+        }
+        out << "export: wrote " << p.value("out") << " in the Hugging Face Hub's layout: "
+            << modelSummary(*back) << "\n";
+        return 0;
+    }
     if (!as::exportWeights(model, p.value("out"), &error)) {
         err << "export: " << error << "\n";
         return 1;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/hub_model.h"
 
+#include "io/atomic_file.h"
 #include "io/safetensors.h"
 #include "io/torch_file.h"
 #include "model/memory.h"
@@ -14,9 +15,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -231,7 +234,13 @@ bool isHubModelPath(const QString& path)
     if (!info.isDir()
         && !QStringList{u"config.json"_s, u"model.safetensors"_s, u"pytorch_model.bin"_s}.contains(info.fileName()))
         return false;
-    return QFileInfo::exists(QDir(hubFolderOf(path)).filePath(u"config.json"_s));
+    const QDir dir(hubFolderOf(path));
+    // config.json alone, named as a file, may be anything's (a lesson): with weights beside it.
+    if (info.fileName() == u"config.json"
+        && !QFileInfo::exists(dir.filePath(u"model.safetensors"_s))
+        && !QFileInfo::exists(dir.filePath(u"pytorch_model.bin"_s)))
+        return false;
+    return QFileInfo::exists(dir.filePath(u"config.json"_s));
 }
 
 std::optional<HubModel> readHubModel(const QString& path, QString* error)
@@ -429,6 +438,150 @@ std::optional<ModelBundle> loadHubModel(const QString& path, QString* error)
     b.provenance.run = QFileInfo(dir).fileName();
     b.notes = hub->notes;
     return b;
+}
+
+bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error, QString* note)
+{
+    const auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return false;
+    };
+    const ModelConfig& c = bundle.config;
+    const ByteLevelBpe* bpe = bundle.tgtTok.byteLevel();
+    const bool gpt2 = c.decoderOnly() && c.norm == NormPlacement::Pre
+                      && c.position == Position::Learned && c.activation == Activation::GeluTanh
+                      && c.tie == Tie::Tgt && !c.generator_bias && c.masked_specials == 0b1011
+                      && c.d_ff > 0 && bpe && bpe->endOfText() >= 0
+                      && bpe->size() + 3 == c.tgt_vocab;
+    if (!gpt2)
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "only a model opened from a GPT-2 folder (or fine-tuned from one) can be written in the Hub's layout: this one is %1")).arg(c.spec()));
+    if (QDir(dir).exists() && !QDir(dir).isEmpty())
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1 is a folder that is not empty: choose a new one")).arg(dir));
+    const ParamStore<float>& ps = bundle.model->params();
+    const int d = c.d_model, ff = c.d_ff, V = bpe->size();
+    const Gpt2IdMap ids{V, bpe->endOfText()};
+    const auto values = [&](const std::string& name) {
+        const ParamInfo* p = ps.find(name);
+        if (!p)
+            throw std::logic_error("hub model: no parameter " + name);
+        return ps.values() + p->offset;
+    };
+    // Every tensor in its own buffer, named as transformers names GPT2LMHeadModel's.
+    std::vector<std::pair<std::string, std::pair<std::vector<std::uint64_t>, std::vector<float>>>> out;
+    const auto add = [&](const std::string& name, std::vector<std::uint64_t> shape, std::vector<float> v) {
+        out.push_back({"transformer." + name, {std::move(shape), std::move(v)}});
+    };
+    const auto u = [](int v) { return std::uint64_t(v); };
+    {
+        std::vector<float> wte(std::size_t(V) * d);
+        const float* e = values("tgt_embed.weight");
+        for (int k = 0; k < V; ++k)
+            std::copy_n(e + std::size_t(ids.toEngine(k)) * d, d, wte.begin() + std::ptrdiff_t(k) * d);
+        if (note && !std::equal(e + d, e + 2 * std::size_t(d), e + 2 * std::size_t(d)))
+            *note = hubText(QT_TRANSLATE_NOOP("as::HubModel", "<s>'s embedding row differs from </s>'s (fine-tuning moved them apart); the Hub's layout keeps </s>'s, as <|endoftext|>"));
+        add("wte.weight", {u(V), u(d)}, std::move(wte));
+    }
+    const float* wpe = values("tgt_pos.weight");
+    add("wpe.weight", {u(c.max_len), u(d)}, std::vector<float>(wpe, wpe + std::size_t(c.max_len) * d));
+    const auto vec = [&](const std::string& name, int n) {
+        const float* v = values(name);
+        return std::vector<float>(v, v + n);
+    };
+    // A Linear's [out, in] weight as a Conv1D's [in, out].
+    const auto conv = [&](const std::string& name, int in, int outDim) {
+        const float* w = values(name);
+        std::vector<float> t(std::size_t(in) * outDim);
+        for (int r = 0; r < outDim; ++r)
+            for (int col = 0; col < in; ++col)
+                t[std::size_t(col) * outDim + r] = w[std::size_t(r) * in + col];
+        return t;
+    };
+    for (int i = 0; i < c.decoder_layers; ++i) {
+        const std::string h = "h." + std::to_string(i) + ".";
+        const std::string l = "decoder.layers." + std::to_string(i) + ".";
+        for (const auto& [hub, ours] : {std::pair{"ln_1", "norm1"}, std::pair{"ln_2", "norm2"}})
+            for (const char* part : {".weight", ".bias"})
+                add(h + hub + part, {u(d)}, vec(l + ours + part, d));
+        std::vector<float> qkv(std::size_t(d) * 3 * d), qkvBias;
+        for (int j = 0; j < 3; ++j) {
+            const std::vector<float> t = conv(l + "self_attn." + "qkv"[j] + ".weight", d, d);
+            for (int r = 0; r < d; ++r)
+                std::copy_n(t.begin() + std::ptrdiff_t(r) * d, d, qkv.begin() + std::ptrdiff_t(r) * 3 * d + j * d);
+            const std::vector<float> b = vec(l + "self_attn." + "qkv"[j] + ".bias", d);
+            qkvBias.insert(qkvBias.end(), b.begin(), b.end());
+        }
+        add(h + "attn.c_attn.weight", {u(d), u(3 * d)}, std::move(qkv));
+        add(h + "attn.c_attn.bias", {u(3 * d)}, std::move(qkvBias));
+        struct Conv {
+            const char* hub;
+            const char* ours;
+            int in, out;
+        };
+        for (const Conv& cv : {Conv{"attn.c_proj", "self_attn.o", d, d}, Conv{"mlp.c_fc", "ffn.w1", d, ff},
+                               Conv{"mlp.c_proj", "ffn.w2", ff, d}}) {
+            add(h + cv.hub + ".weight", {u(cv.in), u(cv.out)}, conv(l + cv.ours + ".weight", cv.in, cv.out));
+            add(h + cv.hub + ".bias", {u(cv.out)}, vec(l + cv.ours + ".bias", cv.out));
+        }
+    }
+    for (const char* part : {".weight", ".bias"})
+        add(std::string("ln_f") + part, {u(d)}, vec(std::string("decoder.norm") + part, d));
+    std::vector<SafetensorsEntry> entries;
+    for (const auto& [name, t] : out)
+        entries.push_back({name, t.first, t.second.data()});
+
+    const QJsonObject config{
+        {"activation_function", "gelu_new"},
+        {"architectures", QJsonArray{"GPT2LMHeadModel"}},
+        {"attn_pdrop", c.dropout},
+        {"bos_token_id", ids.endOfText},
+        {"embd_pdrop", c.dropout},
+        {"eos_token_id", ids.endOfText},
+        {"initializer_range", 0.02},
+        {"layer_norm_epsilon", c.norm_eps},
+        {"model_type", "gpt2"},
+        {"n_ctx", c.max_len},
+        {"n_embd", d},
+        {"n_head", c.heads},
+        {"n_inner", ff == 4 * d ? QJsonValue() : QJsonValue(ff)},
+        {"n_layer", c.decoder_layers},
+        {"n_positions", c.max_len},
+        {"resid_pdrop", c.dropout},
+        {"scale_attn_weights", true},
+        {"scale_attn_by_inverse_layer_idx", false},
+        {"reorder_and_upcast_attn", false},
+        {"tie_word_embeddings", true},
+        {"vocab_size", V},
+    };
+    QJsonObject vocab;
+    for (int k = 0; k < V; ++k)
+        vocab.insert(bpe->piece(k), k);
+
+    // Into a sibling folder, renamed into place when every file is there.
+    const QFileInfo target(dir);
+    const QString partial = target.absoluteFilePath() + u".partial"_s;
+    QDir(partial).removeRecursively();
+    if (!QDir().mkpath(partial))
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot make the folder %1")).arg(partial));
+    QString why;
+    SafetensorsMetadata meta;
+    meta.insert(u"format"_s, u"pt"_s);
+    const QDir p(partial);
+    bool ok = writeSafetensors(p.filePath(u"model.safetensors"_s), entries, meta, &why)
+              && writeFileAtomically(p.filePath(u"config.json"_s), QJsonDocument(config).toJson(), &why)
+              && writeFileAtomically(p.filePath(u"vocab.json"_s), QJsonDocument(vocab).toJson(QJsonDocument::Compact), &why)
+              && writeFileAtomically(p.filePath(u"merges.txt"_s), bpe->mergesText(), &why);
+    if (ok && QDir(dir).exists())
+        ok = QDir().rmdir(dir) || (why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot replace the empty folder %1")).arg(dir), false);
+    if (ok && !QDir().rename(partial, target.absoluteFilePath())) {
+        ok = false;
+        why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot rename %1 to %2")).arg(partial, dir);
+    }
+    if (!ok) {
+        QDir(partial).removeRecursively();
+        return fail(why);
+    }
+    return true;
 }
 
 }  // namespace as

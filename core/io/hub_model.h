@@ -72,6 +72,16 @@ std::optional<HubModel> readHubModel(const QString& path, QString* error);
 // tokeniser must have config.json's vocab_size entries and <|endoftext|> at its eos_token_id.
 std::optional<ModelBundle> loadHubModel(const QString& path, QString* error);
 
+// The model written back in the Hub's layout (core/SPEC.md §8.6) into `dir`, which must not
+// exist or be empty: config.json, model.safetensors (GPT2LMHeadModel's keys, "transformer."
+// and no lm_head.weight, as transformers saves a tied head), vocab.json and merges.txt. Only a
+// model GPT-2's layout can hold is written: decoder-only, pre-norm, learned positions, the
+// tanh GELU, the head tied without bias, <pad> <s> <unk> masked, the gpt2-bpe tokenizer.
+// Written into a sibling folder first, renamed into place when whole. *note (if given) says
+// what the layout could not keep (the <s> row, once fine-tuning moved it from </s>'s).
+bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error,
+                   QString* note = nullptr);
+
 // True when `path` is a folder (or a file in one) with a Hub config.json: what the program's
 // open dialogs and --model tell apart from its own files.
 bool isHubModelPath(const QString& path);

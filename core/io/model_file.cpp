@@ -7,6 +7,7 @@
 #include "io/file_open.h"
 #include "io/bytes.h"
 #include "io/checkpoint.h"
+#include "text/byte_bpe.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -137,6 +138,14 @@ SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, c
     for (auto [key, tok] : {std::pair{kSrcSentencePieceKey, &srcTok}, std::pair{kTgtSentencePieceKey, &tgtTok}})
         if (tok->isSubword())
             meta.insert(QLatin1String(key), QString::fromLatin1(tok->modelProto().toBase64()));
+    // A gpt2-bpe side's merges and <|endoftext|> (core/SPEC.md §8.2, §8.6); its pieces are the
+    // vocabulary's, in the Hub's order once <|endoftext|> is put back.
+    for (auto [key, tok] : {std::pair{kSrcByteBpeKey, &srcTok}, std::pair{kTgtByteBpeKey, &tgtTok}})
+        if (const ByteLevelBpe* bpe = tok->byteLevel())
+            meta.insert(QLatin1String(key),
+                        compactJson(QJsonObject{{"end_of_text", bpe->endOfText()},
+                                                {"end_of_text_piece", bpe->piece(bpe->endOfText())},
+                                                {"merges", QString::fromUtf8(bpe->mergesText())}}));
     if (provenance.step >= 0)
         meta.insert(u"step"_s, QString::number(provenance.step));
     if (!provenance.run.isEmpty())
@@ -275,6 +284,10 @@ bool saveModel(const QString& path, const Transformer<float>& model, const Vocab
                             error);
 }
 
+// A gpt2-bpe side's tokenizer from its __metadata__ key and the vocabulary (core/SPEC.md §8.2).
+std::optional<Tokenizer> byteLevelFromMetadata(const SafetensorsMetadata& meta, const QString& key,
+                                               const Vocab& vocab, QString* error);
+
 std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* error)
 {
     QString why;
@@ -382,6 +395,17 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
                             .arg(kMinSubwordVocab)
                             .arg(kMaxSubwordVocab));
         *kind = *k;
+        const QString bk = QLatin1String(std::string_view(key) == "src" ? kSrcByteBpeKey : kTgtByteBpeKey);
+        if (kind->kind() == TokenizerKind::ByteLevel) {
+            const std::optional<Tokenizer> t = byteLevelFromMetadata(meta, bk, *vocab, &why);
+            if (!t)
+                return fail(why);
+            *kind = *t;
+            continue;
+        }
+        if (meta.contains(bk))
+            return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ has '%1' but the %2 tokenizer is %3")
+                            .arg(bk, QCoreApplication::translate("as::ModelFile", side), tokenizerName(*kind)));
         // A subword side carries its SentencePiece model, whose pieces are its vocabulary.
         const QString mk = QLatin1String(modelKey);
         if (!kind->isSubword()) {
@@ -496,6 +520,39 @@ std::optional<ModelBundle> loadModelFromBytes(QByteArray bytes, QString* error)
     if (!file)
         return std::nullopt;
     return loadModelFrom(*file, error);
+}
+
+std::optional<Tokenizer> byteLevelFromMetadata(const SafetensorsMetadata& meta, const QString& key,
+                                               const Vocab& vocab, QString* error)
+{
+    const auto text = [](const char* s) { return QCoreApplication::translate("as::ModelFile", s); };
+    if (!meta.contains(key)) {
+        *error = text(QT_TRANSLATE_NOOP("as::ModelFile", "__metadata__ has no '%1': a gpt2-bpe tokenizer needs its merges")).arg(key);
+        return std::nullopt;
+    }
+    const QJsonObject o = QJsonDocument::fromJson(meta.value(key).toUtf8()).object();
+    const int eot = o.value(u"end_of_text"_s).toInt(-1);
+    const QString eotPiece = o.value(u"end_of_text_piece"_s).toString();
+    const int hubSize = vocab.size() - 3;  // the engine's specials but </s>, which is <|endoftext|>
+    if (eot < 0 || eot >= hubSize || eotPiece.isEmpty() || !o.value(u"merges"_s).isString()) {
+        *error = text(QT_TRANSLATE_NOOP("as::ModelFile", "__metadata__ '%1' must be {\"end_of_text\": id, \"end_of_text_piece\": text, \"merges\": text} with the id inside the vocabulary")).arg(key);
+        return std::nullopt;
+    }
+    // vocab.json again: the engine's tokens after the specials are the Hub's in order, without
+    // <|endoftext|> (Gpt2IdMap).
+    const Gpt2IdMap ids{hubSize, eot};
+    QJsonObject pieces;
+    for (int id = Vocab::kSpecials; id < vocab.size(); ++id)
+        pieces.insert(vocab.token(id), ids.toHub(id));
+    pieces.insert(eotPiece, eot);
+    QString why;
+    std::optional<ByteLevelBpe> bpe = ByteLevelBpe::fromFiles(
+        QJsonDocument(pieces).toJson(QJsonDocument::Compact), o.value(u"merges"_s).toString().toUtf8(), &why);
+    if (!bpe || bpe->size() != hubSize || bpe->endOfText() != eot) {
+        *error = QStringLiteral("__metadata__ '%1': %2").arg(key, bpe ? text(QT_TRANSLATE_NOOP("as::ModelFile", "the vocabulary is not the tokenizer's")) : why);
+        return std::nullopt;
+    }
+    return Tokenizer(std::make_shared<const ByteLevelBpe>(std::move(*bpe)));
 }
 
 std::optional<ModelBundle> loadModel(const QString& path, QString* error)

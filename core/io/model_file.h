@@ -34,6 +34,10 @@ inline constexpr char kModelChecksumKey[] = "data_crc32c";
 // serialized model, base64; present exactly when that side's tokenizer is bpe:N or unigram:N.
 inline constexpr char kSrcSentencePieceKey[] = "src_sentencepiece";
 inline constexpr char kTgtSentencePieceKey[] = "tgt_sentencepiece";
+// And of a gpt2-bpe side (GPT-2's byte-level BPE, §8.6): its merges and where <|endoftext|>
+// stands among its ids; present exactly when that side's tokenizer is gpt2-bpe.
+inline constexpr char kSrcByteBpeKey[] = "src_byte_bpe";
+inline constexpr char kTgtByteBpeKey[] = "tgt_byte_bpe";
 
 // Everything a model file holds. config.src_vocab / tgt_vocab equal the vocabulary sizes.
 // Where a model comes from, in its metadata ("step", "run"): optional, so that files written

@@ -891,6 +891,23 @@ int ByteLevelBpe::id(const QString& piece) const { return t_ ? t_->ids.value(pie
 
 int ByteLevelBpe::endOfText() const { return t_ ? t_->endOfText : -1; }
 
+QByteArray ByteLevelBpe::mergesText() const
+{
+    std::vector<std::pair<int, quint64>> byRank;
+    byRank.reserve(std::size_t(t_->merges.size()));
+    for (auto it = t_->merges.cbegin(); it != t_->merges.cend(); ++it)
+        byRank.emplace_back(it.value().rank, it.key());
+    std::sort(byRank.begin(), byRank.end());
+    QByteArray out = "#version: 0.2\n";
+    for (const auto& [rank, key] : byRank) {
+        out += t_->pieces[qsizetype(key >> 32)].toUtf8();
+        out += ' ';
+        out += t_->pieces[qsizetype(key & 0xffffffffu)].toUtf8();
+        out += '\n';
+    }
+    return out;
+}
+
 bool operator==(const ByteLevelBpe& a, const ByteLevelBpe& b)
 {
     if (a.t_ == b.t_)

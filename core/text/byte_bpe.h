@@ -79,6 +79,10 @@ public:
     // from), so that both cut every text alike. A copy is equal at no cost.
     friend bool operator==(const ByteLevelBpe& a, const ByteLevelBpe& b);
 
+    // The merges as merges.txt has them ("#version: 0.2", then "a b" a line in rank order):
+    // with the pieces, what fromFiles() reads back into these tables.
+    QByteArray mergesText() const;
+
     // The byte-to-symbol map of GPT-2 and its inverse (-1 for a code point that is no byte's).
     static char32_t byteToSymbol(unsigned char byte);
     static int symbolToByte(char32_t symbol);

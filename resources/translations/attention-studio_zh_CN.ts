@@ -1427,6 +1427,30 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>%1: the tokenizer has %2 entries with &lt;|endoftext|&gt; at %3; config.json says %4 and %5</source>
         <translation>%1：分词器有 %2 个条目，&lt;|endoftext|&gt; 位于 %3；而 config.json 说是 %4 和 %5</translation>
     </message>
+    <message>
+        <source>only a model opened from a GPT-2 folder (or fine-tuned from one) can be written in the Hub&apos;s layout: this one is %1</source>
+        <translation>只有从 GPT-2 文件夹打开的模型（或由其微调得到的模型）才能按 Hub 的格式写出：此模型为 %1</translation>
+    </message>
+    <message>
+        <source>%1 is a folder that is not empty: choose a new one</source>
+        <translation>%1 是一个非空文件夹：请选择一个新的文件夹</translation>
+    </message>
+    <message>
+        <source>&lt;s&gt;&apos;s embedding row differs from &lt;/s&gt;&apos;s (fine-tuning moved them apart); the Hub&apos;s layout keeps &lt;/s&gt;&apos;s, as &lt;|endoftext|&gt;</source>
+        <translation>&lt;s&gt; 的嵌入行与 &lt;/s&gt; 的不同（微调使它们分开了）；Hub 的格式只保留 &lt;/s&gt; 的，作为 &lt;|endoftext|&gt;</translation>
+    </message>
+    <message>
+        <source>cannot make the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot replace the empty folder %1</source>
+        <translation>无法替换空文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot rename %1 to %2</source>
+        <translation>无法把 %1 重命名为 %2</translation>
+    </message>
 </context>
 <context>
     <name>as::Interop</name>
@@ -2108,6 +2132,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>a decoder-only model has one vocabulary, but src_vocab and tgt_vocab differ</source>
         <translation>仅解码器模型只有一个词表，但 src_vocab 与 tgt_vocab 不同</translation>
+    </message>
+    <message>
+        <source>__metadata__ has no &apos;%1&apos;: a gpt2-bpe tokenizer needs its merges</source>
+        <translation>__metadata__ 中没有“%1”：gpt2-bpe 分词器需要它的合并规则</translation>
+    </message>
+    <message>
+        <source>__metadata__ &apos;%1&apos; must be {&quot;end_of_text&quot;: id, &quot;end_of_text_piece&quot;: text, &quot;merges&quot;: text} with the id inside the vocabulary</source>
+        <translation>__metadata__“%1”必须是 {&quot;end_of_text&quot;: id, &quot;end_of_text_piece&quot;: 文本, &quot;merges&quot;: 文本}，且 id 在词表之内</translation>
+    </message>
+    <message>
+        <source>the vocabulary is not the tokenizer&apos;s</source>
+        <translation>词表与分词器的不一致</translation>
     </message>
 </context>
 <context>

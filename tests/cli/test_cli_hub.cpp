@@ -18,6 +18,7 @@
 #include "text/dataset.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -35,6 +36,7 @@ private slots:
     void generate();
     void traceHeadsEval();
     void tokenizerMismatch();
+    void exportBothWays();
 
 private:
     test::ProcessRun cli(const QStringList& args, const QByteArray& input = {}) const
@@ -146,6 +148,33 @@ void TestCliHub::tokenizerMismatch()
     const test::ProcessRun r = cli({u"generate"_s, u"--model"_s, other.path()}, "Hello\n");
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("wte.weight") || r.err.contains("50258"), r.err.constData());
+}
+
+// export writes GPT-2 as our model file and back in the Hub's layout; generate continues the
+// same lines the same way from the folder, from our file and from the folder written back.
+void TestCliHub::exportBothWays()
+{
+    const QString file = dir_.filePath(u"gpt2.safetensors"_s), back = dir_.filePath(u"back"_s);
+    const test::ProcessRun e1 = cli({u"export"_s, u"--model"_s, gpt2_, u"--out"_s, file});
+    QVERIFY2(e1.exitCode == 0, qPrintable(test::describeRun(u"export"_s, e1)));
+    const test::ProcessRun e2 = cli({u"export"_s, u"--model"_s, file, u"--out"_s, back, u"--hub-layout"_s});
+    QVERIFY2(e2.exitCode == 0, qPrintable(test::describeRun(u"export --hub-layout"_s, e2)));
+    QVERIFY2(e2.out.contains("in the Hugging Face Hub's layout"), e2.out.constData());
+    for (const char* f : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
+        QVERIFY2(QFileInfo::exists(back + u'/' + QLatin1String(f)), f);
+    // Again into the same folder: refused, nothing touched.
+    const test::ProcessRun e3 = cli({u"export"_s, u"--model"_s, file, u"--out"_s, back, u"--hub-layout"_s});
+    QCOMPARE(e3.exitCode, 1);
+    QVERIFY2(e3.err.contains("not empty"), e3.err.constData());
+    const QByteArray input = "Hello world\nThe cat sat on\n";
+    QByteArray first;
+    for (const QString& model : {gpt2_, file, back}) {
+        const test::ProcessRun r = cli({u"generate"_s, u"--model"_s, model, u"--max-len"_s, u"5"_s}, input);
+        QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"generate"_s, r)));
+        if (first.isEmpty())
+            first = r.out;
+        QCOMPARE(r.out, first);
+    }
 }
 
 AS_TEST_GUILESS_MAIN(TestCliHub)

@@ -13,13 +13,18 @@
 // - files that are not GPT-2's refused, naming the tensor.
 #include "skip.h"
 #include "io/hub_model.h"
+#include "io/model_file.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
 #include "decode/decode.h"
 #include "model/transformer.h"
 #include "test_files.h"
 #include "model/rng.h"
 #include "train/batch.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -50,6 +55,7 @@ private slots:
     void greedy();
     void fineTuningStep();
     void notGpt2Files();
+    void filesRoundTrip();
 };
 
 // The texts, in the Hub's ids (50256 is <|endoftext|>): some of GPT-2's own ids, the first
@@ -420,6 +426,80 @@ void TestHubGpt2::notGpt2Files()
     QVERIFY(isHubModelPath(folder(0)));
     QVERIFY(isHubModelPath(folder(0) + u"/pytorch_model.bin"_s));
     QVERIFY(!isHubModelPath(dir_.filePath(u"texts.json"_s)));
+}
+
+// GPT-2 with its tokenizer written as our model file and back (the gpt2-bpe side's merges in
+// __metadata__, core/SPEC.md §8.2), and in the Hub's layout and back (§8.6): the same weights bit
+// for bit, the same tokenizer, the same ids; the Hub-layout folder loads into the PyTorch
+// GPT2LMHeadModel with strict keys and shapes and gives its logits.
+void TestHubGpt2::filesRoundTrip()
+{
+    const QString vocab = ::as::test::testFile("data/gpt2-tokenizer/encoder.json");
+    const QString merges = ::as::test::testFile("data/gpt2-tokenizer/vocab.bpe");
+    QVERIFY2(!vocab.isEmpty() && !merges.isEmpty(), "tests/data/gpt2-tokenizer not found");
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString hub = tmp.filePath(u"hub"_s);
+    QVERIFY(QDir().mkpath(hub));
+    for (const char* f : {"config.json", "model.safetensors"})
+        QVERIFY(QFile::copy(folder(1) + u'/' + QLatin1String(f), hub + u'/' + QLatin1String(f)));
+    QVERIFY(QFile::copy(vocab, hub + u"/vocab.json"_s));
+    QVERIFY(QFile::copy(merges, hub + u"/merges.txt"_s));
+    QString error;
+    std::optional<ModelBundle> b = loadModel(hub, &error);
+    QVERIFY2(b, qPrintable(error));
+    QCOMPARE(tokenizerName(b->tgtTok), u"gpt2-bpe"_s);
+    const QString text = u"Hello world: 你好 🙂 <|endoftext|> again"_s;
+    const std::vector<int> ids = b->tgtVocab.encode(tokenize(b->tgtTok, text));
+
+    // Our model file.
+    const QString file = tmp.filePath(u"gpt2.safetensors"_s);
+    QVERIFY2(saveModel(file, *b->model, b->srcVocab, b->tgtVocab, b->srcTok, b->tgtTok, &error), qPrintable(error));
+    std::optional<ModelBundle> ours = loadModel(file, &error);
+    QVERIFY2(ours, qPrintable(error));
+    QVERIFY(ours->config == b->config);
+    QVERIFY(ours->tgtTok == b->tgtTok);
+    QCOMPARE(ours->tgtVocab.encode(tokenize(ours->tgtTok, text)), ids);
+    QStringList tokens;  // </s> included: it reads back as <|endoftext|>
+    for (int id : ids)
+        tokens << ours->tgtVocab.token(id);
+    QCOMPARE(detokenize(ours->tgtTok, tokens), text);
+    QVERIFY(ours->model->params().valueVector() == b->model->params().valueVector());
+
+    // The Hub's layout, from our file.
+    const QString back = tmp.filePath(u"back"_s);
+    QString note;
+    QVERIFY2(writeHubModel(*ours, back, &error, &note), qPrintable(error));
+    QVERIFY2(note.isEmpty(), qPrintable(note));  // <s> and </s> rows equal: nothing lost
+    QVERIFY(!QFileInfo::exists(back + u".partial"_s));
+    std::optional<ModelBundle> again = loadModel(back, &error);
+    QVERIFY2(again, qPrintable(error));
+    QVERIFY(again->config == b->config);
+    QVERIFY(again->tgtTok == b->tgtTok);
+    QVERIFY(again->model->params().valueVector() == b->model->params().valueVector());
+    // The same config.json fields the Hub's has, with the same values where they matter.
+    QFile oc(folder(1) + u"/config.json"_s), nc(back + u"/config.json"_s);
+    QVERIFY(oc.open(QIODevice::ReadOnly) && nc.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(oc.readAll()).object(), n = QJsonDocument::fromJson(nc.readAll()).object();
+    for (const char* key : {"activation_function", "model_type", "n_embd", "n_head", "n_layer", "n_positions",
+                            "n_ctx", "vocab_size", "eos_token_id", "bos_token_id", "layer_norm_epsilon"})
+        QVERIFY2(n.value(QLatin1String(key)) == o.value(QLatin1String(key)), key);
+    // Not over a folder that holds something.
+    QVERIFY(!writeHubModel(*ours, back, &error));
+    QVERIFY2(error.contains(u"not empty"_s), qPrintable(error));
+    // PyTorch's GPT2LMHeadModel loads it (strict: every key and shape) and computes the same
+    // log-probabilities as from the original folder.
+    QProcess p;
+    p.setWorkingDirectory(QFileInfo(script_).absolutePath());
+    p.start(u"/usr/bin/python3"_s, {u"-c"_s, u"import sys, torch, hub_gpt2\n"
+                                             "a = hub_gpt2.load_folder(sys.argv[1]).eval()\n"
+                                             "b = hub_gpt2.load_folder(sys.argv[2]).eval()\n"
+                                             "x = torch.tensor([[50256, 15496, 995, 11, 262]])\n"
+                                             "with torch.no_grad(): print(float((a(x) - b(x)).abs().max()))"_s,
+                                    folder(1), back});
+    QVERIFY(p.waitForFinished(300'000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QCOMPARE(p.readAllStandardOutput().trimmed(), QByteArray("0.0"));
 }
 
 AS_TEST_GUILESS_MAIN(TestHubGpt2)

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """GPT-2 as the Hugging Face Hub has it, for tests/core/test_hub_gpt2.cpp: a PyTorch
 implementation of GPT2LMHeadModel's forward pass written from the published architecture
+(dropout 0.1 where GPT-2 has it, off in eval mode, which every comparison below uses)
 (Radford et al. 2019; OpenAI's gpt-2 model.py; transformers' modeling_gpt2.py), with the Hub's
 parameter names and layouts, and random weights saved in the Hub's files. No `transformers`
 package: Debian's python3-torch alone.
@@ -51,9 +52,11 @@ class Conv1D(nn.Module):
 
 
 class Attention(nn.Module):
-    def __init__(self, d, heads, ctx, buffers):
+    def __init__(self, d, heads, ctx, buffers, p=0.1):
         super().__init__()
         self.heads = heads
+        self.attn_dropout = nn.Dropout(p)    # attn_pdrop, on the probabilities
+        self.resid_dropout = nn.Dropout(p)   # resid_pdrop, on the output
         self.c_attn = Conv1D(d, 3 * d)     # q, k, v side by side
         self.c_proj = Conv1D(d, d)
         if buffers:   # what older transformers saved: the causal mask and its fill value
@@ -68,19 +71,20 @@ class Attention(nn.Module):
         w = q @ k.transpose(-1, -2) / math.sqrt(hd)
         causal = torch.ones(T, T, dtype=torch.bool).tril()
         w = w.masked_fill(~causal, torch.finfo(w.dtype).min)
-        a = torch.softmax(w, dim=-1)
+        a = self.attn_dropout(torch.softmax(w, dim=-1))
         y = (a @ v).transpose(1, 2).reshape(B, T, d)
-        return self.c_proj(y)
+        return self.resid_dropout(self.c_proj(y))
 
 
 class MLP(nn.Module):
-    def __init__(self, d, inner):
+    def __init__(self, d, inner, p=0.1):
         super().__init__()
         self.c_fc = Conv1D(d, inner)
         self.c_proj = Conv1D(inner, d)
+        self.dropout = nn.Dropout(p)          # resid_pdrop
 
     def forward(self, x):
-        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))   # gelu_new
+        return self.dropout(self.c_proj(F.gelu(self.c_fc(x), approximate="tanh")))   # gelu_new
 
 
 class Block(nn.Module):
@@ -103,10 +107,11 @@ class Transformer(nn.Module):
         self.wpe = nn.Embedding(ctx, d)
         self.h = nn.ModuleList(Block(d, heads, ctx, eps, buffers) for _ in range(layers))
         self.ln_f = nn.LayerNorm(d, eps=eps)
+        self.drop = nn.Dropout(0.1)           # embd_pdrop
 
     def forward(self, ids):
         pos = torch.arange(ids.shape[1])
-        x = self.wte(ids) + self.wpe(pos)
+        x = self.drop(self.wte(ids) + self.wpe(pos))
         for b in self.h:
             x = b(x)
         return self.ln_f(x)
@@ -168,6 +173,37 @@ def write_safetensors(path, tensors):
         f.write(struct.pack("<Q", len(h)) + h)
         for b in blobs:
             f.write(b)
+
+
+def read_safetensors(path):
+    """name -> float32 tensor of an F32 safetensors file (write_safetensors' inverse)."""
+    import numpy as np
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        header = json.loads(f.read(n))
+        data = f.read()
+    out = {}
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        if t["dtype"] != "F32":
+            raise ValueError(f"{path}: {name} is {t['dtype']}, not F32")
+        b, e = t["data_offsets"]
+        out[name] = torch.from_numpy(np.frombuffer(data[b:e], dtype="<f4").copy()).reshape(t["shape"])
+    return out
+
+
+def load_folder(folder):
+    """The reference model with a Hub folder's config.json and model.safetensors."""
+    c = json.load(open(os.path.join(folder, "config.json")))
+    m = GPT2LMHeadModel(c["vocab_size"], c["n_embd"], c["n_head"], c["n_layer"], c["n_positions"],
+                        eps=c.get("layer_norm_epsilon", 1e-5))
+    state = {(k if k.startswith(("transformer.", "lm_head.")) else "transformer." + k): v
+             for k, v in read_safetensors(os.path.join(folder, "model.safetensors")).items()
+             if not k.endswith((".attn.bias", ".attn.masked_bias"))}
+    state.setdefault("lm_head.weight", state["transformer.wte.weight"])
+    m.load_state_dict(state)
+    return m
 
 
 def main():

@@ -1,0 +1,133 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attention-studio-cli bench --model MODEL: what a model a user opens costs here (issue 62):
+// the open (a Hub folder such as GPT-2's, a model file or a checkpoint: seconds and the
+// resident memory after it), one forward pass of --src-len tokens (the log-probabilities of a
+// text, as eval and trace make them), and fine-tuning steps of --batch windows of --seq-len
+// tokens (forward, backward and Adam: the engine's training step), medians of --runs runs. The
+// windows are random ids of the model's vocabulary: the time of a step does not depend on them.
+#include "commands.h"
+#include "model_input.h"
+#include "options.h"
+
+#include "io/model_file.h"
+#include "model/rng.h"
+#include "model/transformer.h"
+#include "train/batch.h"
+#include "train/trainer.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <vector>
+
+namespace as::cli {
+namespace {
+
+double benchModelSeconds(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double benchModelRssMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+int benchModel(Options& p, QTextStream& out, QTextStream& err)
+{
+    const QString path = p.value("model");
+    const int runs = int(p.intOption("runs", 1, 1000, 5));
+    const int steps = int(p.intOption("steps", 1, 100000, 3));
+    const int forwardLen = int(p.intOption("src-len", 1, 100000, 64));
+    const int batch = int(p.intOption("batch", 1, 4096, 1));
+    const int seqLen = int(p.intOption("seq-len", 2, 100000, 1024));
+    const int threads = p.threads();
+    if (!p.ok())
+        return 2;
+    setMathThreads(threads, false);
+    const double rssBefore = benchModelRssMb();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::optional<ModelBundle> b = loadModelFile(path, QStringLiteral("bench"), err, ModelUse::Any);
+    if (!b)
+        return 1;
+    const double openSeconds = benchModelSeconds(t0);
+    const double rssOpen = benchModelRssMb();
+    const ModelConfig& c = b->config;
+    if (!c.decoderOnly()) {
+        err << "bench: --model times a decoder-only model (a language model such as GPT-2)\n";
+        return 1;
+    }
+    if (forwardLen >= c.max_len || seqLen > c.max_len) {
+        err << "bench: --src-len and --seq-len must fit the model's context of " << c.max_len
+            << " positions\n";
+        return 2;
+    }
+    Transformer<float>& model = *b->model;
+    Rng rng(7);
+    const auto randomIds = [&](int n) {
+        std::vector<int> ids(static_cast<std::size_t>(n));
+        for (int& id : ids)
+            id = 4 + int(rng.below(std::uint64_t(c.tgt_vocab - 4)));
+        return ids;
+    };
+    // The forward pass: log-probabilities of every position (no dropout).
+    std::vector<double> forward;
+    for (int r = 0; r < runs + 1; ++r) {
+        const std::vector<int> ids = randomIds(forwardLen);
+        const auto s = std::chrono::steady_clock::now();
+        model.decode(ids.data(), 1, forwardLen, Mat<float>(0, c.d_model), nullptr, 0, Pass::eval());
+        Mat<float> logp;
+        model.allLogProbs(logp);
+        if (r > 0)  // the first warms up
+            forward.push_back(benchModelSeconds(s) * 1000);
+    }
+    // Fine-tuning steps: windows of seqLen tokens (seqLen - 1 predicted), dropout as configured.
+    TrainOptions o;
+    o.warmup = 100;
+    Trainer trainer(std::move(b->model), o);
+    std::vector<double> step;
+    for (int r = 0; r < runs + 1; ++r) {
+        std::vector<Batch> batches;
+        for (int i = 0; i < steps; ++i) {
+            std::vector<std::vector<int>> windows;
+            for (int w = 0; w < batch; ++w)
+                windows.push_back(randomIds(seqLen));
+            batches.push_back(makeLmBatch(windows));
+        }
+        const auto s = std::chrono::steady_clock::now();
+        for (const Batch& bt : batches)
+            trainer.step(bt);
+        if (r > 0)
+            step.push_back(benchModelSeconds(s) * 1000 / steps);
+    }
+    const double stepMs = medianOf(step);
+    const double tokens = double(batch) * (seqLen - 1);
+    const QJsonObject j{{"impl", "attention-studio"},
+                        {"bench", "model"},
+                        {"model", path},
+                        {"config", c.spec()},
+                        {"parameters", double(trainer.model().params().size())},
+                        {"threads", threads},
+                        {"runs", runs},
+                        {"open_s", openSeconds},
+                        {"rss_open_mb", rssOpen - rssBefore},
+                        {"forward_tokens", forwardLen},
+                        {"forward_ms", medianOf(forward)},
+                        {"batch", batch},
+                        {"seq_len", seqLen},
+                        {"step_ms", stepMs},
+                        {"tokens_per_s", tokens / (stepMs / 1000)},
+                        {"peak_rss_mb", benchModelRssMb()}};
+    out << QJsonDocument(j).toJson(QJsonDocument::Compact) << "\n";
+    return 0;
+}
+
+}  // namespace as::cli
