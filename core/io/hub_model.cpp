@@ -287,8 +287,9 @@ std::optional<HubModel> readHubModel(const QString& path, QString* error)
     m.config = g->config;
     m.ids = {g->vocab, g->endOfText};
     m.notes = g->notes;
-    Transformer<float> model(m.config);
-    ParamStore<float>& ps = model.params();
+    // The weights go straight into the model: no second copy of them is held.
+    m.model = std::make_unique<Transformer<float>>(m.config);
+    ParamStore<float>& ps = m.model->params();
     const int d = m.config.d_model, V = g->vocab;
     std::set<std::string> used;
     std::vector<float> buf;
@@ -400,7 +401,6 @@ std::optional<HubModel> readHubModel(const QString& path, QString* error)
     for (std::size_t i = 0; i < ps.size(); ++i)
         if (!std::isfinite(ps.values()[i]))
             return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1: a weight is not a finite number")).arg(file));
-    m.values.assign(ps.values(), ps.values() + ps.size());
     return m;
 }
 
@@ -433,8 +433,7 @@ std::optional<ModelBundle> loadHubModel(const QString& path, QString* error)
     b.srcVocab = b.tgtVocab;
     b.srcTok = b.tgtTok = Tokenizer(std::make_shared<const ByteLevelBpe>(std::move(*bpe)));
     b.config = hub->config;
-    b.model = std::make_unique<Transformer<float>>(b.config);
-    std::copy(hub->values.begin(), hub->values.end(), b.model->params().values());
+    b.model = std::move(hub->model);
     b.provenance.run = QFileInfo(dir).fileName();
     b.notes = hub->notes;
     return b;

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -54,7 +55,7 @@ struct HubModel {
     QString weightsFile;        // the file the weights came from
     ModelConfig config;
     Gpt2IdMap ids;
-    std::vector<float> values;  // the parameters in the order of Transformer(config).params()
+    std::unique_ptr<Transformer<float>> model;  // with the weights read
     QStringList notes;
 };
 

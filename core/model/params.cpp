@@ -4,7 +4,12 @@
 
 #include "model/parallel.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 namespace as {
@@ -31,11 +36,38 @@ std::size_t ParamStore<T>::addVector(const std::string& name, int n)
     return table_.back().offset;
 }
 
+namespace {
+
+// A large buffer backed by 2 MiB pages where the kernel gives them on request (transparent huge
+// pages in "madvise" mode, Debian's default): the first touch of a 500 MB model's weights was
+// 120,000 page faults of 4 KiB, most of opening GPT-2's time on a VM; the products also see
+// fewer TLB misses. Nothing happens elsewhere or for small buffers.
+void adviseHugePages(void* data, std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    if (bytes < 4 * kHuge)
+        return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    if (end > begin)
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+}  // namespace
+
 template <typename T>
 void ParamStore<T>::allocate()
 {
-    values_.setZero(Eigen::Index(size_));
-    grads_.setZero(Eigen::Index(size_));
+    for (auto* v : {&values_, &grads_}) {
+        v->resize(Eigen::Index(size_));
+        adviseHugePages(v->data(), size_ * sizeof(T));
+        v->setZero();
+    }
 }
 
 template <typename T>

@@ -216,10 +216,11 @@ std::vector<int> intsOf(const QJsonValue& v)
     return out;
 }
 
+// A model of hub's configuration (dropout set as the caller set it) with its weights.
 std::unique_ptr<Transformer<float>> engineModel(const HubModel& hub)
 {
     auto m = std::make_unique<Transformer<float>>(hub.config);
-    std::copy(hub.values.begin(), hub.values.end(), m->params().values());
+    m->params().valueVector() = hub.model->params().valueVector();
     return m;
 }
 
