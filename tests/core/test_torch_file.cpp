@@ -16,6 +16,7 @@
 #include "io/torch_file.h"
 #include "test_files.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -46,6 +47,8 @@ private slots:
     void codeIsRefused_data();
     void codeIsRefused();
     void pastItsStorage();
+    void hostileFiles_data();
+    void hostileFiles();
     void damagedFiles();
 };
 
@@ -142,6 +145,39 @@ void TestTorchFile::pastItsStorage()
     QVERIFY2(error.contains(u"w reads past the end of its storage 0 (4 elements)"_s), qPrintable(error));
     QVERIFY(!readTorchFile(path(u"zero-stride.bin"_s), &error));
     QVERIFY2(error.contains(u"w has 1000000 elements, more than its storage 0 holds (4)"_s), qPrintable(error));
+}
+
+// The rest of the hostile files: each refused by name, nothing run, nothing written.
+void TestTorchFile::hostileFiles_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("refusal");  // empty: read (harmlessly)
+    QTest::newRow("negative stride") << u"negative-stride.bin"_s << u"size or stride is not a whole number ≥ 0"_s;
+    QTest::newRow("a size that overflows") << u"overflow-size.bin"_s << u"more than its storage 0 holds"_s;
+    QTest::newRow("deflated entries (a zip bomb's kind)") << u"deflated.bin"_s << u"is compressed (method 8)"_s;
+    QTest::newRow("an unknown global") << u"unknown-global.bin"_s << u"global collections.Counter is not allowed"_s;
+    QTest::newRow("entry names climbing out") << u"traversal.bin"_s << QString();
+}
+
+void TestTorchFile::hostileFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, refusal);
+    const QStringList before = QDir(dir_.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    QString error;
+    const std::optional<TorchFile> f = readTorchFile(path(file), &error);
+    if (refusal.isEmpty()) {
+        // Read as the same state dict as zip.bin: the names inside are only looked up.
+        QVERIFY2(f, qPrintable(error));
+        QVERIFY(f->find("w") && f->find("slice"));
+    } else {
+        QVERIFY(!f);
+        qInfo("%s", qPrintable(error));
+        QVERIFY2(error.contains(refusal), qPrintable(error));
+        QVERIFY(error.contains(file));
+    }
+    QCOMPARE(QDir(dir_.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), before);
+    QVERIFY(!QFileInfo::exists(QDir(dir_.path()).filePath(u"../../evil"_s)));
 }
 
 void TestTorchFile::damagedFiles()

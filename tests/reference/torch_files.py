@@ -95,7 +95,9 @@ class Pickler(pickle.Pickler):
 
 
 for name, view in (("past-storage.bin", View(2, (3,), (1,))),
-                   ("zero-stride.bin", View(0, (1000000,), (0,)))):
+                   ("zero-stride.bin", View(0, (1000000,), (0,))),
+                   ("negative-stride.bin", View(3, (4,), (-1,))),
+                   ("overflow-size.bin", View(0, (2 ** 32, 2 ** 32, 2 ** 32), (1, 1, 1)))):
     with open(os.path.join(out, name), "wb") as f:
         for header in (0x1950a86a20f9469cfc6c, 1001,
                        {"protocol_version": 1001, "little_endian": True}):
@@ -103,4 +105,26 @@ for name, view in (("past-storage.bin", View(2, (3,), (1,))),
         Pickler(f, protocol=2).dump({"w": view})
         pickle.dump(["0"], f, protocol=2)
         f.write(struct.pack("<q", 4) + struct.pack("<4f", 1, 2, 3, 4))
+
+# The zip archive again: its entries deflated (a compressed entry is refused, whatever its
+# ratio: no zip bomb can be inflated), a "global" other than the allowed ones under the name
+# of an allowed module, and the archive's folder named to climb out of where it would be
+# extracted (nothing is extracted: the entries are read by their names, in memory).
+import zipfile
+with zipfile.ZipFile(os.path.join(out, "zip.bin")) as z:
+    entries = [(i.filename, z.read(i.filename)) for i in z.infolist()]
+with zipfile.ZipFile(os.path.join(out, "deflated.bin"), "w", zipfile.ZIP_DEFLATED) as z:
+    for n, data in entries:
+        z.writestr(n, data)
+with zipfile.ZipFile(os.path.join(out, "traversal.bin"), "w", zipfile.ZIP_STORED) as z:
+    for n, data in entries:
+        z.writestr("../../evil/" + n.split("/", 1)[1], data)
+
+
+class Unknown:
+    def __reduce__(self):
+        return (collections.Counter, ())
+
+
+torch.save({"w": torch.zeros(2), "x": Unknown()}, os.path.join(out, "unknown-global.bin"))
 print("ok")
