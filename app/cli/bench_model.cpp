@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli bench --model MODEL: what a model a user opens costs here (issue 62):
-// the open (a Hub folder such as GPT-2's, a model file or a checkpoint: seconds and the
-// resident memory after it), one forward pass of --src-len tokens (the log-probabilities of a
+// the open (a Hub folder such as GPT-2's, a model file or a checkpoint: seconds, and how much
+// the peak resident memory grew during it: rss_open_mb), one forward pass of --src-len tokens (the log-probabilities of a
 // text, as eval and trace make them), and fine-tuning steps of --batch windows of --seq-len
 // tokens (forward, backward and Adam: the engine's training step), medians of --runs runs. The
 // windows are random ids of the model's vocabulary: the time of a step does not depend on them.
