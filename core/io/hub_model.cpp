@@ -20,6 +20,7 @@
 #include <QJsonValue>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -50,6 +51,20 @@ struct HubTensorSource {
     std::shared_ptr<const SafetensorsFile> safetensors;
     std::shared_ptr<const TorchFile> torch;
 };
+
+// A GPT-2 block's tensors as the Hub names them beside the engine's (core/SPEC.md §8.6), one
+// table for reading and for writing back: its two LayerNorms, and its Conv1D layers (weights
+// [in, out]) besides c_attn, which is split into q, k and v.
+constexpr std::pair<const char*, const char*> kGpt2Norms[] = {{"ln_1", "norm1"}, {"ln_2", "norm2"}};
+struct Gpt2Conv {
+    const char* hub;
+    const char* ours;
+    int in, out;
+};
+std::array<Gpt2Conv, 3> gpt2Convs(int d, int ff)
+{
+    return {{{"attn.c_proj", "self_attn.o", d, d}, {"mlp.c_fc", "ffn.w1", d, ff}, {"mlp.c_proj", "ffn.w2", ff, d}}};
+}
 
 std::string hubStripPrefix(const std::string& name)
 {
@@ -373,7 +388,7 @@ std::optional<HubModel> readHubModel(const QString& path, QString* error)
     for (int i = 0; i < m.config.decoder_layers; ++i) {
         const std::string h = "h." + std::to_string(i) + ".";
         const std::string l = "decoder.layers." + std::to_string(i) + ".";
-        for (const auto& [hub, ours] : {std::pair{"ln_1", "norm1"}, std::pair{"ln_2", "norm2"}})
+        for (const auto& [hub, ours] : kGpt2Norms)
             for (const char* part : {".weight", ".bias"}) {
                 if (!take(h + hub + part, {u(d)}))
                     return fail(why);
@@ -387,13 +402,7 @@ std::optional<HubModel> readHubModel(const QString& path, QString* error)
             return fail(why);
         for (int j = 0; j < 3; ++j)
             copy(dest(l + "self_attn." + "qkv"[j] + ".bias"), std::size_t(j) * d, std::size_t(d));
-        struct Conv {
-            const char* hub;
-            const char* ours;
-            int in, out;
-        };
-        for (const Conv& cv : {Conv{"attn.c_proj", "self_attn.o", d, d}, Conv{"mlp.c_fc", "ffn.w1", d, ff},
-                               Conv{"mlp.c_proj", "ffn.w2", ff, d}}) {
+        for (const Gpt2Conv& cv : gpt2Convs(d, ff)) {
             if (!take(h + cv.hub + ".weight", {u(cv.in), u(cv.out)}))
                 return fail(why);
             transposed(dest(l + cv.ours + ".weight"), cv.in, cv.out, 0, cv.out);
@@ -517,7 +526,7 @@ bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error
     for (int i = 0; i < c.decoder_layers; ++i) {
         const std::string h = "h." + std::to_string(i) + ".";
         const std::string l = "decoder.layers." + std::to_string(i) + ".";
-        for (const auto& [hub, ours] : {std::pair{"ln_1", "norm1"}, std::pair{"ln_2", "norm2"}})
+        for (const auto& [hub, ours] : kGpt2Norms)
             for (const char* part : {".weight", ".bias"})
                 add(h + hub + part, {u(d)}, vec(l + ours + part, d));
         std::vector<float> qkv(std::size_t(d) * 3 * d), qkvBias;
@@ -530,13 +539,7 @@ bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error
         }
         add(h + "attn.c_attn.weight", {u(d), u(3 * d)}, std::move(qkv));
         add(h + "attn.c_attn.bias", {u(3 * d)}, std::move(qkvBias));
-        struct Conv {
-            const char* hub;
-            const char* ours;
-            int in, out;
-        };
-        for (const Conv& cv : {Conv{"attn.c_proj", "self_attn.o", d, d}, Conv{"mlp.c_fc", "ffn.w1", d, ff},
-                               Conv{"mlp.c_proj", "ffn.w2", ff, d}}) {
+        for (const Gpt2Conv& cv : gpt2Convs(d, ff)) {
             add(h + cv.hub + ".weight", {u(cv.in), u(cv.out)}, conv(l + cv.ours + ".weight", cv.in, cv.out));
             add(h + cv.hub + ".bias", {u(cv.out)}, vec(l + cv.ours + ".bias", cv.out));
         }

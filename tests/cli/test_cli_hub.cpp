@@ -53,16 +53,13 @@ void TestCliHub::initTestCase()
     QVERIFY(dir_.isValid());
     const QString script = ::as::test::testFile("reference/hub_gpt2.py");
     QVERIFY2(!script.isEmpty(), "tests/reference/hub_gpt2.py not found beside this test");
-    QProcess probe;
-    probe.start(u"/usr/bin/python3"_s, {u"-c"_s, u"import torch, numpy"_s});
-    if (!probe.waitForFinished(120'000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+    if (!::as::test::pythonImports(u"torch, numpy"_s))
         AS_SKIP("/usr/bin/python3 cannot import torch and numpy: install Debian's python3-torch "
                 "(bash scripts/install-deps.sh --torch) to write GPT-2's files as PyTorch does");
     gpt2_ = dir_.filePath(u"gpt2"_s);
-    QProcess p;
-    p.start(u"/usr/bin/python3"_s, {script, gpt2_, u"--layers"_s, u"2"_s, u"--ctx"_s, u"48"_s});
-    QVERIFY(p.waitForFinished(300'000));
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QString error;
+    QVERIFY2(::as::test::runPython({script, gpt2_, u"--layers"_s, u"2"_s, u"--ctx"_s, u"48"_s}, &error),
+             qPrintable(error));
     // GPT-2's tokenizer, under the names the Hub gives its files.
     const QString vocab = ::as::test::testFile("data/gpt2-tokenizer/encoder.json");
     const QString merges = ::as::test::testFile("data/gpt2-tokenizer/vocab.bpe");

@@ -53,11 +53,7 @@ QString saveFreshModel(const QTemporaryDir& dir)
     return path;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using ::as::test::readAll;
 
 // A sparse file of `size` bytes that begins with `head` (the rest reads as zeros).
 bool writeSparse(const QString& path, const QByteArray& head, qint64 size)

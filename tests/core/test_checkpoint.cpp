@@ -10,6 +10,7 @@
 
 #include "model/parallel.h"
 #include "skip.h"
+#include "test_files.h"
 #include "train/batcher.h"
 
 #include <QCryptographicHash>
@@ -94,17 +95,9 @@ bool sameBits(const float* a, const float* b, std::size_t n)
     return std::memcmp(a, b, n * sizeof(float)) == 0;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using ::as::test::readAll;
 
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
+using ::as::test::writeFile;
 
 // The attention of the batch's first pair, as the window records its probe.
 std::shared_ptr<AttentionRecord> attentionOf(Transformer<float>& m, long step, const EncodedPair& p)

@@ -72,13 +72,7 @@ bool TestHubGpt2::writeFolder(const QString& out, const QStringList& extra, QStr
         return false;
     }
     texts.close();
-    QProcess p;
-    p.start(u"/usr/bin/python3"_s, QStringList{script_, out, u"--texts"_s, texts.fileName()} + extra);
-    if (!p.waitForFinished(300'000) || p.exitCode() != 0) {
-        *error = QString::fromUtf8(p.readAllStandardError());
-        return false;
-    }
-    return true;
+    return ::as::test::runPython(QStringList{script_, out, u"--texts"_s, texts.fileName()} + extra, error);
 }
 
 void TestHubGpt2::initTestCase()
@@ -86,9 +80,7 @@ void TestHubGpt2::initTestCase()
     QVERIFY(dir_.isValid());
     script_ = ::as::test::testFile("reference/hub_gpt2.py");
     QVERIFY2(!script_.isEmpty(), "tests/reference/hub_gpt2.py not found beside this test");
-    QProcess probe;
-    probe.start(u"/usr/bin/python3"_s, {u"-c"_s, u"import torch, numpy"_s});
-    if (!probe.waitForFinished(120'000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+    if (!::as::test::pythonImports(u"torch, numpy"_s))
         AS_SKIP("/usr/bin/python3 cannot import torch and numpy: install Debian's python3-torch "
                 "(bash scripts/install-deps.sh --torch) to write GPT-2's files as PyTorch does");
     QString error;

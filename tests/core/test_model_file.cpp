@@ -10,6 +10,7 @@
 
 #include "model/rng.h"
 #include "skip.h"
+#include "test_files.h"
 #include "train/batch.h"
 
 #include <QDir>
@@ -83,17 +84,9 @@ std::uint64_t bits(double x)
     return std::bit_cast<std::uint64_t>(x);
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using ::as::test::readAll;
 
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
+using ::as::test::writeFile;
 
 // A valid model file taken apart, to be edited and put together again.
 struct Parts {

@@ -4,6 +4,7 @@
 // implementation's own test vectors), round trips, every refusal of a hostile header, and an
 // interrupted write that must leave the previous file intact.
 #include "skip.h"
+#include "test_files.h"
 #include "io/safetensors.h"
 
 #include <QDir>
@@ -52,11 +53,7 @@ QByteArray floatBytes(std::initializer_list<float> values)
     return b;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using ::as::test::readAll;
 
 }  // namespace
 

@@ -57,15 +57,11 @@ void TestTorchFile::initTestCase()
     QVERIFY(dir_.isValid());
     const QString script = ::as::test::testFile("reference/torch_files.py");
     QVERIFY2(!script.isEmpty(), "tests/reference/torch_files.py not found beside this test");
-    QProcess probe;
-    probe.start(u"/usr/bin/python3"_s, {u"-c"_s, u"import torch"_s});
-    if (!probe.waitForFinished(120'000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+    if (!::as::test::pythonImports(u"torch"_s))
         AS_SKIP("/usr/bin/python3 cannot import torch: install Debian's python3-torch "
                 "(bash scripts/install-deps.sh --torch) to write the files PyTorch writes");
-    QProcess p;
-    p.start(u"/usr/bin/python3"_s, {script, dir_.path()});
-    QVERIFY(p.waitForFinished(300'000));
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QString error;
+    QVERIFY2(::as::test::runPython({script, dir_.path()}, &error), qPrintable(error));
 }
 
 void TestTorchFile::savedByTorch_data()

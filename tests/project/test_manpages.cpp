@@ -12,6 +12,7 @@
 //     names where a file goes.
 #include "cli_process.h"
 #include "skip.h"
+#include "test_files.h"
 
 #include "model/config.h"
 #include "text/lm_tasks.h"
@@ -72,11 +73,7 @@ QString manPage(const QString& name)
     return QDir(QStringLiteral(AS_MAN_DIR)).filePath(name);
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using ::as::test::readAll;
 
 }  // namespace
 
