@@ -292,7 +292,8 @@ struct HistoryParser {
                           what + QCoreApplication::translate("as::History", " encoder self-attention"))
                 || !matrices(&rec->decoderSelf, config.decoder_layers, heads * T, T,
                              what + QCoreApplication::translate("as::History", " decoder self-attention"))
-                || !matrices(&rec->cross, config.decoder_layers, heads * T, S,
+                // A decoder-only model has no cross-attention (core/SPEC.md §2.10).
+                || !matrices(&rec->cross, config.decoderOnly() ? 0 : config.decoder_layers, heads * T, S,
                              what + QCoreApplication::translate("as::History", " cross-attention")))
                 return false;
             h->attention.push_back(std::move(rec));

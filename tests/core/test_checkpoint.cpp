@@ -6,6 +6,7 @@
 // into a read-only folder); and training faults: a NaN loss or gradient skips the update and
 // names the step and the layer; gradient clipping.
 #include "io/checkpoint.h"
+#include "run/make_session.h"
 #include "run/resume.h"
 
 #include "model/parallel.h"
@@ -34,6 +35,7 @@
 #endif
 
 using namespace as;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -241,6 +243,7 @@ private slots:
     void resumeIsBitExact();
     void resumeNeedsTheSavedGenerators();
     void historyAndSettingsRoundTrip();
+    void decoderOnlyAttentionRoundTrip();
     void checkpointServesAsModelFile();
     void truncatedAtAnyOffset();
     void bitFlipsAreCaught();
@@ -397,6 +400,38 @@ void TestCheckpoint::historyAndSettingsRoundTrip()
     QCOMPARE(h.lastBatch->src, run.history.lastBatch->src);
     QCOMPARE(h.lastBatch->tgtOut, run.history.lastBatch->tgtOut);
     QCOMPARE(h.lastBatch->T, run.history.lastBatch->T);
+}
+
+// A decoder-only model's attention records have no cross-attention (core/SPEC.md §2.10): its
+// checkpoint reads back with them (a window-saved language model was refused, "cross-attention:
+// 0 layers, but the model has 2").
+void TestCheckpoint::decoderOnlyAttentionRoundTrip()
+{
+    SessionSettings s = SessionSettings::defaultsFor(u"lm-brackets"_s);
+    s.model.d_model = 16;
+    s.model.heads = 2;
+    s.model.d_ff = 32;
+    s.model.decoder_layers = 2;
+    QString error;
+    std::unique_ptr<TrainingSession> session = makeSession(makeSessionData(s, &error), &s, &error);
+    QVERIFY2(session, qPrintable(error));
+    session->step();
+    const TokenPair probe{{}, {u"("_s, u"["_s, u"]"_s, u")"_s}};
+    const std::shared_ptr<const AttentionRecord> rec = session->recordAttention(probe);
+    QCOMPARE(rec->decoderSelf.size(), std::size_t(2));
+    QVERIFY(rec->cross.empty());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"lm.ckpt"_s);
+    QVERIFY2(session->saveCheckpoint(path, sessionRecord(s, probe), &error), qPrintable(error));
+    const std::optional<Checkpoint> ck = loadCheckpoint(path, &error);
+    QVERIFY2(ck, qPrintable(error));
+    QCOMPARE(ck->history.attention.size(), std::size_t(1));
+    const AttentionRecord& back = *ck->history.attention[0];
+    QCOMPARE(back.tgtTokens, rec->tgtTokens);
+    QVERIFY(back.cross.empty());
+    QCOMPARE(back.decoderSelf.size(), std::size_t(2));
+    for (std::size_t l = 0; l < 2; ++l)
+        QVERIFY(back.decoderSelf[l] == rec->decoderSelf[l]);
 }
 
 void TestCheckpoint::checkpointServesAsModelFile()
