@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attention-studio-cli bench --model MODEL: what a model a user opens costs here (issue 62):
 // the open (a Hub folder such as GPT-2's, a model file or a checkpoint: seconds, and how much
-// the peak resident memory grew during it: rss_open_mb), one forward pass of --src-len tokens (the log-probabilities of a
+// the peak resident memory grew during it: rss_open_mb; how much more is resident once it is
+// open: rss_held_mb), one forward pass of --src-len tokens (the log-probabilities of a
 // text, as eval and trace make them), and fine-tuning steps of --batch windows of --seq-len
 // tokens (forward, backward and Adam: the engine's training step), medians of --runs runs. The
 // windows are random ids of the model's vocabulary: the time of a step does not depend on them.
@@ -16,10 +17,12 @@
 #include "train/batch.h"
 #include "train/trainer.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <vector>
@@ -39,6 +42,16 @@ double benchModelRssMb()
     return double(u.ru_maxrss) / 1024.0;
 }
 
+// The resident set now (Linux: /proc/self/statm's second field, in pages); 0 elsewhere.
+double benchModelRssNowMb()
+{
+    QFile f(QStringLiteral("/proc/self/statm"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> fields = f.readAll().simplified().split(' ');
+    return fields.size() > 1 ? fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0) : 0;
+}
+
 }  // namespace
 
 int benchModel(Options& p, QTextStream& out, QTextStream& err)
@@ -53,13 +66,13 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
     if (!p.ok())
         return 2;
     setMathThreads(threads, false);
-    const double rssBefore = benchModelRssMb();
+    const double rssBefore = benchModelRssMb(), rssNowBefore = benchModelRssNowMb();
     const auto t0 = std::chrono::steady_clock::now();
     std::optional<ModelBundle> b = loadModelFile(path, QStringLiteral("bench"), err, ModelUse::Any);
     if (!b)
         return 1;
     const double openSeconds = benchModelSeconds(t0);
-    const double rssOpen = benchModelRssMb();
+    const double rssOpen = benchModelRssMb(), rssHeld = benchModelRssNowMb() - rssNowBefore;
     const ModelConfig& c = b->config;
     if (!c.decoderOnly()) {
         err << "bench: --model times a decoder-only model (a language model such as GPT-2)\n";
@@ -119,6 +132,7 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
                         {"runs", runs},
                         {"open_s", openSeconds},
                         {"rss_open_mb", rssOpen - rssBefore},
+                        {"rss_held_mb", rssHeld},
                         {"forward_tokens", forwardLen},
                         {"forward_ms", medianOf(forward)},
                         {"batch", batch},

@@ -702,7 +702,7 @@ const SafetensorsTensor* SafetensorsFile::find(std::string_view name) const
 
 void SafetensorsFile::copyValues(const SafetensorsTensor& tensor, float* out) const
 {
-    const char* src = bytes_.constData() + 8 + headerSize_ + tensor.begin;
+    const char* src = valuesData(tensor);
     const std::uint64_t n = tensor.elements();
     if constexpr (std::endian::native == std::endian::little) {
         if (n > 0)

@@ -91,6 +91,11 @@ public:
 
     // Copies the tensor's elements() values into out, converting from little-endian.
     void copyValues(const SafetensorsTensor& tensor, float* out) const;
+    // Where the tensor's bytes are in bytes() (little-endian float32, end - begin bytes).
+    const char* valuesData(const SafetensorsTensor& tensor) const
+    {
+        return bytes_.constData() + 8 + headerSize_ + tensor.begin;
+    }
 
     // The whole file, and the data region (the bytes after the header).
     const QByteArray& bytes() const { return bytes_; }

@@ -63,11 +63,19 @@ void adviseHugePages(void* data, std::size_t bytes)
 template <typename T>
 void ParamStore<T>::allocate()
 {
-    for (auto* v : {&values_, &grads_}) {
-        v->resize(Eigen::Index(size_));
-        adviseHugePages(v->data(), size_ * sizeof(T));
-        v->setZero();
-    }
+    values_.resize(Eigen::Index(size_));
+    adviseHugePages(values_.data(), size_ * sizeof(T));
+    values_.setZero();
+}
+
+template <typename T>
+void ParamStore<T>::ensureGrads()
+{
+    if (hasGrads() || size_ == 0)
+        return;
+    grads_.resize(Eigen::Index(size_));
+    adviseHugePages(grads_.data(), size_ * sizeof(T));
+    grads_.setZero();
 }
 
 template <typename T>
@@ -82,6 +90,10 @@ const ParamInfo* ParamStore<T>::find(const std::string& name) const
 template <typename T>
 void ParamStore<T>::zeroGrads()
 {
+    if (!hasGrads()) {
+        ensureGrads();  // zero already
+        return;
+    }
     T* g = grads_.data();
     parallelFor(long(grads_.size()), 1 << 16,
                 [g](long from, long to) { std::fill(g + from, g + to, T(0)); });

@@ -28,8 +28,14 @@ public:
     // contiguous (no padding), which lets q, k and v weights act as one [3d, d] matrix.
     std::size_t addMatrix(const std::string& name, int rows, int cols);
     std::size_t addVector(const std::string& name, int n);
-    // Sizes both buffers once every layer has registered; values and gradients start at 0.
+    // Sizes the values' buffer once every layer has registered; values start at 0. The
+    // gradients' buffer is made at the first ensureGrads() (or zeroGrads()): a model that is
+    // only looked inside (GPT-2 opened: 500 MB) never holds one.
     void allocate();
+    // The gradients' buffer, zero, if it is not there yet. Call it from one thread, before a
+    // backward pass (Transformer's forwardBackward and logProbBackward do).
+    void ensureGrads();
+    bool hasGrads() const { return grads_.size() == values_.size() && values_.size() > 0; }
 
     std::size_t size() const { return size_; }
     const std::vector<ParamInfo>& table() const { return table_; }
@@ -37,14 +43,25 @@ public:
 
     T* values() { return values_.data(); }
     const T* values() const { return values_.data(); }
-    T* grads() { return grads_.data(); }
+    // The non-const accessors make the buffer first (ensureGrads: the first call must not be
+    // one of several threads'); the const one is null until then.
+    T* grads()
+    {
+        ensureGrads();
+        return grads_.data();
+    }
     const T* grads() const { return grads_.data(); }
     Eigen::Matrix<T, Eigen::Dynamic, 1>& valueVector() { return values_; }
     const Eigen::Matrix<T, Eigen::Dynamic, 1>& valueVector() const { return values_; }
-    Eigen::Matrix<T, Eigen::Dynamic, 1>& gradVector() { return grads_; }
+    Eigen::Matrix<T, Eigen::Dynamic, 1>& gradVector()
+    {
+        ensureGrads();
+        return grads_;
+    }
     const Eigen::Matrix<T, Eigen::Dynamic, 1>& gradVector() const { return grads_; }
 
     // Split over the engine's threads: at 50 M parameters (base) this is 200 MB of writes.
+    // Makes the buffer first if there is none (ensureGrads).
     void zeroGrads();
 
 private:

@@ -260,6 +260,7 @@ void Transformer<T>::backwardBatch(In<T> dDecOut)
 template <typename T>
 LossStats Transformer<T>::forwardBackward(const Batch& batch, const Pass& pass)
 {
+    ps_.ensureGrads();
     forwardBatch(batch, pass);
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     // The loss adds the generator's bias to each row of logits as it reads it, and its gradient
@@ -404,6 +405,7 @@ template <typename T>
 std::vector<double> Transformer<T>::logProbBackward(const Batch& batch,
                                                     const std::vector<Selection>& selected)
 {
+    ps_.ensureGrads();
     forwardBatch(batch, Pass::eval());
     logits_.resize(decOut_.rows(), cfg_.tgt_vocab);
     generatorForward(decOut_, logits_);
