@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "text/tokens_record.h"
 
+#include "text/byte_bpe.h"
 #include "text/subword.h"
 #include "text/vocab.h"
 
@@ -104,6 +105,24 @@ TokensRecord buildTokensRecord(const QStringList& sentences, const QList<Tokeniz
             }
             if (t.tokenizer.kind() == TokenizerKind::Bpe)
                 t.merges = bpeMerges(pieces);
+        } else if (const ByteLevelBpe* bpe = t.tokenizer.byteLevel()) {
+            // GPT-2's byte-level BPE: its own vocabulary (every text is cut into its pieces,
+            // none is <unk>) and its merges in rank order, as merges.txt lists them.
+            const QStringList specials = bpe->specialTokens();
+            for (int id = 0; id < bpe->size(); ++id) {
+                const QString piece = bpe->piece(id);
+                if (specials.contains(piece))
+                    continue;
+                t.vocab.append({piece, counts.value(piece, 0)});
+                known.insert(piece);
+            }
+            for (const QByteArray& line : bpe->mergesText().split('\n')) {
+                const QList<QByteArray> parts = line.split(' ');
+                if (parts.size() != 2 || line.startsWith("#version"))  // "# #" is a merge
+                    continue;
+                const QString left = QString::fromUtf8(parts[0]), right = QString::fromUtf8(parts[1]);
+                t.merges.append({left + right, left, right});
+            }
         } else {
             const Vocab vocab = Vocab::build(cut, std::max(1, minFreq), std::max(0, maxVocab));
             for (int id = Vocab::kSpecials; id < vocab.size(); ++id) {

@@ -33,13 +33,14 @@ struct TokenizerTokens {
     // The vocabulary of this side without the four specials, with how often each entry occurs
     // in the sentences: most frequent first, ties in code-point order. cjk-char and word:
     // Vocab::build's (tokens seen at least minFreq times, at most maxVocab with the specials);
-    // bpe and unigram: the model's pieces.
+    // bpe and unigram: the model's pieces; gpt2-bpe: its vocabulary's, <|endoftext|> aside.
     QList<QPair<QString, qint64>> vocab;
     qint64 sentences = 0, tokens = 0;
     qint64 unknown = 0;  // tokens the vocabulary lacks (they become <unk>)
     // lengths[n]: sentences cut into n tokens (n = 0 … the longest).
     std::vector<qint64> lengths;
-    // bpe only: every merged piece in the model's order (its ids), with the two it joins.
+    // bpe and gpt2-bpe: every merged piece in the model's order (its ids; GPT-2's ranks), with
+    // the two it joins.
     QList<TokenMerge> merges;
 
     double unknownRate() const { return tokens ? double(unknown) / double(tokens) : 0.0; }

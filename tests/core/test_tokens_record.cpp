@@ -5,6 +5,8 @@
 // rate; for BPE the pieces equal SubwordModel::encode and Debian's spm_encode on the same
 // model, and every merge joins two earlier pieces (or characters) into its piece.
 #include "skip.h"
+#include "test_files.h"
+#include "text/byte_bpe.h"
 #include "text/subword.h"
 #include "text/tokens_record.h"
 
@@ -26,6 +28,7 @@ private slots:
     void cjkCharByHand();
     void bpePiecesAndMerges();
     void mergesOfHandMadePieces();
+    void gpt2PiecesAndMerges();
     void cancelStops();
 };
 
@@ -210,6 +213,48 @@ void TestTokensRecord::mergesOfHandMadePieces()
     QCOMPARE(m[4].piece, u"▁lower"_s);
     QCOMPARE(m[4].left, u"▁low"_s);
     QCOMPARE(m[4].right, u"er"_s);
+}
+
+// GPT-2's tokenizer (its real files, tests/data/gpt2-tokenizer): its whole vocabulary with the
+// counts of the pieces the sentences were cut into (counted here by hand), no <unk>, and its
+// 50,000 merges in merges.txt's order.
+void TestTokensRecord::gpt2PiecesAndMerges()
+{
+    const QString dir = test::testFile("data/gpt2-tokenizer");
+    QVERIFY2(!dir.isEmpty(), "tests/data/gpt2-tokenizer is missing");
+    QString error;
+    std::optional<ByteLevelBpe> bpe = ByteLevelBpe::fromFiles(test::readAll(dir + u"/encoder.json"_s),
+                                                              test::readAll(dir + u"/vocab.bpe"_s), &error);
+    QVERIFY2(bpe, qPrintable(error));
+    const Tokenizer gpt2(std::make_shared<const ByteLevelBpe>(*bpe));
+    // "Hello world" is GPT-2's Hello Ġworld (15496 995); "Hello there" Hello Ġthere.
+    const TokensRecord r = buildTokensRecord({u"Hello world"_s, u"Hello there"_s, u"world"_s}, {gpt2}, 2, 0,
+                                             u"Hello world"_s, u"你好"_s);
+    QCOMPARE(r.choices.size(), std::size_t(1));
+    const TokenizerTokens& t = r.choices[0];
+    QCOMPARE(t.name, u"gpt2-bpe"_s);
+    QCOMPARE(t.tokens, qint64(5));
+    QCOMPARE(t.sentences, qint64(3));
+    QCOMPARE(t.unknown, qint64(0));  // minFreq 2 would have made Ġworld and Ġthere <unk>
+    QCOMPARE(t.vocab.size(), 50256);  // <|endoftext|> aside
+    QCOMPARE(t.vocab[0], (QPair<QString, qint64>(u"Hello"_s, 2)));
+    QHash<QString, qint64> counts;
+    for (const auto& [piece, count] : t.vocab)
+        counts.insert(piece, count);
+    QCOMPARE(counts.value(u"Ġworld"_s), qint64(1));
+    QCOMPARE(counts.value(u"world"_s), qint64(1));
+    QCOMPARE(counts.value(u"Ġthere"_s), qint64(1));
+    QCOMPARE(counts.value(u"Ġthe"_s, -1), qint64(0));
+    QCOMPARE(t.probe, QStringList({u"Hello"_s, u"Ġworld"_s}));
+    QCOMPARE(t.typed, bpe->pieces(u"你好"_s));
+    QCOMPARE(t.lengths, std::vector<qint64>({0, 1, 2}));
+    QCOMPARE(t.merges.size(), 50000);
+    QCOMPARE(t.merges[0].piece, u"Ġt"_s);
+    QCOMPARE(t.merges[0].left, u"Ġ"_s);
+    QCOMPARE(t.merges[0].right, u"t"_s);
+    QCOMPARE(t.merges[6].piece, u"Ġthe"_s);  // "Ġt he", the seventh line
+    QCOMPARE(t.merges[6].left, u"Ġt"_s);
+    QCOMPARE(t.merges[6].right, u"he"_s);
 }
 
 void TestTokensRecord::cancelStops()
