@@ -32,7 +32,7 @@ namespace {
 const QStringList kRecorded = as::CorpusRun::recordedOptions();
 const QStringList kChangeableOnResume = {"clip-norm", "valid-every", "average"};
 const QStringList kFiles = as::CorpusRun::fileOptions();
-const QStringList kNotWithResume = {"task", "batch"};
+const QStringList kNotWithResume = {"task", "batch", "model"};
 
 }  // namespace
 
@@ -62,7 +62,11 @@ int runTrainResume(Options& p)
             err << "train: " << path << ": " << why << "\n";
             return 2;
         }
-        args << "--task" << saved.task << "--config" << saved.model.spec() << "--seed"
+        args << "--task" << saved.task;
+        // A fine-tuning run's model is the checkpoint's own (runTrain reads it from there).
+        if (!saved.modelText)
+            args << "--config" << saved.model.spec();
+        args << "--seed"
              << QString::number(saved.train.seed) << "--warmup" << QString::number(saved.train.warmup)
              << "--factor" << QString::number(saved.train.factor, 'g', 17);
         if (saved.sharedVocab)

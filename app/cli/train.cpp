@@ -21,6 +21,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
@@ -140,6 +141,11 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                   "--config tie=…", "how"},
           {"none", "tgt", "all"});
     p.add({"log-every", "Also print progress every N steps.", "N"});
+    p.add({"model", "Fine-tune the model in PATH (a model file, or a Hugging Face Hub folder "
+                    "such as GPT-2's) on --task lm-en or lm-zh, the text cut with its own "
+                    "tokeniser and vocabulary: its weights are the start, Adam's moments fresh; "
+                    "8 windows a batch, 300 steps, warm-up 100 to a peak rate of 1e-4 unless "
+                    "given.", "PATH"});
     addCorpusSourceOptions(p);
     p.add({"out", "Where to save the model (.safetensors).", "MODEL"});
     p.add({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
@@ -171,6 +177,28 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     // The recipe: the task's, or the corpus recipe for --data; options override it.
     const bool fromFile = p.isSet("data");
     const QString taskName = p.value("task");
+    // Fine-tuning (--model, or a resumed fine-tuning run): the model's own weights, vocabulary,
+    // tokeniser and configuration.
+    std::optional<as::ModelBundle> base;
+    std::shared_ptr<const as::ModelText> modelText = resume ? as::savedModelText(*resume) : nullptr;
+    if (p.isSet("model")) {
+        for (const char* name : {"data", "config", "tie", "src-tok", "tgt-tok", "shared-vocab"}) {
+            if (p.isSet(name)) {
+                p.refuse(QStringLiteral("--%1 cannot be given with --model: the model has its own")
+                             .arg(QLatin1String(name)));
+                return 2;
+            }
+        }
+        if (!as::isCorpusLanguageModelTask(taskName)) {
+            p.refuse(QStringLiteral("--model fine-tunes a language model on --task lm-en or lm-zh, not %1")
+                         .arg(taskName));
+            return 2;
+        }
+        base = loadModelFile(p.value("model"), QStringLiteral("train"), err, ModelUse::LanguageModel);
+        if (!base)
+            return 1;
+        modelText = as::modelTextOf(*base);
+    }
     const QStringList tasks = as::trainingTaskNames();
     if (!fromFile && !as::isTrainingTask(taskName)) {
         p.refuse(QStringLiteral("unknown task '%1' (built-in: %2)").arg(taskName, tasks.join(", ")));
@@ -181,7 +209,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     const bool languageModel = !fromFile && as::isLanguageModelTask(taskName);
     const bool generated = !fromFile && !as::isBundledCorpusTask(taskName)
                            && !(languageModel && as::isCorpusLanguageModelTask(taskName));
-    as::TaskRecipe r = fromFile ? corpus : as::recipeFor(taskName);
+    as::TaskRecipe r = fromFile ? corpus
+                       : base   ? as::fineTuneRecipe(base->config)
+                                : as::recipeFor(taskName);
     if (fromFile)
         r.evalEvery = 500;
     constexpr qint64 kBillion = 1000000000;
@@ -219,6 +249,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         return 2;
     }
     p.configOption("config", &r.model);
+    if (modelText && resume)
+        r.model = resume->model.config;  // a resumed fine-tuning run: the checkpoint's model
     if (p.isSet("tie")) {
         if (const std::optional<as::Tie> tie = as::tieFromName(p.value("tie")))
             r.model.tie = *tie;
@@ -251,6 +283,12 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     run.sharedVocab = !fromFile && p.isSet("shared-vocab");  // --data: in the corpus source
     run.evalEvery = plan.validEvery;
     run.averagePoints = plan.averagePoints;
+    run.modelText = modelText;
+    // Where a fine-tuning run's weights came from, as its checkpoint records it (the window's
+    // Reset starts from them again).
+    run.baseModel = base ? QFileInfo(p.value("model")).absoluteFilePath()
+                  : resume && modelText ? resume->run.session.value("base_model").toString()
+                                        : QString();
     // A bundled corpus takes --src-tok / --tgt-tok too (a resumed run: the checkpoint's models).
     if (!fromFile && !generated) {
         for (auto [name, tok] : {std::pair{"src-tok", &run.srcTok}, std::pair{"tgt-tok", &run.tgtTok}}) {
@@ -323,7 +361,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         session->trainer().setClipNorm(r.train.clipNorm);  // the one setting a resumed run may change
         out << "resumed at step " << session->stepCount() << " (epoch " << session->epoch() << ")\n";
     } else {
-        session = as::makeSession(std::move(data), &run, &error);
+        session = base ? as::makeFineTuneSession(std::move(data), std::move(base->model), &run, &error)
+                       : as::makeSession(std::move(data), &run, &error);
         if (!session) {
             err << "train: " << error << "\n";
             return 2;
@@ -334,7 +373,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         << s.model().params().size() << " parameters; ";
     if (const int perEpoch = s.data().description().batchesPerEpoch; perEpoch > 0 && languageModel)
         out << perEpoch << " batches of " << dataOptions.batchSize << " windows of "
-            << as::kLmContext << " tokens per epoch; ";
+            << (run.modelText ? run.modelText->context : as::kLmContext) << " tokens per epoch; ";
     else if (perEpoch > 0 && !generated)
         out << perEpoch << " batches of ≤ " << dataOptions.batchTokens << " tokens per epoch; ";
     out << as::engineThreads() << " thread" << (as::engineThreads() == 1 ? "" : "s") << "\n";

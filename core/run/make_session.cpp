@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/make_session.h"
 
+#include <QCoreApplication>
+
 #include <stdexcept>
 
 namespace as {
@@ -67,12 +69,49 @@ QString fitModelToData(const SessionData& data, ModelConfig* model)
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
                                              QString* error)
 {
+    if (s->fineTunes()) {
+        std::optional<ModelBundle> base = loadModel(s->baseModel, error);
+        if (!base)
+            return nullptr;
+        return makeFineTuneSession(std::move(data), std::move(base->model), s, error);
+    }
     if (QString why = fitModelToData(*data, &s->model); !why.isEmpty()) {
         *error = why;
         return nullptr;
     }
     return std::make_unique<TrainingSession>(
         std::move(data), std::make_unique<Trainer>(s->model, s->train), s->plan());
+}
+
+std::shared_ptr<const ModelText> modelTextOf(const ModelConfig& config, const Vocab& vocab,
+                                             const Tokenizer& tokenizer)
+{
+    const bool bosMasked = (config.masked_specials >> kBos) & 1;
+    // A window of context tokens is fed whole: the model must read that many positions.
+    return std::make_shared<const ModelText>(
+        ModelText{vocab, tokenizer, !bosMasked, std::min(kLmContext, config.max_len)});
+}
+
+std::shared_ptr<const ModelText> modelTextOf(const ModelBundle& model)
+{
+    return modelTextOf(model.config, model.tgtVocab, model.tgtTok);
+}
+
+std::unique_ptr<TrainingSession> makeFineTuneSession(std::unique_ptr<SessionData> data,
+                                                     std::unique_ptr<Transformer<float>> model,
+                                                     SessionSettings* s, QString* error)
+{
+    const ModelConfig& config = model->config();
+    if (data->tgtVocab().size() != config.tgt_vocab
+        || (!config.decoderOnly() && data->srcVocab().size() != config.src_vocab)) {
+        *error = QCoreApplication::translate("as::Session", "the text's vocabulary (%1 tokens) is not the model's (%2)")
+                     .arg(data->tgtVocab().size())
+                     .arg(config.tgt_vocab);
+        return nullptr;
+    }
+    s->model = config;
+    return std::make_unique<TrainingSession>(
+        std::move(data), std::make_unique<Trainer>(std::move(model), s->train), s->plan());
 }
 
 std::unique_ptr<TrainingSession> makeInspectionSession(const ModelBundle& described,

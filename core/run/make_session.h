@@ -23,10 +23,25 @@ std::unique_ptr<SessionData> makeSessionData(const SessionSettings& s, QString* 
 // ModelConfig::validate's reason, or that tie=all has no shared vocabulary.
 QString fitModelToData(const SessionData& data, ModelConfig* model);
 
-// A fresh session of `s` on `data` (step 0), s->model fitted to the data (fitModelToData). Null and *error (ModelConfig::validate's reason) when the
-// model cannot be built.
+// A fresh session of `s` on `data` (step 0), s->model fitted to the data (fitModelToData); when
+// s fine-tunes (s->baseModel), from that model's weights, read again (makeFineTuneSession).
+// Null and *error (ModelConfig::validate's reason, or why the base model cannot be read) when
+// the model cannot be built.
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
                                              QString* error);
+
+// How `model` reads the text it is fine-tuned on (text/lm_tasks.h): its target vocabulary and
+// tokeniser; no <s> in the stream when it cannot predict <s> (masked, as GPT-2's is).
+std::shared_ptr<const ModelText> modelTextOf(const ModelConfig& config, const Vocab& vocab,
+                                             const Tokenizer& tokenizer);
+std::shared_ptr<const ModelText> modelTextOf(const ModelBundle& model);
+
+// Fine-tuning: a session of `s` on `data` (made with s->modelText) whose trainer starts from
+// `model`'s weights, with Adam's moments fresh and the step at 0; s->model becomes the model's
+// configuration. Null and *error when the data's vocabulary is not the model's.
+std::unique_ptr<TrainingSession> makeFineTuneSession(std::unique_ptr<SessionData> data,
+                                                     std::unique_ptr<Transformer<float>> model,
+                                                     SessionSettings* s, QString* error);
 
 // A session to look inside a model (imported weights, or a saved run without its data): the
 // vocabularies, tokenisers and configuration `described` names, the trainer's weights (its own

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run/resume.h"
 
+#include "run/make_session.h"
 #include "text/lm_tasks.h"
 
 #include <QCoreApplication>
@@ -29,7 +30,8 @@ QJsonObject sessionRecord(const SessionSettings& s, const TokenPair& probe)
                        {"average", s.averagePoints},
                        {"probe", s.probe},
                        {"probe_src", QJsonArray::fromStringList(probe.src)},
-                       {"probe_tgt", QJsonArray::fromStringList(probe.tgt)}};
+                       {"probe_tgt", QJsonArray::fromStringList(probe.tgt)},
+                       {"base_model", s.baseModel}};
 }
 
 SessionPlan recordedPlan(const Checkpoint& ck)
@@ -55,6 +57,7 @@ void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     s->evalEvery = std::max(0, session.value("eval_every").toInt(s->evalEvery));
     s->averagePoints = std::clamp(session.value("average").toInt(s->averagePoints), 1, 20);
     s->probe = std::max(0, session.value("probe").toInt(0));
+    s->baseModel = session.value("base_model").toString();
     for (const QJsonValue& v : session.value("probe_src").toArray())
         probe->src << v.toString();
     for (const QJsonValue& v : session.value("probe_tgt").toArray())
@@ -84,7 +87,17 @@ bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
         s->srcTok = ck.model.srcTok;
     if (data.contains("tgt_tok"))
         s->tgtTok = ck.model.tgtTok;
+    s->modelText = savedModelText(ck);
     return true;
+}
+
+std::shared_ptr<const ModelText> savedModelText(const Checkpoint& ck)
+{
+    // A fine-tuning run: the text read with the model's vocabulary and tokeniser, as saved.
+    const QJsonObject data = ck.run.data;
+    if (!data.value("model_text").toBool(false))
+        return nullptr;
+    return modelTextOf(ck.model.config, ck.model.tgtVocab, ck.model.tgtTok);
 }
 
 SessionSettings savedCorpusSettings(const Checkpoint& ck, std::shared_ptr<const SessionData> corpus,

@@ -34,6 +34,10 @@ void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
 // and readSessionRecord. False and *error when the checkpoint names no task this version has.
 bool savedTaskSettings(const Checkpoint& ck, SessionSettings* s, TokenPair* probe, QString* error);
 
+// How a saved fine-tuning run read its text (SessionSettings::modelText): the checkpoint's
+// vocabulary and tokeniser; null for any other run.
+std::shared_ptr<const ModelText> savedModelText(const Checkpoint& ck);
+
 // The settings of a saved corpus run (savedRunKind Corpus) continued on `corpus`, read again
 // from `source`: the corpus recipe, the options the run recorded (batch tokens, validation
 // interval) and readSessionRecord.

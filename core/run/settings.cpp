@@ -24,6 +24,25 @@ SessionSettings SessionSettings::defaultsFor(const QString& task)
     return s;
 }
 
+SessionSettings SessionSettings::fineTuning(const QString& task, const ModelConfig& model,
+                                            std::shared_ptr<const ModelText> text,
+                                            const QString& basePath)
+{
+    const TaskRecipe r = fineTuneRecipe(model);
+    SessionSettings s;
+    s.task = task;
+    s.model = r.model;
+    s.train = r.train;
+    s.batchSize = r.batchSize;
+    s.plannedSteps = r.steps;
+    s.evalEvery = r.evalEvery;
+    s.averagePoints = r.averagePoints;
+    s.train.seed = 1;  // as `train --model` without --seed
+    s.modelText = std::move(text);
+    s.baseModel = basePath;
+    return s;
+}
+
 QString SessionSettings::taskForArch(const QString& task, Arch arch)
 {
     const bool languageModel = isLanguageModelTask(task);
@@ -76,7 +95,7 @@ SessionPlan SessionSettings::plan() const
 
 DataOptions SessionSettings::dataOptions() const
 {
-    return {batchSize, batchTokens, train.seed, sharedVocab, srcTok, tgtTok};
+    return {batchSize, batchTokens, train.seed, sharedVocab, srcTok, tgtTok, modelText};
 }
 
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b)

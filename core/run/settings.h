@@ -38,6 +38,12 @@ struct SessionSettings {
     // (the Tokens view's A/B against BPE), a side cut again with this one from the text the
     // corpus kept (makeSessionData).
     std::optional<Tokenizer> srcTok, tgtTok;
+    // Fine-tuning (lm-en, lm-zh): the text read with the model's own vocabulary and tokeniser
+    // (DataOptions::modelText); the run starts from that model's weights (makeFineTuneSession).
+    std::shared_ptr<const ModelText> modelText;
+    // Fine-tuning: the model file or Hugging Face Hub folder whose weights the run starts from
+    // (and Reset starts from again); empty for a run from random weights.
+    QString baseModel;
     // A user's corpus, read once (buildCorpus): each session trains on a restart() of it.
     std::shared_ptr<const SessionData> corpus;
     CorpusSource source;  // where it was read from, as a checkpoint records it
@@ -54,6 +60,11 @@ struct SessionSettings {
 
     // The task's recipe (train/recipe.h), as the command line uses it.
     static SessionSettings defaultsFor(const QString& task);
+    // Fine-tuning the model `model` in `basePath`, which reads text as `text` says, on `task`
+    // (lm-en, lm-zh): fineTuneRecipe's settings.
+    static SessionSettings fineTuning(const QString& task, const ModelConfig& model,
+                                      std::shared_ptr<const ModelText> text, const QString& basePath);
+    bool fineTunes() const { return !baseModel.isEmpty(); }
     // A built-in task an `arch` model trains on: `task` when it fits (a translation task for an
     // encoder-decoder, a language model's for decoder-only), else the one nearest it — zh-en's
     // English side lm-en and back, lm-zh to zh-en, the generated lm-brackets and toy.

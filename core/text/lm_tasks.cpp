@@ -8,6 +8,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 
 namespace as {
@@ -67,7 +69,8 @@ Task bracketsTask(int batchSize)
     return t;
 }
 
-Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer> tok, QString* error)
+Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
+                    const ModelText* model, QString* error)
 {
     const bool english = name == QLatin1String("lm-en");
     std::optional<BundledCorpus> corpus = loadBundledCorpus(QStringLiteral("zh-en"), error);
@@ -83,34 +86,59 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
         }
         return out;
     };
-    DatasetOptions o;
-    o.shared_vocab = true;
-    o.src_tok = o.tgt_tok = tok ? *tok : Tokenizer(english ? TokenizerKind::Word : TokenizerKind::CjkChar);
-    o.src_min_freq = o.tgt_min_freq = english ? 2 : 1;
-    o.max_len = kLmContext - 1;  // a sentence with its <s> and </s> fits one window
-    QString why;
-    const ParallelData data = ParallelData::build(side(corpus->split.train), o, &why);
-    if (!why.isEmpty()) {
-        *error = why;
-        return {};
-    }
     Task t;
     t.name = name;
     t.description = english ? QStringLiteral("the English side of the bundled zh-en corpus (a language model)")
                             : QStringLiteral("the Chinese side of the bundled zh-en corpus (a language model)");
     t.languageModel = true;
-    t.srcVocab = data.srcVocab();
-    t.tgtVocab = data.tgtVocab();
-    t.srcTokenizer = data.srcTokenizer();
-    t.tgtTokenizer = data.tgtTokenizer();
+    // The training sentences as ids, and how a sentence is cut: with a vocabulary built from
+    // the side's training split, or with the fine-tuned model's own.
+    std::vector<std::vector<int>> sentences;
+    std::function<QStringList(const QString&)> cut;
+    std::optional<ParallelData> data;
+    if (model) {
+        t.srcVocab = t.tgtVocab = model->vocab;
+        t.srcTokenizer = t.tgtTokenizer = model->tokenizer;
+        const ModelText m = *model;
+        cut = [m](const QString& s) {
+            QStringList tokens = tokenize(m.tokenizer, s);
+            return tokens.size() < m.context ? tokens : QStringList{};
+        };
+        for (const SentencePair& p : side(corpus->split.train)) {
+            if (const QStringList tokens = cut(p.tgt); !tokens.isEmpty())
+                sentences.push_back(t.tgtVocab.encode(tokens));
+        }
+    } else {
+        DatasetOptions o;
+        o.shared_vocab = true;
+        o.src_tok = o.tgt_tok = tok ? *tok : Tokenizer(english ? TokenizerKind::Word : TokenizerKind::CjkChar);
+        o.src_min_freq = o.tgt_min_freq = english ? 2 : 1;
+        o.max_len = kLmContext - 1;  // a sentence with its <s> and </s> fits one window
+        QString why;
+        data = ParallelData::build(side(corpus->split.train), o, &why);
+        if (!why.isEmpty()) {
+            *error = why;
+            return {};
+        }
+        t.srcVocab = data->srcVocab();
+        t.tgtVocab = data->tgtVocab();
+        t.srcTokenizer = data->srcTokenizer();
+        t.tgtTokenizer = data->tgtTokenizer();
+        for (const EncodedPair& p : data->train().pairs)
+            sentences.push_back(p.tgt);
+        cut = [&data](const QString& s) { return data->encodeTarget(s).tokens; };
+    }
+    const bool sentenceStart = !model || model->sentenceStart;
+    const int context = model ? std::clamp(model->context, 2, kLmContext) : kLmContext;
     auto stream = std::make_shared<std::vector<int>>();
-    for (const EncodedPair& p : data.train().pairs) {
-        stream->push_back(kBos);
-        stream->insert(stream->end(), p.tgt.begin(), p.tgt.end());
+    for (const std::vector<int>& s : sentences) {
+        if (sentenceStart)
+            stream->push_back(kBos);
+        stream->insert(stream->end(), s.begin(), s.end());
         stream->push_back(kEos);
     }
-    if (stream->size() < std::size_t(kLmContext) + 1) {
-        *error = QStringLiteral("%1: the training text holds fewer than %2 tokens").arg(name).arg(kLmContext + 1);
+    if (stream->size() < std::size_t(context) + 1) {
+        *error = QStringLiteral("%1: the training text holds fewer than %2 tokens").arg(name).arg(context + 1);
         return {};
     }
     // Validation: the sentences of the validation split with a token, as the tokeniser cuts
@@ -119,7 +147,7 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
     for (const SentencePair& p : valid) {
         if (int(t.validation.size()) >= kValidationSentences)
             break;
-        const QStringList tokens = data.encodeTarget(p.tgt).tokens;
+        const QStringList tokens = cut(p.tgt);
         if (!tokens.isEmpty())
             t.validation.push_back({{}, tokens});
     }
@@ -129,13 +157,13 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
         const QStringList& s = t.validation[at].tgt;
         t.examples.push_back({{}, s.mid(0, english ? 2 : 1)});
     }
-    t.batchesPerEpoch = std::max(1, int(stream->size() / (std::size_t(batchSize) * kLmContext)));
-    t.nextBatch = [stream, batchSize](Rng& rng) {
+    t.batchesPerEpoch = std::max(1, int(stream->size() / (std::size_t(batchSize) * context)));
+    t.nextBatch = [stream, batchSize, context](Rng& rng) {
         std::vector<std::vector<int>> windows;
-        const std::uint64_t offsets = stream->size() - std::size_t(kLmContext);
+        const std::uint64_t offsets = stream->size() - std::size_t(context);
         for (int i = 0; i < batchSize; ++i) {
             const auto at = stream->begin() + std::ptrdiff_t(rng.below(offsets));
-            windows.emplace_back(at, at + kLmContext + 1);
+            windows.emplace_back(at, at + context + 1);
         }
         return makeLmBatch(windows);
     };
@@ -161,8 +189,16 @@ bool isCorpusLanguageModelTask(const QString& name)
 }
 
 Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
-                           QString* error)
+                           QString* error, const ModelText* model)
 {
+    if (model && !isCorpusLanguageModelTask(name)) {
+        *error = QStringLiteral("a model is fine-tuned on lm-en or lm-zh, not on %1 (its own tokens)").arg(name);
+        return {};
+    }
+    if (model && tok) {
+        *error = QStringLiteral("a fine-tuned model reads the text with its own tokeniser");
+        return {};
+    }
     if (name == QLatin1String("lm-brackets")) {
         if (tok) {
             *error = QStringLiteral("lm-brackets has its own six tokens: no tokeniser to choose");
@@ -171,7 +207,7 @@ Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tok
         return bracketsTask(batchSize);
     }
     if (name == QLatin1String("lm-en") || name == QLatin1String("lm-zh"))
-        return corpusSideTask(name, batchSize, tok, error);
+        return corpusSideTask(name, batchSize, tok, model, error);
     if (isRepeatTaskName(name)) {
         if (tok) {
             *error = QStringLiteral("%1 has its own tokens: no tokeniser to choose").arg(name);

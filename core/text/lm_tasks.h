@@ -26,10 +26,23 @@ bool isLanguageModelTask(const QString& name);
 // lm-en and lm-zh: a side of the bundled corpus, which a tokeniser may cut (subwords trained).
 bool isCorpusLanguageModelTask(const QString& name);
 
+// How a model being fine-tuned reads text (core/SPEC.md §10.7): its own vocabulary and
+// tokeniser, none built from the text; a sentence cut into more than kLmContext - 1 tokens is
+// left out, a piece the vocabulary lacks is <unk>. sentenceStart false: the packed stream has
+// no <s>, sentences are separated by </s> alone, for a model that cannot predict <s> (masked,
+// ModelConfig::masked_specials) — GPT-2's texts are separated by <|endoftext|>, our </s>.
+struct ModelText {
+    Vocab vocab;
+    Tokenizer tokenizer = TokenizerKind::Word;
+    bool sentenceStart = true;
+    int context = kLmContext;  // tokens a window feeds the model: at most its max_len
+};
+
 // The task, or a Task with an empty name and *error. tok: lm-en's or lm-zh's tokeniser (word
 // and cjk-char when not given; bpe:N / unigram:N trained on the side's training split).
+// model: lm-en and lm-zh read by a model being fine-tuned (then tok must not be given).
 Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
-                           QString* error);
+                           QString* error, const ModelText* model = nullptr);
 
 // lm-brackets' rule: every bracket closed by its own kind, in order.
 bool balancedBrackets(const QStringList& tokens);

@@ -4,6 +4,7 @@
 
 #include "text/lm_tasks.h"
 #include "text/repeat_task.h"
+#include "train/schedule.h"
 #include "train/session_data.h"
 
 #include <algorithm>
@@ -124,6 +125,18 @@ TaskRecipe recipeFor(const QString& task)
         r.batchSize = 3;
         r.evalEvery = 10;
     }
+    return r;
+}
+
+TaskRecipe fineTuneRecipe(const ModelConfig& model)
+{
+    TaskRecipe r;
+    r.model = model;
+    r.batchSize = 8;
+    r.train.warmup = 100;
+    r.train.factor = noamFactorForPeak(kFineTunePeakRate, model.d_model, r.train.warmup);
+    r.steps = 300;
+    r.evalEvery = 100;
     return r;
 }
 

@@ -30,6 +30,12 @@ struct TaskRecipe {
 TaskRecipe recipeFor(const QString& task);
 // The recipe of a corpus run: recipeFor("zh-en").
 TaskRecipe corpusRecipe();
+// Fine-tuning `model` (its configuration as it is) on a language model's text (lm-en, lm-zh):
+// small batches (8 windows), 100 warm-up steps to a peak rate of 1e-4 (the Noam factor that
+// gives it at this d_model), 300 steps, a validation every 100. A pretrained model forgets
+// what it knew at a rate fit for training from scratch (lm-en's recipe peaks at 1.4e-3).
+TaskRecipe fineTuneRecipe(const ModelConfig& model);
+inline constexpr double kFineTunePeakRate = 1e-4;
 
 // How long a run plans to train (core/SPEC.md §7.4), from the limits the user gave (0: not
 // given): whichever the user gave — steps, minutes, or both, the first reached ending the run;

@@ -15,4 +15,11 @@ inline double noamRate(long step, int dModel, double factor, long warmup)
            * std::min(std::pow(s, -0.5), s * std::pow(double(warmup), -1.5));
 }
 
+// The Noam factor whose rate peaks at `peak`, at the end of the warm-up: noamRate(warmup, …) =
+// factor / sqrt(dModel * warmup).
+inline double noamFactorForPeak(double peak, int dModel, long warmup)
+{
+    return peak * std::sqrt(double(dModel) * double(std::max(warmup, 1L)));
+}
+
 }  // namespace as

@@ -253,14 +253,17 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
             return nullptr;
         }
         const std::optional<Tokenizer> tok = o.tgtTok ? o.tgtTok : o.srcTok;
-        Task t = makeLanguageModelTask(name, o.batchSize, tok, error);
+        Task t = makeLanguageModelTask(name, o.batchSize, tok, error, o.modelText.get());
         if (t.name.isEmpty())
             return nullptr;
         // The tokeniser chosen, by name (core/SPEC.md §9.5), as a corpus records its own; its
-        // model is in the checkpoint's model, and a resumed run reads it from there.
+        // model is in the checkpoint's model, and a resumed run reads it from there. A
+        // fine-tuning run's vocabulary and tokeniser are the model's, also in the checkpoint.
         QJsonObject extra;
         if (tok)
             extra.insert("tgt_tok", tokenizerName(*tok));
+        if (o.modelText)  // read as the checkpoint's model reads text (run/make_session.h)
+            extra.insert("model_text", true);
         return std::make_unique<TaskData>(std::move(t), o.batchSize, o.seed, extra);
     }
     if (builtinTaskNames().contains(name)) {

@@ -9,6 +9,7 @@
 // samples), its validation pairs, the next batch, and how to record and restore its position
 // in a checkpoint, so that a resumed run draws exactly the batches it would have drawn.
 #include "text/dataset.h"
+#include "text/lm_tasks.h"
 #include "text/tasks.h"
 #include "train/batch.h"
 
@@ -113,6 +114,9 @@ struct DataOptions {
     // A bundled corpus's tokenisers (bpe:N / unigram:N trained on its training split);
     // nullopt: guessed, as before (zh-en: cjk-char, word).
     std::optional<Tokenizer> srcTok, tgtTok;
+    // Fine-tuning a model (lm-en, lm-zh): the text read with the model's own vocabulary and
+    // tokeniser (text/lm_tasks.h); srcTok and tgtTok are not given then.
+    std::shared_ptr<const ModelText> modelText;
 };
 
 // A built-in task by name, or nullptr and *error. For a bundled corpus this reads, splits and

@@ -8,7 +8,9 @@
 //   loaded model does, the prompt cut into GPT-2's ids ("Hello world" is 15496 995);
 // - `trace` shows GPT-2's pieces and the tensors of every layer, `heads` scores its heads,
 //   `eval` gives its perplexity of a text;
-// - a folder whose tokenizer does not fit config.json is refused, naming both.
+// - a folder whose tokenizer does not fit config.json is refused, naming both;
+// - `train --model FOLDER --task lm-en` fine-tunes it from its own weights on the bundled
+//   English sentences cut into GPT-2's pieces, and `--resume` continues that run exactly.
 #include "skip.h"
 #include "cli_process.h"
 #include "decode/decode.h"
@@ -37,6 +39,7 @@ private slots:
     void traceHeadsEval();
     void tokenizerMismatch();
     void exportBothWays();
+    void fineTune();
 
 private:
     test::ProcessRun cli(const QStringList& args, const QByteArray& input = {}) const
@@ -172,6 +175,86 @@ void TestCliHub::exportBothWays()
             first = r.out;
         QCOMPARE(r.out, first);
     }
+}
+
+namespace {
+
+// The largest |difference| between two models' weights (infinity when they differ in shape).
+double maxWeightDifference(const ModelBundle& a, const ModelBundle& b)
+{
+    const Eigen::VectorXf &va = a.model->params().valueVector(), &vb = b.model->params().valueVector();
+    return va.size() == vb.size() ? double((va - vb).cwiseAbs().maxCoeff()) : INFINITY;
+}
+
+}  // namespace
+
+void TestCliHub::fineTune()
+{
+    QString error;
+    const std::optional<ModelBundle> base = loadModel(gpt2_, &error);
+    QVERIFY2(base, qPrintable(error));
+    const QStringList common{u"train"_s, u"--model"_s, gpt2_, u"--task"_s, u"lm-en"_s, u"--batch"_s,
+                             u"2"_s, u"--threads"_s, u"1"_s};
+    // Six steps straight, with a log of every step's loss.
+    const QString straight = dir_.filePath(u"ft-straight.safetensors"_s), log = dir_.filePath(u"ft.jsonl"_s);
+    const test::ProcessRun r = cli(common + QStringList{u"--steps"_s, u"6"_s, u"--out"_s, straight, u"--log"_s, log});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --model"_s, r)));
+    QVERIFY2(r.out.contains("model {\"activation\":\"gelu-tanh\""), r.out.constData());
+    std::optional<ModelBundle> tuned = loadModel(straight, &error);
+    QVERIFY2(tuned, qPrintable(error));
+    // GPT-2's vocabulary and tokeniser, kept; the weights moved from the folder's.
+    QCOMPARE(tuned->tgtVocab.tokens(), base->tgtVocab.tokens());
+    QCOMPARE(tokenizerName(tuned->tgtTok), u"gpt2-bpe"_s);
+    QVERIFY(tuned->config == base->config);
+    QVERIFY(maxWeightDifference(*tuned, *base) > 0);
+    // Every step's loss is a language model's on GPT-2's pieces: near ln 50257 = 10.8 for these
+    // near-uniform random weights. A <s> among the targets (which GPT-2 cannot predict, its
+    // logit masked at -1e9) would cost about 1e9.
+    const QList<QByteArray> lines = test::readAll(log).trimmed().split('\n');
+    int steps = 0;
+    for (const QByteArray& line : lines) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (!o.contains(u"loss"_s))
+            continue;
+        ++steps;
+        const double loss = o[u"loss"_s].toDouble();
+        QVERIFY2(loss > 9 && loss < 12, line.constData());
+    }
+    QCOMPARE(steps, 6);
+
+    // Three steps, saved, then resumed to six: the same weights, bit for bit.
+    const QString ckpt = dir_.filePath(u"ft.ckpt"_s), resumed = dir_.filePath(u"ft-resumed.safetensors"_s);
+    const test::ProcessRun a = cli(common + QStringList{u"--steps"_s, u"3"_s, u"--checkpoint"_s, ckpt});
+    QVERIFY2(a.exitCode == 0, qPrintable(test::describeRun(u"train --model --checkpoint"_s, a)));
+    const test::ProcessRun b = cli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"6"_s, u"--threads"_s,
+                                    u"1"_s, u"--out"_s, resumed});
+    QVERIFY2(b.exitCode == 0, qPrintable(test::describeRun(u"train --resume"_s, b)));
+    QVERIFY2(b.out.contains("resumed at step 3"), b.out.constData());
+    std::optional<ModelBundle> again = loadModel(resumed, &error);
+    QVERIFY2(again, qPrintable(error));
+    QCOMPARE(maxWeightDifference(*again, *tuned), 0.0);
+
+    // The run starts from the folder's weights: at a vanishing rate (factor 1e-6, a step of
+    // about 1e-10) one step leaves them where they were; a model started from random weights
+    // would be 0.02 away.
+    const QString still = dir_.filePath(u"ft-still.safetensors"_s);
+    const test::ProcessRun c = cli(common + QStringList{u"--steps"_s, u"1"_s, u"--factor"_s, u"1e-6"_s,
+                                                        u"--out"_s, still});
+    QVERIFY2(c.exitCode == 0, qPrintable(test::describeRun(u"train --factor 1e-6"_s, c)));
+    std::optional<ModelBundle> one = loadModel(still, &error);
+    QVERIFY2(one, qPrintable(error));
+    QVERIFY2(maxWeightDifference(*one, *base) < 1e-6, qPrintable(QString::number(maxWeightDifference(*one, *base))));
+
+    // What it cannot do, said by name.
+    const test::ProcessRun d = cli(common + QStringList{u"--config"_s, u"tiny"_s});
+    QCOMPARE(d.exitCode, 2);
+    QVERIFY2(d.err.contains("--config cannot be given with --model"), d.err.constData());
+    const test::ProcessRun e = cli({u"train"_s, u"--model"_s, gpt2_, u"--task"_s, u"toy"_s});
+    QCOMPARE(e.exitCode, 2);
+    QVERIFY2(e.err.contains("lm-en or lm-zh"), e.err.constData());
+    const test::ProcessRun f = cli({u"train"_s, u"--resume"_s, ckpt, u"--model"_s, gpt2_});
+    QCOMPARE(f.exitCode, 2);
+    QVERIFY2(f.err.contains("--model cannot be given with --resume"), f.err.constData());
 }
 
 AS_TEST_GUILESS_MAIN(TestCliHub)

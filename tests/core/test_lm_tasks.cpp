@@ -12,6 +12,7 @@
 #include "skip.h"
 #include "decode/decode.h"
 #include "eval/evaluate.h"
+#include "text/bundled_corpus.h"
 #include "text/lm_tasks.h"
 #include "train/recipe.h"
 #include "train/session_data.h"
@@ -30,6 +31,8 @@ private slots:
     void corpusSides_data();
     void corpusSides();
     void validationReadsSentences();
+    void fineTunedModelsOwnText_data();
+    void fineTunedModelsOwnText();
     void learnsBalancedBrackets();
 };
 
@@ -163,6 +166,76 @@ void TestLmTasks::validationReadsSentences()
     for (const auto& s : sentences)
         tokens += long(s.size()) + 1;  // each token and </s>
     QCOMPARE(whole.ntokens, tokens);
+}
+
+// Fine-tuning (ModelText): lm-en read with a model's own vocabulary and tokeniser, none built.
+// The packed stream is made here again by hand from the bundled corpus: each training sentence
+// cut by the tokeniser, looked up in the vocabulary, kept when shorter than the window, then
+// </s>, with <s> before it only when the model can predict <s>. Every window of a batch must be
+// a slice of it; validation holds the validation sentences cut the same way.
+void TestLmTasks::fineTunedModelsOwnText_data()
+{
+    QTest::addColumn<bool>("sentenceStart");
+    QTest::addColumn<int>("context");
+    QTest::newRow("<s> sentence </s>, 64") << true << 64;
+    QTest::newRow("sentence </s> (GPT-2's), 24") << false << 24;
+}
+
+void TestLmTasks::fineTunedModelsOwnText()
+{
+    QFETCH(bool, sentenceStart);
+    QFETCH(int, context);
+    ModelText m;
+    m.tokenizer = Tokenizer(TokenizerKind::Word);
+    m.vocab = Vocab::build({{u"I"_s, u"you"_s, u"Tom"_s, u"."_s, u"?"_s, u"the"_s}});
+    m.sentenceStart = sentenceStart;
+    m.context = context;
+    QString error;
+    const Task t = makeLanguageModelTask(u"lm-en"_s, 6, std::nullopt, &error, &m);
+    QVERIFY2(!t.name.isEmpty(), qPrintable(error));
+    QCOMPARE(t.tgtVocab.tokens(), m.vocab.tokens());
+    QCOMPARE(t.srcVocab.tokens(), m.vocab.tokens());
+    QCOMPARE(tokenizerName(t.tgtTokenizer), u"word"_s);
+
+    std::optional<BundledCorpus> corpus = loadBundledCorpus(u"zh-en"_s, &error);
+    QVERIFY2(corpus, qPrintable(error));
+    std::vector<int> stream;
+    for (const SentencePair& p : corpus->split.train) {
+        const QStringList tokens = tokenize(m.tokenizer, p.tgt);
+        if (tokens.isEmpty() || tokens.size() >= context)
+            continue;
+        if (sentenceStart)
+            stream.push_back(kBos);
+        for (const QString& token : tokens)
+            stream.push_back(m.vocab.id(token));
+        stream.push_back(kEos);
+    }
+    QVERIFY(std::count(stream.begin(), stream.end(), kUnk) > 0);  // most words are not in it
+    Rng rng(5);
+    for (int b = 0; b < 3; ++b) {
+        const Batch batch = t.nextBatch(rng);
+        QCOMPARE(batch.B, 6);
+        QCOMPARE(batch.T, context);
+        for (int r = 0; r < batch.B; ++r) {
+            std::vector<int> window(batch.tgtIn.begin() + r * context, batch.tgtIn.begin() + (r + 1) * context);
+            window.push_back(batch.tgtOut[std::size_t((r + 1) * context - 1)]);
+            QVERIFY(std::search(stream.begin(), stream.end(), window.begin(), window.end()) != stream.end());
+            QCOMPARE(std::count(window.begin(), window.end(), kBos) > 0, sentenceStart);
+        }
+    }
+    int expected = 0;
+    for (const SentencePair& p : corpus->split.valid) {
+        const QStringList tokens = tokenize(m.tokenizer, p.tgt);
+        if (!tokens.isEmpty() && tokens.size() < context)
+            QCOMPARE(t.validation.at(std::size_t(expected++)).tgt, tokens);
+    }
+    QCOMPARE(int(t.validation.size()), expected);
+
+    // Only lm-en and lm-zh are text to fine-tune on; the model's own tokeniser, no other.
+    QVERIFY(makeLanguageModelTask(u"lm-brackets"_s, 6, std::nullopt, &error, &m).name.isEmpty());
+    QVERIFY2(error.contains(u"lm-en or lm-zh"_s), qPrintable(error));
+    QVERIFY(makeLanguageModelTask(u"lm-en"_s, 6, Tokenizer(TokenizerKind::CjkChar), &error, &m).name.isEmpty());
+    QVERIFY2(error.contains(u"its own tokeniser"_s), qPrintable(error));
 }
 
 void TestLmTasks::learnsBalancedBrackets()
