@@ -21,6 +21,8 @@
 #include "view_set.h"
 #include "worker_link.h"
 
+#include "model/memory.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QCloseEvent>
@@ -262,7 +264,9 @@ void MainWindow::buildToolBar()
     play_ = bar->addAction(QString());
     play_->setShortcut(Qt::Key_Space);
     connect(play_, &QAction::triggered, this, [this] {
-        if (running_) {
+        if (isInspecting()) {
+            offerFineTune();
+        } else if (running_) {
             link_->pause();
             endLessonLeg();
         } else if (const long stop = lessons_->nextStop(step_); stop > step_) {
@@ -277,13 +281,23 @@ void MainWindow::buildToolBar()
     });
     step1_ = bar->addAction(QString());
     step1_->setShortcut(Qt::Key_Right);
-    connect(step1_, &QAction::triggered, this, [this] { link_->step(1); });
+    connect(step1_, &QAction::triggered, this, [this] {
+        if (isInspecting())
+            offerFineTune();
+        else
+            link_->step(1);
+    });
     stepCount_ = new QSpinBox(this);
     stepCount_->setRange(2, 1000000);
     stepCount_->setValue(10);
     stepN_ = bar->addAction(QString());
     stepN_->setShortcut(Qt::SHIFT | Qt::Key_Right);
-    connect(stepN_, &QAction::triggered, this, [this] { link_->step(stepCount_->value()); });
+    connect(stepN_, &QAction::triggered, this, [this] {
+        if (isInspecting())
+            offerFineTune();
+        else
+            link_->step(stepCount_->value());
+    });
     bar->addWidget(stepCount_);
     reset_ = bar->addAction(QString());
     reset_->setShortcut(Qt::CTRL | Qt::Key_R);
@@ -349,7 +363,7 @@ void MainWindow::endLessonLeg()
 
 void MainWindow::labelPlay()
 {
-    play_->setText(running_ ? tr("Pause") : tr("Play"));
+    play_->setText(running_ ? tr("Pause") : canFineTune() ? tr("Fine-tune…") : tr("Play"));
 }
 
 void MainWindow::changeEvent(QEvent* event)
@@ -363,11 +377,62 @@ void MainWindow::changeEvent(QEvent* event)
 
 void MainWindow::updateTransport()
 {
-    // An inspected model has no training data: nothing to step, nothing to reset to.
+    // An inspected model has no training data: nothing to step, nothing to reset to; one that
+    // can be fine-tuned is offered that by Play, Step and Step N.
     const bool trainable = !settings_.inspecting();
-    for (QAction* a : {play_, step1_, stepN_, reset_})
-        a->setEnabled(trainable);
+    const bool offered = trainable || canFineTune();
+    for (QAction* a : {play_, step1_, stepN_})
+        a->setEnabled(offered);
+    reset_->setEnabled(trainable);
     stepCount_->setEnabled(trainable);
+    labelPlay();
+}
+
+bool MainWindow::canFineTune() const
+{
+    return settings_.inspecting() && settings_.model.decoderOnly() && !inspectedPath_.isEmpty()
+           && inspectedTask_;
+}
+
+void MainWindow::offerFineTune()
+{
+    std::unique_ptr<FineTuneDialog> dialog = fineTuneDialog();
+    if (!dialog) {
+        statusBar()->showMessage(tr("This model cannot be trained further here: it was opened to "
+                                    "look inside, and only a language model read from a model "
+                                    "file or a Hugging Face folder is fine-tuned"),
+                                 10000);
+        return;
+    }
+    if (dialog->exec() == QDialog::Accepted)
+        fineTune(dialog->choice());
+}
+
+std::unique_ptr<FineTuneDialog> MainWindow::fineTuneDialog()
+{
+    if (!canFineTune())
+        return nullptr;
+    const SessionSettings defaults = fineTuneSettings({}, settings_, *inspectedTask_, inspectedPath_);
+    return std::make_unique<FineTuneDialog>(QFileInfo(inspectedPath_).fileName(),
+                                            long(parameterCount(settings_.model)),
+                                            defaults.modelText->context, this);
+}
+
+void MainWindow::fineTune(const FineTuneChoice& choice)
+{
+    if (!canFineTune())
+        return;
+    const QString name = QFileInfo(inspectedPath_).fileName();
+    const SessionSettings s = fineTuneSettings(choice, settings_, *inspectedTask_,
+                                               QFileInfo(inspectedPath_).absoluteFilePath());
+    startSession(s, nullptr);
+    running_ = true;
+    labelPlay();
+    link_->play();
+    statusBar()->showMessage(tr("Fine-tuning %1 on %2: its weights are read again and the text "
+                                "cut with its tokeniser, then training starts")
+                                 .arg(name, choice.task),
+                             15000);
 }
 
 void MainWindow::updateTitle()
@@ -441,8 +506,11 @@ void MainWindow::startSession(const SessionSettings& s, const PreparedSessionPtr
     files_->setCurrentFile({}, 0);
     updateTitle();
     views_->reset();
-    QSettings store;
-    saveSessionSettings(store, s);
+    // A fine-tuning run is not the next start's default: its model is a file that may go.
+    if (!s.fineTunes()) {
+        QSettings store;
+        saveSessionSettings(store, s);
+    }
     link_->configure(s, prepared);
     if (views_->embedding()->isVisible())
         views_->embedding()->refresh();  // answered after the new session is built: its projection
@@ -460,6 +528,8 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
 {
     corpus_->cancelReading();
     settings_ = s;
+    inspectedPath_ = s.inspecting() ? path : QString();
+    inspectedTask_ = s.inspecting() ? task : nullptr;
     views_->probes()->setTask(*task);
     {
         const QSignalBlocker block(settingsPanel_);
@@ -477,8 +547,10 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
     files_->setCurrentFile(untitled ? QString() : path, untitled ? -1 : step);
     updateTitle();
     statusBar()->showMessage(
-        s.inspecting() ? tr("Opened %1 to look inside (step %2): type a sentence as the probe or "
-                            "in Translate; Apply in Settings starts a built-in task")
+        s.inspecting() ? (canFineTune() ? tr("Opened %1 to look inside (step %2): type a text as the "
+                                             "probe or in Generate; Space fine-tunes it")
+                                        : tr("Opened %1 to look inside (step %2): type a sentence as the probe or "
+                                             "in Translate; Apply in Settings starts a built-in task"))
                              .arg(QFileInfo(path).fileName())
                              .arg(step)
                        : tr("Opened %1 at step %2").arg(path).arg(step),
@@ -514,6 +586,11 @@ QString MainWindow::statusText() const
         if (std::isfinite(last.nll))
             perplexity = tr(" · valid perplexity %1 (step %2)").arg(last.perplexity(), 0, 'f', 2).arg(last.step);
     }
+    // A slow step (a pretrained model fine-tuned: GPT-2 small takes seconds on two cores) is
+    // said as it is.
+    const QString slowSteps = s.secondsPerStep >= 0.1
+                                  ? tr(" · %1 s/step").arg(s.secondsPerStep, 0, 'f', 2)
+                                  : QString();
     return tr("step %1 / %2 · epoch %3 · loss %4 · lr %5 · %6 tok/s · elapsed %7 · remaining %8")
                .arg(s.step)
                .arg(s.plannedSteps > 0 ? QString::number(s.plannedSteps)  // 0: minutes only
@@ -525,7 +602,7 @@ QString MainWindow::statusText() const
                                           : QStringLiteral("—"))
                .arg(clock(s.elapsedSeconds))
                .arg(clock(s.remainingSeconds))
-           + perplexity + comparisons_->statusSuffix();
+           + slowSteps + perplexity + comparisons_->statusSuffix();
 }
 
 void MainWindow::showStatus()

@@ -7,6 +7,7 @@
 // (corpus_actions.h), compared runs and A/B (comparison_actions.h), the Heads view's work
 // (heads_controller.h) and the Tokens view's (tokens_controller.h). Views receive snapshots; none touches the model.
 #include "training_worker.h"
+#include "fine_tune.h"
 
 #include <QMainWindow>
 
@@ -45,6 +46,15 @@ public:
     void applySettings(const SessionSettings& s);
     // A user's corpus just read: offered in the settings panel, then applied.
     void applyCorpusSettings(const SessionSettings& s);
+
+    // Fine-tuning the model opened to look inside (fine_tune.h): a decoder-only model read from
+    // a file or folder loadModel reads. Space, Step and Step N on it ask how (offerFineTune).
+    bool canFineTune() const;
+    void offerFineTune();
+    // The dialog offerFineTune shows (null when the model cannot be fine-tuned).
+    std::unique_ptr<FineTuneDialog> fineTuneDialog();
+    // Starts fine-tuning it as `choice` says, training at once.
+    void fineTune(const FineTuneChoice& choice);
 
     long currentStep() const { return step_; }
     bool isRunning() const { return running_; }
@@ -114,6 +124,10 @@ private:
     void startSession(const SessionSettings& s, const PreparedSessionPtr& prepared);
 
     SessionSettings settings_;
+    // The model opened to look inside: where it was read from and its vocabularies and
+    // tokenisers (what fine-tuning it reads again and cuts its text with); empty otherwise.
+    QString inspectedPath_;
+    TaskPtr inspectedTask_;
     WorkerLink* link_ = nullptr;
     ViewSet* views_ = nullptr;
     FileActions* files_ = nullptr;

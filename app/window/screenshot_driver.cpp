@@ -35,6 +35,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,11 +83,37 @@ using namespace as::driver;
 // Writes the views of the model in `file` (a checkpoint or a weight file) as it is, with
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
-                      const QString& sentence, int explain, const QStringList& compare)
+                      const QString& sentence, int explain, const QStringList& compare,
+                      int fineTuneSteps)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
     if (!openShown(w, file))
         return 1;
+    if (fineTuneSteps > 0) {
+        // The dialog Play shows, then the run it starts with its defaults.
+        std::unique_ptr<as::FineTuneDialog> dialog = w.fineTuneDialog();
+        if (!dialog) {
+            std::fprintf(stderr, "attention-studio: %s cannot be fine-tuned (a language model's file or folder can)\n",
+                         qPrintable(file));
+            return 1;
+        }
+        dialog->setAttribute(Qt::WA_DontShowOnScreen);
+        dialog->show();
+        QCoreApplication::processEvents();
+        if (!dialog->grab().save(QDir(dir).filePath(QStringLiteral("fine-tune-dialog.png")))) {
+            std::fprintf(stderr, "attention-studio: cannot write into %s\n", qPrintable(dir));
+            return 1;
+        }
+        as::FineTuneChoice choice = dialog->choice();
+        dialog.reset();
+        choice.steps = fineTuneSteps;
+        QElapsedTimer clock;
+        clock.start();
+        w.fineTune(choice);
+        waitFor([&] { return w.currentStep() >= fineTuneSteps && !w.isRunning(); }, 24 * 3600 * 1000);
+        std::printf("attention-studio: fine-tuned %s for %ld steps in %.1f s\n", qPrintable(file),
+                    w.currentStep(), double(clock.elapsed()) / 1000.0);
+    }
     showEmbeddings(w);
     if (!sentence.isEmpty()) {
         bool done = false;
@@ -426,7 +453,8 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
             return 2;
         }
         const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"),
-                                         explain, p.values("compare"));
+                                         explain, p.values("compare"),
+                                         p.isSet("fine-tune") ? std::max(1, p.value("steps").toInt()) : 0);
         w.close();
         return rc;
     }

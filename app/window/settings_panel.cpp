@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -304,6 +305,11 @@ void SettingsPanel::changeEvent(QEvent* event)
 
 QString SettingsPanel::note() const
 {
+    if (!fineTuned_.isEmpty())
+        return tr("Fine-tuning %1: its own configuration, vocabulary and tokeniser (%2), from its "
+                  "own weights; Reset starts again from them. Apply builds a fresh model of these "
+                  "settings instead.")
+            .arg(fineTuned_, fineTunedTokenizer_);
     if (openedRecipe_.isEmpty())
         return {};
     return openedRecorded_
@@ -462,8 +468,10 @@ void SettingsPanel::enableTokenizers()
 void SettingsPanel::setSettings(const SessionSettings& s)
 {
     openedRecipe_.clear();
-    note_->clear();
-    note_->hide();
+    fineTuned_ = s.fineTunes() ? QFileInfo(s.baseModel).fileName() : QString();
+    fineTunedTokenizer_ = s.modelText ? tokenizerName(s.modelText->tokenizer) : QString();
+    note_->setText(note());
+    note_->setVisible(!fineTuned_.isEmpty());
     const QSignalBlocker block(task_), blockArch(arch_);
     task_->setCurrentText(s.task);
     arch_->setCurrentIndex(arch_->findData(archName(s.model.arch)));

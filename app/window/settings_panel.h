@@ -67,6 +67,8 @@ private:
     QLabel* note_ = nullptr;
     // What showOpenedModel showed: the recipe's task, and whether the model's file named it.
     QString openedRecipe_;
+    // A fine-tuning run's model (its file or folder name) and the tokeniser it reads text with.
+    QString fineTuned_, fineTunedTokenizer_;
     bool openedRecorded_ = false;
     QFormLayout* form_ = nullptr;
     QLabel *modelHeader_ = nullptr, *scheduleHeader_ = nullptr, *trainingHeader_ = nullptr;

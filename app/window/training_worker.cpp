@@ -255,6 +255,7 @@ void TrainingWorker::emitSnapshot()
     s->lossRecorded = !session_->history().loss.empty();
     s->elapsedSeconds = session_->trainSeconds();
     s->tokensPerSecond = session_->tokensPerSecond();
+    s->secondsPerStep = session_->secondsPerStep();
     s->remainingSeconds = session_->remainingSeconds();
     s->config = settings_.model;
     s->options = settings_.train;

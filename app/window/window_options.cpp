@@ -49,6 +49,10 @@ OptionTable windowOptions()
                                   "sentence, then mute each head in turn (as a click in the Heads "
                                   "view does) and print as JSON how long each took to show the "
                                   "new translation."});
+    p.add({"fine-tune", "With a language model's FILE (or Hugging Face folder) and "
+                        "--screenshot: fine-tune it on lm-en for --steps steps, as Play on it "
+                        "does with its dialog's defaults, before the views (and the dialog) "
+                        "are written."});
     p.add({"compare", "With --screenshot: draw the run of this checkpoint beside the "
                             "current one, as View > Compare with run… does (repeatable, up to 4).",
                  "CKPT"});

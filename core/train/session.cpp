@@ -222,14 +222,14 @@ double TrainingSession::progress() const
                     plan_.seconds > 0 ? elapsedSeconds() / plan_.seconds : 0.0);
 }
 
-double TrainingSession::tokensPerSecond(double window) const
+TrainingSession::RecentSteps TrainingSession::recentSteps(double window) const
 {
     // The steps of the last `window` seconds of training time, measured from the step before
     // the first of them (at least the last two of this object's steps).
     const std::vector<LossPoint>& loss = history_.loss;
     const std::size_t n = loss.size();
     if (n < lossAtStart_ + 2)
-        return 0;
+        return {};
     const double last = loss.back().seconds;
     std::size_t front = n - 2;
     long tokens = loss.back().tokens;
@@ -237,8 +237,19 @@ double TrainingSession::tokensPerSecond(double window) const
         tokens += loss[front].tokens;
         --front;
     }
-    const double dt = last - loss[front].seconds;
-    return dt > 0 ? double(tokens) / dt : 0;
+    return {tokens, long(n - 1 - front), last - loss[front].seconds};
+}
+
+double TrainingSession::tokensPerSecond(double window) const
+{
+    const RecentSteps r = recentSteps(window);
+    return r.seconds > 0 ? double(r.tokens) / r.seconds : 0;
+}
+
+double TrainingSession::secondsPerStep(double window) const
+{
+    const RecentSteps r = recentSteps(window);
+    return r.steps > 0 ? r.seconds / double(r.steps) : 0;
 }
 
 double TrainingSession::remainingSeconds() const

@@ -151,6 +151,8 @@ public:
     // Target tokens per second of training time over the last `window` seconds of this
     // object's steps (at least its last two steps; 0 before them).
     double tokensPerSecond(double window = 3.0) const;
+    // Training seconds a step took, over the same steps (0 before two steps of this object).
+    double secondsPerStep(double window = 3.0) const;
     // Time left to the plan: the steps left at this run's pace so far (training time per
     // step), or the planned time left, whichever ends first; 0 when finished(), < 0 when
     // there is nothing to estimate from (no step yet, and no planned time).
@@ -158,6 +160,14 @@ public:
     const Batch& lastBatch() const { return lastBatch_; }
 
 private:
+    struct RecentSteps {
+        long tokens = 0;
+        long steps = 0;
+        double seconds = 0;
+    };
+    // The steps of the last `window` seconds of training time (tokensPerSecond).
+    RecentSteps recentSteps(double window) const;
+
     std::shared_ptr<SessionData> data_;
     std::unique_ptr<Trainer> trainer_;
     SessionPlan plan_;

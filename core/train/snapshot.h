@@ -40,6 +40,7 @@ struct TrainingSnapshot {
     // history (imported weights), whose status shows "—" for them.
     bool lossRecorded = false;
     double tokensPerSecond = 0;   // over the last few seconds of training
+    double secondsPerStep = 0;    // over the same steps
     double elapsedSeconds = 0;    // training time, pauses excluded
     double remainingSeconds = -1; // estimate to plannedSteps; < 0 when unknown
     ModelConfig config;

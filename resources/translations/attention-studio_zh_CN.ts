@@ -978,6 +978,53 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::FineTuneDialog</name>
+    <message>
+        <source>Fine-tune %1</source>
+        <translation>微调 %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2 parameters) trains on a text from its own weights, the text cut with its own tokeniser; every training view follows it. A model this size takes seconds a step on a few cores: the status bar says how many. Fewer windows a batch make each step shorter.</source>
+        <translation>%1（%2 个参数）从它自己的权重出发在一段文本上训练，文本用它自己的分词器切分；每个训练视图都会跟随。这样大小的模型在几个核心上每步要几秒：状态栏会显示具体秒数。每批的窗口越少，每步越短。</translation>
+    </message>
+    <message>
+        <source>English sentences of the bundled corpus (lm-en)</source>
+        <translation>内置语料的英文句子（lm-en）</translation>
+    </message>
+    <message>
+        <source>Chinese sentences of the bundled corpus (lm-zh)</source>
+        <translation>内置语料的中文句子（lm-zh）</translation>
+    </message>
+    <message>
+        <source>&amp;Text:</source>
+        <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Windows a batch:</source>
+        <translation>每批窗口数(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Steps:</source>
+        <translation>步数(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>The learning rate at the end of the warm-up (100 steps), then falling as 1/√step (the Noam schedule)</source>
+        <translation>预热（100 步）结束时的学习率，之后按 1/√步数 下降（Noam 学习率调度）</translation>
+    </message>
+    <message>
+        <source>Peak learning &amp;rate:</source>
+        <translation>峰值学习率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>of %1 tokens: %2 tokens a step</source>
+        <translation>每个 %1 个词元：每步 %2 个词元</translation>
+    </message>
+    <message>
+        <source>Fine-tune</source>
+        <translation>微调</translation>
+    </message>
+</context>
+<context>
     <name>as::HeadService</name>
     <message>
         <source>Copying the current weights…</source>
@@ -1851,6 +1898,26 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source> · valid perplexity %1 (step %2)</source>
         <translation> · 验证困惑度 %1（第 %2 步）</translation>
     </message>
+    <message>
+        <source>Fine-tune…</source>
+        <translation>微调…</translation>
+    </message>
+    <message>
+        <source>This model cannot be trained further here: it was opened to look inside, and only a language model read from a model file or a Hugging Face folder is fine-tuned</source>
+        <translation>这个模型无法在这里继续训练：它是为查看内部而打开的，只有从模型文件或 Hugging Face 文件夹读取的语言模型才能微调</translation>
+    </message>
+    <message>
+        <source>Fine-tuning %1 on %2: its weights are read again and the text cut with its tokeniser, then training starts</source>
+        <translation>正在用 %2 微调 %1：重新读取其权重，用它的分词器切分文本，然后开始训练</translation>
+    </message>
+    <message>
+        <source>Opened %1 to look inside (step %2): type a text as the probe or in Generate; Space fine-tunes it</source>
+        <translation>已打开 %1 以查看内部（第 %2 步）：输入一段文本作为探针或在“生成”中输入；按空格键微调它</translation>
+    </message>
+    <message>
+        <source> · %1 s/step</source>
+        <translation> · %1 秒/步</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelConfig</name>
@@ -2502,6 +2569,13 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::Session</name>
+    <message>
+        <source>the text&apos;s vocabulary (%1 tokens) is not the model&apos;s (%2)</source>
+        <translation>文本的词表（%1 个词元）不是模型的词表（%2）</translation>
+    </message>
+</context>
+<context>
     <name>as::SessionData</name>
     <message>
         <source>a shared vocabulary is built from a corpus (zh-en, --data); the generated task &apos;%1&apos; has fixed vocabularies (copy, reverse and sort share one already)</source>
@@ -2908,6 +2982,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>learned (GPT-2)</source>
         <translation>可学习（GPT-2）</translation>
+    </message>
+    <message>
+        <source>Fine-tuning %1: its own configuration, vocabulary and tokeniser (%2), from its own weights; Reset starts again from them. Apply builds a fresh model of these settings instead.</source>
+        <translation>正在微调 %1：使用它自己的配置、词表和分词器（%2），从它自己的权重出发；重置会从这些权重重新开始。应用则会改为按这些设置构建一个全新的模型。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,98 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fine_tune.h"
+
+#include "run/make_session.h"
+#include "text/lm_tasks.h"
+#include "train/schedule.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace as {
+
+SessionSettings fineTuneSettings(const FineTuneChoice& choice, const SessionSettings& inspected,
+                                 const Task& task, const QString& basePath)
+{
+    SessionSettings s = SessionSettings::fineTuning(
+        choice.task, inspected.model, modelTextOf(inspected.model, task.tgtVocab, task.tgtTokenizer),
+        basePath);
+    s.batchSize = choice.windows;
+    s.plannedSteps = choice.steps;
+    s.train.factor = noamFactorForPeak(choice.peakRate, s.model.d_model, s.train.warmup);
+    return s;
+}
+
+FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int context, QWidget* parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Fine-tune %1").arg(model));
+    auto* layout = new QVBoxLayout(this);
+    auto* text = new QLabel(
+        tr("%1 (%2 parameters) trains on a text from its own weights, the text cut with its own "
+           "tokeniser; every training view follows it. A model this size takes seconds a step on "
+           "a few cores: the status bar says how many. Fewer windows a batch make each step "
+           "shorter.")
+            .arg(model, QLocale().toString(qlonglong(parameters))),
+        this);
+    text->setWordWrap(true);
+    layout->addWidget(text);
+    auto* form = new QFormLayout;
+    task_ = new QComboBox(this);
+    task_->addItem(tr("English sentences of the bundled corpus (lm-en)"), QStringLiteral("lm-en"));
+    task_->addItem(tr("Chinese sentences of the bundled corpus (lm-zh)"), QStringLiteral("lm-zh"));
+    form->addRow(tr("&Text:"), task_);
+    windows_ = new QSpinBox(this);
+    windows_->setRange(1, 64);
+    windows_->setValue(FineTuneChoice{}.windows);
+    tokens_ = new QLabel(this);
+    auto* row = new QHBoxLayout;
+    row->addWidget(windows_);
+    row->addWidget(tokens_, 1);
+    auto* windowsLabel = new QLabel(tr("&Windows a batch:"), this);
+    windowsLabel->setBuddy(windows_);
+    form->addRow(windowsLabel, row);
+    steps_ = new QSpinBox(this);
+    steps_->setRange(1, 1000000);
+    steps_->setValue(int(FineTuneChoice{}.steps));
+    form->addRow(tr("&Steps:"), steps_);
+    rate_ = new QDoubleSpinBox(this);
+    rate_->setDecimals(6);
+    rate_->setRange(1e-6, 1e-2);
+    rate_->setSingleStep(1e-5);
+    rate_->setValue(FineTuneChoice{}.peakRate);
+    rate_->setToolTip(tr("The learning rate at the end of the warm-up (100 steps), then "
+                         "falling as 1/√step (the Noam schedule)"));
+    form->addRow(tr("Peak learning &rate:"), rate_);
+    layout->addLayout(form);
+    auto showTokens = [this, context] {
+        tokens_->setText(tr("of %1 tokens: %2 tokens a step").arg(context).arg(windows_->value() * context));
+    };
+    connect(windows_, &QSpinBox::valueChanged, this, showTokens);
+    showTokens();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Fine-tune"));
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+FineTuneChoice FineTuneDialog::choice() const
+{
+    FineTuneChoice c;
+    c.task = task_->currentData().toString();
+    c.windows = windows_->value();
+    c.steps = steps_->value();
+    c.peakRate = rate_->value();
+    return c;
+}
+
+}  // namespace as
