@@ -119,7 +119,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     p.add({"task", QStringLiteral("Built-in task: %1; a language model's (with --config "
                                   "…,arch=decoder-only; the recipe's config has it): %2. A "
                                   "translation task (or --data) with arch=decoder-only trains "
-                                  "on its target side.")
+                                  "on its target side. text:FILE: a text file's lines, as "
+                                  "a language model's task (every 50th held out).")
                        .arg(as::translationTaskNames().join(", "), as::languageModelTaskNames().join(", ")),
            "name", "toy"},
           as::trainingTaskNames());
@@ -176,7 +177,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
 
     // The recipe: the task's, or the corpus recipe for --data; options override it.
     const bool fromFile = p.isSet("data");
-    const QString taskName = p.value("task");
+    // text:FILE by its absolute path: what a checkpoint records, for --resume from elsewhere.
+    const QString taskName = as::isTextTaskName(p.value("task"))
+                                 ? QStringLiteral("text:") + QFileInfo(p.value("task").mid(5)).absoluteFilePath()
+                                 : p.value("task");
     // Fine-tuning (--model, or a resumed fine-tuning run): the model's own weights, vocabulary,
     // tokeniser and configuration.
     std::optional<as::ModelBundle> base;
@@ -189,8 +193,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                 return 2;
             }
         }
-        if (!as::isCorpusLanguageModelTask(taskName)) {
-            p.refuse(QStringLiteral("--model fine-tunes a language model on --task lm-en or lm-zh, not %1")
+        if (!as::isCorpusLanguageModelTask(taskName) && !as::isTextTaskName(taskName)) {
+            p.refuse(QStringLiteral("--model fine-tunes a language model on --task lm-en, lm-zh or "
+                                    "text:FILE, not %1")
                          .arg(taskName));
             return 2;
         }
@@ -208,7 +213,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     // and the log as a corpus's); lm-brackets is generated.
     const bool languageModel = !fromFile && as::isLanguageModelTask(taskName);
     const bool generated = !fromFile && !as::isBundledCorpusTask(taskName)
-                           && !(languageModel && as::isCorpusLanguageModelTask(taskName));
+                           && !(languageModel && (as::isCorpusLanguageModelTask(taskName)
+                                                  || as::isTextTaskName(taskName)));
     as::TaskRecipe r = fromFile ? corpus
                        : base   ? as::fineTuneRecipe(base->config)
                                 : as::recipeFor(taskName);

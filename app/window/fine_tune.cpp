@@ -9,6 +9,8 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -49,6 +51,25 @@ FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int contex
     task_ = new QComboBox(this);
     task_->addItem(tr("English sentences of the bundled corpus (lm-en)"), QStringLiteral("lm-en"));
     task_->addItem(tr("Chinese sentences of the bundled corpus (lm-zh)"), QStringLiteral("lm-zh"));
+    task_->addItem(tr("A text file, a sentence or paragraph a line…"), QString());
+    // The last item asks for the file; a file chosen takes its place before it.
+    connect(task_, &QComboBox::activated, this, [this](int index) {
+        if (!task_->itemData(index).toString().isEmpty())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Text to fine-tune on"), QString(),
+                                                          tr("Text files (*.txt);;All files (*)"));
+        if (path.isEmpty()) {
+            task_->setCurrentIndex(0);
+            return;
+        }
+        const QString task = QStringLiteral("text:") + QFileInfo(path).absoluteFilePath();
+        int at = task_->findData(task);
+        if (at < 0) {
+            at = task_->count() - 1;
+            task_->insertItem(at, QFileInfo(path).fileName(), task);
+        }
+        task_->setCurrentIndex(at);
+    });
     form->addRow(tr("&Text:"), task_);
     windows_ = new QSpinBox(this);
     windows_->setRange(1, 64);

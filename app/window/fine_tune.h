@@ -18,7 +18,7 @@ class QSpinBox;
 namespace as {
 
 struct FineTuneChoice {
-    QString task = QStringLiteral("lm-en");  // lm-en or lm-zh
+    QString task = QStringLiteral("lm-en");  // lm-en, lm-zh or text:FILE
     int windows = 8;                         // windows of kLmContext tokens a batch
     long steps = 300;
     double peakRate = kFineTunePeakRate;     // the rate at the end of the warm-up

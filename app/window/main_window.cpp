@@ -22,6 +22,7 @@
 #include "worker_link.h"
 
 #include "model/memory.h"
+#include "text/lm_tasks.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -429,9 +430,10 @@ void MainWindow::fineTune(const FineTuneChoice& choice)
     running_ = true;
     labelPlay();
     link_->play();
+    const QString text = isTextTaskName(choice.task) ? QFileInfo(choice.task.mid(5)).fileName() : choice.task;
     statusBar()->showMessage(tr("Fine-tuning %1 on %2: its weights are read again and the text "
                                 "cut with its tokeniser, then training starts")
-                                 .arg(name, choice.task),
+                                 .arg(name, text),
                              15000);
 }
 

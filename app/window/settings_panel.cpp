@@ -306,10 +306,10 @@ void SettingsPanel::changeEvent(QEvent* event)
 QString SettingsPanel::note() const
 {
     if (!fineTuned_.isEmpty())
-        return tr("Fine-tuning %1: its own configuration, vocabulary and tokeniser (%2), from its "
-                  "own weights; Reset starts again from them. Apply builds a fresh model of these "
-                  "settings instead.")
-            .arg(fineTuned_, fineTunedTokenizer_);
+        return tr("Fine-tuning %1 on %3: its own configuration, vocabulary and tokeniser (%2), "
+                  "from its own weights; Reset starts again from them. Apply builds a fresh model "
+                  "of these settings instead.")
+            .arg(fineTuned_, fineTunedTokenizer_, fineTunedText_);
     if (openedRecipe_.isEmpty())
         return {};
     return openedRecorded_
@@ -470,6 +470,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     openedRecipe_.clear();
     fineTuned_ = s.fineTunes() ? QFileInfo(s.baseModel).fileName() : QString();
     fineTunedTokenizer_ = s.modelText ? tokenizerName(s.modelText->tokenizer) : QString();
+    fineTunedText_ = isTextTaskName(s.task) ? QFileInfo(s.task.mid(5)).fileName() : s.task;
     note_->setText(note());
     note_->setVisible(!fineTuned_.isEmpty());
     const QSignalBlocker block(task_), blockArch(arch_);

@@ -68,7 +68,7 @@ private:
     // What showOpenedModel showed: the recipe's task, and whether the model's file named it.
     QString openedRecipe_;
     // A fine-tuning run's model (its file or folder name) and the tokeniser it reads text with.
-    QString fineTuned_, fineTunedTokenizer_;
+    QString fineTuned_, fineTunedTokenizer_, fineTunedText_;
     bool openedRecorded_ = false;
     QFormLayout* form_ = nullptr;
     QLabel *modelHeader_ = nullptr, *scheduleHeader_ = nullptr, *trainingHeader_ = nullptr;

@@ -121,6 +121,9 @@ QString checkSavedRunData(const SessionData& data, const Checkpoint& ck)
 {
     if (savedRunKind(ck) == SavedRunKind::Task) {
         const QString task = ck.run.data.value("task").toString();
+        if (isTextTaskName(task) && data.record().value("pairs_sha1") != ck.run.data.value("pairs_sha1"))
+            return QCoreApplication::translate("as::Resume", "%1 is not the text the run was trained on: it changed since")
+                .arg(task.mid(5));
         if (data.srcVocab().tokens() != ck.model.srcVocab.tokens()
             || data.tgtVocab().tokens() != ck.model.tgtVocab.tokens()
             || data.record().value("pairs_sha1") != ck.run.data.value("pairs_sha1"))

@@ -7,6 +7,9 @@
 #include "text/repeat_task.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <functional>
@@ -69,15 +72,22 @@ Task bracketsTask(int batchSize)
     return t;
 }
 
-Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
-                    const ModelText* model, QString* error)
+// The sentences a language model's text task reads, each as a pair of the sentence with itself
+// (one vocabulary and one tokeniser for both sides: a subword one trained once, as ParallelData
+// builds a shared vocabulary).
+struct SideText {
+    QList<SentencePair> train, valid;
+    QString description;
+    QString digest;  // a file's SHA-1
+    bool english = true;  // its prompts are two tokens (else one: a character of Chinese)
+};
+
+std::optional<SideText> bundledSide(const QString& name, QString* error)
 {
     const bool english = name == QLatin1String("lm-en");
     std::optional<BundledCorpus> corpus = loadBundledCorpus(QStringLiteral("zh-en"), error);
     if (!corpus)
-        return {};
-    // The side as pairs of a sentence with itself: one vocabulary and one tokeniser for both
-    // (a subword one trained once), as ParallelData builds a shared vocabulary.
+        return std::nullopt;
     auto side = [&](const QList<SentencePair>& pairs) {
         QList<SentencePair> out;
         for (const SentencePair& p : pairs) {
@@ -86,10 +96,65 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
         }
         return out;
     };
+    SideText text;
+    text.train = side(corpus->split.train);
+    text.valid = side(corpus->split.valid);
+    text.english = english;
+    text.description = english ? QStringLiteral("the English side of the bundled zh-en corpus (a language model)")
+                               : QStringLiteral("the Chinese side of the bundled zh-en corpus (a language model)");
+    return text;
+}
+
+// A user's text file: its non-empty lines (trimmed), every 50th held out for validation.
+std::optional<SideText> fileText(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QCoreApplication::translate("as::LmTasks", "cannot read %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    if (f.size() > kMaxTextFileBytes) {
+        *error = QCoreApplication::translate("as::LmTasks", "%1 holds %2 MB: a text to train on is read whole, up to %3 MB")
+                     .arg(path)
+                     .arg(f.size() >> 20)
+                     .arg(kMaxTextFileBytes >> 20);
+        return std::nullopt;
+    }
+    const QByteArray bytes = f.readAll();
+    if (f.error() != QFileDevice::NoError) {
+        *error = QCoreApplication::translate("as::LmTasks", "cannot read %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    SideText text;
+    text.digest = QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha1).toHex());
+    text.english = true;
+    text.description = QStringLiteral("the lines of %1 (a language model)").arg(QFileInfo(path).fileName());
+    int n = 0, lineNo = 0;
+    for (const QString& raw : QString::fromUtf8(bytes).split(u'\n')) {
+        ++lineNo;
+        const QString line = raw.trimmed();
+        if (line.isEmpty())
+            continue;
+        (++n % 50 == 0 ? text.valid : text.train).append({line, line, lineNo});
+    }
+    if (text.train.isEmpty()) {
+        *error = QCoreApplication::translate("as::LmTasks", "%1 holds no line of text").arg(path);
+        return std::nullopt;
+    }
+    return text;
+}
+
+Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
+                    const ModelText* model, QString* error)
+{
+    std::optional<SideText> text = isTextTaskName(name) ? fileText(name.mid(5), error) : bundledSide(name, error);
+    if (!text)
+        return {};
+    const bool english = text->english;
     Task t;
     t.name = name;
-    t.description = english ? QStringLiteral("the English side of the bundled zh-en corpus (a language model)")
-                            : QStringLiteral("the Chinese side of the bundled zh-en corpus (a language model)");
+    t.description = text->description;
+    t.sourceDigest = text->digest;
     t.languageModel = true;
     // The training sentences as ids, and how a sentence is cut: with a vocabulary built from
     // the side's training split, or with the fine-tuned model's own.
@@ -104,7 +169,7 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
             QStringList tokens = tokenize(m.tokenizer, s);
             return tokens.size() < m.context ? tokens : QStringList{};
         };
-        for (const SentencePair& p : side(corpus->split.train)) {
+        for (const SentencePair& p : text->train) {
             if (const QStringList tokens = cut(p.tgt); !tokens.isEmpty())
                 sentences.push_back(t.tgtVocab.encode(tokens));
         }
@@ -115,7 +180,7 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
         o.src_min_freq = o.tgt_min_freq = english ? 2 : 1;
         o.max_len = kLmContext - 1;  // a sentence with its <s> and </s> fits one window
         QString why;
-        data = ParallelData::build(side(corpus->split.train), o, &why);
+        data = ParallelData::build(text->train, o, &why);
         if (!why.isEmpty()) {
             *error = why;
             return {};
@@ -143,8 +208,7 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
     }
     // Validation: the sentences of the validation split with a token, as the tokeniser cuts
     // them (tokenPairs' spread is for a handful of probes; a perplexity wants many sentences).
-    const QList<SentencePair> valid = side(corpus->split.valid);
-    for (const SentencePair& p : valid) {
+    for (const SentencePair& p : text->valid) {
         if (int(t.validation.size()) >= kValidationSentences)
             break;
         const QStringList tokens = cut(p.tgt);
@@ -180,7 +244,7 @@ QStringList languageModelTaskNames()
 
 bool isLanguageModelTask(const QString& name)
 {
-    return languageModelTaskNames().contains(name) || isRepeatTaskName(name);
+    return languageModelTaskNames().contains(name) || isRepeatTaskName(name) || isTextTaskName(name);
 }
 
 bool isCorpusLanguageModelTask(const QString& name)
@@ -188,11 +252,16 @@ bool isCorpusLanguageModelTask(const QString& name)
     return name == QLatin1String("lm-en") || name == QLatin1String("lm-zh");
 }
 
+bool isTextTaskName(const QString& name)
+{
+    return name.startsWith(QLatin1String("text:")) && name.size() > 5;
+}
+
 Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
                            QString* error, const ModelText* model)
 {
-    if (model && !isCorpusLanguageModelTask(name)) {
-        *error = QStringLiteral("a model is fine-tuned on lm-en or lm-zh, not on %1 (its own tokens)").arg(name);
+    if (model && !isCorpusLanguageModelTask(name) && !isTextTaskName(name)) {
+        *error = QStringLiteral("a model is fine-tuned on lm-en, lm-zh or text:FILE, not on %1 (its own tokens)").arg(name);
         return {};
     }
     if (model && tok) {
@@ -206,7 +275,7 @@ Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tok
         }
         return bracketsTask(batchSize);
     }
-    if (name == QLatin1String("lm-en") || name == QLatin1String("lm-zh"))
+    if (isCorpusLanguageModelTask(name) || isTextTaskName(name))
         return corpusSideTask(name, batchSize, tok, model, error);
     if (isRepeatTaskName(name)) {
         if (tok) {

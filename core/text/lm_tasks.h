@@ -12,6 +12,9 @@
 //                  ( ) [ ] { }, one sentence a row.
 //   repeat[:V…]    random tokens in which a segment recurs (text/repeat_task.h): where
 //                  induction heads form.
+//   text:FILE      a user's UTF-8 text file, one sentence (or paragraph) a line, as lm-en
+//                  reads its side: every 50th non-empty line held out for validation. What a
+//                  model is fine-tuned on when lm-en is not the text the user wants.
 #include "text/tasks.h"
 
 #include <optional>
@@ -25,6 +28,10 @@ QStringList languageModelTaskNames();  // {"lm-en", "lm-zh", "lm-brackets", "rep
 bool isLanguageModelTask(const QString& name);
 // lm-en and lm-zh: a side of the bundled corpus, which a tokeniser may cut (subwords trained).
 bool isCorpusLanguageModelTask(const QString& name);
+// "text:FILE" (a path after the colon).
+bool isTextTaskName(const QString& name);
+// The largest text file a text:FILE task reads.
+inline constexpr qint64 kMaxTextFileBytes = 64LL << 20;
 
 // How a model being fine-tuned reads text (core/SPEC.md §10.7): its own vocabulary and
 // tokeniser, none built from the text; a sentence cut into more than kLmContext - 1 tokens is
@@ -40,7 +47,8 @@ struct ModelText {
 
 // The task, or a Task with an empty name and *error. tok: lm-en's or lm-zh's tokeniser (word
 // and cjk-char when not given; bpe:N / unigram:N trained on the side's training split).
-// model: lm-en and lm-zh read by a model being fine-tuned (then tok must not be given).
+// model: lm-en, lm-zh or text:FILE read by a model being fine-tuned (then tok must not be
+// given).
 Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
                            QString* error, const ModelText* model = nullptr);
 

@@ -29,6 +29,9 @@ struct Task {
     bool languageModel = false;
     // Batches in one pass over the data; 0 for a task that generates endless fresh data.
     int batchesPerEpoch = 0;
+    // Read from a file (a text:FILE task): the SHA-1 of its bytes, which a checkpoint records so
+    // that a resumed run finds the same text; empty otherwise.
+    QString sourceDigest;
     // The next training batch; draws from rng when the task generates its data.
     std::function<Batch(Rng& rng)> nextBatch;
 };

@@ -264,6 +264,9 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
             extra.insert("tgt_tok", tokenizerName(*tok));
         if (o.modelText)  // read as the checkpoint's model reads text (run/make_session.h)
             extra.insert("model_text", true);
+        // A text file's digest: a resumed run must find the same text (checkSavedRunData).
+        if (!t.sourceDigest.isEmpty())
+            extra.insert("pairs_sha1", t.sourceDigest);
         return std::make_unique<TaskData>(std::move(t), o.batchSize, o.seed, extra);
     }
     if (builtinTaskNames().contains(name)) {

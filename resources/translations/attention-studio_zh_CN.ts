@@ -1023,6 +1023,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Fine-tune</source>
         <translation>微调</translation>
     </message>
+    <message>
+        <source>A text file, a sentence or paragraph a line…</source>
+        <translation>文本文件，每行一个句子或段落…</translation>
+    </message>
+    <message>
+        <source>Text to fine-tune on</source>
+        <translation>用于微调的文本</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>文本文件 (*.txt);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>as::HeadService</name>
@@ -1761,6 +1773,21 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     </message>
 </context>
 <context>
+    <name>as::LmTasks</name>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 MB: a text to train on is read whole, up to %3 MB</source>
+        <translation>%1 有 %2 MB：用于训练的文本会被整体读入，最多 %3 MB</translation>
+    </message>
+    <message>
+        <source>%1 holds no line of text</source>
+        <translation>%1 中没有任何一行文本</translation>
+    </message>
+</context>
+<context>
     <name>as::MainWindow</name>
     <message>
         <source>untitled</source>
@@ -2298,6 +2325,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>
             <numerusform>检查点的 %n 次平均快照是按另一个计划取得的：平均将重新开始</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 is not the text the run was trained on: it changed since</source>
+        <translation>%1 不是这次运行训练时所用的文本：它之后被修改过</translation>
     </message>
 </context>
 <context>
@@ -2984,8 +3015,8 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>可学习（GPT-2）</translation>
     </message>
     <message>
-        <source>Fine-tuning %1: its own configuration, vocabulary and tokeniser (%2), from its own weights; Reset starts again from them. Apply builds a fresh model of these settings instead.</source>
-        <translation>正在微调 %1：使用它自己的配置、词表和分词器（%2），从它自己的权重出发；重置会从这些权重重新开始。应用则会改为按这些设置构建一个全新的模型。</translation>
+        <source>Fine-tuning %1 on %3: its own configuration, vocabulary and tokeniser (%2), from its own weights; Reset starts again from them. Apply builds a fresh model of these settings instead.</source>
+        <translation>正在用 %3 微调 %1：使用它自己的配置、词表和分词器（%2），从它自己的权重出发；重置会从这些权重重新开始。应用则会改为按这些设置构建一个全新的模型。</translation>
     </message>
 </context>
 <context>

@@ -245,13 +245,29 @@ void TestCliHub::fineTune()
     QVERIFY2(one, qPrintable(error));
     QVERIFY2(maxWeightDifference(*one, *base) < 1e-6, qPrintable(QString::number(maxWeightDifference(*one, *base))));
 
+    // A text file of the user's: fine-tuned on its lines; resumed only on the same text.
+    const QString notes = dir_.filePath(u"notes.txt"_s), textCkpt = dir_.filePath(u"text.ckpt"_s);
+    QByteArray text;
+    for (int i = 0; i < 200; ++i)
+        text += "The notes say " + QByteArray::number(i * 7 % 31) + " times, and then they stop.\n";
+    QVERIFY(test::writeFile(notes, text));
+    const test::ProcessRun g = cli({u"train"_s, u"--model"_s, gpt2_, u"--task"_s, u"text:"_s + notes, u"--batch"_s,
+                                    u"2"_s, u"--threads"_s, u"1"_s, u"--steps"_s, u"2"_s, u"--checkpoint"_s, textCkpt});
+    QVERIFY2(g.exitCode == 0, qPrintable(test::describeRun(u"train --task text:FILE"_s, g)));
+    QVERIFY2(g.out.contains("the lines of notes.txt"), g.out.constData());
+    QVERIFY2(g.out.contains("4 validation sentences"), g.out.constData());
+    QVERIFY(test::writeFile(notes, text + "One line more.\n"));
+    const test::ProcessRun h = cli({u"train"_s, u"--resume"_s, textCkpt, u"--steps"_s, u"3"_s});
+    QCOMPARE(h.exitCode, 1);
+    QVERIFY2(h.err.contains("is not the text the run was trained on"), h.err.constData());
+
     // What it cannot do, said by name.
     const test::ProcessRun d = cli(common + QStringList{u"--config"_s, u"tiny"_s});
     QCOMPARE(d.exitCode, 2);
     QVERIFY2(d.err.contains("--config cannot be given with --model"), d.err.constData());
     const test::ProcessRun e = cli({u"train"_s, u"--model"_s, gpt2_, u"--task"_s, u"toy"_s});
     QCOMPARE(e.exitCode, 2);
-    QVERIFY2(e.err.contains("lm-en or lm-zh"), e.err.constData());
+    QVERIFY2(e.err.contains("lm-en, lm-zh or text:FILE"), e.err.constData());
     const test::ProcessRun f = cli({u"train"_s, u"--resume"_s, ckpt, u"--model"_s, gpt2_});
     QCOMPARE(f.exitCode, 2);
     QVERIFY2(f.err.contains("--model cannot be given with --resume"), f.err.constData());

@@ -12,12 +12,16 @@
 #include "skip.h"
 #include "decode/decode.h"
 #include "eval/evaluate.h"
+#include "test_files.h"
 #include "text/bundled_corpus.h"
 #include "text/lm_tasks.h"
 #include "train/recipe.h"
 #include "train/session_data.h"
 #include "train/trainer.h"
 
+#include <QCryptographicHash>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace as;
@@ -33,6 +37,7 @@ private slots:
     void validationReadsSentences();
     void fineTunedModelsOwnText_data();
     void fineTunedModelsOwnText();
+    void textFile();
     void learnsBalancedBrackets();
 };
 
@@ -233,9 +238,46 @@ void TestLmTasks::fineTunedModelsOwnText()
 
     // Only lm-en and lm-zh are text to fine-tune on; the model's own tokeniser, no other.
     QVERIFY(makeLanguageModelTask(u"lm-brackets"_s, 6, std::nullopt, &error, &m).name.isEmpty());
-    QVERIFY2(error.contains(u"lm-en or lm-zh"_s), qPrintable(error));
+    QVERIFY2(error.contains(u"lm-en, lm-zh or text:FILE"_s), qPrintable(error));
     QVERIFY(makeLanguageModelTask(u"lm-en"_s, 6, Tokenizer(TokenizerKind::CjkChar), &error, &m).name.isEmpty());
     QVERIFY2(error.contains(u"its own tokeniser"_s), qPrintable(error));
+}
+
+// text:FILE: a user's lines, trimmed, the empty ones skipped, every 50th held out; its digest
+// recorded; a file that cannot be used says why.
+void TestLmTasks::textFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"notes.txt"_s);
+    QByteArray bytes;
+    for (int i = 1; i <= 130; ++i)
+        bytes += (i % 13 == 0 ? QByteArray("   \n") : "  line " + QByteArray::number(i) + " of the notes\r\n");
+    QVERIFY(test::writeFile(path, bytes));
+    QString error;
+    const Task t = makeLanguageModelTask(u"text:"_s + path, 4, std::nullopt, &error);
+    QVERIFY2(!t.name.isEmpty(), qPrintable(error));
+    QVERIFY(t.languageModel);
+    QCOMPARE(t.sourceDigest, QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha1).toHex()));
+    // 130 lines, 10 of them blank: 120 non-empty; the 50th and 100th (lines 54 and 108, the
+    // blanks at 13, 26, … not counted) are held out.
+    QCOMPARE(int(t.validation.size()), 2);
+    QCOMPARE(t.validation[0].tgt, tokenize(Tokenizer(TokenizerKind::Word), u"line 54 of the notes"_s));
+    QCOMPARE(t.validation[1].tgt, tokenize(Tokenizer(TokenizerKind::Word), u"line 108 of the notes"_s));
+    QVERIFY(t.tgtVocab.contains(u"notes"_s));
+    QVERIFY(isTrainingTask(u"text:"_s + path));
+    // What cannot be read is said.
+    QVERIFY(makeLanguageModelTask(u"text:"_s + dir.filePath(u"missing.txt"_s), 4, std::nullopt, &error).name.isEmpty());
+    QVERIFY2(error.contains(u"cannot read"_s), qPrintable(error));
+    const QString blank = dir.filePath(u"blank.txt"_s);
+    QVERIFY(test::writeFile(blank, "\n  \n\t\n"));
+    QVERIFY(makeLanguageModelTask(u"text:"_s + blank, 4, std::nullopt, &error).name.isEmpty());
+    QVERIFY2(error.contains(u"no line of text"_s), qPrintable(error));
+    const QString huge = dir.filePath(u"huge.txt"_s);
+    QFile f(huge);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(kMaxTextFileBytes + 1));  // sparse
+    f.close();
+    QVERIFY(makeLanguageModelTask(u"text:"_s + huge, 4, std::nullopt, &error).name.isEmpty());
+    QVERIFY2(error.contains(u"up to 64 MB"_s), qPrintable(error));
 }
 
 void TestLmTasks::learnsBalancedBrackets()

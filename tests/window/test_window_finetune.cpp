@@ -31,6 +31,7 @@ class TestWindowFineTune : public QObject {
 private slots:
     void initTestCase();
     void fineTunedAsTheCommandLineDoes();
+    void onATextFile();
 
 private:
     QTemporaryDir dir_;
@@ -132,6 +133,32 @@ void TestWindowFineTune::fineTunedAsTheCommandLineDoes()
     const QString exported = dir_.filePath(u"base.safetensors"_s);
     QVERIFY(test::runCli({u"export"_s, u"--model"_s, gpt2_, u"--out"_s, exported}));
     QVERIFY(!test::sameWeightFiles(cliModel, exported));
+}
+
+// The dialog's third choice: a text file of the user's, its lines cut by GPT-2's tokeniser.
+void TestWindowFineTune::onATextFile()
+{
+    const QString notes = dir_.filePath(u"notes.txt"_s);
+    QByteArray text;
+    for (int i = 0; i < 120; ++i)
+        text += "Line " + QByteArray::number(i) + " of what the learner wrote down today.\n";
+    QVERIFY(test::writeFile(notes, text));
+    MainWindow w;
+    w.show();
+    QSignalSpy restored(&w, &MainWindow::sessionRestored);
+    w.files()->openHubModel(gpt2_);
+    QVERIFY(restored.wait(60000) || !restored.isEmpty());
+    FineTuneChoice choice;
+    choice.task = u"text:"_s + notes;
+    choice.windows = 2;
+    choice.steps = 2;
+    w.fineTune(choice);
+    QVERIFY2(QTest::qWaitFor([&] { return w.currentStep() == 2 && !w.isRunning(); }, 120000),
+             qPrintable(w.lastFileError()));
+    QCOMPARE(w.settings().task, choice.task);
+    QVERIFY(w.settings().fineTunes());
+    QVERIFY(w.examplesShown() > 0);
+    w.close();
 }
 
 AS_TEST_MAIN(TestWindowFineTune)
