@@ -43,21 +43,13 @@ public:
 
     T* values() { return values_.data(); }
     const T* values() const { return values_.data(); }
-    // The non-const accessors make the buffer first (ensureGrads: the first call must not be
-    // one of several threads'); the const one is null until then.
-    T* grads()
-    {
-        ensureGrads();
-        return grads_.data();
-    }
+    // Null until ensureGrads(): a backward pass's layers, several threads at once, must not be
+    // the ones to make it (Transformer's forwardBackward and logProbBackward make it first).
+    T* grads() { return grads_.data(); }
     const T* grads() const { return grads_.data(); }
     Eigen::Matrix<T, Eigen::Dynamic, 1>& valueVector() { return values_; }
     const Eigen::Matrix<T, Eigen::Dynamic, 1>& valueVector() const { return values_; }
-    Eigen::Matrix<T, Eigen::Dynamic, 1>& gradVector()
-    {
-        ensureGrads();
-        return grads_;
-    }
+    Eigen::Matrix<T, Eigen::Dynamic, 1>& gradVector() { return grads_; }
     const Eigen::Matrix<T, Eigen::Dynamic, 1>& gradVector() const { return grads_; }
 
     // Split over the engine's threads: at 50 M parameters (base) this is 200 MB of writes.

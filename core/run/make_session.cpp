@@ -60,6 +60,13 @@ QString fitModelToData(const SessionData& data, ModelConfig* model)
     model->tgt_vocab = data.tgtVocab().size();
     if (QString why = model->validate(); !why.isEmpty())
         return why;
+    // Learned positions end at max_len: the data's sequences must fit (core/SPEC.md §2.11).
+    if (model->position == Position::Learned && data.longestSequence() > model->max_len)
+        return QCoreApplication::translate("as::Session", "learned positions need max_len of at least %1, the "
+                                           "longest sequence %2 feeds the model (max_len is %3)")
+            .arg(data.longestSequence())
+            .arg(data.name())
+            .arg(model->max_len);
     // Sizes alone do not make one vocabulary: tie=all shares each id's row between the sides.
     if (model->tie == Tie::All && data.srcVocab().tokens() != data.tgtVocab().tokens())
         return ModelConfig::sharedVocabularyNeeded();

@@ -221,6 +221,7 @@ Task corpusSideTask(const QString& name, int batchSize, std::optional<Tokenizer>
         const QStringList& s = t.validation[at].tgt;
         t.examples.push_back({{}, s.mid(0, english ? 2 : 1)});
     }
+    t.longestSequence = context;
     t.batchesPerEpoch = std::max(1, int(stream->size() / (std::size_t(batchSize) * context)));
     t.nextBatch = [stream, batchSize, context](Rng& rng) {
         std::vector<std::vector<int>> windows;

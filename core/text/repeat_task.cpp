@@ -95,6 +95,7 @@ Task makeRepeatTask(const RepeatOptions& o, int batchSize)
     t.name = repeatTaskName(o);
     t.description = QStringLiteral("random tokens with a segment that recurs (induction heads)");
     t.languageModel = true;
+    t.longestSequence = o.length + 1;  // <s> and the row
     std::vector<int> all(std::size_t(o.symbols));
     for (int i = 0; i < o.symbols; ++i)
         all[std::size_t(i)] = i;

@@ -32,6 +32,9 @@ struct Task {
     // Read from a file (a text:FILE task): the SHA-1 of its bytes, which a checkpoint records so
     // that a resumed run finds the same text; empty otherwise.
     QString sourceDigest;
+    // The most positions a batch's sequence holds (a language model's window), which a model
+    // with learned positions must have; 0 when the task does not say.
+    int longestSequence = 0;
     // The next training batch; draws from rng when the task generates its data.
     std::function<Batch(Rng& rng)> nextBatch;
 };

@@ -69,6 +69,8 @@ private:
 // every epoch from the seed. The encoded corpus is shared by the copies restart() makes.
 class CorpusData final : public SessionData {
 public:
+    // Sentences of at most max_len tokens: a source with </s>, a target after <s>.
+    int longestSequence() const override { return data_->maxLen() + 1; }
     CorpusData(std::shared_ptr<const ParallelData> data, QList<SentencePair> trainText,
                std::vector<EncodedPair> valid, QList<SentencePair> validText, std::vector<TokenPair> examples,
                QList<SentencePair> exampleText, const DataOptions& o, QJsonObject record,

@@ -33,6 +33,9 @@ public:
     virtual QString name() const = 0;
     // False for a model opened to look inside: next() must not be called.
     virtual bool trainable() const { return true; }
+    // The most positions a sequence of its batches holds (0: not known), which a model with
+    // learned positions must have (fitModelToData).
+    virtual int longestSequence() const { return description_.longestSequence; }
     virtual Batch next() = 0;
     // Completed passes over the data after `steps` batches; -1 for endless generated data.
     virtual int epoch(long steps) const = 0;

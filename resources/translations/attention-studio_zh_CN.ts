@@ -2605,6 +2605,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>the text&apos;s vocabulary (%1 tokens) is not the model&apos;s (%2)</source>
         <translation>文本的词表（%1 个词元）不是模型的词表（%2）</translation>
     </message>
+    <message>
+        <source>learned positions need max_len of at least %1, the longest sequence %2 feeds the model (max_len is %3)</source>
+        <translation>可学习的位置嵌入要求 max_len 至少为 %1，即 %2 送入模型的最长序列（当前 max_len 为 %3）</translation>
+    </message>
 </context>
 <context>
     <name>as::SessionData</name>

@@ -159,6 +159,12 @@ void TestCliBadInput::refuses_data()
     row("train: steps negative", u"train --task toy --steps -5"_s, 2, help);
     row("train: unknown task", u"train --task nope"_s, 2, u"unknown task 'nope'"_s);
     row("train: bad config", u"train --task toy --config d_model=abc"_s, 2, u"d_model"_s);
+    // Learned positions shorter than the data's sequences: refused before training (it ended
+    // the program with an uncaught exception at the first step).
+    row("train: learned positions short of the corpus", u"train --task zh-en --config tiny,position=learned,max_len=16 --steps 1"_s,
+        2, u"learned positions need max_len of at least 101, the longest sequence zh-en feeds"_s);
+    row("train: learned positions short of the windows", u"train --task lm-en --config tiny,arch=decoder-only,position=learned,max_len=32 --steps 1"_s,
+        2, u"learned positions need max_len of at least 64, the longest sequence lm-en feeds"_s);
     row("train: missing corpus", u"train --data $MISSING --steps 1 --out $OUT"_s, 1,
         u"not found"_s);
     row("train: corpus is a folder", u"train --data $DIR --steps 1 --out $OUT"_s, 1, u"folder"_s);

@@ -49,6 +49,7 @@ MultiHeadAttention<float> randomAttention(ParamStore<float>& ps, int d, int head
 {
     auto attn = MultiHeadAttention<float>::make(ps, "a", d, heads);
     ps.allocate();
+    ps.ensureGrads();
     Rng rng(seed);
     for (std::size_t i = 0; i < ps.size(); ++i)
         ps.values()[i] = float(rng.uniform() - 0.5);

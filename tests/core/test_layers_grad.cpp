@@ -37,6 +37,7 @@ Mat<D> randomMat(int r, int c, Rng& rng, double scale = 1.0)
 void randomParams(ParamStore<D>& ps, Rng& rng)
 {
     ps.allocate();
+    ps.ensureGrads();  // before the layers' backward passes, which run on several threads
     for (const ParamInfo& p : ps.table()) {
         const bool normWeight = p.name.find("norm") != std::string::npos
                                 && p.name.ends_with(".weight");

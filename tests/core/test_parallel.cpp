@@ -162,6 +162,7 @@ void TestParallel::linearCutsMatchPlainProducts()
     ParamStore<float> ps;
     Linear<float> lin = Linear<float>::make(ps, "l", in, out);
     ps.allocate();
+    ps.ensureGrads();
     Rng rng(11);
     auto fill = [&](float* p, long n) {
         for (long i = 0; i < n; ++i)
@@ -254,6 +255,7 @@ void TestParallel::recordedStepReplaysItsProducts()
     ParamStore<float> ps;
     Linear<float> lin = Linear<float>::make(ps, "l", in, out);
     ps.allocate();
+    ps.ensureGrads();
     const Mat<float> x = Mat<float>::Constant(rows, in, 0.5f), dy = Mat<float>::Constant(rows, out, 0.25f);
     Mat<float> y(rows, out), dx(rows, in);
     std::vector<std::vector<GemmCall>> lists;
