@@ -9,9 +9,11 @@
 
 namespace as {
 
-SessionSettings SessionSettings::defaultsFor(const QString& task)
+namespace {
+
+// The settings of a run of `task` with recipe `r` (train/recipe.h).
+SessionSettings settingsOf(const QString& task, const TaskRecipe& r)
 {
-    const TaskRecipe r = task.startsWith(u"corpus:") ? corpusRecipe() : recipeFor(task);
     SessionSettings s;
     s.task = task;
     s.model = r.model;
@@ -24,19 +26,18 @@ SessionSettings SessionSettings::defaultsFor(const QString& task)
     return s;
 }
 
+}  // namespace
+
+SessionSettings SessionSettings::defaultsFor(const QString& task)
+{
+    return settingsOf(task, task.startsWith(u"corpus:") ? corpusRecipe() : recipeFor(task));
+}
+
 SessionSettings SessionSettings::fineTuning(const QString& task, const ModelConfig& model,
                                             std::shared_ptr<const ModelText> text,
                                             const QString& basePath)
 {
-    const TaskRecipe r = fineTuneRecipe(model);
-    SessionSettings s;
-    s.task = task;
-    s.model = r.model;
-    s.train = r.train;
-    s.batchSize = r.batchSize;
-    s.plannedSteps = r.steps;
-    s.evalEvery = r.evalEvery;
-    s.averagePoints = r.averagePoints;
+    SessionSettings s = settingsOf(task, fineTuneRecipe(model));
     s.train.seed = 1;  // as `train --model` without --seed
     s.modelText = std::move(text);
     s.baseModel = basePath;

@@ -68,6 +68,26 @@ inline bool sameWeightFiles(const QString& a, const QString& b)
     return same;
 }
 
+// File > Save to `path`, waited for.
+inline bool saveCheckpointFromWindow(MainWindow& w, const QString& path, int ms = 60000)
+{
+    QSignalSpy saved(w.files(), &FileActions::fileSaved);
+    w.files()->saveCheckpointTo(path);
+    return saved.wait(ms) || !saved.isEmpty();
+}
+
+// A checkpoint, model file or Hugging Face folder opened (File > Open…), waited for until the
+// window has the session (sessionRestored); false, with the window's error said, otherwise.
+inline bool openInWindow(MainWindow& w, const QString& path, int ms = 60000)
+{
+    QSignalSpy restored(&w, &MainWindow::sessionRestored);
+    w.files()->openFile(path);
+    if (restored.wait(ms) || !restored.isEmpty())
+        return true;
+    qWarning("%s was not opened: %s", qPrintable(path), qPrintable(w.lastFileError()));
+    return false;
+}
+
 // Export weights…, waited for.
 inline bool exportFromWindow(MainWindow& w, const QString& path)
 {

@@ -21,6 +21,7 @@
 #include "heads_controller.h"
 #include "view_set.h"
 #include "worker_link.h"
+#include "window_runs.h"
 
 #include "eval/attention_stats.h"
 #include "hover.h"
@@ -364,9 +365,7 @@ void TestHeadDynamics::clickShowsThatStepInAttention()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("run.ckpt"));
-    QSignalSpy saved(w.files(), &FileActions::fileSaved);
-    w.files()->saveCheckpointTo(path);
-    QVERIFY(saved.wait(30000));
+    QVERIFY(test::saveCheckpointFromWindow(w, path, 30000));
     w.applySettings(SessionSettings::defaultsFor("toy"));
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && dyn->recordCount() <= 1; }, 20000));
     QSignalSpy restored(&w, &MainWindow::sessionRestored);

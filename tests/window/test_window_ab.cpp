@@ -134,9 +134,7 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
         QVERIFY(applied(w, b));
         QVERIFY(stepped(w, kSteps, false));
         QVERIFY(test::exportFromWindow(w, dir.filePath(u"b-alone.safetensors"_s)));
-        QSignalSpy saved(w.files(), &FileActions::fileSaved);
-        w.files()->saveCheckpointTo(ckB);
-        QVERIFY(saved.wait(60000));
+        QVERIFY(test::saveCheckpointFromWindow(w, ckB));
         w.close();
     }
 

@@ -128,10 +128,8 @@ void TestWindowCliSame::sameWeights()
 bool TestWindowCliSame::openAt(MainWindow& w, const QString& path, long step)
 {
     w.show();
-    QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.files()->openFile(path);
     // The snapshot with the loaded history follows the answer.
-    return restored.wait(60000) && QTest::qWaitFor([&] { return w.currentStep() == step; }, 10000);
+    return test::openInWindow(w, path) && QTest::qWaitFor([&] { return w.currentStep() == step; }, 10000);
 }
 
 // Continue anywhere: a zh-en run of 30 steps saved by the command line, opened in the window and
@@ -159,9 +157,7 @@ void TestWindowCliSame::continuedAcrossEqualsStraight()
         QCOMPARE(w.settings().task, u"zh-en"_s);
         QCOMPARE(w.settings().model.d_model, 32);
         // Saved by the window at step 30, for the command line to resume.
-        QSignalSpy saved(w.files(), &FileActions::fileSaved);
-        w.files()->saveCheckpointTo(windowCkpt);
-        QVERIFY(saved.wait(60000));
+        QVERIFY(test::saveCheckpointFromWindow(w, windowCkpt));
         w.link()->step(30);
         QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 60 && !w.isRunning(); }, 600000));
         QVERIFY(test::exportFromWindow(w, fromWindow));

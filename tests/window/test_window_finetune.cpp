@@ -70,9 +70,7 @@ void TestWindowFineTune::fineTunedAsTheCommandLineDoes()
     setEngineThreads(2);
     MainWindow w;
     w.show();
-    QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.files()->openHubModel(gpt2_);
-    QVERIFY(restored.wait(60000) || !restored.isEmpty());
+    QVERIFY(test::openInWindow(w, gpt2_));
     // Opened to look inside: Play offers fine-tuning, Reset has nothing to go back to.
     QVERIFY(w.isInspecting());
     QVERIFY(w.canFineTune());
@@ -106,16 +104,12 @@ void TestWindowFineTune::fineTunedAsTheCommandLineDoes()
     // Saved, the run opens again as a fine-tuning run (its text cut by GPT-2's tokeniser) that
     // trains on, as `train --resume` continues it.
     const QString ckpt = dir_.filePath(u"window.ckpt"_s);
-    QSignalSpy saved(w.files(), &FileActions::fileSaved);
-    w.files()->saveCheckpointTo(ckpt);
-    QVERIFY(saved.wait(60000));
+    QVERIFY(test::saveCheckpointFromWindow(w, ckpt));
     w.close();
     {
         MainWindow reopened;
         reopened.show();
-        QSignalSpy opened(&reopened, &MainWindow::sessionRestored);
-        reopened.files()->openFile(ckpt);
-        QVERIFY2(opened.wait(60000) || !opened.isEmpty(), qPrintable(reopened.lastFileError()));
+        QVERIFY(test::openInWindow(reopened, ckpt));
         QVERIFY(QTest::qWaitFor([&] { return reopened.currentStep() == kSteps; }, 60000));
         QVERIFY(!reopened.isInspecting());
         QVERIFY(reopened.settings().fineTunes());
@@ -145,9 +139,7 @@ void TestWindowFineTune::onATextFile()
     QVERIFY(test::writeFile(notes, text));
     MainWindow w;
     w.show();
-    QSignalSpy restored(&w, &MainWindow::sessionRestored);
-    w.files()->openHubModel(gpt2_);
-    QVERIFY(restored.wait(60000) || !restored.isEmpty());
+    QVERIFY(test::openInWindow(w, gpt2_));
     FineTuneChoice choice;
     choice.task = u"text:"_s + notes;
     choice.windows = 2;

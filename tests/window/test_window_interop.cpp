@@ -129,9 +129,7 @@ void TestWindowInterop::exportedWeightsAreTheModelsAndImportShowsThem()
     QVERIFY(waitStep(200));
     // The exported weights are exactly those a checkpoint of the same moment holds.
     const QString ckpt = dir_.filePath("toy.ckpt"), weights = dir_.filePath("toy.safetensors");
-    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
-    w_->files()->saveCheckpointTo(ckpt);
-    QVERIFY(saved.wait(10000));
+    QVERIFY(test::saveCheckpointFromWindow(*w_, ckpt, 10000));
     QSignalSpy exported(w_->files(), &FileActions::weightsExported);
     w_->files()->exportWeightsTo(weights);
     QVERIFY(exported.wait(10000));
@@ -357,9 +355,7 @@ void TestWindowInterop::corpusCheckpointOpensForInspectionWithItsHistory()
 
     // Saved from the window and opened again, it is still an inspection of the same model.
     const QString again = dir_.filePath("again.ckpt");
-    QSignalSpy saved(w_->files(), &FileActions::fileSaved);
-    w_->files()->saveCheckpointTo(again);
-    QVERIFY(saved.wait(10000));
+    QVERIFY(test::saveCheckpointFromWindow(*w_, again, 10000));
     std::optional<Checkpoint> a = loadCheckpoint(again, &error);
     QVERIFY2(a, qPrintable(error));
     QCOMPARE(a->run.data.value("kind").toString(), QStringLiteral("model"));
