@@ -29,6 +29,10 @@
 #    plain, ten under ASan), whose phase change and ablation it checks with margins; the
 #    code they run (training, the probe, heads --induction) test_induction and test_cli_*
 #    check here.
+#  - test_cli_hub: GPT-2-vocabulary fine-tuning runs of the command line (320 s under ASan, the
+#    longest test of this pass by five times), whose reading of the Hub's files test_hub_gpt2
+#    and test_torch_file check here, and whose training and resume test_cli_resume and
+#    test_lm_tasks check here.
 #  - test_window_cli_same (the same 60 steps trained by attention-studio-cli and by the window,
 #    compared bit for bit: 75 s under ASan), whose two sides test_cli_* and test_window run.
 #  - test_subword: SentencePiece's segmentation against Debian's spm_encode at full sizes (bpe
@@ -60,7 +64,7 @@ build=${ASAN_BUILD:-build-asan}
 cmake -S . -B "$build" -G Ninja -DAS_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DAS_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=haswell >/dev/null
 names() { find "$@" -name 'test_*.cpp' -printf '%f\n' | sed 's/\.cpp$//'; }
-left_out="test_learning test_cli_induction test_no_alloc test_allocator test_lesson_runs test_lesson_claims
+left_out="test_learning test_cli_induction test_cli_hub test_no_alloc test_allocator test_lesson_runs test_lesson_claims
 test_window_cli_same test_subword package_deb $(names tests/project)"
 window_kept='test_window|test_window_checkpoint|test_window_fault|test_window_termination|test_window_generate'
 if [ "$all" = 1 ]; then
