@@ -158,7 +158,12 @@ int runAttribute(const QStringList& args)
                 r.append(v);
             scores.append(r);
         }
-        QJsonObject o{{"source_tokens", tokensJson(sourceVocab.decode(src))},
+        // Every source token a score column stands for, specials too (a Marian source ends
+        // with </s>, core/SPEC.md §10.9).
+        QStringList sourceTokens;
+        for (int id : src)
+            sourceTokens << sourceVocab.token(id);
+        QJsonObject o{{"source_tokens", tokensJson(sourceTokens)},
                       {"output_tokens", tokensJson(b->tgtVocab.decode(target))},
                       {"method", as::attributionMethodName(*method)},
                       {"scores", scores}};

@@ -90,7 +90,7 @@ int runEval(const QStringList& args)
               "token accuracy (dropout off), and the BLEU of its translations against the "
               "corpus's targets.",
               err);
-    p.add({"model", "Model file (.safetensors).", "MODEL"});
+    p.add({"model", "Model file (.safetensors), or a Hugging Face Hub folder (GPT-2, Marian).", "MODEL"});
     p.add({"data", "Corpus: source<TAB>target per line (a decoder-only model: one sentence "
                    "per line).", "TEST.tsv"});
     p.add({"task", "Instead of --data: a corpus that ships with the program (zh-en), its "

@@ -57,7 +57,7 @@ int runTranslate(const QStringList& args)
               "Translate each line of standard input to a line of standard output. With --nbest "
               "N > 1: N lines 'rank<TAB>score<TAB>translation' per input line, then an empty line.",
               err);
-    p.add({"model", "Model file (.safetensors) written by train.", "MODEL"});
+    p.add({"model", "Model file (.safetensors) written by train, or a Hugging Face Hub folder of a translator (Marian: OPUS-MT).", "MODEL"});
     p.add({"beam", "Beam width (1 = greedy).", "K", "1"});
     p.add({"nbest", "Translations per line (≤ beam).", "N", "1"});
     p.add({"tree", "Print beam search's tree of hypotheses (with --json)."});

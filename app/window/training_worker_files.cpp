@@ -143,17 +143,27 @@ void TrainingWorker::openHubModel(const QString& path)
     // Its induction heads (core/SPEC.md §13), measured once: an opened model has no
     // validations to measure them at.
     TrainingHistory history;
-    if (b->config.tgt_vocab >= kInductionMinVocab) {
+    if (b->config.decoderOnly() && b->config.tgt_vocab >= kInductionMinVocab) {
         auto r = std::make_shared<InductionRecord>(
             measureInduction(*b->model, makeInductionProbe(b->config.tgt_vocab)));
         r->step = 0;
         history.induction.push_back(std::move(r));
     }
     auto trainer = std::make_unique<Trainer>(std::move(b->model), TrainOptions{});
-    // The probe: a sentence interpretability reads GPT-2 on (Wang et al. 2022's indirect
-    // object), its names repeated, so that induction and name-mover heads have something to do.
+    // The probe: for a language model a sentence interpretability reads GPT-2 on (Wang et al.
+    // 2022's indirect object), its names repeated, so that induction and name-mover heads have
+    // something to do; for a translator (Marian) the sentence the manual translates, when its
+    // vocabulary knows it (a zh-en one), else the most frequent tokens (defaultProbe).
     TokenPair probe;
-    probe.tgt = tokenize(b->tgtTok, QStringLiteral("When Mary and John went to the store, John gave a drink to"));
+    if (b->config.decoderOnly()) {
+        probe.tgt = tokenize(b->tgtTok, QStringLiteral("When Mary and John went to the store, John gave a drink to"));
+    } else {
+        const QStringList src = tokenize(b->srcTok, QStringLiteral("我有一个好朋友。"));
+        int unknown = 0;
+        b->srcVocab.encode(src, &unknown);
+        if (unknown == 0)
+            probe.src = src;
+    }
     beginInspection(*b, std::move(trainer), probe, std::move(history), 0, path, true);
 }
 

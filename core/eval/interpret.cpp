@@ -607,7 +607,8 @@ std::vector<ScoreTerms> firstLayerScoreTerms(const Transformer<T>& model, const 
     if (learned && S > c.max_len)
         throw std::out_of_range("the source is longer than the model's learned positions");
     const Mat<double> PE = learned ? matrix("src_pos.weight", c.max_len, d)
-                                   : positionalEncoding<double>(std::max(S, 1), d);
+                                   : positionalEncoding<double>(std::max(S, 1), d,
+                                                               c.position == Position::SinusoidalHalves);
     const double k = learned ? 1.0 : std::sqrt(double(d));
     Mat<double> e(S, d), p(S, d), b = Mat<double>::Zero(S, d);
     for (int i = 0; i < S; ++i) {

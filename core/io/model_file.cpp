@@ -134,9 +134,9 @@ SafetensorsMetadata modelMetadata(const ModelConfig& config, const Vocab& src, c
     meta.insert(u"tgt_vocab"_s, compactJson(QJsonArray::fromStringList(tgt.tokens())));
     meta.insert(u"tokenizer"_s, compactJson(QJsonObject{{"src", tokenizerName(srcTok)},
                                                         {"tgt", tokenizerName(tgtTok)}}));
-    // A subword side's SentencePiece model, base64 (core/SPEC.md §8.2).
+    // A subword or Marian side's SentencePiece model, base64 (core/SPEC.md §8.2).
     for (auto [key, tok] : {std::pair{kSrcSentencePieceKey, &srcTok}, std::pair{kTgtSentencePieceKey, &tgtTok}})
-        if (tok->isSubword())
+        if (tok->isSubword() || tok->isMarian())
             meta.insert(QLatin1String(key), QString::fromLatin1(tok->modelProto().toBase64()));
     // A gpt2-bpe side's merges and <|endoftext|> (core/SPEC.md §8.2, §8.6); its pieces are the
     // vocabulary's, in the Hub's order once <|endoftext|> is put back.
@@ -193,12 +193,13 @@ QString tokenizerProblem(const Vocab& src, const Vocab& tgt, const Tokenizer& sr
                          const Tokenizer& tgtTok)
 {
     for (auto [side, tok, vocab] : {std::tuple{QT_TRANSLATE_NOOP("as::ModelFile", "source"), &srcTok, &src}, std::tuple{QT_TRANSLATE_NOOP("as::ModelFile", "target"), &tgtTok, &tgt}}) {
-        if (!tok->isSubword())
+        if (!tok->isSubword() && !tok->isMarian())
             continue;
         if (!tok->ready())
             return QCoreApplication::translate("as::ModelFile", "the %1 tokenizer %2 has no SentencePiece model (not trained)")
                 .arg(QCoreApplication::translate("as::ModelFile", side), tokenizerName(*tok));
-        if (tok->pieces() != vocab->tokens())
+        // A Marian side's pieces are looked up in the model's own vocabulary (§10.9).
+        if (tok->isSubword() && tok->pieces() != vocab->tokens())
             return QCoreApplication::translate("as::ModelFile", "the %1 vocabulary is not the pieces of its tokenizer %2")
                 .arg(QCoreApplication::translate("as::ModelFile", side), tokenizerName(*tok));
     }
@@ -408,7 +409,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
                             .arg(bk, QCoreApplication::translate("as::ModelFile", side), tokenizerName(*kind)));
         // A subword side carries its SentencePiece model, whose pieces are its vocabulary.
         const QString mk = QLatin1String(modelKey);
-        if (!kind->isSubword()) {
+        if (!kind->isSubword() && !kind->isMarian()) {
             if (meta.contains(mk))
                 return fail(QCoreApplication::translate("as::ModelFile", "__metadata__ has '%1' but the %2 tokenizer is %3")
                                 .arg(mk, QCoreApplication::translate("as::ModelFile", side), tokenizerName(*kind)));
@@ -426,7 +427,7 @@ std::optional<ModelBundle> loadModelFrom(const SafetensorsFile& file, QString* e
         if (!trained)
             return fail(QStringLiteral("__metadata__ '%1': %2").arg(mk, why));
         *kind = *trained;
-        if (kind->pieces() != vocab->tokens())
+        if (kind->isSubword() && kind->pieces() != vocab->tokens())
             return fail(QCoreApplication::translate("as::ModelFile", "the %1 vocabulary is not the pieces of its SentencePiece "
                                        "model ('%2')")
                             .arg(QCoreApplication::translate("as::ModelFile", side), mk));
@@ -539,8 +540,8 @@ std::optional<Tokenizer> byteLevelFromMetadata(const SafetensorsMetadata& meta, 
         return std::nullopt;
     }
     // vocab.json again: the engine's tokens after the specials are the Hub's in order, without
-    // <|endoftext|> (Gpt2IdMap).
-    const Gpt2IdMap ids{hubSize, eot};
+    // <|endoftext|> (HubIdMap).
+    const HubIdMap ids{hubSize, eot};
     QJsonObject pieces;
     for (int id = Vocab::kSpecials; id < vocab.size(); ++id)
         pieces.insert(vocab.token(id), ids.toHub(id));

@@ -30,7 +30,7 @@ QString ModelConfig::validate() const
         return text(QT_TRANSLATE_NOOP("as::ModelConfig", "d_model (%1) must be a multiple of heads (%2)"))
             .arg(d_model)
             .arg(heads);
-    if (d_model % 2 != 0 && position == Position::Sinusoidal)
+    if (d_model % 2 != 0 && position != Position::Learned)
         return text(QT_TRANSLATE_NOOP("as::ModelConfig",
                                       "d_model (%1) must be even for the sinusoidal positional encoding"))
             .arg(d_model);
@@ -97,12 +97,20 @@ QString archName(Arch arch)
 
 QString positionName(Position position)
 {
-    return position == Position::Learned ? QStringLiteral("learned") : QStringLiteral("sinusoidal");
+    switch (position) {
+    case Position::Learned:
+        return QStringLiteral("learned");
+    case Position::SinusoidalHalves:
+        return QStringLiteral("sinusoidal-halves");
+    case Position::Sinusoidal:
+        break;
+    }
+    return QStringLiteral("sinusoidal");
 }
 
 std::optional<Position> positionFromName(const QString& name)
 {
-    for (Position p : {Position::Sinusoidal, Position::Learned})
+    for (Position p : {Position::Sinusoidal, Position::Learned, Position::SinusoidalHalves})
         if (name == positionName(p))
             return p;
     return std::nullopt;
@@ -264,7 +272,7 @@ std::optional<ModelConfig> ModelConfig::fromJson(const QJsonObject& json, QStrin
     if (json.contains("position")) {
         const std::optional<Position> p = positionFromName(json.value("position").toString());
         if (!p)
-            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'position' must be \"sinusoidal\" or \"learned\""));
+            return fail(QCoreApplication::translate("as::ModelConfig", "config: 'position' must be \"sinusoidal\", \"learned\" or \"sinusoidal-halves\""));
         c.position = *p;
     }
     if (json.contains("activation")) {

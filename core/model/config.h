@@ -22,7 +22,9 @@ enum class Tie { None, Tgt, All };
 enum class Arch { EncoderDecoder, DecoderOnly };
 // Sinusoidal: the paper's fixed encodings, embeddings scaled by sqrt(d_model) (core/SPEC.md §2.1).
 // Learned: GPT-2's table of max_len positions, a parameter, embeddings unscaled (§2.11).
-enum class Position { Sinusoidal, Learned };
+// SinusoidalHalves: Marian's sinusoids, the same numbers with the sines in the first half of
+// the columns and the cosines in the second (§2.13); embeddings scaled by sqrt(d_model).
+enum class Position { Sinusoidal, Learned, SinusoidalHalves };
 // The feed-forward's nonlinearity (core/SPEC.md §2.3): the paper's ReLU; GPT-2's tanh
 // approximation of GELU ("gelu_new"); SiLU, x·σ(x) (Marian's "swish").
 enum class Activation { Relu, GeluTanh, Silu };
@@ -89,7 +91,7 @@ struct ModelConfig {
 QString archName(Arch arch);
 std::optional<Arch> archFromName(const QString& name);
 
-// "sinusoidal", "learned" (core/SPEC.md §7.1) and back.
+// "sinusoidal", "learned", "sinusoidal-halves" (core/SPEC.md §7.1) and back.
 QString positionName(Position position);
 std::optional<Position> positionFromName(const QString& name);
 

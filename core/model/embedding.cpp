@@ -55,7 +55,7 @@ Mat<T> Embedding<T>::positions(int len)
         return ConstMatMap<T>(ps->values() + pos, maxLen, d).topRows(len);
     }
     if (pe.rows() < len)
-        pe = positionalEncoding<T>(std::max(len, 64), d);
+        pe = positionalEncoding<T>(std::max(len, 64), d, halves);
     return pe.topRows(len);
 }
 
@@ -85,7 +85,7 @@ void Embedding<T>::forward(const int* ids, int B, int L, Out<T> x, double p, con
             }
     } else {
         if (pe.rows() < L)
-            pe = positionalEncoding<T>(std::max(L, 64), d);
+            pe = positionalEncoding<T>(std::max(L, 64), d, halves);
         for (int b = 0; b < B; ++b)
             for (int t = 0; t < L; ++t) {
                 const int r = b * L + t;

@@ -15,6 +15,7 @@ struct Embedding {
     std::size_t w = 0;  // weight [vocab, d]
     int vocab = 0, d = 0;
     bool learned = false;  // positions from the parameter P at `pos` (else the sinusoids)
+    bool halves = false;   // sinusoids laid out in halves (core/SPEC.md §2.13), not interleaved
     std::size_t pos = 0;   // P [maxLen, d]
     int maxLen = 0;
     Dropout<T> drop;

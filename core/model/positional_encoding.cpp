@@ -7,21 +7,22 @@
 namespace as {
 
 template <typename T>
-Mat<T> positionalEncoding(int len, int d)
+Mat<T> positionalEncoding(int len, int d, bool halves)
 {
     Mat<T> pe(len, d);
+    const int sines = (d + 1) / 2;
     for (int pos = 0; pos < len; ++pos) {
         for (int i = 0; 2 * i < d; ++i) {
             const double angle = pos / std::pow(10000.0, 2.0 * i / d);
-            pe(pos, 2 * i) = T(std::sin(angle));
+            pe(pos, halves ? i : 2 * i) = T(std::sin(angle));
             if (2 * i + 1 < d)
-                pe(pos, 2 * i + 1) = T(std::cos(angle));
+                pe(pos, halves ? sines + i : 2 * i + 1) = T(std::cos(angle));
         }
     }
     return pe;
 }
 
-template Mat<float> positionalEncoding<float>(int, int);
-template Mat<double> positionalEncoding<double>(int, int);
+template Mat<float> positionalEncoding<float>(int, int, bool);
+template Mat<double> positionalEncoding<double>(int, int, bool);
 
 }  // namespace as

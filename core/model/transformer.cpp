@@ -33,6 +33,8 @@ Transformer<T>::Transformer(const ModelConfig& config) : cfg_(config)
                     : Embedding<T>::make(ps_, "tgt_embed.weight", cfg_.tgt_vocab, d);
     if (learned)
         tgtEmbed_.addLearnedPositions(ps_, "tgt_pos.weight", cfg_.max_len);
+    // Marian's sinusoids (§2.13): the same numbers, sines first, then cosines.
+    srcEmbed_.halves = tgtEmbed_.halves = cfg_.position == Position::SinusoidalHalves;
     for (int i = 0; i < cfg_.encoder_layers; ++i)
         enc_.push_back(EncoderLayer<T>::make(ps_, "encoder.layers." + std::to_string(i), d,
                                              cfg_.heads, cfg_.d_ff, cfg_.dropout, pre));

@@ -177,7 +177,8 @@ std::shared_ptr<const SubwordModel> SubwordModel::train(Type type, int vocabSize
     return fromProto(QByteArray::fromStdString(proto), error);
 }
 
-std::shared_ptr<const SubwordModel> SubwordModel::fromProto(const QByteArray& proto, QString* error)
+std::shared_ptr<const SubwordModel> SubwordModel::fromProto(const QByteArray& proto, QString* error,
+                                                            bool engineIds)
 {
     std::shared_ptr<SubwordModel> m(new SubwordModel);
     const auto status = m->processor_->LoadFromSerializedProto(
@@ -188,8 +189,8 @@ std::shared_ptr<const SubwordModel> SubwordModel::fromProto(const QByteArray& pr
         return nullptr;
     }
     const sentencepiece::SentencePieceProcessor& p = *m->processor_;
-    if (p.pad_id() != 0 || p.bos_id() != 1 || p.eos_id() != 2 || p.unk_id() != 3
-        || p.GetPieceSize() < 5) {
+    if (engineIds && (p.pad_id() != 0 || p.bos_id() != 1 || p.eos_id() != 2 || p.unk_id() != 3
+                      || p.GetPieceSize() < 5)) {
         if (error)
             *error = QCoreApplication::translate("as::Subword", "the SentencePiece model's special ids are pad %1, bos %2, "
                                     "eos %3, unk %4 with %5 pieces; this program needs 0, 1, 2, 3 "

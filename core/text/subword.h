@@ -27,9 +27,12 @@ public:
     // characters it must cover).
     static std::shared_ptr<const SubwordModel> train(Type type, int vocabSize,
                                                      const QStringList& sentences, QString* error);
-    // A serialized model (a .model file's bytes). Null and *error when it is not one, or its
-    // special pieces are not <pad> 0, <s> 1, </s> 2, <unk> 3.
-    static std::shared_ptr<const SubwordModel> fromProto(const QByteArray& proto, QString* error);
+    // A serialized model (a .model file's bytes). Null and *error when it is not one, or (with
+    // engineIds) its special pieces are not <pad> 0, <s> 1, </s> 2, <unk> 3. Without engineIds
+    // any special ids are taken: a model made elsewhere (Marian's), whose pieces are looked up
+    // in a vocabulary of their own.
+    static std::shared_ptr<const SubwordModel> fromProto(const QByteArray& proto, QString* error,
+                                                         bool engineIds = true);
 
     ~SubwordModel();
     SubwordModel(const SubwordModel&) = delete;

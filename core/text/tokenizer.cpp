@@ -7,6 +7,8 @@
 
 #include <QCoreApplication>
 #include <QTextBoundaryFinder>
+
+#include <stdexcept>
 #include <vector>
 
 // Relation to bleu.py's tok_zh / tok_en (the tokenisers of the PyTorch reference run).
@@ -257,6 +259,17 @@ Tokenizer::Tokenizer(std::shared_ptr<const ByteLevelBpe> byteLevel)
 {
 }
 
+std::optional<Tokenizer> Tokenizer::marian(TokenizerKind side, const QByteArray& proto, QString* error)
+{
+    Tokenizer t(side);
+    if (!t.isMarian())
+        throw std::invalid_argument("Tokenizer::marian: not a Marian side");
+    t.model_ = SubwordModel::fromProto(proto, error, /*engineIds=*/false);
+    if (!t.model_)
+        return std::nullopt;
+    return t;
+}
+
 std::optional<Tokenizer> Tokenizer::trained(const QStringList& sentences, QString* error) const
 {
     if (!isSubword())
@@ -272,6 +285,8 @@ std::optional<Tokenizer> Tokenizer::trained(const QStringList& sentences, QStrin
 
 std::optional<Tokenizer> Tokenizer::withModel(const QByteArray& proto, QString* error) const
 {
+    if (isMarian())
+        return marian(kind_, proto, error);
     Tokenizer t = *this;
     t.model_ = SubwordModel::fromProto(proto, error);
     if (!t.model_)
@@ -322,6 +337,8 @@ QString tokenizerName(const Tokenizer& t)
     case TokenizerKind::Bpe: return QStringLiteral("bpe:%1").arg(t.vocabSize());
     case TokenizerKind::Unigram: return QStringLiteral("unigram:%1").arg(t.vocabSize());
     case TokenizerKind::ByteLevel: return QStringLiteral("gpt2-bpe");
+    case TokenizerKind::MarianSource: return QStringLiteral("marian-source");
+    case TokenizerKind::MarianTarget: return QStringLiteral("marian-target");
     }
     return {};
 }
@@ -335,6 +352,9 @@ std::optional<Tokenizer> tokenizerFromName(const QString& name)
     // Its tables come with the model (a Hub folder, or a model file's): not ready() until then.
     if (n == u"gpt2-bpe")
         return Tokenizer(TokenizerKind::ByteLevel);
+    for (TokenizerKind k : {TokenizerKind::MarianSource, TokenizerKind::MarianTarget})
+        if (n == tokenizerName(k))
+            return Tokenizer(k);
     for (auto [kind, prefix] : {std::pair{TokenizerKind::Bpe, QStringLiteral("bpe:")},
                                 std::pair{TokenizerKind::Unigram, QStringLiteral("unigram:")}}) {
         if (!n.startsWith(prefix))
@@ -392,6 +412,24 @@ QStringList tokenize(const Tokenizer& tokenizer, const QString& text)
                 p = QStringLiteral("</s>");
         return pieces;
     }
+    case TokenizerKind::MarianSource:
+    case TokenizerKind::MarianTarget: {
+        if (!tokenizer.model())
+            return {};
+        // MarianTokenizer: a leading ">>xx<<" language code is a token of its own.
+        QStringList out;
+        QString rest = text;
+        if (rest.startsWith(u">>")) {
+            if (const qsizetype end = rest.indexOf(u"<<"); end >= 0) {
+                out << rest.left(end + 2);
+                rest = rest.mid(end + 2);
+            }
+        }
+        out += tokenizer.model()->encode(rest);
+        if (tokenizer.kind() == TokenizerKind::MarianSource)
+            out << QStringLiteral("</s>");
+        return out;
+    }
     }
     return {};
 }
@@ -424,6 +462,11 @@ QString detokenize(const Tokenizer& tokenizer, const QStringList& tokens)
             bytes += symbols ? own : text.toUtf8();
         }
         return ByteLevelBpe::utf8Replacing(bytes);
+    }
+    case TokenizerKind::MarianSource:
+    case TokenizerKind::MarianTarget: {
+        const QString text = tokenizer.model() ? tokenizer.model()->decode(tokens) : tokens.join(QString());
+        return QString(text).replace(QChar(0x2581), QLatin1Char(' ')).trimmed();
     }
     }
     return {};

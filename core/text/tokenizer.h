@@ -24,6 +24,12 @@ enum class TokenizerKind {
     // GPT-2's byte-level BPE (text/byte_bpe.h), from a Hub model's files: never trained here.
     // Its tokens are the vocabulary's pieces ("Ġthe"); <|endoftext|> is </s> (core/SPEC.md §8.6).
     ByteLevel,
+    // Marian's (OPUS-MT) two SentencePiece models, from a Hub folder's source.spm and
+    // target.spm: never trained here. Their tokens are SentencePiece's pieces, looked up in the
+    // model's vocab.json (a piece it lacks is <unk>); the source side ends each sentence with
+    // </s>, as MarianTokenizer does (core/SPEC.md §10.9).
+    MarianSource,
+    MarianTarget,
 };
 
 // A tokeniser: a kind, and for bpe/unigram the size asked for and (once trained, or read from
@@ -41,16 +47,21 @@ public:
     std::optional<Tokenizer> withModel(const QByteArray& proto, QString* error) const;
     // GPT-2's tokeniser with its tables (kind ByteLevel).
     explicit Tokenizer(std::shared_ptr<const ByteLevelBpe> byteLevel);
+    // A Marian side (MarianSource or MarianTarget) with its SentencePiece model: any model,
+    // whatever its special ids (SentencePiece's own: <unk> 0, <s> 1, </s> 2). nullopt and
+    // *error when `proto` is not a usable one.
+    static std::optional<Tokenizer> marian(TokenizerKind side, const QByteArray& proto, QString* error);
 
     TokenizerKind kind() const { return kind_; }
     bool isSubword() const { return kind_ == TokenizerKind::Bpe || kind_ == TokenizerKind::Unigram; }
+    bool isMarian() const { return kind_ == TokenizerKind::MarianSource || kind_ == TokenizerKind::MarianTarget; }
     // N of bpe:N / unigram:N (the most pieces, specials included); 0 for the others.
     int vocabSize() const { return vocabSize_; }
     // False for a subword tokeniser without its model: it cuts nothing until trained().
     bool ready() const
     {
         return kind_ == TokenizerKind::ByteLevel ? byteLevel_ != nullptr
-                                                 : !isSubword() || model_ != nullptr;
+                                                 : !(isSubword() || isMarian()) || model_ != nullptr;
     }
     const SubwordModel* model() const { return model_.get(); }
     // GPT-2's tables; null for the other kinds.
@@ -75,7 +86,8 @@ private:
 // The smallest and largest N of bpe:N / unigram:N.
 inline constexpr int kMinSubwordVocab = 8, kMaxSubwordVocab = 1000000;
 
-QString tokenizerName(const Tokenizer& tokenizer); // "cjk-char", "word", "bpe:8000", "unigram:8000", "gpt2-bpe"
+// "cjk-char", "word", "bpe:8000", "unigram:8000", "gpt2-bpe", "marian-source", "marian-target"
+QString tokenizerName(const Tokenizer& tokenizer);
 // Case-insensitive; a subword name gives a tokeniser still to be trained (or given its model).
 std::optional<Tokenizer> tokenizerFromName(const QString& name);
 
@@ -95,6 +107,8 @@ QStringList tokenize(const Tokenizer& tokenizer, const QString& text);
 // Subword: SentencePiece's decoding (▁ is a space; <unk> shows as " ⁇ ").
 // ByteLevel: the pieces' bytes read as UTF-8 (an invalid sequence as U+FFFD); a special token
 // that is not </s> as it is written; </s> as <|endoftext|>.
+// Marian: SentencePiece's decoding of the pieces by the model (a piece it lacks as it is),
+// then every ▁ a space and the ends trimmed, as MarianTokenizer's decode does.
 QString detokenize(const Tokenizer& tokenizer, const QStringList& tokens);
 
 // CjkChar when more than 30% of the letters are Han, kana, Hangul or Bopomofo.

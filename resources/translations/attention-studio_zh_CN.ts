@@ -1411,20 +1411,12 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>未与词嵌入绑定的输出层</translation>
     </message>
     <message>
-        <source>tensor &apos;%1&apos; is in the file twice (with and without &apos;transformer.&apos;)</source>
-        <translation>张量“%1”在文件中出现两次（带和不带“transformer.”前缀）</translation>
-    </message>
-    <message>
         <source>config.json has no &apos;%1&apos;</source>
         <translation>config.json 中没有“%1”</translation>
     </message>
     <message>
         <source>config.json: &apos;%1&apos; must be a whole number ≥ 1</source>
         <translation>config.json：“%1”必须是 ≥ 1 的整数</translation>
-    </message>
-    <message>
-        <source>config.json: model_type &apos;%1&apos; is not one this program opens (gpt2)</source>
-        <translation>config.json：本程序不能打开 model_type 为“%1”的模型（可打开 gpt2）</translation>
     </message>
     <message>
         <source>config.json: activation_function &apos;%1&apos; is not GPT-2&apos;s tanh GELU (gelu_new), the one this program computes</source>
@@ -1451,14 +1443,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>config.json：%1</translation>
     </message>
     <message>
-        <source>%1: cannot read config.json (%2)</source>
-        <translation>%1：无法读取 config.json（%2）</translation>
-    </message>
-    <message>
-        <source>%1: config.json is not a JSON object (%2)</source>
-        <translation>%1：config.json 不是 JSON 对象（%2）</translation>
-    </message>
-    <message>
         <source>%1: neither model.safetensors nor pytorch_model.bin is there</source>
         <translation>%1：其中既没有 model.safetensors，也没有 pytorch_model.bin</translation>
     </message>
@@ -1467,16 +1451,8 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>%1：缺少张量“%2”</translation>
     </message>
     <message>
-        <source>%1: tensor &apos;%2&apos; is %3, GPT-2 of this config.json has %4</source>
-        <translation>%1：张量“%2”的形状为 %3，而此 config.json 所述的 GPT-2 应为 %4</translation>
-    </message>
-    <message>
         <source>%1: lm_head.weight differs from wte.weight: GPT-2&apos;s head is the token embedding (tied), and this program computes only that</source>
         <translation>%1：lm_head.weight 与 wte.weight 不同：GPT-2 的输出层就是词嵌入（权重绑定），本程序只计算这种情形</translation>
-    </message>
-    <message>
-        <source>%1: tensor &apos;%2&apos; is not part of GPT-2 of this config.json (%3 layers)</source>
-        <translation>%1：张量“%2”不属于此 config.json 所述的 GPT-2（%3 层）</translation>
     </message>
     <message>
         <source>%1: a weight is not a finite number</source>
@@ -1509,6 +1485,110 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>cannot rename %1 to %2</source>
         <translation>无法把 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is in the file twice (with and without &apos;%2&apos;)</source>
+        <translation>张量“%1”在文件中出现了两次（带与不带“%2”）</translation>
+    </message>
+    <message>
+        <source>config.json: model_type &apos;%1&apos; is not one this program opens (gpt2, marian)</source>
+        <translation>config.json：model_type“%1”不是本程序能打开的类型（gpt2、marian）</translation>
+    </message>
+    <message>
+        <source>config.json: activation_function &apos;%1&apos; is not one this program computes (swish, relu, gelu_new)</source>
+        <translation>config.json：activation_function“%1”不是本程序能计算的激活函数（swish、relu、gelu_new）</translation>
+    </message>
+    <message>
+        <source>pre-norm layers (Marian&apos;s are post-norm)</source>
+        <translation>前置归一化（Pre-Norm）的层（Marian 的是后置归一化（Post-Norm））</translation>
+    </message>
+    <message>
+        <source>a LayerNorm of the embeddings</source>
+        <translation>对嵌入做层归一化</translation>
+    </message>
+    <message>
+        <source>a LayerNorm after each stack</source>
+        <translation>每个层栈之后的层归一化</translation>
+    </message>
+    <message>
+        <source>token embeddings not scaled by √d_model</source>
+        <translation>不乘以 √d_model 的词元嵌入</translation>
+    </message>
+    <message>
+        <source>learned positions in place of the sinusoids</source>
+        <translation>以可学习的位置代替正弦位置编码</translation>
+    </message>
+    <message>
+        <source>a source vocabulary apart from the target&apos;s</source>
+        <translation>与目标词表分开的源词表</translation>
+    </message>
+    <message>
+        <source>config.json: %1 %2 differs from %3 %4; this program&apos;s encoder and decoder have the same</source>
+        <translation>config.json：%1 %2 与 %3 %4 不同；本程序的编码器与解码器二者相同</translation>
+    </message>
+    <message>
+        <source>config.json: decoder_vocab_size %1 differs from vocab_size %2: a target vocabulary of its own, which this program does not open</source>
+        <translation>config.json：decoder_vocab_size %1 与 vocab_size %2 不同：这是单独的目标词表，本程序不能打开</translation>
+    </message>
+    <message>
+        <source>config.json: %1 must be an id of the vocabulary (0 … %2)</source>
+        <translation>config.json：%1 必须是词表中的编号（0 … %2）</translation>
+    </message>
+    <message>
+        <source>config.json: pad_token_id and eos_token_id are both %1</source>
+        <translation>config.json：pad_token_id 与 eos_token_id 都是 %1</translation>
+    </message>
+    <message>
+        <source>config.json has %1, but this program uses one dropout rate in training: dropout&apos;s, %2</source>
+        <translation>config.json 中有 %1，但本程序训练时只用一个 dropout（随机失活）比例：dropout 的 %2</translation>
+    </message>
+    <message>
+        <source>%1: cannot read %2 (%3)</source>
+        <translation>%1：无法读取 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes, over the %3 this program reads</source>
+        <translation>%1 有 %2 字节，超过本程序读取的上限 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a JSON object (%3)</source>
+        <translation>%1：%2 不是 JSON 对象（%3）</translation>
+    </message>
+    <message>
+        <source>%1 has %2 pieces; config.json&apos;s vocab_size is %3</source>
+        <translation>%1 有 %2 个片段；config.json 的 vocab_size 是 %3</translation>
+    </message>
+    <message>
+        <source>%1: the id of &apos;%2&apos; is not one of 0 … %3 (the embedding&apos;s rows)</source>
+        <translation>%1：“%2”的编号不在 0 … %3 之中（嵌入矩阵的行）</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; and &apos;%3&apos; have the same id %4</source>
+        <translation>%1：“%2”与“%3”的编号同为 %4</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is at %3; config.json says %4</source>
+        <translation>%1：“%2”的编号是 %3；config.json 说是 %4</translation>
+    </message>
+    <message>
+        <source>%1 has no &apos;&lt;unk&gt;&apos;</source>
+        <translation>%1 中没有“&lt;unk&gt;”</translation>
+    </message>
+    <message>
+        <source>%1: tensor &apos;%2&apos; is %3, %5 of this config.json has %4</source>
+        <translation>%1：张量“%2”的形状是 %3，按此 config.json 的 %5 应为 %4</translation>
+    </message>
+    <message>
+        <source>%1: %2 differs from model.shared.weight: Marian&apos;s encoder, decoder and head share one embedding, and this program computes only that</source>
+        <translation>%1：%2 与 model.shared.weight 不同：Marian 的编码器、解码器与输出层共用一个嵌入，本程序只计算这种情形</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not Marian&apos;s sinusoidal table (it differs by up to %3): this program computes the positions and does not learn them</source>
+        <translation>%1：%2 不是 Marian 的正弦位置编码表（最多相差 %3）：本程序计算位置编码，不学习它们</translation>
+    </message>
+    <message>
+        <source>%1: tensor &apos;%2&apos; is not part of %4 of this config.json (%3 layers)</source>
+        <translation>%1：张量“%2”不属于此 config.json 的 %4（%3 层）</translation>
     </message>
 </context>
 <context>
@@ -2033,10 +2113,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>d_ff 必须为正，或为 0 表示纯注意力层</translation>
     </message>
     <message>
-        <source>config: &apos;position&apos; must be &quot;sinusoidal&quot; or &quot;learned&quot;</source>
-        <translation>config：“position”必须是 &quot;sinusoidal&quot; 或 &quot;learned&quot;</translation>
-    </message>
-    <message>
         <source>norm_eps must be in (0, 1)</source>
         <translation>norm_eps 必须在 (0, 1) 之间</translation>
     </message>
@@ -2059,6 +2135,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>config: &apos;masked_specials&apos; must be a list of &quot;&lt;pad&gt;&quot;, &quot;&lt;s&gt;&quot;, &quot;&lt;/s&gt;&quot;, &quot;&lt;unk&gt;&quot;</source>
         <translation>config：“masked_specials”必须是由 &quot;&lt;pad&gt;&quot;、&quot;&lt;s&gt;&quot;、&quot;&lt;/s&gt;&quot;、&quot;&lt;unk&gt;&quot; 组成的列表</translation>
+    </message>
+    <message>
+        <source>config: &apos;position&apos; must be &quot;sinusoidal&quot;, &quot;learned&quot; or &quot;sinusoidal-halves&quot;</source>
+        <translation>config：“position”必须是 &quot;sinusoidal&quot;、&quot;learned&quot; 或 &quot;sinusoidal-halves&quot;</translation>
     </message>
 </context>
 <context>

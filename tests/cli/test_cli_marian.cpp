@@ -1,0 +1,151 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The command line on a Marian (OPUS-MT) folder as the Hugging Face Hub has it (core/SPEC.md
+// §8.7): random weights written by the PyTorch MarianMTModel of tests/reference/hub_marian.py,
+// with the tokenizer of tests/data/marian-tokenizer. The numbers themselves are held to PyTorch
+// in tests/core/test_hub_marian; here:
+// - `translate --model FOLDER` prints, for each line, the reference's greedy translation decoded
+//   as MarianTokenizer decodes it; beam search and n-best run on it;
+// - `eval --model FOLDER --data` gives the reference's mean NLL of a pair;
+// - a folder with a config.json the engine cannot compute is refused by name, exit code 1.
+#include "skip.h"
+#include "cli_process.h"
+#include "test_files.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+class TestCliMarian : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void translate();
+    void evalNll();
+    void attributeColumns();
+    void refused();
+
+private:
+    test::ProcessRun cli(const QStringList& args, const QByteArray& input = {}) const
+    {
+        return test::runProgram(test::cliProgram(), args, QProcessEnvironment::systemEnvironment(), input);
+    }
+    QTemporaryDir dir_;
+    QString marian_;
+    QJsonArray expected_;
+};
+
+static const char* const kTexts = R"([["我们试试看！", "Let's try something."],
+  ["他每天早上跑步。", "He runs every morning."],
+  ["你喜欢猫吗？", "Do you like cats?"]])";
+
+void TestCliMarian::initTestCase()
+{
+    QVERIFY(dir_.isValid());
+    const QString script = ::as::test::testFile("reference/hub_marian.py");
+    const QString vocab = ::as::test::testFile("data/marian-tokenizer/vocab.json");
+    QVERIFY2(!script.isEmpty() && !vocab.isEmpty(), "tests/reference/hub_marian.py or tests/data/marian-tokenizer not found");
+    if (!::as::test::pythonImports(u"torch, numpy, sentencepiece"_s))
+        AS_SKIP("/usr/bin/python3 cannot import torch, numpy and sentencepiece: install Debian's python3-torch and "
+                "python3-sentencepiece (bash scripts/install-deps.sh --torch) to write Marian's files as PyTorch does");
+    QVERIFY(::as::test::writeFile(dir_.filePath(u"texts.json"_s), kTexts));
+    marian_ = dir_.filePath(u"opus-mt"_s);
+    QString error;
+    QVERIFY2(::as::test::runPython({script, u"model"_s, marian_, u"--tokenizer"_s, QFileInfo(vocab).absolutePath(),
+                                    u"--texts"_s, dir_.filePath(u"texts.json"_s), u"--seed"_s, u"3"_s},
+                                   &error),
+             qPrintable(error));
+    QFile f(marian_ + u"/expected.json"_s);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    expected_ = QJsonDocument::fromJson(f.readAll()).array();
+    QCOMPARE(expected_.size(), 3);
+}
+
+void TestCliMarian::translate()
+{
+    QByteArray input;
+    for (const QJsonValue& t : expected_)
+        input += t.toObject().value(u"src"_s).toString().toUtf8() + '\n';
+    const test::ProcessRun r = cli({u"translate"_s, u"--model"_s, marian_, u"--max-len"_s, u"10"_s}, input);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"translate"_s, r)));
+    const QStringList got = QString::fromUtf8(r.out).split(u'\n');
+    QCOMPARE(got.size(), 4);  // three lines and the last newline
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(got[i], expected_[i].toObject().value(u"greedy_text"_s).toString());
+    // The config's dropout rates are one here: said once, on standard error.
+    QCOMPARE(QString::fromUtf8(r.err).count(u"one dropout rate"_s), 1);
+
+    const test::ProcessRun beam = cli({u"translate"_s, u"--model"_s, marian_, u"--beam"_s, u"4"_s, u"--nbest"_s,
+                                       u"3"_s, u"--max-len"_s, u"8"_s},
+                                      "我们试试看！\n");
+    QVERIFY2(beam.exitCode == 0, qPrintable(test::describeRun(u"translate --beam 4"_s, beam)));
+    const QStringList lines = QString::fromUtf8(beam.out).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    double previous = 0;
+    for (int i = 0; i < 3; ++i) {
+        const QStringList cols = lines[i].split(u'\t');
+        QCOMPARE(cols.size(), 3);
+        QCOMPARE(cols[0].toInt(), i + 1);
+        const double score = cols[1].toDouble();
+        QVERIFY(score < 0);
+        QVERIFY(i == 0 || score <= previous);
+        previous = score;
+    }
+}
+
+void TestCliMarian::evalNll()
+{
+    const QJsonObject t = expected_[0].toObject();
+    const QString data = dir_.filePath(u"pair.tsv"_s);
+    QVERIFY(::as::test::writeFile(data, (t.value(u"src"_s).toString() + u'\t' + t.value(u"tgt"_s).toString() + u'\n').toUtf8()));
+    const test::ProcessRun r = cli({u"eval"_s, u"--model"_s, marian_, u"--data"_s, data, u"--json"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"eval"_s, r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value(u"sentences"_s).toInt(), 1);
+    QCOMPARE(o.value(u"tokens"_s).toInt(), int(t.value(u"tgt_ids"_s).toArray().size()));
+    const double ref = t.value(u"loss"_s).toDouble();
+    QVERIFY2(std::abs(o.value(u"nll"_s).toDouble() - ref) <= 1e-4 * ref,
+             qPrintable(u"nll %1, the reference's %2"_s.arg(o.value(u"nll"_s).toDouble()).arg(ref)));
+}
+
+// attribute's score columns are the source's tokens, the </s> Marian's source ends with among
+// them, each named.
+void TestCliMarian::attributeColumns()
+{
+    const test::ProcessRun r = cli({u"attribute"_s, u"--model"_s, marian_, u"--method"_s, u"gradxinput"_s}, "我们试试看！\n");
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"attribute"_s, r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.split('\n').first()).object();
+    const QJsonArray tokens = o.value(u"source_tokens"_s).toArray();
+    QCOMPARE(tokens.last().toString(), u"</s>"_s);
+    const QJsonArray scores = o.value(u"scores"_s).toArray();
+    QVERIFY(!scores.isEmpty());
+    QCOMPARE(scores.first().toArray().size(), tokens.size());
+}
+
+void TestCliMarian::refused()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    for (const char* name : {"config.json", "vocab.json", "source.spm", "target.spm", "pytorch_model.bin"})
+        QVERIFY(QFile::copy(marian_ + u'/' + QLatin1String(name), tmp.filePath(QLatin1String(name))));
+    QFile cf(tmp.filePath(u"config.json"_s));
+    QVERIFY(cf.open(QIODevice::ReadWrite));
+    QJsonObject config = QJsonDocument::fromJson(cf.readAll()).object();
+    config.insert(u"normalize_before"_s, true);
+    QVERIFY(cf.resize(0));
+    QVERIFY(cf.write(QJsonDocument(config).toJson()) > 0);
+    cf.close();
+    const test::ProcessRun r = cli({u"translate"_s, u"--model"_s, tmp.path()}, "你好\n");
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(QString::fromUtf8(r.err).contains(u"normalize_before = true"_s), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+AS_TEST_GUILESS_MAIN(TestCliMarian)
+#include "test_cli_marian.moc"

@@ -1,0 +1,94 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A Marian (OPUS-MT) folder as the Hugging Face Hub has it (random weights written by the
+// PyTorch MarianMTModel of tests/reference/hub_marian.py, the tokenizer of
+// tests/data/marian-tokenizer) opened in the window: looked inside, not trained (its
+// fine-tuning is not offered yet); the Translate view gives the translation the command line
+// gives, cut by Marian's tokenizer (the source ends with </s>), with the cross-attention of
+// every layer and head behind it; the attention view's probe is a Chinese sentence.
+// Under QT_QPA_PLATFORM=offscreen.
+#include "skip.h"
+#include "main_window.h"
+#include "view_set.h"
+#include "window_runs.h"
+
+#include "cli_process.h"
+#include "decode/translation_record.h"
+#include "test_files.h"
+#include "translate_view.h"
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace as;
+using namespace Qt::StringLiterals;
+
+class TestWindowMarian : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void translatesAsTheCommandLine();
+
+private:
+    QTemporaryDir dir_;
+    QString marian_;
+};
+
+void TestWindowMarian::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    const QString script = test::testFile("reference/hub_marian.py");
+    const QString vocab = test::testFile("data/marian-tokenizer/vocab.json");
+    QVERIFY2(!script.isEmpty() && !vocab.isEmpty(), "tests/reference/hub_marian.py or tests/data/marian-tokenizer not found");
+    if (!test::pythonImports(u"torch, numpy, sentencepiece"_s))
+        AS_SKIP("/usr/bin/python3 cannot import torch, numpy and sentencepiece: install Debian's python3-torch and "
+                "python3-sentencepiece (bash scripts/install-deps.sh --torch) to write Marian's files as PyTorch does");
+    marian_ = dir_.filePath(u"opus-mt"_s);
+    QString error;
+    QVERIFY2(test::runPython({script, u"model"_s, marian_, u"--tokenizer"_s, QFileInfo(vocab).absolutePath(),
+                              u"--seed"_s, u"4"_s},
+                             &error),
+             qPrintable(error));
+}
+
+void TestWindowMarian::translatesAsTheCommandLine()
+{
+    const QString sentence = u"他每天早上跑步。"_s;
+    const test::ProcessRun cli = test::runProgram(test::cliProgram(), {u"translate"_s, u"--model"_s, marian_},
+                                                  QProcessEnvironment::systemEnvironment(), sentence.toUtf8() + '\n');
+    QVERIFY2(cli.exitCode == 0, qPrintable(test::describeRun(u"translate"_s, cli)));
+
+    MainWindow w;
+    w.show();
+    QVERIFY(test::openInWindow(w, marian_));
+    QVERIFY(w.isInspecting());
+    QVERIFY(!w.canFineTune());
+    QVERIFY(!w.playAction()->isEnabled());
+
+    ui::TranslateView* view = w.views()->translate();
+    QSignalSpy translated(view, &ui::TranslateView::translationFinished);
+    view->translate(sentence);
+    QVERIFY(translated.wait(60000));
+    QCOMPARE(view->lastTranslation(), QString::fromUtf8(cli.out).chopped(1));
+    const TranslationRecordPtr r = view->lastRecord();
+    QVERIFY(r && !r->nbest.empty());
+    QCOMPARE(r->sourceTokens.last(), u"</s>"_s);  // MarianTokenizer's input ids end with </s>
+    QVERIFY(r->sourceTokens.first().startsWith(u"▁"_s));
+    // The cross-attention behind it: 2 layers × 4 heads, one row per output step over the
+    // source's tokens.
+    QCOMPARE(r->cross.layers, 2);
+    QCOMPARE(r->cross.heads, 4);
+    QCOMPARE(r->cross.steps, int(r->outputSteps.size()));
+    QCOMPARE(r->cross.srcLen, int(r->sourceTokens.size()));
+    double rowSum = 0;
+    for (int s = 0; s < r->cross.srcLen; ++s)
+        rowSum += r->cross.at(1, 3, 0, s);
+    QVERIFY(std::abs(rowSum - 1.0) < 1e-5);  // a softmax row
+}
+
+AS_TEST_MAIN(TestWindowMarian)
+#include "test_window_marian.moc"
