@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::uint64_t n = 1;
         for (std::uint64_t d : t.shape)
             n *= d;
-        if (n != t.values.size())
+        if (n != t.values().size())
             std::abort();
     }
     return 0;

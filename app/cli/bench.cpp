@@ -194,7 +194,7 @@ int runBench(const QStringList& args)
     p.add({"decode", "Instead: greedy, beam-5 and beam-5-with-its-tree latency, and one traced pass with and without the logit lens (median ms) "
                      "of a --src-len-token sentence on `small` with random weights, exactly "
                      "--out-len output tokens (</s> suppressed), cached and plain decoding."});
-    p.add({"out-len", "Output tokens for --decode.", "N", "10"});
+    p.add({"out-len", "Output tokens for --decode, and for a translator's translations with --model.", "N", "10"});
     p.add({"src-len", "Source tokens for --decode; with --model, the forward pass's tokens (64).", "N", "10"});
     p.add({"runs", "Timed runs for --decode (20 if not given), --heads (3), --induction (5) and --profile (3).", "N"});
     p.add({"heads", "Instead: the speed of questioning MODEL (scoring heads with and "
@@ -204,13 +204,16 @@ int runBench(const QStringList& args)
                         "repeat task's recipe, its training step against one validation's "
                         "probe, medians of --runs runs of --steps steps, and the probe's share "
                         "of the training between validations."});
-    p.add({"model", "Instead: what MODEL costs here (a decoder-only model: a Hub folder such as "
-                    "GPT-2's, a model file or a checkpoint): the open, a forward pass of --src-len "
-                    "tokens (64 if not given) and fine-tuning steps (forward, backward, Adam) of "
-                    "--batch windows of --seq-len tokens, medians of --runs runs of --steps steps.",
+    p.add({"model", "Instead: what MODEL costs here (a Hub folder such as GPT-2's or a Marian "
+                    "translator's, a model file or a checkpoint): the open, a forward pass of "
+                    "--src-len tokens (64 if not given) and fine-tuning steps (forward, backward, "
+                    "Adam) of --batch windows of --seq-len tokens (a translator: --batch pairs of "
+                    "--seq-len source and target tokens, and a 10-token sentence translated into "
+                    "--out-len tokens, greedily and by a beam of 4), medians of --runs runs of "
+                    "--steps steps.",
            "MODEL"});
-    p.add({"batch", "With --model: windows per fine-tuning step.", "N", "1"});
-    p.add({"seq-len", "With --model: tokens per window.", "N", "1024"});
+    p.add({"batch", "With --model: windows (a translator: sentence pairs) per fine-tuning step.", "N", "1"});
+    p.add({"seq-len", "With --model: tokens per window (a translator: per side of a pair).", "N", "1024"});
     p.add({"data", "With --heads: the pairs (source<TAB>target); for a decoder-only model its "
                    "sentences, one per line.", "D.tsv"});
     p.add({"max-sentences", "With --heads: use the first N pairs.", "N", "500"});

@@ -7,10 +7,16 @@
 // text, as eval and trace make them), and fine-tuning steps of --batch windows of --seq-len
 // tokens (forward, backward and Adam: the engine's training step), medians of --runs runs. The
 // windows are random ids of the model's vocabulary: the time of a step does not depend on them.
+// A translator (an encoder-decoder: a Marian folder, issue 63): the forward pass reads a pair of
+// --src-len source and target tokens; a sentence of 10 source tokens is translated into exactly
+// --out-len tokens (10) greedily and by a beam of 4 (greedy_ms, beam4_ms: </s> held back, so that
+// random weights give the length a real sentence has); a step trains --batch pairs of --seq-len
+// source and --seq-len target tokens.
 #include "commands.h"
 #include "model_input.h"
 #include "options.h"
 
+#include "decode/decode.h"
 #include "io/model_file.h"
 #include "model/rng.h"
 #include "model/transformer.h"
@@ -62,6 +68,7 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
     const int forwardLen = int(p.intOption("src-len", 1, 100000, 64));
     const int batch = int(p.intOption("batch", 1, 4096, 1));
     const int seqLen = int(p.intOption("seq-len", 2, 100000, 1024));
+    const int outLen = int(p.intOption("out-len", 1, 100000, 10));
     const int threads = p.threads();
     if (!p.ok())
         return 2;
@@ -74,11 +81,8 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
     const double openSeconds = benchModelSeconds(t0);
     const double rssOpen = benchModelRssMb(), rssHeld = benchModelRssNowMb() - rssNowBefore;
     const ModelConfig& c = b->config;
-    if (!c.decoderOnly()) {
-        err << "bench: --model times a decoder-only model (a language model such as GPT-2)\n";
-        return 1;
-    }
-    if (forwardLen >= c.max_len || seqLen > c.max_len) {
+    const bool translator = !c.decoderOnly();
+    if (forwardLen >= c.max_len || seqLen > c.max_len || (translator && outLen >= c.max_len)) {
         err << "bench: --src-len and --seq-len must fit the model's context of " << c.max_len
             << " positions\n";
         return 2;
@@ -91,18 +95,42 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
             id = 4 + int(rng.below(std::uint64_t(c.tgt_vocab - 4)));
         return ids;
     };
-    // The forward pass: log-probabilities of every position (no dropout).
+    // The forward pass: log-probabilities of every position (no dropout); a translator's
+    // encoder first.
     std::vector<double> forward;
     for (int r = 0; r < runs + 1; ++r) {
-        const std::vector<int> ids = randomIds(forwardLen);
+        const std::vector<int> ids = randomIds(forwardLen), src = randomIds(forwardLen);
         const auto s = std::chrono::steady_clock::now();
-        model.decode(ids.data(), 1, forwardLen, Mat<float>(0, c.d_model), nullptr, 0, Pass::eval());
+        if (translator) {
+            model.encode(src.data(), 1, forwardLen, Pass::eval());
+            model.decode(ids.data(), 1, forwardLen, model.memory(), model.sourceValid().data(), forwardLen,
+                         Pass::eval());
+        } else {
+            model.decode(ids.data(), 1, forwardLen, Mat<float>(0, c.d_model), nullptr, 0, Pass::eval());
+        }
         Mat<float> logp;
         model.allLogProbs(logp);
         if (r > 0)  // the first warms up
             forward.push_back(benchModelSeconds(s) * 1000);
     }
-    // Fine-tuning steps: windows of seqLen tokens (seqLen - 1 predicted), dropout as configured.
+    // A translator translates a sentence of 10 tokens into outLen, greedily and by a beam of 4.
+    std::vector<double> greedy, beam;
+    for (int r = 0; translator && r < runs + 1; ++r) {
+        const std::vector<int> src = randomIds(10);
+        DecodeOptions o;
+        o.maxLen = o.minLen = outLen;
+        auto s = std::chrono::steady_clock::now();
+        greedyDecode(model, src, o);
+        if (r > 0)
+            greedy.push_back(benchModelSeconds(s) * 1000);
+        o.beam = 4;
+        s = std::chrono::steady_clock::now();
+        beamSearch(model, src, o);
+        if (r > 0)
+            beam.push_back(benchModelSeconds(s) * 1000);
+    }
+    // Fine-tuning steps: windows of seqLen tokens (seqLen - 1 predicted), dropout as configured;
+    // a translator's, pairs of seqLen source tokens and seqLen target tokens (</s> the last).
     TrainOptions o;
     o.warmup = 100;
     Trainer trainer(std::move(b->model), o);
@@ -110,10 +138,13 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
     for (int r = 0; r < runs + 1; ++r) {
         std::vector<Batch> batches;
         for (int i = 0; i < steps; ++i) {
-            std::vector<std::vector<int>> windows;
-            for (int w = 0; w < batch; ++w)
-                windows.push_back(randomIds(seqLen));
-            batches.push_back(makeLmBatch(windows));
+            std::vector<std::vector<int>> windows, sources;
+            for (int w = 0; w < batch; ++w) {
+                windows.push_back(randomIds(translator ? seqLen - 1 : seqLen));
+                if (translator)
+                    sources.push_back(randomIds(seqLen));
+            }
+            batches.push_back(translator ? makeBatch(sources, windows) : makeLmBatch(windows));
         }
         const auto s = std::chrono::steady_clock::now();
         for (const Batch& bt : batches)
@@ -122,8 +153,8 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
             step.push_back(benchModelSeconds(s) * 1000 / steps);
     }
     const double stepMs = medianOf(step);
-    const double tokens = double(batch) * (seqLen - 1);
-    const QJsonObject j{{"impl", "attention-studio"},
+    const double tokens = double(batch) * (translator ? seqLen : seqLen - 1);
+    QJsonObject j{{"impl", "attention-studio"},
                         {"bench", "model"},
                         {"model", path},
                         {"config", c.spec()},
@@ -140,6 +171,11 @@ int benchModel(Options& p, QTextStream& out, QTextStream& err)
                         {"step_ms", stepMs},
                         {"tokens_per_s", tokens / (stepMs / 1000)},
                         {"peak_rss_mb", benchModelRssMb()}};
+    if (translator) {
+        j.insert("out_tokens", outLen);
+        j.insert("greedy_ms", medianOf(greedy));
+        j.insert("beam4_ms", medianOf(beam));
+    }
     out << QJsonDocument(j).toJson(QJsonDocument::Compact) << "\n";
     return 0;
 }

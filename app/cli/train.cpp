@@ -11,6 +11,7 @@
 #include "eval/induction.h"
 #include "io/checkpoint.h"
 #include "model/parallel.h"
+#include "text/bundled_corpus.h"
 #include "text/dataset.h"
 #include "train/corpus_run.h"
 #include "text/lm_tasks.h"
@@ -193,15 +194,22 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                 return 2;
             }
         }
-        if (!as::isCorpusLanguageModelTask(taskName) && !as::isTextTaskName(taskName)) {
+        base = loadModelFile(p.value("model"), QStringLiteral("train"), err, ModelUse::Any);
+        if (!base)
+            return 1;
+        // A language model reads text (lm-en, lm-zh, text:FILE); a translator, sentence pairs
+        // (a bundled corpus: zh-en).
+        if (base->config.decoderOnly() && !as::isCorpusLanguageModelTask(taskName) && !as::isTextTaskName(taskName)) {
             p.refuse(QStringLiteral("--model fine-tunes a language model on --task lm-en, lm-zh or "
                                     "text:FILE, not %1")
                          .arg(taskName));
             return 2;
         }
-        base = loadModelFile(p.value("model"), QStringLiteral("train"), err, ModelUse::LanguageModel);
-        if (!base)
-            return 1;
+        if (!base->config.decoderOnly() && !as::isBundledCorpusTask(taskName)) {
+            p.refuse(QStringLiteral("--model fine-tunes a translator on the sentence pairs of --task %1, not %2")
+                         .arg(as::bundledCorpusNames().join(QStringLiteral(", ")), taskName));
+            return 2;
+        }
         modelText = as::modelTextOf(*base);
     }
     const QStringList tasks = as::trainingTaskNames();

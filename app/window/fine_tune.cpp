@@ -25,33 +25,46 @@ SessionSettings fineTuneSettings(const FineTuneChoice& choice, const SessionSett
                                  const Task& task, const QString& basePath)
 {
     SessionSettings s = SessionSettings::fineTuning(
-        choice.task, inspected.model, modelTextOf(inspected.model, task.tgtVocab, task.tgtTokenizer),
+        choice.task, inspected.model, modelTextOf(inspected.model, task.tgtVocab, task.tgtTokenizer, task.srcVocab,
+                                                     task.srcTokenizer),
         basePath);
     s.batchSize = choice.windows;
+    if (!s.model.decoderOnly())
+        s.batchTokens = choice.batchTokens;
     s.plannedSteps = choice.steps;
     s.train.factor = noamFactorForPeak(choice.peakRate, s.model.d_model, s.train.warmup);
     return s;
 }
 
-FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int context, QWidget* parent)
-    : QDialog(parent)
+FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int context, bool translator,
+                               QWidget* parent)
+    : QDialog(parent), translator_(translator)
 {
     setWindowTitle(tr("Fine-tune %1").arg(model));
     auto* layout = new QVBoxLayout(this);
     auto* text = new QLabel(
-        tr("%1 (%2 parameters) trains on a text from its own weights, the text cut with its own "
-           "tokeniser; every training view follows it. A model this size takes seconds a step on "
-           "a few cores: the status bar says how many. Fewer windows a batch make each step "
-           "shorter.")
+        (translator ? tr("%1 (%2 parameters) trains on sentence pairs from its own weights, both "
+                         "sides cut with its own tokenisers; every training view follows it, and "
+                         "each validation scores its translations (BLEU). A model this size takes "
+                         "seconds a step on a few cores: the status bar says how many. Fewer "
+                         "tokens a batch make each step shorter.")
+                    : tr("%1 (%2 parameters) trains on a text from its own weights, the text cut "
+                         "with its own tokeniser; every training view follows it. A model this "
+                         "size takes seconds a step on a few cores: the status bar says how many. "
+                         "Fewer windows a batch make each step shorter."))
             .arg(model, QLocale().toString(qlonglong(parameters))),
         this);
     text->setWordWrap(true);
     layout->addWidget(text);
     auto* form = new QFormLayout;
     task_ = new QComboBox(this);
-    task_->addItem(tr("English sentences of the bundled corpus (lm-en)"), QStringLiteral("lm-en"));
-    task_->addItem(tr("Chinese sentences of the bundled corpus (lm-zh)"), QStringLiteral("lm-zh"));
-    task_->addItem(tr("A text file, a sentence or paragraph a line…"), QString());
+    if (translator) {
+        task_->addItem(tr("Chinese → English pairs of the bundled corpus (zh-en)"), QStringLiteral("zh-en"));
+    } else {
+        task_->addItem(tr("English sentences of the bundled corpus (lm-en)"), QStringLiteral("lm-en"));
+        task_->addItem(tr("Chinese sentences of the bundled corpus (lm-zh)"), QStringLiteral("lm-zh"));
+        task_->addItem(tr("A text file, a sentence or paragraph a line…"), QString());
+    }
     // The last item asks for the file; a file chosen takes its place before it.
     connect(task_, &QComboBox::activated, this, [this](int index) {
         if (!task_->itemData(index).toString().isEmpty())
@@ -72,13 +85,19 @@ FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int contex
     });
     form->addRow(tr("&Text:"), task_);
     windows_ = new QSpinBox(this);
-    windows_->setRange(1, 64);
-    windows_->setValue(FineTuneChoice{}.windows);
+    if (translator) {
+        windows_->setRange(50, 10000);
+        windows_->setSingleStep(100);
+        windows_->setValue(FineTuneChoice{}.batchTokens);
+    } else {
+        windows_->setRange(1, 64);
+        windows_->setValue(FineTuneChoice{}.windows);
+    }
     tokens_ = new QLabel(this);
     auto* row = new QHBoxLayout;
     row->addWidget(windows_);
     row->addWidget(tokens_, 1);
-    auto* windowsLabel = new QLabel(tr("&Windows a batch:"), this);
+    auto* windowsLabel = new QLabel(translator ? tr("Target &tokens a batch:") : tr("&Windows a batch:"), this);
     windowsLabel->setBuddy(windows_);
     form->addRow(windowsLabel, row);
     steps_ = new QSpinBox(this);
@@ -94,8 +113,11 @@ FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int contex
                          "falling as 1/√step (the Noam schedule)"));
     form->addRow(tr("Peak learning &rate:"), rate_);
     layout->addLayout(form);
-    auto showTokens = [this, context] {
-        tokens_->setText(tr("of %1 tokens: %2 tokens a step").arg(context).arg(windows_->value() * context));
+    auto showTokens = [this, context, translator] {
+        if (translator)
+            tokens_->setText(tr("sentence pairs up to this many target tokens a step"));
+        else
+            tokens_->setText(tr("of %1 tokens: %2 tokens a step").arg(context).arg(windows_->value() * context));
     };
     connect(windows_, &QSpinBox::valueChanged, this, showTokens);
     showTokens();
@@ -110,7 +132,7 @@ FineTuneChoice FineTuneDialog::choice() const
 {
     FineTuneChoice c;
     c.task = task_->currentData().toString();
-    c.windows = windows_->value();
+    (translator_ ? c.batchTokens : c.windows) = windows_->value();
     c.steps = steps_->value();
     c.peakRate = rate_->value();
     return c;

@@ -21,6 +21,7 @@
 #include "view_set.h"
 #include "worker_link.h"
 
+#include "io/hub_model.h"
 #include "model/memory.h"
 #include "text/lm_tasks.h"
 
@@ -391,8 +392,10 @@ void MainWindow::updateTransport()
 
 bool MainWindow::canFineTune() const
 {
-    return settings_.inspecting() && settings_.model.decoderOnly() && !inspectedPath_.isEmpty()
-           && inspectedTask_;
+    // A language model read from a model file or a Hub folder; a translator from a Hub folder
+    // (Marian's): one of ours opened to look inside is the run it came from, not a base.
+    return settings_.inspecting() && !inspectedPath_.isEmpty() && inspectedTask_
+           && (settings_.model.decoderOnly() || isHubModelPath(inspectedPath_));
 }
 
 void MainWindow::offerFineTune()
@@ -401,7 +404,8 @@ void MainWindow::offerFineTune()
     if (!dialog) {
         statusBar()->showMessage(tr("This model cannot be trained further here: it was opened to "
                                     "look inside, and only a language model read from a model "
-                                    "file or a Hugging Face folder is fine-tuned"),
+                                    "file or a Hugging Face folder, or a translator from a "
+                                    "Hugging Face folder, is fine-tuned"),
                                  10000);
         return;
     }
@@ -416,7 +420,8 @@ std::unique_ptr<FineTuneDialog> MainWindow::fineTuneDialog()
     const SessionSettings defaults = fineTuneSettings({}, settings_, *inspectedTask_, inspectedPath_);
     return std::make_unique<FineTuneDialog>(QFileInfo(inspectedPath_).fileName(),
                                             long(parameterCount(settings_.model)),
-                                            defaults.modelText->context, this);
+                                            defaults.modelText->context,
+                                            !settings_.model.decoderOnly(), this);
 }
 
 void MainWindow::fineTune(const FineTuneChoice& choice)
@@ -424,13 +429,17 @@ void MainWindow::fineTune(const FineTuneChoice& choice)
     if (!canFineTune())
         return;
     const QString name = QFileInfo(inspectedPath_).fileName();
-    const SessionSettings s = fineTuneSettings(choice, settings_, *inspectedTask_,
+    // A translator reads sentence pairs: FineTuneChoice's language-model default is not its.
+    FineTuneChoice c = choice;
+    if (!settings_.model.decoderOnly() && isLanguageModelTask(c.task))
+        c.task = QStringLiteral("zh-en");
+    const SessionSettings s = fineTuneSettings(c, settings_, *inspectedTask_,
                                                QFileInfo(inspectedPath_).absoluteFilePath());
     startSession(s, nullptr);
     running_ = true;
     labelPlay();
     link_->play();
-    const QString text = isTextTaskName(choice.task) ? QFileInfo(choice.task.mid(5)).fileName() : choice.task;
+    const QString text = isTextTaskName(c.task) ? QFileInfo(c.task.mid(5)).fileName() : c.task;
     statusBar()->showMessage(tr("Fine-tuning %1 on %2: its weights are read again and the text "
                                 "cut with its tokeniser, then training starts")
                                  .arg(name, text),

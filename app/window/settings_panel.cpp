@@ -64,8 +64,8 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     tie_ = new QComboBox(this);
     for (Tie t : {Tie::None, Tie::Tgt, Tie::All})
         tie_->addItem(QString(), tieName(t));
-    position_ = new QComboBox(this);  // core/SPEC.md §2.1, §2.11
-    for (Position p : {Position::Sinusoidal, Position::Learned})
+    position_ = new QComboBox(this);  // core/SPEC.md §2.1, §2.11, §2.13
+    for (Position p : {Position::Sinusoidal, Position::Learned, Position::SinusoidalHalves})
         position_->addItem(QString(), positionName(p));
     sharedVocab_ = new QCheckBox(this);
     factor_ = dspin(this, 0.001, 100.0, 0.1);
@@ -244,9 +244,11 @@ void SettingsPanel::retranslate()
     label(position_, tr("positions"),
           tr("Sinusoidal: the paper's fixed encodings added to embeddings scaled by √d_model. "
              "Learned: GPT-2's table of max_len positions, trained like any weight, added to "
-             "unscaled embeddings"));
+             "unscaled embeddings. Sinusoidal in halves: the paper's numbers with the sines first "
+             "and the cosines after them, as Marian's translators (OPUS-MT) lay them out"));
     position_->setItemText(0, tr("sinusoidal (2017 paper)"));
     position_->setItemText(1, tr("learned (GPT-2)"));
+    position_->setItemText(2, tr("sinusoidal in halves (Marian)"));
     scheduleHeader_->setText(tr("<b>Schedule</b>"));
     label(factor_, tr("factor"), tr("Noam factor: scales the whole schedule"));
     label(warmup_, tr("warmup"),

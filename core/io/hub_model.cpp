@@ -160,7 +160,7 @@ std::optional<HubTensorSource> hubOpenWeights(const QString& file, const std::st
         for (const TorchTensor& t : src.torch->tensors) {
             const TorchTensor* tp = &t;
             if (!hubAddEntry(src, prefix, t.name, t.shape,
-                             [tp](std::vector<float>& out) { out = tp->values; }, error))
+                             [tp](std::vector<float>& out) { out = tp->values(); }, error))
                 return std::nullopt;
         }
     }

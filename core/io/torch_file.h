@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -34,7 +35,10 @@ struct TorchTensor {
     std::string name;                  // the state dict's key
     std::vector<std::uint64_t> shape;  // [] for a scalar
     TorchDType dtype = TorchDType::Float32;
-    std::vector<float> values;         // row-major, converted to float32
+    // Row-major, converted to float32. Tensors that are the same view of one storage (a tied
+    // model's embedding and head: Marian's shared, embed_tokens and lm_head) share one copy.
+    const std::vector<float>& values() const { return *values_; }
+    std::shared_ptr<const std::vector<float>> values_ = std::make_shared<const std::vector<float>>();
 };
 
 struct TorchFile {

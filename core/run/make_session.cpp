@@ -91,17 +91,23 @@ std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, 
 }
 
 std::shared_ptr<const ModelText> modelTextOf(const ModelConfig& config, const Vocab& vocab,
-                                             const Tokenizer& tokenizer)
+                                             const Tokenizer& tokenizer, const Vocab& srcVocab,
+                                             const Tokenizer& srcTok)
 {
     const bool bosMasked = (config.masked_specials >> kBos) & 1;
     // A window of context tokens is fed whole: the model must read that many positions.
-    return std::make_shared<const ModelText>(
-        ModelText{vocab, tokenizer, !bosMasked, std::min(kLmContext, config.max_len)});
+    ModelText t{vocab, tokenizer, !bosMasked, std::min(kLmContext, config.max_len)};
+    if (!config.decoderOnly()) {
+        t.translator = true;
+        t.srcVocab = srcVocab;
+        t.srcTokenizer = srcTok;
+    }
+    return std::make_shared<const ModelText>(std::move(t));
 }
 
 std::shared_ptr<const ModelText> modelTextOf(const ModelBundle& model)
 {
-    return modelTextOf(model.config, model.tgtVocab, model.tgtTok);
+    return modelTextOf(model.config, model.tgtVocab, model.tgtTok, model.srcVocab, model.srcTok);
 }
 
 std::unique_ptr<TrainingSession> makeFineTuneSession(std::unique_ptr<SessionData> data,

@@ -31,9 +31,11 @@ std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, 
                                              QString* error);
 
 // How `model` reads the text it is fine-tuned on (text/lm_tasks.h): its target vocabulary and
-// tokeniser; no <s> in the stream when it cannot predict <s> (masked, as GPT-2's is).
+// tokeniser; no <s> in the stream when it cannot predict <s> (masked, as GPT-2's is). A
+// translator (an encoder-decoder) reads sentence pairs, its sources with srcVocab and srcTok.
 std::shared_ptr<const ModelText> modelTextOf(const ModelConfig& config, const Vocab& vocab,
-                                             const Tokenizer& tokenizer);
+                                             const Tokenizer& tokenizer, const Vocab& srcVocab = {},
+                                             const Tokenizer& srcTok = TokenizerKind::Word);
 std::shared_ptr<const ModelText> modelTextOf(const ModelBundle& model);
 
 // Fine-tuning: a session of `s` on `data` (made with s->modelText) whose trainer starts from

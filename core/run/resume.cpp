@@ -97,7 +97,7 @@ std::shared_ptr<const ModelText> savedModelText(const Checkpoint& ck)
     const QJsonObject data = ck.run.data;
     if (!data.value("model_text").toBool(false))
         return nullptr;
-    return modelTextOf(ck.model.config, ck.model.tgtVocab, ck.model.tgtTok);
+    return modelTextOf(ck.model.config, ck.model.tgtVocab, ck.model.tgtTok, ck.model.srcVocab, ck.model.srcTok);
 }
 
 SessionSettings savedCorpusSettings(const Checkpoint& ck, std::shared_ptr<const SessionData> corpus,

@@ -237,7 +237,11 @@ ParallelData ParallelData::build(const QList<SentencePair>& train, const Dataset
     d.tgtTok_ = *tgt;
     d.maxLen_ = std::max(0, options.max_len);
     const Tokenized t = tokenizeAndFilter(train, d.srcTok_, d.tgtTok_, d.maxLen_);
-    if (options.shared_vocab && d.srcTok_.isSubword()) {
+    if (options.src_vocab && options.tgt_vocab) {
+        // A model's own (a translator being fine-tuned): nothing is built.
+        d.srcVocab_ = *options.src_vocab;
+        d.tgtVocab_ = *options.tgt_vocab;
+    } else if (options.shared_vocab && d.srcTok_.isSubword()) {
         // The one model's pieces (core/SPEC.md §10.3).
         d.srcVocab_ = sideVocab(d.srcTok_, t.src, options.src_min_freq, options.src_max_vocab);
         d.tgtVocab_ = d.srcVocab_;

@@ -37,6 +37,10 @@ struct DatasetOptions {
     // Tokens per side, specials not counted (the decoder sees max_len + 1 positions). A pair
     // with a longer side is skipped and counted. 0 = no limit.
     int max_len = 100;
+    // A model's own vocabularies (a translator being fine-tuned, text/lm_tasks.h's ModelText):
+    // used as they are, nothing built; src_tok and tgt_tok must then be given, ready. A token
+    // they lack is <unk>; the minimum counts, size limits and shared_vocab do not apply.
+    std::optional<Vocab> src_vocab, tgt_vocab;
 };
 
 // Ids without specials: tgt holds neither <s> nor </s> (makeBatch adds them).

@@ -38,11 +38,17 @@ inline constexpr qint64 kMaxTextFileBytes = 64LL << 20;
 // left out, a piece the vocabulary lacks is <unk>. sentenceStart false: the packed stream has
 // no <s>, sentences are separated by </s> alone, for a model that cannot predict <s> (masked,
 // ModelConfig::masked_specials) — GPT-2's texts are separated by <|endoftext|>, our </s>.
+// A translator being fine-tuned (translator true, an encoder-decoder: a Marian folder) reads
+// sentence pairs (a bundled corpus) with both its sides: srcVocab and srcTokenizer for the
+// sources, vocab and tokenizer for the targets (core/SPEC.md §10.3).
 struct ModelText {
     Vocab vocab;
     Tokenizer tokenizer = TokenizerKind::Word;
     bool sentenceStart = true;
     int context = kLmContext;  // tokens a window feeds the model: at most its max_len
+    bool translator = false;
+    Vocab srcVocab;
+    Tokenizer srcTokenizer = TokenizerKind::Word;
 };
 
 // The task, or a Task with an empty name and *error. tok: lm-en's or lm-zh's tokeniser (word

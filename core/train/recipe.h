@@ -33,7 +33,8 @@ TaskRecipe corpusRecipe();
 // Fine-tuning `model` (its configuration as it is) on a language model's text (lm-en, lm-zh):
 // small batches (8 windows), 100 warm-up steps to a peak rate of 1e-4 (the Noam factor that
 // gives it at this d_model), 300 steps, a validation every 100. A pretrained model forgets
-// what it knew at a rate fit for training from scratch (lm-en's recipe peaks at 1.4e-3).
+// what it knew at a rate fit for training from scratch (lm-en's recipe peaks at 1.4e-3). A
+// translator (an encoder-decoder: Marian) on sentence pairs: batches of 1,000 target tokens.
 TaskRecipe fineTuneRecipe(const ModelConfig& model);
 inline constexpr double kFineTunePeakRate = 1e-4;
 

@@ -254,6 +254,11 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
             *error = QCoreApplication::translate("as::SessionData", "a language model has one vocabulary already");
             return nullptr;
         }
+        if (o.modelText && o.modelText->translator) {
+            *error = QCoreApplication::translate("as::SessionData", "a translator is fine-tuned on sentence pairs (%1), not on a language model's text '%2'")
+                         .arg(bundledCorpusNames().join(QStringLiteral(", ")), name);
+            return nullptr;
+        }
         const std::optional<Tokenizer> tok = o.tgtTok ? o.tgtTok : o.srcTok;
         Task t = makeLanguageModelTask(name, o.batchSize, tok, error, o.modelText.get());
         if (t.name.isEmpty())
@@ -270,6 +275,11 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
         if (!t.sourceDigest.isEmpty())
             extra.insert("pairs_sha1", t.sourceDigest);
         return std::make_unique<TaskData>(std::move(t), o.batchSize, o.seed, extra);
+    }
+    if (builtinTaskNames().contains(name) && o.modelText) {
+        *error = QCoreApplication::translate("as::SessionData", "a model is fine-tuned on text it reads with its own vocabulary (%1), not on the generated task '%2'")
+                     .arg(QStringList{bundledCorpusNames().join(QStringLiteral(", ")), QStringLiteral("lm-en, lm-zh, text:FILE")}.join(QStringLiteral("; ")), name);
+        return nullptr;
     }
     if (builtinTaskNames().contains(name)) {
         if (o.sharedVocab) {
@@ -293,6 +303,19 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
     dataset.shared_vocab = o.sharedVocab;
     dataset.src_tok = o.srcTok;
     dataset.tgt_tok = o.tgtTok;
+    if (o.modelText) {
+        // A translator being fine-tuned reads the pairs with its own tokenisers and
+        // vocabularies (core/SPEC.md §10.3); a language model reads lm-en or lm-zh.
+        if (!o.modelText->translator) {
+            *error = QCoreApplication::translate("as::SessionData", "a language model is fine-tuned on lm-en, lm-zh or text:FILE, not on the sentence pairs of '%1'")
+                         .arg(name);
+            return nullptr;
+        }
+        dataset.src_tok = o.modelText->srcTokenizer;
+        dataset.tgt_tok = o.modelText->tokenizer;
+        dataset.src_vocab = o.modelText->srcVocab;
+        dataset.tgt_vocab = o.modelText->vocab;
+    }
     QString why;
     ParallelData data = ParallelData::build(corpus->split.train, dataset, &why);
     if (!why.isEmpty()) {
@@ -315,6 +338,8 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
         record.insert("src_tok", tokenizerName(*o.srcTok));
     if (o.tgtTok)
         record.insert("tgt_tok", tokenizerName(*o.tgtTok));
+    if (o.modelText)  // read as the checkpoint's model reads text (run/make_session.h)
+        record.insert("model_text", true);
     auto made = makeCorpusData(std::move(data), corpus->split.train, std::move(valid.pairs),
                                corpus->split.valid, std::move(examples), std::move(exampleText), o,
                                record, name);

@@ -1035,6 +1035,22 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>%1 (%2 parameters) trains on sentence pairs from its own weights, both sides cut with its own tokenisers; every training view follows it, and each validation scores its translations (BLEU). A model this size takes seconds a step on a few cores: the status bar says how many. Fewer tokens a batch make each step shorter.</source>
+        <translation>%1（%2 个参数）从它自己的权重出发在句对上训练，两边都用它自己的分词器切分；每个训练视图都跟着它，每次验证都为它的译文打分（BLEU）。这样大的模型在几个核上每步要几秒：状态栏会显示多少秒。每批的词元越少，每步越短。</translation>
+    </message>
+    <message>
+        <source>Chinese → English pairs of the bundled corpus (zh-en)</source>
+        <translation>自带语料的中文 → 英文句对（zh-en）</translation>
+    </message>
+    <message>
+        <source>Target &amp;tokens a batch:</source>
+        <translation>每批目标词元数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>sentence pairs up to this many target tokens a step</source>
+        <translation>每步的句对，目标词元数至多为此</translation>
+    </message>
 </context>
 <context>
     <name>as::HeadService</name>
@@ -2010,10 +2026,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>微调…</translation>
     </message>
     <message>
-        <source>This model cannot be trained further here: it was opened to look inside, and only a language model read from a model file or a Hugging Face folder is fine-tuned</source>
-        <translation>这个模型无法在这里继续训练：它是为查看内部而打开的，只有从模型文件或 Hugging Face 文件夹读取的语言模型才能微调</translation>
-    </message>
-    <message>
         <source>Fine-tuning %1 on %2: its weights are read again and the text cut with its tokeniser, then training starts</source>
         <translation>正在用 %2 微调 %1：重新读取其权重，用它的分词器切分文本，然后开始训练</translation>
     </message>
@@ -2024,6 +2036,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source> · %1 s/step</source>
         <translation> · %1 秒/步</translation>
+    </message>
+    <message>
+        <source>This model cannot be trained further here: it was opened to look inside, and only a language model read from a model file or a Hugging Face folder, or a translator from a Hugging Face folder, is fine-tuned</source>
+        <translation>此模型不能在这里继续训练：它是为了查看内部而打开的，只有从模型文件或 Hugging Face 文件夹读入的语言模型，或从 Hugging Face 文件夹读入的翻译模型，才能微调</translation>
     </message>
 </context>
 <context>
@@ -2704,6 +2720,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>a language model has one vocabulary already</source>
         <translation>语言模型本来就只有一个词表</translation>
     </message>
+    <message>
+        <source>a translator is fine-tuned on sentence pairs (%1), not on a language model&apos;s text &apos;%2&apos;</source>
+        <translation>翻译模型在句对（%1）上微调，而不是在语言模型的文本“%2”上</translation>
+    </message>
+    <message>
+        <source>a model is fine-tuned on text it reads with its own vocabulary (%1), not on the generated task &apos;%2&apos;</source>
+        <translation>模型在它用自己词表读取的文本（%1）上微调，而不是在生成的任务“%2”上</translation>
+    </message>
+    <message>
+        <source>a language model is fine-tuned on lm-en, lm-zh or text:FILE, not on the sentence pairs of &apos;%1&apos;</source>
+        <translation>语言模型在 lm-en、lm-zh 或 text:FILE 上微调，而不是在“%1”的句对上</translation>
+    </message>
 </context>
 <context>
     <name>as::Settings</name>
@@ -3087,10 +3115,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>位置编码</translation>
     </message>
     <message>
-        <source>Sinusoidal: the paper&apos;s fixed encodings added to embeddings scaled by √d_model. Learned: GPT-2&apos;s table of max_len positions, trained like any weight, added to unscaled embeddings</source>
-        <translation>正弦：论文中固定的位置编码，加到乘以 √d_model 的嵌入上。可学习：GPT-2 那样的 max_len 个位置的表，像其他权重一样训练，加到未缩放的嵌入上</translation>
-    </message>
-    <message>
         <source>sinusoidal (2017 paper)</source>
         <translation>正弦（2017 年论文）</translation>
     </message>
@@ -3101,6 +3125,14 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>Fine-tuning %1 on %3: its own configuration, vocabulary and tokeniser (%2), from its own weights; Reset starts again from them. Apply builds a fresh model of these settings instead.</source>
         <translation>正在用 %3 微调 %1：使用它自己的配置、词表和分词器（%2），从它自己的权重出发；重置会从这些权重重新开始。应用则会改为按这些设置构建一个全新的模型。</translation>
+    </message>
+    <message>
+        <source>Sinusoidal: the paper&apos;s fixed encodings added to embeddings scaled by √d_model. Learned: GPT-2&apos;s table of max_len positions, trained like any weight, added to unscaled embeddings. Sinusoidal in halves: the paper&apos;s numbers with the sines first and the cosines after them, as Marian&apos;s translators (OPUS-MT) lay them out</source>
+        <translation>正弦：论文中固定的位置编码，加到乘以 √d_model 的嵌入上。可学习：GPT-2 那样的 max_len 个位置的表，像其他权重一样训练，加到未缩放的嵌入上。分半正弦：与论文相同的数值，先排正弦、后排余弦，即 Marian 翻译模型（OPUS-MT）的排法</translation>
+    </message>
+    <message>
+        <source>sinusoidal in halves (Marian)</source>
+        <translation>分半正弦（Marian）</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,8 @@
 // - a folder with a config.json the engine cannot compute is refused by name, exit code 1.
 #include "skip.h"
 #include "cli_process.h"
+#include "io/model_file.h"
+#include "model/transformer.h"
 #include "test_files.h"
 
 #include <QFile>
@@ -29,6 +31,7 @@ private slots:
     void translate();
     void evalNll();
     void attributeColumns();
+    void fineTuneResumes();
     void refused();
 
 private:
@@ -126,6 +129,34 @@ void TestCliMarian::attributeColumns()
     const QJsonArray scores = o.value(u"scores"_s).toArray();
     QVERIFY(!scores.isEmpty());
     QCOMPARE(scores.first().toArray().size(), tokens.size());
+}
+
+// train --model FOLDER --task zh-en fine-tunes the translator on the bundled pairs, read with
+// its own tokenisers and vocabulary; --resume continues it exactly; a language model's text is
+// refused for it, naming the task it takes.
+void TestCliMarian::fineTuneResumes()
+{
+    const QString straight = dir_.filePath(u"straight.safetensors"_s), resumed = dir_.filePath(u"resumed.safetensors"_s);
+    const QString ckpt = dir_.filePath(u"ft.ckpt"_s);
+    const QStringList common{u"--batch-tokens"_s, u"300"_s, u"--threads"_s, u"2"_s, u"--valid-every"_s, u"3"_s};
+    test::ProcessRun r = cli(QStringList{u"train"_s, u"--model"_s, marian_, u"--task"_s, u"zh-en"_s, u"--steps"_s, u"6"_s,
+                                         u"--out"_s, straight} + common);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --model"_s, r)));
+    QVERIFY2(QString::fromUtf8(r.out).contains(u"\"position\":\"sinusoidal-halves\""_s), r.out.constData());
+    r = cli(QStringList{u"train"_s, u"--model"_s, marian_, u"--task"_s, u"zh-en"_s, u"--steps"_s, u"3"_s,
+                        u"--checkpoint"_s, ckpt} + common);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --checkpoint"_s, r)));
+    r = cli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"6"_s, u"--threads"_s, u"2"_s, u"--out"_s, resumed});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --resume"_s, r)));
+    QString error;
+    const std::optional<ModelBundle> a = loadModel(straight, &error), b = loadModel(resumed, &error);
+    QVERIFY2(a && b, qPrintable(error));
+    QVERIFY2(a->model->params().valueVector() == b->model->params().valueVector(),
+             "the resumed fine-tuning differs from the straight one");
+
+    r = cli({u"train"_s, u"--model"_s, marian_, u"--task"_s, u"lm-en"_s, u"--steps"_s, u"2"_s});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(u"--task zh-en, not lm-en"_s), r.err.constData());
 }
 
 void TestCliMarian::refused()

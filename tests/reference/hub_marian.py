@@ -23,14 +23,18 @@ has them.
     python3 hub_marian.py model OUT_DIR --tokenizer DIR [--layers 2] [--d 64] [--heads 4]
                           [--ff 128] [--max-pos 64] [--seed 1] [--activation swish]
                           [--positions] [--safetensors] [--texts TEXTS_JSON]
+                          [--vocab-size N] [--no-bin]
     python3 hub_marian.py tokenize DIR < LINES     one JSON line per input line:
                           {"src": source ids (with </s>), "tgt": target ids (with </s>),
                            "back": the target ids decoded}
 
 model writes into OUT_DIR:
   config.json, source.spm, target.spm, vocab.json   opus-mt-zh-en's fields and values with
-                        this model's sizes; the tokenizer files copied from --tokenizer
-  pytorch_model.bin     MarianMTModel's state dict by torch.save (zip): model.shared.weight,
+                        this model's sizes; the tokenizer files copied from --tokenizer (with
+                        --vocab-size N, vocab.json grown to N entries by pieces no text gives,
+                        "▁⟨N⟩", before <pad>: a model of opus-mt-zh-en's shape, 65001, for
+                        benchmarks and screenshots)
+  pytorch_model.bin     (not with --no-bin) MarianMTModel's state dict by torch.save (zip): model.shared.weight,
                         model.encoder.embed_tokens.weight, model.decoder.embed_tokens.weight and
                         lm_head.weight one storage; final_logits_bias [1, V]; with --positions
                         the embed_positions tables too (older saves have them)
@@ -289,6 +293,38 @@ def write_safetensors(path, tensors):
             f.write(b)
 
 
+def read_safetensors(path):
+    """name -> float32 tensor of an F32 safetensors file (write_safetensors' inverse)."""
+    with open(path, "rb") as f:
+        n = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(n))
+        data = f.read()
+    out = {}
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        b, e = t["data_offsets"]
+        out[name] = torch.from_numpy(np.frombuffer(data[b:e], dtype="<f4").copy()).reshape(t["shape"])
+    return out
+
+
+def load_folder(folder):
+    """The reference model with a Hub folder's config.json and weights (model.safetensors, else
+    pytorch_model.bin by torch.load)."""
+    c = json.load(open(os.path.join(folder, "config.json")))
+    m = MarianMTModel(c["vocab_size"], c["d_model"], c["encoder_attention_heads"], c["encoder_ffn_dim"],
+                      c["encoder_layers"], c["max_position_embeddings"], c["pad_token_id"],
+                      c.get("activation_function", "swish"))
+    st = os.path.join(folder, "model.safetensors")
+    state = read_safetensors(st) if os.path.exists(st) else torch.load(os.path.join(folder, "pytorch_model.bin"))
+    for name in ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight", "lm_head.weight"):
+        state.setdefault(name, state["model.shared.weight"])
+    for name in ("model.encoder.embed_positions.weight", "model.decoder.embed_positions.weight"):
+        state.setdefault(name, sinusoids(c["max_position_embeddings"], c["d_model"]))
+    m.load_state_dict(state)
+    return m
+
+
 def greedy(m, src, pad, eos, steps=10):
     out = [pad]
     with torch.no_grad():
@@ -301,11 +337,20 @@ def greedy(m, src, pad, eos, steps=10):
 
 
 def make_model(a):
-    tok = Tokenizer(a.tokenizer)
-    V = len(tok.vocab)
     os.makedirs(a.out, exist_ok=True)
     for name in ("source.spm", "target.spm", "vocab.json"):
         shutil.copyfile(os.path.join(a.tokenizer, name), os.path.join(a.out, name))
+    if a.vocab_size:
+        with open(os.path.join(a.tokenizer, "vocab.json"), encoding="utf-8") as f:
+            vocab = json.load(f)
+        vocab.pop("<pad>")
+        while len(vocab) < a.vocab_size - 1:
+            vocab[f"\u2581\u27e8{len(vocab)}\u27e9"] = len(vocab)
+        vocab["<pad>"] = len(vocab)
+        with open(os.path.join(a.out, "vocab.json"), "w", encoding="utf-8") as f:
+            json.dump(vocab, f, ensure_ascii=False)
+    tok = Tokenizer(a.out)
+    V = len(tok.vocab)
     torch.manual_seed(a.seed)
     torch.set_num_threads(1)
     m = MarianMTModel(V, a.d, a.heads, a.ff, a.layers, a.max_pos, tok.pad, a.activation)
@@ -330,9 +375,10 @@ def make_model(a):
     if not a.positions:
         for k in [k for k in state if "embed_positions" in k]:
             del state[k]
-    torch.save(state, os.path.join(a.out, "pytorch_model.bin"))
-    torch.save(state, os.path.join(a.out, "pytorch_model.legacy.bin"),
-               _use_new_zipfile_serialization=False)
+    if not a.no_bin:
+        torch.save(state, os.path.join(a.out, "pytorch_model.bin"))
+        torch.save(state, os.path.join(a.out, "pytorch_model.legacy.bin"),
+                   _use_new_zipfile_serialization=False)
     if a.safetensors:
         write_safetensors(os.path.join(a.out, "model.safetensors"),
                           {k: v for k, v in state.items()
@@ -409,6 +455,10 @@ def main():
     ap.add_argument("--positions", action="store_true", help="embed_positions in the files")
     ap.add_argument("--safetensors", action="store_true", help="model.safetensors too")
     ap.add_argument("--texts", help="a JSON file: a list of [source, target] texts")
+    ap.add_argument("--vocab-size", type=int, default=0,
+                    help="grow vocab.json to N entries (opus-mt-zh-en: 65001)")
+    ap.add_argument("--no-bin", action="store_true",
+                    help="no pytorch_model.bin files (with --safetensors: a large model for benchmarks)")
     make_model(ap.parse_args())
 
 

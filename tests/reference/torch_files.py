@@ -43,6 +43,7 @@ state["empty"] = torch.zeros(0, 4)
 state["base"] = base
 state["transposed"] = base.t()          # the same storage, strides (1, 4)
 state["slice"] = base[2:5, 1:3]         # the same storage, offset 9, strides (4, 1)
+state["tied"] = base                    # the same view again: a tied embedding and head
 state["param"] = torch.nn.Parameter(torch.randn(2, 2, generator=g))
 torch.save(state, os.path.join(out, "zip.bin"))
 torch.save(state, os.path.join(out, "legacy.bin"), _use_new_zipfile_serialization=False)

@@ -2,18 +2,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A Marian (OPUS-MT) folder as the Hugging Face Hub has it (random weights written by the
 // PyTorch MarianMTModel of tests/reference/hub_marian.py, the tokenizer of
-// tests/data/marian-tokenizer) opened in the window: looked inside, not trained (its
-// fine-tuning is not offered yet); the Translate view gives the translation the command line
-// gives, cut by Marian's tokenizer (the source ends with </s>), with the cross-attention of
-// every layer and head behind it; the attention view's probe is a Chinese sentence.
-// Under QT_QPA_PLATFORM=offscreen.
+// tests/data/marian-tokenizer) opened in the window: the Translate view gives the translation
+// the command line gives, cut by Marian's tokenizer (the source ends with </s>), with the
+// cross-attention of every layer and head behind it; Play offers fine-tuning on the bundled
+// zh-en pairs, which gives the weights `attention-studio-cli train --model FOLDER --task zh-en`
+// gives, bit for bit. Under QT_QPA_PLATFORM=offscreen.
 #include "skip.h"
+#include "fine_tune.h"
 #include "main_window.h"
 #include "view_set.h"
 #include "window_runs.h"
 
 #include "cli_process.h"
 #include "decode/translation_record.h"
+#include "model/parallel.h"
+#include "text/lm_tasks.h"
+#include "text/tokenizer.h"
 #include "test_files.h"
 #include "translate_view.h"
 
@@ -31,6 +35,7 @@ class TestWindowMarian : public QObject {
 private slots:
     void initTestCase();
     void translatesAsTheCommandLine();
+    void fineTunedAsTheCommandLineDoes();
 
 private:
     QTemporaryDir dir_;
@@ -66,8 +71,6 @@ void TestWindowMarian::translatesAsTheCommandLine()
     w.show();
     QVERIFY(test::openInWindow(w, marian_));
     QVERIFY(w.isInspecting());
-    QVERIFY(!w.canFineTune());
-    QVERIFY(!w.playAction()->isEnabled());
 
     ui::TranslateView* view = w.views()->translate();
     QSignalSpy translated(view, &ui::TranslateView::translationFinished);
@@ -88,6 +91,34 @@ void TestWindowMarian::translatesAsTheCommandLine()
     for (int s = 0; s < r->cross.srcLen; ++s)
         rowSum += r->cross.at(1, 3, 0, s);
     QVERIFY(std::abs(rowSum - 1.0) < 1e-5);  // a softmax row
+}
+
+void TestWindowMarian::fineTunedAsTheCommandLineDoes()
+{
+    constexpr int kSteps = 4;
+    const QString cliModel = dir_.filePath(u"cli.safetensors"_s);
+    QVERIFY(test::runCli({u"train"_s, u"--model"_s, marian_, u"--task"_s, u"zh-en"_s, u"--batch-tokens"_s, u"300"_s,
+                          u"--steps"_s, QString::number(kSteps), u"--threads"_s, u"2"_s, u"--out"_s, cliModel}));
+    setEngineThreads(2);
+    MainWindow w;
+    w.show();
+    QVERIFY(test::openInWindow(w, marian_));
+    QVERIFY(w.canFineTune());
+    QVERIFY(w.playAction()->isEnabled());
+    QCOMPARE(w.playAction()->text(), u"Fine-tune…"_s);
+    FineTuneChoice choice;  // its language-model task is not a translator's: zh-en is taken
+    choice.batchTokens = 300;
+    choice.steps = kSteps;
+    w.fineTune(choice);
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 300000));
+    QVERIFY(w.settings().fineTunes());
+    QCOMPARE(w.settings().task, u"zh-en"_s);
+    QCOMPARE(w.settings().batchTokens, 300);
+    QVERIFY(w.settings().modelText && w.settings().modelText->translator);
+    QCOMPARE(tokenizerName(w.settings().modelText->srcTokenizer), u"marian-source"_s);
+    const QString windowModel = dir_.filePath(u"window.safetensors"_s);
+    QVERIFY(test::exportFromWindow(w, windowModel));
+    QVERIFY2(test::sameWeightFiles(cliModel, windowModel), "the window's fine-tuning != the command line's");
 }
 
 AS_TEST_MAIN(TestWindowMarian)
