@@ -26,8 +26,8 @@ int runGenerate(const QStringList& args)
            "MODEL"});
     p.add({"beam", "Beam width (1 = greedy).", "K", "1"});
     p.addThreads("1");
-    p.add({"max-len", "New tokens at most (default: as many as the model's context max_len "
-                      "holds after the prompt).", "N"});
+    p.add({"max-len", "New tokens at most (default: 64, or 2 x the prompt's tokens + 10 when "
+                      "more, within what the model's context max_len holds after the prompt).", "N"});
     p.add({"mask-heads", "Mask these attention heads: decoder.self:layer:head,… (0-based; * for "
                          "every head of a layer).", "SPEC"});
     addSamplingOptions(p);

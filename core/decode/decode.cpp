@@ -15,11 +15,14 @@ int DecodeOptions::limitFor(const ModelConfig& model, int srcLen) const
 {
     if (!model.decoderOnly())
         return limitFor(srcLen, model.max_len);
-    // <s>, the prompt and the new tokens all take positions of the model's context.
+    // <s>, the prompt and the new tokens all take positions of the model's context; without a
+    // limit given, a continuation of max(64, 2n + 10) tokens (core/SPEC.md §2.10): GPT-2's 1,024
+    // positions would otherwise make every Generate a thousand tokens long.
     const int room = model.max_len - 1 - srcLen;
     if (room < 1)
         throw std::invalid_argument("the prompt fills the model's context (max_len positions)");
-    return maxLen > 0 ? std::min(maxLen, room) : room;
+    const int wanted = maxLen > 0 ? maxLen : std::max(kDefaultContinuation, int(maxLenA * srcLen) + maxLenB);
+    return std::min(wanted, room);
 }
 
 int DecodeOptions::limitFor(int srcLen, int modelMaxLen) const

@@ -81,9 +81,11 @@ struct DecodeOptions {
     // The limit for a source of srcLen tokens under these options and the model's max_len.
     int limitFor(int srcLen, int modelMaxLen) const;
     // The limit for `model`: as above, or for a decoder-only model (which reads `src` as its
-    // prompt, core/SPEC.md §2.10) maxLen new tokens (0: as many as its context has room for
-    // after <s> and the prompt; std::invalid_argument when it has none).
+    // prompt, core/SPEC.md §2.10) maxLen new tokens (0: max(kDefaultContinuation, maxLenA *
+    // srcLen + maxLenB)), at most what its context has room for after <s> and the prompt
+    // (std::invalid_argument when it has none).
     int limitFor(const ModelConfig& model, int srcLen) const;
+    static constexpr int kDefaultContinuation = 64;
 };
 
 double lengthPenalty(int length, double alpha);
