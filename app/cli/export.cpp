@@ -25,10 +25,11 @@ int runExport(const QStringList& args)
     p.add({"model", "The model (or training checkpoint) to export.", "MODEL"});
     p.add({"out", "The weight file to write (.safetensors); written atomically. With "
                   "--hub-layout, the folder to write (new, or empty).", "FILE"});
-    p.add({"hub-layout", "Write a GPT-2 (opened from its Hugging Face Hub folder, or "
-                         "fine-tuned from one) back in the Hub's layout: config.json, "
-                         "model.safetensors, vocab.json and merges.txt in the folder --out "
-                         "(core/SPEC.md §8.6)."});
+    p.add({"hub-layout", "Write a GPT-2 or a Marian translator (opened from its Hugging Face "
+                         "Hub folder, or fine-tuned from one) back in the Hub's layout in the "
+                         "folder --out: config.json, model.safetensors, vocab.json and GPT-2's "
+                         "merges.txt or Marian's source.spm and target.spm (core/SPEC.md §8.6, "
+                         "§8.7)."});
     if (const std::optional<int> done = p.parse(args))
         return *done;
     const QString model = p.required("model");

@@ -886,8 +886,47 @@ std::optional<ModelBundle> loadHubModel(const QString& path, QString* error)
     return b;
 }
 
+namespace {
+
+// Writes a Hub folder: `files` into the sibling FOLDER.partial, renamed to `dir` (new, or an
+// empty folder) when every file is there; nothing is left behind on failure.
+bool hubWriteFolder(const QString& dir, const std::function<bool(const QDir&, QString*)>& files, QString* error)
+{
+    QString why;
+    const auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return false;
+    };
+    if (QDir(dir).exists() && !QDir(dir).isEmpty())
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1 is a folder that is not empty: choose a new one")).arg(dir));
+    const QFileInfo target(dir);
+    const QString partial = target.absoluteFilePath() + u".partial"_s;
+    QDir(partial).removeRecursively();
+    if (!QDir().mkpath(partial))
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot make the folder %1")).arg(partial));
+    bool ok = files(QDir(partial), &why);
+    if (ok && QDir(dir).exists())
+        ok = QDir().rmdir(dir) || (why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot replace the empty folder %1")).arg(dir), false);
+    if (ok && !QDir().rename(partial, target.absoluteFilePath())) {
+        ok = false;
+        why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot rename %1 to %2")).arg(partial, dir);
+    }
+    if (!ok) {
+        QDir(partial).removeRecursively();
+        return fail(why);
+    }
+    return true;
+}
+
+bool writeMarianHubModel(const ModelBundle& bundle, const QString& dir, QString* error, QString* note);
+
+}  // namespace
+
 bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error, QString* note)
 {
+    if (bundle.srcTok.isMarian())
+        return writeMarianHubModel(bundle, dir, error, note);
     const auto fail = [&](const QString& msg) {
         if (error)
             *error = msg;
@@ -901,9 +940,7 @@ bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error
                       && c.d_ff > 0 && bpe && bpe->endOfText() >= 0
                       && bpe->size() + 3 == c.tgt_vocab;
     if (!gpt2)
-        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "only a model opened from a GPT-2 folder (or fine-tuned from one) can be written in the Hub's layout: this one is %1")).arg(c.spec()));
-    if (QDir(dir).exists() && !QDir(dir).isEmpty())
-        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "%1 is a folder that is not empty: choose a new one")).arg(dir));
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "only a model opened from a GPT-2 or Marian folder (or fine-tuned from one) can be written in the Hub's layout: this one is %1")).arg(c.spec()));
     const ParamStore<float>& ps = bundle.model->params();
     const int d = c.d_model, ff = c.d_ff, V = bpe->size();
     const HubIdMap ids{V, bpe->endOfText()};
@@ -997,31 +1034,155 @@ bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error
     for (int k = 0; k < V; ++k)
         vocab.insert(bpe->piece(k), k);
 
-    // Into a sibling folder, renamed into place when every file is there.
-    const QFileInfo target(dir);
-    const QString partial = target.absoluteFilePath() + u".partial"_s;
-    QDir(partial).removeRecursively();
-    if (!QDir().mkpath(partial))
-        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot make the folder %1")).arg(partial));
-    QString why;
-    SafetensorsMetadata meta;
-    meta.insert(u"format"_s, u"pt"_s);
-    const QDir p(partial);
-    bool ok = writeSafetensors(p.filePath(u"model.safetensors"_s), entries, meta, &why)
-              && writeFileAtomically(p.filePath(u"config.json"_s), QJsonDocument(config).toJson(), &why)
-              && writeFileAtomically(p.filePath(u"vocab.json"_s), QJsonDocument(vocab).toJson(QJsonDocument::Compact), &why)
-              && writeFileAtomically(p.filePath(u"merges.txt"_s), bpe->mergesText(), &why);
-    if (ok && QDir(dir).exists())
-        ok = QDir().rmdir(dir) || (why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot replace the empty folder %1")).arg(dir), false);
-    if (ok && !QDir().rename(partial, target.absoluteFilePath())) {
-        ok = false;
-        why = hubText(QT_TRANSLATE_NOOP("as::HubModel", "cannot rename %1 to %2")).arg(partial, dir);
-    }
-    if (!ok) {
-        QDir(partial).removeRecursively();
-        return fail(why);
-    }
-    return true;
+    return hubWriteFolder(dir, [&](const QDir& p, QString* why) {
+        SafetensorsMetadata meta;
+        meta.insert(u"format"_s, u"pt"_s);
+        return writeSafetensors(p.filePath(u"model.safetensors"_s), entries, meta, why)
+               && writeFileAtomically(p.filePath(u"config.json"_s), QJsonDocument(config).toJson(), why)
+               && writeFileAtomically(p.filePath(u"vocab.json"_s), QJsonDocument(vocab).toJson(QJsonDocument::Compact), why)
+               && writeFileAtomically(p.filePath(u"merges.txt"_s), bpe->mergesText(), why);
+    }, error);
 }
+
+namespace {
+
+// Marian's layout (core/SPEC.md §8.7) written back: vocab.json as opus-mt's is laid out (</s> 0,
+// <unk> 1, the pieces in the engine's order, <pad> last), model.safetensors with
+// MarianMTModel's keys ("model." and final_logits_bias; one shared embedding, no embed_tokens,
+// lm_head nor embed_positions, as transformers saves a tied model), config.json with
+// opus-mt-zh-en's fields, and both SentencePiece models.
+bool writeMarianHubModel(const ModelBundle& bundle, const QString& dir, QString* error, QString* note)
+{
+    const auto fail = [&](const QString& msg) {
+        if (error)
+            *error = msg;
+        return false;
+    };
+    const ModelConfig& c = bundle.config;
+    const bool marian = !c.decoderOnly() && c.norm == NormPlacement::Post
+                        && c.position == Position::SinusoidalHalves && c.tie == Tie::All && c.generator_bias
+                        && c.masked_specials == 0b0011 && c.d_ff > 0 && c.encoder_layers > 0
+                        && bundle.srcTok.kind() == TokenizerKind::MarianSource && bundle.srcTok.ready()
+                        && bundle.tgtTok.kind() == TokenizerKind::MarianTarget && bundle.tgtTok.ready()
+                        && bundle.srcVocab.tokens() == bundle.tgtVocab.tokens() && c.tgt_vocab == bundle.tgtVocab.size();
+    if (!marian)
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "only a model opened from a GPT-2 or Marian folder (or fine-tuned from one) can be written in the Hub's layout: this one is %1")).arg(c.spec()));
+    const ParamStore<float>& ps = bundle.model->params();
+    const int d = c.d_model, ff = c.d_ff, V = c.tgt_vocab - 1;
+    // The Hub's ids: </s> 0, <unk> 1, the engine's pieces from id 4 on, <pad> last.
+    const HubIdMap ids{V, 0, 1, V - 1, V - 1};
+    const auto values = [&](const std::string& name) {
+        const ParamInfo* p = ps.find(name);
+        if (!p)
+            throw std::logic_error("hub model: no parameter " + name);
+        return ps.values() + p->offset;
+    };
+    std::vector<std::pair<std::string, std::pair<std::vector<std::uint64_t>, std::vector<float>>>> out;
+    const auto add = [&](const std::string& name, std::vector<std::uint64_t> shape, std::vector<float> v) {
+        out.push_back({name, {std::move(shape), std::move(v)}});
+    };
+    const auto vec = [&](const std::string& name, std::size_t n) {
+        const float* v = values(name);
+        return std::vector<float>(v, v + n);
+    };
+    {
+        // The pad token's row is the one decoding starts from: the engine's <s>.
+        std::vector<float> shared(std::size_t(V) * d), bias(static_cast<std::size_t>(V));
+        const float* e = values("src_embed.weight");
+        const float* b = values("generator.bias");
+        for (int k = 0; k < V; ++k) {
+            const int engine = k == ids.pad ? Vocab::kBos : ids.toEngine(k);
+            std::copy_n(e + std::size_t(engine) * d, d, shared.begin() + std::ptrdiff_t(k) * d);
+            bias[std::size_t(k)] = b[engine];
+        }
+        if (note && !std::equal(e, e + d, e + d))
+            *note = hubText(QT_TRANSLATE_NOOP("as::HubModel", "<s>'s embedding row differs from <pad>'s (fine-tuning moved it); the Hub's layout has one row for both, the pad token's, and keeps <s>'s, where decoding starts"));
+        add("model.shared.weight", {std::uint64_t(V), std::uint64_t(d)}, std::move(shared));
+        add("final_logits_bias", {1, std::uint64_t(V)}, std::move(bias));
+    }
+    for (const bool decoder : {false, true}) {
+        const int layers = decoder ? c.decoder_layers : c.encoder_layers;
+        for (int i = 0; i < layers; ++i) {
+            const std::string l = (decoder ? "decoder.layers." : "encoder.layers.") + std::to_string(i) + ".";
+            const std::string h = "model." + l;
+            for (const auto& [hubAttn, ourAttn] : {std::pair{"self_attn", "self_attn"}, std::pair{"encoder_attn", "cross_attn"}}) {
+                if (!decoder && std::string_view(hubAttn) == "encoder_attn")
+                    continue;
+                for (const MarianPart& p : kMarianAttention) {
+                    add(h + hubAttn + "." + p.hub + ".weight", {std::uint64_t(d), std::uint64_t(d)},
+                        vec(l + ourAttn + "." + p.ours + ".weight", std::size_t(d) * d));
+                    add(h + hubAttn + "." + p.hub + ".bias", {std::uint64_t(d)}, vec(l + ourAttn + "." + p.ours + ".bias", std::size_t(d)));
+                }
+            }
+            add(h + "fc1.weight", {std::uint64_t(ff), std::uint64_t(d)}, vec(l + "ffn.w1.weight", std::size_t(ff) * d));
+            add(h + "fc1.bias", {std::uint64_t(ff)}, vec(l + "ffn.w1.bias", std::size_t(ff)));
+            add(h + "fc2.weight", {std::uint64_t(d), std::uint64_t(ff)}, vec(l + "ffn.w2.weight", std::size_t(ff) * d));
+            add(h + "fc2.bias", {std::uint64_t(d)}, vec(l + "ffn.w2.bias", std::size_t(d)));
+            for (const MarianPart& p : decoder ? std::span<const MarianPart>(kMarianDecoder) : std::span<const MarianPart>(kMarianEncoder))
+                for (const char* part : {".weight", ".bias"})
+                    add(h + p.hub + part, {std::uint64_t(d)}, vec(l + p.ours + part, std::size_t(d)));
+        }
+    }
+    std::vector<SafetensorsEntry> entries;
+    for (const auto& [name, t] : out)
+        entries.push_back({name, t.first, t.second.data()});
+
+    const QString act = c.activation == Activation::Silu ? u"swish"_s
+                        : c.activation == Activation::Relu ? u"relu"_s : u"gelu_new"_s;
+    const QJsonObject config{
+        {"activation_dropout", 0.0},
+        {"activation_function", act},
+        {"add_bias_logits", false},
+        {"add_final_layer_norm", false},
+        {"architectures", QJsonArray{"MarianMTModel"}},
+        {"attention_dropout", 0.0},
+        {"bad_words_ids", QJsonArray{QJsonArray{ids.pad}}},
+        {"bos_token_id", 0},
+        {"d_model", d},
+        {"decoder_attention_heads", c.heads},
+        {"decoder_ffn_dim", ff},
+        {"decoder_layers", c.decoder_layers},
+        {"decoder_start_token_id", ids.pad},
+        {"decoder_vocab_size", V},
+        {"dropout", c.dropout},
+        {"encoder_attention_heads", c.heads},
+        {"encoder_ffn_dim", ff},
+        {"encoder_layers", c.encoder_layers},
+        {"eos_token_id", 0},
+        {"forced_eos_token_id", 0},
+        {"is_encoder_decoder", true},
+        {"max_length", c.max_len},
+        {"max_position_embeddings", c.max_len},
+        {"model_type", "marian"},
+        {"normalize_before", false},
+        {"normalize_embedding", false},
+        {"num_beams", 4},
+        {"num_hidden_layers", c.encoder_layers},
+        {"pad_token_id", ids.pad},
+        {"scale_embedding", true},
+        {"share_encoder_decoder_embeddings", true},
+        {"static_position_embeddings", true},
+        {"tie_word_embeddings", true},
+        {"vocab_size", V},
+    };
+    QJsonObject vocab;
+    for (int k = 0; k < V; ++k) {
+        const int engine = ids.toEngine(k);
+        vocab.insert(k == ids.pad ? u"<pad>"_s : bundle.tgtVocab.token(engine), k);
+    }
+    if (vocab.size() != V)
+        return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "the vocabulary has a piece twice: it cannot be a vocab.json")));
+    return hubWriteFolder(dir, [&](const QDir& p, QString* why) {
+        SafetensorsMetadata meta;
+        meta.insert(u"format"_s, u"pt"_s);
+        return writeSafetensors(p.filePath(u"model.safetensors"_s), entries, meta, why)
+               && writeFileAtomically(p.filePath(u"config.json"_s), QJsonDocument(config).toJson(), why)
+               && writeFileAtomically(p.filePath(u"vocab.json"_s), QJsonDocument(vocab).toJson(QJsonDocument::Compact), why)
+               && writeFileAtomically(p.filePath(u"source.spm"_s), bundle.srcTok.modelProto(), why)
+               && writeFileAtomically(p.filePath(u"target.spm"_s), bundle.tgtTok.modelProto(), why);
+    }, error);
+}
+
+}  // namespace
 
 }  // namespace as

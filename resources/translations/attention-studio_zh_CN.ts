@@ -1479,10 +1479,6 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <translation>%1：分词器有 %2 个条目，&lt;|endoftext|&gt; 位于 %3；而 config.json 说是 %4 和 %5</translation>
     </message>
     <message>
-        <source>only a model opened from a GPT-2 folder (or fine-tuned from one) can be written in the Hub&apos;s layout: this one is %1</source>
-        <translation>只有从 GPT-2 文件夹打开的模型（或由其微调得到的模型）才能按 Hub 的格式写出：此模型为 %1</translation>
-    </message>
-    <message>
         <source>%1 is a folder that is not empty: choose a new one</source>
         <translation>%1 是一个非空文件夹：请选择一个新的文件夹</translation>
     </message>
@@ -1605,6 +1601,18 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>%1: tensor &apos;%2&apos; is not part of %4 of this config.json (%3 layers)</source>
         <translation>%1：张量“%2”不属于此 config.json 的 %4（%3 层）</translation>
+    </message>
+    <message>
+        <source>only a model opened from a GPT-2 or Marian folder (or fine-tuned from one) can be written in the Hub&apos;s layout: this one is %1</source>
+        <translation>只有从 GPT-2 或 Marian 文件夹打开的模型（或由其微调得到的模型）才能按 Hub 的格式写出：此模型为 %1</translation>
+    </message>
+    <message>
+        <source>&lt;s&gt;&apos;s embedding row differs from &lt;pad&gt;&apos;s (fine-tuning moved it); the Hub&apos;s layout has one row for both, the pad token&apos;s, and keeps &lt;s&gt;&apos;s, where decoding starts</source>
+        <translation>&lt;s&gt; 的嵌入行与 &lt;pad&gt; 的不同（微调移动了它）；Hub 的格式中两者共用一行，即填充词元的那一行，这里保留 &lt;s&gt; 的，因为解码从它开始</translation>
+    </message>
+    <message>
+        <source>the vocabulary has a piece twice: it cannot be a vocab.json</source>
+        <translation>词表中有重复的片段：它不能写成 vocab.json</translation>
     </message>
 </context>
 <context>

@@ -60,6 +60,7 @@ private slots:
     void tokenizer();
     void notMarianFolders();
     void modelFileRoundTrip();
+    void hubLayoutRoundTrip();
 };
 
 // Sentence pairs as a user types them: the corpus's kind, one with characters no piece has, one
@@ -564,6 +565,54 @@ void TestHubMarian::modelFileRoundTrip()
     // A Marian side without its SentencePiece model is not a file that can be read back.
     QVERIFY(!saveModel(file, *b->model, b->srcVocab, b->tgtVocab, Tokenizer(TokenizerKind::MarianSource), b->tgtTok, &error));
     QVERIFY2(error.contains(u"marian-source"_s), qPrintable(error));
+}
+
+// Written back in the Hub's layout (core/SPEC.md §8.7): read again, the same model bit for bit
+// with the same tokenisers; the folder holds the files a Marian folder has; and the PyTorch
+// MarianMTModel loads it (every key and shape) and computes the original folder's logits.
+void TestHubMarian::hubLayoutRoundTrip()
+{
+    QString error;
+    const std::optional<ModelBundle> b = loadModel(folder(1), &error);
+    QVERIFY2(b, qPrintable(error));
+    const QString back = dir_.filePath(u"written"_s);
+    QString note;
+    QVERIFY2(writeHubModel(*b, back, &error, &note), qPrintable(error));
+    QVERIFY2(note.isEmpty(), qPrintable(note));  // <s> still reads the pad token's row
+    for (const char* name : {"config.json", "model.safetensors", "vocab.json", "source.spm", "target.spm"})
+        QVERIFY2(QFileInfo::exists(back + u'/' + QLatin1String(name)), name);
+    QVERIFY(!QFileInfo::exists(back + u".partial"_s));
+    const std::optional<ModelBundle> again = loadModel(back, &error);
+    QVERIFY2(again, qPrintable(error));
+    QVERIFY(again->config == b->config);
+    QVERIFY(again->srcTok == b->srcTok);
+    QVERIFY(again->tgtTok == b->tgtTok);
+    QCOMPARE(again->tgtVocab.tokens(), b->tgtVocab.tokens());
+    QVERIFY(again->model->params().valueVector() == b->model->params().valueVector());
+    // The config.json fields that matter, as the original's.
+    QFile oc(folder(1) + u"/config.json"_s), nc(back + u"/config.json"_s);
+    QVERIFY(oc.open(QIODevice::ReadOnly) && nc.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(oc.readAll()).object(), n = QJsonDocument::fromJson(nc.readAll()).object();
+    for (const char* key : {"activation_function", "model_type", "d_model", "encoder_layers", "decoder_layers",
+                            "encoder_attention_heads", "encoder_ffn_dim", "max_position_embeddings", "vocab_size",
+                            "eos_token_id", "pad_token_id", "decoder_start_token_id", "scale_embedding"})
+        QVERIFY2(n.value(QLatin1String(key)) == o.value(QLatin1String(key)), key);
+    // Not over a folder that holds something; a model that is not Marian's is not written so.
+    QVERIFY(!writeHubModel(*b, back, &error));
+    QVERIFY2(error.contains(u"not empty"_s), qPrintable(error));
+    // The reference loads it and computes the same logits as from the original folder (the pad
+    // token's, -inf in both, left out).
+    QProcess p;
+    p.setWorkingDirectory(QFileInfo(script_).absolutePath());
+    p.start(::as::test::kTorchPython, {u"-c"_s, u"import sys, torch, hub_marian\n"
+                                                "a = hub_marian.load_folder(sys.argv[1]).eval()\n"
+                                                "b = hub_marian.load_folder(sys.argv[2]).eval()\n"
+                                                "s = torch.tensor([[33, 1003, 59, 67, 0]]); y = torch.tensor([[5881, 4090, 3939, 2145]])\n"
+                                                "with torch.no_grad(): print(float((a(s, y) - b(s, y))[..., :-1].abs().max()))"_s,
+                                       folder(1), back});
+    QVERIFY(p.waitForFinished(300'000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QCOMPARE(p.readAllStandardOutput().trimmed(), QByteArray("0.0"));
 }
 
 AS_TEST_GUILESS_MAIN(TestHubMarian)
