@@ -5,6 +5,7 @@
 #include "model/positional_encoding.h"
 #include "train/snapshot.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -40,6 +41,9 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
     dModelBox_->setRange(2, 4096);
     dModelBox_->setValue(kDefaultDModel);
     dModelBox_->setKeyboardTracking(false);
+    layoutBox_ = new QComboBox(this);
+    layoutBox_->addItem(QString(), false);
+    layoutBox_->addItem(QString(), true);
     dimsEdit_ = new QLineEdit(QStringLiteral("4, 5, 6, 7"), this);
     dimsEdit_->setMaximumWidth(160);
     lineDims_ = {4, 5, 6, 7};
@@ -56,6 +60,11 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
     controls->addSpacing(12);
     controls->addWidget(dimsLabel_);
     controls->addWidget(dimsEdit_);
+    controls->addSpacing(12);
+    layoutLabel_ = new QLabel(this);
+    layoutLabel_->setBuddy(layoutBox_);
+    controls->addWidget(layoutLabel_);
+    controls->addWidget(layoutBox_);
     controls->addStretch(1);
 
     // (a) PE as position x dimension.
@@ -149,6 +158,7 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
 
     connect(positionsBox_, &QSpinBox::valueChanged, this, [this] { rebuild(); });
     connect(dModelBox_, &QSpinBox::valueChanged, this, [this] { rebuild(); });
+    connect(layoutBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(dimsEdit_, &QLineEdit::editingFinished, this, [this] {
         QList<int> dims;
         const QStringList parts =
@@ -166,17 +176,35 @@ PeView::PeView(QWidget* parent) : QWidget(parent)
 void PeView::reset()
 {
     lastSnapshotDModel_ = 0;
+    lastSnapshotLayout_ = -1;
     setDModel(kDefaultDModel);
+    setHalves(false);
 }
 
 void PeView::applySnapshot(const TrainingSnapshot& snapshot)
 {
+    const int layout = snapshot.config.position == Position::SinusoidalHalves ? 1 : 0;
+    if (layout != lastSnapshotLayout_) {
+        lastSnapshotLayout_ = layout;
+        setHalves(layout == 1);
+    }
     const int d = snapshot.config.d_model;
     if (d <= 0 || d == lastSnapshotDModel_)
         return;
     lastSnapshotDModel_ = d;
     setDModel(d);
 }
+
+void PeView::setHalves(bool halves)
+{
+    if (halves == this->halves())
+        return;
+    const QSignalBlocker block(layoutBox_);
+    layoutBox_->setCurrentIndex(halves ? 1 : 0);
+    rebuild();
+}
+
+bool PeView::halves() const { return layoutBox_->currentData().toBool(); }
 
 void PeView::setDModel(int dModel)
 {
@@ -219,7 +247,7 @@ void PeView::rebuild()
 {
     const int n = positions();
     const int d = dModel();
-    const Mat<double> pe = positionalEncoding<double>(n, d);  // [positions, d_model]
+    const Mat<double> pe = positionalEncoding<double>(n, d, halves());  // [positions, d_model]
     setHeatmapData(heat_, n, d, [&pe](int r, int c) { return pe(r, c); }, {}, {}, -1.0, 1.0);
 
     const Mat<double> sim = pe * pe.transpose();  // [positions, positions]; diagonal = d/2
@@ -241,6 +269,13 @@ void PeView::retranslate()
     positionsLabel_->setText(tr("Positions"));
     dModelLabel_->setText(tr("d_model"));
     dimsLabel_->setText(tr("Dimensions"));
+    layoutLabel_->setText(tr("Layout"));
+    layoutBox_->setItemText(0, tr("sin, cos interleaved (Annotated Transformer)"));
+    layoutBox_->setItemText(1, tr("sines, then cosines (Marian)"));
+    layoutBox_->setToolTip(tr("The same numbers in two orders of columns: sin and cos of each "
+                              "frequency side by side, as The Annotated Transformer writes them, "
+                              "or every sine first and every cosine after, as Marian's OPUS-MT "
+                              "translators lay them out; a model opened with that layout shows it"));
     heat_.scale->axis()->setLabel(tr("PE value"));
     heatTitle_->setText(tr("Positional encoding PE[position, dimension]"));
     heatPlot_->xAxis->setLabel(tr("dimension"));

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QCPTextElement;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -28,11 +29,16 @@ class PeView : public QWidget {
 public:
     explicit PeView(QWidget* parent = nullptr);
 
-    // Follows snapshot.config.d_model whenever the configuration's d_model changes.
+    // Follows snapshot.config.d_model whenever the configuration's d_model changes, and its
+    // positions' layout (Marian's halves, core/SPEC.md §2.13) whenever that changes.
     void applySnapshot(const as::TrainingSnapshot& snapshot);
     void reset();
 
     void setDModel(int dModel);
+    // The columns' layout: the Annotated Transformer's sin/cos interleaved (false), or Marian's
+    // sines then cosines (true).
+    void setHalves(bool halves);
+    bool halves() const;
     void setPositions(int positions);
     // Up to 4 dimensions for the line plot; out-of-range ones are left out.
     void setLineDims(const QList<int>& dims);
@@ -55,7 +61,9 @@ private:
     // set in one place: from the constructor and at every language change.
     void retranslate();
     void nameLines();  // the legend: "dim 4", …
-    QLabel *positionsLabel_ = nullptr, *dModelLabel_ = nullptr, *dimsLabel_ = nullptr;
+    QLabel *positionsLabel_ = nullptr, *dModelLabel_ = nullptr, *dimsLabel_ = nullptr, *layoutLabel_ = nullptr;
+    QComboBox* layoutBox_ = nullptr;
+    int lastSnapshotLayout_ = -1;  // the layout the last snapshot's configuration had
     QCPTextElement *heatTitle_ = nullptr, *lineTitle_ = nullptr, *simTitle_ = nullptr;
     void rebuild();
     void rebuildLines();

@@ -5924,6 +5924,22 @@ and softmax (line, right axis)</source>
         <source>dim %1</source>
         <translation>维度 %1</translation>
     </message>
+    <message>
+        <source>sin, cos interleaved (Annotated Transformer)</source>
+        <translation>sin、cos 交错（Annotated Transformer）</translation>
+    </message>
+    <message>
+        <source>sines, then cosines (Marian)</source>
+        <translation>先正弦、后余弦（Marian）</translation>
+    </message>
+    <message>
+        <source>The same numbers in two orders of columns: sin and cos of each frequency side by side, as The Annotated Transformer writes them, or every sine first and every cosine after, as Marian&apos;s OPUS-MT translators lay them out; a model opened with that layout shows it</source>
+        <translation>同样的数值，两种列顺序：每个频率的 sin 与 cos 并排，这是 The Annotated Transformer 的写法；或者所有正弦在前、所有余弦在后，这是 Marian 的 OPUS-MT 翻译模型的排法；以这种排法打开的模型会显示它</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>排列</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::ReplayBar</name>

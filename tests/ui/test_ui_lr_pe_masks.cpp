@@ -76,6 +76,7 @@ private slots:
     void peCellsEqualSinusoids_data();
     void peCellsEqualSinusoids();
     void peFollowsSnapshot();
+    void peHalvesAsMarianLaysThem();
     void masksMatchBatch();
     void masksSmoothingDistribution();
     void exportPngAndSvg();
@@ -270,6 +271,37 @@ void TestUiLrPeMasks::peFollowsSnapshot()
     s.config.d_model = 32;
     view.applySnapshot(s);
     QCOMPARE(view.dModel(), 32);
+}
+
+// Marian's layout (core/SPEC.md §2.13): column i the sine and column d/2 + i the cosine of
+// frequency i, worked by hand; chosen by hand or by a snapshot of a model with that layout.
+void TestUiLrPeMasks::peHalvesAsMarianLaysThem()
+{
+    PeView view;
+    QVERIFY(!view.halves());
+    view.setDModel(16);
+    view.setHalves(true);
+    QVERIFY(view.halves());
+    for (int pos : {0, 1, 5, 42, 99})
+        for (int i = 0; i < 8; ++i) {
+            const double angle = pos / std::pow(10000.0, 2.0 * i / 16);
+            QVERIFY(std::abs(view.cellValue(pos, i) - std::sin(angle)) <= 1e-12);
+            QVERIFY(std::abs(view.cellValue(pos, 8 + i) - std::cos(angle)) <= 1e-12);
+        }
+    // The same numbers: each position's similarity to another is the interleaved table's.
+    const double halvesSim = view.similarityValue(3, 40);
+    view.setHalves(false);
+    QVERIFY(std::abs(view.similarityValue(3, 40) - halvesSim) <= 1e-9);
+    QVERIFY(std::abs(view.cellValue(42, 1) - sinusoid(42, 1, 16)) <= 1e-12);
+    // A model opened with Marian's layout shows it; one without, the interleaved table.
+    TrainingSnapshot s;
+    s.config.d_model = 16;
+    s.config.position = Position::SinusoidalHalves;
+    view.applySnapshot(s);
+    QVERIFY(view.halves());
+    s.config.position = Position::Sinusoidal;
+    view.applySnapshot(s);
+    QVERIFY(!view.halves());
 }
 
 void TestUiLrPeMasks::masksMatchBatch()
