@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <set>
@@ -188,6 +189,26 @@ bool hubInt(const QJsonObject& json, const char* key, int* out, QString* error, 
     return true;
 }
 
+// A boolean of config.json that asks for what the engine cannot compute: refused when it has
+// the value refusedWhen (or is not a boolean), naming the key, the value and what it asks for.
+struct HubRefusal {
+    const char* key;
+    bool refusedWhen;  // the value that cannot be computed
+    const char* why;   // what that value asks for (QT_TRANSLATE_NOOP)
+};
+
+QString hubRefusal(const QJsonObject& json, std::initializer_list<HubRefusal> refusals)
+{
+    for (const HubRefusal& r : refusals) {
+        const QJsonValue v = json.value(QLatin1String(r.key));
+        if (!v.isUndefined() && !v.isNull() && (!v.isBool() || v.toBool() == r.refusedWhen))
+            return hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: %1 = %2 asks for %3, which this program does not compute"))
+                .arg(QLatin1String(r.key), v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s) : v.toVariant().toString(),
+                     hubText(r.why));
+    }
+    return {};
+}
+
 }  // namespace
 
 std::optional<Gpt2HubConfig> gpt2HubConfig(const QJsonObject& json, QString* error)
@@ -208,28 +229,17 @@ std::optional<Gpt2HubConfig> gpt2HubConfig(const QJsonObject& json, QString* err
         return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: activation_function '%1' is not GPT-2's tanh GELU "
                             "(gelu_new), the one this program computes"))
                         .arg(act));
-    struct Refused {
-        const char* key;
-        bool refusedWhen;  // the value that cannot be computed
-        const char* why;
-    };
-    for (const Refused& r : {Refused{"scale_attn_by_inverse_layer_idx", true,
+    if (const QString refused = hubRefusal(json, {HubRefusal{"scale_attn_by_inverse_layer_idx", true,
                                      QT_TRANSLATE_NOOP("as::HubModel", "attention scaled by 1/(layer + 1)")},
-                             Refused{"reorder_and_upcast_attn", true,
+                             HubRefusal{"reorder_and_upcast_attn", true,
                                      QT_TRANSLATE_NOOP("as::HubModel", "attention reordered and upcast")},
-                             Refused{"add_cross_attention", true,
+                             HubRefusal{"add_cross_attention", true,
                                      QT_TRANSLATE_NOOP("as::HubModel", "cross-attention in GPT-2's blocks")},
-                             Refused{"scale_attn_weights", false,
+                             HubRefusal{"scale_attn_weights", false,
                                      QT_TRANSLATE_NOOP("as::HubModel", "attention scores not scaled by 1/√head_dim")},
-                             Refused{"tie_word_embeddings", false,
-                                     QT_TRANSLATE_NOOP("as::HubModel", "a head not tied to the token embedding")}}) {
-        const QJsonValue v = json.value(QLatin1String(r.key));
-        if (!v.isUndefined() && !v.isNull() && (!v.isBool() || v.toBool() == r.refusedWhen))
-            return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: %1 = %2 asks for %3, which this program does not compute"))
-                            .arg(QLatin1String(r.key),
-                                 v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s) : v.toVariant().toString(),
-                                 hubText(r.why)));
-    }
+                             HubRefusal{"tie_word_embeddings", false,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "a head not tied to the token embedding")}}); !refused.isEmpty())
+        return fail(refused);
     Gpt2HubConfig g;
     int d = 0, heads = 0, layers = 0, positions = 0, inner = 0;
     if (!hubInt(json, "n_embd", &d, &why) || !hubInt(json, "n_head", &heads, &why)
@@ -340,32 +350,21 @@ std::optional<MarianHubConfig> marianHubConfig(const QJsonObject& json, QString*
                             "(swish, relu, gelu_new)"))
                         .arg(act));
     // What the engine cannot compute, refused by name (core/SPEC.md §8.7).
-    struct Refused {
-        const char* key;
-        bool refusedWhen;
-        const char* why;
-    };
-    for (const Refused& r : {Refused{"normalize_before", true,
+    if (const QString refused = hubRefusal(json, {HubRefusal{"normalize_before", true,
                                      QT_TRANSLATE_NOOP("as::HubModel", "pre-norm layers (Marian's are post-norm)")},
-                             Refused{"normalize_embedding", true,
+                             HubRefusal{"normalize_embedding", true,
                                      QT_TRANSLATE_NOOP("as::HubModel", "a LayerNorm of the embeddings")},
-                             Refused{"add_final_layer_norm", true,
+                             HubRefusal{"add_final_layer_norm", true,
                                      QT_TRANSLATE_NOOP("as::HubModel", "a LayerNorm after each stack")},
-                             Refused{"scale_embedding", false,
+                             HubRefusal{"scale_embedding", false,
                                      QT_TRANSLATE_NOOP("as::HubModel", "token embeddings not scaled by √d_model")},
-                             Refused{"static_position_embeddings", false,
+                             HubRefusal{"static_position_embeddings", false,
                                      QT_TRANSLATE_NOOP("as::HubModel", "learned positions in place of the sinusoids")},
-                             Refused{"share_encoder_decoder_embeddings", false,
+                             HubRefusal{"share_encoder_decoder_embeddings", false,
                                      QT_TRANSLATE_NOOP("as::HubModel", "a source vocabulary apart from the target's")},
-                             Refused{"tie_word_embeddings", false,
-                                     QT_TRANSLATE_NOOP("as::HubModel", "a head not tied to the token embedding")}}) {
-        const QJsonValue v = json.value(QLatin1String(r.key));
-        if (!v.isUndefined() && !v.isNull() && (!v.isBool() || v.toBool() == r.refusedWhen))
-            return fail(hubText(QT_TRANSLATE_NOOP("as::HubModel", "config.json: %1 = %2 asks for %3, which this program does not compute"))
-                            .arg(QLatin1String(r.key),
-                                 v.isBool() ? (v.toBool() ? u"true"_s : u"false"_s) : v.toVariant().toString(),
-                                 hubText(r.why)));
-    }
+                             HubRefusal{"tie_word_embeddings", false,
+                                     QT_TRANSLATE_NOOP("as::HubModel", "a head not tied to the token embedding")}}); !refused.isEmpty())
+        return fail(refused);
     int d = 0, encHeads = 0, decHeads = 0, encLayers = 0, decLayers = 0, encFf = 0, decFf = 0, positions = 0;
     HubIdMap& ids = g.ids;
     if (!hubInt(json, "d_model", &d, &why) || !hubInt(json, "encoder_attention_heads", &encHeads, &why)

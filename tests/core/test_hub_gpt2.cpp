@@ -12,6 +12,7 @@
 //   step's loss and gradients against autograd's;
 // - files that are not GPT-2's refused, naming the tensor.
 #include "skip.h"
+#include "hub_reference.h"
 #include "io/hub_model.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -36,6 +37,9 @@
 
 using namespace as;
 using namespace Qt::StringLiterals;
+using as::test::engineModel;
+using as::test::intsOf;
+using as::test::toEngine;
 
 class TestHubGpt2 : public QObject {
     Q_OBJECT
@@ -200,21 +204,6 @@ Mat<float> engineLogProbs(Transformer<float>& m, const HubModel& hub, const std:
     return logp;
 }
 
-std::vector<int> intsOf(const QJsonValue& v)
-{
-    std::vector<int> out;
-    for (const QJsonValue& x : v.toArray())
-        out.push_back(x.toInt());
-    return out;
-}
-
-// A model of hub's configuration (dropout set as the caller set it) with its weights.
-std::unique_ptr<Transformer<float>> engineModel(const HubModel& hub)
-{
-    auto m = std::make_unique<Transformer<float>>(hub.config);
-    m->params().valueVector() = hub.model->params().valueVector();
-    return m;
-}
 
 }  // namespace
 

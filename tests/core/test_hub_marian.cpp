@@ -14,6 +14,7 @@
 // - the tokenizer's ids against MarianTokenizer's rules on every line of the bundled corpus;
 // - folders that are not Marian's refused, naming the file or tensor.
 #include "skip.h"
+#include "hub_reference.h"
 #include "decode/decode.h"
 #include "io/hub_model.h"
 #include "io/model_file.h"
@@ -39,6 +40,9 @@
 
 using namespace as;
 using namespace Qt::StringLiterals;
+using as::test::engineModel;
+using as::test::intsOf;
+using as::test::toEngine;
 
 class TestHubMarian : public QObject {
     Q_OBJECT
@@ -220,22 +224,6 @@ void TestHubMarian::logProbs_data()
 
 namespace {
 
-std::vector<int> intsOf(const QJsonValue& v)
-{
-    std::vector<int> out;
-    for (const QJsonValue& x : v.toArray())
-        out.push_back(x.toInt());
-    return out;
-}
-
-std::vector<int> toEngine(const HubModel& hub, const std::vector<int>& ids)
-{
-    std::vector<int> out;
-    for (int k : ids)
-        out.push_back(hub.ids.toEngine(k));
-    return out;
-}
-
 // The engine's log-probabilities [T, V_engine] of a pair: the source as the Hub's ids say (its
 // </s> included), the decoder fed <s> (the pad token's row) and the labels but the last.
 Mat<float> engineLogProbs(Transformer<float>& m, const HubModel& hub, const std::vector<int>& src,
@@ -252,12 +240,6 @@ Mat<float> engineLogProbs(Transformer<float>& m, const HubModel& hub, const std:
     return logp;
 }
 
-std::unique_ptr<Transformer<float>> engineModel(const HubModel& hub)
-{
-    auto m = std::make_unique<Transformer<float>>(hub.config);
-    m->params().valueVector() = hub.model->params().valueVector();
-    return m;
-}
 
 }  // namespace
 

@@ -64,6 +64,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+# The Hub's F32 safetensors files: one writer and reader for both references.
+from hub_gpt2 import read_safetensors, write_safetensors
+
 
 # ---- MarianTokenizer's rules ----------------------------------------------------------------
 
@@ -274,38 +277,6 @@ def config_json(a, V, pad):
         "use_cache": True,
         "vocab_size": V,
     }
-
-
-def write_safetensors(path, tensors):
-    header, blobs, offset = {}, [], 0
-    for name in sorted(tensors):
-        data = tensors[name].detach().float().contiguous().numpy().astype("<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape),
-                        "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    header["__metadata__"] = {"format": "pt"}
-    h = json.dumps(header, separators=(",", ":")).encode()
-    h += b" " * (-len(h) % 8)
-    with open(path, "wb") as f:
-        f.write(len(h).to_bytes(8, "little") + h)
-        for b in blobs:
-            f.write(b)
-
-
-def read_safetensors(path):
-    """name -> float32 tensor of an F32 safetensors file (write_safetensors' inverse)."""
-    with open(path, "rb") as f:
-        n = int.from_bytes(f.read(8), "little")
-        header = json.loads(f.read(n))
-        data = f.read()
-    out = {}
-    for name, t in header.items():
-        if name == "__metadata__":
-            continue
-        b, e = t["data_offsets"]
-        out[name] = torch.from_numpy(np.frombuffer(data[b:e], dtype="<f4").copy()).reshape(t["shape"])
-    return out
 
 
 def load_folder(folder):
