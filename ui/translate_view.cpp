@@ -71,10 +71,10 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     method_ = new QComboBox(this);
     method_->addItems({QString(), QString(), QString()});  // greedy, beam search, sampling
     beam_ = new QSpinBox(this);
-    beam_->setRange(1, 16);
+    beam_->setRange(1, kMaxBeam);
     beam_->setValue(4);
     nbest_ = new QSpinBox(this);
-    nbest_->setRange(1, 16);
+    nbest_->setRange(1, kMaxBeam);
     nbest_->setValue(4);
     // Sampling (core/SPEC.md §5.6): temperature, top-k, top-p and a seed that repeats a sample.
     sampling_ = new SamplingControls(this);

@@ -34,10 +34,11 @@ class TranslateView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxInputChars = 1000;  // longer input is cut, with a notice
+    static constexpr int kMaxBeam = 16;          // the widest beam (and longest n-best) offered
 
     explicit TranslateView(QWidget* parent = nullptr);
 
-    // The decoding controls: greedy, or beam search of width k (1–16) listing nbest (≤ k).
+    // The decoding controls: greedy, or beam search of width k (1–kMaxBeam) listing nbest (≤ k).
     void setDecoding(bool beam, int k, int nbest);
 
     // A decoder-only model (core/SPEC.md §2.10): the view is Generate — a prompt in, its

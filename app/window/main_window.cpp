@@ -18,6 +18,7 @@
 #include "session_builder.h"
 #include "settings_store.h"
 #include "tokens_controller.h"
+#include "translate_view.h"
 #include "view_set.h"
 #include "worker_link.h"
 
@@ -553,6 +554,10 @@ void MainWindow::onSessionLoaded(const SessionSettings& s, const TaskPtr& task,
         else
             settingsPanel_->setSettings(s);
     }
+    // A model whose files ask for a beam (opus-mt's num_beams 4) is translated so at first;
+    // the user's choice stands after that.
+    if (s.inspecting() && s.decodingBeams > 1)
+        views_->translate()->setDecoding(true, std::min(s.decodingBeams, ui::TranslateView::kMaxBeam), 1);
     updateTransport();
     // A restored autosave or imported weights have no checkpoint of their own: Save asks where.
     files_->setCurrentFile(untitled ? QString() : path, untitled ? -1 : step);

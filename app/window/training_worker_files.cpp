@@ -175,6 +175,7 @@ void TrainingWorker::beginInspection(const ModelBundle& described, std::unique_p
     SessionSettings s;
     s.corpusRecord = corpusRecord;
     s.recordedRun = described.provenance.run;
+    s.decodingBeams = described.numBeams;
     std::unique_ptr<TrainingSession> session =
         makeInspectionSession(described, std::move(trainer), std::move(history), trainSeconds,
                               QStringLiteral("model:") + QFileInfo(path).fileName(), &s);

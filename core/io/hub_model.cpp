@@ -859,6 +859,7 @@ std::optional<ModelBundle> loadHubModel(const QString& path, QString* error)
         b.config = hub->config;
         b.model = std::move(hub->model);
         b.provenance.run = QFileInfo(dir).fileName();
+        b.numBeams = hub->numBeams;
         b.notes = hub->notes;
         return b;
     }

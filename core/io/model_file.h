@@ -53,6 +53,9 @@ struct ModelBundle {
     Vocab srcVocab, tgtVocab;
     Tokenizer srcTok = TokenizerKind::Word, tgtTok = TokenizerKind::Word;
     std::unique_ptr<Transformer<float>> model;
+    // The beam width the model's makers decode with (a Hub config's num_beams, §8.7): what
+    // the window's Translate view starts from. 0: none said (greedy).
+    int numBeams = 0;
     // What the user should know about the file, e.g. that it carries no checksum.
     QStringList notes;
 };

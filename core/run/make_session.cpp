@@ -96,7 +96,11 @@ std::shared_ptr<const ModelText> modelTextOf(const ModelConfig& config, const Vo
 {
     const bool bosMasked = (config.masked_specials >> kBos) & 1;
     // A window of context tokens is fed whole: the model must read that many positions.
-    ModelText t{vocab, tokenizer, !bosMasked, std::min(kLmContext, config.max_len)};
+    ModelText t;
+    t.vocab = vocab;
+    t.tokenizer = tokenizer;
+    t.sentenceStart = !bosMasked;
+    t.context = std::min(kLmContext, config.max_len);
     if (!config.decoderOnly()) {
         t.translator = true;
         t.srcVocab = srcVocab;

@@ -53,6 +53,9 @@ struct SessionSettings {
     // A model opened to look inside: what its file says it was trained on (ModelProvenance::run,
     // e.g. "zh-en" or "zh-en, the mean of 5 checkpoints"); empty when not recorded.
     QString recordedRun;
+    // An opened model's decoding: the beam width its files ask for (ModelBundle::numBeams;
+    // 0: greedy), the Translate view's starting choice.
+    int decodingBeams = 0;
 
     // The built-in task recordedRun names (its first word), or empty: a model of another
     // task, a corpus run's or one that does not say.

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A Marian (OPUS-MT) folder as the Hugging Face Hub has it (random weights written by the
 // PyTorch MarianMTModel of tests/reference/hub_marian.py, the tokenizer of
-// tests/data/marian-tokenizer) opened in the window: the Translate view gives the translation
-// the command line gives, cut by Marian's tokenizer (the source ends with </s>), with the
+// tests/data/marian-tokenizer) opened in the window: the Translate view starts from the beam
+// of the config's num_beams and gives the translation the command line gives with it, cut by Marian's tokenizer (the source ends with </s>), with the
 // cross-attention of every layer and head behind it; Play offers fine-tuning on the bundled
 // zh-en pairs, which gives the weights `attention-studio-cli train --model FOLDER --task zh-en`
 // gives, bit for bit. Under QT_QPA_PLATFORM=offscreen.
@@ -63,7 +63,9 @@ void TestWindowMarian::initTestCase()
 void TestWindowMarian::translatesAsTheCommandLine()
 {
     const QString sentence = u"他每天早上跑步。"_s;
-    const test::ProcessRun cli = test::runProgram(test::cliProgram(), {u"translate"_s, u"--model"_s, marian_},
+    // The folder's config.json asks for num_beams 4 (as opus-mt-zh-en's does): the view starts
+    // with that beam, as transformers' generate() does.
+    const test::ProcessRun cli = test::runProgram(test::cliProgram(), {u"translate"_s, u"--model"_s, marian_, u"--beam"_s, u"4"_s},
                                                   QProcessEnvironment::systemEnvironment(), sentence.toUtf8() + '\n');
     QVERIFY2(cli.exitCode == 0, qPrintable(test::describeRun(u"translate"_s, cli)));
 
@@ -79,6 +81,8 @@ void TestWindowMarian::translatesAsTheCommandLine()
     QCOMPARE(view->lastTranslation(), QString::fromUtf8(cli.out).chopped(1));
     const TranslationRecordPtr r = view->lastRecord();
     QVERIFY(r && !r->nbest.empty());
+    QVERIFY(r->options.beam);
+    QCOMPARE(r->options.k, 4);
     QCOMPARE(r->sourceTokens.last(), u"</s>"_s);  // MarianTokenizer's input ids end with </s>
     QVERIFY(r->sourceTokens.first().startsWith(u"▁"_s));
     // The cross-attention behind it: 2 layers × 4 heads, one row per output step over the
