@@ -4,6 +4,7 @@
 #include "sampling_controls.h"
 
 #include "beam_tree_view.h"
+#include "cross_attention_panel.h"
 #include "plot_tools.h"
 
 #include <QEvent>
@@ -189,11 +190,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
                 .arg(c)
                 .arg(last_->attentionKeys().value(c))
                 .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
-        return tr("output %1 (step %2) → source %3%4\nweight %5")
-            .arg(last_->outputSteps.value(r))
-            .arg(r + 1)
-            .arg(last_->sourceTokens.value(c), unknown(c))
-            .arg(crossHeat_.map->data()->cell(c, r), 0, 'f', 3);
+        return CrossAttentionPanel::readout(*last_, r, c, crossHeat_.map->data()->cell(c, r));
     });
     auto* crossExport = makeExportButton(crossPlot_, [this] { return crossCsv(); }, this);
     auto* explainBar = new QHBoxLayout;
@@ -289,6 +286,16 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     rightTabs_->addTab(crossBox, QString());
     beamTree_ = new BeamTreeView(this);
     rightTabs_->addTab(beamTree_, QString());
+    sideBySide_ = new QWidget(this);
+    auto* sides = new QHBoxLayout(sideBySide_);
+    sideA_ = new CrossAttentionPanel(sideBySide_);
+    sideA_->setObjectName(QStringLiteral("sideA"));
+    sideB_ = new CrossAttentionPanel(sideBySide_);
+    sideB_->setObjectName(QStringLiteral("sideB"));
+    sides->addWidget(sideA_, 1);
+    sides->addWidget(sideB_, 1);
+    rightTabs_->addTab(sideBySide_, QString());
+    rightTabs_->setTabVisible(2, false);
     body->addWidget(rightTabs_);
     body->setStretchFactor(0, 1);
     body->setStretchFactor(1, 1);
@@ -363,6 +370,11 @@ void TranslateView::retranslate()
     rightTabs_->setTabText(0, generating_ ? tr("Self-attention") : tr("Cross-attention"));
     rightTabs_->setTabText(1, tr("Beam tree"));
     rightTabs_->setTabToolTip(1, tr("Beam search's hypotheses step by step: kept, finished and pruned"));
+    rightTabs_->setTabText(2, tr("Side by side"));
+    rightTabs_->setTabToolTip(2, tr("The same sentence translated by this model and by %1, their "
+                                    "cross-attention beside each other")
+                                     .arg(besideName_));
+    titleSideA();
     nbestTitle_->setText(tr("n-best list"));
     topTitle_->setText(tr("Top-5 next tokens per step"));
     whyLabel_->setText(tr("Why"));
@@ -412,6 +424,7 @@ void TranslateView::setGenerating(bool on)
     // attention map is self-attention; beam search keeps no tree for it.
     explain_->setCurrentIndex(0);
     rightTabs_->setTabVisible(1, !on);
+    rightTabs_->setTabVisible(2, !on && !besideName_.isEmpty());  // side by side: translators only
     retranslate();
     if (!last_)
         showIntro();
@@ -504,6 +517,85 @@ void TranslateView::onTranslateClicked()
     }
     awaiting_ = true;
     emit translationRequested(text, options);  // may be answered right here or later
+    requestBeside(text, options);
+}
+
+void TranslateView::requestBeside(const QString& text, const TranslationOptions& options)
+{
+    if (besideName_.isEmpty() || generating_)
+        return;
+    // The decoding alone: attributions, contrasts and this model's muted heads are its own.
+    TranslationOptions b;
+    b.beam = options.beam;
+    b.k = options.k;
+    b.nbest = options.nbest;
+    b.sampling = options.sampling;
+    const QString asked = QStringLiteral("%1|%2|%3|%4").arg(b.beam).arg(b.k).arg(b.nbest).arg(text);
+    if (asked == besideAsked_ && !b.sampling)  // a new explanation of the same translation
+        return;
+    besideAsked_ = asked;
+    sideB_->setMessage(tr("Translating…"), false);
+    emit besideRequested(text, b);
+}
+
+void TranslateView::setBeside(const QString& name)
+{
+    besideName_ = name;
+    besideAsked_.clear();
+    sideB_->setTitle(name);
+    sideB_->setRecord(nullptr);
+    rightTabs_->setTabVisible(2, !name.isEmpty() && !generating_);
+    retranslate();
+    if (name.isEmpty() || generating_)
+        return;
+    showSideBySide();
+    if (last_ && !input_->text().trimmed().isEmpty()) {
+        TranslationOptions o = last_->options;
+        requestBeside(input_->text().left(kMaxInputChars), o);
+    } else {
+        sideB_->setMessage(tr("Translate a sentence: both models translate it."), false);
+    }
+}
+
+void TranslateView::showBesideProgress(const QString& text)
+{
+    sideB_->setMessage(text, false);
+}
+
+void TranslateView::showBesideRefusal(const QString& message)
+{
+    besideAsked_.clear();
+    sideB_->setMessage(message, true);
+}
+
+void TranslateView::showBesideRecord(TranslationRecordPtr record)
+{
+    if (!record)
+        return;
+    if (!record->ok()) {
+        showBesideRefusal(record->error.isEmpty() ? tr("Translation failed: no hypothesis") : record->error);
+        return;
+    }
+    sideB_->setRecord(std::move(record));
+}
+
+void TranslateView::showSideBySide()
+{
+    if (!rightTabs_->isTabVisible(2))
+        return;
+    rightTabs_->setCurrentWidget(sideBySide_);
+    const int width = body_->width() > 0 ? body_->width() : 1200;
+    body_->setSizes({width / 3, width - width / 3});
+}
+
+bool TranslateView::hasSideBySide() const
+{
+    return rightTabs_->isTabVisible(2);
+}
+
+void TranslateView::titleSideA()
+{
+    sideA_->setTitle(sideA_->record() ? tr("This model, step %1").arg(sideA_->record()->step) : tr("This model"));
 }
 
 void TranslateView::showProgress(const QString& text)
@@ -547,6 +639,8 @@ void TranslateView::showRecord(TranslationRecordPtr record)
         nameCrossChoices();
     }
     last_ = std::move(record);
+    sideA_->setRecord(last_);
+    titleSideA();
     beamTree_->setRecord(last_->tree.empty() ? nullptr : BeamTreeRecordPtr(last_, &last_->tree));
     fillContrastChoices();
     drawContrast();
@@ -817,15 +911,7 @@ void TranslateView::drawCross()
     const int layer = std::clamp(crossLayer_->currentIndex(), 0, ca.layers - 1);
     const int head = crossHead_->currentIndex() - 1;  // -1: mean over heads
     setHeatmapData(
-        crossHeat_, ca.steps, ca.srcLen,
-        [&](int t, int s) {
-            if (head >= 0)
-                return double(ca.at(layer, head, t, s));
-            double sum = 0;
-            for (int h = 0; h < ca.heads; ++h)
-                sum += ca.at(layer, h, t, s);
-            return sum / ca.heads;
-        },
+        crossHeat_, ca.steps, ca.srcLen, [&](int t, int s) { return ca.cell(layer, head, t, s); },
         last_->outputSteps.mid(0, ca.steps), last_->attentionKeys().mid(0, ca.srcLen));
     replotIfVisible(crossPlot_);
 }

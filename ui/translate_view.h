@@ -28,6 +28,7 @@ class QTabWidget;
 namespace as::ui {
 
 class BeamTreeView;
+class CrossAttentionPanel;
 class SamplingControls;
 
 class TranslateView : public QWidget {
@@ -100,11 +101,30 @@ public:
     // A request is out and its answer has not come.
     bool isBusy() const { return awaiting_; }
 
+    // Side by side: another translator beside this one (named `name`, e.g. "opus-mt-zh-en";
+    // empty: none). A tab beside the cross-attention shows both translations of the same
+    // sentence with their cross-attention maps (ui/cross_attention_panel.h), this model's on
+    // the left. Every translation asks the other one too (besideRequested) with the same
+    // decoding, without attributions or masked heads; it is answered through the
+    // showBeside*() functions. Setting it translates the last sentence again beside.
+    void setBeside(const QString& name);
+    QString besideName() const { return besideName_; }
+    void showBesideProgress(const QString& text);
+    void showBesideRefusal(const QString& message);
+    void showBesideRecord(as::TranslationRecordPtr record);
+    CrossAttentionPanel* sideA() const { return sideA_; }  // this model's
+    CrossAttentionPanel* sideB() const { return sideB_; }  // the other's
+    // Brings the side-by-side tab forward and gives that side two thirds of the width.
+    void showSideBySide();
+    bool hasSideBySide() const;  // its tab is there (a translator beside a translator)
+
 signals:
     // The text (cut to kMaxInputChars) and the decoding options; answered through the show*()
     // functions above.
     void translationRequested(const QString& text, const as::TranslationOptions& options);
     void translationFinished(const QString& detokenised);
+    // The same sentence for the translator beside (setBeside), with the same decoding.
+    void besideRequested(const QString& text, const as::TranslationOptions& options);
 
 protected:
     // QEvent::LanguageChange: retranslate().
@@ -160,8 +180,15 @@ private:
     QCustomPlot* crossPlot_ = nullptr;
     Heatmap crossHeat_;
     QSplitter* body_ = nullptr;        // the tables, the tabs
-    QTabWidget* rightTabs_ = nullptr;  // the cross-attention, the beam tree
+    QTabWidget* rightTabs_ = nullptr;  // the cross-attention, the beam tree, side by side
     BeamTreeView* beamTree_ = nullptr;
+    // Side by side: the other translator's name, the two panels, and the last sentence and
+    // decoding asked of it (a new explanation of this model's translation asks nothing).
+    void requestBeside(const QString& text, const TranslationOptions& options);
+    void titleSideA();
+    QString besideName_, besideAsked_;
+    QWidget* sideBySide_ = nullptr;
+    CrossAttentionPanel *sideA_ = nullptr, *sideB_ = nullptr;
     // The contrast: the choice asked for (position -1: none), its controls and plot.
     int contrastPosition_ = -1;
     QString contrastToken_;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "main_window.h"
 
+#include "beside_translator.h"
 #include "comparison_actions.h"
 #include "corpus_actions.h"
 #include "embedding_view.h"
@@ -135,6 +136,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     corpus_ = new CorpusActions(this);
     sessionBuilder_ = new SessionBuilder(this, link_);
     comparisons_ = new ComparisonActions(this);
+    beside_ = new BesideTranslator(this);
     heads_ = new HeadsController(views_, link_, [this]() -> const SessionSettings& { return settings_; }, this);
     tokens_ = new TokensController(this, views_->tokens());
     lessons_ = new LessonActions(this);
@@ -218,6 +220,9 @@ void MainWindow::buildMenus()
     view->addAction(comparisons_->comparisonAction());
     view->addAction(comparisons_->keepAction());
     view->addAction(comparisons_->stopAction());
+    view->addSeparator();
+    view->addAction(beside_->openAction());
+    view->addAction(beside_->closeAction());
     view->addSeparator();
     // Each language named in itself; the choice takes effect at once and is remembered.
     languageMenu_ = view->addMenu(QString());
@@ -350,6 +355,7 @@ void MainWindow::retranslate()
     files_->retranslate();
     corpus_->retranslate();
     comparisons_->retranslate();
+    beside_->retranslate();
     views_->retranslate();
     lessons_->retranslate();
     help_->retranslate();

@@ -21,6 +21,7 @@ class QSpinBox;
 class QToolBar;
 
 namespace as {
+class BesideTranslator;
 class ComparisonActions;
 class SessionBuilder;
 class CorpusActions;
@@ -71,6 +72,7 @@ public:
     FileActions* files() const { return files_; }
     CorpusActions* corpus() const { return corpus_; }
     ComparisonActions* comparisons() const { return comparisons_; }
+    BesideTranslator* beside() const { return beside_; }  // View > Translate beside a model…
     SessionBuilder* sessionBuilder() const { return sessionBuilder_; }
     HeadsController* heads() const { return heads_; }
     TokensController* tokens() const { return tokens_; }
@@ -133,6 +135,7 @@ private:
     FileActions* files_ = nullptr;
     CorpusActions* corpus_ = nullptr;
     ComparisonActions* comparisons_ = nullptr;
+    BesideTranslator* beside_ = nullptr;
     SessionBuilder* sessionBuilder_ = nullptr;
     HeadsController* heads_ = nullptr;
     TokensController* tokens_ = nullptr;

@@ -25,6 +25,8 @@
 #include "probe_bar.h"
 #include "run_comparer.h"
 #include "translate_view.h"
+#include "beside_translator.h"
+#include "cross_attention_panel.h"
 #include "view_set.h"
 #include "worker_link.h"
 
@@ -84,7 +86,7 @@ using namespace as::driver;
 // `sentence` (if given) as the probe and in Translate.
 int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file,
                       const QString& sentence, int explain, const QStringList& compare,
-                      int fineTuneSteps)
+                      int fineTuneSteps, const QString& beside)
 {
     w.setAttribute(Qt::WA_DontShowOnScreen);
     if (!openShown(w, file))
@@ -126,6 +128,26 @@ int screenshotsOfFile(as::MainWindow& w, const QString& dir, const QString& file
             return done && r && (explain == 0 || r->options.attribution) && !w.views()->translate()->isBusy();
         }, 60000);
         QObject::disconnect(c);
+        if (!beside.isEmpty()) {
+            // The same sentence by the model beside, then the side-by-side tab.
+            bool failed = false;
+            const QMetaObject::Connection f = QObject::connect(
+                &w, &as::MainWindow::fileError, &w, [&](const QString& message) {
+                    std::fprintf(stderr, "attention-studio: %s\n", qPrintable(message));
+                    failed = true;
+                });
+            w.beside()->open(beside);
+            as::ui::TranslateView* view = w.views()->translate();
+            waitFor([&] { return failed || view->sideB()->record() != nullptr; }, 600000);
+            QObject::disconnect(f);
+            if (!view->sideB()->record()) {
+                std::fprintf(stderr, "attention-studio: %s did not translate beside: %s\n", qPrintable(beside),
+                             qPrintable(view->sideB()->message()));
+                return 1;
+            }
+            view->showSideBySide();
+            w.views()->showView(view);
+        }
         w.views()->probes()->setText(sentence);
         QCoreApplication::processEvents();
         waitFor([&] { return false; }, 500);  // the probe's snapshot
@@ -454,7 +476,8 @@ std::optional<int> runDriver(MainWindow& w, const QCommandLineParser& p)
         }
         const int rc = screenshotsOfFile(w, p.value("screenshot"), files.first(), p.value("sentence"),
                                          explain, p.values("compare"),
-                                         p.isSet("fine-tune") ? std::max(1, p.value("steps").toInt()) : 0);
+                                         p.isSet("fine-tune") ? std::max(1, p.value("steps").toInt()) : 0,
+                                         p.value("beside"));
         w.close();
         return rc;
     }

@@ -25,6 +25,9 @@ OptionTable windowOptions()
                          "e.g. 1280x800.", "WxH"});
     p.add({"sentence", "With FILE and --screenshot: the sentence to translate and probe.",
                  "text"});
+    p.add({"beside", "With FILE, --sentence and --screenshot: translate the sentence beside "
+                     "this model too (a model file, checkpoint or Hugging Face folder), as View > "
+                     "Translate beside a model… does; Translate shows the two side by side.", "MODEL"});
     p.add({"explain", "With --sentence: what Translate explains the output by: cross "
                             "(default), attention, rollout, gradxinput or ig.", "method", "cross"},
           {"cross", "attention", "rollout", "gradxinput", "ig"});

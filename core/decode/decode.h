@@ -20,6 +20,16 @@ struct CrossAttention {
     {
         return weights[((std::size_t(layer) * heads + head) * steps + step) * srcLen + src];
     }
+    // One head's weight, or with head < 0 the mean over the layer's heads: what the views draw.
+    double cell(int layer, int head, int step, int src) const
+    {
+        if (head >= 0)
+            return at(layer, head, step, src);
+        double sum = 0;
+        for (int h = 0; h < heads; ++h)
+            sum += at(layer, h, step, src);
+        return sum / heads;
+    }
 };
 
 struct Hypothesis {

@@ -100,6 +100,41 @@
     </message>
 </context>
 <context>
+    <name>as::BesideTranslator</name>
+    <message>
+        <source>Translate every sentence of the Translate view with another model too — a model file, a checkpoint or a Hugging Face folder such as opus-mt-zh-en — and see both cross-attention maps side by side (Ctrl+Shift+T)</source>
+        <translation>“翻译”视图中的每个句子也用另一个模型翻译——模型文件、检查点，或 opus-mt-zh-en 这样的 Hugging Face 文件夹——并把两者的交叉注意力图并排显示（Ctrl+Shift+T）</translation>
+    </message>
+    <message>
+        <source>Translate beside a model</source>
+        <translation>与另一模型并排翻译</translation>
+    </message>
+    <message>
+        <source>Models and checkpoints (*.safetensors *.%1 config.json pytorch_model.bin);;All files (*)</source>
+        <translation>模型和检查点 (*.safetensors *.%1 config.json pytorch_model.bin);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 was not opened beside: %2</source>
+        <translation>%1 未能并排打开：%2</translation>
+    </message>
+    <message>
+        <source>it is a language model (decoder-only); only a translator can translate beside this one</source>
+        <translation>它是语言模型（仅解码器）；只有翻译模型才能与当前模型并排翻译</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Tra&amp;nslate beside a model…</source>
+        <translation>与另一模型并排翻译(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Stop translating besi&amp;de</source>
+        <translation>停止并排翻译(&amp;D)</translation>
+    </message>
+</context>
+<context>
     <name>as::ByteLevelBpe</name>
     <message>
         <source>the vocabulary lacks the symbol of byte 0x%1, &apos;%2&apos;: a byte-level BPE vocabulary has all 256</source>
@@ -4018,6 +4053,65 @@ to see its prefix&apos;s cross-attention</source>
     </message>
 </context>
 <context>
+    <name>as::ui::CrossAttentionPanel</name>
+    <message>
+        <source>output %1 (step %2)</source>
+        <translation>输出 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>source %1: %2</source>
+        <translation>源 %1：%2</translation>
+    </message>
+    <message>
+        <source> (unknown: read as &lt;unk&gt;)</source>
+        <translation>（未知：读作 &lt;unk&gt;）</translation>
+    </message>
+    <message>
+        <source>output %1 (step %2) → source %3%4
+weight %5</source>
+        <translation>输出 %1（第 %2 步）→ 源 %3%4
+权重 %5</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>mean of heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Decoder layer of the cross-attention</source>
+        <translation>交叉注意力所在的解码器层</translation>
+    </message>
+    <message>
+        <source>One head, or the mean over the heads</source>
+        <translation>一个头，或各头平均</translation>
+    </message>
+    <message>
+        <source>Translate a sentence
+to see its cross-attention</source>
+        <translation>翻译一个句子
+以查看其交叉注意力</translation>
+    </message>
+    <message>
+        <source>source token (key)</source>
+        <translation>源词元（键）</translation>
+    </message>
+    <message>
+        <source>output token (query)</source>
+        <translation>输出词元（查询）</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+</context>
+<context>
     <name>as::ui::DecodingView</name>
     <message>
         <source>◀ Back</source>
@@ -6338,12 +6432,6 @@ to see its cross-attention</source>
         <translation>源 %1：%2%3</translation>
     </message>
     <message>
-        <source>output %1 (step %2) → source %3%4
-weight %5</source>
-        <translation>输出 %1（第 %2 步）→ 源 %3%4
-权重 %5</translation>
-    </message>
-    <message>
         <source>Explained by</source>
         <translation>解释方法</translation>
     </message>
@@ -6580,6 +6668,30 @@ score %5</source>
     <message>
         <source>Choose a token of the continuation and another it could have been</source>
         <translation>选择续写中的一个词元，以及它本来可能是的另一个词元</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对照</translation>
+    </message>
+    <message>
+        <source>The same sentence translated by this model and by %1, their cross-attention beside each other</source>
+        <translation>同一个句子由当前模型和 %1 分别翻译，两者的交叉注意力并排显示</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>正在翻译…</translation>
+    </message>
+    <message>
+        <source>Translate a sentence: both models translate it.</source>
+        <translation>翻译一个句子：两个模型都会翻译它。</translation>
+    </message>
+    <message>
+        <source>This model, step %1</source>
+        <translation>当前模型，第 %1 步</translation>
+    </message>
+    <message>
+        <source>This model</source>
+        <translation>当前模型</translation>
     </message>
 </context>
 </TS>

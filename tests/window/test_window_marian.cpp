@@ -8,6 +8,8 @@
 // zh-en pairs, which gives the weights `attention-studio-cli train --model FOLDER --task zh-en`
 // gives, bit for bit. Under QT_QPA_PLATFORM=offscreen.
 #include "skip.h"
+#include "beside_translator.h"
+#include "cross_attention_panel.h"
 #include "fine_tune.h"
 #include "main_window.h"
 #include "view_set.h"
@@ -36,6 +38,7 @@ private slots:
     void initTestCase();
     void translatesAsTheCommandLine();
     void fineTunedAsTheCommandLineDoes();
+    void translatesBesideAnotherModel();
 
 private:
     QTemporaryDir dir_;
@@ -123,6 +126,105 @@ void TestWindowMarian::fineTunedAsTheCommandLineDoes()
     const QString windowModel = dir_.filePath(u"window.safetensors"_s);
     QVERIFY(test::exportFromWindow(w, windowModel));
     QVERIFY2(test::sameWeightFiles(cliModel, windowModel), "the window's fine-tuning != the command line's");
+}
+
+// View > Translate beside a model…: a second Marian folder (other weights) beside the one
+// opened. Each sentence translated is translated by both; the side-by-side tab's right map is
+// the other model's cross-attention (the mean of the last layer's heads, worked here from the
+// record's weights), and its translation is the command line's with the same beam. A file
+// that cannot be read beside, or a language model, is refused with a message and changes
+// nothing.
+void TestWindowMarian::translatesBesideAnotherModel()
+{
+    const QString other = dir_.filePath(u"opus-mt-other"_s);
+    QString error;
+    QVERIFY2(test::runPython({test::testFile("reference/hub_marian.py"), u"model"_s, other, u"--tokenizer"_s,
+                              QFileInfo(test::testFile("data/marian-tokenizer/vocab.json")).absolutePath(),
+                              u"--seed"_s, u"9"_s, u"--safetensors"_s, u"--no-bin"_s},
+                             &error),
+             qPrintable(error));
+    auto cliTranslation = [&](const QString& sentence) {
+        const test::ProcessRun run = test::runProgram(
+            test::cliProgram(), {u"translate"_s, u"--model"_s, other, u"--beam"_s, u"4"_s},
+            QProcessEnvironment::systemEnvironment(), sentence.toUtf8() + '\n');
+        return run.exitCode == 0 ? QString::fromUtf8(run.out).chopped(1) : u"(failed) "_s + test::describeRun(u"translate"_s, run);
+    };
+
+    MainWindow w;
+    w.show();
+    QVERIFY(test::openInWindow(w, marian_));
+    ui::TranslateView* view = w.views()->translate();
+    QVERIFY(!view->hasSideBySide());
+    QSignalSpy translated(view, &ui::TranslateView::translationFinished);
+    view->translate(u"他每天早上跑步。"_s);
+    QVERIFY(translated.wait(60000));
+
+    // Opening it beside translates the sentence there too.
+    QSignalSpy opened(w.beside(), &BesideTranslator::opened);
+    w.beside()->open(other);
+    QVERIFY(opened.wait(60000));
+    QVERIFY(view->hasSideBySide());
+    QCOMPARE(view->besideName(), u"opus-mt-other"_s);
+    QVERIFY(w.beside()->closeAction()->isEnabled());
+    QVERIFY(QTest::qWaitFor([&] { return view->sideB()->record() != nullptr; }, 60000));
+    QCOMPARE(view->sideB()->translation(), cliTranslation(u"他每天早上跑步。"_s));
+    QCOMPARE(view->sideA()->record(), view->lastRecord());
+    QVERIFY(view->sideA()->translation() != view->sideB()->translation());
+
+    // The next sentence goes to both.
+    const QString sentence = u"我有一个好朋友。"_s;
+    view->translate(sentence);
+    QVERIFY(QTest::qWaitFor([&] {
+        return !view->isBusy() && view->sideB()->record() && view->sideB()->translation() != QString()
+               && view->sideB()->record() != nullptr && view->lastRecord()
+               && view->sideA()->record() == view->lastRecord()
+               && view->sideB()->record()->sourceTokens.join(QString()).contains(u"朋友"_s);
+    }, 60000));
+    QCOMPARE(view->sideB()->translation(), cliTranslation(sentence));
+    const TranslationRecordPtr b = view->sideB()->record();
+    QVERIFY(b->options.beam);
+    QCOMPARE(b->options.k, 4);
+    QVERIFY(!b->options.attribution);
+    // The right map: the mean over the last layer's heads, by hand.
+    const CrossAttention& ca = b->cross;
+    QCOMPARE(view->sideB()->layer(), ca.layers - 1);
+    QCOMPARE(view->sideB()->head(), -1);
+    QCOMPARE(view->sideB()->mapShape(), QSize(ca.srcLen, ca.steps));
+    QCOMPARE(ca.srcLen, int(b->sourceTokens.size()));
+    for (int t = 0; t < ca.steps; ++t)
+        for (int s = 0; s < ca.srcLen; ++s) {
+            double sum = 0;
+            for (int h = 0; h < ca.heads; ++h)
+                sum += ca.weights[((std::size_t(ca.layers - 1) * ca.heads + h) * ca.steps + t) * ca.srcLen + s];
+            QVERIFY(std::abs(view->sideB()->mapCell(t, s) - sum / ca.heads) < 1e-6);
+        }
+    // One head of the first layer.
+    view->sideB()->setChoice(0, 2);
+    QCOMPARE(view->sideB()->mapCell(0, 1), double(ca.at(0, 2, 0, 1)));
+
+    // What cannot be beside: a file that is not a model, and a language model.
+    QSignalSpy errors(&w, &MainWindow::fileError);
+    const QString junk = dir_.filePath(u"junk.safetensors"_s);
+    {
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a model");
+    }
+    w.beside()->open(junk);
+    QVERIFY(errors.wait(30000));
+    QVERIFY2(errors.last().first().toString().contains(u"junk.safetensors was not opened beside"_s),
+             qPrintable(errors.last().first().toString()));
+    const QString lm = dir_.filePath(u"lm.safetensors"_s);
+    QVERIFY(test::runCli({u"train"_s, u"--task"_s, u"lm-en"_s, u"--steps"_s, u"1"_s, u"--out"_s, lm}));
+    w.beside()->open(lm);
+    QVERIFY(errors.wait(60000));
+    QVERIFY2(errors.last().first().toString().contains(u"language model"_s), qPrintable(errors.last().first().toString()));
+    QCOMPARE(w.beside()->path(), other);  // what was beside stays
+    QCOMPARE(view->sideB()->record(), b);
+
+    w.beside()->close();
+    QVERIFY(!view->hasSideBySide());
+    QVERIFY(!w.beside()->closeAction()->isEnabled());
 }
 
 AS_TEST_MAIN(TestWindowMarian)
