@@ -68,8 +68,8 @@ struct CorpusBuild {
 
 // --data TRAIN [--valid VALID]: as::buildCorpus reads, holds out, builds the vocabularies;
 // this prints the reader's and the encoder's reports.
-CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe, QTextStream& out,
-                           QTextStream& err)
+CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe, const as::ModelText* modelText,
+                           QTextStream& out, QTextStream& err)
 {
     CorpusBuild r;
     as::CorpusRun run;
@@ -78,6 +78,8 @@ CorpusBuild readCorpusData(Options& p, const as::TaskRecipe& recipe, QTextStream
         r.exit = 2;
         return r;
     }
+    if (modelText)  // a translator being fine-tuned: its own tokenisers and vocabularies
+        as::readWithModel(&run.source.dataset, *modelText);
     QElapsedTimer clock;
     clock.start();
     as::CorpusBuild built = as::buildCorpus(run);
@@ -144,10 +146,11 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
           {"none", "tgt", "all"});
     p.add({"log-every", "Also print progress every N steps.", "N"});
     p.add({"model", "Fine-tune the model in PATH (a model file, or a Hugging Face Hub folder "
-                    "such as GPT-2's) on --task lm-en or lm-zh, the text cut with its own "
-                    "tokeniser and vocabulary: its weights are the start, Adam's moments fresh; "
-                    "8 windows a batch, 300 steps, warm-up 100 to a peak rate of 1e-4 unless "
-                    "given.", "PATH"});
+                    "such as GPT-2's or opus-mt's): a language model on --task lm-en, lm-zh or "
+                    "text:FILE, a translator on --task zh-en or the pairs of --data, the text cut "
+                    "with its own tokenisers and vocabularies: its weights are the start, Adam's "
+                    "moments fresh; 8 windows (a translator: 1000 target tokens) a batch, 300 "
+                    "steps, warm-up 100 to a peak rate of 1e-4 unless given.", "PATH"});
     addCorpusSourceOptions(p);
     p.add({"out", "Where to save the model (.safetensors).", "MODEL"});
     p.add({"checkpoint", "Where to save a checkpoint: every --checkpoint-minutes, at the "
@@ -187,7 +190,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     std::optional<as::ModelBundle> base;
     std::shared_ptr<const as::ModelText> modelText = resume ? as::savedModelText(*resume) : nullptr;
     if (p.isSet("model")) {
-        for (const char* name : {"data", "config", "tie", "src-tok", "tgt-tok", "shared-vocab"}) {
+        for (const char* name : {"config", "tie", "src-tok", "tgt-tok", "shared-vocab", "min-freq", "max-vocab"}) {
             if (p.isSet(name)) {
                 p.refuse(QStringLiteral("--%1 cannot be given with --model: the model has its own")
                              .arg(QLatin1String(name)));
@@ -205,8 +208,14 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                          .arg(taskName));
             return 2;
         }
-        if (!base->config.decoderOnly() && !as::isBundledCorpusTask(taskName)) {
-            p.refuse(QStringLiteral("--model fine-tunes a translator on the sentence pairs of --task %1, not %2")
+        if (base->config.decoderOnly() && fromFile) {
+            p.refuse(QStringLiteral("--data gives sentence pairs, which a language model is not fine-tuned "
+                                    "on: give its text as --task text:FILE"));
+            return 2;
+        }
+        if (!base->config.decoderOnly() && !fromFile && !as::isBundledCorpusTask(taskName)) {
+            p.refuse(QStringLiteral("--model fine-tunes a translator on the sentence pairs of --task %1 "
+                                    "or of a corpus file (--data), not %2")
                          .arg(as::bundledCorpusNames().join(QStringLiteral(", ")), taskName));
             return 2;
         }
@@ -223,10 +232,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     const bool generated = !fromFile && !as::isBundledCorpusTask(taskName)
                            && !(languageModel && (as::isCorpusLanguageModelTask(taskName)
                                                   || as::isTextTaskName(taskName)));
-    as::TaskRecipe r = fromFile ? corpus
-                       : base   ? as::fineTuneRecipe(base->config)
-                                : as::recipeFor(taskName);
-    if (fromFile)
+    as::TaskRecipe r = base       ? as::fineTuneRecipe(base->config)
+                       : fromFile ? corpus
+                                  : as::recipeFor(taskName);
+    if (fromFile && !base)
         r.evalEvery = 500;
     constexpr qint64 kBillion = 1000000000;
     as::SessionPlan plan;
@@ -332,7 +341,7 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         inForce.evalEvery = plan.validEvery;
         inForce.averagePoints = plan.averagePoints;
         inForce.batchTokens = dataOptions.batchTokens;
-        CorpusBuild built = readCorpusData(p, inForce, out, err);
+        CorpusBuild built = readCorpusData(p, inForce, modelText.get(), out, err);
         if (!built.data)
             return built.exit;
         data = decoderOnly ? as::targetSideData(std::move(built.data)) : std::move(built.data);
@@ -599,8 +608,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         out << "\ngreedy translations:\n";
         int exact = 0;
         for (const as::TokenPair& ex : examples) {
-            const as::DecodeResult d = as::greedyDecode(
-                *model, s.data().srcVocab().encode(ex.src), model->config().max_len);
+            // At most 2n + 10 tokens, as translate gives (core/SPEC.md §5.1): a model that has
+            // not learned to stop yet (a Hub translator's random twin) prints no page of
+            // repeats.
+            const as::DecodeResult d = as::greedyDecode(*model, s.data().srcVocab().encode(ex.src));
             const QStringList hyp = s.data().tgtVocab().decode(d.nbest[0].tokens);
             const bool same = hyp == ex.tgt;
             exact += same;

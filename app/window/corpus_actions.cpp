@@ -5,6 +5,8 @@
 #include "main_window.h"
 #include "worker_link.h"
 
+#include "text/lm_tasks.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QDialog>
@@ -12,6 +14,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QStatusBar>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
@@ -104,8 +107,26 @@ void CorpusActions::chooseCorpus()
     openCorpus(source);
 }
 
+void CorpusActions::fineTuneOn(const QString& file, const SessionSettings& settings)
+{
+    CorpusRun run;
+    run.source.train = file;
+    if (settings.modelText)
+        readWithModel(&run.source.dataset, *settings.modelText);
+    run.recipe.model = settings.model;
+    run.recipe.train = settings.train;
+    run.recipe.batchTokens = settings.batchTokens;
+    run.recipe.evalEvery = settings.evalEvery;
+    run.recipe.averagePoints = settings.averagePoints;
+    opener_->open(run);
+    fineTune_ = settings;
+    opener_->job()->showProgress(window_, tr("Fine-tune"),
+                                 tr("Reading %1 with the model's tokenisers…").arg(QFileInfo(file).fileName()), true);
+}
+
 void CorpusActions::openCorpus(const CorpusSource& source)
 {
+    fineTune_.reset();
     const SessionSettings& settings = window_->settings();
     CorpusRun run;
     run.source = source;
@@ -167,12 +188,14 @@ void CorpusActions::continueCorpusRun(const QString& path, const QJsonObject& re
         return;
     }
     status->showMessage(tr("Reading the corpus of %1 to continue its training…").arg(QFileInfo(path).fileName()));
+    fineTune_.reset();
     opener_->openForCheckpoint(path, *run, autosave);
 }
 
 void CorpusActions::onCorpusJob(const CorpusJobPtr& job)
 {
     const QStringList problems = job->report.problems();
+    const std::optional<SessionSettings> fineTune = std::exchange(fineTune_, std::nullopt);
     if (!job->data) {
         const QString what = job->checkpointPath.isEmpty()
                                  ? tr("%1 was not opened: %2").arg(QFileInfo(job->run.source.train).fileName(), job->error)
@@ -188,6 +211,20 @@ void CorpusActions::onCorpusJob(const CorpusJobPtr& job)
                                       job->autosave);
         return;
     }
+    const QStringList summary = job->report.summary();
+    if (fineTune && !job->checkpoint) {
+        SessionSettings s = *fineTune;
+        s.task = job->data->name();
+        s.corpus = job->data;
+        s.source = job->run.source;
+        window_->startFineTune(s);
+        window_->statusBar()->showMessage(
+            tr("Fine-tuning %1 on %2: %3").arg(QFileInfo(s.baseModel).fileName(), QFileInfo(job->run.source.train).fileName(),
+                                               summary.value(1)),
+            15000);
+        emit corpusOpened(summary + problems);
+        return;
+    }
     SessionSettings s = SessionSettings::defaultsFor(job->data->name());
     s.task = job->data->name();
     s.corpus = job->data;
@@ -199,7 +236,6 @@ void CorpusActions::onCorpusJob(const CorpusJobPtr& job)
     s.averagePoints = job->run.recipe.averagePoints;
     window_->applyCorpusSettings(s);
     // The reader's report, not modal: training can start meanwhile.
-    const QStringList summary = job->report.summary();
     auto* box = new QMessageBox(QMessageBox::Information, tr("Corpus opened"),
                                 summary.join('\n')
                                     + (problems.isEmpty() ? QString()

@@ -13,6 +13,8 @@
 #include <QObject>
 #include <QStringList>
 
+#include <optional>
+
 class QAction;
 
 namespace as {
@@ -27,6 +29,11 @@ public:
     void retranslate();
 
     void openCorpus(const CorpusSource& source);
+    // Fine-tuning on a corpus file (the fine-tuning dialog's "A corpus file of sentence
+    // pairs…"): `file` read in the background as the model being fine-tuned reads text (its
+    // tokenisers and vocabularies, `settings.modelText`), then MainWindow::startFineTune with
+    // `settings` on it; corpusFailed (and a message) if it cannot be used.
+    void fineTuneOn(const QString& file, const SessionSettings& settings);
     // Where a corpus file recorded in a checkpoint is now (the user pointed to it): used when
     // a checkpoint of a corpus run is opened and its recorded file is not there.
     void setCorpusLocation(const QString& recorded, const QString& now);
@@ -51,6 +58,7 @@ private:
     QAction* openCorpus_ = nullptr;
     CorpusOpener* opener_ = nullptr;
     QMap<QString, QString> locations_;  // recorded file -> where it is now
+    std::optional<SessionSettings> fineTune_;  // the fine-tuning run the file being read is for
 };
 
 }  // namespace as

@@ -3,6 +3,7 @@
 #include "corpus_opener.h"
 
 #include "run/resume.h"
+#include "text/lm_tasks.h"
 
 #include <QFileInfo>
 
@@ -47,6 +48,10 @@ void CorpusOpener::start(std::shared_ptr<CorpusJob> job)
                 job->error = error;
             else
                 ck = std::make_shared<Checkpoint>(std::move(*loaded));
+            // A fine-tuning run read the pairs with its model's tokenisers and vocabularies.
+            if (ck)
+                if (const std::shared_ptr<const ModelText> text = savedModelText(*ck))
+                    readWithModel(&job->run.source.dataset, *text);
         }
         if (job->error.isEmpty()) {
             CorpusBuild built = buildCorpus(job->run, onProgress);

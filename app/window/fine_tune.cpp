@@ -60,22 +60,30 @@ FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int contex
     task_ = new QComboBox(this);
     if (translator) {
         task_->addItem(tr("Chinese → English pairs of the bundled corpus (zh-en)"), QStringLiteral("zh-en"));
+        task_->addItem(tr("A corpus file of sentence pairs…"), QString());
     } else {
         task_->addItem(tr("English sentences of the bundled corpus (lm-en)"), QStringLiteral("lm-en"));
         task_->addItem(tr("Chinese sentences of the bundled corpus (lm-zh)"), QStringLiteral("lm-zh"));
         task_->addItem(tr("A text file, a sentence or paragraph a line…"), QString());
     }
     // The last item asks for the file; a file chosen takes its place before it.
-    connect(task_, &QComboBox::activated, this, [this](int index) {
+    // A translator's file holds sentence pairs (its item's data "pairs:FILE"), a language
+    // model's a text (a task of its own, "text:FILE").
+    connect(task_, &QComboBox::activated, this, [this, translator](int index) {
         if (!task_->itemData(index).toString().isEmpty())
             return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Text to fine-tune on"), QString(),
-                                                          tr("Text files (*.txt);;All files (*)"));
+        const QString path =
+            translator ? QFileDialog::getOpenFileName(this, tr("Sentence pairs to fine-tune on"), QString(),
+                                                      tr("Corpora: source<TAB>target a line, or a manythings.org "
+                                                         "file (*.tsv *.txt);;All files (*)"))
+                       : QFileDialog::getOpenFileName(this, tr("Text to fine-tune on"), QString(),
+                                                      tr("Text files (*.txt);;All files (*)"));
         if (path.isEmpty()) {
             task_->setCurrentIndex(0);
             return;
         }
-        const QString task = QStringLiteral("text:") + QFileInfo(path).absoluteFilePath();
+        const QString task = (translator ? QStringLiteral("pairs:") : QStringLiteral("text:"))
+                             + QFileInfo(path).absoluteFilePath();
         int at = task_->findData(task);
         if (at < 0) {
             at = task_->count() - 1;
@@ -83,7 +91,7 @@ FineTuneDialog::FineTuneDialog(const QString& model, long parameters, int contex
         }
         task_->setCurrentIndex(at);
     });
-    form->addRow(tr("&Text:"), task_);
+    form->addRow(translator ? tr("&Pairs:") : tr("&Text:"), task_);
     windows_ = new QSpinBox(this);
     if (translator) {
         windows_->setRange(50, 10000);
@@ -132,6 +140,10 @@ FineTuneChoice FineTuneDialog::choice() const
 {
     FineTuneChoice c;
     c.task = task_->currentData().toString();
+    if (c.task.startsWith(QLatin1String("pairs:"))) {
+        c.corpusFile = c.task.mid(6);
+        c.task = QStringLiteral("zh-en");  // the recipe's: fine-tuning a translator
+    }
     (translator_ ? c.batchTokens : c.windows) = windows_->value();
     c.steps = steps_->value();
     c.peakRate = rate_->value();

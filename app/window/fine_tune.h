@@ -24,6 +24,9 @@ struct FineTuneChoice {
     int batchTokens = 1000;                  // a translator's: target tokens a batch
     long steps = 300;
     double peakRate = kFineTunePeakRate;     // the rate at the end of the warm-up
+    // A translator's pairs from a corpus file of the user's (source<TAB>target, or a
+    // manythings file), read with its tokenisers, instead of `task`'s. Empty: the task's.
+    QString corpusFile;
 };
 
 // The settings of fine-tuning the model of the inspection session `inspected` (its vocabulary

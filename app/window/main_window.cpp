@@ -442,15 +442,30 @@ void MainWindow::fineTune(const FineTuneChoice& choice)
         c.task = QStringLiteral("zh-en");
     const SessionSettings s = fineTuneSettings(c, settings_, *inspectedTask_,
                                                QFileInfo(inspectedPath_).absoluteFilePath());
-    startSession(s, nullptr);
-    running_ = true;
-    labelPlay();
-    link_->play();
+    if (!c.corpusFile.isEmpty()) {
+        // The file is read first, in the background, with the model's tokenisers
+        // (CorpusActions); startFineTune follows.
+        corpus_->fineTuneOn(c.corpusFile, s);
+        return;
+    }
+    startFineTune(s);
     const QString text = isTextTaskName(c.task) ? QFileInfo(c.task.mid(5)).fileName() : c.task;
     statusBar()->showMessage(tr("Fine-tuning %1 on %2: its weights are read again and the text "
                                 "cut with its tokeniser, then training starts")
                                  .arg(name, text),
                              15000);
+}
+
+void MainWindow::startFineTune(const SessionSettings& s)
+{
+    if (s.userCorpus()) {
+        const QSignalBlocker block(settingsPanel_);
+        settingsPanel_->setUserCorpus(s.corpus, s.source);
+    }
+    startSession(s, nullptr);
+    running_ = true;
+    labelPlay();
+    link_->play();
 }
 
 void MainWindow::updateTitle()

@@ -56,6 +56,9 @@ public:
     std::unique_ptr<FineTuneDialog> fineTuneDialog();
     // Starts fine-tuning it as `choice` says, training at once.
     void fineTune(const FineTuneChoice& choice);
+    // Starts the fine-tuning run `s` (fineTuneSettings; a corpus file's with its data read)
+    // and plays it.
+    void startFineTune(const SessionSettings& s);
 
     long currentStep() const { return step_; }
     bool isRunning() const { return running_; }

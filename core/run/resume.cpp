@@ -108,6 +108,7 @@ SessionSettings savedCorpusSettings(const Checkpoint& ck, std::shared_ptr<const 
     s.corpus = std::move(corpus);
     s.source = source;
     readSessionRecord(ck, &s, probe);
+    s.modelText = savedModelText(ck);  // a fine-tuning run on a corpus file
     s.batchTokens = ck.run.data.value("batch_tokens").toInt(s.batchTokens);
     if (std::optional<CorpusRun> run = CorpusRun::fromArgs(ck.run.data.value("args").toArray(), nullptr)) {
         s.batchTokens = run->recipe.batchTokens;

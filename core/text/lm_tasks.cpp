@@ -258,6 +258,14 @@ bool isTextTaskName(const QString& name)
     return name.startsWith(QLatin1String("text:")) && name.size() > 5;
 }
 
+void readWithModel(DatasetOptions* dataset, const ModelText& text)
+{
+    dataset->src_tok = text.srcTokenizer;
+    dataset->tgt_tok = text.tokenizer;
+    dataset->src_vocab = text.srcVocab;
+    dataset->tgt_vocab = text.vocab;
+}
+
 Task makeLanguageModelTask(const QString& name, int batchSize, std::optional<Tokenizer> tok,
                            QString* error, const ModelText* model)
 {

@@ -15,6 +15,7 @@
 //   text:FILE      a user's UTF-8 text file, one sentence (or paragraph) a line, as lm-en
 //                  reads its side: every 50th non-empty line held out for validation. What a
 //                  model is fine-tuned on when lm-en is not the text the user wants.
+#include "text/dataset.h"
 #include "text/tasks.h"
 
 #include <optional>
@@ -50,6 +51,11 @@ struct ModelText {
     Vocab srcVocab;
     Tokenizer srcTokenizer = TokenizerKind::Word;
 };
+
+// Sentence pairs read as a translator being fine-tuned reads them (core/SPEC.md §10.7): both
+// sides cut with its tokenisers and looked up in its vocabularies, nothing built. The bundled
+// corpus's and a corpus file's pairs alike.
+void readWithModel(DatasetOptions* dataset, const ModelText& text);
 
 // The task, or a Task with an empty name and *error. tok: lm-en's or lm-zh's tokeniser (word
 // and cjk-char when not given; bpe:N / unigram:N trained on the side's training split).

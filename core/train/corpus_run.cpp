@@ -62,8 +62,15 @@ QJsonArray CorpusRun::sourceArgs() const
     QJsonArray a{"--data", absolute(s.train)};
     if (!s.heldOut())
         a << "--valid" << absolute(s.valid);
-    a << "--anki-direction" << (s.ankiToEnglish ? "to-english" : "from-english") << "--min-freq"
-      << QStringLiteral("%1,%2").arg(d.src_min_freq).arg(d.tgt_min_freq) << "--max-vocab"
+    a << "--anki-direction" << (s.ankiToEnglish ? "to-english" : "from-english");
+    // A model being fine-tuned reads the pairs with its own vocabularies and tokenisers (the
+    // record's "model_text"; they travel in the checkpoint's model): nothing of them to say.
+    if (d.src_vocab) {
+        if (s.strict)
+            a << "--strict";
+        return a;
+    }
+    a << "--min-freq" << QStringLiteral("%1,%2").arg(d.src_min_freq).arg(d.tgt_min_freq) << "--max-vocab"
       << QStringLiteral("%1,%2").arg(d.src_max_vocab).arg(d.tgt_max_vocab);
     if (d.src_tok)
         a << "--src-tok" << tokenizerName(*d.src_tok);
@@ -329,7 +336,9 @@ void buildCorpusFromText(const CorpusRun& run, const DatasetOptions& dataset,
         b->error = QCoreApplication::translate("as::Corpus", "no usable sentence pair in %1").arg(s.train);
         return;
     }
-    const QJsonObject record = corpusRunRecord(run, data.train().pairs);
+    QJsonObject record = corpusRunRecord(run, data.train().pairs);
+    if (dataset.src_vocab)  // read as the checkpoint's model reads text (run/make_session.h)
+        record.insert("model_text", true);
     QList<SentencePair> exampleText;
     std::vector<TokenPair> examples = tokenPairs(data, valid, kSamplePairs, &exampleText);
     DataOptions options;

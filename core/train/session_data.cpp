@@ -311,10 +311,7 @@ std::unique_ptr<SessionData> makeTaskData(const QString& name, const DataOptions
                          .arg(name);
             return nullptr;
         }
-        dataset.src_tok = o.modelText->srcTokenizer;
-        dataset.tgt_tok = o.modelText->tokenizer;
-        dataset.src_vocab = o.modelText->srcVocab;
-        dataset.tgt_vocab = o.modelText->vocab;
+        readWithModel(&dataset, *o.modelText);
     }
     QString why;
     ParallelData data = ParallelData::build(corpus->split.train, dataset, &why);

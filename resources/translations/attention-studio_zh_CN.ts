@@ -822,6 +822,18 @@
         <source>Opened the corpus %1: %2</source>
         <translation>已打开语料库 %1：%2</translation>
     </message>
+    <message>
+        <source>Fine-tune</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <source>Reading %1 with the model&apos;s tokenisers…</source>
+        <translation>正在用模型的分词器读取 %1…</translation>
+    </message>
+    <message>
+        <source>Fine-tuning %1 on %2: %3</source>
+        <translation>正在 %2 上微调 %1：%3</translation>
+    </message>
 </context>
 <context>
     <name>as::Dataset</name>
@@ -1085,6 +1097,22 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>sentence pairs up to this many target tokens a step</source>
         <translation>每步的句对，目标词元数至多为此</translation>
+    </message>
+    <message>
+        <source>A corpus file of sentence pairs…</source>
+        <translation>一个句对语料文件…</translation>
+    </message>
+    <message>
+        <source>Sentence pairs to fine-tune on</source>
+        <translation>用于微调的句对</translation>
+    </message>
+    <message>
+        <source>Corpora: source&lt;TAB&gt;target a line, or a manythings.org file (*.tsv *.txt);;All files (*)</source>
+        <translation>语料：每行“源&lt;TAB&gt;目标”，或 manythings.org 的文件 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Pairs:</source>
+        <translation>句对(&amp;P)：</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,8 @@
 #include "skip.h"
 #include "cli_process.h"
 #include "io/model_file.h"
+#include "text/bundled_corpus.h"
+#include "text/tokenizer.h"
 #include "model/transformer.h"
 #include "test_files.h"
 
@@ -32,6 +34,7 @@ private slots:
     void evalNll();
     void attributeColumns();
     void fineTuneResumes();
+    void fineTunesOnACorpusFile();
     void refused();
 
 private:
@@ -156,7 +159,60 @@ void TestCliMarian::fineTuneResumes()
 
     r = cli({u"train"_s, u"--model"_s, marian_, u"--task"_s, u"lm-en"_s, u"--steps"_s, u"2"_s});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(QString::fromUtf8(r.err).contains(u"--task zh-en, not lm-en"_s), r.err.constData());
+    QVERIFY2(QString::fromUtf8(r.err).contains(u"--task zh-en or of a corpus file (--data), not lm-en"_s), r.err.constData());
+}
+
+// train --model FOLDER --data TRAIN.tsv --valid VALID.tsv fine-tunes the translator on a
+// corpus file of the user's, read with its own tokenisers and vocabulary: given the bundled
+// corpus's own training and validation pairs as files, it trains exactly as --task zh-en
+// does (the same encoded pairs, the same weights after the same steps); --resume continues it
+// exactly; what the model has of its own is refused beside --model.
+void TestCliMarian::fineTunesOnACorpusFile()
+{
+    const std::optional<BundledCorpus> zhEn = loadBundledCorpus(u"zh-en"_s);
+    QVERIFY(zhEn);
+    auto tsv = [](const QList<SentencePair>& pairs) {
+        QByteArray text;
+        for (const SentencePair& p : pairs)
+            text += (p.src + u'\t' + p.tgt + u'\n').toUtf8();
+        return text;
+    };
+    const QString train = dir_.filePath(u"train.tsv"_s), valid = dir_.filePath(u"valid.tsv"_s);
+    QVERIFY(::as::test::writeFile(train, tsv(zhEn->split.train)));
+    QVERIFY(::as::test::writeFile(valid, tsv(zhEn->split.valid)));
+    const QStringList common{u"--batch-tokens"_s, u"300"_s, u"--threads"_s, u"2"_s, u"--valid-every"_s, u"3"_s};
+    const QString task = dir_.filePath(u"task.safetensors"_s), file = dir_.filePath(u"file.safetensors"_s),
+                  resumed = dir_.filePath(u"file-resumed.safetensors"_s), ckpt = dir_.filePath(u"file.ckpt"_s);
+    test::ProcessRun r = cli(QStringList{u"train"_s, u"--model"_s, marian_, u"--task"_s, u"zh-en"_s, u"--steps"_s,
+                                         u"4"_s, u"--out"_s, task} + common);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --task"_s, r)));
+    r = cli(QStringList{u"train"_s, u"--model"_s, marian_, u"--data"_s, train, u"--valid"_s, valid, u"--steps"_s,
+                        u"4"_s, u"--out"_s, file} + common);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --data"_s, r)));
+    QVERIFY2(QString::fromUtf8(r.out).contains(u"vocabularies: source 5883 (marian-source), target 5883 (marian-target)"_s),
+             r.out.constData());
+    r = cli(QStringList{u"train"_s, u"--model"_s, marian_, u"--data"_s, train, u"--valid"_s, valid, u"--steps"_s,
+                        u"2"_s, u"--checkpoint"_s, ckpt} + common);
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --data --checkpoint"_s, r)));
+    r = cli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, u"4"_s, u"--threads"_s, u"2"_s, u"--out"_s, resumed});
+    QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"train --resume"_s, r)));
+    QString error;
+    const std::optional<ModelBundle> a = loadModel(task, &error), b = loadModel(file, &error),
+                                     c = loadModel(resumed, &error), base = loadModel(marian_, &error);
+    QVERIFY2(a && b && c && base, qPrintable(error));
+    QVERIFY(a->model->params().valueVector() != base->model->params().valueVector());
+    QVERIFY2(a->model->params().valueVector() == b->model->params().valueVector(),
+             "the corpus file's pairs trained otherwise than the bundled task's");
+    QVERIFY2(b->model->params().valueVector() == c->model->params().valueVector(),
+             "the resumed fine-tuning on the file differs from the straight one");
+    QCOMPARE(tokenizerName(c->srcTok), u"marian-source"_s);
+
+    for (const char* option : {"--src-tok", "--max-vocab"}) {
+        r = cli({u"train"_s, u"--model"_s, marian_, u"--data"_s, train, QLatin1String(option),
+                 option == QByteArrayView("--src-tok") ? u"word"_s : u"100,100"_s, u"--steps"_s, u"1"_s, u"--out"_s, file});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(u"cannot be given with --model: the model has its own"_s), r.err.constData());
+    }
 }
 
 void TestCliMarian::refused()

@@ -18,6 +18,7 @@
 #include "cli_process.h"
 #include "decode/translation_record.h"
 #include "model/parallel.h"
+#include "text/bundled_corpus.h"
 #include "text/lm_tasks.h"
 #include "text/tokenizer.h"
 #include "test_files.h"
@@ -39,6 +40,7 @@ private slots:
     void translatesAsTheCommandLine();
     void fineTunedAsTheCommandLineDoes();
     void translatesBesideAnotherModel();
+    void fineTunedOnACorpusFileAsTheCommandLineDoes();
 
 private:
     QTemporaryDir dir_;
@@ -225,6 +227,65 @@ void TestWindowMarian::translatesBesideAnotherModel()
     w.beside()->close();
     QVERIFY(!view->hasSideBySide());
     QVERIFY(!w.beside()->closeAction()->isEnabled());
+}
+
+// The fine-tuning dialog's "A corpus file of sentence pairs…": the file is read with the
+// model's own tokenisers and vocabulary, and the run gives the weights
+// `attention-studio-cli train --model FOLDER --data FILE` gives, bit for bit.
+void TestWindowMarian::fineTunedOnACorpusFileAsTheCommandLineDoes()
+{
+    constexpr int kSteps = 3;
+    const std::optional<BundledCorpus> zhEn = loadBundledCorpus(u"zh-en"_s);
+    QVERIFY(zhEn);
+    QByteArray text;
+    for (const SentencePair& p : zhEn->split.train.mid(0, 400))
+        text += (p.src + u'\t' + p.tgt + u'\n').toUtf8();
+    const QString pairs = dir_.filePath(u"pairs.tsv"_s);
+    QVERIFY(test::writeFile(pairs, text));
+    const QString cliModel = dir_.filePath(u"cli-pairs.safetensors"_s);
+    QVERIFY(test::runCli({u"train"_s, u"--model"_s, marian_, u"--data"_s, pairs, u"--batch-tokens"_s, u"300"_s,
+                          u"--steps"_s, QString::number(kSteps), u"--threads"_s, u"2"_s, u"--out"_s, cliModel}));
+    setEngineThreads(2);
+    MainWindow w;
+    w.show();
+    QVERIFY(test::openInWindow(w, marian_));
+    FineTuneChoice choice;
+    choice.task = u"zh-en"_s;
+    choice.corpusFile = pairs;
+    choice.batchTokens = 300;
+    choice.steps = kSteps;
+    w.fineTune(choice);
+    QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == kSteps && !w.isRunning(); }, 300000));
+    QVERIFY(w.settings().fineTunes());
+    QVERIFY(w.settings().userCorpus());
+    QVERIFY(w.settings().modelText && w.settings().modelText->translator);
+    QCOMPARE(tokenizerName(w.settings().corpus->srcTokenizer()), u"marian-source"_s);
+    const QString windowModel = dir_.filePath(u"window-pairs.safetensors"_s);
+    QVERIFY(test::exportFromWindow(w, windowModel));
+    QVERIFY2(test::sameWeightFiles(cliModel, windowModel), "the window's fine-tuning on the file != the command line's");
+
+    // A checkpoint of such a run opens as that run, read with the model's tokenisers again,
+    // and goes on as `train --resume` does.
+    const QString ckpt = dir_.filePath(u"pairs.ckpt"_s), cliResumed = dir_.filePath(u"cli-pairs-resumed.safetensors"_s);
+    QVERIFY(test::runCli({u"train"_s, u"--model"_s, marian_, u"--data"_s, pairs, u"--batch-tokens"_s, u"300"_s,
+                          u"--steps"_s, QString::number(kSteps), u"--threads"_s, u"2"_s, u"--checkpoint"_s, ckpt}));
+    const QString opened = dir_.filePath(u"pairs-opened.ckpt"_s);  // --resume writes on in ckpt
+    QVERIFY(QFile::copy(ckpt, opened));
+    QVERIFY(test::runCli({u"train"_s, u"--resume"_s, ckpt, u"--steps"_s, QString::number(kSteps + 1), u"--threads"_s,
+                          u"2"_s, u"--out"_s, cliResumed}));
+    MainWindow again;
+    again.show();
+    QVERIFY(test::openInWindow(again, opened));
+    QVERIFY2(QTest::qWaitFor([&] { return !again.isInspecting() && again.settings().userCorpus(); }, 60000),
+             qPrintable(again.lastFileError()));
+    QVERIFY(again.settings().fineTunes());
+    QVERIFY(again.settings().modelText && again.settings().modelText->translator);
+    QCOMPARE(again.currentStep(), long(kSteps));
+    again.stepAction()->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return again.currentStep() == kSteps + 1 && !again.isRunning(); }, 60000));
+    const QString windowResumed = dir_.filePath(u"window-pairs-resumed.safetensors"_s);
+    QVERIFY(test::exportFromWindow(again, windowResumed));
+    QVERIFY2(test::sameWeightFiles(cliResumed, windowResumed), "the window's continuation != train --resume's");
 }
 
 AS_TEST_MAIN(TestWindowMarian)
