@@ -453,14 +453,31 @@ void SettingsPanel::showTokenizer(const std::optional<Tokenizer>& t, QComboBox* 
     kind->setCurrentIndex(std::max(0, kind->findData(name)));
 }
 
+void SettingsPanel::showModelTokenizer(const Tokenizer* t, int size, QComboBox* kind, QSpinBox* pieces)
+{
+    constexpr int kOwn = 5;  // after guessed, cjk-char, word, bpe, unigram
+    if (!t) {
+        if (kind->count() > kOwn)
+            kind->removeItem(kOwn);
+        return;
+    }
+    if (kind->count() == kOwn)
+        kind->addItem(QString(), QStringLiteral("model"));
+    kind->setItemText(kOwn, tr("the model's own: %1").arg(tokenizerName(*t)));
+    kind->setCurrentIndex(kOwn);
+    pieces->setValue(std::clamp(size, kMinSubwordVocab, kMaxSubwordVocab));
+}
+
 void SettingsPanel::enableTokenizers()
 {
     // Only the bundled corpus is cut here (a user's corpus was cut when it was opened); B of an
-    // A/B trains on A's pairs, which it may cut another way (comparisonOf).
+    // A/B trains on A's pairs, which it may cut another way (comparisonOf). A model being
+    // fine-tuned cuts with its own.
+    const bool own = !fineTuned_.isEmpty();
     const bool bundled = isBundledCorpusTask(task_->currentText());
     const bool side = isCorpusLanguageModelTask(task_->currentText());  // lm-en, lm-zh
     for (auto [kind, pieces] : {std::pair{srcTok_, srcPieces_}, std::pair{tgtTok_, tgtPieces_}}) {
-        const bool cut = bundled || (side && kind == tgtTok_);
+        const bool cut = !own && (bundled || (side && kind == tgtTok_));
         kind->setEnabled(cut);
         const QString name = kind->currentData().toString();
         pieces->setEnabled(cut && (name == u"bpe" || name == u"unigram"));
@@ -506,7 +523,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     const bool userCorpus = s.userCorpus() || (corpus_ && s.task == corpus_->name());
     sharedVocab_->setChecked(userCorpus ? (s.userCorpus() ? s.source : source_).dataset.shared_vocab
                                         : s.sharedVocab);
-    sharedVocab_->setEnabled(isBundledCorpusTask(s.task));
+    sharedVocab_->setEnabled(isBundledCorpusTask(s.task) && !s.fineTunes());
     {
         const QSignalBlocker blockSteps(planned_), blockMinutes(minutes_);
         planned_->setValue(int(s.plannedSteps));
@@ -529,6 +546,14 @@ void SettingsPanel::setSettings(const SessionSettings& s)
         showTokenizer(s.srcTok, srcTok_, srcPieces_);
         showTokenizer(s.tgtTok, tgtTok_, tgtPieces_);
     }
+    // Fine-tuning: the model's tokenisers and vocabularies (a language model's on the target
+    // row, the side its text is), one vocabulary for both sides of a Marian model.
+    const ModelText* text = s.fineTunes() ? s.modelText.get() : nullptr;
+    showModelTokenizer(text && text->translator ? &text->srcTokenizer : nullptr,
+                       text ? text->srcVocab.size() : 0, srcTok_, srcPieces_);
+    showModelTokenizer(text ? &text->tokenizer : nullptr, text ? text->vocab.size() : 0, tgtTok_, tgtPieces_);
+    if (text && text->translator)
+        sharedVocab_->setChecked(text->srcVocab.tokens() == text->vocab.tokens());
     enableTokenizers();
     check();
 }

@@ -94,6 +94,10 @@ private:
     QSpinBox *srcPieces_, *tgtPieces_;
     std::optional<Tokenizer> tokenizerOf(const QComboBox* kind, const QSpinBox* pieces) const;
     void showTokenizer(const std::optional<Tokenizer>& t, QComboBox* kind, QSpinBox* pieces);
+    // A model being fine-tuned cuts its text with its own tokeniser `t` into its vocabulary of
+    // `size` entries: a last item of the row names it, chosen and fixed (null `t`: the item
+    // goes, the five choices stay).
+    void showModelTokenizer(const Tokenizer* t, int size, QComboBox* kind, QSpinBox* pieces);
     void enableTokenizers();
     QLineEdit* seed_;  // 64-bit: beyond a QSpinBox's int
 };

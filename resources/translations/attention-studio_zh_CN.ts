@@ -3205,6 +3205,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>sinusoidal in halves (Marian)</source>
         <translation>分半正弦（Marian）</translation>
     </message>
+    <message>
+        <source>the model&apos;s own: %1</source>
+        <translation>模型自带：%1</translation>
+    </message>
 </context>
 <context>
     <name>as::Subword</name>

@@ -10,6 +10,7 @@
 #include "form_field.h"
 #include "skip.h"
 #include "settings_panel.h"
+#include "run/make_session.h"
 #include "text/lm_tasks.h"
 #include "window_runs.h"
 
@@ -36,6 +37,7 @@ private slots:
     void minutesAloneHaveNoStepLimit();
     void minutesAloneRunInTheWindow();
     void tieAllNeedsSharedVocabulary();
+    void fineTuningShowsTheModelsTokenizers();
 };
 
 namespace {
@@ -393,6 +395,46 @@ void TestSettingsPanel::tieAllNeedsSharedVocabulary()
     panel.setSettings(toy);
     QVERIFY(!panel.problem().isEmpty());
     QVERIFY(!apply->isEnabled());
+}
+
+// A translator being fine-tuned cuts both sides with its own tokenisers into its own
+// vocabularies: each row names them ("the model's own: …", the vocabulary's size as its
+// pieces), fixed; settings() gives no tokeniser of the form's own for them; a session that is
+// not fine-tuning offers the five choices again.
+void TestSettingsPanel::fineTuningShowsTheModelsTokenizers()
+{
+    QStringList src{u"<pad>"_s, u"<s>"_s, u"</s>"_s, u"<unk>"_s}, tgt = src;
+    for (int i = 0; i < 30; ++i)
+        src << QString(QChar(0x4e00 + i));
+    for (int i = 0; i < 20; ++i)
+        tgt << u"w%1"_s.arg(i);
+    Vocab srcVocab, tgtVocab;
+    QString error;
+    QVERIFY2(Vocab::fromTokens(src, &srcVocab, &error) && Vocab::fromTokens(tgt, &tgtVocab, &error), qPrintable(error));
+    const SessionSettings zhEn = SessionSettings::defaultsFor(u"zh-en"_s);
+    SessionSettings s = SessionSettings::fineTuning(
+        u"zh-en"_s, zhEn.model, modelTextOf(zhEn.model, tgtVocab, TokenizerKind::Word, srcVocab, TokenizerKind::CjkChar),
+        u"/models/mine.safetensors"_s);
+    SettingsPanel panel;
+    panel.setSettings(s);
+    QStringList own;
+    for (const QComboBox* c : panel.findChildren<QComboBox*>()) {
+        if (c->currentData().toString() != u"model"_s)
+            continue;
+        own << c->currentText();
+        QVERIFY(!c->isEnabled());
+    }
+    QCOMPARE(own, QStringList({u"the model's own: cjk-char"_s, u"the model's own: word"_s}));
+    QList<int> pieces;
+    for (const QSpinBox* b : panel.findChildren<QSpinBox*>())
+        if (b->value() == 34 || b->value() == 24)
+            pieces << b->value();
+    QCOMPARE(pieces, QList<int>({34, 24}));
+    QVERIFY(!panel.settings().srcTok && !panel.settings().tgtTok);
+
+    panel.setSettings(zhEn);
+    for (const QComboBox* c : panel.findChildren<QComboBox*>())
+        QVERIFY(c->findData(u"model"_s) < 0);
 }
 
 AS_TEST_MAIN(TestSettingsPanel)
