@@ -33,8 +33,9 @@ packages=(
   # are build dependencies too
   debhelper lintian binutils file
   # oneDNN, the third library the engine's products may run in (core/model/gemm.h: loaded when
-  # installed, chosen per kind of product where it is fastest); tests/core/test_gemm holds it to
-  # the others
+  # installed, chosen per kind of product where it is fastest), and the bfloat16 products'
+  # (core/model/bf16.h, whose API types come from libdnnl-dev, a build dependency);
+  # tests/core/test_gemm and test_bf16 hold them to the others and to float64
   libdnnl2
 )
 for arg in "$@"; do

@@ -8,6 +8,7 @@
 
 #include "decode/decode.h"
 #include "eval/trace.h"
+#include "model/bf16.h"
 #include "model/gemm.h"
 #include "model/gemm_replay.h"
 #include "model/gemm_tuning.h"
@@ -293,6 +294,20 @@ int runBench(const QStringList& args)
                       {"gflop_per_s", flop / median / 1e9}, {"gemm_backend", as::gemmBackend()},
                       {"simd", QString::fromLatin1(Eigen::SimdInstructionSetsInUse())},
                       {"eigen_gflop_per_s", flop / eigen / 1e9}, {"threads", as::engineThreads()}};
+        // bfloat16's product (model/bf16.h) the same way, where the CPU has the units; its
+        // rounding of the inputs is part of its time.
+        if (const QString why = as::bf16Unavailable(); why.isEmpty()) {
+            QString error;
+            const double bf16 = time([&](long from, long to) {
+                if (!as::gemmBf16(false, false, int(to - from), n, n, a.data() + from * n, n, b.data(), n, 0.0f,
+                                  c.data() + from * n, n, &error))
+                    throw std::runtime_error(error.toStdString());
+            });
+            o.insert("bf16_gflop_per_s", flop / bf16 / 1e9);
+            o.insert("bf16_units", as::cpuBf16Units().names());
+        } else {
+            o.insert("bf16_unavailable", why);
+        }
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         return 0;
     }

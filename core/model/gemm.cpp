@@ -157,6 +157,7 @@ struct DnnlVersion {
 };
 
 struct OneDnn {
+    void* lib = nullptr;          // the library's handle (null: not installed)
     DnnlSgemmFn sgemm = nullptr;  // null: not installed
     void (*ompSetNumThreads)(int) = nullptr;
     std::string version;
@@ -175,6 +176,7 @@ OneDnn loadOneDnn()
     const auto version = reinterpret_cast<const DnnlVersion* (*)()>(dlsym(lib, "dnnl_version"));
     if (!sgemm)
         return d;
+    d.lib = lib;
     d.sgemm = sgemm;
     // libgomp, which libdnnl needs, is found through it.
     d.ompSetNumThreads = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
@@ -194,8 +196,7 @@ void dnnlSgemm(bool transA, bool transB, int m, int n, int k, const float* a, in
                int ldb, float beta, float* c, int ldc)
 {
     const OneDnn& d = oneDnn();
-    thread_local const bool oneThread = (d.ompSetNumThreads ? d.ompSetNumThreads(1) : void(), true);
-    (void)oneThread;
+    oneDnnOneThread();
     d.sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -293,6 +294,18 @@ void resetGemmChoices()
 const char* gemmOneDnnVersion()
 {
     return oneDnn().version.c_str();
+}
+
+void* oneDnnSymbol(const char* name)
+{
+    return oneDnn().lib ? dlsym(oneDnn().lib, name) : nullptr;
+}
+
+void oneDnnOneThread()
+{
+    const OneDnn& d = oneDnn();
+    thread_local const bool oneThread = (d.ompSetNumThreads ? d.ompSetNumThreads(1) : void(), true);
+    (void)oneThread;
 }
 
 struct GemmRecorder::State {

@@ -64,6 +64,12 @@ const char* gemmLibraryConfig();
 
 // oneDNN's own description, "oneDNN 2.6.3 (…)"; empty when not loaded.
 const char* gemmOneDnnVersion();
+// A symbol of the oneDNN library loaded for the products (null: not loaded, or no such
+// symbol), for the other primitives the engine takes from it (model/bf16.h).
+void* oneDnnSymbol(const char* name);
+// oneDNN computes in the calling thread alone (OpenMP's threads: one for each thread that
+// calls), as every product of the engine's pool does.
+void oneDnnOneThread();
 
 // One call of gemm as it was made: the shapes, strides, flags and site, not the numbers.
 struct GemmCall {

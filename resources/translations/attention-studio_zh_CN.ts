@@ -135,6 +135,29 @@
     </message>
 </context>
 <context>
+    <name>as::Bf16</name>
+    <message>
+        <source>this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)</source>
+        <translation>这颗 CPU 没有 bfloat16 运算单元（AVX512-BF16 或 AMX-BF16）</translation>
+    </message>
+    <message>
+        <source>this build has no oneDNN headers (Debian&apos;s libdnnl-dev) for its bfloat16 products</source>
+        <translation>本次构建没有 oneDNN 的头文件（Debian 的 libdnnl-dev），无法进行 bfloat16 矩阵乘法</translation>
+    </message>
+    <message>
+        <source>oneDNN, which computes the bfloat16 products, is not installed (Debian&apos;s libdnnl2)</source>
+        <translation>未安装负责 bfloat16 矩阵乘法的 oneDNN（Debian 的 libdnnl2）</translation>
+    </message>
+    <message>
+        <source>the oneDNN installed lacks the matmul primitive</source>
+        <translation>已安装的 oneDNN 缺少 matmul 原语</translation>
+    </message>
+    <message>
+        <source>oneDNN&apos;s bfloat16 matmul failed (%1: status %2)</source>
+        <translation>oneDNN 的 bfloat16 矩阵乘法失败（%1：状态 %2）</translation>
+    </message>
+</context>
+<context>
     <name>as::ByteLevelBpe</name>
     <message>
         <source>the vocabulary lacks the symbol of byte 0x%1, &apos;%2&apos;: a byte-level BPE vocabulary has all 256</source>

@@ -1,0 +1,247 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/bf16.h"
+
+#include "model/gemm.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include <vector>
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define AS_HAVE_CPUID 1
+#endif
+
+// oneDNN's C API's types (Debian's libdnnl-dev); its functions come from the library the
+// products load at run time. Without the headers the build works and refuses bfloat16.
+#if __has_include(<oneapi/dnnl/dnnl.h>)
+#include <oneapi/dnnl/dnnl.h>
+#define AS_DNNL_HEADERS 1
+#endif
+
+namespace as {
+
+namespace {
+
+QString bf16Text(const char* s) { return QCoreApplication::translate("as::Bf16", s); }
+
+#ifdef AS_DNNL_HEADERS
+// oneDNN's C API, from the library the products loaded (model/gemm.h), by the header's types.
+struct DnnlApi {
+    decltype(&dnnl_engine_create) engineCreate = nullptr;
+    decltype(&dnnl_stream_create) streamCreate = nullptr;
+    decltype(&dnnl_memory_desc_init_by_strides) descByStrides = nullptr;
+    decltype(&dnnl_matmul_desc_init) matmulDesc = nullptr;
+    decltype(&dnnl_primitive_attr_create) attrCreate = nullptr;
+    decltype(&dnnl_primitive_attr_destroy) attrDestroy = nullptr;
+    decltype(&dnnl_post_ops_create) postOpsCreate = nullptr;
+    decltype(&dnnl_post_ops_destroy) postOpsDestroy = nullptr;
+    decltype(&dnnl_post_ops_append_sum) appendSum = nullptr;
+    decltype(&dnnl_primitive_attr_set_post_ops) setPostOps = nullptr;
+    decltype(&dnnl_primitive_desc_create) pdCreate = nullptr;
+    decltype(&dnnl_primitive_desc_destroy) pdDestroy = nullptr;
+    decltype(&dnnl_primitive_create) primitiveCreate = nullptr;
+    decltype(&dnnl_primitive_destroy) primitiveDestroy = nullptr;
+    decltype(&dnnl_memory_create) memoryCreate = nullptr;
+    decltype(&dnnl_memory_destroy) memoryDestroy = nullptr;
+    decltype(&dnnl_primitive_execute) execute = nullptr;
+    decltype(&dnnl_stream_wait) streamWait = nullptr;
+    dnnl_engine_t engine = nullptr;
+    bool ok = false;
+};
+
+template <typename F>
+bool resolve(F* f, const char* name)
+{
+    *f = reinterpret_cast<F>(oneDnnSymbol(name));
+    return *f != nullptr;
+}
+
+DnnlApi loadApi()
+{
+    DnnlApi d;
+    const bool all = resolve(&d.engineCreate, "dnnl_engine_create") && resolve(&d.streamCreate, "dnnl_stream_create")
+                     && resolve(&d.descByStrides, "dnnl_memory_desc_init_by_strides")
+                     && resolve(&d.matmulDesc, "dnnl_matmul_desc_init")
+                     && resolve(&d.attrCreate, "dnnl_primitive_attr_create")
+                     && resolve(&d.attrDestroy, "dnnl_primitive_attr_destroy")
+                     && resolve(&d.postOpsCreate, "dnnl_post_ops_create")
+                     && resolve(&d.postOpsDestroy, "dnnl_post_ops_destroy")
+                     && resolve(&d.appendSum, "dnnl_post_ops_append_sum")
+                     && resolve(&d.setPostOps, "dnnl_primitive_attr_set_post_ops")
+                     && resolve(&d.pdCreate, "dnnl_primitive_desc_create")
+                     && resolve(&d.pdDestroy, "dnnl_primitive_desc_destroy")
+                     && resolve(&d.primitiveCreate, "dnnl_primitive_create")
+                     && resolve(&d.primitiveDestroy, "dnnl_primitive_destroy")
+                     && resolve(&d.memoryCreate, "dnnl_memory_create")
+                     && resolve(&d.memoryDestroy, "dnnl_memory_destroy")
+                     && resolve(&d.execute, "dnnl_primitive_execute") && resolve(&d.streamWait, "dnnl_stream_wait");
+    // One CPU engine for the program (it is thread-safe); each calling thread its own stream.
+    d.ok = all && d.engineCreate(&d.engine, dnnl_cpu, 0) == dnnl_success;
+    return d;
+}
+
+const DnnlApi& api()
+{
+    static const DnnlApi d = loadApi();
+    return d;
+}
+
+// Releases what a product made, whatever way it ends.
+struct Made {
+    const DnnlApi& d;
+    dnnl_primitive_attr_t attr = nullptr;
+    dnnl_post_ops_t postOps = nullptr;
+    dnnl_primitive_desc_t pd = nullptr;
+    dnnl_primitive_t primitive = nullptr;
+    dnnl_memory_t memory[3] = {nullptr, nullptr, nullptr};
+    ~Made()
+    {
+        for (dnnl_memory_t m : memory)
+            if (m)
+                d.memoryDestroy(m);
+        if (primitive)
+            d.primitiveDestroy(primitive);
+        if (pd)
+            d.pdDestroy(pd);
+        if (postOps)
+            d.postOpsDestroy(postOps);
+        if (attr)
+            d.attrDestroy(attr);
+    }
+};
+
+// The stored matrix (rows × cols, leading dimension ld) rounded to bfloat16, packed.
+void rounded(const float* x, int rows, int cols, int ld, std::vector<std::uint16_t>* out)
+{
+    out->resize(std::size_t(rows) * std::size_t(cols));
+    for (int r = 0; r < rows; ++r) {
+        const float* row = x + std::size_t(r) * std::size_t(ld);
+        std::uint16_t* to = out->data() + std::size_t(r) * std::size_t(cols);
+        for (int c = 0; c < cols; ++c)
+            to[c] = toBfloat16(row[c]);
+    }
+}
+#endif
+
+}  // namespace
+
+QString Bf16Units::names() const
+{
+    QStringList n;
+    if (avx512bf16)
+        n << QStringLiteral("AVX512-BF16");
+    if (amxbf16)
+        n << QStringLiteral("AMX-BF16");
+    return n.join(QStringLiteral(", "));
+}
+
+Bf16Units cpuBf16Units()
+{
+    Bf16Units u;
+#ifdef AS_HAVE_CPUID
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_max(0, nullptr) >= 7) {
+        __cpuid_count(7, 0, eax, ebx, ecx, edx);
+        u.amxbf16 = (edx >> 22) & 1u;
+        const unsigned subleaves = eax;
+        if (subleaves >= 1) {
+            __cpuid_count(7, 1, eax, ebx, ecx, edx);
+            u.avx512bf16 = (eax >> 5) & 1u;
+        }
+    }
+#endif
+    return u;
+}
+
+QString bf16Unavailable()
+{
+    const Bf16Units units = cpuBf16Units();
+    if (!units.any())
+        return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)"));
+#ifndef AS_DNNL_HEADERS
+    return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "this build has no oneDNN headers (Debian's libdnnl-dev) for its "
+                                                  "bfloat16 products"));
+#else
+    if (!oneDnnSymbol("dnnl_version"))
+        return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN, which computes the bfloat16 products, is not installed "
+                                                      "(Debian's libdnnl2)"));
+    if (!api().ok)
+        return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "the oneDNN installed lacks the matmul primitive"));
+    return {};
+#endif
+}
+
+bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
+              float beta, float* c, int ldc, QString* error)
+{
+    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+        *error = why;
+        return false;
+    }
+#ifndef AS_DNNL_HEADERS
+    (void)transA, (void)transB, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)beta,
+        (void)c, (void)ldc;
+    return false;
+#else
+    const DnnlApi& d = api();
+    oneDnnOneThread();
+    // The operands as stored, rounded and packed: A is m × k (k × m transposed), B k × n
+    // (n × k); their descriptors say which way they are read.
+    thread_local std::vector<std::uint16_t> aBf, bBf;
+    rounded(a, transA ? k : m, transA ? m : k, lda, &aBf);
+    rounded(b, transB ? n : k, transB ? k : n, ldb, &bBf);
+    const dnnl_dims_t aDims{m, k}, bDims{k, n}, cDims{m, n};
+    const dnnl_dims_t aStrides{transA ? 1 : k, transA ? m : 1};
+    const dnnl_dims_t bStrides{transB ? 1 : n, transB ? k : 1};
+    const dnnl_dims_t cStrides{ldc, 1};
+    dnnl_memory_desc_t aDesc, bDesc, cDesc;
+    dnnl_matmul_desc_t desc;
+    Made made{d};
+    auto failed = [&](const char* what, dnnl_status_t status) {
+        *error = bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN's bfloat16 matmul failed (%1: status %2)"))
+                     .arg(QLatin1String(what))
+                     .arg(int(status));
+        return false;
+    };
+    dnnl_status_t st = d.descByStrides(&aDesc, 2, aDims, dnnl_bf16, aStrides);
+    if (st == dnnl_success)
+        st = d.descByStrides(&bDesc, 2, bDims, dnnl_bf16, bStrides);
+    if (st == dnnl_success)
+        st = d.descByStrides(&cDesc, 2, cDims, dnnl_f32, cStrides);
+    if (st != dnnl_success)
+        return failed("memory descriptor", st);
+    if ((st = d.matmulDesc(&desc, &aDesc, &bDesc, nullptr, &cDesc)) != dnnl_success)
+        return failed("matmul descriptor", st);
+    if ((st = d.attrCreate(&made.attr)) != dnnl_success)
+        return failed("attributes", st);
+    if (beta != 0.0f) {  // C += A B: oneDNN's sum post-op adds what C held, scaled
+        if ((st = d.postOpsCreate(&made.postOps)) != dnnl_success || (st = d.appendSum(made.postOps, beta)) != dnnl_success
+            || (st = d.setPostOps(made.attr, made.postOps)) != dnnl_success)
+            return failed("sum post-op", st);
+    }
+    if ((st = d.pdCreate(&made.pd, &desc, made.attr, d.engine, nullptr)) != dnnl_success)
+        return failed("primitive descriptor", st);
+    if ((st = d.primitiveCreate(&made.primitive, made.pd)) != dnnl_success)
+        return failed("primitive", st);
+    if ((st = d.memoryCreate(&made.memory[0], &aDesc, d.engine, aBf.data())) != dnnl_success
+        || (st = d.memoryCreate(&made.memory[1], &bDesc, d.engine, bBf.data())) != dnnl_success
+        || (st = d.memoryCreate(&made.memory[2], &cDesc, d.engine, c)) != dnnl_success)
+        return failed("memory", st);
+    thread_local dnnl_stream_t stream = nullptr;
+    if (!stream && (st = d.streamCreate(&stream, d.engine, dnnl_stream_default_flags)) != dnnl_success) {
+        stream = nullptr;
+        return failed("stream", st);
+    }
+    const dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, made.memory[0]},
+                                     {DNNL_ARG_WEIGHTS, made.memory[1]},
+                                     {DNNL_ARG_DST, made.memory[2]}};
+    if ((st = d.execute(made.primitive, stream, 3, args)) != dnnl_success || (st = d.streamWait(stream)) != dnnl_success)
+        return failed("execute", st);
+    return true;
+#endif
+}
+
+}  // namespace as

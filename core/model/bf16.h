@@ -1,0 +1,57 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// bfloat16 mixed precision's matrix product (core/SPEC.md §2.14): the inputs rounded to
+// bfloat16 (8 significant bits, float32's exponent), the products accumulated and written in
+// float32, as PyTorch's CPU autocast computes a Linear. The product is oneDNN's matmul
+// primitive with bfloat16 inputs and a float32 output (Debian's libdnnl, loaded with the
+// engine's other products, model/gemm.h), offered only where the CPU has bfloat16 units:
+// AVX512-BF16 (AMD Zen 4 and later, Intel Cooper Lake) or AMX-BF16 (Intel Sapphire Rapids and
+// later). Elsewhere bf16Unavailable() says why, and nothing is computed.
+#include <QString>
+
+#include <cstdint>
+#include <cstring>
+
+namespace as {
+
+// float32 to bfloat16 by rounding to the nearest, ties to even (as PyTorch's and oneDNN's
+// conversions do); a NaN stays a NaN (quiet), infinities stay.
+inline std::uint16_t toBfloat16(float x)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u)  // NaN: keep it one, whatever its payload's top bits
+        return std::uint16_t((u >> 16) | 0x0040u);
+    const std::uint32_t lsb = (u >> 16) & 1u;
+    return std::uint16_t((u + 0x7fffu + lsb) >> 16);
+}
+
+inline float fromBfloat16(std::uint16_t b)
+{
+    const std::uint32_t u = std::uint32_t(b) << 16;
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// The CPU's bfloat16 units, read from CPUID.
+struct Bf16Units {
+    bool avx512bf16 = false;  // AVX512_BF16: leaf 7 subleaf 1, EAX bit 5
+    bool amxbf16 = false;     // AMX-BF16: leaf 7 subleaf 0, EDX bit 22
+    bool any() const { return avx512bf16 || amxbf16; }
+    QString names() const;    // "AVX512-BF16, AMX-BF16"; empty: none
+};
+Bf16Units cpuBf16Units();
+
+// Why bfloat16 products cannot run here: no bfloat16 units in the CPU, oneDNN not installed,
+// built without its headers, or its matmul refused them. Empty: they can.
+QString bf16Unavailable();
+
+// C = op(A) op(B) (beta 0) or C += op(A) op(B) (beta 1), row-major with leading dimensions as
+// CBLAS takes them; A and B rounded to bfloat16 first (toBfloat16), C in float32. Runs in the
+// calling thread. False, with *error, where bf16Unavailable() is not empty or oneDNN fails.
+bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
+              float beta, float* c, int ldc, QString* error);
+
+}  // namespace as

@@ -1,0 +1,185 @@
+// SPDX-FileCopyrightText: 2026 The Attention Studio authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+// model/bf16: float32 to bfloat16 by round-to-nearest-even, checked on values worked by hand;
+// and the bfloat16 product (oneDNN's matmul, bfloat16 inputs, float32 accumulation and output)
+// against the float64 product of the same float32 inputs, within the bound that rounding the
+// inputs to bfloat16 and summing in float32 give:
+//
+//   |C − C₆₄|ᵢⱼ ≤ (2u + u² + 1.01·K·2⁻²⁴) · (|A|·|B|)ᵢⱼ,   u = 2⁻⁸ (bfloat16's unit roundoff:
+// 8 significant bits, round to nearest)
+//
+// (each input off by at most u relative, so each product by 2u + u²; a float32 sum of K terms
+// off by at most K·2⁻²⁴ of the sum of their magnitudes, 1.01 covering the higher-order terms).
+// Inputs bfloat16 already holds lose nothing but the summation's error; and general inputs do
+// lose something (the product is not float32's). Every transposition, with and without
+// accumulating into C, on sub-blocks of wider rows. Where the CPU has no bfloat16 units the
+// product must be refused, saying so: that is what this test checks there, and it says which
+// of the two it checked.
+#include "model/bf16.h"
+#include "model/rng.h"
+#include "skip.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace as;
+
+class TestBf16 : public QObject {
+    Q_OBJECT
+private slots:
+    void roundsToNearestEven();
+    void productWithinTheRoundingBound_data();
+    void productWithinTheRoundingBound();
+    void refusedOnlyWhereTheCpuLacksUnits();
+};
+
+namespace {
+
+float fromBits(std::uint32_t u)
+{
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// A stored matrix (rows × cols in rows of ld floats, the padding NaN so that a read past a
+// row shows).
+struct Stored {
+    int rows, cols, ld;
+    std::vector<float> v;
+    float at(int r, int c) const { return v[std::size_t(r) * std::size_t(ld) + std::size_t(c)]; }
+};
+
+Stored random(Rng& rng, int rows, int cols, bool bf16Exact)
+{
+    Stored s{rows, cols, cols + 3, std::vector<float>(std::size_t(rows) * std::size_t(cols + 3), NAN)};
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const float x = float(2.0 * rng.uniform() - 1.0);
+            s.v[std::size_t(r) * std::size_t(s.ld) + std::size_t(c)] = bf16Exact ? fromBfloat16(toBfloat16(x)) : x;
+        }
+    return s;
+}
+
+}  // namespace
+
+void TestBf16::roundsToNearestEven()
+{
+    QCOMPARE(toBfloat16(1.0f), std::uint16_t(0x3f80));
+    QCOMPARE(toBfloat16(-2.5f), std::uint16_t(0xc020));
+    // 1 + 2⁻⁸ lies halfway between 1 (0x3f80) and 1 + 2⁻⁷ (0x3f81): to the even one, 0x3f80.
+    QCOMPARE(toBfloat16(fromBits(0x3f808000u)), std::uint16_t(0x3f80));
+    // 1 + 3·2⁻⁸, halfway between 0x3f81 and 0x3f82: to 0x3f82.
+    QCOMPARE(toBfloat16(fromBits(0x3f818000u)), std::uint16_t(0x3f82));
+    // Just above the halfway point goes up, just below goes down.
+    QCOMPARE(toBfloat16(fromBits(0x3f808001u)), std::uint16_t(0x3f81));
+    QCOMPARE(toBfloat16(fromBits(0x3f807fffu)), std::uint16_t(0x3f80));
+    QCOMPARE(fromBfloat16(0x3f82), 1.015625f);
+    // float32's largest value rounds up past bfloat16's largest: infinity, as IEEE rounding does.
+    QCOMPARE(toBfloat16(fromBits(0x7f7fffffu)), std::uint16_t(0x7f80));
+    QCOMPARE(toBfloat16(INFINITY), std::uint16_t(0x7f80));
+    QCOMPARE(toBfloat16(-INFINITY), std::uint16_t(0xff80));
+    // A NaN stays one, even one whose payload lives only in the bits rounding drops.
+    QVERIFY(std::isnan(fromBfloat16(toBfloat16(NAN))));
+    QVERIFY(std::isnan(fromBfloat16(toBfloat16(fromBits(0x7f800001u)))));
+    QVERIFY(std::isnan(fromBfloat16(toBfloat16(fromBits(0xffffffffu)))));
+    // bfloat16 keeps float32's exponent: 1e30, 1e-30 and -3e-38 survive with 8 significant bits,
+    // off by at most u = 2⁻⁸ of themselves (-3e-38 by 2.05e-3 of itself, more than 2⁻⁹).
+    for (float x : {1e30f, 1e-30f, -3.0e-38f}) {
+        const float back = fromBfloat16(toBfloat16(x));
+        QVERIFY(std::abs(double(back) - double(x)) <= std::abs(double(x)) * 0x1.0p-8);
+    }
+}
+
+void TestBf16::productWithinTheRoundingBound_data()
+{
+    QTest::addColumn<bool>("transA");
+    QTest::addColumn<bool>("transB");
+    QTest::addColumn<bool>("accumulate");
+    for (bool ta : {false, true})
+        for (bool tb : {false, true})
+            for (bool acc : {false, true})
+                QTest::addRow("%s%s%s", ta ? "At" : "A", tb ? "Bt" : "B", acc ? "+=" : "")
+                    << ta << tb << acc;
+}
+
+void TestBf16::productWithinTheRoundingBound()
+{
+    QFETCH(bool, transA);
+    QFETCH(bool, transB);
+    QFETCH(bool, accumulate);
+    if (!cpuBf16Units().any()) {
+        QString error;
+        float c = 0;
+        const float one = 1;
+        QVERIFY(!gemmBf16(false, false, 1, 1, 1, &one, 1, &one, 1, 0.0f, &c, 1, &error));
+        QVERIFY2(error.contains(QLatin1String("no bfloat16 units")), qPrintable(error));
+        qInfo("this CPU has no bfloat16 units: the product was refused, as it must be");
+        return;
+    }
+    constexpr int m = 37, k = 300, n = 29;
+    constexpr double u = 0x1.0p-8;
+    for (bool exact : {false, true}) {
+        Rng rng(exact ? 11 : 7);
+        const Stored a = transA ? random(rng, k, m, exact) : random(rng, m, k, exact);
+        const Stored b = transB ? random(rng, n, k, exact) : random(rng, k, n, exact);
+        auto A = [&](int i, int p) { return double(transA ? a.at(p, i) : a.at(i, p)); };
+        auto B = [&](int p, int j) { return double(transB ? b.at(j, p) : b.at(p, j)); };
+        Stored c = random(rng, m, n, false);
+        const Stored before = c;
+        QString error;
+        QVERIFY2(gemmBf16(transA, transB, m, n, k, a.v.data(), a.ld, b.v.data(), b.ld, accumulate ? 1.0f : 0.0f,
+                          c.v.data(), c.ld, &error),
+                 qPrintable(error));
+        const double inputs = exact ? 0.0 : 2 * u + u * u;
+        const double sum = 1.01 * k * 0x1.0p-24;
+        double worst = 0, differs = 0;
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                double exact64 = accumulate ? double(before.at(i, j)) : 0.0, magnitude = 0, f32 = exact64;
+                for (int p = 0; p < k; ++p) {
+                    exact64 += A(i, p) * B(p, j);
+                    magnitude += std::abs(A(i, p) * B(p, j));
+                    f32 = double(float(f32 + double(float(A(i, p) * B(p, j)))));
+                }
+                const double bound = (inputs + sum) * magnitude
+                                     + (accumulate ? 0x1.0p-24 * std::abs(double(before.at(i, j))) : 0.0);
+                const double error64 = std::abs(double(c.at(i, j)) - exact64);
+                worst = std::max(worst, error64 / bound);
+                differs = std::max(differs, std::abs(double(c.at(i, j)) - f32));
+                if (error64 > bound)
+                    QFAIL(qPrintable(QStringLiteral("C[%1,%2] = %3, float64 %4: off by %5, the bound is %6")
+                                         .arg(i)
+                                         .arg(j)
+                                         .arg(c.at(i, j))
+                                         .arg(exact64)
+                                         .arg(error64)
+                                         .arg(bound)));
+                QVERIFY(std::isnan(c.v[std::size_t(i) * std::size_t(c.ld) + std::size_t(n)]));  // past the row: untouched
+            }
+        qInfo("%s inputs: worst error %.3g of the bound; largest difference from the float32 sum %.3g",
+              exact ? "bfloat16-exact" : "float32", worst, differs);
+        if (!exact)  // rounding the inputs did happen
+            QVERIFY(differs > 1e-4);
+    }
+}
+
+void TestBf16::refusedOnlyWhereTheCpuLacksUnits()
+{
+    const Bf16Units units = cpuBf16Units();
+    const QString why = bf16Unavailable();
+    if (units.any()) {
+        // The CI and the machines here install oneDNN (scripts/install-deps.sh).
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        qInfo("bfloat16 units: %s; bfloat16 products available", qPrintable(units.names()));
+    } else {
+        QVERIFY(why.contains(QLatin1String("no bfloat16 units")));
+        QVERIFY(units.names().isEmpty());
+        qInfo("no bfloat16 units: refused (%s)", qPrintable(why));
+    }
+}
+
+AS_TEST_GUILESS_MAIN(TestBf16)
+#include "test_bf16.moc"
