@@ -238,6 +238,10 @@ int runBench(const QStringList& args)
                            "tuned (the default) takes the tuning stored for this CPU, else "
                            "OpenBLAS.", "name", "tuned"},
           {"tuned", "openblas", "onednn", "eigen"});
+    p.add({"precision", "The layers' products in float32 (the default) or bfloat16: inputs rounded "
+                        "to bfloat16, float32 sums (core/SPEC.md §2.14), where the CPU has bfloat16 "
+                        "units.", "name", "float32"},
+          {"float32", "bf16"});
     p.add({"products-alone", "Also: one step's large products recorded and run again --steps "
                              "times with nothing else around them (the same shapes and split "
                              "over the threads, no waits): the fastest the step could be if "
@@ -342,8 +346,15 @@ int runBench(const QStringList& args)
         if (p.isSet("retune"))
             p.refuse(QStringLiteral("--retune chooses the libraries itself: leave out --gemm-library"));
     }
+    const bool bf16 = p.value("precision") == QLatin1String("bf16");
+    if (bf16 && (p.isSet("retune") || p.isSet("products-alone")))
+        p.refuse(QStringLiteral("--precision bf16 times the training step: leave out --retune and --products-alone"));
     if (!p.ok())
         return 2;
+    if (QString why; bf16 && !as::setGemmPrecision(as::GemmPrecision::BFloat16, &why)) {
+        err << "bench: --precision bf16 cannot run here: " << why << "\n";
+        return 1;
+    }
     const BenchShape shape = preset == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->tgt_vocab = shape.tgtVocab;
@@ -410,6 +421,7 @@ int runBench(const QStringList& args)
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},
                   {"gemm_backend", as::gemmBackend()},
+                  {"precision", QString::fromLatin1(as::gemmPrecisionName(as::gemmPrecision()))},
                   // The vector instructions this build's own code was compiled for (Eigen's
                   // list): scripts/bench-vs-reference --avx2 checks there is no AVX-512 in it.
                   {"simd", QString::fromLatin1(Eigen::SimdInstructionSetsInUse())},

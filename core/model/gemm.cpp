@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/gemm.h"
+#include "model/bf16.h"
 
 #include <algorithm>
 #include <atomic>
@@ -202,6 +203,7 @@ void dnnlSgemm(bool transA, bool transB, int m, int n, int k, const float* a, in
 
 // The library of each site, plus one; 0: the default, OpenBLAS where loaded, else Eigen.
 std::array<std::atomic<std::uint8_t>, kGemmSites> gChoice{};
+std::atomic<GemmPrecision> gPrecision{GemmPrecision::Float32};
 
 GemmLibrary defaultLibrary()
 {
@@ -410,11 +412,45 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,
           GemmPass pass)
 {
     const int site = gemmSite(kind, pass);
-    if constexpr (std::is_same_v<T, float>)
+    if constexpr (std::is_same_v<T, float>) {
         if (GemmRecorder* r = gRecorder.load(std::memory_order_relaxed))
             r->add({transA, transB, accumulate, int(c.rows()), int(c.cols()),
                     int(transA ? a.rows() : a.cols()), leading(a), leading(b), leading(c), site});
+        const Eigen::Index k = transA ? a.rows() : a.cols();
+        if (kind != GemmKind::Other && gPrecision.load(std::memory_order_relaxed) == GemmPrecision::BFloat16
+            && c.rows() > 0 && c.cols() > 0 && k > 0) {
+            check<T>(a, transA, b, transB, c);
+            QString error;
+            if (!gemmBf16(transA, transB, int(c.rows()), int(c.cols()), int(k), a.data(), leading(a), b.data(),
+                          leading(b), accumulate ? 1.0f : 0.0f, c.data(), leading(c), &error))
+                throw std::runtime_error("bfloat16 product: " + error.toStdString());
+            return;
+        }
+    }
     gemmWith<T>(gemmChoice(site), a, transA, b, transB, c, accumulate);
+}
+
+bool setGemmPrecision(GemmPrecision precision, QString* why)
+{
+    if (precision == GemmPrecision::BFloat16) {
+        if (const QString no = bf16Unavailable(); !no.isEmpty()) {
+            if (why)
+                *why = no;
+            return false;
+        }
+    }
+    gPrecision.store(precision, std::memory_order_relaxed);
+    return true;
+}
+
+GemmPrecision gemmPrecision()
+{
+    return gPrecision.load(std::memory_order_relaxed);
+}
+
+const char* gemmPrecisionName(GemmPrecision precision)
+{
+    return precision == GemmPrecision::BFloat16 ? "bfloat16" : "float32";
 }
 
 const char* gemmBackend()

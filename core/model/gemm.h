@@ -11,6 +11,8 @@
 // gemmEigen is the plain Eigen product, kept as the oracle of tests/core/test_gemm.cpp.
 #include "model/tensor.h"
 
+#include <QString>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -42,6 +44,15 @@ bool setGemmChoice(int site, GemmLibrary library);
 GemmLibrary gemmChoice(int site);
 // Every site back to the default: OpenBLAS where it is loaded, else Eigen.
 void resetGemmChoices();
+
+// The precision of the layers' products (core/SPEC.md §2.14), for every thread from the next
+// call on: float32, or bfloat16 mixed precision — the products of the projections, the
+// feed-forward and the generator (GemmKind other than Other), every pass, in model/bf16.h's
+// gemmBf16; the rest stays float32. Refused (false, *why) where bf16Unavailable() says why.
+enum class GemmPrecision : std::uint8_t { Float32, BFloat16 };
+bool setGemmPrecision(GemmPrecision precision, QString* why = nullptr);
+GemmPrecision gemmPrecision();
+const char* gemmPrecisionName(GemmPrecision precision);  // "float32", "bfloat16"
 
 template <typename T>
 void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,

@@ -16,6 +16,7 @@
 // product must be refused, saying so: that is what this test checks there, and it says which
 // of the two it checked.
 #include "model/bf16.h"
+#include "model/gemm.h"
 #include "model/rng.h"
 #include "skip.h"
 
@@ -33,6 +34,7 @@ private slots:
     void productWithinTheRoundingBound_data();
     void productWithinTheRoundingBound();
     void refusedOnlyWhereTheCpuLacksUnits();
+    void precisionRoutesTheLayersProducts();
 };
 
 namespace {
@@ -179,6 +181,44 @@ void TestBf16::refusedOnlyWhereTheCpuLacksUnits()
         QVERIFY(units.names().isEmpty());
         qInfo("no bfloat16 units: refused (%s)", qPrintable(why));
     }
+}
+
+// The precision setting (model/gemm.h): under bfloat16 the layers' products (projections,
+// feed-forward, generator; every pass) are gemmBf16's, bit for bit; GemmKind::Other stays
+// float32's; back to float32, the same call gives float32's product again. Refused, by name,
+// where the CPU lacks the units.
+void TestBf16::precisionRoutesTheLayersProducts()
+{
+    QString why;
+    if (!cpuBf16Units().any()) {
+        QVERIFY(!setGemmPrecision(GemmPrecision::BFloat16, &why));
+        QVERIFY2(why.contains(QLatin1String("no bfloat16 units")), qPrintable(why));
+        QCOMPARE(gemmPrecision(), GemmPrecision::Float32);
+        qInfo("no bfloat16 units: the setting was refused");
+        return;
+    }
+    Rng rng(3);
+    Mat<float> a(19, 70), b(70, 23);
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+        a.data()[i] = float(2.0 * rng.uniform() - 1.0);
+    for (Eigen::Index i = 0; i < b.size(); ++i)
+        b.data()[i] = float(2.0 * rng.uniform() - 1.0);
+    Mat<float> viaBf16(19, 23), f32(19, 23), layer(19, 23), other(19, 23), back(19, 23);
+    QVERIFY2(gemmBf16(false, false, 19, 23, 70, a.data(), 70, b.data(), 23, 0.0f, viaBf16.data(), 23, &why), qPrintable(why));
+    gemm<float>(a, false, b, false, f32, false, GemmKind::FeedForward, GemmPass::Forward);
+    QVERIFY(setGemmPrecision(GemmPrecision::BFloat16, &why));
+    QCOMPARE(gemmPrecision(), GemmPrecision::BFloat16);
+    for (GemmKind kind : {GemmKind::Projections, GemmKind::FeedForward, GemmKind::Generator})
+        for (GemmPass pass : {GemmPass::Forward, GemmPass::InputGradient, GemmPass::WeightGradient}) {
+            gemm<float>(a, false, b, false, layer, false, kind, pass);
+            QVERIFY(layer == viaBf16);
+        }
+    gemm<float>(a, false, b, false, other, false, GemmKind::Other, GemmPass::Forward);
+    QVERIFY(setGemmPrecision(GemmPrecision::Float32));
+    gemm<float>(a, false, b, false, back, false, GemmKind::FeedForward, GemmPass::Forward);
+    QVERIFY(other == f32);
+    QVERIFY(back == f32);
+    QVERIFY(viaBf16 != f32);
 }
 
 AS_TEST_GUILESS_MAIN(TestBf16)
