@@ -7,6 +7,9 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+#include <array>
+#include <map>
+#include <memory>
 #include <vector>
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -46,6 +49,7 @@ struct DnnlApi {
     decltype(&dnnl_primitive_destroy) primitiveDestroy = nullptr;
     decltype(&dnnl_memory_create) memoryCreate = nullptr;
     decltype(&dnnl_memory_destroy) memoryDestroy = nullptr;
+    decltype(&dnnl_memory_set_data_handle) setHandle = nullptr;
     decltype(&dnnl_primitive_execute) execute = nullptr;
     decltype(&dnnl_stream_wait) streamWait = nullptr;
     dnnl_engine_t engine = nullptr;
@@ -77,6 +81,7 @@ DnnlApi loadApi()
                      && resolve(&d.primitiveDestroy, "dnnl_primitive_destroy")
                      && resolve(&d.memoryCreate, "dnnl_memory_create")
                      && resolve(&d.memoryDestroy, "dnnl_memory_destroy")
+                     && resolve(&d.setHandle, "dnnl_memory_set_data_handle")
                      && resolve(&d.execute, "dnnl_primitive_execute") && resolve(&d.streamWait, "dnnl_stream_wait");
     // One CPU engine for the program (it is thread-safe); each calling thread its own stream.
     d.ok = all && d.engineCreate(&d.engine, dnnl_cpu, 0) == dnnl_success;
@@ -89,29 +94,28 @@ const DnnlApi& api()
     return d;
 }
 
-// Releases what a product made, whatever way it ends.
+// A product's primitive and its three memory objects, made once per shape and thread (oneDNN's
+// primitive descriptor costs more than a small product): a training step issues the same few
+// shapes again and again. Released with the thread.
 struct Made {
-    const DnnlApi& d;
-    dnnl_primitive_attr_t attr = nullptr;
-    dnnl_post_ops_t postOps = nullptr;
-    dnnl_primitive_desc_t pd = nullptr;
+    const DnnlApi* d = nullptr;
     dnnl_primitive_t primitive = nullptr;
     dnnl_memory_t memory[3] = {nullptr, nullptr, nullptr};
+    Made() = default;
+    Made(const Made&) = delete;
+    Made& operator=(const Made&) = delete;
     ~Made()
     {
+        if (!d)
+            return;
         for (dnnl_memory_t m : memory)
             if (m)
-                d.memoryDestroy(m);
+                d->memoryDestroy(m);
         if (primitive)
-            d.primitiveDestroy(primitive);
-        if (pd)
-            d.pdDestroy(pd);
-        if (postOps)
-            d.postOpsDestroy(postOps);
-        if (attr)
-            d.attrDestroy(attr);
+            d->primitiveDestroy(primitive);
     }
 };
+using MadeKey = std::array<long long, 7>;  // m, n, k, transA, transB, ldc, accumulate
 
 // The stored matrix (rows × cols, leading dimension ld) rounded to bfloat16, packed.
 void rounded(const float* x, int rows, int cols, int ld, std::vector<std::uint16_t>* out)
@@ -197,38 +201,62 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
     const dnnl_dims_t aStrides{transA ? 1 : k, transA ? m : 1};
     const dnnl_dims_t bStrides{transB ? 1 : n, transB ? k : 1};
     const dnnl_dims_t cStrides{ldc, 1};
-    dnnl_memory_desc_t aDesc, bDesc, cDesc;
-    dnnl_matmul_desc_t desc;
-    Made made{d};
     auto failed = [&](const char* what, dnnl_status_t status) {
         *error = bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN's bfloat16 matmul failed (%1: status %2)"))
                      .arg(QLatin1String(what))
                      .arg(int(status));
         return false;
     };
-    dnnl_status_t st = d.descByStrides(&aDesc, 2, aDims, dnnl_bf16, aStrides);
-    if (st == dnnl_success)
-        st = d.descByStrides(&bDesc, 2, bDims, dnnl_bf16, bStrides);
-    if (st == dnnl_success)
-        st = d.descByStrides(&cDesc, 2, cDims, dnnl_f32, cStrides);
-    if (st != dnnl_success)
-        return failed("memory descriptor", st);
-    if ((st = d.matmulDesc(&desc, &aDesc, &bDesc, nullptr, &cDesc)) != dnnl_success)
-        return failed("matmul descriptor", st);
-    if ((st = d.attrCreate(&made.attr)) != dnnl_success)
-        return failed("attributes", st);
-    if (beta != 0.0f) {  // C += A B: oneDNN's sum post-op adds what C held, scaled
-        if ((st = d.postOpsCreate(&made.postOps)) != dnnl_success || (st = d.appendSum(made.postOps, beta)) != dnnl_success
-            || (st = d.setPostOps(made.attr, made.postOps)) != dnnl_success)
-            return failed("sum post-op", st);
+    thread_local std::map<MadeKey, std::unique_ptr<Made>> madeFor;
+    const MadeKey key{m, n, k, transA, transB, ldc, beta != 0.0f};
+    auto found = madeFor.find(key);
+    if (found == madeFor.end()) {
+        auto made = std::make_unique<Made>();
+        made->d = &d;
+        dnnl_memory_desc_t aDesc, bDesc, cDesc;
+        dnnl_matmul_desc_t desc;
+        dnnl_status_t st = d.descByStrides(&aDesc, 2, aDims, dnnl_bf16, aStrides);
+        if (st == dnnl_success)
+            st = d.descByStrides(&bDesc, 2, bDims, dnnl_bf16, bStrides);
+        if (st == dnnl_success)
+            st = d.descByStrides(&cDesc, 2, cDims, dnnl_f32, cStrides);
+        if (st != dnnl_success)
+            return failed("memory descriptor", st);
+        if ((st = d.matmulDesc(&desc, &aDesc, &bDesc, nullptr, &cDesc)) != dnnl_success)
+            return failed("matmul descriptor", st);
+        dnnl_primitive_attr_t attr = nullptr;
+        dnnl_post_ops_t postOps = nullptr;
+        dnnl_primitive_desc_t pd = nullptr;
+        if ((st = d.attrCreate(&attr)) == dnnl_success && beta != 0.0f) {
+            // C += A B: oneDNN's sum post-op adds what C held, scaled.
+            if ((st = d.postOpsCreate(&postOps)) == dnnl_success && (st = d.appendSum(postOps, beta)) == dnnl_success)
+                st = d.setPostOps(attr, postOps);
+        }
+        if (st == dnnl_success)
+            st = d.pdCreate(&pd, &desc, attr, d.engine, nullptr);
+        if (st == dnnl_success)
+            st = d.primitiveCreate(&made->primitive, pd);
+        if (pd)
+            d.pdDestroy(pd);
+        if (postOps)
+            d.postOpsDestroy(postOps);
+        if (attr)
+            d.attrDestroy(attr);
+        if (st != dnnl_success)
+            return failed("primitive", st);
+        if ((st = d.memoryCreate(&made->memory[0], &aDesc, d.engine, DNNL_MEMORY_NONE)) != dnnl_success
+            || (st = d.memoryCreate(&made->memory[1], &bDesc, d.engine, DNNL_MEMORY_NONE)) != dnnl_success
+            || (st = d.memoryCreate(&made->memory[2], &cDesc, d.engine, DNNL_MEMORY_NONE)) != dnnl_success)
+            return failed("memory", st);
+        found = madeFor.emplace(key, std::move(made)).first;
     }
-    if ((st = d.pdCreate(&made.pd, &desc, made.attr, d.engine, nullptr)) != dnnl_success)
-        return failed("primitive descriptor", st);
-    if ((st = d.primitiveCreate(&made.primitive, made.pd)) != dnnl_success)
-        return failed("primitive", st);
-    if ((st = d.memoryCreate(&made.memory[0], &aDesc, d.engine, aBf.data())) != dnnl_success
-        || (st = d.memoryCreate(&made.memory[1], &bDesc, d.engine, bBf.data())) != dnnl_success
-        || (st = d.memoryCreate(&made.memory[2], &cDesc, d.engine, c)) != dnnl_success)
+    Made& made = *found->second;
+    dnnl_status_t st = d.setHandle(made.memory[0], aBf.data());
+    if (st == dnnl_success)
+        st = d.setHandle(made.memory[1], bBf.data());
+    if (st == dnnl_success)
+        st = d.setHandle(made.memory[2], c);
+    if (st != dnnl_success)
         return failed("memory", st);
     thread_local dnnl_stream_t stream = nullptr;
     if (!stream && (st = d.streamCreate(&stream, d.engine, dnnl_stream_default_flags)) != dnnl_success) {
