@@ -68,11 +68,8 @@ void labelAxes(QCustomPlot* plot)
 
 void styleAxes(QCustomPlot* plot, int pointSize)
 {
+    styleTokenAxes(plot, pointSize);
     for (QCPAxis* a : {plot->xAxis, plot->yAxis}) {
-        a->setTickLabelFont(pointFont(pointSize));
-        a->setLabelFont(pointFont(pointSize));
-        a->setTickLength(0, 3);
-        a->setSubTickLength(0, 0);
         a->setLabelPadding(2);
         a->setTickLabelPadding(3);
     }

@@ -43,12 +43,7 @@ CrossAttentionPanel::CrossAttentionPanel(QWidget* parent) : QWidget(parent)
     plot_->setMinimumSize(200, 220);
     heat_ = makeHeatmap(plot_, true, sequentialGradient());
     heat_.scale->setBarWidth(10);
-    for (QCPAxis* a : {plot_->xAxis, plot_->yAxis}) {
-        a->setTickLabelFont(pointFont(10));
-        a->setLabelFont(pointFont(10));
-        a->setTickLength(0, 3);
-        a->setSubTickLength(0, 0);
-    }
+    styleTokenAxes(plot_, 10);
     enableHoverReadout(plot_, [this](QCustomPlot*, QPoint p) {
         int r = 0, c = 0;
         if (!record_)

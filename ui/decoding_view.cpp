@@ -48,12 +48,7 @@ QCPColorGradient maskedGradient(const QPalette& palette)
 
 void styleAxes(QCustomPlot* plot)
 {
-    for (QCPAxis* a : {plot->xAxis, plot->yAxis}) {
-        a->setTickLabelFont(pointFont(kPointSize - 1));
-        a->setLabelFont(pointFont(kPointSize - 1));
-        a->setTickLength(0, 3);
-        a->setSubTickLength(0, 0);
-    }
+    styleTokenAxes(plot, kPointSize - 1);
 }
 
 // No taller than its rows (with the header and a horizontal scroll bar): the space below a

@@ -568,6 +568,16 @@ Heatmap makeHeatmap(QCustomPlot* plot, bool withColorScale, const QCPColorGradie
     return h;
 }
 
+void styleTokenAxes(QCustomPlot* plot, int pointSize)
+{
+    for (QCPAxis* a : {plot->xAxis, plot->yAxis}) {
+        a->setTickLabelFont(pointFont(pointSize));
+        a->setLabelFont(pointFont(pointSize));
+        a->setTickLength(0, 3);
+        a->setSubTickLength(0, 0);
+    }
+}
+
 void setTokenTicks(QCPAxis* axis, const QStringList& labels)
 {
     LayoutFitter* fitter = LayoutFitter::of(axis->parentPlot());

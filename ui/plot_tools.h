@@ -103,6 +103,9 @@ bool heatmapAxisTokenAt(const Heatmap& h, QPoint pixel, int* row, int* col);
 // recomputed at every layout of the plot (a resize, an export at another size); the x axis's
 // labels are slanted when that shows more of them.
 void setTokenTicks(QCPAxis* axis, const QStringList& labels);
+// The axes of a map of tokens: tick labels and axis labels at `pointSize` points, short ticks,
+// no sub-ticks (the Translate view's maps, the attention and decoding views').
+void styleTokenAxes(QCustomPlot* plot, int pointSize);
 // Whole-number ticks for an axis that counts positions, dimensions or ids.
 void setIntegerTicks(QCPAxis* axis);
 // The value drawn in cell (row, col), read back from the map; NaN outside it.

@@ -152,12 +152,7 @@ TranslateView::TranslateView(QWidget* parent) : QWidget(parent)
     crossPlot_->setMinimumSize(320, 260);
     crossHeat_ = makeHeatmap(crossPlot_, true, sequentialGradient());
     crossHeat_.scale->setBarWidth(12);
-    for (QCPAxis* a : {crossPlot_->xAxis, crossPlot_->yAxis}) {
-        a->setTickLabelFont(pointFont(10));
-        a->setLabelFont(pointFont(10));
-        a->setTickLength(0, 3);
-        a->setSubTickLength(0, 0);
-    }
+    styleTokenAxes(crossPlot_, 10);
     enableHoverReadout(crossPlot_, [this](QCustomPlot*, QPoint p) {
         int r = 0, c = 0;
         if (!last_)

@@ -107,17 +107,28 @@ void CorpusActions::chooseCorpus()
     openCorpus(source);
 }
 
+namespace {
+
+// What a corpus run takes of a session's settings: the model, the optimiser, the batch's token
+// budget, the validations and the averaging (CorpusRun::args() records those).
+void takeRecipe(const SessionSettings& s, TaskRecipe* recipe)
+{
+    recipe->model = s.model;
+    recipe->train = s.train;
+    recipe->batchTokens = s.batchTokens;
+    recipe->evalEvery = s.evalEvery;
+    recipe->averagePoints = s.averagePoints;
+}
+
+}  // namespace
+
 void CorpusActions::fineTuneOn(const QString& file, const SessionSettings& settings)
 {
     CorpusRun run;
     run.source.train = file;
     if (settings.modelText)
         readWithModel(&run.source.dataset, *settings.modelText);
-    run.recipe.model = settings.model;
-    run.recipe.train = settings.train;
-    run.recipe.batchTokens = settings.batchTokens;
-    run.recipe.evalEvery = settings.evalEvery;
-    run.recipe.averagePoints = settings.averagePoints;
+    takeRecipe(settings, &run.recipe);
     opener_->open(run);
     fineTune_ = settings;
     opener_->job()->showProgress(window_, tr("Fine-tune"),
@@ -131,12 +142,7 @@ void CorpusActions::openCorpus(const CorpusSource& source)
     CorpusRun run;
     run.source = source;
     if (settings.userCorpus() || isBundledCorpusTask(settings.task)) {
-        // Keep the recipe the user has set up for corpora.
-        run.recipe.model = settings.model;
-        run.recipe.train = settings.train;
-        run.recipe.batchTokens = settings.batchTokens;
-        run.recipe.evalEvery = settings.evalEvery;
-        run.recipe.averagePoints = settings.averagePoints;
+        takeRecipe(settings, &run.recipe);  // the recipe the user has set up for corpora
     }
     opener_->open(run);
     opener_->job()->showProgress(window_, tr("Open corpus"),

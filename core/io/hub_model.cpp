@@ -512,6 +512,17 @@ std::optional<QStringList> marianPieces(const QDir& dir, HubIdMap* ids, QString*
 
 // The tensors of one Hub weight file as they are read into the engine's parameters: take()
 // finds a tensor with its shape and reads it into buf, or says what is wrong in *why.
+// The values of the engine's parameter `name` (a name the code itself spells: a missing one is
+// a bug, not a file's fault).
+template <typename Store>  // ParamStore<float>, const or not
+auto parameterValues(Store& ps, const std::string& name)
+{
+    const ParamInfo* p = ps.find(name);
+    if (!p)
+        throw std::logic_error("hub model: no parameter " + name);
+    return ps.values() + p->offset;
+}
+
 struct HubWeights {
     HubTensorSource& src;
     const QString& file;
@@ -538,13 +549,7 @@ struct HubWeights {
         return true;
     }
     bool has(const std::string& name) const { return src.entries.contains(name); }
-    float* dest(const std::string& name)
-    {
-        const ParamInfo* p = ps.find(name);
-        if (!p)
-            throw std::logic_error("hub model: no parameter " + name);
-        return ps.values() + p->offset;
-    }
+    float* dest(const std::string& name) { return parameterValues(ps, name); }
     void copy(float* out, std::size_t from, std::size_t n) const
     {
         std::memcpy(out, buf.data() + from, n * sizeof(float));
@@ -944,12 +949,7 @@ bool writeHubModel(const ModelBundle& bundle, const QString& dir, QString* error
     const ParamStore<float>& ps = bundle.model->params();
     const int d = c.d_model, ff = c.d_ff, V = bpe->size();
     const HubIdMap ids{V, bpe->endOfText()};
-    const auto values = [&](const std::string& name) {
-        const ParamInfo* p = ps.find(name);
-        if (!p)
-            throw std::logic_error("hub model: no parameter " + name);
-        return ps.values() + p->offset;
-    };
+    const auto values = [&](const std::string& name) { return parameterValues(ps, name); };
     // Every tensor in its own buffer, named as transformers names GPT2LMHeadModel's.
     std::vector<std::pair<std::string, std::pair<std::vector<std::uint64_t>, std::vector<float>>>> out;
     const auto add = [&](const std::string& name, std::vector<std::uint64_t> shape, std::vector<float> v) {
@@ -1071,12 +1071,7 @@ bool writeMarianHubModel(const ModelBundle& bundle, const QString& dir, QString*
     const int d = c.d_model, ff = c.d_ff, V = c.tgt_vocab - 1;
     // The Hub's ids: </s> 0, <unk> 1, the engine's pieces from id 4 on, <pad> last.
     const HubIdMap ids{V, 0, 1, V - 1, V - 1};
-    const auto values = [&](const std::string& name) {
-        const ParamInfo* p = ps.find(name);
-        if (!p)
-            throw std::logic_error("hub model: no parameter " + name);
-        return ps.values() + p->offset;
-    };
+    const auto values = [&](const std::string& name) { return parameterValues(ps, name); };
     std::vector<std::pair<std::string, std::pair<std::vector<std::uint64_t>, std::vector<float>>>> out;
     const auto add = [&](const std::string& name, std::vector<std::uint64_t> shape, std::vector<float> v) {
         out.push_back({name, {std::move(shape), std::move(v)}});
