@@ -10,6 +10,11 @@ of tgt_len + 1 tokens, as `bench --config CONFIG,arch=decoder-only` does. One JS
 
     torch_bench.py tiny --arch decoder-only --steps 10 --threads 2
     torch_bench.py small --generator --steps 30
+    torch_bench.py small --autocast --steps 10
+
+--autocast runs the forward pass and the loss under torch.autocast("cpu", dtype=torch.bfloat16),
+PyTorch's own bfloat16 mixed precision (the backward pass follows the types it chose), as
+`attention-studio-cli bench --precision bf16` is timed beside it (core/SPEC.md §2.14).
 
 --generator times the generator alone at the configuration's shapes, as a step issues it:
 the [batch * tgt_len, d_model] states to tgt_vocab logits, log-softmax, the label-smoothed loss
@@ -39,6 +44,8 @@ def main():
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--autocast", action="store_true",
+                    help="the forward pass and loss under torch.autocast(\"cpu\", dtype=torch.bfloat16)")
     ap.add_argument("--generator", action="store_true",
                     help="time the generator, log-softmax and loss alone (see above)")
     ap.add_argument("--reference", default=os.path.join(HERE, "..", "tests", "reference"),
@@ -66,11 +73,15 @@ def main():
     src = None if only else torch.randint(4, SRC_VOCAB, (B, S), generator=g)
     tgt = torch.randint(4, TGT_VOCAB, (B, T + 1), generator=g)
 
+    import contextlib
+    precision = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if a.autocast else contextlib.nullcontext
+
     def step(i):
         for group in opt.param_groups:
             group["lr"] = ref.noam_rate(i + 1, c["d_model"], 1.0, 400)
-        logp = m(src, tgt[:, :-1])
-        loss, _ = ref.smoothed_loss(logp, tgt[:, 1:], 0.1)
+        with precision():
+            logp = m(src, tgt[:, :-1])
+            loss, _ = ref.smoothed_loss(logp, tgt[:, 1:], 0.1)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -85,7 +96,8 @@ def main():
     print(json.dumps({"impl": "pytorch-" + torch.__version__ + " (tests/reference)",
                       "config": a.config, "arch": a.arch,
                       "params": sum(p.numel() for p in m.parameters()), "step_s": dt,
-                      "tgt_tokens_per_s": B * T / dt, "threads": a.threads, "loss": loss}))
+                      "tgt_tokens_per_s": B * T / dt, "threads": a.threads, "loss": loss,
+                      "precision": "autocast-bf16" if a.autocast else "float32"}))
 
 
 def generator_alone(torch, ref, c, a):

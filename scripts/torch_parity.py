@@ -24,7 +24,13 @@ usage:
                                    loss and NLL, the greedy outputs, and the outputs sampled
                                    as core/SPEC.md §5.6 says ("sampled", "sampling": its
                                    options; sentence i draws with seed + i), with the
-                                   engine's generator (Rng, written again here)
+                                   engine's generator (Rng, written again here); and the
+                                   loss and gradients under torch.autocast("cpu",
+                                   dtype=torch.bfloat16): "autocast.grad.NAME",
+                                   "autocast_loss", "autocast_nll", and in the engine's
+                                   own mixed precision written with autograd (bfloat16
+                                   inputs to every Linear, float32 sums): "mixed.grad.NAME",
+                                   "mixed_loss", "mixed_nll" (core/SPEC.md §2.14)
   torch_parity.py check MODEL.safetensors --batch DIR/reference.safetensors [--reference DIR]
       Loads a weight file written by Attention Studio (attention-studio-cli export) into the
       reference model and prints one JSON line: the loss and NLL on that batch and the greedy
@@ -319,6 +325,48 @@ def sample(model, src_ids, max_len, seed):
     return out, False
 
 
+class _Bf16Linear:
+    """y = bf16(x) · bf16(W)ᵀ + b in float32; backward: bf16(g) · bf16(W), bf16(g)ᵀ · bf16(x)
+    (core/SPEC.md §2.14: the layers' products with bfloat16 inputs, float32 sums and results)."""
+
+    @staticmethod
+    def make(torch):
+        def r(t):
+            return t.to(torch.bfloat16).float()
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w, b):
+                ctx.save_for_backward(x, w)
+                ctx.has_bias = b is not None
+                y = r(x) @ r(w).t()
+                return y + b if b is not None else y
+
+            @staticmethod
+            def backward(ctx, g):
+                x, w = ctx.saved_tensors
+                g2, x2 = g.reshape(-1, g.shape[-1]), x.reshape(-1, x.shape[-1])
+                gx = r(g) @ r(w)
+                gw = r(g2).t() @ r(x2)
+                return gx, gw, g2.sum(0) if ctx.has_bias else None
+        return F
+
+
+class bfloat16_linears:
+    """Every nn.Linear computes as _Bf16Linear while the context lasts."""
+
+    def __init__(self, torch):
+        self.torch, self.fn = torch, _Bf16Linear.make(torch)
+
+    def __enter__(self):
+        self.saved = self.torch.nn.Linear.forward
+        fn = self.fn
+        self.torch.nn.Linear.forward = lambda mod, x: fn.apply(x, mod.weight, mod.bias)
+
+    def __exit__(self, *exc):
+        self.torch.nn.Linear.forward = self.saved
+
+
 def loss_on(ref, model, batch, eps):
     import torch, torch.nn.functional as F
     tgt_out = torch.tensor(batch["tgt_out"])
@@ -423,7 +471,27 @@ def reference(args):
     V = logp.size(-1)
     out = {"logits": logits["out"].reshape(-1, V), "logprobs": logp.detach().reshape(-1, V)}
     for name, p in m.named_parameters():
-        out["grad." + name] = p.grad
+        out["grad." + name] = p.grad.clone()  # zero_grad below zeroes p.grad in place
+    # The same loss and gradients under PyTorch's bfloat16 mixed precision (core/SPEC.md §2.14):
+    # the forward pass and loss in torch.autocast("cpu", dtype=torch.bfloat16), the backward
+    # pass in the types it chose; the gradients land in the float32 parameters.
+    m.zero_grad()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        _, ac_loss, ac_nll, _ = loss_on(ref, m, batch, eps)
+    ac_loss.float().backward()
+    for name, p in m.named_parameters():
+        out["autocast.grad." + name] = p.grad.float().clone()
+    batch.update(autocast_loss=float(ac_loss), autocast_nll=float(ac_nll))
+    # And the engine's own bfloat16 mixed precision, written here with autograd: every Linear
+    # rounds its input, its weight and (backward) its output's gradient to bfloat16 and sums and
+    # writes float32; everything else, the attention's products included, stays float32.
+    m.zero_grad()
+    with bfloat16_linears(torch):
+        _, mx_loss, mx_nll, _ = loss_on(ref, m, batch, eps)
+        mx_loss.backward()
+    for name, p in m.named_parameters():
+        out["mixed.grad." + name] = p.grad.clone()
+    batch.update(mixed_loss=float(mx_loss), mixed_nll=float(mx_nll))
     outputs = [greedy(m, s, greedy_len) for s, _ in pairs]
     sampled = [sample(m, s, greedy_len, SAMPLE_SEED + i) for i, (s, _) in enumerate(pairs)]
     batch.update(sampled=[{"tokens": t, "finished": f} for t, f in sampled],

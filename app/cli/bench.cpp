@@ -351,7 +351,8 @@ int runBench(const QStringList& args)
         p.refuse(QStringLiteral("--precision bf16 times the training step: leave out --retune and --products-alone"));
     if (!p.ok())
         return 2;
-    if (QString why; bf16 && !as::setGemmPrecision(as::GemmPrecision::BFloat16, &why)) {
+    const as::GemmPrecision precision = bf16 ? as::GemmPrecision::BFloat16 : as::GemmPrecision::Float32;
+    if (QString why; !as::gemmPrecisionAvailable(precision, &why)) {
         err << "bench: --precision bf16 cannot run here: " << why << "\n";
         return 1;
     }
@@ -366,7 +367,9 @@ int runBench(const QStringList& args)
             as::setGemmChoice(site, library);
     }
 
-    as::Trainer trainer(*cfg, as::TrainOptions{1.0, 400, 0});
+    as::TrainOptions options{1.0, 400, 0};
+    options.precision = precision;
+    as::Trainer trainer(*cfg, options);
     trainer.setRecordHealth(health);
     trainer.setHistogramEvery(health ? histogramEvery : 0);
     const as::Batch batch = as::randomBenchBatch(*cfg, shape.batch, shape.srcLen, shape.tgtLen, 1);
@@ -421,7 +424,7 @@ int runBench(const QStringList& args)
                   {"gflop_per_s", stepFlops(*cfg, shape) / median / 1e9},
                   {"threads", as::engineThreads()},
                   {"gemm_backend", as::gemmBackend()},
-                  {"precision", QString::fromLatin1(as::gemmPrecisionName(as::gemmPrecision()))},
+                  {"precision", QString::fromLatin1(as::gemmPrecisionName(precision))},
                   // The vector instructions this build's own code was compiled for (Eigen's
                   // list): scripts/bench-vs-reference --avx2 checks there is no AVX-512 in it.
                   {"simd", QString::fromLatin1(Eigen::SimdInstructionSetsInUse())},

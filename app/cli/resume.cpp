@@ -30,7 +30,7 @@ namespace {
 // the ones a resumed run may change; the ones that name files (may be given again when the files
 // moved); and the ones that cannot apply to a resumed corpus run.
 const QStringList kRecorded = as::CorpusRun::recordedOptions();
-const QStringList kChangeableOnResume = {"clip-norm", "valid-every", "average"};
+const QStringList kChangeableOnResume = {"clip-norm", "valid-every", "average", "precision"};
 const QStringList kFiles = as::CorpusRun::fileOptions();
 const QStringList kNotWithResume = {"task", "batch", "model"};
 
@@ -126,6 +126,7 @@ int runTrainResume(Options& p)
                                         QCommandLineOption("data", "", "F"),
                                         QCommandLineOption("valid", "", "F"),
                                         QCommandLineOption("clip-norm", "", "N"),
+                                        QCommandLineOption("precision", "", "P"),
                                         QCommandLineOption("valid-every", "", "N")}) {
         const QString name = o.names().first();
         if (p.isSet(name))

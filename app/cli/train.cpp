@@ -10,6 +10,7 @@
 #include "decode/decode.h"
 #include "eval/induction.h"
 #include "io/checkpoint.h"
+#include "model/bf16.h"
 #include "model/parallel.h"
 #include "text/bundled_corpus.h"
 #include "text/dataset.h"
@@ -162,6 +163,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
                      "file.", "CKPT"});
     p.add({"clip-norm", "Scale gradients down to this global L2 norm when above it (0 = "
                         "no clipping).", "N", "0"});
+    p.add({"precision", "The layers' products in float32, or bf16: bfloat16 mixed precision "
+                        "(bfloat16 inputs, float32 sums; weights, Adam and the loss float32), "
+                        "where the CPU has AVX512-BF16 or AMX (core/SPEC.md §2.14). With "
+                        "--resume: the checkpoint's unless given.", "P", "float32"});
     p.add({"minutes", "Train for this much time (alone: no step limit; with --steps: "
                       "whichever comes first).", "M"});
     p.add({"batch-tokens", "Token budget of a batch (corpora).", "N",
@@ -258,6 +263,13 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
     r.train.warmup = long(p.intOption("warmup", 1, kBillion, r.train.warmup));
     r.train.factor = p.doubleOption("factor", 1e-6, 1e6, r.train.factor);
     r.train.clipNorm = p.doubleOption("clip-norm", 0, 1e9, 0);
+    if (p.isSet("precision")) {
+        QString why;
+        if (!as::gemmPrecisionFromName(p.value("precision"), &r.train.precision))
+            p.refuse(QStringLiteral("--precision must be float32 or bf16"));
+        else if (!as::gemmPrecisionAvailable(r.train.precision, &why))
+            p.refuse(QStringLiteral("--precision bf16: %1").arg(why));
+    }
     const int threads = p.threads(generated ? 1 : 0);
     const long logEvery = long(p.intOption("log-every", 1, kBillion, generated ? 25 : 0));
     const double checkpointMinutes = p.doubleOption("checkpoint-minutes", 0.01, 1e6, 5);
@@ -381,7 +393,9 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             err << "train: cannot resume: " << error << "\n";
             return 1;
         }
-        session->trainer().setClipNorm(r.train.clipNorm);  // the one setting a resumed run may change
+        session->trainer().setClipNorm(r.train.clipNorm);  // settings a resumed run may change
+        if (p.isSet("precision"))  // else the checkpoint's (resumeSession says if it cannot run here)
+            session->trainer().setPrecision(r.train.precision);
         out << "resumed at step " << session->stepCount() << " (epoch " << session->epoch() << ")\n";
     } else {
         session = base ? as::makeFineTuneSession(std::move(data), std::move(base->model), &run, &error)
@@ -399,7 +413,10 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
             << (run.modelText ? run.modelText->context : as::kLmContext) << " tokens per epoch; ";
     else if (perEpoch > 0 && !generated)
         out << perEpoch << " batches of ≤ " << dataOptions.batchTokens << " tokens per epoch; ";
-    out << as::engineThreads() << " thread" << (as::engineThreads() == 1 ? "" : "s") << "\n";
+    out << as::engineThreads() << " thread" << (as::engineThreads() == 1 ? "" : "s");
+    if (s.trainer().options().precision == as::GemmPrecision::BFloat16)
+        out << "; bfloat16 products (oneDNN, " << as::cpuBf16Units().names() << ")";
+    out << "\n";
     out.flush();
 
     // What the window records too, so that it can open and continue this run.

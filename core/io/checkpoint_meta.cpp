@@ -92,6 +92,10 @@ struct MetaParser {
         if (warmup < 1)
             return fail(QCoreApplication::translate("as::Checkpoint", "'options.warmup' is 0; it must be at least 1"));
         c->options.warmup = long(warmup);
+        // Since the precision setting: absent in earlier checkpoints, which trained in float32.
+        if (opt.contains("precision")
+            && !gemmPrecisionFromName(opt.value("precision").toString(), &c->options.precision))
+            return fail(QCoreApplication::translate("as::Checkpoint", "'options.precision' must be \"float32\" or \"bf16\""));
         bool ok = false;
         c->options.seed = opt.value("seed").toString().toULongLong(&ok);
         if (!ok)
@@ -147,7 +151,8 @@ QByteArray checkpointMetaBytes(const Trainer& t, const CheckpointRun& run)
     QJsonObject options{{"factor", o.factor},
                         {"warmup", double(o.warmup)},
                         {"seed", QString::number(o.seed)},
-                        {"clip_norm", o.clipNorm}};
+                        {"clip_norm", o.clipNorm},
+                        {"precision", QLatin1String(gemmPrecisionArgument(o.precision))}};
     QJsonObject rng{{"dropout", rngStateToHex(t.dropoutRngState())},
                     {"data", rngStateToHex(run.dataRng)}};
     QJsonObject meta{{"format", "attention-studio-checkpoint"},

@@ -14,7 +14,9 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
+#include <immintrin.h>
 #define AS_HAVE_CPUID 1
+#define AS_HAVE_VCVTNE 1
 #endif
 
 // oneDNN's C API's types (Debian's libdnnl-dev); its functions come from the library the
@@ -121,16 +123,51 @@ using MadeKey = std::array<long long, 7>;  // m, n, k, transA, transB, ldc, accu
 void rounded(const float* x, int rows, int cols, int ld, std::vector<std::uint16_t>* out)
 {
     out->resize(std::size_t(rows) * std::size_t(cols));
-    for (int r = 0; r < rows; ++r) {
-        const float* row = x + std::size_t(r) * std::size_t(ld);
-        std::uint16_t* to = out->data() + std::size_t(r) * std::size_t(cols);
-        for (int c = 0; c < cols; ++c)
-            to[c] = toBfloat16(row[c]);
+    if (ld == cols) {
+        toBfloat16(x, out->data(), out->size());
+        return;
+    }
+    for (int r = 0; r < rows; ++r)
+        toBfloat16(x + std::size_t(r) * std::size_t(ld), out->data() + std::size_t(r) * std::size_t(cols),
+                   std::size_t(cols));
+}
+#endif
+
+#ifdef AS_HAVE_VCVTNE
+// 32 floats at a time by VCVTNE2PS2BF16, the rest by the masked VCVTNEPS2BF16: round to nearest,
+// ties to even, subnormals to zero, NaN quiet (Intel's definition, which toBfloat16 follows).
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void roundVector(const float* x, std::uint16_t* out,
+                                                                                    std::size_t n)
+{
+    std::size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m512 lo = _mm512_loadu_ps(x + i), hi = _mm512_loadu_ps(x + i + 16);
+        _mm512_storeu_si512(out + i, __m512i(_mm512_cvtne2ps_pbh(hi, lo)));
+    }
+    for (; i < n; i += 16) {
+        const std::size_t left = n - i < 16 ? n - i : 16;
+        const __mmask16 mask = __mmask16((1u << left) - 1u);
+        const __m512 v = _mm512_maskz_loadu_ps(mask, x + i);
+        _mm256_mask_storeu_epi16(out + i, mask, __m256i(_mm512_cvtneps_pbh(v)));
     }
 }
 #endif
 
 }  // namespace
+
+void toBfloat16(const float* x, std::uint16_t* out, std::size_t n)
+{
+#ifdef AS_HAVE_VCVTNE
+    static const bool vector = cpuBf16Units().avx512bf16 && __builtin_cpu_supports("avx512bw")
+                               && __builtin_cpu_supports("avx512vl");
+    if (vector) {
+        roundVector(x, out, n);
+        return;
+    }
+#endif
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = toBfloat16(x[i]);
+}
 
 QString Bf16Units::names() const
 {
@@ -160,22 +197,33 @@ Bf16Units cpuBf16Units()
     return u;
 }
 
-QString bf16Unavailable()
+namespace {
+// Why not, as the English source of its message; nullptr: bfloat16 products can run.
+const char* whyNoBf16()
 {
     const Bf16Units units = cpuBf16Units();
     if (!units.any())
-        return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)"));
+        return QT_TRANSLATE_NOOP("as::Bf16", "this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)");
 #ifndef AS_DNNL_HEADERS
-    return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "this build has no oneDNN headers (Debian's libdnnl-dev) for its "
-                                                  "bfloat16 products"));
+    return QT_TRANSLATE_NOOP("as::Bf16", "this build has no oneDNN headers (Debian's libdnnl-dev) for its "
+                                         "bfloat16 products");
 #else
     if (!oneDnnSymbol("dnnl_version"))
-        return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN, which computes the bfloat16 products, is not installed "
-                                                      "(Debian's libdnnl2)"));
+        return QT_TRANSLATE_NOOP("as::Bf16", "oneDNN, which computes the bfloat16 products, is not installed "
+                                             "(Debian's libdnnl2)");
     if (!api().ok)
-        return bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "the oneDNN installed lacks the matmul primitive"));
-    return {};
+        return QT_TRANSLATE_NOOP("as::Bf16", "the oneDNN installed lacks the matmul primitive");
+    return nullptr;
 #endif
+}
+}  // namespace
+
+QString bf16Unavailable()
+{
+    // CPUID traps to the hypervisor in a virtual machine: asked once, not at every product, and
+    // translated at each call (the window's language can change).
+    static const char* const why = whyNoBf16();
+    return why ? bf16Text(why) : QString();
 }
 
 bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,

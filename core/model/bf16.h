@@ -10,19 +10,23 @@
 // later). Elsewhere bf16Unavailable() says why, and nothing is computed.
 #include <QString>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 namespace as {
 
-// float32 to bfloat16 by rounding to the nearest, ties to even (as PyTorch's and oneDNN's
-// conversions do); a NaN stays a NaN (quiet), infinities stay.
+// float32 to bfloat16 by rounding to the nearest, ties to even, as the CPU's own conversion
+// (AVX512-BF16's VCVTNEPS2BF16, which oneDNN uses) does: a NaN stays a NaN (quiet), infinities
+// stay, and a subnormal float32 (below 2^-126 in magnitude) becomes a zero of its sign.
 inline std::uint16_t toBfloat16(float x)
 {
     std::uint32_t u;
     std::memcpy(&u, &x, sizeof u);
     if ((u & 0x7fffffffu) > 0x7f800000u)  // NaN: keep it one, whatever its payload's top bits
         return std::uint16_t((u >> 16) | 0x0040u);
+    if ((u & 0x7f800000u) == 0)  // zero or subnormal: a zero of its sign
+        return std::uint16_t((u >> 16) & 0x8000u);
     const std::uint32_t lsb = (u >> 16) & 1u;
     return std::uint16_t((u + 0x7fffu + lsb) >> 16);
 }
@@ -35,6 +39,10 @@ inline float fromBfloat16(std::uint16_t b)
     return x;
 }
 
+// x[0, n) rounded as toBfloat16 rounds each, into out: with the CPU's conversion where it has
+// AVX512-BF16, else one by one. The two give the same bits (tests/core/test_bf16.cpp).
+void toBfloat16(const float* x, std::uint16_t* out, std::size_t n);
+
 // The CPU's bfloat16 units, read from CPUID.
 struct Bf16Units {
     bool avx512bf16 = false;  // AVX512_BF16: leaf 7 subleaf 1, EAX bit 5
@@ -45,7 +53,7 @@ struct Bf16Units {
 Bf16Units cpuBf16Units();
 
 // Why bfloat16 products cannot run here: no bfloat16 units in the CPU, oneDNN not installed,
-// built without its headers, or its matmul refused them. Empty: they can.
+// built without its headers, or its matmul refused them. Empty: they can. Worked out once.
 QString bf16Unavailable();
 
 // C = op(A) op(B) (beta 0) or C += op(A) op(B) (beta 1), row-major with leading dimensions as

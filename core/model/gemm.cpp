@@ -203,7 +203,7 @@ void dnnlSgemm(bool transA, bool transB, int m, int n, int k, const float* a, in
 
 // The library of each site, plus one; 0: the default, OpenBLAS where loaded, else Eigen.
 std::array<std::atomic<std::uint8_t>, kGemmSites> gChoice{};
-std::atomic<GemmPrecision> gPrecision{GemmPrecision::Float32};
+thread_local GemmPrecision tPrecision = GemmPrecision::Float32;
 
 GemmLibrary defaultLibrary()
 {
@@ -417,7 +417,7 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,
             r->add({transA, transB, accumulate, int(c.rows()), int(c.cols()),
                     int(transA ? a.rows() : a.cols()), leading(a), leading(b), leading(c), site});
         const Eigen::Index k = transA ? a.rows() : a.cols();
-        if (kind != GemmKind::Other && gPrecision.load(std::memory_order_relaxed) == GemmPrecision::BFloat16
+        if (kind != GemmKind::Other && tPrecision == GemmPrecision::BFloat16
             && c.rows() > 0 && c.cols() > 0 && k > 0) {
             check<T>(a, transA, b, transB, c);
             QString error;
@@ -430,7 +430,7 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,
     gemmWith<T>(gemmChoice(site), a, transA, b, transB, c, accumulate);
 }
 
-bool setGemmPrecision(GemmPrecision precision, QString* why)
+bool gemmPrecisionAvailable(GemmPrecision precision, QString* why)
 {
     if (precision == GemmPrecision::BFloat16) {
         if (const QString no = bf16Unavailable(); !no.isEmpty()) {
@@ -439,18 +439,51 @@ bool setGemmPrecision(GemmPrecision precision, QString* why)
             return false;
         }
     }
-    gPrecision.store(precision, std::memory_order_relaxed);
+    return true;
+}
+
+bool setGemmPrecision(GemmPrecision precision, QString* why)
+{
+    if (!gemmPrecisionAvailable(precision, why))
+        return false;
+    tPrecision = precision;
     return true;
 }
 
 GemmPrecision gemmPrecision()
 {
-    return gPrecision.load(std::memory_order_relaxed);
+    return tPrecision;
 }
 
 const char* gemmPrecisionName(GemmPrecision precision)
 {
     return precision == GemmPrecision::BFloat16 ? "bfloat16" : "float32";
+}
+
+const char* gemmPrecisionArgument(GemmPrecision precision)
+{
+    return precision == GemmPrecision::BFloat16 ? "bf16" : "float32";
+}
+
+bool gemmPrecisionFromName(const QString& name, GemmPrecision* precision)
+{
+    if (name == QLatin1String("float32") || name == QLatin1String("fp32") || name == QLatin1String("f32"))
+        *precision = GemmPrecision::Float32;
+    else if (name == QLatin1String("bf16") || name == QLatin1String("bfloat16"))
+        *precision = GemmPrecision::BFloat16;
+    else
+        return false;
+    return true;
+}
+
+GemmPrecisionScope::GemmPrecisionScope(GemmPrecision precision) : before_(tPrecision)
+{
+    tPrecision = precision;
+}
+
+GemmPrecisionScope::~GemmPrecisionScope()
+{
+    tPrecision = before_;
 }
 
 const char* gemmBackend()

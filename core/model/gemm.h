@@ -45,14 +45,35 @@ GemmLibrary gemmChoice(int site);
 // Every site back to the default: OpenBLAS where it is loaded, else Eigen.
 void resetGemmChoices();
 
-// The precision of the layers' products (core/SPEC.md §2.14), for every thread from the next
-// call on: float32, or bfloat16 mixed precision — the products of the projections, the
-// feed-forward and the generator (GemmKind other than Other), every pass, in model/bf16.h's
-// gemmBf16; the rest stays float32. Refused (false, *why) where bf16Unavailable() says why.
+// The precision of the layers' products (core/SPEC.md §2.14): float32, or bfloat16 mixed
+// precision — the products of the projections, the feed-forward and the generator (GemmKind
+// other than Other), every pass, in model/bf16.h's gemmBf16; the rest stays float32. It is the
+// calling thread's, and the engine's pool runs the chunks a thread starts in that thread's
+// precision (model/parallel.h): a session's step sets its own (train/session.h) while a
+// translation in another thread keeps float32. Refused (false, *why) where bf16Unavailable()
+// says why.
 enum class GemmPrecision : std::uint8_t { Float32, BFloat16 };
 bool setGemmPrecision(GemmPrecision precision, QString* why = nullptr);
 GemmPrecision gemmPrecision();
 const char* gemmPrecisionName(GemmPrecision precision);  // "float32", "bfloat16"
+// "float32" or "bf16": the command line's and a checkpoint's name of it.
+const char* gemmPrecisionArgument(GemmPrecision precision);
+// Either name (or "bfloat16", "fp32") to the precision; false if none.
+bool gemmPrecisionFromName(const QString& name, GemmPrecision* precision);
+// Whether this machine runs it (float32 always); *why says why not.
+bool gemmPrecisionAvailable(GemmPrecision precision, QString* why);
+// The calling thread's precision while it lives, then the one before. Unchecked: whoever chose
+// the precision checked it (a bfloat16 product refused later throws, naming why).
+class GemmPrecisionScope {
+public:
+    explicit GemmPrecisionScope(GemmPrecision precision);
+    ~GemmPrecisionScope();
+    GemmPrecisionScope(const GemmPrecisionScope&) = delete;
+    GemmPrecisionScope& operator=(const GemmPrecisionScope&) = delete;
+
+private:
+    GemmPrecision before_;
+};
 
 template <typename T>
 void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/parallel.h"
 
+#include "model/gemm.h"
 #include "train/profile.h"
 
 #include <algorithm>
@@ -244,8 +245,11 @@ void parallelChunks(long n, long minPerChunk, FunctionRef<void(int, long, long)>
         fn(0, 0, n);
         return;
     }
+    // A chunk's products in the precision of the thread that started it (model/gemm.h).
+    const GemmPrecision precision = gemmPrecision();
     const auto job = [&](int c) {
         const long begin = n * c / chunks, end = n * (c + 1) / chunks;
+        const GemmPrecisionScope inPrecision(precision);
         fn(c, begin, end);
     };
     if (!pool()->tryRun(chunks, job)) {

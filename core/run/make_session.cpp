@@ -76,6 +76,10 @@ QString fitModelToData(const SessionData& data, ModelConfig* model)
 std::unique_ptr<TrainingSession> makeSession(std::unique_ptr<SessionData> data, SessionSettings* s,
                                              QString* error)
 {
+    // The one place a session's precision meets the machine (a lesson's or A/B's spec, a saved
+    // setting or the command line may all name bfloat16).
+    if (!gemmPrecisionAvailable(s->train.precision, error))
+        return nullptr;
     if (s->fineTunes()) {
         std::optional<ModelBundle> base = loadModel(s->baseModel, error);
         if (!base)
@@ -118,6 +122,8 @@ std::unique_ptr<TrainingSession> makeFineTuneSession(std::unique_ptr<SessionData
                                                      std::unique_ptr<Transformer<float>> model,
                                                      SessionSettings* s, QString* error)
 {
+    if (!gemmPrecisionAvailable(s->train.precision, error))
+        return nullptr;
     const ModelConfig& config = model->config();
     if (data->tgtVocab().size() != config.tgt_vocab
         || (!config.decoderOnly() && data->srcVocab().size() != config.src_vocab)) {

@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QStringList>
 
 #include <algorithm>
 
@@ -50,6 +51,8 @@ void readSessionRecord(const Checkpoint& ck, SessionSettings* s, TokenPair* prob
     const QJsonObject session = ck.run.session;
     s->model = ck.model.config;
     s->train = ck.options;
+    if (!gemmPrecisionAvailable(s->train.precision, nullptr))
+        s->train.precision = GemmPrecision::Float32;  // as resumeSession continues it here
     s->plannedMinutes = std::max(0.0, session.value("planned_minutes").toDouble(0));
     // A run planned in minutes alone has no step limit (plannedLimits): 0 stays 0.
     const long steps = long(session.value("planned_steps").toDouble(double(ck.step)));
@@ -169,18 +172,29 @@ std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data
         progress.averageTaken = 0;
         progress.averageSum = Eigen::VectorXd();
     }
+    // A run trained in bfloat16 goes on in float32 on a machine without bfloat16 units, saying
+    // so: its weights are float32 either way (core/SPEC.md §2.14).
+    QStringList notes;
+    if (QString why; !gemmPrecisionAvailable(ck.options.precision, &why)) {
+        ck.options.precision = GemmPrecision::Float32;
+        notes << QCoreApplication::translate("as::Resume", "the run trained in bfloat16, which cannot run here (%1): it "
+                                                           "continues in float32")
+                     .arg(why);
+    }
     auto s = std::make_unique<TrainingSession>(std::move(data), trainerFromCheckpoint(ck), plan);
     s->restoreRecord(std::move(ck.history), ck.run.trainSeconds);
     const bool restored = s->restoreProgress(progress);
     if (note && plan.averagePoints > 1) {
         if (!ck.run.averageKnown)
-            *note = QCoreApplication::translate("as::Resume", "the checkpoint was written before the averaging state was "
+            notes << QCoreApplication::translate("as::Resume", "the checkpoint was written before the averaging state was "
                                    "recorded: the averaging starts afresh");
         else if (!restored || (!samePlan && ck.run.averageTaken > 0))
-            *note = QCoreApplication::translate("as::Resume", "the checkpoint's %n averaging snapshots were taken for "
+            notes << QCoreApplication::translate("as::Resume", "the checkpoint's %n averaging snapshots were taken for "
                                    "another plan: the averaging starts afresh",
                                    nullptr, ck.run.averageTaken);
     }
+    if (note)
+        *note = notes.join(QStringLiteral("; "));
     return s;
 }
 

@@ -55,7 +55,8 @@ std::unique_ptr<Trainer> trainerFromCheckpoint(Checkpoint& ck);
 // Continues the run of ck on `data` (which checkSavedRunData accepted) with `plan`: its
 // trainer, history, training and busy time, averaging snapshots and position in the data.
 // Null and *error when the position cannot be restored. *note (if given) says so when the
-// averaging starts afresh (a checkpoint from before it was recorded), else is left empty.
+// averaging starts afresh (a checkpoint from before it was recorded) and when a run trained in
+// bfloat16 continues in float32 (no bfloat16 units here), else is empty.
 std::unique_ptr<TrainingSession> resumeSession(std::unique_ptr<SessionData> data, Checkpoint& ck,
                                                const SessionPlan& plan, QString* error,
                                                QString* note = nullptr);

@@ -140,7 +140,14 @@ bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error)
         const QString value = item.section(u'=', 1).trimmed();
         bool ok = false;
         const double v = value.toDouble(&ok);
-        if (key == QLatin1String("warmup") || key == QLatin1String("factor")
+        if (key == QLatin1String("precision")) {
+            GemmPrecision p;
+            if (!gemmPrecisionFromName(value, &p)) {
+                *error = QCoreApplication::translate("as::Settings", "'%1' is not a precision (float32 or bf16)").arg(value);
+                return false;
+            }
+            s->train.precision = p;  // whether this machine runs it: makeSession says
+        } else if (key == QLatin1String("warmup") || key == QLatin1String("factor")
             || key == QLatin1String("clip_norm")) {
             if (!ok || !std::isfinite(v) || !(v >= 0) || (key == QLatin1String("warmup") && (v < 1 || v != std::floor(v)))
                 || (key == QLatin1String("factor") && v <= 0)) {
@@ -182,6 +189,8 @@ QString settingsSpecOver(const SessionSettings& s, const SessionSettings& base)
         parts << QStringLiteral("factor=%1").arg(s.train.factor, 0, 'g', 17);
     if (s.train.clipNorm != base.train.clipNorm)
         parts << QStringLiteral("clip_norm=%1").arg(s.train.clipNorm, 0, 'g', 17);
+    if (s.train.precision != base.train.precision)
+        parts << QStringLiteral("precision=%1").arg(QLatin1String(gemmPrecisionArgument(s.train.precision)));
     return parts.join(u',');
 }
 
@@ -205,6 +214,8 @@ QString settingsDifferences(const SessionSettings& a, const SessionSettings& b)
         d << QCoreApplication::translate("as::Settings", "dropout %1").arg(y.dropout);
     if (a.train.clipNorm != b.train.clipNorm)
         d << QCoreApplication::translate("as::Settings", "clip %1").arg(b.train.clipNorm);
+    if (a.train.precision != b.train.precision)
+        d << QString::fromLatin1(gemmPrecisionName(b.train.precision));
     if (x.d_model != y.d_model || x.heads != y.heads || x.d_ff != y.d_ff
         || (x.decoder_layers != y.decoder_layers)
         || (x.arch == y.arch && x.encoder_layers != y.encoder_layers))

@@ -90,11 +90,12 @@ struct SessionSettings {
 // corpus a side it leaves unnamed is A's.
 SessionSettings comparisonOf(const SessionSettings& a, SessionSettings b);
 // "norm=post,warmup=1,factor=2": the model's keys as --config takes them (ModelConfig::fromSpec)
-// and the schedule's warmup, factor and clip_norm, applied over *s; false and *error if a key
-// or value is not one of them (NaN and infinity included).
+// the schedule's warmup, factor and clip_norm, and the products' precision (precision=bf16),
+// applied over *s; false and *error if a key or value is not one of them (NaN and infinity
+// included). bfloat16 is accepted anywhere: makeSession refuses it where it cannot run.
 bool applySettingsSpec(const QString& spec, SessionSettings* s, QString* error);
 // The spec that applySettingsSpec turns `base` into `s` with (the model's keys and the
-// schedule's warmup, factor and clip_norm that differ; empty when none do).
+// schedule's warmup, factor, clip_norm and precision that differ; empty when none do).
 QString settingsSpecOver(const SessionSettings& s, const SessionSettings& base);
 // What B changes, as a legend says it: "warm-up 0, post-norm" ("the same settings" if nothing).
 QString settingsDifferences(const SessionSettings& a, const SessionSettings& b);

@@ -50,8 +50,10 @@ ProfileTotals& ProfileTotals::operator+=(const ProfileTotals& o)
         waitSeconds[std::size_t(i)] += o.waitSeconds[std::size_t(i)];
         regions[std::size_t(i)] += o.regions[std::size_t(i)];
     }
-    if (o.steps > 0)
+    if (o.steps > 0) {
         gemmLibraries = o.gemmLibraries;  // the later steps'
+        precision = o.precision;
+    }
     return *this;
 }
 
@@ -106,6 +108,7 @@ void ProfileStep::finish(ProfileTotals& totals, double wallSeconds) noexcept
     }
     for (int site = 0; site < kGemmSites; ++site)
         totals.gemmLibraries[std::size_t(site)] = gemmChoice(site);
+    totals.precision = gemmPrecision();
 }
 
 }  // namespace as

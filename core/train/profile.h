@@ -71,6 +71,8 @@ struct ProfileTotals {
     // The library that computed each site's products (model/gemm.h: gemmSite(kind, pass)) in
     // the last step added: the choice in force then.
     std::array<GemmLibrary, kGemmSites> gemmLibraries{};
+    // The layers' products' precision in the last step added (bfloat16: oneDNN computed them all).
+    GemmPrecision precision = GemmPrecision::Float32;
 
     double categorySeconds() const;  // the sum over categories
     // categorySeconds / wallSeconds: the part of the step's wall time the categories cover.

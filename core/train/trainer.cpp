@@ -199,6 +199,9 @@ void Trainer::addHistograms(const HistogramRecord& r, const float* data, std::ve
 StepStats Trainer::step(const Batch& batch)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    // The step's products in its precision (its profile records it: made first, ended last).
+    // Only the forward and backward passes' layer products use it (model/gemm.h).
+    const GemmPrecisionScope inPrecision(opt_.precision);
     ProfileStep profile(profiling_);
     StepStats st;
     ParamStore<float>& ps = model_->params();

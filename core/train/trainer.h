@@ -3,6 +3,7 @@
 #pragma once
 // One object that owns a model, its optimiser, its schedule and its random generators, and
 // takes training steps: the command line, the window's worker and the tests all use it.
+#include "model/gemm.h"
 #include "model/transformer.h"
 #include "train/adam.h"
 #include "train/health.h"
@@ -25,6 +26,10 @@ struct TrainOptions {
     // Gradients are scaled down to this global L2 norm when above it (PyTorch's
     // clip_grad_norm_); 0 = no clipping.
     double clipNorm = 0.0;
+    // The products' precision in the step's forward and backward passes (model/gemm.h,
+    // core/SPEC.md §2.14); the weights, Adam's moments and the update stay float32 either way.
+    // Whoever sets bfloat16 checks bf16Unavailable() first.
+    GemmPrecision precision = GemmPrecision::Float32;
 };
 
 struct StepStats {
@@ -62,6 +67,7 @@ public:
     const Transformer<float>& model() const { return *model_; }
     const TrainOptions& options() const { return opt_; }
     void setClipNorm(double clipNorm) { opt_.clipNorm = clipNorm; }
+    void setPrecision(GemmPrecision precision) { opt_.precision = precision; }
     // Every applied step also measures each tensor's health (StepStats::health), in Adam's
     // pass over the weights.
     void setRecordHealth(bool on) { recordHealth_ = on; }

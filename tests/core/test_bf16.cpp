@@ -17,12 +17,16 @@
 // of the two it checked.
 #include "model/bf16.h"
 #include "model/gemm.h"
+#include "model/parallel.h"
 #include "model/rng.h"
 #include "skip.h"
 
 #include <QTest>
 
+#include <bit>
 #include <cmath>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 using namespace as;
@@ -31,10 +35,12 @@ class TestBf16 : public QObject {
     Q_OBJECT
 private slots:
     void roundsToNearestEven();
+    void everyWayOfRoundingGivesTheSameBits();
     void productWithinTheRoundingBound_data();
     void productWithinTheRoundingBound();
     void refusedOnlyWhereTheCpuLacksUnits();
     void precisionRoutesTheLayersProducts();
+    void precisionIsTheThreadsAndItsChunks();
 };
 
 namespace {
@@ -87,12 +93,64 @@ void TestBf16::roundsToNearestEven()
     QVERIFY(std::isnan(fromBfloat16(toBfloat16(NAN))));
     QVERIFY(std::isnan(fromBfloat16(toBfloat16(fromBits(0x7f800001u)))));
     QVERIFY(std::isnan(fromBfloat16(toBfloat16(fromBits(0xffffffffu)))));
+    // Subnormal float32s become zeros of their sign, as the CPU's VCVTNEPS2BF16 makes them
+    // (it treats them as zero); float32's smallest normal number stays.
+    QCOMPARE(toBfloat16(fromBits(0x00000001u)), std::uint16_t(0x0000));
+    QCOMPARE(toBfloat16(fromBits(0x007fffffu)), std::uint16_t(0x0000));
+    QCOMPARE(toBfloat16(fromBits(0x807fffffu)), std::uint16_t(0x8000));
+    QCOMPARE(toBfloat16(fromBits(0x00800000u)), std::uint16_t(0x0080));
+    QCOMPARE(toBfloat16(-0.0f), std::uint16_t(0x8000));
     // bfloat16 keeps float32's exponent: 1e30, 1e-30 and -3e-38 survive with 8 significant bits,
     // off by at most u = 2⁻⁸ of themselves (-3e-38 by 2.05e-3 of itself, more than 2⁻⁹).
     for (float x : {1e30f, 1e-30f, -3.0e-38f}) {
         const float back = fromBfloat16(toBfloat16(x));
         QVERIFY(std::abs(double(back) - double(x)) <= std::abs(double(x)) * 0x1.0p-8);
     }
+}
+
+// The rounding three ways over 17 million float32 bit patterns (every 251st, and at 65,536
+// spread high halves the dropped half just below, at and just above the tie, and all ones): the
+// array conversion (the CPU's VCVTNE2PS2BF16 where it has AVX512-BF16), toBfloat16 one by one,
+// and, for finite normal values, the nearer of the two bfloat16 neighbours measured in double,
+// the even one at a tie.
+void TestBf16::everyWayOfRoundingGivesTheSameBits()
+{
+    std::vector<float> x;
+    x.reserve(std::size_t(3) << 24);
+    for (std::uint64_t u = 0; u < (std::uint64_t(1) << 32); u += 251)  // a prime stride: every low half
+        x.push_back(fromBits(std::uint32_t(u)));
+    // 0x8000 (the tie), 0x7fff and 0x8001 in the dropped half, at a spread of high bits.
+    for (std::uint64_t u = 0; u < (std::uint64_t(1) << 32); u += std::uint64_t(1) << 16)
+        for (std::uint32_t low : {0x7fffu, 0x8000u, 0x8001u, 0xffffu})
+            x.push_back(fromBits(std::uint32_t(u) | low));
+    // A tail that no 32-float block fills, for the masked end.
+    x.resize(x.size() + 7, 3.0f);
+    std::vector<std::uint16_t> fast(x.size());
+    toBfloat16(x.data(), fast.data(), x.size());
+    long checkedByDouble = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const std::uint16_t one = toBfloat16(x[i]);
+        if (fast[i] != one)
+            QFAIL(qPrintable(QStringLiteral("0x%1: array 0x%2, one by one 0x%3")
+                                 .arg(std::bit_cast<std::uint32_t>(x[i]), 8, 16, QLatin1Char('0'))
+                                 .arg(fast[i], 4, 16, QLatin1Char('0'))
+                                 .arg(one, 4, 16, QLatin1Char('0'))));
+        const std::uint32_t u = std::bit_cast<std::uint32_t>(x[i]);
+        const std::uint32_t exponent = u & 0x7f800000u;
+        if (exponent == 0 || exponent == 0x7f800000u)
+            continue;
+        const std::uint32_t down = u & 0xffff0000u, up = down + 0x10000u;
+        const double dx = double(x[i]), dDown = double(fromBits(down));
+        // up may be the infinity past the largest value: float32's next binade's first number.
+        const double dUp = (up & 0x7fffffffu) == 0x7f800000u ? std::ldexp(std::copysign(1.0, dx), 128)
+                                                              : double(fromBits(up));
+        const double below = std::abs(dx - dDown), above = std::abs(dUp - dx);
+        const std::uint32_t want = below < above ? down : above < below ? up : ((down >> 16) & 1u) ? up : down;
+        QCOMPARE(one, std::uint16_t(want >> 16));
+        ++checkedByDouble;
+    }
+    qInfo("%zu values; %ld normal ones against the nearer neighbour in double; array conversion: %s", x.size(),
+          checkedByDouble, cpuBf16Units().avx512bf16 ? "the CPU's VCVTNE2PS2BF16" : "one by one (no AVX512-BF16)");
 }
 
 void TestBf16::productWithinTheRoundingBound_data()
@@ -219,6 +277,44 @@ void TestBf16::precisionRoutesTheLayersProducts()
     QVERIFY(other == f32);
     QVERIFY(back == f32);
     QVERIFY(viaBf16 != f32);
+}
+
+// The precision is the calling thread's (a training step's), carried into the pool's chunks
+// that thread starts whichever thread runs them, and not seen by another thread (a
+// translation beside the training); a scope restores the one before.
+void TestBf16::precisionIsTheThreadsAndItsChunks()
+{
+    setEngineThreads(2);
+    QCOMPARE(gemmPrecision(), GemmPrecision::Float32);
+    std::vector<int> seen;
+    std::mutex m;
+    const auto chunksSee = [&](GemmPrecision set) {
+        seen.clear();
+        const GemmPrecisionScope scope(set);
+        // Enough chunks' worth that the pool runs them (two threads, so both run some).
+        parallelChunks(64, 1, [&](int, long, long) {
+            const std::lock_guard<std::mutex> lock(m);
+            seen.push_back(int(gemmPrecision()));
+        });
+        int other = -1;
+        std::thread t([&] { other = int(gemmPrecision()); });
+        t.join();
+        QCOMPARE(other, int(GemmPrecision::Float32));
+    };
+    chunksSee(GemmPrecision::BFloat16);
+    QCOMPARE(int(seen.size()), chunkCount(64, 1));
+    QVERIFY(seen.size() >= 2);
+    for (int p : seen)
+        QCOMPARE(p, int(GemmPrecision::BFloat16));
+    QCOMPARE(gemmPrecision(), GemmPrecision::Float32);  // the scope ended
+    chunksSee(GemmPrecision::Float32);
+    for (int p : seen)
+        QCOMPARE(p, int(GemmPrecision::Float32));
+    GemmPrecision p;
+    QVERIFY(gemmPrecisionFromName(QStringLiteral("bf16"), &p) && p == GemmPrecision::BFloat16);
+    QVERIFY(gemmPrecisionFromName(QStringLiteral("float32"), &p) && p == GemmPrecision::Float32);
+    QVERIFY(!gemmPrecisionFromName(QStringLiteral("fp16"), &p));
+    QCOMPARE(QLatin1String(gemmPrecisionArgument(GemmPrecision::BFloat16)), QLatin1String("bf16"));
 }
 
 AS_TEST_GUILESS_MAIN(TestBf16)
