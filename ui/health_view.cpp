@@ -373,6 +373,8 @@ QString HealthView::computedBy(ProfileCategory c, bool brief) const
         return tr("the engine's own loops");
     default: return {};
     }
+    if (profile_.precision == GemmPrecision::BFloat16)  // every pass in oneDNN's bfloat16 matmul
+        return brief ? tr("oneDNN bfloat16") : tr("oneDNN, bfloat16 inputs and float32 sums (every pass)");
     const auto libraryOf = [&](int pass) {
         return profile_.gemmLibraries[std::size_t(gemmSite(kind, GemmPass(pass)))];
     };
@@ -437,9 +439,12 @@ void HealthView::redrawProfile()
 {
     const ProfileTotals& p = profile_;
     const double steps = double(std::max(1L, p.steps));
-    profileTitle_->setText(p.steps > 0 ? tr("Where a step's time goes (the training thread, %n "
-                                            "step(s))", nullptr, int(p.steps))
-                                       : tr("Where a step's time goes: train a few steps"));
+    profileTitle_->setText(p.steps == 0 ? tr("Where a step's time goes: train a few steps")
+                           : p.precision == GemmPrecision::BFloat16
+                               ? tr("Where a step's time goes (the training thread, %n step(s); "
+                                    "bfloat16 mixed precision)", nullptr, int(p.steps))
+                               : tr("Where a step's time goes (the training thread, %n step(s); "
+                                    "float32)", nullptr, int(p.steps)));
     QStringList rows;
     for (int i = 0; i < kProfileCategories; ++i)
         rows << categoryName(ProfileCategory(i));

@@ -639,7 +639,10 @@ QString MainWindow::statusText() const
                                           : QStringLiteral("—"))
                .arg(clock(s.elapsedSeconds))
                .arg(clock(s.remainingSeconds))
-           + slowSteps + perplexity + comparisons_->statusSuffix();
+           + slowSteps + perplexity
+           // Said only when not float32, the precision every model has unless asked otherwise.
+           + (s.options.precision == GemmPrecision::BFloat16 ? tr(" · bfloat16 products") : QString())
+           + comparisons_->statusSuffix();
 }
 
 void MainWindow::showStatus()

@@ -4,6 +4,8 @@
 
 #include "plot_tools.h"
 
+#include "model/bf16.h"
+#include "model/gemm.h"
 #include "text/lm_tasks.h"
 #include "text/tasks.h"
 
@@ -18,6 +20,7 @@
 #include <QRegularExpressionValidator>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace as {
@@ -71,6 +74,9 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     factor_ = dspin(this, 0.001, 100.0, 0.1);
     warmup_ = spin(this, 1, 1000000);
     clipNorm_ = dspin(this, 0.0, 1000.0, 0.5);
+    precision_ = new QComboBox(this);  // core/SPEC.md §2.14
+    precision_->addItem(QString(), QString::fromLatin1(gemmPrecisionArgument(GemmPrecision::Float32)));
+    precision_->addItem(QString(), QString::fromLatin1(gemmPrecisionArgument(GemmPrecision::BFloat16)));
     batch_ = spin(this, 1, 4096);
     batchTokens_ = spin(this, 16, 10000000);
     batchTokens_->setSingleStep(100);
@@ -114,7 +120,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QWidget(parent)
     row(warmup_);
     trainingHeader_ = section();
     for (QWidget* w : std::initializer_list<QWidget*>{batch_, batchTokens_, sharedVocab_, seed_,
-                                                      clipNorm_, planned_, minutes_, evalEvery_,
+                                                      clipNorm_, precision_, planned_, minutes_, evalEvery_,
                                                       average_})
         row(w);
 
@@ -274,6 +280,24 @@ void SettingsPanel::retranslate()
           tr("Gradient clipping: gradients are scaled down "
              "to this global L2 norm when above it"));
     clipNorm_->setSpecialValueText(tr("off"));
+    label(precision_, tr("precision"),
+          tr("The precision of the layers' matrix products in training. bfloat16 mixed precision "
+             "rounds their inputs to bfloat16 (float32's exponent, 8 significant bits) and sums in "
+             "float32; the weights, Adam, softmax, LayerNorm and the loss stay float32. Faster on "
+             "CPUs with bfloat16 units; validation and translation stay float32"));
+    precision_->setItemText(0, tr("float32"));
+    precision_->setItemText(1, tr("bfloat16 mixed precision"));
+    {
+        // Offered where the CPU has bfloat16 units; elsewhere shown disabled, with the reason.
+        QString why;
+        const bool bf16 = gemmPrecisionAvailable(GemmPrecision::BFloat16, &why);
+        if (auto* m = qobject_cast<QStandardItemModel*>(precision_->model()))
+            if (QStandardItem* item = m->item(1)) {
+                item->setEnabled(bf16);
+                item->setToolTip(bf16 ? tr("This CPU's bfloat16 units: %1").arg(cpuBf16Units().names())
+                                      : tr("Not available here: %1").arg(why));
+            }
+    }
     label(planned_, tr("planned steps"),
           tr("Steps planned: the schedule plot and the time "
              "estimate use it; Play stops there"));
@@ -408,6 +432,7 @@ SessionSettings SettingsPanel::settings() const
     s.train.warmup = warmup_->value();
     s.train.seed = seed_->text().toULongLong();
     s.train.clipNorm = clipNorm_->value();
+    gemmPrecisionFromName(precision_->currentData().toString(), &s.train.precision);
     s.batchSize = batch_->value();
     s.batchTokens = batchTokens_->value();
     s.averagePoints = average_->value();
@@ -510,6 +535,7 @@ void SettingsPanel::setSettings(const SessionSettings& s)
     warmup_->setValue(int(s.train.warmup));
     seed_->setText(QString::number(s.train.seed));
     clipNorm_->setValue(s.train.clipNorm);
+    precision_->setCurrentIndex(precision_->findData(QString::fromLatin1(gemmPrecisionArgument(s.train.precision))));
     batch_->setValue(s.batchSize);
     batchTokens_->setValue(s.batchTokens);
     average_->setValue(s.averagePoints);

@@ -82,6 +82,7 @@ private:
     QSpinBox *dModel_, *heads_, *dFf_, *encLayers_, *decLayers_, *warmup_, *batch_, *batchTokens_, *average_,
         *planned_, *evalEvery_;
     QDoubleSpinBox *dropout_, *smoothing_, *factor_, *clipNorm_, *minutes_;
+    QComboBox* precision_ = nullptr;  // float32, bf16
     QComboBox *norm_, *tie_, *position_;
     QCheckBox* sharedVocab_;
     // The user set the planned steps (else the field shows what plannedLimits makes of the

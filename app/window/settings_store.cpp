@@ -23,6 +23,7 @@ void saveSessionSettings(QSettings& st, const SessionSettings& s)
     st.setValue("warmup", qlonglong(s.train.warmup));
     st.setValue("seed", qulonglong(s.train.seed));
     st.setValue("clipNorm", s.train.clipNorm);
+    st.setValue("precision", QString::fromLatin1(gemmPrecisionArgument(s.train.precision)));
     st.setValue("batch", s.batchSize);
     st.setValue("batchTokens", s.batchTokens);
     st.setValue("average", s.averagePoints);
@@ -57,6 +58,9 @@ SessionSettings loadSessionSettings(QSettings& st)
     s.train.warmup = positive("warmup", s.train.warmup);
     s.train.seed = st.value("seed", qulonglong(s.train.seed)).toULongLong();
     s.train.clipNorm = std::clamp(st.value("clipNorm", 0.0).toDouble(), 0.0, 1000.0);
+    // bfloat16 only where this machine runs it (a settings file may come from another).
+    if (GemmPrecision p; gemmPrecisionFromName(st.value("precision").toString(), &p) && gemmPrecisionAvailable(p, nullptr))
+        s.train.precision = p;
     s.batchSize = positive("batch", s.batchSize);
     s.batchTokens = std::max(16, positive("batchTokens", s.batchTokens));
     s.averagePoints = std::clamp(positive("average", s.averagePoints), 1, 20);

@@ -61,7 +61,7 @@ OptionTable windowOptions()
                  "CKPT"});
     p.add({"set", "With --screenshot: settings over the task's recipe, e.g. "
                         "\"norm=post,warmup=4000\" (the model's keys as --config takes them, and "
-                        "warmup, factor, clip_norm).", "SPEC"});
+                        "warmup, factor, clip_norm, precision=bf16).", "SPEC"});
     p.add({"ab", "With --screenshot: train a session B beside the run (View > A/B "
                        "session…) that differs by SPEC (as --set), and print B's figures.", "SPEC"});
     p.add({"language", "The window's language: zh_CN (简体中文) or en (default: the one "

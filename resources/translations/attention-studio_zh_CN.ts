@@ -430,6 +430,10 @@
         <source>not a JSON object (%1)</source>
         <translation>不是 JSON 对象（%1）</translation>
     </message>
+    <message>
+        <source>&apos;options.precision&apos; must be &quot;float32&quot; or &quot;bf16&quot;</source>
+        <translation>&apos;options.precision&apos; 必须是 &quot;float32&quot; 或 &quot;bf16&quot;</translation>
+    </message>
 </context>
 <context>
     <name>as::ComparisonActions</name>
@@ -2135,6 +2139,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>This model cannot be trained further here: it was opened to look inside, and only a language model read from a model file or a Hugging Face folder, or a translator from a Hugging Face folder, is fine-tuned</source>
         <translation>此模型不能在这里继续训练：它是为了查看内部而打开的，只有从模型文件或 Hugging Face 文件夹读入的语言模型，或从 Hugging Face 文件夹读入的翻译模型，才能微调</translation>
     </message>
+    <message>
+        <source> · bfloat16 products</source>
+        <translation> · bfloat16 乘积</translation>
+    </message>
 </context>
 <context>
     <name>as::ModelConfig</name>
@@ -2519,6 +2527,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>%1 is not the text the run was trained on: it changed since</source>
         <translation>%1 不是这次运行训练时所用的文本：它之后被修改过</translation>
+    </message>
+    <message>
+        <source>the run trained in bfloat16, which cannot run here (%1): it continues in float32</source>
+        <translation>这次训练用的是 bfloat16，这里无法运行（%1）：改用 float32 继续</translation>
     </message>
 </context>
 <context>
@@ -2905,6 +2917,10 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
         <source>%1 positions</source>
         <translation>%1 位置编码</translation>
     </message>
+    <message>
+        <source>&apos;%1&apos; is not a precision (float32 or bf16)</source>
+        <translation>&apos;%1&apos; 不是一种精度（float32 或 bf16）</translation>
+    </message>
 </context>
 <context>
     <name>as::SettingsPanel</name>
@@ -3231,6 +3247,30 @@ No: name the tokens tok4, tok5, … and type sentences as those names.</source>
     <message>
         <source>the model&apos;s own: %1</source>
         <translation>模型自带：%1</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>The precision of the layers&apos; matrix products in training. bfloat16 mixed precision rounds their inputs to bfloat16 (float32&apos;s exponent, 8 significant bits) and sums in float32; the weights, Adam, softmax, LayerNorm and the loss stay float32. Faster on CPUs with bfloat16 units; validation and translation stay float32</source>
+        <translation>训练中各层矩阵乘法的精度。bfloat16 混合精度把乘法的输入舍入为 bfloat16（float32 的指数，8 位有效数字），用 float32 求和；权重、Adam、softmax、层归一化和损失保持 float32。在有 bfloat16 单元的 CPU 上更快；验证和翻译保持 float32</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>bfloat16 mixed precision</source>
+        <translation>bfloat16 混合精度</translation>
+    </message>
+    <message>
+        <source>This CPU&apos;s bfloat16 units: %1</source>
+        <translation>这颗 CPU 的 bfloat16 运算单元：%1</translation>
+    </message>
+    <message>
+        <source>Not available here: %1</source>
+        <translation>这里不可用：%1</translation>
     </message>
 </context>
 <context>
@@ -4924,12 +4964,6 @@ histogram per step</source>
         <source>Other</source>
         <translation>其他</translation>
     </message>
-    <message numerus="yes">
-        <source>Where a step&apos;s time goes (the training thread, %n step(s))</source>
-        <translation>
-            <numerusform>一步训练的时间花在哪里（训练线程，%n 步）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Where a step&apos;s time goes: train a few steps</source>
         <translation>一步训练的时间花在哪里：请先训练几步</translation>
@@ -5001,6 +5035,26 @@ histogram per step</source>
     <message>
         <source>Dropout (and the activation)</source>
         <translation>Dropout（随机失活）与激活函数</translation>
+    </message>
+    <message>
+        <source>oneDNN bfloat16</source>
+        <translation>oneDNN bfloat16</translation>
+    </message>
+    <message>
+        <source>oneDNN, bfloat16 inputs and float32 sums (every pass)</source>
+        <translation>oneDNN，bfloat16 输入、float32 求和（所有计算）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Where a step&apos;s time goes (the training thread, %n step(s); bfloat16 mixed precision)</source>
+        <translation>
+            <numerusform>一步的时间花在哪里（训练线程，%n 步；bfloat16 混合精度）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Where a step&apos;s time goes (the training thread, %n step(s); float32)</source>
+        <translation>
+            <numerusform>一步的时间花在哪里（训练线程，%n 步；float32）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
