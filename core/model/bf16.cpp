@@ -9,7 +9,9 @@
 
 #include <array>
 #include <map>
+#include <cstddef>
 #include <memory>
+#include <new>
 #include <vector>
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -54,6 +56,9 @@ struct DnnlApi {
     decltype(&dnnl_memory_set_data_handle) setHandle = nullptr;
     decltype(&dnnl_primitive_execute) execute = nullptr;
     decltype(&dnnl_stream_wait) streamWait = nullptr;
+    decltype(&dnnl_primitive_attr_set_scratchpad_mode) setScratchpadMode = nullptr;
+    decltype(&dnnl_primitive_desc_query_md) queryMd = nullptr;
+    decltype(&dnnl_memory_desc_get_size) descSize = nullptr;
     dnnl_engine_t engine = nullptr;
     bool ok = false;
 };
@@ -84,7 +89,10 @@ DnnlApi loadApi()
                      && resolve(&d.memoryCreate, "dnnl_memory_create")
                      && resolve(&d.memoryDestroy, "dnnl_memory_destroy")
                      && resolve(&d.setHandle, "dnnl_memory_set_data_handle")
-                     && resolve(&d.execute, "dnnl_primitive_execute") && resolve(&d.streamWait, "dnnl_stream_wait");
+                     && resolve(&d.execute, "dnnl_primitive_execute") && resolve(&d.streamWait, "dnnl_stream_wait")
+                     && resolve(&d.setScratchpadMode, "dnnl_primitive_attr_set_scratchpad_mode")
+                     && resolve(&d.queryMd, "dnnl_primitive_desc_query_md")
+                     && resolve(&d.descSize, "dnnl_memory_desc_get_size");
     // One CPU engine for the program (it is thread-safe); each calling thread its own stream.
     d.ok = all && d.engineCreate(&d.engine, dnnl_cpu, 0) == dnnl_success;
     return d;
@@ -96,13 +104,16 @@ const DnnlApi& api()
     return d;
 }
 
-// A product's primitive and its three memory objects, made once per shape and thread (oneDNN's
+// A product's primitive and its memory objects, made once per shape and thread (oneDNN's
 // primitive descriptor costs more than a small product): a training step issues the same few
-// shapes again and again. Released with the thread.
+// shapes again and again. Released with the thread. Each primitive's scratchpad (where oneDNN
+// packs the operands) is the thread's one buffer, not one per primitive: with a primitive per
+// shape, oneDNN's own would keep tens of megabytes that are never in use at once.
 struct Made {
     const DnnlApi* d = nullptr;
     dnnl_primitive_t primitive = nullptr;
-    dnnl_memory_t memory[3] = {nullptr, nullptr, nullptr};
+    dnnl_memory_t memory[4] = {nullptr, nullptr, nullptr, nullptr};  // A, B, C, scratchpad
+    std::size_t scratchpadBytes = 0;
     Made() = default;
     Made(const Made&) = delete;
     Made& operator=(const Made&) = delete;
@@ -275,7 +286,9 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
         dnnl_primitive_attr_t attr = nullptr;
         dnnl_post_ops_t postOps = nullptr;
         dnnl_primitive_desc_t pd = nullptr;
-        if ((st = d.attrCreate(&attr)) == dnnl_success && beta != 0.0f) {
+        if ((st = d.attrCreate(&attr)) == dnnl_success)
+            st = d.setScratchpadMode(attr, dnnl_scratchpad_mode_user);
+        if (st == dnnl_success && beta != 0.0f) {
             // C += A B: oneDNN's sum post-op adds what C held, scaled.
             if ((st = d.postOpsCreate(&postOps)) == dnnl_success && (st = d.appendSum(postOps, beta)) == dnnl_success)
                 st = d.setPostOps(attr, postOps);
@@ -284,6 +297,12 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
             st = d.pdCreate(&pd, &desc, attr, d.engine, nullptr);
         if (st == dnnl_success)
             st = d.primitiveCreate(&made->primitive, pd);
+        if (st == dnnl_success)
+            if (const dnnl_memory_desc_t* scratch = d.queryMd(pd, dnnl_query_scratchpad_md, 0)) {
+                made->scratchpadBytes = d.descSize(scratch);
+                if (made->scratchpadBytes > 0)
+                    st = d.memoryCreate(&made->memory[3], scratch, d.engine, DNNL_MEMORY_NONE);
+            }
         if (pd)
             d.pdDestroy(pd);
         if (postOps)
@@ -304,6 +323,18 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
         st = d.setHandle(made.memory[1], bBf.data());
     if (st == dnnl_success)
         st = d.setHandle(made.memory[2], c);
+    struct AlignedFree {
+        void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
+    };
+    thread_local std::unique_ptr<std::byte[], AlignedFree> scratchpad;
+    thread_local std::size_t scratchpadBytes = 0;
+    if (st == dnnl_success && made.scratchpadBytes > 0) {
+        if (scratchpadBytes < made.scratchpadBytes) {
+            scratchpad.reset(new (std::align_val_t(64)) std::byte[made.scratchpadBytes]);
+            scratchpadBytes = made.scratchpadBytes;
+        }
+        st = d.setHandle(made.memory[3], scratchpad.get());
+    }
     if (st != dnnl_success)
         return failed("memory", st);
     thread_local dnnl_stream_t stream = nullptr;
@@ -311,10 +342,11 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
         stream = nullptr;
         return failed("stream", st);
     }
-    const dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, made.memory[0]},
+    const dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, made.memory[0]},
                                      {DNNL_ARG_WEIGHTS, made.memory[1]},
-                                     {DNNL_ARG_DST, made.memory[2]}};
-    if ((st = d.execute(made.primitive, stream, 3, args)) != dnnl_success || (st = d.streamWait(stream)) != dnnl_success)
+                                     {DNNL_ARG_DST, made.memory[2]},
+                                     {DNNL_ARG_SCRATCHPAD, made.memory[3]}};
+    if ((st = d.execute(made.primitive, stream, made.memory[3] ? 4 : 3, args)) != dnnl_success || (st = d.streamWait(stream)) != dnnl_success)
         return failed("execute", st);
     return true;
 #endif
