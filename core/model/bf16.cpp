@@ -212,6 +212,10 @@ namespace {
 // Why not, as the English source of its message; nullptr: bfloat16 products can run.
 const char* whyNoBf16()
 {
+    // As on a CPU without the units, whatever this one has: what the tests of the refusals run
+    // under everywhere (.ci/run), and a way to compare a machine with itself.
+    if (qEnvironmentVariable("AS_BF16") == QLatin1String("off"))
+        return QT_TRANSLATE_NOOP("as::Bf16", "bfloat16 products are turned off here (AS_BF16=off)");
     const Bf16Units units = cpuBf16Units();
     if (!units.any())
         return QT_TRANSLATE_NOOP("as::Bf16", "this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)");

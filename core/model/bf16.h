@@ -53,7 +53,9 @@ struct Bf16Units {
 Bf16Units cpuBf16Units();
 
 // Why bfloat16 products cannot run here: no bfloat16 units in the CPU, oneDNN not installed,
-// built without its headers, or its matmul refused them. Empty: they can. Worked out once.
+// built without its headers, or its matmul refused them; or AS_BF16=off in the environment (as
+// if the CPU had no units: the tests of the refusals run so everywhere). Empty: they can.
+// Worked out once.
 QString bf16Unavailable();
 
 // C = op(A) op(B) (beta 0) or C += op(A) op(B) (beta 1), row-major with leading dimensions as
