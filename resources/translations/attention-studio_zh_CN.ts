@@ -156,6 +156,10 @@
         <source>oneDNN&apos;s bfloat16 matmul failed (%1: status %2)</source>
         <translation>oneDNN 的 bfloat16 矩阵乘法失败（%1：状态 %2）</translation>
     </message>
+    <message>
+        <source>bfloat16 products are turned off here (AS_BF16=off)</source>
+        <translation>这里关闭了 bfloat16 乘积（AS_BF16=off）</translation>
+    </message>
 </context>
 <context>
     <name>as::ByteLevelBpe</name>
