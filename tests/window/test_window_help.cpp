@@ -176,7 +176,7 @@ void TestWindowHelp::bundledLinksResolve()
         }
     }
     QVERIFY2(problems.isEmpty(), qPrintable(u"not in the program:\n"_s + problems.join(u'\n')));
-    QCOMPARE(pages, 2 * 21);
+    QCOMPARE(pages, 2 * 22);
     QVERIFY(links > 300);
 }
 
