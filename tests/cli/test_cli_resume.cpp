@@ -350,7 +350,8 @@ void TestCliResume::minutesAloneHaveNoStepLimit()
 
 // bfloat16 mixed precision (core/SPEC.md §2.14) from the command line: the checkpoint records
 // it, and a resumed run continues in it, bit for bit as one run; the weights differ from float32's run (the products did
-// change); a precision that is neither is refused. Where the CPU has no bfloat16 units,
+// change); a precision that is neither is refused; where bfloat16 cannot run, the resumed run
+// goes on in float32, saying so. Where the CPU has no bfloat16 units,
 // `--precision bf16` must be refused naming them: that is what runs there, and it says so.
 void TestCliResume::bfloat16RunResumesExactly()
 {
@@ -376,6 +377,23 @@ void TestCliResume::bfloat16RunResumesExactly()
     if (QTest::currentTestFailed())
         return;
     QCOMPARE(half->options.precision, GemmPrecision::BFloat16);
+    // Where bfloat16 cannot run (AS_BF16=off: as on a CPU without the units) the run goes on in
+    // float32, saying so, and its checkpoint then records float32.
+    {
+        const QString ckpt = dir_.filePath(u"bf16.ckpt"_s), moved = dir_.filePath(u"bf16-here-f32.ckpt"_s);
+        QVERIFY(QFile::copy(ckpt, moved) || QFileInfo::exists(moved));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"AS_BF16"_s, u"off"_s);
+        const test::ProcessRun r = test::runProgram(
+            cli_, {u"train"_s, u"--resume"_s, moved, u"--steps"_s, u"30"_s, u"--threads"_s, u"1"_s}, env);
+        QVERIFY2(r.exitCode == 0, qPrintable(test::describeRun(u"resume under AS_BF16=off"_s, r)));
+        QVERIFY2(r.err.contains("trained in bfloat16") && r.err.contains("continues in float32"), r.err.constData());
+        QString error;
+        const std::optional<Checkpoint> after = loadCheckpoint(moved, &error);
+        QVERIFY2(after, qPrintable(error));
+        QCOMPARE(after->step, 30L);  // the copy was at 24: the resumed run left it there
+        QCOMPARE(after->options.precision, GemmPrecision::Float32);
+    }
     // float32's run of the same steps ends elsewhere.
     const QString f32 = dir_.filePath(u"f32-24.safetensors"_s);
     QVERIFY(test::runCli(common + QStringList{u"--steps"_s, u"24"_s, u"--out"_s, f32}));
