@@ -23,7 +23,19 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include <initializer_list>
+
 namespace as {
+
+namespace {
+// A combo box's item texts, in its items' order (the data stays the item's).
+void setItemTexts(QComboBox* box, std::initializer_list<QString> texts)
+{
+    int i = 0;
+    for (const QString& t : texts)
+        box->setItemText(i++, t);
+}
+}  // namespace
 
 namespace {
 QSpinBox* spin(QWidget* parent, int lo, int hi)
@@ -209,19 +221,15 @@ void SettingsPanel::retranslate()
           tr("Encoder-decoder: the 2017 paper's translator. Decoder-only: GPT's shape — masked "
              "self-attention and feed-forward, no encoder and no cross-attention — a language "
              "model that continues a text (the lm- tasks)"));
-    arch_->setItemText(0, tr("encoder-decoder (translator)"));
-    arch_->setItemText(1, tr("decoder-only (GPT)"));
+    setItemTexts(arch_, {tr("encoder-decoder (translator)"), tr("decoder-only (GPT)")});
     for (auto [kind, pieces, isSource] : {std::tuple{srcTok_, srcPieces_, true},
                                           std::tuple{tgtTok_, tgtPieces_, false}}) {
         label(kind, isSource ? tr("source tokens") : tr("target tokens"),
               tr("How the zh-en corpus's sentences are cut: guessed (cjk-char for Chinese, word "
                  "for English), or a SentencePiece model (BPE or unigram) trained on the "
                  "training split when the session is made, whose pieces are the vocabulary"));
-        kind->setItemText(0, tr("guessed"));
-        kind->setItemText(1, tr("cjk-char (one per character)"));
-        kind->setItemText(2, tr("word"));
-        kind->setItemText(3, tr("BPE (SentencePiece)"));
-        kind->setItemText(4, tr("unigram (SentencePiece)"));
+        setItemTexts(kind, {tr("guessed"), tr("cjk-char (one per character)"), tr("word"),
+                            tr("BPE (SentencePiece)"), tr("unigram (SentencePiece)")});
         label(pieces, isSource ? tr("source pieces") : tr("target pieces"),
               tr("Vocabulary size of the BPE or unigram model: at most this many pieces, the "
                  "four special tokens included"));
@@ -238,23 +246,20 @@ void SettingsPanel::retranslate()
     label(dropout_, tr("dropout"), tr("Dropout probability (training only)"));
     label(smoothing_, tr("label smoothing"), tr("Label smoothing ε"));
     label(norm_, tr("norm"), {});
-    norm_->setItemText(0, tr("pre-norm (Annotated Transformer)"));
-    norm_->setItemText(1, tr("post-norm (2017 paper)"));
+    setItemTexts(norm_, {tr("pre-norm (Annotated Transformer)"), tr("post-norm (2017 paper)")});
     label(tie_, tr("weight tying"),
           tr("Share one matrix between the target embedding and the generator (the paper's "
              "§3.4), and with the source embedding too (needs a shared vocabulary): fewer "
              "parameters to learn from the same pairs"));
-    tie_->setItemText(0, tr("none"));
-    tie_->setItemText(1, tr("target embedding = generator"));
-    tie_->setItemText(2, tr("source, target embedding = generator"));
+    setItemTexts(tie_, {tr("none"), tr("target embedding = generator"),
+                        tr("source, target embedding = generator")});
     label(position_, tr("positions"),
           tr("Sinusoidal: the paper's fixed encodings added to embeddings scaled by √d_model. "
              "Learned: GPT-2's table of max_len positions, trained like any weight, added to "
              "unscaled embeddings. Sinusoidal in halves: the paper's numbers with the sines first "
              "and the cosines after them, as Marian's translators (OPUS-MT) lay them out"));
-    position_->setItemText(0, tr("sinusoidal (2017 paper)"));
-    position_->setItemText(1, tr("learned (GPT-2)"));
-    position_->setItemText(2, tr("sinusoidal in halves (Marian)"));
+    setItemTexts(position_, {tr("sinusoidal (2017 paper)"), tr("learned (GPT-2)"),
+                             tr("sinusoidal in halves (Marian)")});
     scheduleHeader_->setText(tr("<b>Schedule</b>"));
     label(factor_, tr("factor"), tr("Noam factor: scales the whole schedule"));
     label(warmup_, tr("warmup"),
@@ -285,8 +290,7 @@ void SettingsPanel::retranslate()
              "rounds their inputs to bfloat16 (float32's exponent, 8 significant bits) and sums in "
              "float32; the weights, Adam, softmax, LayerNorm and the loss stay float32. Faster on "
              "CPUs with bfloat16 units; validation and translation stay float32"));
-    precision_->setItemText(0, tr("float32"));
-    precision_->setItemText(1, tr("bfloat16 mixed precision"));
+    setItemTexts(precision_, {tr("float32"), tr("bfloat16 mixed precision")});
     {
         // Offered where the CPU has bfloat16 units; elsewhere shown disabled, with the reason.
         QString why;
