@@ -8,7 +8,6 @@
 #include <QStringList>
 
 #include <array>
-#include <map>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -53,12 +52,8 @@ struct DnnlApi {
     decltype(&dnnl_primitive_destroy) primitiveDestroy = nullptr;
     decltype(&dnnl_memory_create) memoryCreate = nullptr;
     decltype(&dnnl_memory_destroy) memoryDestroy = nullptr;
-    decltype(&dnnl_memory_set_data_handle) setHandle = nullptr;
     decltype(&dnnl_primitive_execute) execute = nullptr;
     decltype(&dnnl_stream_wait) streamWait = nullptr;
-    decltype(&dnnl_primitive_attr_set_scratchpad_mode) setScratchpadMode = nullptr;
-    decltype(&dnnl_primitive_desc_query_md) queryMd = nullptr;
-    decltype(&dnnl_memory_desc_get_size) descSize = nullptr;
     dnnl_engine_t engine = nullptr;
     bool ok = false;
 };
@@ -88,11 +83,7 @@ DnnlApi loadApi()
                      && resolve(&d.primitiveDestroy, "dnnl_primitive_destroy")
                      && resolve(&d.memoryCreate, "dnnl_memory_create")
                      && resolve(&d.memoryDestroy, "dnnl_memory_destroy")
-                     && resolve(&d.setHandle, "dnnl_memory_set_data_handle")
-                     && resolve(&d.execute, "dnnl_primitive_execute") && resolve(&d.streamWait, "dnnl_stream_wait")
-                     && resolve(&d.setScratchpadMode, "dnnl_primitive_attr_set_scratchpad_mode")
-                     && resolve(&d.queryMd, "dnnl_primitive_desc_query_md")
-                     && resolve(&d.descSize, "dnnl_memory_desc_get_size");
+                     && resolve(&d.execute, "dnnl_primitive_execute") && resolve(&d.streamWait, "dnnl_stream_wait");
     // One CPU engine for the program (it is thread-safe); each calling thread its own stream.
     d.ok = all && d.engineCreate(&d.engine, dnnl_cpu, 0) == dnnl_success;
     return d;
@@ -104,31 +95,46 @@ const DnnlApi& api()
     return d;
 }
 
-// A product's primitive and its memory objects, made once per shape and thread (oneDNN's
-// primitive descriptor costs more than a small product): a training step issues the same few
-// shapes again and again. Released with the thread. Each primitive's scratchpad (where oneDNN
-// packs the operands) is the thread's one buffer, not one per primitive: with a primitive per
-// shape, oneDNN's own would keep tens of megabytes that are never in use at once.
+// A product's primitive, made once per thread for each way of reading the operands (transposed
+// or not) and of writing C (= or +=), its shapes and strides left to run time
+// (DNNL_RUNTIME_DIM_VAL): the number of tokens changes from batch to batch, and a primitive per
+// shape (what oneDNN's fixed-shape brgemm kernels need) grew without bound in real training:
+// 2,150 primitives and +314 MiB in 300 steps of zh-en. A run-time shape costs oneDNN's brgemm
+// kernel, used for fixed shapes, about a tenth of the products' speed; it bounds the primitives
+// at eight per thread. The memory objects are made at each call with the call's shapes.
 struct Made {
     const DnnlApi* d = nullptr;
     dnnl_primitive_t primitive = nullptr;
-    dnnl_memory_t memory[4] = {nullptr, nullptr, nullptr, nullptr};  // A, B, C, scratchpad
-    std::size_t scratchpadBytes = 0;
     Made() = default;
     Made(const Made&) = delete;
     Made& operator=(const Made&) = delete;
     ~Made()
     {
-        if (!d)
-            return;
-        for (dnnl_memory_t m : memory)
-            if (m)
-                d->memoryDestroy(m);
-        if (primitive)
+        if (d && primitive)
             d->primitiveDestroy(primitive);
     }
 };
-using MadeKey = std::array<long long, 7>;  // m, n, k, transA, transB, ldc, accumulate
+
+std::array<std::unique_ptr<Made>, 8>& threadsPrimitives()
+{
+    thread_local std::array<std::unique_ptr<Made>, 8> made;
+    return made;
+}
+
+// A call's three memory objects, released when the call ends.
+struct CallMemory {
+    const DnnlApi* d = nullptr;
+    dnnl_memory_t memory[3] = {nullptr, nullptr, nullptr};  // A, B, C
+    CallMemory() = default;
+    CallMemory(const CallMemory&) = delete;
+    CallMemory& operator=(const CallMemory&) = delete;
+    ~CallMemory()
+    {
+        for (dnnl_memory_t m : memory)
+            if (m)
+                d->memoryDestroy(m);
+    }
+};
 
 // The stored matrix (rows × cols, leading dimension ld) rounded to bfloat16, packed.
 void rounded(const float* x, int rows, int cols, int ld, std::vector<std::uint16_t>* out)
@@ -241,6 +247,130 @@ QString bf16Unavailable()
     return why ? bf16Text(why) : QString();
 }
 
+#ifdef AS_DNNL_HEADERS
+namespace {
+// One block of a product (gemmBf16 cuts the large ones), its operands rounded into the thread's
+// two buffers.
+bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b,
+                   int ldb, float beta, float* c, int ldc, QString* error)
+{
+    const DnnlApi& d = api();
+    oneDnnOneThread();
+    // The operands as stored, rounded and packed: A is m × k (k × m transposed), B k × n
+    // (n × k); their descriptors say which way they are read.
+    thread_local std::vector<std::uint16_t> aBf, bBf;
+    rounded(a, transA ? k : m, transA ? m : k, lda, &aBf);
+    rounded(b, transB ? n : k, transB ? k : n, ldb, &bBf);
+    auto failed = [&](const char* what, dnnl_status_t status) {
+        *error = bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN's bfloat16 matmul failed (%1: status %2)"))
+                     .arg(QLatin1String(what))
+                     .arg(int(status));
+        return false;
+    };
+    // The primitive's descriptors: every dimension and stride known only at run time.
+    constexpr dnnl_dim_t R = DNNL_RUNTIME_DIM_VAL;
+    const dnnl_dims_t runtime{R, R}, runtimeRowMajor{R, 1}, runtimeColumnMajor{1, R};
+    std::array<std::unique_ptr<Made>, 8>& madeFor = threadsPrimitives();
+    std::unique_ptr<Made>& slot = madeFor[(transA ? 4 : 0) + (transB ? 2 : 0) + (beta != 0.0f ? 1 : 0)];
+    if (!slot) {
+        auto made = std::make_unique<Made>();
+        made->d = &d;
+        dnnl_memory_desc_t aDesc, bDesc, cDesc;
+        dnnl_matmul_desc_t desc;
+        dnnl_status_t st = d.descByStrides(&aDesc, 2, runtime, dnnl_bf16, transA ? runtimeColumnMajor : runtimeRowMajor);
+        if (st == dnnl_success)
+            st = d.descByStrides(&bDesc, 2, runtime, dnnl_bf16, transB ? runtimeColumnMajor : runtimeRowMajor);
+        if (st == dnnl_success)
+            st = d.descByStrides(&cDesc, 2, runtime, dnnl_f32, runtimeRowMajor);
+        if (st != dnnl_success)
+            return failed("memory descriptor", st);
+        if ((st = d.matmulDesc(&desc, &aDesc, &bDesc, nullptr, &cDesc)) != dnnl_success)
+            return failed("matmul descriptor", st);
+        dnnl_primitive_attr_t attr = nullptr;
+        dnnl_post_ops_t postOps = nullptr;
+        dnnl_primitive_desc_t pd = nullptr;
+        st = d.attrCreate(&attr);
+        if (st == dnnl_success && beta != 0.0f) {
+            // C += A B: oneDNN's sum post-op adds what C held, scaled.
+            if ((st = d.postOpsCreate(&postOps)) == dnnl_success && (st = d.appendSum(postOps, beta)) == dnnl_success)
+                st = d.setPostOps(attr, postOps);
+        }
+        if (st == dnnl_success)
+            st = d.pdCreate(&pd, &desc, attr, d.engine, nullptr);
+        if (st == dnnl_success)
+            st = d.primitiveCreate(&made->primitive, pd);
+        if (pd)
+            d.pdDestroy(pd);
+        if (postOps)
+            d.postOpsDestroy(postOps);
+        if (attr)
+            d.attrDestroy(attr);
+        if (st != dnnl_success)
+            return failed("primitive", st);
+        slot = std::move(made);
+    }
+    const Made& made = *slot;
+    // This call's memory: the rounded operands packed (A is m × k, or k × m read transposed; B
+    // k × n, or n × k), C as the caller stores it.
+    const dnnl_dims_t aDims{m, k}, bDims{k, n}, cDims{m, n};
+    const dnnl_dims_t aStrides{transA ? 1 : k, transA ? m : 1};
+    const dnnl_dims_t bStrides{transB ? 1 : n, transB ? k : 1};
+    const dnnl_dims_t cStrides{ldc, 1};
+    dnnl_memory_desc_t aDesc, bDesc, cDesc;
+    CallMemory memory;
+    memory.d = &d;
+    dnnl_status_t st = d.descByStrides(&aDesc, 2, aDims, dnnl_bf16, aStrides);
+    if (st == dnnl_success)
+        st = d.descByStrides(&bDesc, 2, bDims, dnnl_bf16, bStrides);
+    if (st == dnnl_success)
+        st = d.descByStrides(&cDesc, 2, cDims, dnnl_f32, cStrides);
+    if (st == dnnl_success)
+        st = d.memoryCreate(&memory.memory[0], &aDesc, d.engine, aBf.data());
+    if (st == dnnl_success)
+        st = d.memoryCreate(&memory.memory[1], &bDesc, d.engine, bBf.data());
+    if (st == dnnl_success)
+        st = d.memoryCreate(&memory.memory[2], &cDesc, d.engine, c);
+    if (st != dnnl_success)
+        return failed("memory", st);
+    thread_local dnnl_stream_t stream = nullptr;
+    if (!stream && (st = d.streamCreate(&stream, d.engine, dnnl_stream_default_flags)) != dnnl_success) {
+        stream = nullptr;
+        return failed("stream", st);
+    }
+    const dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, memory.memory[0]},
+                                     {DNNL_ARG_WEIGHTS, memory.memory[1]},
+                                     {DNNL_ARG_DST, memory.memory[2]}};
+    if ((st = d.execute(made.primitive, stream, 3, args)) != dnnl_success || (st = d.streamWait(stream)) != dnnl_success)
+        return failed("execute", st);
+    return true;
+}
+
+// The most elements a block's rounded operand holds: 2^18 (512 KiB in bfloat16), the operands of
+// a small layer whole. A larger product (the generator's, with a vocabulary's rows) is cut into
+// blocks of C's rows or columns, each block's rows of A or columns of B rounded as it runs: the
+// copies stay this size, not the operands' (13 MiB on `small`'s two threads, above the float32
+// step's whole peak). Each element of C is the same sum of the same k products either way.
+constexpr long long kMaxRoundedElements = 1LL << 18;
+
+// Rows (or columns) a block takes: as many as fit, a multiple of 64, at least 64.
+int blockOf(int count, int k)
+{
+    const long long fit = std::max<long long>(64, kMaxRoundedElements / std::max(k, 1) / 64 * 64);
+    return int(std::min<long long>(count, fit));
+}
+}  // namespace
+#endif
+
+int gemmBf16Primitives()
+{
+#ifdef AS_DNNL_HEADERS
+    const auto& made = threadsPrimitives();
+    return int(std::count_if(made.begin(), made.end(), [](const auto& p) { return p != nullptr; }));
+#else
+    return 0;
+#endif
+}
+
 bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
               float beta, float* c, int ldc, QString* error)
 {
@@ -253,105 +383,15 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
         (void)c, (void)ldc;
     return false;
 #else
-    const DnnlApi& d = api();
-    oneDnnOneThread();
-    // The operands as stored, rounded and packed: A is m × k (k × m transposed), B k × n
-    // (n × k); their descriptors say which way they are read.
-    thread_local std::vector<std::uint16_t> aBf, bBf;
-    rounded(a, transA ? k : m, transA ? m : k, lda, &aBf);
-    rounded(b, transB ? n : k, transB ? k : n, ldb, &bBf);
-    const dnnl_dims_t aDims{m, k}, bDims{k, n}, cDims{m, n};
-    const dnnl_dims_t aStrides{transA ? 1 : k, transA ? m : 1};
-    const dnnl_dims_t bStrides{transB ? 1 : n, transB ? k : 1};
-    const dnnl_dims_t cStrides{ldc, 1};
-    auto failed = [&](const char* what, dnnl_status_t status) {
-        *error = bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN's bfloat16 matmul failed (%1: status %2)"))
-                     .arg(QLatin1String(what))
-                     .arg(int(status));
-        return false;
-    };
-    thread_local std::map<MadeKey, std::unique_ptr<Made>> madeFor;
-    const MadeKey key{m, n, k, transA, transB, ldc, beta != 0.0f};
-    auto found = madeFor.find(key);
-    if (found == madeFor.end()) {
-        auto made = std::make_unique<Made>();
-        made->d = &d;
-        dnnl_memory_desc_t aDesc, bDesc, cDesc;
-        dnnl_matmul_desc_t desc;
-        dnnl_status_t st = d.descByStrides(&aDesc, 2, aDims, dnnl_bf16, aStrides);
-        if (st == dnnl_success)
-            st = d.descByStrides(&bDesc, 2, bDims, dnnl_bf16, bStrides);
-        if (st == dnnl_success)
-            st = d.descByStrides(&cDesc, 2, cDims, dnnl_f32, cStrides);
-        if (st != dnnl_success)
-            return failed("memory descriptor", st);
-        if ((st = d.matmulDesc(&desc, &aDesc, &bDesc, nullptr, &cDesc)) != dnnl_success)
-            return failed("matmul descriptor", st);
-        dnnl_primitive_attr_t attr = nullptr;
-        dnnl_post_ops_t postOps = nullptr;
-        dnnl_primitive_desc_t pd = nullptr;
-        if ((st = d.attrCreate(&attr)) == dnnl_success)
-            st = d.setScratchpadMode(attr, dnnl_scratchpad_mode_user);
-        if (st == dnnl_success && beta != 0.0f) {
-            // C += A B: oneDNN's sum post-op adds what C held, scaled.
-            if ((st = d.postOpsCreate(&postOps)) == dnnl_success && (st = d.appendSum(postOps, beta)) == dnnl_success)
-                st = d.setPostOps(attr, postOps);
+    const int mb = blockOf(m, k), nb = blockOf(n, k);
+    for (int j = 0; j < n; j += nb)
+        for (int i = 0; i < m; i += mb) {
+            const float* ai = a + (transA ? std::size_t(i) : std::size_t(i) * std::size_t(lda));
+            const float* bj = b + (transB ? std::size_t(j) * std::size_t(ldb) : std::size_t(j));
+            if (!gemmBf16Block(transA, transB, std::min(mb, m - i), std::min(nb, n - j), k, ai, lda, bj, ldb, beta,
+                               c + std::size_t(i) * std::size_t(ldc) + std::size_t(j), ldc, error))
+                return false;
         }
-        if (st == dnnl_success)
-            st = d.pdCreate(&pd, &desc, attr, d.engine, nullptr);
-        if (st == dnnl_success)
-            st = d.primitiveCreate(&made->primitive, pd);
-        if (st == dnnl_success)
-            if (const dnnl_memory_desc_t* scratch = d.queryMd(pd, dnnl_query_scratchpad_md, 0)) {
-                made->scratchpadBytes = d.descSize(scratch);
-                if (made->scratchpadBytes > 0)
-                    st = d.memoryCreate(&made->memory[3], scratch, d.engine, DNNL_MEMORY_NONE);
-            }
-        if (pd)
-            d.pdDestroy(pd);
-        if (postOps)
-            d.postOpsDestroy(postOps);
-        if (attr)
-            d.attrDestroy(attr);
-        if (st != dnnl_success)
-            return failed("primitive", st);
-        if ((st = d.memoryCreate(&made->memory[0], &aDesc, d.engine, DNNL_MEMORY_NONE)) != dnnl_success
-            || (st = d.memoryCreate(&made->memory[1], &bDesc, d.engine, DNNL_MEMORY_NONE)) != dnnl_success
-            || (st = d.memoryCreate(&made->memory[2], &cDesc, d.engine, DNNL_MEMORY_NONE)) != dnnl_success)
-            return failed("memory", st);
-        found = madeFor.emplace(key, std::move(made)).first;
-    }
-    Made& made = *found->second;
-    dnnl_status_t st = d.setHandle(made.memory[0], aBf.data());
-    if (st == dnnl_success)
-        st = d.setHandle(made.memory[1], bBf.data());
-    if (st == dnnl_success)
-        st = d.setHandle(made.memory[2], c);
-    struct AlignedFree {
-        void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
-    };
-    thread_local std::unique_ptr<std::byte[], AlignedFree> scratchpad;
-    thread_local std::size_t scratchpadBytes = 0;
-    if (st == dnnl_success && made.scratchpadBytes > 0) {
-        if (scratchpadBytes < made.scratchpadBytes) {
-            scratchpad.reset(new (std::align_val_t(64)) std::byte[made.scratchpadBytes]);
-            scratchpadBytes = made.scratchpadBytes;
-        }
-        st = d.setHandle(made.memory[3], scratchpad.get());
-    }
-    if (st != dnnl_success)
-        return failed("memory", st);
-    thread_local dnnl_stream_t stream = nullptr;
-    if (!stream && (st = d.streamCreate(&stream, d.engine, dnnl_stream_default_flags)) != dnnl_success) {
-        stream = nullptr;
-        return failed("stream", st);
-    }
-    const dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, made.memory[0]},
-                                     {DNNL_ARG_WEIGHTS, made.memory[1]},
-                                     {DNNL_ARG_DST, made.memory[2]},
-                                     {DNNL_ARG_SCRATCHPAD, made.memory[3]}};
-    if ((st = d.execute(made.primitive, stream, made.memory[3] ? 4 : 3, args)) != dnnl_success || (st = d.streamWait(stream)) != dnnl_success)
-        return failed("execute", st);
     return true;
 #endif
 }

@@ -64,4 +64,9 @@ QString bf16Unavailable();
 bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
               float beta, float* c, int ldc, QString* error);
 
+// The oneDNN primitives the calling thread holds for gemmBf16: one for each way of reading the
+// operands and writing C that it has met (at most 8), whatever the shapes: the shapes are given
+// at each call.
+int gemmBf16Primitives();
+
 }  // namespace as
