@@ -345,6 +345,9 @@ void HealthView::reset()
     records_.clear();
     histograms_.clear();
     nonFinite_.reset();
+    comparedRecords_.clear();
+    comparedLayout_.reset();
+    comparedName_.clear();
     profile_ = ProfileTotals{};
     redrawProfile();
     dirty_ = true;
@@ -479,6 +482,9 @@ void HealthView::setHealthLayout(std::shared_ptr<const HealthLayout> layout)
     records_.clear();
     histograms_.clear();
     nonFinite_.reset();
+    comparedRecords_.clear();
+    comparedLayout_.reset();
+    comparedName_.clear();
     profile_ = ProfileTotals{};
     redrawProfile();
     rowOf_.clear();
@@ -573,6 +579,22 @@ void HealthView::applySnapshot(const TrainingSnapshot& s)
         redrawProfile();  // a small table: drawn at once, shown or not
     }
     changed = changed || !h.records.empty() || !h.histograms.empty() || h.nonFinite;
+    if (const ComparisonUpdate* c = s.comparison.get()) {
+        if (c->replacesHistory && !comparedRecords_.empty()) {
+            comparedRecords_.clear();
+            changed = true;
+        }
+        comparedLayout_ = c->healthLayout;
+        comparedName_ = c->name;
+        for (const auto& r : c->health)
+            appendThinned(comparedRecords_, r, kRecordCapacity);
+        changed = changed || !c->health.empty();
+    } else if (!comparedRecords_.empty() || comparedLayout_) {
+        comparedRecords_.clear();
+        comparedLayout_.reset();
+        comparedName_.clear();
+        changed = true;
+    }
     if (!changed)
         return;
     dirty_ = true;
@@ -750,17 +772,25 @@ void HealthView::redrawLines()
     for (int k = 0; k < 2; ++k) {
         QCustomPlot* plot = lines_[k];
         plot->clearGraphs();
-        int colour = 0;
-        for (int t : chosen) {
+        // A tensor's line over `records` (its index there `t`), in the tensor's colour; B's
+        // dashed, out of the legend (one entry says what dashed means).
+        const auto addLine = [&](const std::vector<std::shared_ptr<const HealthRecord>>& records, std::size_t t,
+                                 const QString& name, int colour, bool dashed) {
             QCPGraph* g = plot->addGraph();
-            g->setName(tensorName(t));
+            g->setName(name);
             g->setPen(QPen(Qt::black, 1.5));
-            setSeriesColour(g, colour++);
+            setSeriesColour(g, colour);
+            if (dashed) {
+                QPen pen = g->pen();
+                pen.setStyle(Qt::DashLine);
+                g->setPen(pen);
+                g->removeFromLegend();
+            }
             QVector<double> x, y;
-            x.reserve(int(records_.size()));
-            y.reserve(int(records_.size()));
-            for (const auto& r : records_) {
-                const TensorHealth& h = (*r->tensors)[std::size_t(t)];
+            x.reserve(int(records.size()));
+            y.reserve(int(records.size()));
+            for (const auto& r : records) {
+                const TensorHealth& h = (*r->tensors)[t];
                 const double v = k == 0 ? h.updateRatio : h.gradNorm;
                 if (v > 0 && std::isfinite(v)) {
                     x << double(r->step);
@@ -770,6 +800,28 @@ void HealthView::redrawLines()
             // A lone step has no line to draw: a dot shows it.
             g->setScatterStyle(x.size() == 1 ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle());
             g->setData(x, y, true);
+        };
+        int colour = 0;
+        bool bDrawn = false;
+        for (int t : chosen) {
+            const QString name = tensorName(t);
+            addLine(records_, std::size_t(t), name, colour, false);
+            // B's tensor of the same name, where B has one (B may change the model's shape).
+            if (comparedLayout_ && !comparedRecords_.empty()) {
+                const auto& names = comparedLayout_->names;
+                const auto found = std::find(names.begin(), names.end(), name.toStdString());
+                if (found != names.end()) {
+                    addLine(comparedRecords_, std::size_t(found - names.begin()),
+                            tr("%1 (%2)").arg(name, comparedName_), colour, true);
+                    bDrawn = true;
+                }
+            }
+            ++colour;
+        }
+        if (bDrawn) {  // the legend's key to B: a dashed line in the text's colour, no data
+            QCPGraph* key = plot->addGraph();
+            key->setName(tr("dashed: %1").arg(comparedName_));
+            key->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
         }
         faultLines_[k]->setVisible(bool(nonFinite_));
         if (nonFinite_) {
@@ -792,7 +844,9 @@ void HealthView::redrawLines()
             y = QCPRange(1e-3, 1);
         plot->yAxis->setRange(y.lower / 2, y.upper * 2);
         if (!records_.empty()) {
-            const double hi = std::max(double(records_.back()->step), nonFinite_ ? double(nonFinite_->step) : 0.0);
+            double hi = std::max(double(records_.back()->step), nonFinite_ ? double(nonFinite_->step) : 0.0);
+            if (!comparedRecords_.empty())
+                hi = std::max(hi, double(comparedRecords_.back()->step));
             plot->xAxis->setRange(double(records_.front()->step), std::max(hi, double(records_.front()->step) + 1));
         }
         replotIfVisible(plot);

@@ -6,7 +6,8 @@
 // 1e-3 rule of thumb, blue slower, red faster), line plots of the update ratio (with the
 // 1e-4 … 1e-2 band around 1e-3 shaded) and of the gradient norm for the tensors chosen in the
 // list, and the chosen tensor's histograms of weights and of gradients over time (a
-// histogram-per-step heatmap over log10|x|). A step whose gradient went non-finite is marked
+// histogram-per-step heatmap over log10|x|). In an A/B, B's update ratio and gradient norm
+// of the chosen tensors are drawn dashed beside A's. A step whose gradient went non-finite is marked
 // at its step on the first tensor (in forward order) whose gradient was not finite. And a
 // table of where a training step's time goes (train/profile.h), over the steps profiled so far.
 #include "plot_tools.h"
@@ -47,6 +48,11 @@ public:
 
     // Read-outs (tests).
     int recordCount() const { return int(records_.size()); }
+    const std::vector<std::shared_ptr<const HealthRecord>>& records() const { return records_; }
+    // A/B's B: its records (drawn dashed beside the chosen tensors of the same name in the
+    // line plots), and its name; none without an A/B.
+    const std::vector<std::shared_ptr<const HealthRecord>>& comparedRecords() const { return comparedRecords_; }
+    QString comparedName() const { return comparedName_; }
     int histogramCount() const { return int(histograms_.size()); }
     const Heatmap& ratioMap() const { return ratio_; }
     const Heatmap& weightHistogramMap() const { return hist_[0]; }
@@ -104,6 +110,9 @@ private:
 
     std::shared_ptr<const HealthLayout> layout_;
     std::vector<std::shared_ptr<const HealthRecord>> records_;      // oldest first
+    std::shared_ptr<const HealthLayout> comparedLayout_;             // A/B's B's tensors
+    std::vector<std::shared_ptr<const HealthRecord>> comparedRecords_;  // and its records
+    QString comparedName_;
     std::vector<std::shared_ptr<const HistogramRecord>> histograms_;
     std::shared_ptr<const NonFiniteRecord> nonFinite_;
     std::vector<int> rowOf_;  // table index -> heatmap row

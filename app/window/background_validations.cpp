@@ -17,21 +17,21 @@ BackgroundValidations::~BackgroundValidations()
 
 void BackgroundValidations::start(std::shared_ptr<Transformer<float>> model,
                                   std::shared_ptr<const SessionData> data, long step,
-                                  double trainSeconds)
+                                  double trainSeconds, const ValidationOptions& options, int lane)
 {
     const quint64 generation = generation_;
     std::shared_ptr<std::atomic<bool>> cancel = cancel_;
     // QThreadPool wakes its thread through a lock inside Qt, which TSan cannot see.
     static char handOff;
-    std::function<void()> job = [this, model, data, step, trainSeconds, generation, cancel] {
+    std::function<void()> job = [this, model, data, step, trainSeconds, options, lane, generation, cancel] {
         AS_TSAN_ACQUIRE(&handOff);
-        Validation v = validateModel(*model, *data, step, trainSeconds, {true, true},
+        Validation v = validateModel(*model, *data, step, trainSeconds, options,
                                      [&cancel](int, int) { return !cancel->load(); });
         if (v.cancelled)
             return;
         {
             const std::lock_guard<std::mutex> lock(mutex_);
-            finished_.emplace_back(generation, std::move(v));
+            finished_.emplace_back(generation, Done{lane, std::move(v)});
         }
         inbox_->post([this] { deliver(); });
     };
@@ -41,12 +41,12 @@ void BackgroundValidations::start(std::shared_ptr<Transformer<float>> model,
 
 void BackgroundValidations::deliver()
 {
-    std::vector<std::pair<quint64, Validation>> done;
+    std::vector<std::pair<quint64, Done>> done;
     {
         const std::lock_guard<std::mutex> lock(mutex_);
         done.swap(finished_);
     }
-    std::vector<Validation> current;
+    std::vector<Done> current;
     for (auto& [generation, v] : done)
         if (generation == generation_)  // else of a session that was replaced
             current.push_back(std::move(v));

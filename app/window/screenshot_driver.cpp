@@ -20,6 +20,7 @@
 #include "comparison_actions.h"
 #include "corpus_actions.h"
 #include "file_actions.h"
+#include "loss_view.h"
 #include "lr_view.h"
 #include "main_window.h"
 #include "probe_bar.h"
@@ -302,19 +303,6 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
         }
     }
     w.views()->showView(shownBefore);
-    if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
-        // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
-        // its last validation.
-        waitFor([&] { return long(w.comparisons()->comparison()->loss.size()) >= run.steps || !w.isRunning(); }, 60000);
-        const as::RunSeriesPtr last = w.comparisons()->comparison();
-        double sum = 0;
-        int n = 0;
-        for (auto it = last->loss.rbegin(); it != last->loss.rend() && n < 50; ++it, ++n)
-            sum += it->loss;
-        std::printf("attention-studio: %s: %zu steps, train loss (last 50) %.4f, valid loss %s\n",
-                    qPrintable(last->name), last->loss.size(), n ? sum / n : 0.0,
-                    last->eval.empty() ? "—" : qPrintable(QString::number(last->eval.back().loss, 'f', 4)));
-    }
     const double seconds = trainClock.elapsed() / 1000.0;
     std::printf("attention-studio: trained %d steps of '%s' in %.2f s (%.1f steps/s, first to "
                 "last snapshot), window updating throughout\n",
@@ -335,6 +323,27 @@ int screenshots(as::MainWindow& w, const QString& dir, const ScreenshotRun& run)
     if (!waitFor([&] { return summary != nullptr; }, 3600000)) {
         std::fprintf(stderr, "attention-studio: no summary\n");
         return 1;
+    }
+    if (const as::RunSeriesPtr b = w.comparisons()->comparison()) {
+        // B's figures beside A's (summary.json has A's): the mean loss of its last 50 steps and
+        // its last validation. B's validations run in the background as A's do: the summary
+        // waited for them all, and B's last one is at A's last one's step once drawn.
+        const auto validated = [&] {
+            const as::ui::LossView* loss = w.views()->loss();
+            const auto& eval = w.comparisons()->comparison()->eval;
+            return loss->validPointCount() == 0
+                   || (!eval.empty() && eval.back().step >= loss->validPoint(loss->validPointCount() - 1).step);
+        };
+        waitFor([&] { return (long(w.comparisons()->comparison()->loss.size()) >= run.steps && validated())
+                             || !w.isRunning(); }, 60000);
+        const as::RunSeriesPtr last = w.comparisons()->comparison();
+        double sum = 0;
+        int n = 0;
+        for (auto it = last->loss.rbegin(); it != last->loss.rend() && n < 50; ++it, ++n)
+            sum += it->loss;
+        std::printf("attention-studio: %s: %zu steps, train loss (last 50) %.4f, valid loss %s\n",
+                    qPrintable(last->name), last->loss.size(), n ? sum / n : 0.0,
+                    last->eval.empty() ? "—" : qPrintable(QString::number(last->eval.back().loss, 'f', 4)));
     }
     // A translation of the toy task's first sentence in the Translate view; a language model's
     // continuation of a prompt of its text in Generate.

@@ -15,7 +15,7 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent)
 {
     // The mailbox is a child: it moves with the worker to the worker's thread.
     validations_ = std::make_unique<BackgroundValidations>(
-        new Mailbox(this), [this](std::vector<Validation> done) { applyValidations(std::move(done)); });
+        new Mailbox(this), [this](std::vector<BackgroundValidations::Done> done) { applyValidations(std::move(done)); });
     timer_ = new QTimer(this);
     timer_->setSingleShot(true);
     connect(timer_, &QTimer::timeout, this, &TrainingWorker::runSteps);
@@ -222,23 +222,34 @@ void TrainingWorker::startValidation()
     std::shared_ptr<Transformer<float>> model(session_->model().clone());
     maskHeads(*model, muted_);
     validations_->start(std::move(model), session_->sharedData(), session_->stepCount(),
-                        session_->trainSeconds());
+                        session_->trainSeconds(), {true, true});
 }
 
-void TrainingWorker::applyValidations(std::vector<Validation> done)
+void TrainingWorker::applyValidations(std::vector<BackgroundValidations::Done> done)
 {
     if (!session_)
         return;
-    // A snapshot for each: every validation, its samples included, reaches the window (they
-    // are rare) — two finishing together would otherwise show only the later one's samples,
-    // and the Samples view would compare it with an older record.
-    for (Validation& v : done) {
+    // A snapshot for each of A's: every validation, its samples included, reaches the window
+    // (they are rare) — two finishing together would otherwise show only the later one's
+    // samples, and the Samples view would compare it with an older record.
+    bool forB = false;
+    for (BackgroundValidations::Done& d : done) {
+        if (d.lane != 0) {
+            if (compared_ && compared_->lane() == d.lane) {
+                compared_->addValidation(d.validation);
+                forB = true;
+            }
+            continue;
+        }
+        const Validation& v = d.validation;
         session_->addValidation(v);
         newEval_.push_back(v.point);
         samples_ = v.samples;
         induction_ = v.induction;
         emitSnapshot();
     }
+    if (forB)
+        emitSnapshot();
 }
 
 void TrainingWorker::emitSnapshot()

@@ -203,8 +203,9 @@ private:
     bool trainable() const { return session_ && session_->data().trainable(); }
     // A validation of a copy of the weights now, in the background (validations_).
     void startValidation();
-    // Finished validations, in order: recorded, and a snapshot.
-    void applyValidations(std::vector<Validation> done);
+    // Finished validations, in order: A's recorded (a snapshot each), B's handed to B (one
+    // snapshot for them); a B's that has ended are dropped.
+    void applyValidations(std::vector<BackgroundValidations::Done> done);
 
     SessionSettings settings_;
     std::unique_ptr<TrainingSession> session_;
@@ -236,6 +237,7 @@ private:
     HealthUpdate health_;  // the session's tensors, and the health records since the last snapshot
     std::unique_ptr<BackgroundValidations> validations_;
     std::unique_ptr<ComparedSession> compared_;  // A/B's B, while there is one
+    int lastLane_ = 0;  // of the last B: each B's validations have a lane of their own
     ModelCopyPtr lastCopy_;   // requestModelCopy's last answer, of session generation…
     quint64 lastCopyGeneration_ = 0;
 };

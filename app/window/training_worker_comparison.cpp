@@ -53,6 +53,8 @@ void TrainingWorker::keepComparison()
     if (!compared_)
         return;
     timer_->stop();
+    // B's validations due so far join its history before it becomes the session.
+    validations_->finish();
     const bool wasRunning = running_;
     std::unique_ptr<TrainingSession> b = compared_->takeSession();
     const SessionSettings s = compared_->settings();
@@ -74,7 +76,8 @@ void TrainingWorker::buildComparison(const SessionSettings& asked, std::unique_p
         emit comparisonFailed(error);
         return;
     }
-    compared_ = std::make_unique<ComparedSession>(settings_, asked, b, std::move(session));
+    compared_ = std::make_unique<ComparedSession>(settings_, asked, b, std::move(session), validations_.get(),
+                                                  ++lastLane_);
 }
 
 void TrainingWorker::endComparison()

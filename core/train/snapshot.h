@@ -24,7 +24,9 @@ struct ComparisonUpdate {
     QString name;  // what B changes, e.g. "B: warm-up 0"
     long step = 0;
     std::vector<LossPoint> newLoss;  // B's steps since the previous snapshot
-    std::vector<EvalPoint> newEval;  // B's validations (loss and accuracy) since then
+    std::vector<EvalPoint> newEval;  // B's validations (loss, accuracy, BLEU) since then
+    std::vector<std::shared_ptr<const HealthRecord>> health;  // B's tensors at its steps since then
+    std::shared_ptr<const HealthLayout> healthLayout;  // the names of B's tensors (its records' order)
     bool replacesHistory = false;    // a new B: its series start here
     QString fault;  // B stopped at a step whose loss or gradient was not finite (A goes on)
 };

@@ -5060,6 +5060,10 @@ histogram per step</source>
             <numerusform>一步的时间花在哪里（训练线程，%n 步；float32）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>dashed: %1</source>
+        <translation>虚线：%1</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HelpBrowser</name>

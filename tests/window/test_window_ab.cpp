@@ -4,8 +4,11 @@
 // current one A, on A's data, order and seed, with other model or optimisation settings.
 //  - A and B after N steps each equal two separate window runs of the same settings, bit for
 //    bit (weights exported; B's through Keep B as the session), and B's loss and validation
-//    points as drawn equal those its own run records (read back from a checkpoint);
-//  - B's series is on the Loss and Learning rate plots beside A's, under its name;
+//    points as drawn (loss, accuracy and BLEU) equal those its own run records (read back from
+//    a checkpoint), and B's update ratios and gradient norms those its own run's Health view
+//    received;
+//  - B's series is on the Loss and Learning rate plots beside A's, under its name, and dashed
+//    beside A's chosen tensors on the Health view's line plots;
 //  - a B whose step is not finite stops alone, with a message, while A goes on;
 //  - Reset restarts both; Stop A/B removes B from the plots.
 #include "skip.h"
@@ -14,6 +17,7 @@
 #include "file_actions.h"
 #include "view_set.h"
 #include "worker_link.h"
+#include "health_view.h"
 #include "loss_view.h"
 #include "lr_view.h"
 
@@ -21,6 +25,8 @@
 #include "window_runs.h"
 
 #include <QStandardPaths>
+
+#include <cmath>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -124,6 +130,7 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
     QCOMPARE(b.model.norm, NormPlacement::Post);
 
     // Separate runs, B's saved as a checkpoint to read its history back.
+    std::vector<std::shared_ptr<const HealthRecord>> bHealth;  // what B's own Health view received
     const QString ckB = dir.filePath(u"b.%1"_s.arg(kCheckpointSuffix));
     {
         MainWindow w;
@@ -134,6 +141,7 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
         QVERIFY(applied(w, b));
         QVERIFY(stepped(w, kSteps, false));
         QVERIFY(test::exportFromWindow(w, dir.filePath(u"b-alone.safetensors"_s)));
+        bHealth = w.views()->health()->records();
         QVERIFY(test::saveCheckpointFromWindow(w, ckB));
         w.close();
     }
@@ -146,6 +154,9 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
     w.comparisons()->startComparison(settingsB());
     QVERIFY(QTest::qWaitFor([&] { return w.currentStep() == 0 && w.comparisons()->comparison(); }, 60000));
     QVERIFY(stepped(w, kSteps, true));
+    // B's validations run in the background, as A's do.
+    QVERIFY(QTest::qWaitFor([&] { return int(w.comparisons()->comparison()->eval.size()) == kSteps / a.evalEvery; },
+                            60000));
     QVERIFY(test::exportFromWindow(w, dir.filePath(u"a-ab.safetensors"_s)));
     const RunSeriesPtr drawn = w.comparisons()->comparison();
     QVERIFY(drawn->name.startsWith(u"B: post-norm, warm-up 1, factor 0.5, dropout 0, d_model 48"_s));
@@ -177,7 +188,37 @@ void TestWindowAb::abEqualsTwoSeparateRuns()
         QCOMPARE(drawn->eval[i].step, h.eval[i].step);
         QCOMPARE(drawn->eval[i].loss, h.eval[i].loss);
         QCOMPARE(drawn->eval[i].accuracy, h.eval[i].accuracy);
+        QVERIFY(!std::isnan(h.eval[i].bleu));
+        QCOMPARE(drawn->eval[i].bleu, h.eval[i].bleu);
     }
+    QCOMPARE(w.views()->loss()->comparedRun(0).validBleu->data()->size(), int(h.eval.size()));
+
+    // B's update ratios and gradient norms: those of B's own run, step by step, tensor by tensor.
+    ui::HealthView* health = w.views()->health();
+    const auto& bDrawn = health->comparedRecords();
+    QCOMPARE(health->comparedName(), drawn->name);
+    QCOMPARE(int(bHealth.size()), kSteps);
+    QCOMPARE(bDrawn.size(), bHealth.size());
+    for (std::size_t i = 0; i < bHealth.size(); ++i) {
+        QCOMPARE(bDrawn[i]->step, bHealth[i]->step);
+        QCOMPARE(bDrawn[i]->tensors->size(), bHealth[i]->tensors->size());
+        for (std::size_t t = 0; t < bHealth[i]->tensors->size(); ++t) {
+            QCOMPARE((*bDrawn[i]->tensors)[t].updateRatio, (*bHealth[i]->tensors)[t].updateRatio);
+            QCOMPARE((*bDrawn[i]->tensors)[t].gradNorm, (*bHealth[i]->tensors)[t].gradNorm);
+        }
+    }
+    // Drawn dashed beside each chosen tensor of A's, with one legend entry saying so.
+    health->redrawNow();
+    const int chosen = int(health->chosenTensors().size());
+    QVERIFY(chosen > 0);
+    QCPGraph* key = health->ratioLinesPlot()->graph(health->ratioLinesPlot()->graphCount() - 1);
+    QCOMPARE(health->ratioLinesPlot()->graphCount(), 2 * chosen + 1);
+    QCOMPARE(key->name(), u"dashed: %1"_s.arg(drawn->name));
+    QCOMPARE(key->dataCount(), 0);
+    QCPGraph* bLine = health->ratioLinesPlot()->graph(1);
+    QCOMPARE(bLine->pen().style(), Qt::DashLine);
+    QCOMPARE(bLine->dataCount(), kSteps);
+    QVERIFY(!health->ratioLinesPlot()->legend->hasItemWithPlottable(bLine));
 
     // Keep B: it becomes the session, at its step, and exports as its own run does.
     QSignalSpy restored(&w, &MainWindow::sessionRestored);
