@@ -38,6 +38,7 @@ QString bf16Text(const char* s) { return QCoreApplication::translate("as::Bf16",
 struct DnnlApi {
     decltype(&dnnl_engine_create) engineCreate = nullptr;
     decltype(&dnnl_stream_create) streamCreate = nullptr;
+    decltype(&dnnl_stream_destroy) streamDestroy = nullptr;
     decltype(&dnnl_memory_desc_init_by_strides) descByStrides = nullptr;
     decltype(&dnnl_matmul_desc_init) matmulDesc = nullptr;
     decltype(&dnnl_primitive_attr_create) attrCreate = nullptr;
@@ -69,6 +70,7 @@ DnnlApi loadApi()
 {
     DnnlApi d;
     const bool all = resolve(&d.engineCreate, "dnnl_engine_create") && resolve(&d.streamCreate, "dnnl_stream_create")
+                     && resolve(&d.streamDestroy, "dnnl_stream_destroy")
                      && resolve(&d.descByStrides, "dnnl_memory_desc_init_by_strides")
                      && resolve(&d.matmulDesc, "dnnl_matmul_desc_init")
                      && resolve(&d.attrCreate, "dnnl_primitive_attr_create")
@@ -332,11 +334,26 @@ bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const float* a
         st = d.memoryCreate(&memory.memory[2], &cDesc, d.engine, c);
     if (st != dnnl_success)
         return failed("memory", st);
-    thread_local dnnl_stream_t stream = nullptr;
-    if (!stream && (st = d.streamCreate(&stream, d.engine, dnnl_stream_default_flags)) != dnnl_success) {
-        stream = nullptr;
-        return failed("stream", st);
+    // The thread's stream, released with the thread (a pool's threads live as long as the
+    // program; others come and go).
+    struct ThreadStream {
+        const DnnlApi* d = nullptr;
+        dnnl_stream_t stream = nullptr;
+        ~ThreadStream()
+        {
+            if (stream)
+                d->streamDestroy(stream);
+        }
+    };
+    thread_local ThreadStream own;
+    if (!own.stream) {
+        own.d = &d;
+        if ((st = d.streamCreate(&own.stream, d.engine, dnnl_stream_default_flags)) != dnnl_success) {
+            own.stream = nullptr;
+            return failed("stream", st);
+        }
     }
+    dnnl_stream_t stream = own.stream;
     const dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, memory.memory[0]},
                                      {DNNL_ARG_WEIGHTS, memory.memory[1]},
                                      {DNNL_ARG_DST, memory.memory[2]}};
