@@ -138,10 +138,13 @@ struct CallMemory {
     }
 };
 
+thread_local long long tRoundedElements = 0;
+
 // The stored matrix (rows × cols, leading dimension ld) rounded to bfloat16, packed.
 void rounded(const float* x, int rows, int cols, int ld, std::vector<std::uint16_t>* out)
 {
     out->resize(std::size_t(rows) * std::size_t(cols));
+    tRoundedElements += (long long)(out->size());
     if (ld == cols) {
         toBfloat16(x, out->data(), out->size());
         return;
@@ -251,18 +254,14 @@ QString bf16Unavailable()
 
 #ifdef AS_DNNL_HEADERS
 namespace {
-// One block of a product (gemmBf16 cuts the large ones), its operands rounded into the thread's
-// two buffers.
-bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b,
-                   int ldb, float beta, float* c, int ldc, QString* error)
+// One block of a product (gemmBf16 cuts the large ones), its operands already rounded and packed:
+// A is m × k (stored k × m where transA), B k × n (stored n × k where transB); their
+// descriptors say which way they are read.
+bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const std::uint16_t* aBf,
+                   const std::uint16_t* bBf, float beta, float* c, int ldc, QString* error)
 {
     const DnnlApi& d = api();
     oneDnnOneThread();
-    // The operands as stored, rounded and packed: A is m × k (k × m transposed), B k × n
-    // (n × k); their descriptors say which way they are read.
-    thread_local std::vector<std::uint16_t> aBf, bBf;
-    rounded(a, transA ? k : m, transA ? m : k, lda, &aBf);
-    rounded(b, transB ? n : k, transB ? k : n, ldb, &bBf);
     auto failed = [&](const char* what, dnnl_status_t status) {
         *error = bf16Text(QT_TRANSLATE_NOOP("as::Bf16", "oneDNN's bfloat16 matmul failed (%1: status %2)"))
                      .arg(QLatin1String(what))
@@ -327,9 +326,9 @@ bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const float* a
     if (st == dnnl_success)
         st = d.descByStrides(&cDesc, 2, cDims, dnnl_f32, cStrides);
     if (st == dnnl_success)
-        st = d.memoryCreate(&memory.memory[0], &aDesc, d.engine, aBf.data());
+        st = d.memoryCreate(&memory.memory[0], &aDesc, d.engine, const_cast<std::uint16_t*>(aBf));
     if (st == dnnl_success)
-        st = d.memoryCreate(&memory.memory[1], &bDesc, d.engine, bBf.data());
+        st = d.memoryCreate(&memory.memory[1], &bDesc, d.engine, const_cast<std::uint16_t*>(bBf));
     if (st == dnnl_success)
         st = d.memoryCreate(&memory.memory[2], &cDesc, d.engine, c);
     if (st != dnnl_success)
@@ -363,17 +362,39 @@ bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const float* a
 }
 
 // The most elements a block's rounded operand holds: 2^18 (512 KiB in bfloat16), the operands of
-// a small layer whole. A larger product (the generator's, with a vocabulary's rows) is cut into
-// blocks of C's rows or columns, each block's rows of A or columns of B rounded as it runs: the
-// copies stay this size, not the operands' (13 MiB on `small`'s two threads, above the float32
-// step's whole peak). Each element of C is the same sum of the same k products either way.
+// a small layer whole. A larger product (the generator's, with a vocabulary's rows or its inner
+// dimension) is cut into blocks: the rounded copies stay this size, not the operands' (13 MiB on
+// `small`'s two threads, above the float32 step's whole peak).
 constexpr long long kMaxRoundedElements = 1LL << 18;
 
-// Rows (or columns) a block takes: as many as fit, a multiple of 64, at least 64.
-int blockOf(int count, int k)
+// How a product is cut: blocks of kb of the inner dimension, mb of C's rows, nb of its columns.
+// Each element of A and B is rounded once where one operand's block can be held whole while the
+// other's are walked (every product of the engine's layers); only where both C's rows and its
+// columns must be cut (both above 4096 with the inner dimension cut to 64) are B's blocks
+// rounded again for each block of rows. Cutting the rows or columns leaves each element of C the
+// same sum; cutting the inner dimension adds its blocks' sums in float32, as oneDNN's own
+// kernels add theirs.
+struct Blocks {
+    int mb, nb, kb;
+};
+
+int fit64(long long elements, int other, int count)  // at most count, a multiple of 64, ≥ 64
 {
-    const long long fit = std::max<long long>(64, kMaxRoundedElements / std::max(k, 1) / 64 * 64);
+    const long long fit = std::max<long long>(64, elements / std::max(other, 1) / 64 * 64);
     return int(std::min<long long>(count, fit));
+}
+
+Blocks blocksOf(int m, int n, int k)
+{
+    const long long L = kMaxRoundedElements;
+    Blocks b{m, n, k};
+    if (1LL * m * k > L && 1LL * k * n > L)  // neither operand whole: cut the inner dimension
+        b.kb = fit64(L, std::max(m, n), k);
+    if (1LL * m * b.kb > L)
+        b.mb = fit64(L, b.kb, m);
+    if (1LL * b.kb * n > L)
+        b.nb = fit64(L, b.kb, n);
+    return b;
 }
 }  // namespace
 #endif
@@ -383,6 +404,15 @@ int gemmBf16Primitives()
 #ifdef AS_DNNL_HEADERS
     const auto& made = threadsPrimitives();
     return int(std::count_if(made.begin(), made.end(), [](const auto& p) { return p != nullptr; }));
+#else
+    return 0;
+#endif
+}
+
+long long gemmBf16RoundedElements()
+{
+#ifdef AS_DNNL_HEADERS
+    return tRoundedElements;
 #else
     return 0;
 #endif
@@ -400,15 +430,41 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
         (void)c, (void)ldc;
     return false;
 #else
-    const int mb = blockOf(m, k), nb = blockOf(n, k);
-    for (int j = 0; j < n; j += nb)
-        for (int i = 0; i < m; i += mb) {
-            const float* ai = a + (transA ? std::size_t(i) : std::size_t(i) * std::size_t(lda));
-            const float* bj = b + (transB ? std::size_t(j) * std::size_t(ldb) : std::size_t(j));
-            if (!gemmBf16Block(transA, transB, std::min(mb, m - i), std::min(nb, n - j), k, ai, lda, bj, ldb, beta,
-                               c + std::size_t(i) * std::size_t(ldc) + std::size_t(j), ldc, error))
-                return false;
+    const Blocks cut = blocksOf(m, n, k);
+    // The thread's rounded blocks of A and B.
+    thread_local std::vector<std::uint16_t> aBf, bBf;
+    // A's block (rows i, inner p) as stored: m × k, or k × m where transposed.
+    auto roundA = [&](int i, int rows, int p, int depth) {
+        if (transA)
+            rounded(a + std::size_t(p) * std::size_t(lda) + std::size_t(i), depth, rows, lda, &aBf);
+        else
+            rounded(a + std::size_t(i) * std::size_t(lda) + std::size_t(p), rows, depth, lda, &aBf);
+    };
+    auto roundB = [&](int j, int cols, int p, int depth) {
+        if (transB)
+            rounded(b + std::size_t(j) * std::size_t(ldb) + std::size_t(p), cols, depth, ldb, &bBf);
+        else
+            rounded(b + std::size_t(p) * std::size_t(ldb) + std::size_t(j), depth, cols, ldb, &bBf);
+    };
+    for (int p = 0; p < k; p += cut.kb) {
+        const int depth = std::min(cut.kb, k - p);
+        const float betaHere = p == 0 ? beta : 1.0f;  // later inner blocks add to the first's sums
+        const bool bWhole = cut.nb == n;  // B's block for these inner rows, rounded once for all of A's
+        if (bWhole)
+            roundB(0, n, p, depth);
+        for (int i = 0; i < m; i += cut.mb) {
+            const int rows = std::min(cut.mb, m - i);
+            roundA(i, rows, p, depth);
+            for (int j = 0; j < n; j += cut.nb) {
+                const int cols = std::min(cut.nb, n - j);
+                if (!bWhole)
+                    roundB(j, cols, p, depth);
+                if (!gemmBf16Block(transA, transB, rows, cols, depth, aBf.data(), bBf.data(), betaHere,
+                                   c + std::size_t(i) * std::size_t(ldc) + std::size_t(j), ldc, error))
+                    return false;
+            }
         }
+    }
     return true;
 #endif
 }

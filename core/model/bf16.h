@@ -69,4 +69,8 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
 // at each call.
 int gemmBf16Primitives();
 
+// The elements of A and B the calling thread's products have rounded to bfloat16 so far (each
+// product rounds each once, but for the cut stated at gemmBf16's blocks in model/bf16.cpp).
+long long gemmBf16RoundedElements();
+
 }  // namespace as

@@ -40,6 +40,7 @@ private slots:
     void productWithinTheRoundingBound_data();
     void productWithinTheRoundingBound();
     void primitivesDoNotGrowWithShapes();
+    void eachOperandRoundedOnce();
     void refusedOnlyWhereTheCpuLacksUnits();
     void precisionRoutesTheLayersProducts();
     void precisionIsTheThreadsAndItsChunks();
@@ -163,14 +164,21 @@ void TestBf16::productWithinTheRoundingBound_data()
     QTest::addColumn<int>("m");
     QTest::addColumn<int>("k");
     QTest::addColumn<int>("n");
-    // 37 × 300 × 29 is one block; 150 × 4100 × 130 is cut into 64-row and 64-column blocks of C
-    // (at most 2^18 rounded elements an operand), the last ones partial.
-    for (const auto& [m, k, n] : {std::array<int, 3>{37, 300, 29}, std::array<int, 3>{150, 4100, 130}})
+    // At most 2^18 rounded elements an operand: 37 × 300 × 29 is one block; 150 × 4100 × 130 is
+    // cut along the inner dimension (1728, 1728, 644), the later blocks added to the first's sums;
+    // 2000 × 300 × 70 into blocks of C's rows (832, 832, 336), B rounded once for all of them;
+    // 70 × 300 × 2000 into blocks of its columns, A rounded once.
+    for (const auto& [m, k, n] : {std::array<int, 3>{37, 300, 29}, std::array<int, 3>{150, 4100, 130},
+                                  std::array<int, 3>{2000, 300, 70}, std::array<int, 3>{70, 300, 2000}})
         for (bool ta : {false, true})
             for (bool tb : {false, true})
                 for (bool acc : {false, true})
                     QTest::addRow("%dx%dx%d %s%s%s", m, k, n, ta ? "At" : "A", tb ? "Bt" : "B", acc ? "+=" : "")
                         << ta << tb << acc << m << k << n;
+    // Both of C's dimensions above 4096 with the inner one cut to 64 (64, 2): blocks of rows,
+    // columns and inner dimension at once, B's rounded again for each block of rows. One way
+    // (the float64 reference is a billion products).
+    QTest::addRow("4100x66x4100 ABt+=") << false << true << true << 4100 << 66 << 4100;
 }
 
 void TestBf16::productWithinTheRoundingBound()
@@ -272,6 +280,56 @@ void TestBf16::primitivesDoNotGrowWithShapes()
     QCOMPARE(counts[1], 1);
     for (std::size_t i = 2; i < counts.size(); ++i)
         QCOMPARE(counts[i], 2);
+}
+
+// Rounding is a pass over memory: a product whose operand is too large to round whole
+// (model/bf16.cpp's blocks, at most 2^18 elements a block) must still round each element of A
+// and B once, as the generator's products do (they rounded A's or B's blocks again for each
+// block of C: 52 M elements a step of `small` where 2.4 M were needed). The count is worked by
+// hand: m·k + k·n; for 4100 × 66 × 4100 (C's rows and columns both cut, in two blocks each)
+// B's blocks are rounded once for each of the two blocks of rows: m·k + 2·k·n.
+void TestBf16::eachOperandRoundedOnce()
+{
+    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+        QCOMPARE(gemmBf16RoundedElements(), 0LL);
+        qInfo("bfloat16 products unavailable here (%s): nothing rounded", qPrintable(why));
+        return;
+    }
+    struct Shape {
+        int m, k, n;
+        long long rounded;
+    };
+    const Shape shapes[] = {
+        {37, 300, 29, 37LL * 300 + 300LL * 29},       // one block
+        {150, 4100, 130, 150LL * 4100 + 4100LL * 130}, // three blocks of the inner dimension
+        {2000, 300, 70, 2000LL * 300 + 300LL * 70},   // three blocks of C's rows
+        {70, 300, 2000, 70LL * 300 + 300LL * 2000},   // three of its columns
+        {416, 5000, 256, 416LL * 5000 + 5000LL * 256}, // the generator's input gradient in `small`
+        {2500, 832, 256, 2500LL * 832 + 832LL * 256},  // its weight gradient (half a vocabulary)
+        {4100, 66, 4100, 4100LL * 66 + 2 * 66LL * 4100},
+    };
+    Rng rng(9);
+    for (const Shape& s : shapes)
+        for (bool ta : {false, true})
+            for (bool tb : {false, true}) {
+                const Stored a = ta ? random(rng, s.k, s.m, false) : random(rng, s.m, s.k, false);
+                const Stored b = tb ? random(rng, s.n, s.k, false) : random(rng, s.k, s.n, false);
+                Stored c = random(rng, s.m, s.n, false);
+                QString error;
+                const long long before = gemmBf16RoundedElements();
+                QVERIFY2(gemmBf16(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld,
+                                  &error),
+                         qPrintable(error));
+                const long long rounded = gemmBf16RoundedElements() - before;
+                if (rounded != s.rounded)
+                    QFAIL(qPrintable(QStringLiteral("%1 × %2 × %3 (%4%5): %6 elements rounded, %7 wanted")
+                                         .arg(s.m)
+                                         .arg(s.k)
+                                         .arg(s.n)
+                                         .arg(ta ? "At" : "A", tb ? "Bt" : "B")
+                                         .arg(rounded)
+                                         .arg(s.rounded)));
+            }
 }
 
 void TestBf16::refusedOnlyWhereTheCpuLacksUnits()
