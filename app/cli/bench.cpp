@@ -24,6 +24,7 @@
 
 #include <ctime>
 #include <numeric>
+#include <optional>
 #include <QTextStream>
 #include <QThread>
 
@@ -104,12 +105,27 @@ double peakRssMb()
     return double(u.ru_maxrss) / 1024.0;
 }
 
+// --precision's choice, or nothing (said on err) where this machine cannot run it.
+std::optional<as::GemmPrecision> precisionOption(const Options& p, QTextStream& err)
+{
+    const bool bf16 = p.value("precision") == QLatin1String("bf16");
+    const as::GemmPrecision precision = bf16 ? as::GemmPrecision::BFloat16 : as::GemmPrecision::Float32;
+    if (QString why; !as::gemmPrecisionAvailable(precision, &why)) {
+        err << "bench: --precision bf16 cannot run here: " << why << "\n";
+        return std::nullopt;
+    }
+    return precision;
+}
+
 // Greedy and beam-5 latency of one srcLen-token sentence on `small` with random weights, and
 // beam 5 recording its search tree (core/SPEC.md §5.5). Random weights would stop at an
 // arbitrary step (or never), so </s> is suppressed and every run decodes exactly outLen
-// tokens: the time per sentence is then a fixed amount of work.
-int benchDecode(QTextStream& out, int runs, int outLen, int srcLen)
+// tokens: the time per sentence is then a fixed amount of work. Under --precision bf16 the
+// layers' products run in bfloat16 (what decoding would gain from them: the engine itself
+// decodes in float32, core/SPEC.md §2.14).
+int benchDecode(QTextStream& out, int runs, int outLen, int srcLen, as::GemmPrecision precision)
 {
+    const as::GemmPrecisionScope inPrecision(precision);
     as::ModelConfig cfg = *as::ModelConfig::preset("small");
     cfg.src_vocab = 3000;
     cfg.tgt_vocab = 5000;
@@ -120,7 +136,7 @@ int benchDecode(QTextStream& out, int runs, int outLen, int srcLen)
     for (int i = 0; i < srcLen; ++i)
         src.push_back(4 + int(rng.below(cfg.src_vocab - 4)));
     QJsonObject o{{"impl", "attention-studio"}, {"decode", "small"}, {"src_tokens", srcLen},
-                  {"gemm_backend", as::gemmBackend()},
+                  {"gemm_backend", as::gemmBackend()}, {"precision", as::gemmPrecisionName(precision)},
                   {"out_tokens", outLen}, {"runs", runs}, {"threads", as::engineThreads()}};
     for (const bool cached : {true, false}) {
         as::DecodeOptions opt;
@@ -240,7 +256,7 @@ int runBench(const QStringList& args)
           {"tuned", "openblas", "onednn", "eigen"});
     p.add({"precision", "The layers' products in float32 (the default) or bfloat16: inputs rounded "
                         "to bfloat16, float32 sums (core/SPEC.md §2.14), where the CPU has bfloat16 "
-                        "units.", "name", "float32"},
+                        "units; with --decode, in decoding and the traced pass too.", "name", "float32"},
           {"float32", "bf16"});
     p.add({"products-alone", "Also: one step's large products recorded and run again --steps "
                              "times with nothing else around them (the same shapes and split "
@@ -261,8 +277,11 @@ int runBench(const QStringList& args)
         const int runs = int(p.intOption("runs", 1, kMaxRuns, 20));
         if (!p.ok())
             return 2;
+        const std::optional<as::GemmPrecision> precision = precisionOption(p, err);
+        if (!precision)
+            return 1;
         setMathThreads(threads, false);
-        return benchDecode(out, runs, outLen, srcLen);
+        return benchDecode(out, runs, outLen, srcLen, *precision);
     }
     if (p.isSet("gemm")) {
         const int threads = p.threads();
@@ -351,11 +370,10 @@ int runBench(const QStringList& args)
         p.refuse(QStringLiteral("--precision bf16 times the training step: leave out --retune and --products-alone"));
     if (!p.ok())
         return 2;
-    const as::GemmPrecision precision = bf16 ? as::GemmPrecision::BFloat16 : as::GemmPrecision::Float32;
-    if (QString why; !as::gemmPrecisionAvailable(precision, &why)) {
-        err << "bench: --precision bf16 cannot run here: " << why << "\n";
+    const std::optional<as::GemmPrecision> chosen = precisionOption(p, err);
+    if (!chosen)
         return 1;
-    }
+    const as::GemmPrecision precision = *chosen;
     const BenchShape shape = preset == "base" ? BenchShape{32, 16, 16, 3000, 5000}
                                             : BenchShape{64, 12, 12, 3000, 5000};
     cfg->tgt_vocab = shape.tgtVocab;

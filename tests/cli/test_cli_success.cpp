@@ -16,6 +16,7 @@
 #include "toy_model.h"
 
 #include "decode/decode.h"
+#include "model/bf16.h"
 #include "io/model_file.h"
 #include "text/bundled_corpus.h"
 #include "text/dataset.h"
@@ -42,6 +43,7 @@ private slots:
     void exportReadByTorchThenImport();
     void sharedBpeTrainTranslateEvalExport();
     void benchProfileJson();
+    void benchDecodeInEachPrecision();
 
 private:
     QTemporaryDir dir_;
@@ -470,6 +472,37 @@ void TestCliSuccess::benchProfileJson()
     QVERIFY(plain.contains("step_s"));
     QVERIFY(!plain.contains("profile"));
     QVERIFY(!plain.contains("profile_runs"));
+}
+
+// bench --decode --precision: the latencies and which precision produced them; bfloat16 where
+// this machine has the units (the same answer as the engine's in this process), else refused
+// with the reason and nothing timed.
+void TestCliSuccess::benchDecodeInEachPrecision()
+{
+    const QStringList args{"bench", "--decode", "--runs", "1", "--out-len", "3", "--src-len", "4", "--threads", "1",
+                           "--precision"};
+    QByteArray out;
+    QVERIFY(cli(args + QStringList{"float32"}, &out));
+    const QJsonObject f32 = QJsonDocument::fromJson(out.trimmed()).object();
+    QCOMPARE(f32.value("precision").toString(), QStringLiteral("float32"));
+    for (const char* key : {"greedy_ms", "beam5_ms", "plain_greedy_ms", "trace_ms"})
+        QVERIFY2(f32.value(key).toDouble() > 0, key);
+    QProcess p;
+    p.start(test::cliProgram(), args + QStringList{"bf16"});
+    QVERIFY(p.waitForFinished(600000));
+    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+        QCOMPARE(p.exitCode(), 1);
+        const QString error = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(error.contains(why), qPrintable(error));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+        qInfo("bfloat16 unavailable here: refused (%s)", qPrintable(why));
+        return;
+    }
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject bf16 = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object();
+    QCOMPARE(bf16.value("precision").toString(), QStringLiteral("bfloat16"));
+    for (const char* key : {"greedy_ms", "beam5_ms", "plain_greedy_ms", "trace_ms"})
+        QVERIFY2(bf16.value(key).toDouble() > 0, key);
 }
 
 AS_TEST_GUILESS_MAIN(TestCliSuccess)
