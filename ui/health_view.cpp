@@ -376,8 +376,14 @@ QString HealthView::computedBy(ProfileCategory c, bool brief) const
         return tr("the engine's own loops");
     default: return {};
     }
-    if (profile_.precision == GemmPrecision::BFloat16)  // every pass in oneDNN's bfloat16 matmul
-        return brief ? tr("oneDNN bfloat16") : tr("oneDNN, bfloat16 inputs and float32 sums (every pass)");
+    if (profile_.precision == GemmPrecision::BFloat16) {  // every pass in oneDNN's bfloat16 matmul
+        if (profile_.bf16Units.isEmpty())
+            return brief ? tr("oneDNN bfloat16") : tr("oneDNN, bfloat16 inputs and float32 sums (every pass)");
+        // Which of the CPU's units: AVX512-BF16, or AMX-BF16's tiles.
+        return brief ? tr("oneDNN bfloat16 · %1").arg(profile_.bf16Units)
+                     : tr("oneDNN, bfloat16 inputs and float32 sums in the CPU's %1 units (every pass)")
+                           .arg(profile_.bf16Units);
+    }
     const auto libraryOf = [&](int pass) {
         return profile_.gemmLibraries[std::size_t(gemmSite(kind, GemmPass(pass)))];
     };
@@ -436,6 +442,11 @@ QString HealthView::categoryName(ProfileCategory c) const
     case ProfileCategory::Count: break;
     }
     return {};
+}
+
+QString HealthView::profileTitle() const
+{
+    return profileTitle_->text();
 }
 
 void HealthView::redrawProfile()

@@ -79,6 +79,7 @@ public:
     // % of the step's wall time, GFLOP/s (products only).
     const ProfileTotals& profile() const { return profile_; }
     QTableWidget* profileTable() const { return profileTable_; }
+    QString profileTitle() const;  // the time table's title (for tests)
     // Shows the "Time per step" tab below the line plots (else the histograms).
     void showTimePerStep(bool shown);
 

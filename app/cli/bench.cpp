@@ -461,6 +461,8 @@ int runBench(const QStringList& args)
         if (as::gemmLibraryLoaded(as::GemmLibrary::OneDnn))
             o.insert("onednn", QString::fromUtf8(as::gemmOneDnnVersion()));
     }
+    if (precision == as::GemmPrecision::BFloat16)  // which of the CPU's units computed the products
+        o.insert("bf16_units", as::bf16ProductUnits());
     if (tuning) {
         QJsonObject t = tuning->toJson();
         // Per site and library, GFLOP/s of the replayed products (what the choice rests on).

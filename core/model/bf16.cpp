@@ -252,6 +252,24 @@ QString bf16Unavailable()
     return why ? bf16Text(why) : QString();
 }
 
+QString bf16ProductUnits()
+{
+    if (!bf16Unavailable().isEmpty())
+        return {};
+#ifdef AS_DNNL_HEADERS
+    // oneDNN's own answer (its GEMM asks the same, mayiuse(avx512_core_amx)): the CPU's units as
+    // far as the library may use them. Asked once.
+    static const bool amx = [] {
+        using EffectiveIsa = dnnl_cpu_isa_t (*)();
+        const auto isa = reinterpret_cast<EffectiveIsa>(oneDnnSymbol("dnnl_get_effective_cpu_isa"));
+        return isa && (isa() & dnnl_cpu_isa_avx512_core_amx) == dnnl_cpu_isa_avx512_core_amx;
+    }();
+    return amx ? QStringLiteral("AMX-BF16") : QStringLiteral("AVX512-BF16");
+#else
+    return {};
+#endif
+}
+
 #ifdef AS_DNNL_HEADERS
 namespace {
 // One block of a product (gemmBf16 cuts the large ones), its operands already rounded and packed:

@@ -58,6 +58,12 @@ Bf16Units cpuBf16Units();
 // Worked out once.
 QString bf16Unavailable();
 
+// The units the bfloat16 products run in here, for the user to see which kernels ran:
+// "AMX-BF16" where oneDNN may use AMX (the CPU has it and ONEDNN_MAX_CPU_ISA does not forbid
+// it: its GEMM, which the products' run-time shapes take, then computes in AMX tiles), else
+// "AVX512-BF16"; empty where bfloat16 products cannot run (bf16Unavailable()).
+QString bf16ProductUnits();
+
 // C = op(A) op(B) (beta 0) or C += op(A) op(B) (beta 1), row-major with leading dimensions as
 // CBLAS takes them; A and B rounded to bfloat16 first (toBfloat16), C in float32. Runs in the
 // calling thread. False, with *error, where bf16Unavailable() is not empty or oneDNN fails.

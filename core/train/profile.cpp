@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "train/profile.h"
 
+#include "model/bf16.h"
+
 namespace as {
 
 namespace profile_detail {
@@ -53,6 +55,7 @@ ProfileTotals& ProfileTotals::operator+=(const ProfileTotals& o)
     if (o.steps > 0) {
         gemmLibraries = o.gemmLibraries;  // the later steps'
         precision = o.precision;
+        bf16Units = o.bf16Units;
     }
     return *this;
 }
@@ -109,6 +112,7 @@ void ProfileStep::finish(ProfileTotals& totals, double wallSeconds) noexcept
     for (int site = 0; site < kGemmSites; ++site)
         totals.gemmLibraries[std::size_t(site)] = gemmChoice(site);
     totals.precision = gemmPrecision();
+    totals.bf16Units = totals.precision == GemmPrecision::BFloat16 ? bf16ProductUnits() : QString();
 }
 
 }  // namespace as

@@ -27,6 +27,8 @@
 #include "model/config.h"
 #include "model/gemm.h"
 
+#include <QString>
+
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -73,6 +75,9 @@ struct ProfileTotals {
     std::array<GemmLibrary, kGemmSites> gemmLibraries{};
     // The layers' products' precision in the last step added (bfloat16: oneDNN computed them all).
     GemmPrecision precision = GemmPrecision::Float32;
+    // Under bfloat16, the CPU's units that computed them (model/bf16.h's bf16ProductUnits():
+    // "AVX512-BF16" or "AMX-BF16"); empty under float32.
+    QString bf16Units;
 
     double categorySeconds() const;  // the sum over categories
     // categorySeconds / wallSeconds: the part of the step's wall time the categories cover.

@@ -5064,6 +5064,14 @@ histogram per step</source>
         <source>dashed: %1</source>
         <translation>虚线：%1</translation>
     </message>
+    <message>
+        <source>oneDNN bfloat16 · %1</source>
+        <translation>oneDNN bfloat16 · %1</translation>
+    </message>
+    <message>
+        <source>oneDNN, bfloat16 inputs and float32 sums in the CPU&apos;s %1 units (every pass)</source>
+        <translation>oneDNN，bfloat16 输入、float32 求和，在 CPU 的 %1 单元中（所有计算）</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HelpBrowser</name>

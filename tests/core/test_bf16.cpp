@@ -42,6 +42,7 @@ private slots:
     void primitivesDoNotGrowWithShapes();
     void eachOperandRoundedOnce();
     void refusedOnlyWhereTheCpuLacksUnits();
+    void productUnitsAreTheCpus();
     void precisionRoutesTheLayersProducts();
     void precisionIsTheThreadsAndItsChunks();
 };
@@ -349,6 +350,27 @@ void TestBf16::refusedOnlyWhereTheCpuLacksUnits()
         QVERIFY(units.names().isEmpty());
         qInfo("no bfloat16 units: refused (%s)", qPrintable(why));
     }
+}
+
+// Which units computed the products, as the Health view's time table and `train` say: empty
+// where bfloat16 is refused; otherwise one the CPU has by CPUID (read here independently of
+// oneDNN), AMX-BF16 only where CPUID reports AMX-BF16, and AVX512-BF16 where it does not.
+void TestBf16::productUnitsAreTheCpus()
+{
+    const QString units = bf16ProductUnits();
+    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+        QVERIFY(units.isEmpty());
+        qInfo("bfloat16 unavailable here (%s): no units named", qPrintable(why));
+        return;
+    }
+    const Bf16Units cpu = cpuBf16Units();
+    QVERIFY2(units == QLatin1String("AMX-BF16") || units == QLatin1String("AVX512-BF16"), qPrintable(units));
+    QVERIFY2(cpu.names().contains(units), qPrintable(units + QLatin1String(" not in ") + cpu.names()));
+    if (!cpu.amxbf16)
+        QCOMPARE(units, QStringLiteral("AVX512-BF16"));
+    else if (!qEnvironmentVariableIsSet("ONEDNN_MAX_CPU_ISA") && !qEnvironmentVariableIsSet("DNNL_MAX_CPU_ISA"))
+        QCOMPARE(units, QStringLiteral("AMX-BF16"));
+    qInfo("the CPU's units: %s; the products run in %s", qPrintable(cpu.names()), qPrintable(units));
 }
 
 // The precision setting (model/gemm.h): under bfloat16 the layers' products (projections,

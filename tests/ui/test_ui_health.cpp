@@ -237,6 +237,22 @@ void TestUiHealth::profileTableShowsTheRecords()
     v.reset();
     QCOMPARE(v.profile().steps, 0L);
     QVERIFY(t->item(step, 0)->text().isEmpty());
+    // A bfloat16 step: the title says the precision, and every layer's products say oneDNN and
+    // the CPU's units that computed them (whatever the float32 choice was); the attention's own
+    // products stay the engine's.
+    auto bf16 = std::make_shared<ProfileTotals>(*record(1.0));
+    bf16->precision = GemmPrecision::BFloat16;
+    bf16->bf16Units = QStringLiteral("AMX-BF16");
+    s.health.profile = bf16;
+    v.applySnapshot(s);
+    QVERIFY2(v.profileTitle().contains(QStringLiteral("bfloat16 mixed precision")), qPrintable(v.profileTitle()));
+    for (ProfileCategory c : {ProfileCategory::GemmFeedForward, ProfileCategory::GemmAttentionProjections,
+                              ProfileCategory::GemmGenerator}) {
+        QCOMPARE(library(c), QStringLiteral("oneDNN bfloat16 · AMX-BF16"));
+        QCOMPARE(inWords(c), QStringLiteral("oneDNN, bfloat16 inputs and float32 sums in the CPU's AMX-BF16 units "
+                                            "(every pass)"));
+    }
+    QCOMPARE(library(ProfileCategory::GemmAttentionScores), QStringLiteral("the engine's own loops"));
 }
 
 AS_TEST_MAIN(TestUiHealth)
