@@ -52,6 +52,10 @@ usage:
       read by a forward hook on the reference's own modules (the scores and weights where its
       attention calls torch.softmax): masked scores hold -1e9, as the reference fills them.
       --mask "encoder.0.self:1,decoder.1.cross:2" zeroes those heads' outputs before W_O.
+  torch_parity.py serve
+      The commands above, many in one process: each line of standard input a JSON array of
+      one command's arguments, each answer a JSON line {"ok", "out", "error"} (torch is
+      imported once; tests/core/test_torch_parity.cpp runs its dozens of commands so).
 
 As a library: read_weights, write_weights, model_from_weights, weights_of.
 """
@@ -656,7 +660,7 @@ def trace(args):
     print(json.dumps({"tensors": len(rec)}))
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("reference", help="write the reference model's weights and outputs")
@@ -692,8 +696,41 @@ def main():
     for p in (r, c, x, t):
         p.add_argument("--reference", default=DEFAULT_REFERENCE,
                        help="the folder of torch_model.py (default: tests/reference)")
-    args = ap.parse_args()
+    sub.add_parser("serve", help="many commands in one process (the tests' way), read from "
+                   "standard input")
+    args = ap.parse_args(argv)
+    if args.cmd == "serve":
+        serve()
+        return
     {"reference": reference, "check": check, "text": text, "trace": trace}[args.cmd](args)
+
+
+def serve():
+    """Runs commands in this one process, so that torch is imported once, not at every command
+    (a test runs dozens). Each line of standard input: a JSON array, one command's arguments
+    (as after the script's name); each answer, one JSON line on standard output:
+    {"ok": true or false, "out": what the command printed, "error": why it failed}. Each
+    command sets its own seed and threads, as it does when run alone."""
+    import contextlib, io, traceback
+    answer = sys.stdout
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        printed, said, ok, error = io.StringIO(), io.StringIO(), True, ""
+        try:
+            argv = json.loads(line)
+            if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv) or \
+                    (argv and argv[0] == "serve"):
+                raise ValueError("a line must be a JSON array of one command's arguments")
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
+                main(argv)
+        except SystemExit as e:  # fail(), and argparse's refusals (their text on stderr)
+            ok = e.code in (None, 0)
+            error = "" if ok else (said.getvalue() + str(e.code)).strip()
+        except Exception:
+            ok, error = False, said.getvalue() + traceback.format_exc()
+        answer.write(json.dumps({"ok": ok, "out": printed.getvalue(), "error": error}) + "\n")
+        answer.flush()
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@
 #include "text/dataset.h"
 #include "train/batch.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -58,7 +59,7 @@ constexpr double kGradTolerance = 1e-4;    // of the reference gradient's norm
 // all gradients together, and the worst tensor, as shares of the float32 gradient's norm.
 constexpr double kMixedGradTolerance = 1e-3;
 constexpr double kMixedTensorTolerance = 1e-2;
-constexpr int kPythonTimeoutMs = 600'000;  // a loaded 2-core machine; a run takes ~10 s
+constexpr int kPythonTimeoutMs = 600'000;  // one command; a loaded 2-core machine; one takes ~10 s
 
 const QString kPython = u"/usr/bin/python3"_s;
 
@@ -181,6 +182,10 @@ class TestTorchParity : public QObject {
     QString script_, referenceDir_;
     QTemporaryDir tmp_;
 
+    // scripts/torch_parity.py serve: one Python process for every command of the test, so
+    // that torch is imported once, not at each of its dozens of commands.
+    QProcess server_;
+
     bool python(const QStringList& args, QByteArray* out, QString* error);
     // The folder of the reference's files for a norm placement and a weight tying, made on
     // first use.
@@ -189,6 +194,7 @@ class TestTorchParity : public QObject {
 
 private slots:
     void initTestCase();
+    void cleanupTestCase();
     void cleanup() { resetGemmChoices(); }
     void referenceToEngine_data();
     void referenceToEngine();
@@ -202,23 +208,30 @@ private slots:
 
 bool TestTorchParity::python(const QStringList& args, QByteArray* out, QString* error)
 {
-    QProcess p;
-    p.start(kPython, args);
-    if (!p.waitForFinished(kPythonTimeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        *error = u"%1 %2: did not finish within %3 s (%4)"_s.arg(kPython, args.join(u' '))
-                     .arg(kPythonTimeoutMs / 1000)
-                     .arg(p.errorString());
-        return false;
+    // args: the script and a command's arguments, run by the script's server (initTestCase).
+    const QString command = u"%1 %2"_s.arg(kPython, args.join(u' '));
+    if (args.isEmpty() || args.front() != script_)
+        return *error = command + u": not a command of "_s + script_, false;
+    QJsonArray argv;
+    for (qsizetype i = 1; i < args.size(); ++i)
+        argv.append(args[i]);
+    server_.write(QJsonDocument(argv).toJson(QJsonDocument::Compact) + '\n');
+    QElapsedTimer waited;
+    waited.start();
+    while (!server_.canReadLine()) {
+        if (server_.state() != QProcess::Running)
+            return *error = u"%1: the server ended (exit code %2)"_s.arg(command).arg(server_.exitCode()), false;
+        if (waited.elapsed() > kPythonTimeoutMs)
+            return *error = u"%1: did not finish within %2 s"_s.arg(command).arg(kPythonTimeoutMs / 1000), false;
+        server_.waitForReadyRead(1000);
     }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        *error = u"%1 %2: exit code %3\n%4"_s.arg(kPython, args.join(u' '))
-                     .arg(p.exitCode())
-                     .arg(QString::fromUtf8(p.readAllStandardError()));
-        return false;
-    }
-    *out = p.readAllStandardOutput();
+    QJsonParseError parsed;
+    const QJsonObject answer = QJsonDocument::fromJson(server_.readLine(), &parsed).object();
+    if (parsed.error != QJsonParseError::NoError)
+        return *error = u"%1: the server's answer is no JSON (%2)"_s.arg(command, parsed.errorString()), false;
+    if (!answer[u"ok"_s].toBool())
+        return *error = u"%1: %2"_s.arg(command, answer[u"error"_s].toString()), false;
+    *out = answer[u"out"_s].toString().toUtf8();
     return true;
 }
 
@@ -306,6 +319,18 @@ void TestTorchParity::initTestCase()
     script_ = ::as::test::testFile("../scripts/torch_parity.py");
     QVERIFY2(!script_.isEmpty(), "scripts/torch_parity.py not found beside tests/");
     QVERIFY(tmp_.isValid());
+    server_.setProcessChannelMode(QProcess::ForwardedErrorChannel);  // its warnings in the log
+    server_.start(kPython, {script_, u"serve"_s});
+    QVERIFY2(server_.waitForStarted(120'000), qPrintable(server_.errorString()));
+}
+
+void TestTorchParity::cleanupTestCase()
+{
+    if (server_.state() == QProcess::NotRunning)
+        return;
+    server_.closeWriteChannel();  // the end of its input ends it
+    QVERIFY(server_.waitForFinished(60'000));
+    QCOMPARE(server_.exitCode(), 0);
 }
 
 void TestTorchParity::referenceToEngine_data()
