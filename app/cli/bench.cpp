@@ -12,6 +12,7 @@
 #include "model/gemm.h"
 #include "model/gemm_replay.h"
 #include "model/gemm_tuning.h"
+#include "model/peak.h"
 #include "train/product_tuning.h"
 #include "model/parallel.h"
 #include "model/rng.h"
@@ -207,7 +208,9 @@ int runBench(const QStringList& args)
     p.add({"steps", "Timed steps (after 3 warm-up steps).", "N", "10"});
     p.addThreads("2");
     p.add({"gemm", "Instead: the single-precision GEMM rate (2048 x 2048), the "
-                   "practical limit of the machine."});
+                   "practical limit of the machine; the bfloat16 product's where the CPU has "
+                   "the units; and the arithmetic peak of the threads in each (FMAs and "
+                   "bfloat16 dot products alone), the ceiling they are read against."});
     p.add({"decode", "Instead: greedy, beam-5 and beam-5-with-its-tree latency, and one traced pass with and without the logit lens (median ms) "
                      "of a --src-len-token sentence on `small` with random weights, exactly "
                      "--out-len output tokens (</s> suppressed), cached and plain decoding."});
@@ -331,6 +334,12 @@ int runBench(const QStringList& args)
         } else {
             o.insert("bf16_unavailable", why);
         }
+        // The ceiling both rates are read against: the threads' arithmetic alone (model/peak.h).
+        const as::PeakRates peak = as::measurePeakRates();
+        o.insert("peak_gflop_per_s", peak.float32);
+        o.insert("peak_vectors", QString::fromLatin1(peak.float32Vectors));
+        if (peak.bf16 > 0)
+            o.insert("peak_bf16_gflop_per_s", peak.bf16);
         out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
         return 0;
     }

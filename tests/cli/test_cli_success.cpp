@@ -9,7 +9,8 @@
 // One SentencePiece BPE model for both sides with tie=all (core/SPEC.md §10.3, §2.6): train,
 // then translate and eval with the model file alone, and export/import giving it back.
 // The parts that need Python skip (AS_SKIP) when /usr/bin/python3, or torch for the export,
-// is missing. And `bench --profile`'s JSON: its keys, and shares that add up to its coverage.
+// is missing. And `bench --profile`'s JSON: its keys, and shares that add up to its coverage;
+// `bench --gemm`'s.
 #include "test_files.h"
 #include "cli_process.h"
 #include "skip.h"
@@ -44,6 +45,7 @@ private slots:
     void sharedBpeTrainTranslateEvalExport();
     void benchProfileJson();
     void benchDecodeInEachPrecision();
+    void benchGemmJson();
 
 private:
     QTemporaryDir dir_;
@@ -503,6 +505,33 @@ void TestCliSuccess::benchDecodeInEachPrecision()
     QCOMPARE(bf16.value("precision").toString(), QStringLiteral("bfloat16"));
     for (const char* key : {"greedy_ms", "beam5_ms", "plain_greedy_ms", "trace_ms"})
         QVERIFY2(bf16.value(key).toDouble() > 0, key);
+}
+
+// bench --gemm: the float32 product's rate, the bfloat16 product's where the engine in this
+// process can run it (else the reason), and the ceiling both are read against: the float32 FMAs'
+// peak in the vectors the CPU has, and the bfloat16 dot products' exactly where this test's own
+// CPUID read finds AVX512-BF16 (a property of the CPU, given even under AS_BF16=off). Rates are
+// positive; none is compared with a bound (they are measurements).
+void TestCliSuccess::benchGemmJson()
+{
+    QByteArray out;
+    QVERIFY(cli({"bench", "--gemm", "--threads", "1"}, &out));
+    const QJsonObject j = QJsonDocument::fromJson(out.trimmed()).object();
+    QCOMPARE(j.value("threads").toInt(), 1);
+    for (const char* key : {"gflop_per_s", "eigen_gflop_per_s", "peak_gflop_per_s", "seconds"})
+        QVERIFY2(j.value(key).toDouble() > 0, key);
+    const QString vectors = j.value("peak_vectors").toString();
+    QVERIFY2(vectors == "AVX-512" || vectors == "AVX2" || vectors == "scalar", qPrintable(vectors));
+    if (const QString why = bf16Unavailable(); why.isEmpty()) {
+        QVERIFY(j.value("bf16_gflop_per_s").toDouble() > 0);
+        QVERIFY(!j.contains("bf16_unavailable"));
+    } else {
+        QVERIFY(!j.contains("bf16_gflop_per_s"));
+        QCOMPARE(j.value("bf16_unavailable").toString(), why);
+    }
+    QCOMPARE(j.contains("peak_bf16_gflop_per_s"), cpuBf16Units().avx512bf16);
+    if (cpuBf16Units().avx512bf16)
+        QVERIFY(j.value("peak_bf16_gflop_per_s").toDouble() > 0);
 }
 
 AS_TEST_GUILESS_MAIN(TestCliSuccess)

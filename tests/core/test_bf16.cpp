@@ -18,6 +18,7 @@
 #include "model/bf16.h"
 #include "model/gemm.h"
 #include "model/parallel.h"
+#include "model/peak.h"
 #include "model/rng.h"
 #include "skip.h"
 
@@ -43,6 +44,7 @@ private slots:
     void eachOperandRoundedOnce();
     void refusedOnlyWhereTheCpuLacksUnits();
     void productUnitsAreTheCpus();
+    void peakKernelsRunEveryRound();
     void precisionRoutesTheLayersProducts();
     void precisionIsTheThreadsAndItsChunks();
 };
@@ -371,6 +373,27 @@ void TestBf16::productUnitsAreTheCpus()
     else if (!qEnvironmentVariableIsSet("ONEDNN_MAX_CPU_ISA") && !qEnvironmentVariableIsSet("DNNL_MAX_CPU_ISA"))
         QCOMPARE(units, QStringLiteral("AMX-BF16"));
     qInfo("the CPU's units: %s; the products run in %s", qPrintable(cpu.names()), qPrintable(units));
+}
+
+// The arithmetic peak's kernels (model/peak.h, `bench --gemm`'s ceiling) compute what their
+// chains must hold after exactly `rounds` rounds, worked by hand: twelve chains starting at
+// 0, 1, …, 11 in every lane, each FMA adding 1·1 and each bfloat16 dot product 1·1 + 1·1, so
+// lanes·(66 + 12·rounds) and 16·(66 + 24·rounds), exact in float32 at these sizes. A kernel that
+// skipped rounds or lanes would miss it. Their rate is measured, never asserted: only that one
+// is given exactly where the CPU has the units.
+void TestBf16::peakKernelsRunEveryRound()
+{
+    const int lanes = peakFloat32Lanes();
+    QVERIFY2(lanes == 16 || lanes == 8 || lanes == 1, qPrintable(QString::number(lanes)));
+    const bool dot = cpuBf16Units().avx512bf16;
+    for (const long rounds : {1L, 7L, 1000L, 1'000'000L}) {
+        QCOMPARE(peakFloat32Chains(rounds), double(lanes) * (66.0 + 12.0 * double(rounds)));
+        QCOMPARE(peakBf16Chains(rounds), dot ? 16.0 * (66.0 + 24.0 * double(rounds)) : -1.0);
+    }
+    const PeakRates peak = measurePeakRates(10'000, 1);
+    QVERIFY(peak.float32 > 0);
+    QCOMPARE(peak.bf16 > 0, dot);
+    qInfo("%d float32 lanes (%s)%s", lanes, peak.float32Vectors, dot ? "; AVX512-BF16's dot products too" : "");
 }
 
 // The precision setting (model/gemm.h): under bfloat16 the layers' products (projections,
