@@ -376,7 +376,16 @@ QString HealthView::computedBy(ProfileCategory c, bool brief) const
         return tr("the engine's own loops");
     default: return {};
     }
-    if (profile_.precision == GemmPrecision::BFloat16) {  // every pass in oneDNN's bfloat16 matmul
+    if (profile_.precision == GemmPrecision::BFloat16) {  // every pass in one bfloat16 kernel
+        if (profile_.bf16Kernel == Bf16Kernel::Packed) {  // the engine's own: AVX512-BF16's
+            if (profile_.bf16Units.isEmpty())
+                return brief ? tr("own bfloat16") : tr("the engine's own kernel, bfloat16 inputs and float32 sums "
+                                                       "(every pass)");
+            return brief ? tr("own bfloat16 · %1").arg(profile_.bf16Units)
+                         : tr("the engine's own kernel, bfloat16 inputs and float32 sums in the CPU's %1 units "
+                              "(every pass)")
+                               .arg(profile_.bf16Units);
+        }
         if (profile_.bf16Units.isEmpty())
             return brief ? tr("oneDNN bfloat16") : tr("oneDNN, bfloat16 inputs and float32 sums (every pass)");
         // Which of the CPU's units: AVX512-BF16, or AMX-BF16's tiles.

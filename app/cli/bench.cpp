@@ -331,6 +331,7 @@ int runBench(const QStringList& args)
             });
             o.insert("bf16_gflop_per_s", flop / bf16 / 1e9);
             o.insert("bf16_units", as::cpuBf16Units().names());
+            o.insert("bf16_kernel", QString::fromLatin1(as::bf16KernelName(as::bf16Kernel())));
         } else {
             o.insert("bf16_unavailable", why);
         }
@@ -470,8 +471,10 @@ int runBench(const QStringList& args)
         if (as::gemmLibraryLoaded(as::GemmLibrary::OneDnn))
             o.insert("onednn", QString::fromUtf8(as::gemmOneDnnVersion()));
     }
-    if (precision == as::GemmPrecision::BFloat16)  // which of the CPU's units computed the products
+    if (precision == as::GemmPrecision::BFloat16) {  // which kernel and which of the CPU's units computed them
         o.insert("bf16_units", as::bf16ProductUnits());
+        o.insert("bf16_kernel", QString::fromLatin1(as::bf16KernelName(as::bf16Kernel())));
+    }
     if (tuning) {
         QJsonObject t = tuning->toJson();
         // Per site and library, GFLOP/s of the replayed products (what the choice rests on).

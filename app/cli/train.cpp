@@ -415,7 +415,8 @@ int runTrain(const QStringList& args, as::Checkpoint* resume)
         out << perEpoch << " batches of ≤ " << dataOptions.batchTokens << " tokens per epoch; ";
     out << as::engineThreads() << " thread" << (as::engineThreads() == 1 ? "" : "s");
     if (s.trainer().options().precision == as::GemmPrecision::BFloat16)
-        out << "; bfloat16 products (oneDNN, " << as::bf16ProductUnits() << ")";
+        out << "; bfloat16 products (" << (as::bf16Kernel() == as::Bf16Kernel::Packed ? "own kernel" : "oneDNN")
+            << ", " << as::bf16ProductUnits() << ")";
     out << "\n";
     out.flush();
 

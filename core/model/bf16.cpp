@@ -220,16 +220,19 @@ Bf16Units cpuBf16Units()
 }
 
 namespace {
-// Why not, as the English source of its message; nullptr: bfloat16 products can run.
-const char* whyNoBf16()
+const char* const kBf16Off = QT_TRANSLATE_NOOP("as::Bf16", "bfloat16 products are turned off here (AS_BF16=off)");
+const char* const kNoBf16Units =
+    QT_TRANSLATE_NOOP("as::Bf16", "this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)");
+
+// Why not oneDNN's product, as the English source of its message; nullptr: it can run.
+const char* whyNoOneDnnBf16()
 {
     // As on a CPU without the units, whatever this one has: what the tests of the refusals run
     // under everywhere (.ci/run), and a way to compare a machine with itself.
     if (qEnvironmentVariable("AS_BF16") == QLatin1String("off"))
-        return QT_TRANSLATE_NOOP("as::Bf16", "bfloat16 products are turned off here (AS_BF16=off)");
-    const Bf16Units units = cpuBf16Units();
-    if (!units.any())
-        return QT_TRANSLATE_NOOP("as::Bf16", "this CPU has no bfloat16 units (AVX512-BF16 or AMX-BF16)");
+        return kBf16Off;
+    if (!cpuBf16Units().any())
+        return kNoBf16Units;
 #ifndef AS_DNNL_HEADERS
     return QT_TRANSLATE_NOOP("as::Bf16", "this build has no oneDNN headers (Debian's libdnnl-dev) for its "
                                          "bfloat16 products");
@@ -242,37 +245,80 @@ const char* whyNoBf16()
     return nullptr;
 #endif
 }
+
+// CPUID traps to the hypervisor in a virtual machine: asked once, not at every product, and
+// translated at each call (the window's language can change).
+const char* oneDnnWhy()
+{
+    static const char* const why = whyNoOneDnnBf16();
+    return why;
+}
+
+// Whether oneDNN's products may compute in AMX's tiles here (its GEMM asks the same,
+// mayiuse(avx512_core_amx)): the CPU's units as far as the library may use them. Asked once.
+bool oneDnnAmx()
+{
+#ifdef AS_DNNL_HEADERS
+    static const bool amx = [] {
+        if (oneDnnWhy())
+            return false;
+        using EffectiveIsa = dnnl_cpu_isa_t (*)();
+        const auto isa = reinterpret_cast<EffectiveIsa>(oneDnnSymbol("dnnl_get_effective_cpu_isa"));
+        return isa && (isa() & dnnl_cpu_isa_avx512_core_amx) == dnnl_cpu_isa_avx512_core_amx;
+    }();
+    return amx;
+#else
+    return false;
+#endif
+}
 }  // namespace
+
+QString bf16OneDnnUnavailable()
+{
+    const char* why = oneDnnWhy();
+    return why ? bf16Text(why) : QString();
+}
+
+Bf16Kernel bf16Kernel()
+{
+    static const Bf16Kernel kernel = [] {
+        const QString want = qEnvironmentVariable("AS_BF16_KERNEL");
+        if (want == QLatin1String("onednn") && !oneDnnWhy())
+            return Bf16Kernel::OneDnn;
+        if (!gemmBf16PackedAvailable())
+            return Bf16Kernel::OneDnn;
+        if (want == QLatin1String("own"))
+            return Bf16Kernel::Packed;
+        return oneDnnAmx() ? Bf16Kernel::OneDnn : Bf16Kernel::Packed;
+    }();
+    return kernel;
+}
+
+const char* bf16KernelName(Bf16Kernel kernel)
+{
+    return kernel == Bf16Kernel::Packed ? "own" : "onednn";
+}
 
 QString bf16Unavailable()
 {
-    // CPUID traps to the hypervisor in a virtual machine: asked once, not at every product, and
-    // translated at each call (the window's language can change).
-    static const char* const why = whyNoBf16();
-    return why ? bf16Text(why) : QString();
+    if (qEnvironmentVariable("AS_BF16") == QLatin1String("off"))
+        return bf16Text(kBf16Off);
+    if (!cpuBf16Units().any())
+        return bf16Text(kNoBf16Units);
+    return bf16Kernel() == Bf16Kernel::Packed ? QString() : bf16OneDnnUnavailable();
 }
 
 QString bf16ProductUnits()
 {
     if (!bf16Unavailable().isEmpty())
         return {};
-#ifdef AS_DNNL_HEADERS
-    // oneDNN's own answer (its GEMM asks the same, mayiuse(avx512_core_amx)): the CPU's units as
-    // far as the library may use them. Asked once.
-    static const bool amx = [] {
-        using EffectiveIsa = dnnl_cpu_isa_t (*)();
-        const auto isa = reinterpret_cast<EffectiveIsa>(oneDnnSymbol("dnnl_get_effective_cpu_isa"));
-        return isa && (isa() & dnnl_cpu_isa_avx512_core_amx) == dnnl_cpu_isa_avx512_core_amx;
-    }();
-    return amx ? QStringLiteral("AMX-BF16") : QStringLiteral("AVX512-BF16");
-#else
-    return {};
-#endif
+    return bf16Kernel() == Bf16Kernel::OneDnn && oneDnnAmx() ? QStringLiteral("AMX-BF16")
+                                                              : QStringLiteral("AVX512-BF16");
 }
 
 #ifdef AS_DNNL_HEADERS
 namespace {
-// One block of a product (gemmBf16 cuts the large ones), its operands already rounded and packed:
+// One block of a product (gemmBf16OneDnn cuts the large ones), its operands already rounded and packed:
 // A is m × k (stored k × m where transA), B k × n (stored n × k where transB); their
 // descriptors say which way they are read.
 bool gemmBf16Block(bool transA, bool transB, int m, int n, int k, const std::uint16_t* aBf,
@@ -440,6 +486,18 @@ bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int
               float beta, float* c, int ldc, QString* error)
 {
     if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+        *error = why;
+        return false;
+    }
+    if (bf16Kernel() == Bf16Kernel::Packed && gemmBf16Packed(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc))
+        return true;
+    return gemmBf16OneDnn(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc, error);
+}
+
+bool gemmBf16OneDnn(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b,
+                    int ldb, float beta, float* c, int ldc, QString* error)
+{
+    if (const QString why = bf16OneDnnUnavailable(); !why.isEmpty()) {
         *error = why;
         return false;
     }

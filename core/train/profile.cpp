@@ -55,6 +55,7 @@ ProfileTotals& ProfileTotals::operator+=(const ProfileTotals& o)
     if (o.steps > 0) {
         gemmLibraries = o.gemmLibraries;  // the later steps'
         precision = o.precision;
+        bf16Kernel = o.bf16Kernel;
         bf16Units = o.bf16Units;
     }
     return *this;
@@ -112,6 +113,7 @@ void ProfileStep::finish(ProfileTotals& totals, double wallSeconds) noexcept
     for (int site = 0; site < kGemmSites; ++site)
         totals.gemmLibraries[std::size_t(site)] = gemmChoice(site);
     totals.precision = gemmPrecision();
+    totals.bf16Kernel = bf16Kernel();
     totals.bf16Units = totals.precision == GemmPrecision::BFloat16 ? bf16ProductUnits() : QString();
 }
 

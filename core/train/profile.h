@@ -25,6 +25,7 @@
 // many threads split it; 2·m·n·k FLOPs). Neither scopes nor counts allocate or lock: the state
 // is a fixed thread-local block (tests/core/test_no_alloc.cpp).
 #include "model/config.h"
+#include "model/bf16.h"
 #include "model/gemm.h"
 
 #include <QString>
@@ -73,8 +74,10 @@ struct ProfileTotals {
     // The library that computed each site's products (model/gemm.h: gemmSite(kind, pass)) in
     // the last step added: the choice in force then.
     std::array<GemmLibrary, kGemmSites> gemmLibraries{};
-    // The layers' products' precision in the last step added (bfloat16: oneDNN computed them all).
+    // The layers' products' precision in the last step added (bfloat16: one kernel computed them
+    // all, model/bf16.h's bf16Kernel(): the engine's own or oneDNN's).
     GemmPrecision precision = GemmPrecision::Float32;
+    Bf16Kernel bf16Kernel = Bf16Kernel::Packed;
     // Under bfloat16, the CPU's units that computed them (model/bf16.h's bf16ProductUnits():
     // "AVX512-BF16" or "AMX-BF16"); empty under float32.
     QString bf16Units;

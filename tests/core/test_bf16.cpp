@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Attention Studio authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 // model/bf16: float32 to bfloat16 by round-to-nearest-even, checked on values worked by hand;
-// and the bfloat16 product (oneDNN's matmul, bfloat16 inputs, float32 accumulation and output)
-// against the float64 product of the same float32 inputs, within the bound that rounding the
+// and the bfloat16 product (each of its two kernels, the engine's own and oneDNN's matmul: bfloat16
+// inputs, float32 accumulation and output) against the float64 product of the same float32 inputs, within the bound that rounding the
 // inputs to bfloat16 and summing in float32 give:
 //
 //   |C − C₆₄|ᵢⱼ ≤ (2u + u² + 1.01·K·2⁻²⁴) · (|A|·|B|)ᵢⱼ,   u = 2⁻⁸ (bfloat16's unit roundoff:
@@ -27,6 +27,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -42,6 +43,8 @@ private slots:
     void productWithinTheRoundingBound();
     void primitivesDoNotGrowWithShapes();
     void eachOperandRoundedOnce();
+    void packedRoundsEachOperandOncePerBlock();
+    void kernelIsTheCpus();
     void refusedOnlyWhereTheCpuLacksUnits();
     void productUnitsAreTheCpus();
     void peakKernelsRunEveryRound();
@@ -161,6 +164,7 @@ void TestBf16::everyWayOfRoundingGivesTheSameBits()
 
 void TestBf16::productWithinTheRoundingBound_data()
 {
+    QTest::addColumn<QString>("kernel");  // "own" (gemmBf16Packed) or "onednn" (gemmBf16OneDnn)
     QTest::addColumn<bool>("transA");
     QTest::addColumn<bool>("transB");
     QTest::addColumn<bool>("accumulate");
@@ -171,34 +175,56 @@ void TestBf16::productWithinTheRoundingBound_data()
     // cut along the inner dimension (1728, 1728, 644), the later blocks added to the first's sums;
     // 2000 × 300 × 70 into blocks of C's rows (832, 832, 336), B rounded once for all of them;
     // 70 × 300 × 2000 into blocks of its columns, A rounded once.
-    for (const auto& [m, k, n] : {std::array<int, 3>{37, 300, 29}, std::array<int, 3>{150, 4100, 130},
-                                  std::array<int, 3>{2000, 300, 70}, std::array<int, 3>{70, 300, 2000}})
-        for (bool ta : {false, true})
-            for (bool tb : {false, true})
-                for (bool acc : {false, true})
-                    QTest::addRow("%dx%dx%d %s%s%s", m, k, n, ta ? "At" : "A", tb ? "Bt" : "B", acc ? "+=" : "")
-                        << ta << tb << acc << m << k << n;
+    // The engine's own kernel's blocks (model/bf16_gemm.cpp): tiles of 12 × 32 of C, the inner
+    // dimension in equal even blocks of at most 256, 96 rows of A and 1024 columns of B at a
+    // time; so 37 × 301 × 50 has a last tile of one row and 18 columns, and a pair of the inner
+    // dimension half zero; 150 × 4100 × 130 has 17 blocks of the inner dimension (16 × 242 and
+    // 228), 2000 × 300 × 70 21 blocks of A's rows, 70 × 300 × 2000 two of B's columns.
+    for (const char* kernel : {"own", "onednn"})
+        for (const auto& [m, k, n] : {std::array<int, 3>{37, 300, 29}, std::array<int, 3>{37, 301, 50},
+                                      std::array<int, 3>{150, 4100, 130}, std::array<int, 3>{2000, 300, 70},
+                                      std::array<int, 3>{70, 300, 2000}})
+            for (bool ta : {false, true})
+                for (bool tb : {false, true})
+                    for (bool acc : {false, true})
+                        QTest::addRow("%s %dx%dx%d %s%s%s", kernel, m, k, n, ta ? "At" : "A", tb ? "Bt" : "B",
+                                      acc ? "+=" : "")
+                            << QString::fromLatin1(kernel) << ta << tb << acc << m << k << n;
     // Both of C's dimensions above 4096 with the inner one cut to 64 (64, 2): blocks of rows,
     // columns and inner dimension at once, B's rounded again for each block of rows. One way
     // (the float64 reference is a billion products).
-    QTest::addRow("4100x66x4100 ABt+=") << false << true << true << 4100 << 66 << 4100;
+    for (const char* kernel : {"own", "onednn"})
+        QTest::addRow("%s 4100x66x4100 ABt+=", kernel)
+            << QString::fromLatin1(kernel) << false << true << true << 4100 << 66 << 4100;
 }
 
 void TestBf16::productWithinTheRoundingBound()
 {
+    QFETCH(QString, kernel);
     QFETCH(bool, transA);
     QFETCH(bool, transB);
     QFETCH(bool, accumulate);
     QFETCH(int, m);
     QFETCH(int, k);
     QFETCH(int, n);
-    if (!bf16Unavailable().isEmpty()) {
+    const bool own = kernel == QLatin1String("own");
+    if (own && !gemmBf16PackedAvailable()) {
+        // No AVX512-BF16 here (or AS_BF16=off): the engine's kernel computes nothing.
+        float c = 7;
+        const float one = 1;
+        QVERIFY(!gemmBf16Packed(false, false, 1, 1, 1, &one, 1, &one, 1, 0.0f, &c, 1));
+        QCOMPARE(c, 7.0f);
+        qInfo("the engine's bfloat16 kernel cannot run here: it refused, computing nothing");
+        return;
+    }
+    if (!own && !bf16OneDnnUnavailable().isEmpty()) {
         QString error;
         float c = 0;
         const float one = 1;
-        QVERIFY(!gemmBf16(false, false, 1, 1, 1, &one, 1, &one, 1, 0.0f, &c, 1, &error));
-        QVERIFY2(error.contains(QLatin1String("bfloat16")) && error == bf16Unavailable(), qPrintable(error));
-        qInfo("bfloat16 products unavailable here: the product was refused, as it must be (%s)", qPrintable(error));
+        QVERIFY(!gemmBf16OneDnn(false, false, 1, 1, 1, &one, 1, &one, 1, 0.0f, &c, 1, &error));
+        QVERIFY2(error.contains(QLatin1String("bfloat16")) && error == bf16OneDnnUnavailable(), qPrintable(error));
+        qInfo("oneDNN's bfloat16 products unavailable here: the product was refused, as it must be (%s)",
+              qPrintable(error));
         return;
     }
     constexpr double u = 0x1.0p-8;
@@ -211,9 +237,13 @@ void TestBf16::productWithinTheRoundingBound()
         Stored c = random(rng, m, n, false);
         const Stored before = c;
         QString error;
-        QVERIFY2(gemmBf16(transA, transB, m, n, k, a.v.data(), a.ld, b.v.data(), b.ld, accumulate ? 1.0f : 0.0f,
-                          c.v.data(), c.ld, &error),
-                 qPrintable(error));
+        if (own)
+            QVERIFY(gemmBf16Packed(transA, transB, m, n, k, a.v.data(), a.ld, b.v.data(), b.ld,
+                                   accumulate ? 1.0f : 0.0f, c.v.data(), c.ld));
+        else
+            QVERIFY2(gemmBf16OneDnn(transA, transB, m, n, k, a.v.data(), a.ld, b.v.data(), b.ld,
+                                    accumulate ? 1.0f : 0.0f, c.v.data(), c.ld, &error),
+                     qPrintable(error));
         const double inputs = exact ? 0.0 : 2 * u + u * u;
         const double sum = 1.01 * k * 0x1.0p-24;
         double worst = 0, differs = 0;
@@ -252,7 +282,7 @@ void TestBf16::productWithinTheRoundingBound()
 // per shape before: 2,150 primitives and +314 MiB in 300 steps of zh-en).
 void TestBf16::primitivesDoNotGrowWithShapes()
 {
-    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+    if (const QString why = bf16OneDnnUnavailable(); !why.isEmpty()) {
         QCOMPARE(gemmBf16Primitives(), 0);
         qInfo("bfloat16 products unavailable here (%s): no primitives made", qPrintable(why));
         return;
@@ -268,10 +298,10 @@ void TestBf16::primitivesDoNotGrowWithShapes()
             const Stored a = random(rng, rows, k, false), at = random(rng, k, rows, false);
             const Stored b = random(rng, k, n, false);
             Stored c = random(rng, rows, n, false);
-            if (!gemmBf16(false, false, rows, n, k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld, &error))
+            if (!gemmBf16OneDnn(false, false, rows, n, k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld, &error))
                 return;
             counts.push_back(gemmBf16Primitives());
-            if (!gemmBf16(true, false, rows, n, k, at.v.data(), at.ld, b.v.data(), b.ld, 1.0f, c.v.data(), c.ld,
+            if (!gemmBf16OneDnn(true, false, rows, n, k, at.v.data(), at.ld, b.v.data(), b.ld, 1.0f, c.v.data(), c.ld,
                           &error))
                 return;
             counts.push_back(gemmBf16Primitives());
@@ -285,7 +315,7 @@ void TestBf16::primitivesDoNotGrowWithShapes()
         QCOMPARE(counts[i], 2);
 }
 
-// Rounding is a pass over memory: a product whose operand is too large to round whole
+// oneDNN's product (gemmBf16OneDnn). Rounding is a pass over memory: a product whose operand is too large to round whole
 // (model/bf16.cpp's blocks, at most 2^18 elements a block) must still round each element of A
 // and B once, as the generator's products do (they rounded A's or B's blocks again for each
 // block of C: 52 M elements a step of `small` where 2.4 M were needed). The count is worked by
@@ -293,7 +323,7 @@ void TestBf16::primitivesDoNotGrowWithShapes()
 // B's blocks are rounded once for each of the two blocks of rows: m·k + 2·k·n.
 void TestBf16::eachOperandRoundedOnce()
 {
-    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+    if (const QString why = bf16OneDnnUnavailable(); !why.isEmpty()) {
         QCOMPARE(gemmBf16RoundedElements(), 0LL);
         qInfo("bfloat16 products unavailable here (%s): nothing rounded", qPrintable(why));
         return;
@@ -320,8 +350,8 @@ void TestBf16::eachOperandRoundedOnce()
                 Stored c = random(rng, s.m, s.n, false);
                 QString error;
                 const long long before = gemmBf16RoundedElements();
-                QVERIFY2(gemmBf16(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld,
-                                  &error),
+                QVERIFY2(gemmBf16OneDnn(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld,
+                                        &error),
                          qPrintable(error));
                 const long long rounded = gemmBf16RoundedElements() - before;
                 if (rounded != s.rounded)
@@ -333,6 +363,89 @@ void TestBf16::eachOperandRoundedOnce()
                                          .arg(rounded)
                                          .arg(s.rounded)));
             }
+}
+
+// The engine's own kernel rounds while it packs (model/bf16_gemm.cpp): each element of B once,
+// each of A's once for each block of 1024 of C's columns that it is packed for. Worked by hand
+// for each shape: m·k·⌈n/1024⌉ + k·n.
+void TestBf16::packedRoundsEachOperandOncePerBlock()
+{
+    if (!gemmBf16PackedAvailable()) {
+        const long long before = gemmBf16PackedRoundedElements();
+        float c = 0;
+        const float one = 1;
+        QVERIFY(!gemmBf16Packed(false, false, 1, 1, 1, &one, 1, &one, 1, 0.0f, &c, 1));
+        QCOMPARE(gemmBf16PackedRoundedElements(), before);
+        qInfo("the engine's bfloat16 kernel cannot run here: nothing rounded");
+        return;
+    }
+    struct Shape {
+        int m, k, n;
+        long long rounded;
+    };
+    const Shape shapes[] = {
+        {37, 300, 29, 37LL * 300 + 300LL * 29},
+        {150, 4100, 130, 150LL * 4100 + 4100LL * 130},
+        {2000, 300, 70, 2000LL * 300 + 300LL * 70},
+        {70, 300, 2000, 2 * 70LL * 300 + 300LL * 2000},     // two blocks of C's columns
+        {416, 256, 5000, 5 * 416LL * 256 + 256LL * 5000},   // the generator's forward in `small`
+        {4100, 66, 4100, 5 * 4100LL * 66 + 66LL * 4100},
+    };
+    Rng rng(13);
+    for (const Shape& s : shapes)
+        for (bool ta : {false, true})
+            for (bool tb : {false, true}) {
+                const Stored a = ta ? random(rng, s.k, s.m, false) : random(rng, s.m, s.k, false);
+                const Stored b = tb ? random(rng, s.n, s.k, false) : random(rng, s.k, s.n, false);
+                Stored c = random(rng, s.m, s.n, false);
+                const long long before = gemmBf16PackedRoundedElements();
+                QVERIFY(gemmBf16Packed(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(),
+                                       c.ld));
+                QCOMPARE(gemmBf16PackedRoundedElements() - before, s.rounded);
+            }
+}
+
+// Which kernel computes gemmBf16's products: the engine's own where the CPU has AVX512-BF16 and
+// oneDNN would not use AMX (CPUID and oneDNN's own answer, bf16ProductUnits()), oneDNN's where
+// AMX-BF16 or where the engine's cannot run; AS_BF16_KERNEL chooses where it is set. gemmBf16
+// gives that kernel's product, bit for bit.
+void TestBf16::kernelIsTheCpus()
+{
+    if (const QString why = bf16Unavailable(); !why.isEmpty()) {
+        float c = 0;
+        const float one = 1;
+        QString error;
+        QVERIFY(!gemmBf16(false, false, 1, 1, 1, &one, 1, &one, 1, 0.0f, &c, 1, &error));
+        QCOMPARE(error, why);
+        qInfo("bfloat16 unavailable here (%s): refused", qPrintable(why));
+        return;
+    }
+    const QString want = qEnvironmentVariable("AS_BF16_KERNEL");
+    const Bf16Kernel kernel = bf16Kernel();
+    if (!gemmBf16PackedAvailable())
+        QCOMPARE(kernel, Bf16Kernel::OneDnn);
+    else if (want == QLatin1String("own"))
+        QCOMPARE(kernel, Bf16Kernel::Packed);
+    else if (want == QLatin1String("onednn") && bf16OneDnnUnavailable().isEmpty())
+        QCOMPARE(kernel, Bf16Kernel::OneDnn);
+    else
+        QCOMPARE(kernel == Bf16Kernel::OneDnn, bf16ProductUnits() == QLatin1String("AMX-BF16"));
+    Rng rng(17);
+    const Stored a = random(rng, 45, 70, false), b = random(rng, 33, 70, false);
+    Stored viaChoice = random(rng, 45, 33, false), viaKernel = viaChoice;
+    QString error;
+    QVERIFY2(gemmBf16(false, true, 45, 33, 70, a.v.data(), a.ld, b.v.data(), b.ld, 1.0f, viaChoice.v.data(),
+                      viaChoice.ld, &error),
+             qPrintable(error));
+    if (kernel == Bf16Kernel::Packed)
+        QVERIFY(gemmBf16Packed(false, true, 45, 33, 70, a.v.data(), a.ld, b.v.data(), b.ld, 1.0f,
+                               viaKernel.v.data(), viaKernel.ld));
+    else
+        QVERIFY2(gemmBf16OneDnn(false, true, 45, 33, 70, a.v.data(), a.ld, b.v.data(), b.ld, 1.0f,
+                                viaKernel.v.data(), viaKernel.ld, &error),
+                 qPrintable(error));
+    QVERIFY(std::memcmp(viaChoice.v.data(), viaKernel.v.data(), viaKernel.v.size() * sizeof(float)) == 0);
+    qInfo("the bfloat16 products' kernel here: %s (%s)", bf16KernelName(kernel), qPrintable(bf16ProductUnits()));
 }
 
 void TestBf16::refusedOnlyWhereTheCpuLacksUnits()
@@ -356,7 +469,8 @@ void TestBf16::refusedOnlyWhereTheCpuLacksUnits()
 
 // Which units computed the products, as the Health view's time table and `train` say: empty
 // where bfloat16 is refused; otherwise one the CPU has by CPUID (read here independently of
-// oneDNN), AMX-BF16 only where CPUID reports AMX-BF16, and AVX512-BF16 where it does not.
+// oneDNN), AMX-BF16 only where CPUID reports AMX-BF16 (and oneDNN computes), and AVX512-BF16
+// where it does not.
 void TestBf16::productUnitsAreTheCpus()
 {
     const QString units = bf16ProductUnits();
@@ -370,7 +484,8 @@ void TestBf16::productUnitsAreTheCpus()
     QVERIFY2(cpu.names().contains(units), qPrintable(units + QLatin1String(" not in ") + cpu.names()));
     if (!cpu.amxbf16)
         QCOMPARE(units, QStringLiteral("AVX512-BF16"));
-    else if (!qEnvironmentVariableIsSet("ONEDNN_MAX_CPU_ISA") && !qEnvironmentVariableIsSet("DNNL_MAX_CPU_ISA"))
+    else if (!qEnvironmentVariableIsSet("ONEDNN_MAX_CPU_ISA") && !qEnvironmentVariableIsSet("DNNL_MAX_CPU_ISA")
+             && bf16Kernel() == Bf16Kernel::OneDnn)
         QCOMPARE(units, QStringLiteral("AMX-BF16"));
     qInfo("the CPU's units: %s; the products run in %s", qPrintable(cpu.names()), qPrintable(units));
 }

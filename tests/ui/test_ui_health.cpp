@@ -242,6 +242,7 @@ void TestUiHealth::profileTableShowsTheRecords()
     // products stay the engine's.
     auto bf16 = std::make_shared<ProfileTotals>(*record(1.0));
     bf16->precision = GemmPrecision::BFloat16;
+    bf16->bf16Kernel = Bf16Kernel::OneDnn;
     bf16->bf16Units = QStringLiteral("AMX-BF16");
     s.health.profile = bf16;
     v.applySnapshot(s);
@@ -253,6 +254,18 @@ void TestUiHealth::profileTableShowsTheRecords()
                                             "(every pass)"));
     }
     QCOMPARE(library(ProfileCategory::GemmAttentionScores), QStringLiteral("the engine's own loops"));
+    // The engine's own kernel (AVX512-BF16) says so, not oneDNN.
+    auto own = std::make_shared<ProfileTotals>(*bf16);
+    own->bf16Kernel = Bf16Kernel::Packed;
+    own->bf16Units = QStringLiteral("AVX512-BF16");
+    s.health.profile = own;
+    v.applySnapshot(s);
+    for (ProfileCategory c : {ProfileCategory::GemmFeedForward, ProfileCategory::GemmAttentionProjections,
+                              ProfileCategory::GemmGenerator}) {
+        QCOMPARE(library(c), QStringLiteral("own bfloat16 · AVX512-BF16"));
+        QCOMPARE(inWords(c), QStringLiteral("the engine's own kernel, bfloat16 inputs and float32 sums in the CPU's "
+                                            "AVX512-BF16 units (every pass)"));
+    }
 }
 
 AS_TEST_MAIN(TestUiHealth)
