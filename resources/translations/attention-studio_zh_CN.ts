@@ -5072,6 +5072,22 @@ histogram per step</source>
         <source>oneDNN, bfloat16 inputs and float32 sums in the CPU&apos;s %1 units (every pass)</source>
         <translation>oneDNN，bfloat16 输入、float32 求和，在 CPU 的 %1 单元中（所有计算）</translation>
     </message>
+    <message>
+        <source>own bfloat16</source>
+        <translation>引擎自己的 bfloat16</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s own kernel, bfloat16 inputs and float32 sums (every pass)</source>
+        <translation>引擎自己的内核，bfloat16 输入、float32 求和（所有计算）</translation>
+    </message>
+    <message>
+        <source>own bfloat16 · %1</source>
+        <translation>引擎自己的 bfloat16 · %1</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s own kernel, bfloat16 inputs and float32 sums in the CPU&apos;s %1 units (every pass)</source>
+        <translation>引擎自己的内核，bfloat16 输入、float32 求和，在 CPU 的 %1 单元中（所有计算）</translation>
+    </message>
 </context>
 <context>
     <name>as::ui::HelpBrowser</name>

@@ -525,6 +525,8 @@ void TestCliSuccess::benchGemmJson()
     if (const QString why = bf16Unavailable(); why.isEmpty()) {
         QVERIFY(j.value("bf16_gflop_per_s").toDouble() > 0);
         QVERIFY(!j.contains("bf16_unavailable"));
+        // The kernel that ran, as this process (same CPU, same environment) chooses it.
+        QCOMPARE(j.value("bf16_kernel").toString(), QString::fromLatin1(bf16KernelName(bf16Kernel())));
     } else {
         QVERIFY(!j.contains("bf16_gflop_per_s"));
         QCOMPARE(j.value("bf16_unavailable").toString(), why);

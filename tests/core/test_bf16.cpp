@@ -28,6 +28,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -78,6 +79,41 @@ Stored random(Rng& rng, int rows, int cols, bool bf16Exact)
             s.v[std::size_t(r) * std::size_t(s.ld) + std::size_t(c)] = bf16Exact ? fromBfloat16(toBfloat16(x)) : x;
         }
     return s;
+}
+
+// A product's shape and the elements of A and B it must round, worked by hand.
+struct RoundingShape {
+    int m, k, n;
+    long long rounded;
+};
+
+// Each shape's product every way (A and B each stored as is or transposed) by `product`, and the
+// elements `rounded()` counted over it against the shape's; the first that differs fails.
+void expectRoundedCounts(const std::vector<RoundingShape>& shapes, std::uint64_t seed,
+                         const std::function<bool(bool, bool, const RoundingShape&, const Stored&, const Stored&,
+                                                  Stored&, QString*)>& product,
+                         const std::function<long long()>& rounded)
+{
+    Rng rng(seed);
+    for (const RoundingShape& s : shapes)
+        for (bool ta : {false, true})
+            for (bool tb : {false, true}) {
+                const Stored a = ta ? random(rng, s.k, s.m, false) : random(rng, s.m, s.k, false);
+                const Stored b = tb ? random(rng, s.n, s.k, false) : random(rng, s.k, s.n, false);
+                Stored c = random(rng, s.m, s.n, false);
+                QString error;
+                const long long before = rounded();
+                QVERIFY2(product(ta, tb, s, a, b, c, &error), qPrintable(error));
+                const long long counted = rounded() - before;
+                if (counted != s.rounded)
+                    QFAIL(qPrintable(QStringLiteral("%1 × %2 × %3 (%4%5): %6 elements rounded, %7 wanted")
+                                         .arg(s.m)
+                                         .arg(s.k)
+                                         .arg(s.n)
+                                         .arg(ta ? "At" : "A", tb ? "Bt" : "B")
+                                         .arg(counted)
+                                         .arg(s.rounded)));
+            }
 }
 
 }  // namespace
@@ -328,11 +364,7 @@ void TestBf16::eachOperandRoundedOnce()
         qInfo("bfloat16 products unavailable here (%s): nothing rounded", qPrintable(why));
         return;
     }
-    struct Shape {
-        int m, k, n;
-        long long rounded;
-    };
-    const Shape shapes[] = {
+    const std::vector<RoundingShape> shapes = {
         {37, 300, 29, 37LL * 300 + 300LL * 29},       // one block
         {150, 4100, 130, 150LL * 4100 + 4100LL * 130}, // three blocks of the inner dimension
         {2000, 300, 70, 2000LL * 300 + 300LL * 70},   // three blocks of C's rows
@@ -341,28 +373,13 @@ void TestBf16::eachOperandRoundedOnce()
         {2500, 832, 256, 2500LL * 832 + 832LL * 256},  // its weight gradient (half a vocabulary)
         {4100, 66, 4100, 4100LL * 66 + 2 * 66LL * 4100},
     };
-    Rng rng(9);
-    for (const Shape& s : shapes)
-        for (bool ta : {false, true})
-            for (bool tb : {false, true}) {
-                const Stored a = ta ? random(rng, s.k, s.m, false) : random(rng, s.m, s.k, false);
-                const Stored b = tb ? random(rng, s.n, s.k, false) : random(rng, s.k, s.n, false);
-                Stored c = random(rng, s.m, s.n, false);
-                QString error;
-                const long long before = gemmBf16RoundedElements();
-                QVERIFY2(gemmBf16OneDnn(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld,
-                                        &error),
-                         qPrintable(error));
-                const long long rounded = gemmBf16RoundedElements() - before;
-                if (rounded != s.rounded)
-                    QFAIL(qPrintable(QStringLiteral("%1 × %2 × %3 (%4%5): %6 elements rounded, %7 wanted")
-                                         .arg(s.m)
-                                         .arg(s.k)
-                                         .arg(s.n)
-                                         .arg(ta ? "At" : "A", tb ? "Bt" : "B")
-                                         .arg(rounded)
-                                         .arg(s.rounded)));
-            }
+    expectRoundedCounts(
+        shapes, 9,
+        [](bool ta, bool tb, const RoundingShape& s, const Stored& a, const Stored& b, Stored& c, QString* error) {
+            return gemmBf16OneDnn(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld,
+                                  error);
+        },
+        [] { return gemmBf16RoundedElements(); });
 }
 
 // The engine's own kernel rounds while it packs (model/bf16_gemm.cpp): each element of B once,
@@ -379,11 +396,7 @@ void TestBf16::packedRoundsEachOperandOncePerBlock()
         qInfo("the engine's bfloat16 kernel cannot run here: nothing rounded");
         return;
     }
-    struct Shape {
-        int m, k, n;
-        long long rounded;
-    };
-    const Shape shapes[] = {
+    const std::vector<RoundingShape> shapes = {
         {37, 300, 29, 37LL * 300 + 300LL * 29},
         {150, 4100, 130, 150LL * 4100 + 4100LL * 130},
         {2000, 300, 70, 2000LL * 300 + 300LL * 70},
@@ -391,18 +404,12 @@ void TestBf16::packedRoundsEachOperandOncePerBlock()
         {416, 256, 5000, 5 * 416LL * 256 + 256LL * 5000},   // the generator's forward in `small`
         {4100, 66, 4100, 5 * 4100LL * 66 + 66LL * 4100},
     };
-    Rng rng(13);
-    for (const Shape& s : shapes)
-        for (bool ta : {false, true})
-            for (bool tb : {false, true}) {
-                const Stored a = ta ? random(rng, s.k, s.m, false) : random(rng, s.m, s.k, false);
-                const Stored b = tb ? random(rng, s.n, s.k, false) : random(rng, s.k, s.n, false);
-                Stored c = random(rng, s.m, s.n, false);
-                const long long before = gemmBf16PackedRoundedElements();
-                QVERIFY(gemmBf16Packed(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(),
-                                       c.ld));
-                QCOMPARE(gemmBf16PackedRoundedElements() - before, s.rounded);
-            }
+    expectRoundedCounts(
+        shapes, 13,
+        [](bool ta, bool tb, const RoundingShape& s, const Stored& a, const Stored& b, Stored& c, QString*) {
+            return gemmBf16Packed(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld);
+        },
+        [] { return gemmBf16PackedRoundedElements(); });
 }
 
 // Which kernel computes gemmBf16's products: the engine's own where the CPU has AVX512-BF16 and

@@ -295,10 +295,10 @@ void TestLessonClaims::bfloat16LearnsAsFloat32Does()
           ra.first, ra.valid, ra.early, ra.late, rb.first, rb.valid, rb.early, rb.late);
     // "Their first losses already differ in the fourth digit": apart, by less than 1e-2 of it.
     QVERIFY(ra.first != rb.first && std::abs(ra.first - rb.first) < 1e-2 * ra.first);
-    // "Both runs have learned to reverse the sequences: their validation losses are within a
-    // few per cent of each other" (and the loss went on down in both).
-    QVERIFY(std::abs(rb.valid - ra.valid) <= 0.1 * ra.valid);
+    // "Both runs have learned to reverse the sequences" (the loss went on down in both, and the
+    // validation loss is a small part of the first loss).
     QVERIFY(ra.late < 0.8 * ra.early && rb.late < 0.8 * rb.early);
+    QVERIFY(ra.valid < 0.2 * ra.first && rb.valid < 0.2 * rb.first);
     QVERIFY(ra.valid != rb.valid);  // two runs, not one: the products were bfloat16's
     // "over the last hundred steps the typical tensor's [update ratio] is within a few per cent
     // of A's, about as close as a float32 run from another seed comes": tensor by tensor, the
@@ -316,6 +316,21 @@ void TestLessonClaims::bfloat16LearnsAsFloat32Does()
     SessionSettings otherSeed = a;
     otherSeed.train.seed = a.train.seed + 1;
     const Run rs = train(otherSeed);
+    // "Their validation losses differ, but by no more than a float32 run's from another seed":
+    // B from A against the farther of two float32 runs from the next seeds. Four hundred steps
+    // of one seed are one path: float32's validation loss over seeds 1-6 ran from 0.152 to 0.281
+    // on the Zen 5 here, bfloat16's from 0.191 to 0.342 in the engine's kernel and from 0.162 to
+    // 0.235 in oneDNN's; a fixed share of A's (10 %, before) holds for one kernel's path and not
+    // another's.
+    SessionSettings thirdSeed = a;
+    thirdSeed.train.seed = a.train.seed + 2;
+    const Run rt = train(thirdSeed);
+    const double seedsApart = std::max(std::abs(rs.valid - ra.valid), std::abs(rt.valid - ra.valid));
+    qInfo("validation loss: float32 %.4f, bfloat16 %.4f (apart %.4f); float32 seeds %d and %d: %.4f and %.4f "
+          "(the farther %.4f apart)",
+          ra.valid, rb.valid, std::abs(rb.valid - ra.valid), int(otherSeed.train.seed), int(thirdSeed.train.seed),
+          rs.valid, rt.valid, seedsApart);
+    QVERIFY(std::abs(rb.valid - ra.valid) <= seedsApart);
     qInfo("update ratios of steps 301-400 over %zu tensors, median apart: bfloat16 from float32 %.3f, float32 "
           "seed %d from seed %d %.3f",
           ra.lateRatios.size(), medianApart(ra.lateRatios, rb.lateRatios), int(otherSeed.train.seed),

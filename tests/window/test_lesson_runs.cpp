@@ -146,10 +146,12 @@ void TestLessonRuns::bundledLessonsRunAndHoldTrue()
             QVERIFY(ind["top_induction"_L1].toDouble() > 0.4);
             QVERIFY(ind["first_copy_loss"_L1].toDouble() - ind["later_copy_loss"_L1].toDouble() >= 2.0);
         } else if (name == u"08-bfloat16.json"_s) {
-            // "their validation losses are within a few per cent of each other"; without
-            // bfloat16 units, B refused by name and A trained alone.
+            // "Both runs have learned to reverse the sequences" (both validation losses below a
+            // fifth of the first loss, about 2.5; how close they are against other seeds' float32
+            // runs is test_lesson_claims's, which trains those); without bfloat16 units, B
+            // refused by name and A trained alone.
             if (bRuns) {
-                QVERIFY2(std::abs(bValid - aValid) <= 0.1 * aValid, qPrintable(out));
+                QVERIFY2(aValid > 0 && aValid < 0.5 && bValid > 0 && bValid < 0.5, qPrintable(out));
             } else {
                 QVERIFY2(r.err.contains("B did not start") && r.err.contains("bfloat16"), r.err.constData());
                 qInfo("bfloat16 unavailable here: B refused, A trained alone");
