@@ -483,14 +483,24 @@ long long gemmBf16RoundedElements()
 }
 
 bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
-              float beta, float* c, int ldc, QString* error)
+              float beta, float* c, int ldc, QString* error, const float* columnBias)
 {
     if (const QString why = bf16Unavailable(); !why.isEmpty()) {
         *error = why;
         return false;
     }
-    if (bf16Kernel() == Bf16Kernel::Packed && gemmBf16Packed(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc))
+    if (columnBias && beta != 0.0f) {
+        *error = QStringLiteral("a bias is added to a product written over C, not to one added to it");
+        return false;
+    }
+    if (bf16Kernel() == Bf16Kernel::Packed
+        && gemmBf16Packed(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc, columnBias))
         return true;
+    if (columnBias) {  // oneDNN's kernel: C filled with the bias, the product added to it
+        for (int i = 0; i < m; ++i)
+            std::copy(columnBias, columnBias + n, c + std::size_t(i) * std::size_t(ldc));
+        beta = 1.0f;
+    }
     return gemmBf16OneDnn(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc, error);
 }
 

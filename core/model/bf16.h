@@ -81,8 +81,12 @@ QString bf16ProductUnits();
 // CBLAS takes them; A and B rounded to bfloat16 first (toBfloat16), C in float32, by
 // bf16Kernel()'s kernel. Runs in the calling thread. False, with *error, where bf16Unavailable()
 // is not empty or oneDNN fails.
+// columnBias (beta 0 only): C = op(A) op(B) + columnBias (one number per column of C), the bias
+// added to each element's sum as C's old value would be with beta 1: the same bits as C filled
+// with the bias and the product added (the own kernel adds it as it writes C, which spares a
+// pass that writes the bias into C and the read of it; oneDNN's fills C first).
 bool gemmBf16(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
-              float beta, float* c, int ldc, QString* error);
+              float beta, float* c, int ldc, QString* error, const float* columnBias = nullptr);
 // The same by oneDNN's kernel, whichever bf16Kernel() is: false, with *error, where
 // bf16OneDnnUnavailable() is not empty or oneDNN fails.
 bool gemmBf16OneDnn(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b,
@@ -100,11 +104,12 @@ long long gemmBf16RoundedElements();
 
 // The engine's own bfloat16 product (model/bf16_gemm.cpp), gemmBf16's contract without its
 // refusals: AVX512-BF16's dot products on A and B rounded while they are packed for its kernel
-// (one pass over each operand; oneDNN's product needs two). False, computing nothing, where the
-// CPU lacks AVX512-BF16 (or AVX-512's BW, DQ and VL, which its packing uses), or under AS_BF16=off.
+// (one pass over each operand; oneDNN's product needs two); columnBias as gemmBf16 takes it. False,
+// computing nothing, where the CPU lacks AVX512-BF16 (or AVX-512's BW, DQ and VL, which its
+// packing uses), under AS_BF16=off, or for a bias with beta 1.
 bool gemmBf16PackedAvailable();
 bool gemmBf16Packed(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
-                    float beta, float* c, int ldc);
+                    float beta, float* c, int ldc, const float* columnBias = nullptr);
 // The elements of A and B the calling thread's packed products have rounded so far: each of B's
 // once, each of A's once for each block of 1024 of C's columns (m·k·⌈n/1024⌉ + k·n).
 long long gemmBf16PackedRoundedElements();

@@ -173,9 +173,11 @@ AS_BF16_KERNEL_TARGET void packDownRows(const float* x, std::size_t ld, int line
     }
 }
 
-// C's tile (rows × the columns masks m0, m1 allow; ldc apart) = or += A's panel times B's.
+// C's tile (rows × the columns masks m0, m1 allow; ldc apart) = or += A's panel times B's; where
+// not added to C and given the tile's columns' bias, = A's panel times B's + the bias.
 AS_BF16_KERNEL_TARGET void ownMicroKernel(int pairs, const std::uint32_t* ap, const std::uint32_t* bp, float* c,
-                                          std::size_t ldc, int rows, __mmask16 m0, __mmask16 m1, bool add)
+                                          std::size_t ldc, int rows, __mmask16 m0, __mmask16 m1, bool add,
+                                          const float* bias)
 {
     __m512 acc[kOwnMr][2];
 #pragma GCC unroll 12
@@ -197,6 +199,8 @@ AS_BF16_KERNEL_TARGET void ownMicroKernel(int pairs, const std::uint32_t* ap, co
         ap += kOwnMr;
         bp += kOwnNr;
     }
+    const __m512 bias0 = bias && !add ? _mm512_maskz_loadu_ps(m0, bias) : _mm512_setzero_ps();
+    const __m512 bias1 = bias && !add ? _mm512_maskz_loadu_ps(m1, bias + 16) : _mm512_setzero_ps();
 #pragma GCC unroll 12
     for (int i = 0; i < kOwnMr; ++i) {
         if (i >= rows)
@@ -205,6 +209,9 @@ AS_BF16_KERNEL_TARGET void ownMicroKernel(int pairs, const std::uint32_t* ap, co
         if (add) {
             acc[i][0] = _mm512_add_ps(acc[i][0], _mm512_maskz_loadu_ps(m0, ci));
             acc[i][1] = _mm512_add_ps(acc[i][1], _mm512_maskz_loadu_ps(m1, ci + 16));
+        } else if (bias) {  // the sum + the bias, as the sum + C filled with it would be
+            acc[i][0] = _mm512_add_ps(acc[i][0], bias0);
+            acc[i][1] = _mm512_add_ps(acc[i][1], bias1);
         }
         _mm512_mask_storeu_ps(ci, m0, acc[i][0]);
         _mm512_mask_storeu_ps(ci + 16, m1, acc[i][1]);
@@ -212,7 +219,8 @@ AS_BF16_KERNEL_TARGET void ownMicroKernel(int pairs, const std::uint32_t* ap, co
 }
 
 AS_BF16_KERNEL_TARGET void ownGemm(bool transA, bool transB, int m, int n, int k, const float* a, std::size_t lda,
-                                   const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc)
+                                   const float* b, std::size_t ldb, float beta, float* c, std::size_t ldc,
+                                   const float* bias)
 {
     thread_local OwnPacks packs;
     for (int jc = 0; jc < n; jc += kOwnNc) {
@@ -252,7 +260,7 @@ AS_BF16_KERNEL_TARGET void ownGemm(bool transA, bool transB, int m, int n, int k
                     for (int i = 0; i < mc; i += kOwnMr)
                         ownMicroKernel(kp, packs.a + std::size_t(i) * std::size_t(kp), bPanel,
                                        c + std::size_t(ic + i) * ldc + std::size_t(jc + j), ldc,
-                                       std::min(kOwnMr, mc - i), m0, m1, add);
+                                       std::min(kOwnMr, mc - i), m0, m1, add, bias ? bias + jc + j : nullptr);
                 }
             }
         }
@@ -275,16 +283,19 @@ bool gemmBf16PackedAvailable()
 }
 
 bool gemmBf16Packed(bool transA, bool transB, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
-                    float beta, float* c, int ldc)
+                    float beta, float* c, int ldc, const float* columnBias)
 {
     if (!gemmBf16PackedAvailable())
         return false;
 #ifdef AS_BF16_OWN_KERNEL
-    ownGemm(transA, transB, m, n, k, a, std::size_t(lda), b, std::size_t(ldb), beta, c, std::size_t(ldc));
+    if (columnBias && beta != 0.0f)  // it belongs to a product written over C, not added to it
+        return false;
+    ownGemm(transA, transB, m, n, k, a, std::size_t(lda), b, std::size_t(ldb), beta, c, std::size_t(ldc),
+            columnBias);
     return true;
 #else
     (void)transA, (void)transB, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)beta,
-        (void)c, (void)ldc;
+        (void)c, (void)ldc, (void)columnBias;
     return false;
 #endif
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/gemm.h"
 #include "model/bf16.h"
+#include "train/profile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -409,12 +410,14 @@ void gemmWith(GemmLibrary library, In<T> a, bool transA, In<T> b, bool transB, O
 
 template <typename T>
 void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate, GemmKind kind,
-          GemmPass pass)
+          GemmPass pass, const T* columnBias)
 {
+    if (columnBias && accumulate)
+        throw std::logic_error("gemm: a bias is added to a product written over C, not to one added to it");
     const int site = gemmSite(kind, pass);
     if constexpr (std::is_same_v<T, float>) {
         if (GemmRecorder* r = gRecorder.load(std::memory_order_relaxed))
-            r->add({transA, transB, accumulate, int(c.rows()), int(c.cols()),
+            r->add({transA, transB, accumulate || columnBias, int(c.rows()), int(c.cols()),
                     int(transA ? a.rows() : a.cols()), leading(a), leading(b), leading(c), site});
         const Eigen::Index k = transA ? a.rows() : a.cols();
         if (kind != GemmKind::Other && tPrecision == GemmPrecision::BFloat16
@@ -422,10 +425,20 @@ void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,
             check<T>(a, transA, b, transB, c);
             QString error;
             if (!gemmBf16(transA, transB, int(c.rows()), int(c.cols()), int(k), a.data(), leading(a), b.data(),
-                          leading(b), accumulate ? 1.0f : 0.0f, c.data(), leading(c), &error))
+                          leading(b), accumulate ? 1.0f : 0.0f, c.data(), leading(c), &error, columnBias))
                 throw std::runtime_error("bfloat16 product: " + error.toStdString());
             return;
         }
+    }
+    if (columnBias) {
+        // C = the bias (every row), then C += the product: BLAS clears C for beta = 0 and adds
+        // to it with beta = 1, so the product adds to the bias instead of writing zeros that a
+        // pass after it would add the bias to (the generator's logits of `tiny` are 16 MB: that
+        // pass was a read and a write of them).
+        const ProfileScope timed(ProfileCategory::Bias);
+        for (Eigen::Index r = 0; r < c.rows(); ++r)
+            std::copy(columnBias, columnBias + c.cols(), c.data() + r * leading(c));
+        accumulate = true;
     }
     gemmWith<T>(gemmChoice(site), a, transA, b, transB, c, accumulate);
 }
@@ -504,8 +517,10 @@ const char* gemmLibraryConfig()
 #endif
 }
 
-template void gemm<float>(In<float>, bool, In<float>, bool, Out<float>, bool, GemmKind, GemmPass);
-template void gemm<double>(In<double>, bool, In<double>, bool, Out<double>, bool, GemmKind, GemmPass);
+template void gemm<float>(In<float>, bool, In<float>, bool, Out<float>, bool, GemmKind, GemmPass,
+                          const float*);
+template void gemm<double>(In<double>, bool, In<double>, bool, Out<double>, bool, GemmKind, GemmPass,
+                           const double*);
 template void gemmWith<float>(GemmLibrary, In<float>, bool, In<float>, bool, Out<float>, bool);
 template void gemmWith<double>(GemmLibrary, In<double>, bool, In<double>, bool, Out<double>, bool);
 template void gemmEigen<float>(In<float>, bool, In<float>, bool, Out<float>, bool);

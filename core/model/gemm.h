@@ -75,9 +75,14 @@ private:
     GemmPrecision before_;
 };
 
+// With columnBias (and accumulate false): C = op(A) op(B) + columnBias, one number per column of
+// C. Where the product is bfloat16 in the engine's own kernel, the kernel adds it as it writes
+// C; otherwise C is filled with it first and the product added (profiled as the bias). The same
+// bits either way as the fill and the product added to it.
 template <typename T>
 void gemm(In<T> a, bool transA, In<T> b, bool transB, Out<T> c, bool accumulate,
-          GemmKind kind = GemmKind::Other, GemmPass pass = GemmPass::Forward);
+          GemmKind kind = GemmKind::Other, GemmPass pass = GemmPass::Forward,
+          const T* columnBias = nullptr);
 // The same product by a given library (for the tuning and the tests); a library not loaded
 // (or oneDNN for double) computes with Eigen.
 template <typename T>

@@ -51,16 +51,6 @@ GemmKind gemmKindOf(ProfileCategory kind)
 }
 }  // namespace
 
-// y = b (every row), then y += x Wᵀ: the product adds to the bias instead of writing zeros
-// that a pass after it adds the bias to (BLAS clears C for beta = 0; with beta = 1 it does
-// not). The generator's logits of `tiny` are 16 MB: that pass was a read and a write of them.
-template <typename T>
-void fillRows(Out<T> y, const Eigen::Ref<const RowVec<T>>& bias)
-{
-    for (Eigen::Index r = 0; r < y.rows(); ++r)
-        y.row(r) = bias;
-}
-
 template <typename T>
 void Linear<T>::forward(In<T> x, Out<T> y, bool withBias) const
 {
@@ -70,24 +60,17 @@ void Linear<T>::forward(In<T> x, Out<T> y, bool withBias) const
     if (chunkCount(x.rows(), kMinRows) < engineThreads() && x.rows() < out) {
         // Too few rows to split (a sentence being translated): split the output features.
         parallelFor(out, kMinRows, [&](long b, long e) {
-            if (withBias) {
-                const ProfileScope timed(ProfileCategory::Bias);
-                fillRows<T>(y.middleCols(b, e - b), bias().segment(b, e - b));
-            }
             const ProfileScope timed(kind);
-            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), withBias,
-                    gemmKindOf(kind), GemmPass::Forward);
+            gemm<T>(x, false, weight().middleRows(b, e - b), true, y.middleCols(b, e - b), false,
+                    gemmKindOf(kind), GemmPass::Forward, withBias ? bias().data() + b : nullptr);
         });
         return;
     }
+    // y = x Wᵀ + b: the bias added by the product (model/gemm.h).
     parallelFor(x.rows(), kMinRows, [&](long b, long e) {
-        if (withBias) {
-            const ProfileScope timed(ProfileCategory::Bias);
-            fillRows<T>(y.middleRows(b, e - b), bias());
-        }
         const ProfileScope timed(kind);
-        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), withBias,
-                gemmKindOf(kind), GemmPass::Forward);
+        gemm<T>(x.middleRows(b, e - b), false, weight(), true, y.middleRows(b, e - b), false,
+                gemmKindOf(kind), GemmPass::Forward, withBias ? bias().data() : nullptr);
     });
 }
 

@@ -45,6 +45,7 @@ private slots:
     void primitivesDoNotGrowWithShapes();
     void eachOperandRoundedOnce();
     void packedRoundsEachOperandOncePerBlock();
+    void biasAddedAsToCFilledWithIt();
     void kernelIsTheCpus();
     void refusedOnlyWhereTheCpuLacksUnits();
     void productUnitsAreTheCpus();
@@ -410,6 +411,105 @@ void TestBf16::packedRoundsEachOperandOncePerBlock()
             return gemmBf16Packed(ta, tb, s.m, s.n, s.k, a.v.data(), a.ld, b.v.data(), b.ld, 0.0f, c.v.data(), c.ld);
         },
         [] { return gemmBf16PackedRoundedElements(); });
+}
+
+// A Linear's bias given to the product (model/gemm.h's columnBias): the own kernel adds it as it
+// writes C. Against the way it was computed before, and still is in float32 and by oneDNN: C
+// filled with the bias, then the product added to it (beta 1). Bit for bit, padding included
+// (NaN past each row: nothing written outside C), every transposition, the inner dimension odd
+// and in several blocks, C's columns in two blocks of the kernel's, edge tiles. A bias with a
+// product added to C is refused.
+void TestBf16::biasAddedAsToCFilledWithIt()
+{
+    struct Shape {
+        int m, k, n;
+    };
+    const std::vector<Shape> shapes = {{37, 301, 50}, {100, 600, 70}, {13, 64, 1100}, {1, 5, 3}};
+    Rng rng(21);
+    const auto filled = [](Stored c, const std::vector<float>& bias) {
+        for (int r = 0; r < c.rows; ++r)
+            std::copy(bias.begin(), bias.end(), c.v.begin() + std::ptrdiff_t(r) * c.ld);
+        return c;
+    };
+    const auto same = [](const Stored& x, const Stored& y) {
+        return x.v.size() == y.v.size() && std::memcmp(x.v.data(), y.v.data(), x.v.size() * sizeof(float)) == 0;
+    };
+    // float32, everywhere: gemm with the bias = the fill and the product added.
+    for (const Shape& sh : shapes) {
+        Mat<float> a(sh.m, sh.k), w(sh.n, sh.k), withBias(sh.m, sh.n), reference(sh.m, sh.n);
+        for (Eigen::Index i = 0; i < a.size(); ++i)
+            a.data()[i] = float(rng.uniform() - 0.5);
+        for (Eigen::Index i = 0; i < w.size(); ++i)
+            w.data()[i] = float(rng.uniform() - 0.5);
+        std::vector<float> bias(std::size_t(sh.n));
+        for (float& x : bias)
+            x = float(rng.uniform() - 0.5);
+        for (Eigen::Index r = 0; r < reference.rows(); ++r)
+            for (Eigen::Index c = 0; c < reference.cols(); ++c)
+                reference(r, c) = bias[std::size_t(c)];
+        gemm<float>(a, false, w, true, reference, true, GemmKind::FeedForward, GemmPass::Forward);
+        gemm<float>(a, false, w, true, withBias, false, GemmKind::FeedForward, GemmPass::Forward, bias.data());
+        QVERIFY(std::memcmp(withBias.data(), reference.data(), std::size_t(reference.size()) * sizeof(float)) == 0);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, gemm<float>(a, false, w, true, withBias, true, GemmKind::FeedForward,
+                                                               GemmPass::Forward, bias.data()));
+    }
+    if (!bf16Unavailable().isEmpty()) {
+        qInfo("bfloat16 unavailable here: the float32 product with a bias checked");
+        return;
+    }
+    int checked = 0;
+    for (const Shape& sh : shapes)
+        for (const bool ta : {false, true})
+            for (const bool tb : {false, true}) {
+                const Stored a = ta ? random(rng, sh.k, sh.m, false) : random(rng, sh.m, sh.k, false);
+                const Stored b = tb ? random(rng, sh.n, sh.k, false) : random(rng, sh.k, sh.n, false);
+                std::vector<float> bias(std::size_t(sh.n));
+                for (float& x : bias)
+                    x = float(4.0 * rng.uniform() - 2.0);
+                const Stored empty = random(rng, sh.m, sh.n, false);
+                const QString where = QStringLiteral("%1×%2×%3 %4%5").arg(sh.m).arg(sh.k).arg(sh.n)
+                                          .arg(ta ? "Aᵀ" : "A", tb ? "Bᵀ" : "B");
+                // gemmBf16 (the kernel chosen here) and, where it can run, the own kernel alone.
+                for (const bool packedOnly : {false, true}) {
+                    if (packedOnly && !gemmBf16PackedAvailable())
+                        continue;
+                    const auto product = [&](Stored& c, float beta, const float* columnBias) {
+                        QString error;
+                        const bool ok = packedOnly
+                                            ? gemmBf16Packed(ta, tb, sh.m, sh.n, sh.k, a.v.data(), a.ld, b.v.data(),
+                                                             b.ld, beta, c.v.data(), c.ld, columnBias)
+                                            : gemmBf16(ta, tb, sh.m, sh.n, sh.k, a.v.data(), a.ld, b.v.data(), b.ld,
+                                                       beta, c.v.data(), c.ld, &error, columnBias);
+                        return ok;
+                    };
+                    Stored reference = filled(empty, bias), withBias = empty;
+                    QVERIFY2(product(reference, 1.0f, nullptr), qPrintable(where));
+                    QVERIFY2(product(withBias, 0.0f, bias.data()), qPrintable(where));
+                    QVERIFY2(same(withBias, reference), qPrintable(where + (packedOnly ? " (own kernel)" : "")));
+                    Stored refused = empty;
+                    QVERIFY2(!product(refused, 1.0f, bias.data()), qPrintable(where));
+                    QVERIFY2(same(refused, empty), qPrintable(where + ": a refused product wrote C"));
+                    ++checked;
+                }
+            }
+    // Through gemm in bfloat16, as a Linear computes it.
+    const GemmPrecisionScope inBf16(GemmPrecision::BFloat16);
+    Mat<float> a(37, 301), w(50, 301), withBias(37, 50), reference(37, 50);
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+        a.data()[i] = float(rng.uniform() - 0.5);
+    for (Eigen::Index i = 0; i < w.size(); ++i)
+        w.data()[i] = float(rng.uniform() - 0.5);
+    std::vector<float> bias(50);
+    for (float& x : bias)
+        x = float(rng.uniform() - 0.5);
+    for (Eigen::Index r = 0; r < reference.rows(); ++r)
+        for (Eigen::Index c = 0; c < reference.cols(); ++c)
+            reference(r, c) = bias[std::size_t(c)];
+    gemm<float>(a, false, w, true, reference, true, GemmKind::FeedForward, GemmPass::Forward);
+    gemm<float>(a, false, w, true, withBias, false, GemmKind::FeedForward, GemmPass::Forward, bias.data());
+    QVERIFY(std::memcmp(withBias.data(), reference.data(), std::size_t(reference.size()) * sizeof(float)) == 0);
+    QVERIFY(checked >= int(shapes.size()) * 4);
+    qInfo("bias added as to C filled with it: %d products (%s kernel)", checked, bf16KernelName(bf16Kernel()));
 }
 
 // Which kernel computes gemmBf16's products: the engine's own where the CPU has AVX512-BF16 and
