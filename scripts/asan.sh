@@ -9,6 +9,10 @@
 #                            but those left out below: about 6 minutes more on two cores
 #   scripts/asan.sh --all    --wide and the window's (tests/ui, tests/window, test_ddp): about 5
 #                            minutes more of build, for the views and the window
+#   scripts/asan.sh --build-only [--wide | --all]
+#                            builds what that pass runs, runs nothing: .ci/run builds it at the
+#                            lowest priority while the plain tests run, then runs this script
+#                            again, which finds everything built
 #
 # The build: -O1 halves its build time, and without NDEBUG Eigen checks every index as well. It
 # is for AVX2 without AVX-512 (-march=haswell, which every CPU this project meets runs),
@@ -67,11 +71,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 level=risk
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+  build_only=1
+  shift
+fi
 case ${1:-} in
   --wide) level=wide ;;
   --all) level=all ;;
   "") ;;
-  *) echo "usage: scripts/asan.sh [--wide | --all]" >&2; exit 2 ;;
+  *) echo "usage: scripts/asan.sh [--build-only] [--wide | --all]" >&2; exit 2 ;;
 esac
 build=${ASAN_BUILD:-build-asan}
 cmake -S . -B "$build" -G Ninja -DAS_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -113,4 +122,5 @@ echo "scripts/asan.sh: $(echo "$tests" | wc -l) tests ($level)"
 # shellcheck disable=SC2086  # one target per word
 cmake --build "$build" -j2 --target $programs $tests
 echo "== asan: built at $(date -u +%T)"
+[ "$build_only" = 1 ] && exit 0
 ctest --test-dir "$build" --output-on-failure -j2 --timeout 2400 -R "^($(echo "$tests" | paste -sd'|'))\$"
