@@ -56,6 +56,31 @@ Target inputTarget(const std::string& name, Mat<D>& x, const Mat<D>& dx)
     return {name, x.data(), std::vector<D>(dx.data(), dx.data() + dx.size())};
 }
 
+// The key projections' biases, taken out of the sampled targets: a bias b on every key adds q·b
+// to all the scores of a query's row, which softmax ignores, so their gradient is zero (by hand:
+// ∂L/∂b = Σᵢ qᵢ Σⱼ ∂L/∂sᵢⱼ, and softmax's backward makes each row of ∂L/∂s sum to zero, with
+// masks and dropout on the weights alike). Their finite differences are rounding noise, which
+// the kink test below counted as kinks: 5 of 180 coordinates in self-attention's "heads of whole
+// vectors" here, 9 (past its limit of 1 in 20) with this file built at -O1. The analytic
+// gradient is held to that zero instead. Returns how many tensors were taken; *worst: the
+// largest |analytic| entry among them.
+int takeKeyBiases(std::vector<Target>& t, double* worst)
+{
+    int taken = 0;
+    *worst = 0.0;
+    for (auto it = t.begin(); it != t.end();) {
+        if (!it->name.ends_with(".k.bias")) {
+            ++it;
+            continue;
+        }
+        for (const double g : it->analytic)
+            *worst = std::max(*worst, std::abs(g));
+        ++taken;
+        it = t.erase(it);
+    }
+    return taken;
+}
+
 // [B*S] validity with the given number of real tokens per sequence.
 std::vector<std::uint8_t> lengthsToValid(const std::vector<int>& lengths, int S)
 {
@@ -275,6 +300,9 @@ void TestLayersGrad::selfAttention()
     attn.backwardSelf(x, r, dx, false);
     std::vector<Target> t;
     addParamTargets(ps, t);
+    double keyBiasGrad = 0.0;
+    QCOMPARE(takeKeyBiases(t, &keyBiasGrad), 1);
+    QVERIFY2(keyBiasGrad <= 1e-12, qPrintable(QStringLiteral("the key bias's gradient is %1, not 0").arg(keyBiasGrad)));
     t.push_back(inputTarget("x", x, dx));
     const CheckResult res = checkGradients(forward, t, kSamples, rng);
     qInfo("self-attention %s: %s", QTest::currentDataTag(), qPrintable(describe(res)));
@@ -302,6 +330,9 @@ void TestLayersGrad::crossAttention()
     attn.backwardCross(xq, mem, r, dxq, false, dmem);
     std::vector<Target> t;
     addParamTargets(ps, t);
+    double keyBiasGrad = 0.0;
+    QCOMPARE(takeKeyBiases(t, &keyBiasGrad), 1);
+    QVERIFY2(keyBiasGrad <= 1e-12, qPrintable(QStringLiteral("the key bias's gradient is %1, not 0").arg(keyBiasGrad)));
     t.push_back(inputTarget("xq", xq, dxq));
     t.push_back(inputTarget("mem", mem, dmem));
     const CheckResult res = checkGradients(forward, t, kSamples, rng);
@@ -337,6 +368,9 @@ void TestLayersGrad::encoderLayer()
     layer.backward(x, r, dx);
     std::vector<Target> t;
     addParamTargets(ps, t);
+    double keyBiasGrad = 0.0;
+    QCOMPARE(takeKeyBiases(t, &keyBiasGrad), 1);
+    QVERIFY2(keyBiasGrad <= 1e-12, qPrintable(QStringLiteral("the key bias's gradient is %1, not 0").arg(keyBiasGrad)));
     t.push_back(inputTarget("x", x, dx));
     const CheckResult res = checkGradients(forward, t, kSamples, rng);
     qInfo("encoder layer %s: %s", QTest::currentDataTag(), qPrintable(describe(res)));
@@ -373,6 +407,9 @@ void TestLayersGrad::decoderLayer()
     layer.backward(y, mem, r, dy, dmem);
     std::vector<Target> t;
     addParamTargets(ps, t);
+    double keyBiasGrad = 0.0;
+    QCOMPARE(takeKeyBiases(t, &keyBiasGrad), 2);
+    QVERIFY2(keyBiasGrad <= 1e-12, qPrintable(QStringLiteral("the key bias's gradient is %1, not 0").arg(keyBiasGrad)));
     t.push_back(inputTarget("y", y, dy));
     t.push_back(inputTarget("mem", mem, dmem));
     const CheckResult res = checkGradients(forward, t, kSamples, rng);
