@@ -22,6 +22,7 @@
 #include "model/rng.h"
 #include "skip.h"
 
+#include <QFile>
 #include <QTest>
 
 #include <array>
@@ -39,6 +40,7 @@ using namespace as;
 class TestBf16 : public QObject {
     Q_OBJECT
 private slots:
+    void ownKernelLeavesOneDnnUnloaded();  // first: before any test loads oneDNN itself
     void roundsToNearestEven();
     void everyWayOfRoundingGivesTheSameBits();
     void productWithinTheRoundingBound_data();
@@ -118,7 +120,47 @@ void expectRoundedCounts(const std::vector<RoundingShape>& shapes, std::uint64_t
             }
 }
 
+// Whether a library whose file name contains `name` is mapped into this process.
+bool mapped(const char* name)
+{
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    return maps.open(QIODevice::ReadOnly) && maps.readAll().contains(name);
+}
+
 }  // namespace
+
+// Where the engine's own kernel computes the bfloat16 products because the CPU has no AMX-BF16
+// (model/bf16.h), oneDNN is never loaded to ask whether it could use AMX: choosing the kernel,
+// naming the units and computing a layer's products leave it unloaded (it kept 2.5 MiB resident
+// in every bfloat16 run, against the target of no more memory than float32's). Where oneDNN
+// computes them, it is loaded. The first test of this program, before any loads it itself.
+void TestBf16::ownKernelLeavesOneDnnUnloaded()
+{
+    QVERIFY2(!mapped("libdnnl"), "oneDNN loaded before any bfloat16 product");
+    if (!bf16Unavailable().isEmpty()) {
+        QVERIFY(!mapped("libdnnl"));
+        qInfo("bfloat16 unavailable here: oneDNN not loaded to say so");
+        return;
+    }
+    const Bf16Kernel kernel = bf16Kernel();
+    (void)bf16ProductUnits();
+    Mat<float> a(40, 64), b(64, 48), c(40, 48);
+    a.setConstant(0.5f);
+    b.setConstant(0.25f);
+    {
+        const GemmPrecisionScope scope(GemmPrecision::BFloat16);
+        gemm<float>(a, false, b, false, c, false, GemmKind::FeedForward, GemmPass::Forward);
+    }
+    QCOMPARE(c(0, 0), 8.0f);  // 64 × 0.5 × 0.25, exact in bfloat16
+    if (kernel == Bf16Kernel::Packed && !cpuBf16Units().amxbf16) {
+        QVERIFY2(!mapped("libdnnl"), "oneDNN loaded where the engine's own kernel computes");
+        qInfo("the engine's own kernel, no AMX-BF16: oneDNN not loaded");
+    } else {
+        QCOMPARE(mapped("libdnnl"), kernel == Bf16Kernel::OneDnn || cpuBf16Units().amxbf16);
+        qInfo("kernel %s, AMX-BF16 %s: oneDNN loaded", bf16KernelName(kernel),
+              cpuBf16Units().amxbf16 ? "yes" : "no");
+    }
+}
 
 void TestBf16::roundsToNearestEven()
 {
